@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** The nine typed fields of a Compressed Cognitive State, in the paper's order. */
+export const CCS_FIELDS = [
+  'episodic_trace',
+  'semantic_gist',
+  'focal_entities',
+  'relational_map',
+  'goal_orientation',
+  'constraints',
+  'predictive_cue',
+  'uncertainty_signal',
+  'retrieved_artifacts',
+] as const;
+
+export type CcsField = (typeof CCS_FIELDS)[number];
+
+/** A CCS normalised to predicate terms per field; fields the agent did not send are absent. */
+export type CcsTerms = Partial<Record<CcsField, string[]>> & { [extraField: string]: string[] | undefined };
+
+const ccsValue = z.union([z.string(), z.array(z.union([z.string(), z.number(), z.boolean()])), z.null()]);
+
+/** A CCS as JSON: the nine fields (any may be missing), each a string of terms or a list of terms. */
+export const ccsObjectSchema = z.record(z.string().min(1).max(64), ccsValue);
+
+/** A CCS as sent: a JSON object, or the paper's TOON-style text (`field: term term(...)`). */
+export const ccsInputSchema = z.union([z.string().min(1), ccsObjectSchema]);
+
+export type CcsInput = z.infer<typeof ccsInputSchema>;

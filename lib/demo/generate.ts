@@ -1,0 +1,150 @@
+import type { CcsTerms } from '@/lib/ccs/contract';
+import { estimateTokens, toToon } from '@/lib/ccs/parse';
+import type { Envelope } from '@/lib/ingest/contract';
+import { SCENARIOS, type Beat, type Scenario } from './scenarios';
+
+/** Small seeded PRNG (mulberry32): the demo is the same on every machine. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
+
+function beatAt(s: Scenario, t: number): Beat {
+  const b = s.beats.find((x) => t >= x.from && t <= x.to);
+  if (!b) throw new Error(`scenario ${s.id} has no beat for turn ${t}`);
+  return b;
+}
+
+/**
+ * One ACC session as ingest envelopes: the session, its artifact store, and 50 turns whose CCS is
+ * committed turn by turn from the previous one (entities and relations accumulate, constraints
+ * persist, the trace says what changed). `toon` sends the CCS in the paper's text notation.
+ */
+export function sessionEnvelopes(s: Scenario, seed: number, toon: boolean): Envelope[] {
+  const rand = rng(seed);
+  const out: Envelope[] = [{ type: 'session', data: { id: s.id, agent: s.agent, title: s.title, domain: s.domain, metadata: { scenario: 'demo', turns: 50 } } }];
+  for (const a of s.artifacts)
+    out.push({
+      type: 'artifact',
+      data: { id: a.id, session_id: s.id, agent: s.agent, kind: a.kind, content: a.content, provenance: { source: a.source, ...(a.poisoned ? { reviewed: false } : {}) }, created_turn: 0 },
+    });
+  const art = new Map(s.artifacts.map((a) => [a.id, a]));
+
+  let entities = [...s.entities];
+  let relations: string[] = [];
+  let constraints = [...s.constraints];
+  let prev: CcsTerms | null = null;
+  let transcript = 420; // system prompt and tool schemas
+  let clock = Date.parse(s.start);
+
+  for (let t = 1; t <= 50; t++) {
+    const b = beatAt(s, t);
+    const k = t - b.from;
+    const input = b.inputs[k % b.inputs.length]!;
+    const output = b.outputs[k % b.outputs.length]!;
+    if (k === 0) {
+      for (const e of b.entities ?? []) if (!entities.includes(e)) entities.push(e);
+      relations = [...relations, ...(b.relations ?? [])].slice(-6);
+      constraints = [...constraints.filter((c) => !b.dropConstraints?.includes(c)), ...(b.constraints ?? []).filter((c) => !constraints.includes(c))];
+    }
+    // Some quiet turns ("Done.", "Noted.") commit the same state again: the replay marks them.
+    const quiet = k > 0 && t % 7 === 0 && !b.stress;
+    const ccs: CcsTerms = quiet && prev
+      ? prev
+      : {
+          episodic_trace: k === 0 ? [...b.trace] : [b.trace[k % b.trace.length]!, `turn(${t} ${k % 2 ? 'followup' : 'update'})`],
+          semantic_gist: b.gist.split(' '),
+          focal_entities: [...entities],
+          relational_map: [...relations],
+          goal_orientation: s.goal.split(' '),
+          constraints: [...constraints],
+          predictive_cue: [...b.cues],
+          uncertainty_signal: b.uncertainty.split(' '),
+          retrieved_artifacts: b.qualify.map((id) => `artifact(${id} source(${(art.get(id)?.source ?? 'store').replace(/[^A-Za-z0-9_./-]+/g, '_')}))`),
+        };
+    prev = ccs;
+
+    transcript += estimateTokens(input) + estimateTokens(output) + 30;
+    const retrieval = 160 + b.recall.slice(0, 5).reduce((n, id) => n + estimateTokens(art.get(id)?.content ?? ''), 0) + estimateTokens(input);
+    const ccsTokens = estimateTokens(toToon(ccs));
+    const stress = b.stress;
+    const j = (base: number) => round(clamp(base + (rand() - 0.5) * 0.8, 0, 10), 1);
+    const hallucination = stress ? round(0.08 + rand() * 0.12) : round(rand() < 0.7 ? 0 : rand() * 0.07);
+    const drift = t === 1 ? null : stress === 'conflict' ? round(0.2 + rand() * 0.1) : stress ? round(0.05 + rand() * 0.1) : round(rand() < 0.75 ? 0 : rand() * 0.05);
+    clock += Math.round((90 + rand() * 300) * 1000);
+
+    out.push({
+      type: 'turn',
+      data: {
+        session_id: s.id,
+        agent: s.agent,
+        turn: t,
+        input,
+        output,
+        ccs: toon ? (t === 1 && s.id === 'itops-nginx-502' ? FIGURE_3 : toToon(ccs)) : ccs,
+        recalled: b.recall.map((id, i) => ({ id, score: round(0.92 - i * 0.07 - rand() * 0.03), source: art.get(id)?.source })),
+        qualified: [...b.qualify],
+        footprint: { ccs: ccsTokens, transcript, retrieval },
+        judge: {
+          relevance: j(stress ? 8.2 : 8.9),
+          answer_quality: j(stress ? 7.8 : 8.6),
+          instruction_following: j(stress === 'conflict' ? 8.0 : 9.1),
+          coherence: j(8.8),
+        },
+        hallucination,
+        drift,
+        timestamp: new Date(clock).toISOString(),
+        ...(stress ? { stress } : {}),
+      },
+    });
+  }
+  return out;
+}
+
+/** The CCS of the ACC paper's Figure 3, verbatim (the IT-ops session's first turn). */
+export const FIGURE_3 = `episodic_trace:
+observed(502_spikes after(enable(http2)))
+logged(nginx_error upstream_closed_early)
+constraint(no_restart during(business_hours))
+
+semantic_gist:
+mitigate(502) & diagnose(upstream_instability)
+
+focal_entities:
+host(vm_ubuntu22_04) service(nginx) service(node_upstream) feature(http2) signal(error_502)
+
+relational_map:
+timing(502_spikes after(http2_enable))
+possible(upstream_timeout 502)
+possible(upstream_connection_close 502)
+
+goal_orientation:
+reduce(502_rate within(10min)) & preserve(service_availability)
+
+constraints:
+no_restart(nginx) reload_allowed(nginx) safe_change(minimal) avoid(speculation)
+
+predictive_cue:
+check(upstream_latency) check(node_memory_growth) validate(nginx_timeouts)
+
+uncertainty_signal:
+level(medium) gaps(root_cause not_confirmed)
+
+retrieved_artifacts:
+nginx_error_snippet(upstream_prematurely_closed)
+recent_change(enable_http2) constraint_note(no_restart)
+`;
+
+/** The demo's three ACC sessions: IT ops in TOON text, the others as JSON CCS, so both forms are shown. */
+export function demoSessions(): Envelope[] {
+  return SCENARIOS.flatMap((s, i) => sessionEnvelopes(s, 1000 + i, i === 0));
+}

@@ -1,0 +1,89 @@
+import type { FieldError } from './contract';
+
+export type BodyItem = { ok: true; value: unknown } | { ok: false; errors: FieldError[] };
+export type ParsedBody = { ok: true; format: 'json' | 'ndjson'; items: BodyItem[] } | { ok: false; error: string };
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function firstByte(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09 && b !== 0xef && b !== 0xbb && b !== 0xbf) return b;
+  }
+  return -1;
+}
+
+/**
+ * Parses an ingest body: a JSON array of envelopes, a single envelope, or NDJSON (one per line).
+ * In NDJSON a line that is not valid UTF-8 or not valid JSON becomes a rejected record of its own;
+ * the other lines still count. A JSON array is one document, so a syntax error rejects the body.
+ */
+export function parseIngestBody(bytes: Uint8Array): ParsedBody {
+  const first = firstByte(bytes);
+  if (first === -1) return { ok: false, error: 'body is empty: send a JSON array or NDJSON of {"type", "data"} envelopes' };
+  if (first === 0x5b /* [ */) {
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      return { ok: false, error: `body is not valid UTF-8 (first bad byte at offset ${badUtf8Offset(bytes)})` };
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      return { ok: false, error: `body is not valid JSON: ${(e as Error).message}` };
+    }
+    if (!Array.isArray(value)) return { ok: false, error: 'body must be a JSON array of envelopes' };
+    return { ok: true, format: 'json', items: value.map((v) => ({ ok: true, value: v })) };
+  }
+  // One pretty-printed envelope is a common thing to post by hand.
+  if (first === 0x7b /* { */) {
+    try {
+      const whole = JSON.parse(decoder.decode(bytes));
+      return { ok: true, format: 'json', items: [{ ok: true, value: whole }] };
+    } catch {
+      /* fall through to NDJSON, line by line */
+    }
+  }
+  const items: BodyItem[] = [];
+  let start = 0;
+  let line = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i < bytes.length && bytes[i] !== 0x0a) continue;
+    line++;
+    const chunk = bytes.subarray(start, i);
+    start = i + 1;
+    let text: string;
+    try {
+      text = decoder.decode(chunk);
+    } catch {
+      items.push({ ok: false, errors: [{ path: '', message: `line ${line} is not valid UTF-8 (bad byte at offset ${badUtf8Offset(chunk)})` }] });
+      continue;
+    }
+    if (!text.trim()) continue;
+    try {
+      items.push({ ok: true, value: JSON.parse(text) });
+    } catch (e) {
+      items.push({ ok: false, errors: [{ path: '', message: `line ${line} is not valid JSON: ${(e as Error).message}` }] });
+    }
+  }
+  if (!items.length) return { ok: false, error: 'body holds no records' };
+  return { ok: true, format: 'ndjson', items };
+}
+
+function badUtf8Offset(bytes: Uint8Array): number {
+  // Binary search for the shortest prefix that fails; decode errors at a truncated tail are skipped.
+  let lo = 0;
+  let hi = bytes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid + 1), { stream: true });
+      lo = mid + 1;
+    } catch {
+      hi = mid;
+    }
+  }
+  return lo;
+}

@@ -1,0 +1,262 @@
+import { z } from 'zod';
+import { ccsInputSchema } from '@/lib/ccs/contract';
+
+/** Limits on what one ingest request may carry. The server may lower or raise them by env. */
+export const LIMITS = {
+  bodyBytes: 16 * 1024 * 1024,
+  recordsPerBatch: 5000,
+  idChars: 256,
+  textChars: 200_000,
+  ccsChars: 64_000,
+  listItems: 1000,
+} as const;
+
+const id = z.string().trim().min(1, 'must not be empty').max(LIMITS.idChars, `must be at most ${LIMITS.idChars} characters`);
+const text = z.string().max(LIMITS.textChars, `must be at most ${LIMITS.textChars} characters`);
+const isoTimestamp = z.iso.datetime({ offset: true, local: true, message: 'must be an ISO-8601 date-time' });
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const RECORD_TYPES = [
+  'session',
+  'turn',
+  'artifact',
+  'memory_event',
+  'ucs_state',
+  'ucs_index',
+  'ucs_export',
+  'ucs_action',
+  'ucs_pp_history',
+  'ucs_knowledge',
+  'ucs_status',
+  'ucs_consult_samples',
+] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+/** `{"type": ..., "data": {...}}`; `agent` names the agent where a UCS file does not. */
+export const envelopeSchema = z.object({
+  type: z.enum(RECORD_TYPES, { message: `must be one of: ${RECORD_TYPES.join(', ')}` }),
+  data: z.unknown(),
+  agent: id.optional(),
+  /** Where the record came from (a file path), kept for provenance. */
+  source: z.string().max(1024).optional(),
+});
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+// ---------------------------------------------------------------- ACC sessions
+
+export const sessionRecordSchema = z
+  .object({
+    id,
+    agent: id.optional(),
+    title: z.string().max(500).optional(),
+    domain: z.string().max(120).optional(),
+    metadata: jsonObject.optional(),
+  })
+  .loose();
+
+/** A reference to an artifact in the external store: its id, or an object with an id and provenance. */
+export const artifactRefSchema = z.union([id, z.object({ id }).loose()]);
+export type ArtifactRef = z.infer<typeof artifactRefSchema>;
+
+/** Memory footprint in tokens per strategy: ccs, transcript, retrieval (others kept as sent). */
+export const footprintSchema = z.record(z.string().max(64), z.number().nonnegative('must be ≥ 0'));
+export type Footprint = z.infer<typeof footprintSchema>;
+
+export const turnRecordSchema = z
+  .object({
+    session_id: id,
+    agent: id,
+    turn: z.number().int('must be an integer').nonnegative('must be ≥ 0').max(1_000_000),
+    input: text,
+    output: text,
+    ccs: ccsInputSchema.refine((v) => JSON.stringify(v).length <= LIMITS.ccsChars, `must be at most ${LIMITS.ccsChars} characters`),
+    recalled: z.array(artifactRefSchema).max(LIMITS.listItems).default([]),
+    qualified: z.array(artifactRefSchema).max(LIMITS.listItems).default([]),
+    footprint: footprintSchema.optional(),
+    judge: z.record(z.string().max(64), z.number()).optional(),
+    hallucination: z.number().min(0, 'must be within [0, 1]').max(1, 'must be within [0, 1]').nullable().optional(),
+    drift: z.number().min(0, 'must be ≥ 0').nullable().optional(),
+    timestamp: isoTimestamp.optional(),
+  })
+  .loose();
+export type TurnRecord = z.infer<typeof turnRecordSchema>;
+
+export const artifactRecordSchema = z
+  .object({
+    id,
+    content: text,
+    session_id: id.optional(),
+    agent: id.optional(),
+    kind: z.string().max(64).optional(),
+    provenance: jsonObject.optional(),
+    created_turn: z.number().int().nonnegative().optional(),
+    timestamp: isoTimestamp.optional(),
+  })
+  .loose();
+
+// ---------------------------------------------------------------- memory events
+
+export const MEMORY_KINDS = ['fact', 'decision', 'preference', 'risk', 'procedure', 'hypothesis', 'evidence', 'deprecation', 'conflict'] as const;
+export const SCOPES = ['user_identity', 'team_memory', 'agent_repo', 'agent_team', 'project', 'session', 'discard'] as const;
+export const CONFIDENCES = ['high', 'medium', 'low'] as const;
+export const EVIDENCE_TYPES = ['commit', 'file', 'message', 'url'] as const;
+
+/** The current Agentlas memory-event schema (fixtures/curator/memory-event.schema.json), as strict as it is. */
+export const agentlasEventSchema = z.strictObject({
+  event_id: z.string().regex(/^memevt_[A-Za-z0-9_-]{8,}$/, 'must match ^memevt_[A-Za-z0-9_-]{8,}$ (Agentlas schema)'),
+  timestamp: isoTimestamp,
+  source_agent: z.string().min(1),
+  task_id: z.string().min(1),
+  project_id: z.string().optional(),
+  agent_repo: z.string().optional(),
+  team_id: z.string().optional(),
+  memory_kind: z.enum(MEMORY_KINDS),
+  content: z.string().min(1).max(1200),
+  suggested_scope: z.enum(SCOPES),
+  sensitivity: z.enum(['public', 'internal', 'private', 'confidential', 'secret']),
+  confidence: z.enum(CONFIDENCES),
+  evidence_refs: z.array(z.string()),
+  request_context: z
+    .strictObject({
+      user_intent: z.string().max(240).optional(),
+      trigger_terms: z.array(z.string().max(40)).max(12).optional(),
+      cwd_at_request: z.string().max(500).nullable().optional(),
+      target_project: z.string().max(120).nullable().optional(),
+      target_path: z.string().max(500).nullable().optional(),
+      cross_context: z.boolean().optional(),
+      outcome: z.string().max(240).nullable().optional(),
+    })
+    .optional(),
+  ttl: z.enum(['durable', 'until_milestone', 'session', 'discard']),
+  supersedes: z.array(z.string()).optional(),
+  conflicts_with: z.array(z.string()).optional(),
+  redaction_notes: z.string().optional(),
+  human_review_required: z.boolean().optional(),
+});
+
+export const evidenceRefSchema = z.object({ type: z.enum(EVIDENCE_TYPES), ref: z.string().min(1).max(2000) });
+export type EvidenceRef = z.infer<typeof evidenceRefSchema>;
+
+/** The paper's older shape: `kind`, object evidence refs, `redact_hints`. */
+export const legacyEventSchema = z
+  .object({
+    event_id: id,
+    source_agent: id,
+    task_id: z.string().max(LIMITS.idChars).nullable().optional(),
+    project_id: z.string().max(LIMITS.idChars).nullable().optional(),
+    content: z.string().min(1).max(20_000),
+    kind: z.enum(MEMORY_KINDS),
+    suggested_scope: z.enum(SCOPES),
+    confidence: z.enum(CONFIDENCES),
+    evidence_refs: z.array(evidenceRefSchema).max(LIMITS.listItems).default([]),
+    redact_hints: z.array(z.string().max(1000)).max(100).default([]),
+    timestamp: isoTimestamp,
+  })
+  .loose();
+
+// ---------------------------------------------------------------- UCS files
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+
+export const ucsStateSchema = z
+  .object({
+    version: z.string().optional(),
+    state: z
+      .object({
+        theta_bins: z.number().int().positive().max(4096),
+        phi_bins: z.number().int().positive().max(4096),
+        t: z.number().int().nonnegative(),
+        fields: z.record(z.string(), z.array(finite)),
+      })
+      .loose(),
+  })
+  .loose()
+  .superRefine((doc, ctx) => {
+    const n = doc.state.theta_bins * doc.state.phi_bins;
+    for (const [name, values] of Object.entries(doc.state.fields)) {
+      if (values.length !== n)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['state', 'fields', name],
+          message: `must hold theta_bins × phi_bins = ${doc.state.theta_bins}×${doc.state.phi_bins} = ${n} values, has ${values.length}`,
+        });
+    }
+  });
+
+const ucsEntry = z.object({ id: id }).loose();
+
+export const ucsIndexSchema = z
+  .object({
+    annotations: z.record(z.string(), jsonObject).default({}),
+    methodology_entries: z.array(ucsEntry).default([]),
+    dead_end_entries: z.array(ucsEntry).default([]),
+    judgment_nodes: z.array(ucsEntry).default([]),
+    policy_overrides: z.array(jsonObject).default([]),
+  })
+  .loose();
+
+export const ucsExportSchema = z
+  .object({
+    format: z.string().startsWith('ucs_cognitive_export', 'must be a UCS cognitive export (ucs_cognitive_export_v2)'),
+    agent_id: id.optional(),
+    exported_at: z.string().min(1),
+    judgment_nodes: z.array(ucsEntry).default([]),
+    methodology: z.array(ucsEntry).default([]),
+    dead_ends: z.array(ucsEntry).default([]),
+    artifacts: z.record(z.string(), z.object({ kind: z.string() }).loose()).default({}),
+    pp_history: z.array(jsonObject).default([]),
+    policy_overrides: z.array(jsonObject).default([]),
+  })
+  .loose();
+
+export const ucsActionSchema = z
+  .object({
+    t: z.number().int().nonnegative(),
+    action: z.string().min(1).max(LIMITS.idChars),
+    timestamp: z.string().optional(),
+  })
+  .loose();
+
+export const ucsPpHistorySchema = z
+  .object({ snapshots: z.array(z.object({ t: z.number().int(), pp: z.record(z.string(), z.number()) }).loose()) })
+  .loose();
+
+export const ucsKnowledgeSchema = z.object({
+  name: z.string().min(1).max(120),
+  markdown: text,
+});
+
+/** Schemas of `data` per record type, for validation messages and `GET /api/v1/schema`. */
+export const DATA_SCHEMAS = {
+  session: sessionRecordSchema,
+  turn: turnRecordSchema,
+  artifact: artifactRecordSchema,
+  memory_event: z.union([agentlasEventSchema, legacyEventSchema]),
+  ucs_state: ucsStateSchema,
+  ucs_index: ucsIndexSchema,
+  ucs_export: ucsExportSchema,
+  ucs_action: ucsActionSchema,
+  ucs_pp_history: ucsPpHistorySchema,
+  ucs_knowledge: ucsKnowledgeSchema,
+  ucs_status: jsonObject,
+  ucs_consult_samples: z.array(jsonObject),
+} satisfies Record<RecordType, z.ZodType>;
+
+// ---------------------------------------------------------------- results
+
+export interface FieldError {
+  /** Path into the envelope, e.g. `data.turn` or `data.ccs.constraints`. */
+  path: string;
+  message: string;
+}
+
+export type IngestResult =
+  | { index: number; status: 'accepted'; type: RecordType; id: string }
+  | { index: number; status: 'duplicate'; type: RecordType; id: string }
+  | { index: number; status: 'rejected'; type?: string; id?: string; errors: FieldError[] };
+
+export interface Redaction {
+  path: string;
+  type: string;
+  count: number;
+}

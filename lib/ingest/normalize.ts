@@ -1,0 +1,405 @@
+import type { z } from 'zod';
+import { normalizeCcs } from '@/lib/ccs/parse';
+import type { CcsTerms } from '@/lib/ccs/contract';
+import { mask, redactDeep, type RedactionRecord } from '@/lib/redact/redact';
+import { splitUcsState, type UcsStateParts } from '@/lib/ucs/state';
+import { artifactsFromState, entitiesFromExport, entitiesFromIndex, type UcsEntities } from '@/lib/ucs/entities';
+import {
+  DATA_SCHEMAS,
+  agentlasEventSchema,
+  artifactRecordSchema,
+  envelopeSchema,
+  legacyEventSchema,
+  sessionRecordSchema,
+  turnRecordSchema,
+  ucsActionSchema,
+  ucsExportSchema,
+  ucsIndexSchema,
+  ucsKnowledgeSchema,
+  ucsPpHistorySchema,
+  ucsStateSchema,
+  type ArtifactRef,
+  type EvidenceRef,
+  type FieldError,
+  type Footprint,
+  type RecordType,
+} from './contract';
+
+type Json = Record<string, unknown>;
+
+export type NormalizedRecord =
+  | { type: 'session'; id: string; agentId: string; title: string | null; domain: string | null; metadata: Json; extra: Json }
+  | {
+      type: 'turn';
+      sessionId: string;
+      turn: number;
+      agentId: string;
+      input: string;
+      output: string;
+      ccsRaw: unknown;
+      ccs: CcsTerms;
+      recalled: ArtifactRef[];
+      qualified: ArtifactRef[];
+      footprint: Footprint | null;
+      judge: Record<string, number> | null;
+      hallucination: number | null;
+      drift: number | null;
+      timestamp: string | null;
+      extra: Json;
+      redactions: RedactionRecord[];
+    }
+  | {
+      type: 'artifact';
+      id: string;
+      sessionId: string | null;
+      agentId: string | null;
+      kind: string | null;
+      content: string;
+      provenance: Json | null;
+      createdTurn: number | null;
+      timestamp: string | null;
+      extra: Json;
+      redactions: RedactionRecord[];
+    }
+  | {
+      type: 'memory_event';
+      eventId: string;
+      shape: 'agentlas' | 'legacy';
+      sourceAgent: string;
+      taskId: string | null;
+      kind: string;
+      content: string;
+      suggestedScope: string;
+      confidence: string;
+      sensitivity: string | null;
+      ttl: string | null;
+      evidenceRefs: EvidenceRef[];
+      requestContext: Json | null;
+      supersedes: string[];
+      conflictsWith: string[];
+      humanReviewRequired: boolean;
+      timestamp: string;
+      raw: Json;
+      redactions: RedactionRecord[];
+    }
+  | { type: 'ucs_state'; agentId: string; parts: UcsStateParts; source: string | null }
+  | {
+      type: 'ucs_document';
+      recordType: RecordType;
+      agentId: string;
+      kind: 'index' | 'export' | 'pp_history' | 'knowledge' | 'status' | 'consult_samples';
+      /** A natural key where the document has one (export time, note name); else the service hashes the content. */
+      key: string | null;
+      content: unknown;
+      entities: UcsEntities | null;
+      source: string | null;
+    }
+  | { type: 'ucs_action'; agentId: string; t: number; data: Json };
+
+export type Normalized = { ok: true; record: NormalizedRecord; id: string } | { ok: false; type?: string; id?: string; errors: FieldError[] };
+
+function formatPath(prefix: string, path: readonly PropertyKey[]): string {
+  let s = prefix;
+  for (const p of path) s += typeof p === 'number' ? `[${p}]` : s ? `.${String(p)}` : String(p);
+  return s;
+}
+
+function zodErrors(error: z.ZodError, prefix: string): FieldError[] {
+  return error.issues.slice(0, 20).map((i) => {
+    // Unions report one issue per branch; name the branch errors of the closest branch.
+    if (i.code === 'invalid_union' && 'errors' in i && Array.isArray(i.errors) && i.errors.length) {
+      const best = (i.errors as z.core.$ZodIssue[][]).reduce((a, b) => (a.length <= b.length ? a : b));
+      const first = best[0];
+      if (first) return { path: formatPath(prefix, [...i.path, ...first.path]), message: first.message };
+    }
+    if (i.code === 'unrecognized_keys') return { path: formatPath(prefix, i.path), message: `unknown field(s): ${i.keys.join(', ')}` };
+    if (i.code === 'invalid_type' && i.input === undefined) return { path: formatPath(prefix, i.path), message: 'required' };
+    return { path: formatPath(prefix, i.path), message: i.message };
+  });
+}
+
+const KNOWN_TURN = new Set(Object.keys(turnRecordSchema.shape));
+const KNOWN_SESSION = new Set(Object.keys(sessionRecordSchema.shape));
+const KNOWN_ARTIFACT = new Set(Object.keys(artifactRecordSchema.shape));
+
+function extras(data: Json, known: Set<string>): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(data)) if (!known.has(k)) out[k] = v;
+  return out;
+}
+
+function inferEvidenceType(ref: string): EvidenceRef['type'] {
+  if (/^https?:\/\//i.test(ref)) return 'url';
+  if (/^[0-9a-f]{7,40}$/i.test(ref)) return 'commit';
+  if (/[/\\]|\.[a-z0-9]{1,6}$/i.test(ref)) return 'file';
+  return 'message';
+}
+
+function agentFor(envelopeAgent: string | undefined, data: Json): string | undefined {
+  const a = envelopeAgent ?? data.agent_id ?? data.agent;
+  return typeof a === 'string' && a.trim() ? a.trim() : undefined;
+}
+
+function isObject(v: unknown): v is Json {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Validates one envelope and turns it into a record ready to store, or errors naming field and reason. */
+export function normalizeEnvelope(raw: unknown): Normalized {
+  const env = envelopeSchema.safeParse(raw);
+  if (!env.success) {
+    const t = isObject(raw) && typeof raw.type === 'string' ? raw.type : undefined;
+    return { ok: false, type: t, errors: zodErrors(env.error, '') };
+  }
+  const { type, data, agent, source } = env.data;
+  if (data === undefined || data === null) return { ok: false, type, errors: [{ path: 'data', message: 'required' }] };
+  const nul = findNul(data, 'data');
+  if (nul) return { ok: false, type, errors: [{ path: nul, message: 'contains a NUL character (\\u0000), which cannot be stored' }] };
+  const fail = (errors: FieldError[], id?: string): Normalized => ({ ok: false, type, id, errors });
+  const needObject = () => fail([{ path: 'data', message: `must be a JSON object for ${type}` }]);
+
+  switch (type) {
+    case 'session': {
+      const r = sessionRecordSchema.safeParse(data);
+      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      const d = r.data;
+      const agentId = agent ?? d.agent;
+      if (!agentId) return fail([{ path: 'data.agent', message: 'required' }], d.id);
+      return {
+        ok: true,
+        id: d.id,
+        record: {
+          type,
+          id: d.id,
+          agentId,
+          title: d.title ?? null,
+          domain: d.domain ?? null,
+          metadata: redactDeep(d.metadata ?? {}, 'metadata'),
+          extra: extras(d as Json, KNOWN_SESSION),
+        },
+      };
+    }
+    case 'turn': {
+      const r = turnRecordSchema.safeParse(data);
+      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      const d = r.data;
+      const redactions: RedactionRecord[] = [];
+      const input = redactDeep(d.input, 'input', [], redactions);
+      const output = redactDeep(d.output, 'output', [], redactions);
+      const ccsRaw = redactDeep(d.ccs, 'ccs', [], redactions);
+      const extra = redactDeep(extras(d as Json, KNOWN_TURN), 'extra', [], redactions);
+      return {
+        ok: true,
+        id: `${d.session_id}/${d.turn}`,
+        record: {
+          type,
+          sessionId: d.session_id,
+          turn: d.turn,
+          agentId: d.agent,
+          input,
+          output,
+          ccsRaw,
+          ccs: normalizeCcs(ccsRaw),
+          recalled: d.recalled,
+          qualified: d.qualified,
+          footprint: d.footprint ?? null,
+          judge: d.judge ?? null,
+          hallucination: d.hallucination ?? null,
+          drift: d.drift ?? null,
+          timestamp: d.timestamp ?? null,
+          extra,
+          redactions,
+        },
+      };
+    }
+    case 'artifact': {
+      const r = artifactRecordSchema.safeParse(data);
+      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      const d = r.data;
+      const redactions: RedactionRecord[] = [];
+      return {
+        ok: true,
+        id: d.id,
+        record: {
+          type,
+          id: d.id,
+          sessionId: d.session_id ?? null,
+          agentId: agent ?? d.agent ?? null,
+          kind: d.kind ?? null,
+          content: redactDeep(d.content, 'content', [], redactions),
+          provenance: d.provenance ?? null,
+          createdTurn: d.created_turn ?? null,
+          timestamp: d.timestamp ?? null,
+          extra: redactDeep(extras(d as Json, KNOWN_ARTIFACT), 'extra', [], redactions),
+          redactions,
+        },
+      };
+    }
+    case 'memory_event':
+      return normalizeMemoryEvent(data, fail);
+    case 'ucs_state': {
+      const r = ucsStateSchema.safeParse(data);
+      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      const agentId = agentFor(agent, r.data as Json);
+      if (!agentId) return fail([{ path: 'agent', message: 'required for ucs_state: the state file does not name its agent' }]);
+      const parts = splitUcsState(r.data as Json);
+      return { ok: true, id: `${agentId}@t${parts.t}`, record: { type, agentId, parts, source: source ?? null } };
+    }
+    case 'ucs_index': {
+      if (!isObject(data)) return needObject();
+      const r = ucsIndexSchema.safeParse(data);
+      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      const agentId = agentFor(agent, data) ?? soleAgent(r.data.judgment_nodes);
+      if (!agentId) return fail([{ path: 'agent', message: 'required for ucs_index: the index does not name its agent' }]);
+      return doc(agentId, 'index', null, data, entitiesFromIndex(data), `${agentId}/index`);
+    }
+    case 'ucs_export': {
+      if (!isObject(data)) return needObject();
+      const r = ucsExportSchema.safeParse(data);
+      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      const agentId = agentFor(agent, data);
+      if (!agentId) return fail([{ path: 'data.agent_id', message: 'required (or name the agent in the envelope)' }]);
+      const key = r.data.exported_at;
+      return doc(agentId, 'export', key, data, entitiesFromExport(data), `${agentId}/export@${key}`);
+    }
+    case 'ucs_pp_history': {
+      const r = ucsPpHistorySchema.safeParse(data);
+      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      const agentId = agentFor(agent, data as Json);
+      if (!agentId) return fail([{ path: 'agent', message: 'required for ucs_pp_history' }]);
+      const entities = { ...entitiesFromIndex({}), ppHistory: r.data.snapshots as Json[] };
+      return doc(agentId, 'pp_history', null, data, entities, `${agentId}/pp_history`);
+    }
+    case 'ucs_knowledge': {
+      const r = ucsKnowledgeSchema.safeParse(data);
+      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!agent) return fail([{ path: 'agent', message: 'required for ucs_knowledge' }]);
+      return doc(agent, 'knowledge', null, data, null, `${agent}/knowledge/${r.data.name}`);
+    }
+    case 'ucs_status':
+    case 'ucs_consult_samples': {
+      const r = DATA_SCHEMAS[type].safeParse(data);
+      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      const agentId = agentFor(agent, isObject(data) ? data : {});
+      if (!agentId) return fail([{ path: 'agent', message: `required for ${type}` }]);
+      const kind = type === 'ucs_status' ? 'status' : 'consult_samples';
+      return doc(agentId, kind, null, data, null, `${agentId}/${kind}`);
+    }
+    case 'ucs_action': {
+      const r = ucsActionSchema.safeParse(data);
+      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      const agentId = agentFor(agent, data as Json);
+      if (!agentId) return fail([{ path: 'agent', message: 'required for ucs_action: action log lines do not name their agent' }]);
+      return { ok: true, id: `${agentId}@t${r.data.t}`, record: { type, agentId, t: r.data.t, data: data as Json } };
+    }
+  }
+
+  function doc(
+    agentId: string,
+    kind: Extract<NormalizedRecord, { type: 'ucs_document' }>['kind'],
+    key: string | null,
+    content: unknown,
+    entities: UcsEntities | null,
+    id: string,
+  ): Normalized {
+    return { ok: true, id, record: { type: 'ucs_document', recordType: type, agentId, kind, key, content, entities, source: source ?? null } };
+  }
+}
+
+/** Postgres text cannot hold U+0000: find the first string that has one. */
+function findNul(v: unknown, path: string): string | null {
+  if (typeof v === 'string') return v.includes('\u0000') ? path : null;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = findNul(v[i], `${path}[${i}]`);
+      if (p) return p;
+    }
+  } else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const p = findNul(x, `${path}.${k}`) ?? (k.includes('\u0000') ? `${path}.${k}` : null);
+      if (p) return p;
+    }
+  }
+  return null;
+}
+
+function soleAgent(nodes: Json[]): string | undefined {
+  const ids = new Set(nodes.map((n) => n.agent_id).filter((a): a is string => typeof a === 'string'));
+  return ids.size === 1 ? [...ids][0] : undefined;
+}
+
+function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string) => Normalized): Normalized {
+  if (!isObject(data)) return fail([{ path: 'data', message: 'must be a JSON object (a memory event)' }]);
+  const eventId = typeof data.event_id === 'string' ? data.event_id : undefined;
+  if ('memory_kind' in data) {
+    const r = agentlasEventSchema.safeParse(data);
+    if (!r.success) return fail(zodErrors(r.error, 'data'), eventId);
+    const e = r.data;
+    const redactions: RedactionRecord[] = [];
+    const raw = redactDeep(e as Json, '', [], redactions);
+    const content = raw.content as string;
+    const requestContext = (raw.request_context as Json | undefined) ?? null;
+    return {
+      ok: true,
+      id: e.event_id,
+      record: {
+        type: 'memory_event',
+        eventId: e.event_id,
+        shape: 'agentlas',
+        sourceAgent: e.source_agent,
+        taskId: e.task_id,
+        kind: e.memory_kind,
+        content,
+        suggestedScope: e.suggested_scope,
+        confidence: e.confidence,
+        sensitivity: e.sensitivity,
+        ttl: e.ttl,
+        evidenceRefs: e.evidence_refs.map((ref) => ({ type: inferEvidenceType(ref), ref })),
+        requestContext,
+        supersedes: e.supersedes ?? [],
+        conflictsWith: e.conflicts_with ?? [],
+        humanReviewRequired: e.human_review_required ?? false,
+        timestamp: e.timestamp,
+        raw,
+        redactions,
+      },
+    };
+  }
+  if ('kind' in data) {
+    const r = legacyEventSchema.safeParse(data);
+    if (!r.success) return fail(zodErrors(r.error, 'data'), eventId);
+    const e = r.data;
+    const redactions: RedactionRecord[] = [];
+    // The hints are the secrets themselves: they are masked, never stored.
+    const masked: Json = { ...data, redact_hints: e.redact_hints.map(() => mask('hint')) };
+    const raw = redactDeep(masked, '', e.redact_hints, redactions);
+    const content = raw.content as string;
+    return {
+      ok: true,
+      id: e.event_id,
+      record: {
+        type: 'memory_event',
+        eventId: e.event_id,
+        shape: 'legacy',
+        sourceAgent: e.source_agent,
+        taskId: e.task_id ?? null,
+        kind: e.kind,
+        content,
+        suggestedScope: e.suggested_scope,
+        confidence: e.confidence,
+        sensitivity: null,
+        ttl: null,
+        evidenceRefs: e.evidence_refs,
+        requestContext: null,
+        supersedes: Array.isArray(data.supersedes) ? (data.supersedes as string[]) : [],
+        conflictsWith: Array.isArray(data.conflicts_with) ? (data.conflicts_with as string[]) : [],
+        humanReviewRequired: data.human_review_required === true,
+        timestamp: e.timestamp,
+        raw,
+        redactions,
+      },
+    };
+  }
+  return fail([{ path: 'data.memory_kind', message: 'required (or data.kind, for the paper\'s older event shape)' }], eventId);
+}
+

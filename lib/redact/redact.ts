@@ -1,0 +1,130 @@
+/**
+ * Secret and PII redaction for memory text. Runs before anything is stored; what was found is
+ * reported (type and count, never the secret) so the redaction can be recorded and shown.
+ */
+
+export type SecretType =
+  | 'private_key'
+  | 'aws_access_key'
+  | 'github_token'
+  | 'api_key'
+  | 'slack_token'
+  | 'google_api_key'
+  | 'stripe_key'
+  | 'jwt'
+  | 'bearer_token'
+  | 'url_password'
+  | 'password'
+  | 'card_number'
+  | 'email'
+  | 'us_ssn'
+  | 'hint';
+
+export interface Finding {
+  type: SecretType;
+  count: number;
+}
+
+interface Rule {
+  type: SecretType;
+  re: RegExp;
+  /** Index of the capture group holding the secret; the rest of the match is kept. 0 = whole match. */
+  group?: number;
+  check?: (secret: string) => boolean;
+}
+
+const RULES: Rule[] = [
+  { type: 'private_key', re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g },
+  { type: 'aws_access_key', re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  { type: 'github_token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b/g },
+  { type: 'api_key', re: /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g },
+  { type: 'slack_token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { type: 'google_api_key', re: /\bAIza[0-9A-Za-z_-]{35}/g },
+  { type: 'stripe_key', re: /\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}/g },
+  { type: 'jwt', re: /\beyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g },
+  { type: 'bearer_token', re: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/g, group: 1 },
+  { type: 'url_password', re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s@/]+)@/gi, group: 1 },
+  {
+    type: 'password',
+    re: /\b(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key)\b["']?\s*(?:[:=]|\bis\b)\s*["']?([^\s"',;)]{4,})/gi,
+    group: 1,
+  },
+  { type: 'card_number', re: /\b\d(?:[ -]?\d){12,18}\b/g, check: luhn },
+  { type: 'email', re: /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g },
+  { type: 'us_ssn', re: /\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b/g },
+];
+
+const MARK = /\[REDACTED:[a-z_]+\]/;
+
+function luhn(s: string): boolean {
+  const digits = s.replace(/\D/g, '');
+  if (digits.length < 13 || digits.length > 19) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+export function mask(type: SecretType): string {
+  return `[REDACTED:${type}]`;
+}
+
+// Cheap gate: most memory text has none of these characters or words, and skips every rule.
+const GATE = /[@=:]|-----BEGIN|AKIA|ASIA|gh[pousr]_|github_pat_|sk-|xox|AIza|_live_|_test_|eyJ|earer|\d{3}-\d{2}-|\d{4}[ -]?\d{4}|\bis\b/;
+
+/** Redacts secrets in one string. `hints` are literal strings the emitter asked to be redacted. */
+export function redactText(text: string, hints: readonly string[] = []): { text: string; findings: Finding[] } {
+  const counts = new Map<SecretType, number>();
+  let out = text;
+  for (const hint of hints) {
+    if (hint.length < 3 || !out.includes(hint)) continue;
+    const parts = out.split(hint);
+    counts.set('hint', (counts.get('hint') ?? 0) + parts.length - 1);
+    out = parts.join(mask('hint'));
+  }
+  if (GATE.test(out)) {
+    for (const rule of RULES) {
+      rule.re.lastIndex = 0;
+      if (!rule.re.test(out)) continue;
+      rule.re.lastIndex = 0;
+      out = out.replace(rule.re, (match: string, ...groups: unknown[]) => {
+        const secret = rule.group ? (groups[rule.group - 1] as string) : match;
+        if (!secret || MARK.test(secret) || (rule.check && !rule.check(secret))) return match;
+        counts.set(rule.type, (counts.get(rule.type) ?? 0) + 1);
+        return rule.group ? match.replace(secret, mask(rule.type)) : mask(rule.type);
+      });
+    }
+  }
+  return { text: out, findings: [...counts].map(([type, count]) => ({ type, count })) };
+}
+
+export interface RedactionRecord {
+  path: string;
+  type: SecretType;
+  count: number;
+}
+
+/**
+ * Redacts every string inside a JSON value, reporting findings by path (`output`, `ccs.constraints[2]`).
+ * Object keys are not touched: they are schema, not memory text.
+ */
+export function redactDeep<T>(value: T, path: string, hints: readonly string[] = [], out: RedactionRecord[] = []): T {
+  if (typeof value === 'string') {
+    const r = redactText(value, hints);
+    for (const f of r.findings) out.push({ path, ...f });
+    return r.text as T;
+  }
+  if (Array.isArray(value)) return value.map((v, i) => redactDeep(v, `${path}[${i}]`, hints, out)) as T;
+  if (value && typeof value === 'object') {
+    const o: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) o[k] = redactDeep(v, path ? `${path}.${k}` : k, hints, out);
+    return o as T;
+  }
+  return value;
+}

@@ -1,0 +1,37 @@
+import { getDbHandle, type DbHandle } from '@/server/db';
+import { env } from '@/server/env';
+import { DEFAULT_PROJECT, ensureProject, getProject, setProjectSetting } from '@/server/services/projects';
+import { provisionKey } from '@/server/services/api-keys';
+import { seedDemo } from '@/server/services/demo';
+
+const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
+
+/**
+ * Opens and migrates the database, makes the default project, provisions MNEMOSCOPE_API_KEY and,
+ * on the first start with an empty database, loads the demo through the ingest path. Once per process.
+ */
+export function ready(): Promise<DbHandle> {
+  if (!g.__mnemoscopeReady) {
+    g.__mnemoscopeReady = (async () => {
+      const e = env();
+      const handle = await getDbHandle();
+      const { db } = handle;
+      await ensureProject(db);
+      if (e.MNEMOSCOPE_API_KEY) await provisionKey(db, DEFAULT_PROJECT, e.MNEMOSCOPE_API_KEY);
+      const project = await getProject(db, DEFAULT_PROJECT);
+      if (e.MNEMOSCOPE_DEMO === '1' && !project?.settings.demoLoadedAt) {
+        const t0 = performance.now();
+        const summary = await seedDemo(db, DEFAULT_PROJECT);
+        await setProjectSetting(db, DEFAULT_PROJECT, 'demoLoadedAt', new Date().toISOString());
+        console.log(`[mnemoscope] demo data loaded: ${summary.accepted} records in ${Math.round(performance.now() - t0)} ms`);
+      }
+      console.log(`[mnemoscope] database: ${handle.driver} (${handle.location})`);
+      return handle;
+    })();
+    g.__mnemoscopeReady.catch((err) => {
+      console.error('[mnemoscope] start-up failed:', err);
+      g.__mnemoscopeReady = undefined;
+    });
+  }
+  return g.__mnemoscopeReady;
+}

@@ -1,0 +1,91 @@
+import {
+  boolean,
+  doublePrecision,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import type { CcsTerms } from '@/lib/ccs/contract';
+import type { ArtifactRef, Footprint, Redaction } from '@/lib/ingest/contract';
+import { projects } from './projects';
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    id: text('id').notNull(),
+    agentId: text('agent_id').notNull(),
+    title: text('title'),
+    domain: text('domain'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** False while the session exists only because turns named it; a session record then fills it in once. */
+    declared: boolean('declared').notNull().default(false),
+    // Fields of the session record beyond the known ones, kept so an export gives them back.
+    extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] })],
+);
+
+export const turns = pgTable(
+  'turns',
+  {
+    projectId: text('project_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    turn: integer('turn').notNull(),
+    agentId: text('agent_id').notNull(),
+    input: text('input').notNull(),
+    output: text('output').notNull(),
+    /** The CCS as sent: a JSON object or the TOON-style text. */
+    ccsRaw: jsonb('ccs_raw').$type<unknown>().notNull(),
+    /** The CCS parsed into terms per field, so both forms render alike. */
+    ccs: jsonb('ccs').$type<CcsTerms>().notNull(),
+    recalled: jsonb('recalled').$type<ArtifactRef[]>().notNull(),
+    qualified: jsonb('qualified').$type<ArtifactRef[]>().notNull(),
+    footprint: jsonb('footprint').$type<Footprint>(),
+    judge: jsonb('judge').$type<Record<string, number>>(),
+    hallucination: doublePrecision('hallucination'),
+    drift: doublePrecision('drift'),
+    /** The timestamp as sent (kept verbatim for export); `ts` is the same instant, for queries. */
+    timestamp: text('timestamp'),
+    ts: timestamp('ts', { withTimezone: true, mode: 'string' }),
+    extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
+    redactions: jsonb('redactions').$type<Redaction[]>().notNull().default([]),
+    ingestedAt: timestamp('ingested_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.sessionId, t.turn] }),
+    foreignKey({ columns: [t.projectId, t.sessionId], foreignColumns: [sessions.projectId, sessions.id] }),
+  ],
+);
+
+/** The external artifact store M of the ACC loop: evidence referenced (not copied) by turns. */
+export const artifacts = pgTable(
+  'artifacts',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    id: text('id').notNull(),
+    sessionId: text('session_id'),
+    agentId: text('agent_id'),
+    kind: text('kind'),
+    content: text('content').notNull(),
+    provenance: jsonb('provenance').$type<Record<string, unknown>>(),
+    createdTurn: integer('created_turn'),
+    /** The timestamp as sent (kept verbatim for export); `ts` is the same instant, for queries. */
+    timestamp: text('timestamp'),
+    ts: timestamp('ts', { withTimezone: true, mode: 'string' }),
+    extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
+    redactions: jsonb('redactions').$type<Redaction[]>().notNull().default([]),
+    ingestedAt: timestamp('ingested_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.id] }), index('artifacts_session_idx').on(t.projectId, t.sessionId)],
+);

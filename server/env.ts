@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+const schema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MNEMOSCOPE_DATA_DIR: z.string().min(1).default('./data'),
+  MNEMOSCOPE_API_KEY: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
+  MNEMOSCOPE_DEMO: z.enum(['0', '1']).default('1'),
+  MNEMOSCOPE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+  MNEMOSCOPE_MAX_BATCH: z.coerce.number().int().positive().default(5000),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+});
+
+export type Env = z.infer<typeof schema>;
+
+/** Reads the environment each call, so tests and the CLI can set variables before use. */
+export function env(): Env {
+  const r = schema.safeParse(process.env);
+  if (!r.success) {
+    const lines = r.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return r.data;
+}

@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Db } from '@/server/db';
+import { demoSessions } from '@/lib/demo/generate';
+import { demoMemoryEvents } from '@/lib/demo/events';
+import { convertFiles, type SourceFile } from '@/lib/import/files';
+import type { Envelope } from '@/lib/ingest/contract';
+import { ingest } from './ingest';
+
+export const DEMO_DIR = path.join(process.cwd(), 'server', 'demo');
+
+/** Reads every file under a directory as a SourceFile with a path relative to it. */
+export function readTree(root: string): SourceFile[] {
+  const out: SourceFile[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push({ path: path.relative(root, full).split(path.sep).join('/'), text: readFileSync(full, 'utf8') });
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** Everything the demo loads, as envelopes: three ACC sessions, curator events, the UCS workspace fixture. */
+export function demoEnvelopes(): Envelope[] {
+  const fixtures = convertFiles(readTree(path.join(DEMO_DIR, 'curator')));
+  const ucs = convertFiles(readTree(path.join(DEMO_DIR, 'ucs-workspace')));
+  const errors = [...fixtures.errors, ...ucs.errors];
+  if (errors.length) throw new Error(`demo fixtures did not convert: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  return [...demoSessions(), ...demoMemoryEvents(), ...fixtures.files.flatMap((f) => f.envelopes), ...ucs.files.flatMap((f) => f.envelopes)];
+}
+
+/** Loads the demo through the ingest path, in batches as a client would send them. */
+export async function seedDemo(db: Db, projectId: string) {
+  const envelopes = demoEnvelopes();
+  let accepted = 0;
+  let rejected = 0;
+  for (let i = 0; i < envelopes.length; i += 200) {
+    const r = await ingest(db, projectId, envelopes.slice(i, i + 200).map((value) => ({ ok: true as const, value })), 'demo');
+    accepted += r.accepted;
+    rejected += r.rejected;
+    if (r.rejected) {
+      const bad = r.results.filter((x) => x.status === 'rejected');
+      throw new Error(`demo data was rejected: ${JSON.stringify(bad.slice(0, 3))}`);
+    }
+  }
+  return { accepted, rejected };
+}

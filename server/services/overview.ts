@@ -1,0 +1,16 @@
+import { sql } from 'drizzle-orm';
+import type { Tx } from '@/server/db';
+
+/** Counts for the app shell: one round trip. */
+export async function projectCounts(db: Tx, projectId: string) {
+  const q = (table: string) => sql.raw(`(select count(*)::int from ${table} where project_id = `);
+  const rows = await db.execute<{ sessions: number; turns: number; events: number; snapshots: number; dead_ends: number; audit: number }>(sql`
+    select ${q('sessions')}${projectId}) as sessions,
+           ${q('turns')}${projectId}) as turns,
+           ${q('memory_events')}${projectId}) as events,
+           ${q('ucs_snapshots')}${projectId}) as snapshots,
+           ${q('ucs_dead_ends')}${projectId}) as dead_ends,
+           ${q('audit_log')}${projectId}) as audit`);
+  const row = (Array.isArray(rows) ? rows[0] : (rows as { rows: unknown[] }).rows[0]) as Record<string, number>;
+  return { sessions: row.sessions!, turns: row.turns!, events: row.events!, snapshots: row.snapshots!, deadEnds: row.dead_ends!, audit: row.audit! };
+}

@@ -1,0 +1,165 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Tx } from '@/server/db';
+import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
+import type { Envelope } from '@/lib/ingest/contract';
+import { downsample } from '@/lib/charts/downsample';
+import { NotFoundError } from './errors';
+
+const iso = (col: unknown) => sql<string | null>`to_json(${col})#>>'{}'`;
+
+export interface SessionSummary {
+  id: string;
+  agentId: string;
+  title: string | null;
+  domain: string | null;
+  turnCount: number;
+  firstAt: string | null;
+  lastAt: string | null;
+  meanHallucination: number | null;
+  meanDrift: number | null;
+  /** CCS and transcript-replay footprint in tokens per turn, at most 64 points. */
+  footprint: { ccs: (number | null)[]; transcript: (number | null)[] };
+}
+
+export async function listSessions(db: Tx, projectId: string): Promise<SessionSummary[]> {
+  const rows = await db
+    .select({
+      id: sessions.id,
+      agentId: sessions.agentId,
+      title: sessions.title,
+      domain: sessions.domain,
+      createdAt: iso(sessions.createdAt),
+      turnCount: sql<number>`count(${turns.turn})::int`,
+      firstAt: iso(sql`min(${turns.ts})`),
+      lastAt: iso(sql`max(${turns.ts})`),
+      meanH: sql<number | null>`avg(${turns.hallucination})::float8`,
+      meanD: sql<number | null>`avg(${turns.drift})::float8`,
+      ccs: sql<(number | null)[]>`array_agg((${turns.footprint}->>'ccs')::float8 order by ${turns.turn})`,
+      transcript: sql<(number | null)[]>`array_agg((${turns.footprint}->>'transcript')::float8 order by ${turns.turn})`,
+    })
+    .from(sessions)
+    .leftJoin(turns, and(eq(turns.projectId, sessions.projectId), eq(turns.sessionId, sessions.id)))
+    .where(eq(sessions.projectId, projectId))
+    .groupBy(sessions.projectId, sessions.id)
+    .orderBy(sql`max(${turns.ts}) desc nulls last`, asc(sessions.id));
+  return rows.map((r) => ({
+    id: r.id,
+    agentId: r.agentId,
+    title: r.title,
+    domain: r.domain,
+    turnCount: r.turnCount,
+    firstAt: r.firstAt ?? (r.turnCount ? null : r.createdAt),
+    lastAt: r.lastAt,
+    meanHallucination: r.meanH,
+    meanDrift: r.meanD,
+    footprint: {
+      ccs: downsample(r.turnCount ? (r.ccs ?? []) : [], 64),
+      transcript: downsample(r.turnCount ? (r.transcript ?? []) : [], 64),
+    },
+  }));
+}
+
+export async function getSession(db: Tx, projectId: string, id: string) {
+  const [row] = await db
+    .select({
+      id: sessions.id,
+      agentId: sessions.agentId,
+      title: sessions.title,
+      domain: sessions.domain,
+      metadata: sessions.metadata,
+      createdAt: iso(sessions.createdAt),
+    })
+    .from(sessions)
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id)));
+  if (!row) throw new NotFoundError('session', id);
+  return row;
+}
+
+/** The turns of a session, in order, with everything the turn list shows. */
+export async function listTurns(db: Tx, projectId: string, sessionId: string) {
+  return db
+    .select({
+      turn: turns.turn,
+      agentId: turns.agentId,
+      input: turns.input,
+      output: turns.output,
+      ccs: turns.ccs,
+      recalled: turns.recalled,
+      qualified: turns.qualified,
+      footprint: turns.footprint,
+      judge: turns.judge,
+      hallucination: turns.hallucination,
+      drift: turns.drift,
+      timestamp: turns.timestamp,
+      redactions: turns.redactions,
+    })
+    .from(turns)
+    .where(and(eq(turns.projectId, projectId), eq(turns.sessionId, sessionId)))
+    .orderBy(asc(turns.turn));
+}
+
+const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+
+/**
+ * A session in the format the importer takes: the session record, its artifacts, then its turns.
+ * Importing the output into an empty database and exporting again gives the same output.
+ */
+export async function exportSession(db: Tx, projectId: string, id: string): Promise<Envelope[]> {
+  const [s] = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id)));
+  if (!s) throw new NotFoundError('session', id);
+  const out: Envelope[] = [
+    {
+      type: 'session',
+      data: defined({ ...s.extra, id: s.id, agent: s.agentId, title: s.title, domain: s.domain, metadata: Object.keys(s.metadata).length ? s.metadata : null }),
+    },
+  ];
+  const arts = await db
+    .select()
+    .from(artifacts)
+    .where(and(eq(artifacts.projectId, projectId), eq(artifacts.sessionId, id)))
+    .orderBy(asc(artifacts.createdTurn), asc(artifacts.id));
+  for (const a of arts)
+    out.push({
+      type: 'artifact',
+      data: defined({
+        ...a.extra,
+        id: a.id,
+        session_id: a.sessionId,
+        agent: a.agentId,
+        kind: a.kind,
+        content: a.content,
+        provenance: a.provenance,
+        created_turn: a.createdTurn,
+        timestamp: a.timestamp,
+      }),
+    });
+  const rows = await db
+    .select()
+    .from(turns)
+    .where(and(eq(turns.projectId, projectId), eq(turns.sessionId, id)))
+    .orderBy(asc(turns.turn));
+  for (const t of rows)
+    out.push({
+      type: 'turn',
+      data: defined({
+        ...t.extra,
+        session_id: t.sessionId,
+        agent: t.agentId,
+        turn: t.turn,
+        input: t.input,
+        output: t.output,
+        ccs: t.ccsRaw,
+        recalled: t.recalled,
+        qualified: t.qualified,
+        footprint: t.footprint,
+        judge: t.judge,
+        hallucination: t.hallucination,
+        drift: t.drift,
+        timestamp: t.timestamp,
+      }),
+    });
+  return out;
+}

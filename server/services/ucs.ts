@@ -1,0 +1,82 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Tx } from '@/server/db';
+import { ucsActions, ucsArtifacts, ucsDeadEnds, ucsDocuments, ucsMethodology, ucsSnapshots, ucsAnnotations, ucsJudgments } from '@/server/db/schema/ucs';
+import type { Envelope, RecordType } from '@/lib/ingest/contract';
+import { joinUcsState } from '@/lib/ucs/state';
+
+export interface UcsAgentSummary {
+  agentId: string;
+  snapshots: number;
+  firstT: number | null;
+  lastT: number | null;
+  thetaBins: number | null;
+  phiBins: number | null;
+  artifacts: number;
+  annotated: number;
+  deadEnds: number;
+  methodology: number;
+  judgments: number;
+  actions: number;
+}
+
+const count = (table: typeof ucsArtifacts | typeof ucsDeadEnds | typeof ucsMethodology | typeof ucsAnnotations | typeof ucsJudgments | typeof ucsActions, projectId: string) =>
+  sql<number>`(select count(*)::int from ${table} x where x.project_id = ${projectId} and x.agent_id = s.agent_id)`;
+
+export async function listUcsAgents(db: Tx, projectId: string): Promise<UcsAgentSummary[]> {
+  const rows = await db
+    .select({
+      agentId: sql<string>`s.agent_id`,
+      snapshots: sql<number>`count(*)::int`,
+      firstT: sql<number | null>`min(s.t)`,
+      lastT: sql<number | null>`max(s.t)`,
+      thetaBins: sql<number | null>`max(s.theta_bins)`,
+      phiBins: sql<number | null>`max(s.phi_bins)`,
+      artifacts: count(ucsArtifacts, projectId),
+      annotated: count(ucsAnnotations, projectId),
+      deadEnds: count(ucsDeadEnds, projectId),
+      methodology: count(ucsMethodology, projectId),
+      judgments: count(ucsJudgments, projectId),
+      actions: count(ucsActions, projectId),
+    })
+    .from(sql`${ucsSnapshots} s`)
+    .where(sql`s.project_id = ${projectId}`)
+    .groupBy(sql`s.agent_id`)
+    .orderBy(sql`s.agent_id`);
+  return rows;
+}
+
+const DOC_TYPES: Record<string, RecordType> = {
+  index: 'ucs_index',
+  export: 'ucs_export',
+  pp_history: 'ucs_pp_history',
+  knowledge: 'ucs_knowledge',
+  status: 'ucs_status',
+  consult_samples: 'ucs_consult_samples',
+};
+
+/**
+ * Everything stored for one agent's substrate, as ingest envelopes: the state snapshots rebuilt as the
+ * bridge wrote them, the whole documents, and the action log, so an import of it gives the same data.
+ */
+export async function exportUcsAgent(db: Tx, projectId: string, agentId: string): Promise<Envelope[]> {
+  const out: Envelope[] = [];
+  const snaps = await db
+    .select()
+    .from(ucsSnapshots)
+    .where(and(eq(ucsSnapshots.projectId, projectId), eq(ucsSnapshots.agentId, agentId)))
+    .orderBy(asc(ucsSnapshots.t));
+  for (const s of snaps) out.push({ type: 'ucs_state', agent: agentId, ...(s.source ? { source: s.source } : {}), data: joinUcsState(s) });
+  const docs = await db
+    .select()
+    .from(ucsDocuments)
+    .where(and(eq(ucsDocuments.projectId, projectId), eq(ucsDocuments.agentId, agentId)))
+    .orderBy(asc(ucsDocuments.kind), asc(ucsDocuments.ingestedAt), asc(ucsDocuments.key));
+  for (const d of docs) out.push({ type: DOC_TYPES[d.kind] ?? 'ucs_status', agent: agentId, ...(d.source ? { source: d.source } : {}), data: d.content });
+  const actions = await db
+    .select({ data: ucsActions.data })
+    .from(ucsActions)
+    .where(and(eq(ucsActions.projectId, projectId), eq(ucsActions.agentId, agentId)))
+    .orderBy(asc(ucsActions.t));
+  for (const a of actions) out.push({ type: 'ucs_action', agent: agentId, data: a.data });
+  return out;
+}
