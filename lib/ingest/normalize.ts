@@ -104,17 +104,23 @@ function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   return s;
 }
 
+/** Zod's "Invalid input: expected number, received string" becomes "must be a number (got string)"; a missing field "required". */
+function issueMessage(i: z.core.$ZodIssue): string {
+  if (i.code === 'unrecognized_keys') return `unknown field(s): ${i.keys.join(', ')}`;
+  const m = /expected (\w+), received (\w+)/.exec(i.message);
+  if (i.code === 'invalid_type' && m) return m[2] === 'undefined' ? 'required' : `must be ${/^[aeiou]/.test(m[1]!) ? 'an' : 'a'} ${m[1]} (got ${m[2]})`;
+  return i.message;
+}
+
 function zodErrors(error: z.ZodError, prefix: string): FieldError[] {
   return error.issues.slice(0, 20).map((i) => {
-    // Unions report one issue per branch; name the branch errors of the closest branch.
+    // Unions report one issue list per branch: name the errors of the branch that came closest.
     if (i.code === 'invalid_union' && 'errors' in i && Array.isArray(i.errors) && i.errors.length) {
       const best = (i.errors as z.core.$ZodIssue[][]).reduce((a, b) => (a.length <= b.length ? a : b));
       const first = best[0];
-      if (first) return { path: formatPath(prefix, [...i.path, ...first.path]), message: first.message };
+      if (first) return { path: formatPath(prefix, [...i.path, ...first.path]), message: issueMessage(first) };
     }
-    if (i.code === 'unrecognized_keys') return { path: formatPath(prefix, i.path), message: `unknown field(s): ${i.keys.join(', ')}` };
-    if (i.code === 'invalid_type' && i.input === undefined) return { path: formatPath(prefix, i.path), message: 'required' };
-    return { path: formatPath(prefix, i.path), message: i.message };
+    return { path: formatPath(prefix, i.path), message: issueMessage(i) };
   });
 }
 

@@ -44,12 +44,12 @@ export async function openDb(opts: OpenOptions): Promise<DbHandle> {
   let client: InstanceType<typeof PGlite>;
   if (dir === 'memory') client = await PGlite.create();
   else {
-    const dataPath = path.resolve(dir, 'pglite');
+    const dataPath = path.resolve(/*turbopackIgnore: true*/ dir, "pglite");
     mkdirSync(dataPath, { recursive: true });
     client = await PGlite.create({ dataDir: dataPath });
   }
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, driver: 'pglite', location: dir === 'memory' ? 'memory' : path.resolve(dir), close: () => client.close() };
+  return { db, driver: 'pglite', location: dir === 'memory' ? 'memory' : path.resolve(/*turbopackIgnore: true*/ dir), close: () => client.close() };
 }
 
 export async function migrateDb(handle: DbHandle): Promise<void> {

@@ -33,7 +33,7 @@ export async function createKey(db: Tx, projectId: string, name: string, actor: 
   const key = `msk_${randomBytes(24).toString('base64url')}`;
   const [apiKey] = await db
     .insert(apiKeys)
-    .values({ projectId, name, prefix: key.slice(0, 10), keyHash: hashKey(key) })
+    .values({ projectId, name, prefix: key.slice(0, 8), keyHash: hashKey(key) })
     .returning(columns);
   await db.insert(auditLog).values({ projectId, actor, action: 'api_key.create', subjectType: 'api_key', subjectId: apiKey!.id, detail: { name } });
   return { key, apiKey: apiKey! };
@@ -69,6 +69,6 @@ export async function verifyKey(db: Tx, key: string): Promise<{ projectId: strin
 export async function provisionKey(db: Tx, projectId: string, key: string): Promise<void> {
   await db
     .insert(apiKeys)
-    .values({ projectId, name: 'MNEMOSCOPE_API_KEY (environment)', prefix: key.slice(0, 10), keyHash: hashKey(key) })
+    .values({ projectId, name: 'MNEMOSCOPE_API_KEY (environment)', prefix: key.slice(0, 4), keyHash: hashKey(key) })
     .onConflictDoNothing();
 }

@@ -1,0 +1,29 @@
+import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
+import { AppShell } from '@/components/shell/app-shell';
+import { THEME_KEY } from '@/components/shell/theme-store';
+import { TrpcProvider } from '@/components/trpc/provider';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: { default: 'Mnemoscope', template: '%s · Mnemoscope' },
+  description: 'A visual inspector for AI-agent memory',
+};
+
+// Sets the theme before first paint from the persisted choice, so a dark-mode user never sees a white flash.
+const themeScript = `try{var s=JSON.parse(localStorage.getItem(${JSON.stringify(THEME_KEY)})||'{}');var t=(s.state&&s.state.theme)||'system';var d=t==='dark'||(t==='system'&&matchMedia('(prefers-color-scheme: dark)').matches);document.documentElement.dataset.theme=d?'dark':'light'}catch(e){}`;
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+      </head>
+      <body>
+        <TrpcProvider>
+          <AppShell>{children}</AppShell>
+        </TrpcProvider>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,7 @@
+import { KeywordSearch } from '@/components/recall/keyword-search';
+
+export const metadata = { title: 'Recall' };
+
+export default function RecallPage() {
+  return <KeywordSearch />;
+}

@@ -1,0 +1,25 @@
+import { ApiKeys } from '@/components/settings/api-keys';
+import { DatabaseInfo } from '@/components/settings/database-info';
+import { ImportFiles } from '@/components/settings/import-files';
+
+export const metadata = { title: 'Settings' };
+
+export default function SettingsPage() {
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Settings</h1>
+          <div className="sub">API keys, storage and imports for this project</div>
+        </div>
+      </div>
+      <div style={{ display: 'grid', gap: 14 }}>
+        <ApiKeys />
+        <div className="grid-2">
+          <ImportFiles />
+          <DatabaseInfo />
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import Link from 'next/link';
+import { useMemo, useState } from 'react';
+import { useTRPC } from '@/components/trpc/provider';
+import { Sparkline } from '@/components/ui/sparkline';
+import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
+import { filterSessions, sortSessions, SESSION_SORTS, type SessionSort } from '@/lib/sessions/list';
+import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens } from '@/lib/format';
+
+export function SessionsTable() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const q = useQuery(trpc.session.list.queryOptions());
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SessionSort>('recent');
+  const rows = useMemo(() => sortSessions(filterSessions(q.data ?? [], search), sort), [q.data, search, sort]);
+
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Sessions</h1>
+          <div className="sub">
+            {q.data ? `${fmtInt(q.data.length)} sessions · ${fmtInt(q.data.reduce((n, s) => n + s.turnCount, 0))} turns` : 'Loading…'}
+          </div>
+        </div>
+        <div className="toolbar">
+          <input
+            className="input"
+            type="search"
+            placeholder="Search title, id, agent, domain"
+            aria-label="Search sessions"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            style={{ width: 260 }}
+          />
+          <select className="select" aria-label="Sort sessions" value={sort} onChange={(e) => setSort(e.target.value as SessionSort)}>
+            {Object.entries(SESSION_SORTS).map(([k, label]) => (
+              <option key={k} value={k}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {q.error ? <ErrorBox error={q.error} /> : null}
+      <div className="panel">
+        <table className="data" data-testid="sessions-table">
+          <thead>
+            <tr>
+              <th>Session</th>
+              <th>Agent</th>
+              <th>Domain</th>
+              <th className="num">Turns</th>
+              <th>Time span (UTC)</th>
+              <th>
+                Footprint{' '}
+                <span className="legend">
+                  <span><i style={{ background: 'var(--series-1)' }} />CCS</span>
+                  <span><i style={{ background: 'var(--series-2)' }} />transcript</span>
+                </span>
+              </th>
+              <th className="num">Last CCS</th>
+              <th className="num" title="Mean hallucination rate H_t">H̄</th>
+              <th className="num" title="Mean drift rate D_t">D̄</th>
+            </tr>
+          </thead>
+          {q.isPending ? (
+            <SkeletonRows cols={9} />
+          ) : (
+            <tbody>
+              {rows.map((s) => {
+                const lastCcs = s.footprint.ccs.findLast((v) => v !== null) ?? null;
+                const span = s.firstAt && s.lastAt ? Date.parse(s.lastAt) - Date.parse(s.firstAt) : null;
+                return (
+                  <tr key={s.id} className="clickable" onClick={() => router.push(`/sessions/${encodeURIComponent(s.id)}`)}>
+                    <td>
+                      <Link href={`/sessions/${encodeURIComponent(s.id)}`} className="cell-title" onClick={(e) => e.stopPropagation()}>
+                        {s.title ?? s.id}
+                      </Link>
+                      <div className="cell-sub mono">{s.id}</div>
+                    </td>
+                    <td className="mono">{s.agentId}</td>
+                    <td>{s.domain ? <span className="badge">{s.domain.replace(/_/g, ' ')}</span> : <span className="faint">—</span>}</td>
+                    <td className="num">{fmtInt(s.turnCount)}</td>
+                    <td className="nowrap">
+                      {fmtDateTime(s.firstAt)}
+                      <div className="cell-sub">{span !== null ? `over ${fmtDuration(span)}` : ''}</div>
+                    </td>
+                    <td>
+                      <Sparkline
+                        label={`Footprint per turn of ${s.id}: CCS vs transcript replay`}
+                        series={[
+                          { key: 'ccs', values: s.footprint.ccs },
+                          { key: 'transcript', values: s.footprint.transcript },
+                        ]}
+                      />
+                    </td>
+                    <td className="num">{fmtTokens(lastCcs)}</td>
+                    <td className="num">{fmtRate(s.meanHallucination)}</td>
+                    <td className="num">{fmtRate(s.meanDrift)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          )}
+        </table>
+        {q.data && !q.data.length ? (
+          <EmptyState title="No sessions yet">
+            Send turns to <code>POST /api/v1/ingest</code> or import files with <code>npm run mnemoscope -- import &lt;path&gt;</code>.
+          </EmptyState>
+        ) : null}
+        {q.data?.length && !rows.length ? <EmptyState title={`No session matches “${search}”`} /> : null}
+      </div>
+    </>
+  );
+}

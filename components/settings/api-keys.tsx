@@ -1,0 +1,105 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTRPC } from '@/components/trpc/provider';
+import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { fmtAgo, fmtDateTime } from '@/lib/format';
+
+export function ApiKeys() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const keys = useQuery(trpc.apiKey.list.queryOptions());
+  const [name, setName] = useState('');
+  const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
+  const invalidate = () => qc.invalidateQueries({ queryKey: trpc.apiKey.pathKey() });
+  const create = useMutation(
+    trpc.apiKey.create.mutationOptions({
+      onSuccess: (r) => {
+        setShown({ name: r.apiKey.name, key: r.key });
+        setName('');
+        void invalidate();
+      },
+    }),
+  );
+  const revoke = useMutation(trpc.apiKey.revoke.mutationOptions({ onSuccess: () => void invalidate() }));
+
+  return (
+    <div className="panel" data-testid="api-keys">
+      <div className="panel-head">API keys</div>
+      <div className="panel-body">
+        <p className="muted" style={{ marginTop: 0 }}>
+          Agents send memory with <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed: a new key is shown once.
+        </p>
+        <form
+          className="toolbar"
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate({ name });
+          }}
+        >
+          <input className="input" placeholder="Key name, e.g. itops-agent" aria-label="Key name" value={name} onChange={(e) => setName(e.target.value)} style={{ width: 260 }} />
+          <button className="btn btn-primary" type="submit" disabled={!name.trim() || create.isPending}>
+            Create key
+          </button>
+        </form>
+        {create.error ? <div style={{ marginTop: 8 }}><ErrorBox error={create.error} /></div> : null}
+        {shown ? (
+          <div style={{ marginTop: 10 }}>
+            <div className="muted" style={{ marginBottom: 4 }}>
+              Key “{shown.name}” — copy it now, it will not be shown again:
+            </div>
+            <div className="toolbar">
+              <code className="secret-once" data-testid="new-key">{shown.key}</code>
+              <button className="btn" type="button" onClick={() => void navigator.clipboard?.writeText(shown.key)}>
+                Copy
+              </button>
+              <button className="btn" type="button" onClick={() => setShown(null)}>
+                Done
+              </button>
+            </div>
+          </div>
+        ) : null}
+      </div>
+      {keys.error ? <ErrorBox error={keys.error} /> : null}
+      <table className="data">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Key</th>
+            <th>Created</th>
+            <th>Last used</th>
+            <th>Status</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {(keys.data ?? []).map((k) => (
+            <tr key={k.id}>
+              <td>{k.name}</td>
+              <td className="mono">{k.prefix}…</td>
+              <td className="nowrap">{fmtDateTime(k.createdAt)}</td>
+              <td className="nowrap">{fmtAgo(k.lastUsedAt)}</td>
+              <td>{k.revokedAt ? <span className="badge danger">revoked</span> : <span className="badge ok">active</span>}</td>
+              <td className="right">
+                {!k.revokedAt ? (
+                  <button
+                    className="btn btn-danger"
+                    type="button"
+                    disabled={revoke.isPending}
+                    onClick={() => {
+                      if (confirm(`Revoke “${k.name}”? Agents using it will get 401.`)) revoke.mutate({ id: k.id });
+                    }}
+                  >
+                    Revoke
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {keys.data && !keys.data.length ? <EmptyState title="No API keys yet">Create one above, or start the server with MNEMOSCOPE_API_KEY set.</EmptyState> : null}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useTRPC } from '@/components/trpc/provider';
+import { fmtInt } from '@/lib/format';
+
+export function DatabaseInfo() {
+  const trpc = useTRPC();
+  const info = useQuery(trpc.system.info.queryOptions());
+  const d = info.data;
+  return (
+    <div className="panel">
+      <div className="panel-head">Storage</div>
+      <div className="panel-body">
+        {d ? (
+          <>
+            <div style={{ marginBottom: 10 }}>
+              <span className="badge accent">{d.driver === 'pglite' ? 'Embedded PGlite' : 'PostgreSQL server'}</span>{' '}
+              <span className="mono muted">{d.location}</span>
+            </div>
+            <div className="stats">
+              <div className="stat"><div className="label">Sessions</div><div className="value">{fmtInt(d.counts.sessions)}</div></div>
+              <div className="stat"><div className="label">Turns</div><div className="value">{fmtInt(d.counts.turns)}</div></div>
+              <div className="stat"><div className="label">Memory events</div><div className="value">{fmtInt(d.counts.events)}</div></div>
+              <div className="stat"><div className="label">Field snapshots</div><div className="value">{fmtInt(d.counts.snapshots)}</div></div>
+              <div className="stat"><div className="label">Audit records</div><div className="value">{fmtInt(d.counts.audit)}</div></div>
+            </div>
+            <p className="muted" style={{ marginBottom: 0 }}>
+              Set <code>DATABASE_URL=postgres://…</code> to use a PostgreSQL server; <code>MNEMOSCOPE_DATA_DIR</code> moves the embedded database.
+            </p>
+          </>
+        ) : (
+          <div className="skeleton" />
+        )}
+      </div>
+    </div>
+  );
+}

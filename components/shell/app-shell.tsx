@@ -1,0 +1,60 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useTRPC } from '@/components/trpc/provider';
+import { fmtInt } from '@/lib/format';
+import { ThemeToggle } from './theme-toggle';
+
+const NAV = [
+  { href: '/sessions', label: 'Sessions', count: 'sessions' },
+  { href: '/curation', label: 'Curation', count: 'events' },
+  { href: '/substrate', label: 'Substrate', count: 'snapshots' },
+  { href: '/recall', label: 'Recall', count: null },
+  { href: '/settings', label: 'Settings', count: null },
+] as const;
+
+function Logo() {
+  return (
+    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden>
+      <circle cx="12" cy="12" r="9" />
+      <ellipse cx="12" cy="12" rx="9" ry="3.5" />
+      <circle cx="12" cy="12" r="2" fill="currentColor" />
+    </svg>
+  );
+}
+
+export function AppShell({ children }: { children: ReactNode }) {
+  const pathname = usePathname();
+  const trpc = useTRPC();
+  const info = useQuery(trpc.system.info.queryOptions());
+  const counts = info.data?.counts;
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <Link href="/sessions" className="brand">
+          <Logo /> Mnemoscope
+        </Link>
+        {NAV.map((item) => {
+          const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+          return (
+            <Link key={item.href} href={item.href} className="nav-item" aria-current={active ? 'page' : undefined}>
+              <span>{item.label}</span>
+              {item.count && counts ? <span className="count">{fmtInt(counts[item.count])}</span> : null}
+            </Link>
+          );
+        })}
+        <div className="sidebar-foot">
+          <ThemeToggle />
+          <span title={info.data?.location}>
+            {info.data ? `${info.data.driver === 'pglite' ? 'Embedded PGlite' : 'PostgreSQL'} · project ${info.data.projectId}` : 'connecting…'}
+          </span>
+          <span>Local single-user mode</span>
+        </div>
+      </nav>
+      <main className="main">{children}</main>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <h3>{title}</h3>
+      {children}
+    </div>
+  );
+}
+
+export function ErrorBox({ error }: { error: { message: string } }) {
+  return (
+    <div className="error-box" role="alert">
+      Could not load this: {error.message}
+    </div>
+  );
+}
+
+export function SkeletonRows({ rows = 6, cols = 6 }: { rows?: number; cols?: number }) {
+  return (
+    <tbody aria-busy="true">
+      {Array.from({ length: rows }, (_, r) => (
+        <tr key={r}>
+          {Array.from({ length: cols }, (_, c) => (
+            <td key={c}>
+              <div className="skeleton" style={{ width: `${40 + ((r * 7 + c * 13) % 50)}%` }} />
+            </td>
+          ))}
+        </tr>
+      ))}
+    </tbody>
+  );
+}

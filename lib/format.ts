@@ -1,0 +1,45 @@
+import { format } from 'd3';
+
+/** Every number shown to a person has a unit and a sensible format. */
+
+const si = format('.3~s');
+const int = format(',d');
+const pct = format('.1%');
+const fixed1 = format('.1f');
+
+export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : int(n));
+export const fmtTokens = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${n < 1000 ? int(Math.round(n)) : si(n)} tok`);
+export const fmtRate = (n: number | null | undefined) => (n === null || n === undefined ? '—' : pct(n));
+export const fmtScore = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${fixed1(n)}/10`);
+
+export function fmtDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h} h ${m % 60} min`;
+  return `${Math.round(h / 24)} d`;
+}
+
+const dateTime = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'UTC' });
+
+/** Times are shown in UTC and say so: agents and people reading them are rarely in one zone. */
+export const fmtDateTime = (iso: string | Date | null | undefined) => (iso ? `${dateTime.format(new Date(iso))} UTC` : '—');
+export const fmtTime = (iso: string | Date | null | undefined) => (iso ? time.format(new Date(iso)) : '—');
+
+export function fmtAgo(iso: string | Date | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const d = now - new Date(iso).getTime();
+  if (d < 60_000) return 'just now';
+  return `${fmtDuration(d)} ago`;
+}
+
+export function mean(values: readonly (number | null | undefined)[]): number | null {
+  let s = 0;
+  let n = 0;
+  for (const v of values) if (typeof v === 'number' && Number.isFinite(v)) (s += v), n++;
+  return n ? s / n : null;
+}

@@ -1,0 +1,55 @@
+/** Search and sort of the sessions list: pure, so the same rules hold wherever a list is shown. */
+
+export interface SessionListItem {
+  id: string;
+  agentId: string;
+  title: string | null;
+  domain: string | null;
+  turnCount: number;
+  firstAt: string | null;
+  lastAt: string | null;
+  meanHallucination: number | null;
+  meanDrift: number | null;
+}
+
+export const SESSION_SORTS = {
+  recent: 'Most recent',
+  oldest: 'Oldest',
+  turns: 'Most turns',
+  title: 'Title A–Z',
+  hallucination: 'Highest H̄',
+  drift: 'Highest D̄',
+} as const;
+export type SessionSort = keyof typeof SESSION_SORTS;
+
+/** Every word of the query must appear in the title, id, agent or domain (case-insensitive). */
+export function filterSessions<T extends SessionListItem>(rows: readonly T[], query: string): T[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return [...rows];
+  return rows.filter((s) => {
+    const hay = [s.title, s.id, s.agentId, s.domain].filter(Boolean).join(' ').toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+const time = (s: string | null) => (s ? Date.parse(s) : -Infinity);
+const desc = (a: number | null, b: number | null) => (b ?? -Infinity) - (a ?? -Infinity);
+
+export function sortSessions<T extends SessionListItem>(rows: readonly T[], sort: SessionSort): T[] {
+  const out = [...rows];
+  const byId = (a: T, b: T) => a.id.localeCompare(b.id);
+  switch (sort) {
+    case 'recent':
+      return out.sort((a, b) => time(b.lastAt ?? b.firstAt) - time(a.lastAt ?? a.firstAt) || byId(a, b));
+    case 'oldest':
+      return out.sort((a, b) => time(a.firstAt) - time(b.firstAt) || byId(a, b));
+    case 'turns':
+      return out.sort((a, b) => b.turnCount - a.turnCount || byId(a, b));
+    case 'title':
+      return out.sort((a, b) => (a.title ?? a.id).localeCompare(b.title ?? b.id));
+    case 'hallucination':
+      return out.sort((a, b) => desc(a.meanHallucination, b.meanHallucination) || byId(a, b));
+    case 'drift':
+      return out.sort((a, b) => desc(a.meanDrift, b.meanDrift) || byId(a, b));
+  }
+}

@@ -1,0 +1,20 @@
+import { router } from '@/server/trpc/init';
+import { apiKeyRouter } from './api-key';
+import { ingestRouter } from './ingest';
+import { memoryRouter } from './memory';
+import { recallRouter } from './recall';
+import { sessionRouter } from './session';
+import { systemRouter } from './system';
+import { ucsRouter } from './ucs';
+
+export const appRouter = router({
+  apiKey: apiKeyRouter,
+  ingest: ingestRouter,
+  memory: memoryRouter,
+  recall: recallRouter,
+  session: sessionRouter,
+  system: systemRouter,
+  ucs: ucsRouter,
+});
+
+export type AppRouter = typeof appRouter;
