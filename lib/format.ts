@@ -40,6 +40,11 @@ export function fmtAgo(iso: string | Date | null | undefined, now = Date.now()):
 export function mean(values: readonly (number | null | undefined)[]): number | null {
   let s = 0;
   let n = 0;
-  for (const v of values) if (typeof v === 'number' && Number.isFinite(v)) (s += v), n++;
+  for (const v of values) {
+    if (typeof v === 'number' && Number.isFinite(v)) {
+      s += v;
+      n++;
+    }
+  }
   return n ? s / n : null;
 }

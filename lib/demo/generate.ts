@@ -39,7 +39,7 @@ export function sessionEnvelopes(s: Scenario, seed: number, toon: boolean): Enve
     });
   const art = new Map(s.artifacts.map((a) => [a.id, a]));
 
-  let entities = [...s.entities];
+  const entities = [...s.entities];
   let relations: string[] = [];
   let constraints = [...s.constraints];
   let prev: CcsTerms | null = null;

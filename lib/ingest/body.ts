@@ -85,5 +85,8 @@ function badUtf8Offset(bytes: Uint8Array): number {
       hi = mid;
     }
   }
-  return lo;
+  // The decoder fails where a sequence breaks; point at the byte that began it.
+  let j = lo - 1;
+  while (j >= 0 && lo - j <= 3 && (bytes[j]! & 0xc0) === 0x80) j--;
+  return j >= 0 && lo - j <= 3 && bytes[j]! >= 0xc0 ? j : lo;
 }

@@ -3,7 +3,7 @@ import { normalizeCcs } from '@/lib/ccs/parse';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import { mask, redactDeep, type RedactionRecord } from '@/lib/redact/redact';
 import { splitUcsState, type UcsStateParts } from '@/lib/ucs/state';
-import { artifactsFromState, entitiesFromExport, entitiesFromIndex, type UcsEntities } from '@/lib/ucs/entities';
+import { entitiesFromExport, entitiesFromIndex, type UcsEntities } from '@/lib/ucs/entities';
 import {
   DATA_SCHEMAS,
   agentlasEventSchema,

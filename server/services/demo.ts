@@ -1,27 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Db } from '@/server/db';
 import { demoSessions } from '@/lib/demo/generate';
 import { demoMemoryEvents } from '@/lib/demo/events';
-import { convertFiles, type SourceFile } from '@/lib/import/files';
+import { convertFiles } from '@/lib/import/files';
 import type { Envelope } from '@/lib/ingest/contract';
+import { readTree } from '@/server/fs/read-tree';
 import { ingest } from './ingest';
 
 export const DEMO_DIR = path.join(process.cwd(), 'server', 'demo');
-
-/** Reads every file under a directory as a SourceFile with a path relative to it. */
-export function readTree(root: string): SourceFile[] {
-  const out: SourceFile[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else out.push({ path: path.relative(root, full).split(path.sep).join('/'), text: readFileSync(full, 'utf8') });
-    }
-  };
-  walk(root);
-  return out;
-}
 
 /** Everything the demo loads, as envelopes: three ACC sessions, curator events, the UCS workspace fixture. */
 export function demoEnvelopes(): Envelope[] {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { FIGURE_3 } from '@/lib/demo/generate';
+import { normalizeCcs, parseToon, splitTerms, toToon } from './parse';
+
+describe('splitTerms', () => {
+  it('keeps nested predicates together and drops connectives', () => {
+    expect(splitTerms('timing(502_spikes after(http2_enable)) possible(upstream_timeout 502)')).toEqual([
+      'timing(502_spikes after(http2_enable))',
+      'possible(upstream_timeout 502)',
+    ]);
+    expect(splitTerms('mitigate(502) & diagnose(upstream_instability)')).toEqual(['mitigate(502)', 'diagnose(upstream_instability)']);
+  });
+  it('keeps free text as one term', () => {
+    expect(splitTerms('Mitigate the 502 errors, then check the upstream.')).toEqual(['Mitigate the 502 errors, then check the upstream.']);
+  });
+});
+
+describe('parseToon', () => {
+  it("parses the paper's Figure 3 into the nine fields", () => {
+    const ccs = parseToon(`user_query:\nWe see 502s.\n\nccs_t:\n\n${FIGURE_3}`);
+    expect(Object.keys(ccs)).toEqual([
+      'episodic_trace',
+      'semantic_gist',
+      'focal_entities',
+      'relational_map',
+      'goal_orientation',
+      'constraints',
+      'predictive_cue',
+      'uncertainty_signal',
+      'retrieved_artifacts',
+    ]);
+    expect(ccs.constraints).toEqual(['no_restart(nginx)', 'reload_allowed(nginx)', 'safe_change(minimal)', 'avoid(speculation)']);
+    expect(ccs.episodic_trace).toContain('observed(502_spikes after(enable(http2)))');
+    expect(ccs.retrieved_artifacts).toHaveLength(3);
+  });
+  it('joins a term the PDF hyphenated across lines', () => {
+    expect(parseToon('focal_entities:\nfeature(http2) sig-\nnal(error_502)').focal_entities).toEqual(['feature(http2)', 'signal(error_502)']);
+  });
+  it('reads terms on the field line itself', () => {
+    expect(parseToon('constraints: no_restart(nginx) avoid(speculation)\ngoal_orientation: reduce(502_rate)')).toEqual({
+      constraints: ['no_restart(nginx)', 'avoid(speculation)'],
+      goal_orientation: ['reduce(502_rate)'],
+    });
+  });
+});
+
+describe('normalizeCcs', () => {
+  it('renders JSON and TOON forms of the same state alike', () => {
+    const json = normalizeCcs({ constraints: ['no_restart(nginx)', 'reload_allowed(nginx)'], semantic_gist: 'mitigate(502) & diagnose(x)', uncertainty_signal: null });
+    const toon = normalizeCcs('constraints: no_restart(nginx) reload_allowed(nginx)\nsemantic_gist: mitigate(502) & diagnose(x)');
+    expect(json).toEqual(toon);
+  });
+  it('round-trips through the text notation', () => {
+    const ccs = parseToon(FIGURE_3);
+    expect(parseToon(toToon(ccs))).toEqual(ccs);
+  });
+});

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { normalizeEnvelope } from './normalize';
+
+const demo = path.join(import.meta.dirname, '../../server/demo');
+const json = (p: string) => JSON.parse(readFileSync(path.join(demo, p), 'utf8'));
+
+const turn = (over: Record<string, unknown> = {}) => ({
+  type: 'turn',
+  data: { session_id: 's1', agent: 'a', turn: 1, input: 'in', output: 'out', ccs: { constraints: ['no_restart(nginx)'] }, ...over },
+});
+
+describe('normalizeEnvelope: turns', () => {
+  it('accepts a turn and names it session/turn', () => {
+    const r = normalizeEnvelope(turn({ footprint: { ccs: 120, transcript: 900 }, judge: { relevance: 9 }, hallucination: 0.1, drift: null, extra_field: 1 }));
+    expect(r).toMatchObject({ ok: true, id: 's1/1', record: { type: 'turn', ccs: { constraints: ['no_restart(nginx)'] }, extra: { extra_field: 1 } } });
+  });
+
+  it('names the field and the reason for each bad value', () => {
+    const r = normalizeEnvelope(turn({ turn: 'x', hallucination: 2, footprint: { ccs: -1 }, timestamp: 'yesterday' }));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual(
+      expect.arrayContaining([
+        { path: 'data.turn', message: 'must be a number (got string)' },
+        { path: 'data.hallucination', message: 'must be within [0, 1]' },
+        { path: 'data.footprint.ccs', message: 'must be ≥ 0' },
+        { path: 'data.timestamp', message: 'must be an ISO-8601 date-time' },
+      ]),
+    );
+  });
+
+  it('reports missing fields as required', () => {
+    const r = normalizeEnvelope({ type: 'turn', data: { session_id: 's1' } });
+    expect(!r.ok && r.errors.map((e) => `${e.path}: ${e.message}`)).toEqual(
+      expect.arrayContaining(['data.agent: required', 'data.turn: required', 'data.input: required']),
+    );
+  });
+
+  it('rejects unknown record types and a missing data', () => {
+    expect(normalizeEnvelope({ type: 'bogus', data: {} })).toMatchObject({ ok: false, errors: [{ path: 'type' }] });
+    expect(normalizeEnvelope({ type: 'turn' })).toMatchObject({ ok: false, errors: [{ path: 'data', message: 'required' }] });
+    expect(normalizeEnvelope('nope')).toMatchObject({ ok: false });
+  });
+
+  it('refuses NUL characters, which Postgres cannot store, naming where', () => {
+    expect(normalizeEnvelope(turn({ output: 'a\u0000b' }))).toMatchObject({ ok: false, errors: [{ path: 'data.output' }] });
+  });
+
+  it('redacts secrets and records where, keeping HTML as text', () => {
+    const r = normalizeEnvelope(turn({ input: '<script>alert(1)</script> password=hunter22', ccs: 'constraints: notify(ops@example.com)' }));
+    if (!r.ok || r.record.type !== 'turn') throw new Error('expected a turn');
+    expect(r.record.input).toBe('<script>alert(1)</script> password=[REDACTED:password]');
+    expect(r.record.ccs.constraints).toEqual(['notify([REDACTED:email])']);
+    expect(r.record.redactions).toEqual([
+      { path: 'input', type: 'password', count: 1 },
+      { path: 'ccs', type: 'email', count: 1 },
+    ]);
+  });
+});
+
+describe('normalizeEnvelope: memory events', () => {
+  it('accepts both Agentlas fixture events as they are', () => {
+    for (const f of ['curator/memory-event.example.json', 'curator/memory-event.example.v1-legacy-agent_team.json']) {
+      const r = normalizeEnvelope({ type: 'memory_event', data: json(f) });
+      expect(r).toMatchObject({ ok: true, id: 'memevt_example_0001', record: { shape: 'agentlas', kind: 'procedure' } });
+    }
+  });
+
+  it("accepts the paper's older shape and never stores the redact hints", () => {
+    const r = normalizeEnvelope({
+      type: 'memory_event',
+      data: {
+        event_id: 'e1',
+        source_agent: 'w',
+        content: 'token is abc123secretvalue ok',
+        kind: 'fact',
+        suggested_scope: 'project',
+        confidence: 'high',
+        evidence_refs: [{ type: 'commit', ref: 'a3f9c2e' }],
+        redact_hints: ['abc123secretvalue'],
+        timestamp: '2026-01-01T00:00:00Z',
+      },
+    });
+    if (!r.ok || r.record.type !== 'memory_event') throw new Error('expected an event');
+    expect(r.record.shape).toBe('legacy');
+    expect(JSON.stringify(r.record)).not.toContain('abc123secretvalue');
+    expect(r.record.content).toBe('token is [REDACTED:hint] ok');
+  });
+
+  it('holds Agentlas events to their published schema', () => {
+    const e = { ...json('curator/memory-event.example.json'), surprise: 1, event_id: 'bad id' };
+    const r = normalizeEnvelope({ type: 'memory_event', data: e });
+    expect(!r.ok && r.errors.map((x) => x.path)).toEqual(expect.arrayContaining(['data', 'data.event_id']));
+  });
+});
+
+describe('normalizeEnvelope: UCS', () => {
+  const state = json('ucs-workspace/ucs/state/torusfield_state.json');
+
+  it('needs the agent for a state file, which does not name it', () => {
+    expect(normalizeEnvelope({ type: 'ucs_state', data: state })).toMatchObject({ ok: false, errors: [{ path: 'agent' }] });
+    expect(normalizeEnvelope({ type: 'ucs_state', agent: 'aegis-demo', data: state })).toMatchObject({ ok: true, id: 'aegis-demo@t600' });
+  });
+
+  it('checks each field holds theta_bins × phi_bins values', () => {
+    const bad = structuredClone(state);
+    bad.state.fields.energy.pop();
+    expect(normalizeEnvelope({ type: 'ucs_state', agent: 'x', data: bad })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'data.state.fields.energy', message: 'must hold theta_bins × phi_bins = 24×32 = 768 values, has 767' }],
+    });
+  });
+
+  it('takes the export package with its own agent id', () => {
+    expect(normalizeEnvelope({ type: 'ucs_export', data: json('ucs-workspace/export.json') })).toMatchObject({ ok: true, record: { agentId: 'aegis-demo', kind: 'export' } });
+  });
+});

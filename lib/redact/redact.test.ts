@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { redactDeep, redactText } from './redact';
+
+const cases: [string, string, string][] = [
+  ['private_key', 'key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----\nend', 'MIIEowIBAAKCAQEA7'],
+  ['aws_access_key', 'use AKIAIOSFODNN7EXAMPLE for s3', 'AKIAIOSFODNN7EXAMPLE'],
+  ['github_token', 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789 here', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
+  ['api_key', 'OPENAI sk-proj-abcdefghijklmnopqrstuvwx', 'sk-proj-abcdefghijklmnopqrstuvwx'],
+  ['slack_token', 'xoxb-123456789012-abcdefghij', 'xoxb-123456789012-abcdefghij'],
+  ['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcdefghijkl', 'eyJhbGciOiJIUzI1NiJ9'],
+  ['bearer_token', 'Authorization: Bearer abcdefghijklmnop1234', 'abcdefghijklmnop1234'],
+  ['url_password', 'postgres://admin:hunter2pass@db.internal:5432/app', 'hunter2pass'],
+  ['password', 'DB_PASSWORD=Sup3rS3cretPass! please', 'Sup3rS3cretPass!'],
+  ['card_number', 'card 4111 1111 1111 1111 exp 12/29', '4111 1111 1111 1111'],
+  ['email', 'mail jlee.personal@example.com now', 'jlee.personal@example.com'],
+  ['us_ssn', 'ssn 123-45-6789', '123-45-6789'],
+];
+
+describe('redactText', () => {
+  it.each(cases)('redacts %s', (type, text, secret) => {
+    const r = redactText(text);
+    expect(r.text).not.toContain(secret);
+    expect(r.text).toContain(`[REDACTED:${type}]`);
+    expect(r.findings).toContainEqual({ type, count: 1 });
+  });
+
+  it('leaves CCS terms, numbers and ordinary prose alone', () => {
+    const text = 'timing(502_spikes after(http2_enable)) constraints: no_restart(nginx) 502 rate 2.1% → 0.05% at 10:41; order 1234 5678';
+    expect(redactText(text)).toEqual({ text, findings: [] });
+  });
+
+  it('does not take a non-Luhn digit run for a card', () => {
+    expect(redactText('ticket 4111 1111 1111 1112').findings).toEqual([]);
+  });
+
+  it('redacts hints given by the emitter and is idempotent on its own marks', () => {
+    const once = redactText('grafana password is Gr4f4na!Edge', ['Gr4f4na!Edge']);
+    expect(once.text).toBe('grafana password is [REDACTED:hint]');
+    expect(redactText(once.text).findings).toEqual([]);
+  });
+
+  it('reports findings by path inside JSON', () => {
+    const found: { path: string; type: string; count: number }[] = [];
+    const out = redactDeep({ constraints: ['ok(x)', 'mail a@b.io'], n: 3 }, 'ccs', [], found);
+    expect(out).toEqual({ constraints: ['ok(x)', 'mail [REDACTED:email]'], n: 3 });
+    expect(found).toEqual([{ path: 'ccs.constraints[1]', type: 'email', count: 1 }]);
+  });
+});

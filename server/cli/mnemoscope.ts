@@ -1,0 +1,163 @@
+/**
+ * mnemoscope — the command line: import real files into a running server over the ingest API,
+ * and export sessions or an agent's substrate in the format the importer takes.
+ *
+ *   npm run mnemoscope -- import <path...> [--url URL] [--key KEY] [--agent NAME] [--batch N]
+ *   npm run mnemoscope -- export <session-id> [--out FILE] [--url URL] [--key KEY]
+ *   npm run mnemoscope -- export-ucs <agent> [--out FILE] [--url URL] [--key KEY]
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { convertFiles, type ConvertedFile } from '@/lib/import/files';
+import { batchEnvelopes } from '@/lib/import/batches';
+import type { Envelope, IngestResult } from '@/lib/ingest/contract';
+import { toNdjson } from '@/lib/ingest/ndjson';
+import { readTree } from '@/server/fs/read-tree';
+
+const USAGE = `usage:
+  mnemoscope import <path...> [--url URL] [--key KEY] [--agent NAME] [--batch N]
+  mnemoscope export <session-id> [--out FILE] [--url URL] [--key KEY]
+  mnemoscope export-ucs <agent> [--out FILE] [--url URL] [--key KEY]
+
+  --url    server address (default $MNEMOSCOPE_URL or http://127.0.0.1:3000)
+  --key    API key (default $MNEMOSCOPE_API_KEY)
+  --agent  the agent UCS files belong to, when they do not name it
+  --batch  records per request (default 500)`;
+
+class CliError extends Error {}
+
+function options(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string', default: process.env.MNEMOSCOPE_URL ?? 'http://127.0.0.1:3000' },
+      key: { type: 'string', default: process.env.MNEMOSCOPE_API_KEY },
+      agent: { type: 'string' },
+      out: { type: 'string' },
+      batch: { type: 'string', default: '500' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const batch = Number(values.batch);
+  if (!Number.isInteger(batch) || batch < 1) throw new CliError(`--batch must be a positive integer, got ${values.batch}`);
+  return { ...values, batch, url: values.url.replace(/\/+$/, ''), positionals };
+}
+
+async function request(url: string, key: string | undefined, init: RequestInit = {}): Promise<Response> {
+  if (!key) throw new CliError('no API key: pass --key or set MNEMOSCOPE_API_KEY (keys are created in Settings)');
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${key}` } });
+  } catch (e) {
+    throw new CliError(`cannot reach ${url}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message} (is the server running? npm start)`);
+  }
+  if (res.status === 401 || res.status === 400 || res.status === 413 || res.status === 404) {
+    const body = (await res.json().catch(() => ({}))) as { error?: string };
+    throw new CliError(`${res.status} from ${url}: ${body.error ?? res.statusText}`);
+  }
+  if (!res.ok && res.status !== 207) throw new CliError(`${res.status} from ${url}: ${await res.text()}`);
+  return res;
+}
+
+async function importPaths(o: ReturnType<typeof options>): Promise<number> {
+  if (!o.positionals.length) throw new CliError('import needs at least one path');
+  const files = o.positionals.flatMap((p) => {
+    try {
+      return readTree(p).map((f) => ({ ...f, path: o.positionals.length > 1 || f.path !== p ? f.path : p }));
+    } catch (e) {
+      throw new CliError(`cannot read ${p}: ${(e as Error).message}`);
+    }
+  });
+  const plan = convertFiles(files, { agent: o.agent });
+  for (const e of plan.errors) console.error(`✗ ${e.path}: ${e.message}`);
+  for (const s of plan.skipped) console.error(`- ${s.path}: skipped (${s.reason})`);
+
+  // Remember which file each envelope came from, to report per file.
+  const owner: ConvertedFile[] = [];
+  const envelopes: Envelope[] = [];
+  for (const f of plan.files)
+    for (const e of f.envelopes) {
+      owner.push(f);
+      envelopes.push(e);
+    }
+
+  const bar = new cliProgress.SingleBar(
+    { format: 'importing [{bar}] {percentage}% | {value}/{total} records | {rate} rec/s', stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  const t0 = performance.now();
+  if (process.stderr.isTTY) bar.start(envelopes.length, 0, { rate: 0 });
+  const perFile = new Map<string, { kind: string; accepted: number; duplicate: number; rejected: number }>();
+  const rejected: { path: string; result: IngestResult & { status: 'rejected' } }[] = [];
+  let offset = 0;
+  for (const batch of batchEnvelopes(envelopes, o.batch)) {
+    const res = await request(`${o.url}/api/v1/ingest`, o.key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: toNdjson(batch),
+    });
+    const body = (await res.json()) as { results: IngestResult[] };
+    for (const r of body.results) {
+      const f = owner[offset + r.index]!;
+      const s = perFile.get(f.path) ?? { kind: f.kind, accepted: 0, duplicate: 0, rejected: 0 };
+      s[r.status]++;
+      perFile.set(f.path, s);
+      if (r.status === 'rejected') rejected.push({ path: f.path, result: r });
+    }
+    offset += batch.length;
+    if (process.stderr.isTTY) bar.update(offset, { rate: Math.round(offset / ((performance.now() - t0) / 1000)) });
+  }
+  if (process.stderr.isTTY) bar.stop();
+
+  for (const [path, s] of perFile)
+    console.log(`${s.rejected ? '✗' : '✓'} ${path} (${s.kind}): ${s.accepted} accepted, ${s.duplicate} already stored, ${s.rejected} rejected`);
+  for (const { path, result } of rejected.slice(0, 50))
+    console.error(`  ${path} record ${result.id ?? result.index}: ${result.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}`);
+  const total = [...perFile.values()].reduce((a, s) => ({ accepted: a.accepted + s.accepted, duplicate: a.duplicate + s.duplicate }), { accepted: 0, duplicate: 0 });
+  console.log(
+    `${envelopes.length} records from ${plan.files.length} files in ${Math.round(performance.now() - t0)} ms: ${total.accepted} accepted, ${total.duplicate} already stored, ${rejected.length} rejected; ${plan.skipped.length} files skipped, ${plan.errors.length} unreadable`,
+  );
+  return rejected.length || plan.errors.length ? 1 : 0;
+}
+
+async function exportTo(o: ReturnType<typeof options>, path: string): Promise<number> {
+  const res = await request(`${o.url}${path}`, o.key);
+  const text = await res.text();
+  if (o.out) {
+    writeFileSync(o.out, text);
+    console.error(`wrote ${text.split('\n').filter(Boolean).length} records to ${o.out}`);
+  } else process.stdout.write(text);
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const o = options(rest);
+  if (o.help) return (console.log(USAGE), 0);
+  switch (command) {
+    case 'import':
+      return importPaths(o);
+    case 'export':
+      if (o.positionals.length !== 1) throw new CliError('export needs one session id');
+      return exportTo(o, `/api/v1/sessions/${encodeURIComponent(o.positionals[0]!)}/export`);
+    case 'export-ucs':
+      if (o.positionals.length !== 1) throw new CliError('export-ucs needs one agent id');
+      return exportTo(o, `/api/v1/agents/${encodeURIComponent(o.positionals[0]!)}/ucs/export`);
+    default:
+      throw new CliError(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e instanceof CliError ? `mnemoscope: ${e.message}` : e);
+    process.exit(e instanceof CliError ? 2 : 1);
+  },
+);
