@@ -223,6 +223,7 @@ CREATE TABLE "ucs_dead_ends" (
 	"topic" text NOT NULL,
 	"why_closed" text,
 	"reopen_conditions" text,
+	"occurrences" integer DEFAULT 1 NOT NULL,
 	"capabilities" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"keywords" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"data" jsonb NOT NULL,

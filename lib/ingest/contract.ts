@@ -157,6 +157,8 @@ export const legacyEventSchema = z
 // ---------------------------------------------------------------- UCS files
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+/** Engine steps are stored as 32-bit integers. */
+const step = z.number().int('must be an integer').nonnegative('must be ≥ 0').max(2_147_483_647, 'must be at most 2147483647');
 
 export const ucsStateSchema = z
   .object({
@@ -165,7 +167,7 @@ export const ucsStateSchema = z
       .object({
         theta_bins: z.number().int().positive().max(4096),
         phi_bins: z.number().int().positive().max(4096),
-        t: z.number().int().nonnegative(),
+        t: step,
         fields: z.record(z.string(), z.array(finite)),
       })
       .loose(),
@@ -211,14 +213,14 @@ export const ucsExportSchema = z
 
 export const ucsActionSchema = z
   .object({
-    t: z.number().int().nonnegative(),
+    t: step,
     action: z.string().min(1).max(LIMITS.idChars),
     timestamp: z.string().optional(),
   })
   .loose();
 
 export const ucsPpHistorySchema = z
-  .object({ snapshots: z.array(z.object({ t: z.number().int(), pp: z.record(z.string(), z.number()) }).loose()) })
+  .object({ snapshots: z.array(z.object({ t: step, pp: z.record(z.string(), z.number()) }).loose()) })
   .loose();
 
 export const ucsKnowledgeSchema = z.object({

@@ -45,7 +45,12 @@ describe('normalizeEnvelope: turns', () => {
   });
 
   it('refuses NUL characters, which Postgres cannot store, naming where', () => {
-    expect(normalizeEnvelope(turn({ output: 'a\u0000b' }))).toMatchObject({ ok: false, errors: [{ path: 'data.output' }] });
+    expect(normalizeEnvelope(turn({ output: 'a\u0000b' }))).toMatchObject({ ok: false, errors: [{ path: 'data.output', message: expect.stringContaining('NUL') }] });
+    expect(normalizeEnvelope(turn({ ccs: { constraints: ['ok', 'bad \ud800'] } }))).toMatchObject({
+      ok: false,
+      errors: [{ path: 'data.ccs.constraints[1]', message: expect.stringContaining('surrogate') }],
+    });
+    expect(normalizeEnvelope(turn({ input: 'emoji 😀 is fine' }))).toMatchObject({ ok: true });
   });
 
   it('redacts secrets and records where, keeping HTML as text', () => {

@@ -159,8 +159,8 @@ export function normalizeEnvelope(raw: unknown): Normalized {
   }
   const { type, data, agent, source } = env.data;
   if (data === undefined || data === null) return { ok: false, type, errors: [{ path: 'data', message: 'required' }] };
-  const nul = findNul(data, 'data');
-  if (nul) return { ok: false, type, errors: [{ path: nul, message: 'contains a NUL character (\\u0000), which cannot be stored' }] };
+  const bad = findUnstorable(data, 'data');
+  if (bad) return { ok: false, type, errors: [bad] };
   const fail = (errors: FieldError[], id?: string): Normalized => ({ ok: false, type, id, errors });
   const needObject = () => fail([{ path: 'data', message: `must be a JSON object for ${type}` }]);
 
@@ -312,18 +312,31 @@ export function normalizeEnvelope(raw: unknown): Normalized {
   }
 }
 
-/** Postgres text cannot hold U+0000: find the first string that has one. */
-function findNul(v: unknown, path: string): string | null {
-  if (typeof v === 'string') return v.includes('\u0000') ? path : null;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function unstorable(s: string): string | null {
+  if (s.includes('\u0000')) return 'contains a NUL character (\\u0000), which cannot be stored';
+  if (LONE_SURROGATE.test(s)) return 'contains an unpaired UTF-16 surrogate (not valid Unicode)';
+  return null;
+}
+
+/** Postgres cannot store U+0000 or unpaired surrogates: find the first string (or key) that has one. */
+function findUnstorable(v: unknown, path: string): FieldError | null {
+  if (typeof v === 'string') {
+    const why = unstorable(v);
+    return why ? { path, message: why } : null;
+  }
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const p = findNul(v[i], `${path}[${i}]`);
-      if (p) return p;
+      const e = findUnstorable(v[i], `${path}[${i}]`);
+      if (e) return e;
     }
   } else if (v && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) {
-      const p = findNul(x, `${path}.${k}`) ?? (k.includes('\u0000') ? `${path}.${k}` : null);
-      if (p) return p;
+      const why = unstorable(k);
+      if (why) return { path: `${path}.${k}`, message: `field name ${why}` };
+      const e = findUnstorable(x, `${path}.${k}`);
+      if (e) return e;
     }
   }
   return null;

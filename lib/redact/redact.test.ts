@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactDeep, redactText } from './redact';
+import { redactDeep, redactText, type RedactionRecord } from './redact';
 
 const cases: [string, string, string][] = [
   ['private_key', 'key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----\nend', 'MIIEowIBAAKCAQEA7'],
@@ -40,7 +40,7 @@ describe('redactText', () => {
   });
 
   it('reports findings by path inside JSON', () => {
-    const found: { path: string; type: string; count: number }[] = [];
+    const found: RedactionRecord[] = [];
     const out = redactDeep({ constraints: ['ok(x)', 'mail a@b.io'], n: 3 }, 'ccs', [], found);
     expect(out).toEqual({ constraints: ['ok(x)', 'mail [REDACTED:email]'], n: 3 });
     expect(found).toEqual([{ path: 'ccs.constraints[1]', type: 'email', count: 1 }]);

@@ -1,20 +1,120 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { freshDb, DRIVERS } from '@/server/test/db';
 import type { DbHandle } from '@/server/db';
-import { ingest } from './ingest';
+import { auditLog } from '@/server/db/schema/projects';
+import { memoryEvents } from '@/server/db/schema/memory';
+import { sessions, turns } from '@/server/db/schema/sessions';
 import { demoSessions } from '@/lib/demo/generate';
+import { convertFiles } from '@/lib/import/files';
+import { readTree } from '@/server/fs/read-tree';
+import { ingest } from './ingest';
+import { exportSession } from './sessions';
+import { exportUcsAgent } from './ucs';
 
-describe.each(DRIVERS)('ingest on %s', (driver) => {
+const items = (values: unknown[]) => values.map((value) => ({ ok: true as const, value }));
+const turn = (n: number, over: Record<string, unknown> = {}) => ({
+  type: 'turn',
+  data: { session_id: 'batch', agent: 'a', turn: n, input: `in ${n}`, output: `out ${n}`, ccs: { constraints: ['keep(x)'] }, ...over },
+});
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+const count = async (h: DbHandle, table: typeof turns | typeof sessions | typeof memoryEvents) => (await h.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
+
+describe.each(DRIVERS)('ingest service on %s', (driver) => {
   let h: DbHandle;
   beforeAll(async () => {
     h = await freshDb(driver);
   });
   afterAll(async () => h?.close());
 
-  it('stores the demo sessions', async () => {
-    const envs = demoSessions();
-    const r = await ingest(h.db, 'default', envs.map((value) => ({ ok: true, value })), 'test');
+  it('stores the valid records of a batch and leaves nothing of the rejected ones', async () => {
+    const r = await ingest(h.db, 'default', items([turn(1), turn('two' as unknown as number), turn(3, { hallucination: 7 }), turn(4)]), 'test');
+    expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected', 'rejected', 'accepted']);
+    expect(await count(h, turns)).toBe(2);
+  });
+
+  it('is idempotent: a retried batch creates nothing twice, and in-batch repeats are duplicates', async () => {
+    const r = await ingest(h.db, 'default', items([turn(1), turn(4), turn(5), turn(5)]), 'test');
+    expect(r.results.map((x) => x.status)).toEqual(['duplicate', 'duplicate', 'accepted', 'duplicate']);
+    expect(await count(h, turns)).toBe(3);
+  });
+
+  it('creates a session from its first turn, and lets a session record fill it in once', async () => {
+    const first = await ingest(h.db, 'default', items([{ type: 'session', data: { id: 'batch', agent: 'a', title: 'Named later' } }]), 'test');
+    expect(first.results[0]?.status).toBe('accepted');
+    const again = await ingest(h.db, 'default', items([{ type: 'session', data: { id: 'batch', agent: 'a', title: 'Renamed' } }]), 'test');
+    expect(again.results[0]?.status).toBe('duplicate');
+    const [s] = await h.db.select().from(sessions).where(sql`id = 'batch'`);
+    expect(s?.title).toBe('Named later');
+  });
+
+  it('rejects, alone, a record the database refuses, and keeps the rest of the batch', async () => {
+    // A rule only the database knows (as an administrator's constraint would be).
+    await h.db.execute(sql`create function refuse_explode() returns trigger as $$ begin if new.input = 'explode' then raise exception 'input refused by policy'; end if; return new; end $$ language plpgsql`);
+    await h.db.execute(sql`create trigger refuse_explode before insert on turns for each row execute function refuse_explode()`);
+    try {
+      const r = await ingest(h.db, 'default', items([turn(10), turn(11, { input: 'explode' }), turn(12)]), 'test');
+      expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected', 'accepted']);
+      expect(r.results[1]).toMatchObject({ errors: [{ path: '', message: 'could not be stored: input refused by policy' }] });
+      expect(await count(h, turns)).toBe(5);
+    } finally {
+      await h.db.execute(sql`drop trigger refuse_explode on turns`);
+    }
+  });
+
+  it('stores HTML as text and records every redaction in the row and the audit log', async () => {
+    const html = '<img src=x onerror="alert(1)"> <script>steal()</script>';
+    const r = await ingest(h.db, 'default', items([turn(20, { input: `${html} key AKIAIOSFODNN7EXAMPLE` })]), 'tester');
+    expect(r.accepted).toBe(1);
+    const [row] = await h.db.select().from(turns).where(sql`turn = 20`);
+    expect(row?.input).toBe(`${html} key [REDACTED:aws_access_key]`);
+    expect(row?.redactions).toEqual([{ path: 'input', type: 'aws_access_key', count: 1 }]);
+    const audit = await h.db.select().from(auditLog).where(sql`action = 'redact' and subject_id = 'batch/20'`);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]?.actor).toBe('tester');
+  });
+
+  it('keeps the audit log append-only', async () => {
+    await expect(h.db.update(auditLog).set({ actor: 'x' }).where(sql`true`)).rejects.toThrow();
+    await expect(h.db.delete(auditLog).where(sql`true`)).rejects.toThrow();
+    expect((await h.db.select({ n: sql<number>`count(*)::int` }).from(auditLog))[0]!.n).toBeGreaterThan(0);
+  });
+
+  it('exports a session that imports into an empty database and exports identically', async () => {
+    const demo = demoSessions().filter((e) => JSON.stringify(e).includes('itops-nginx-502'));
+    await ingest(h.db, 'default', items(demo), 'test');
+    const first = await exportSession(h.db, 'default', 'itops-nginx-502');
+    expect(first.filter((e) => e.type === 'turn')).toHaveLength(50);
+    const other = await freshDb(driver);
+    try {
+      const r = await ingest(other.db, 'default', items(first), 'test');
+      expect(r.rejected).toBe(0);
+      expect(await exportSession(other.db, 'default', 'itops-nginx-502')).toEqual(first);
+    } finally {
+      await other.close();
+    }
+    // The export is what was sent, but for the redactions made on the way in.
+    const sent = demo.find((e) => e.type === 'turn' && (e.data as { turn: number }).turn === 2)!;
+    const back = first.find((e) => e.type === 'turn' && (e.data as { turn: number }).turn === 2)!;
+    expect(back.data).toEqual(sent.data);
+  });
+
+  it('stores the UCS workspace fixture without loss', async () => {
+    const root = path.join(process.cwd(), 'server/demo/ucs-workspace');
+    const files = readTree(root);
+    const plan = convertFiles(files);
+    const sent = plan.files.flatMap((f) => f.envelopes);
+    const r = await ingest(h.db, 'default', items(sent), 'test');
     expect(r.rejected).toBe(0);
-    expect(r.accepted).toBe(envs.length);
+    expect(r.duplicates).toBe(1); // ucs/state/torusfield_state.json is snapshot 00399 again
+    const back = await exportUcsAgent(h.db, 'default', 'aegis-demo');
+    // The same data; jsonb keeps its own key order, so compare key-sorted.
+    const key = (e: { type: string; data: unknown }) => `${e.type}:${canonical(e.data)}`;
+    const sentKeys = new Set(sent.map(key));
+    // Every file comes back as written: states, documents, the action log.
+    for (const e of back) expect(sentKeys.has(key(e))).toBe(true);
+    expect(back).toHaveLength(sent.length - 1);
   });
 });

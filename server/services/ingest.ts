@@ -452,25 +452,29 @@ async function upsertEntities(tx: Tx, projectId: string, list: (UcsEntities & { 
   await upsert(tx, ucsMethodology, meth, [ucsMethodology.projectId, ucsMethodology.agentId, ucsMethodology.id], { data: excluded('data'), summary: excluded('summary') });
 
   const dead = lastByKey(
-    list.flatMap((e) =>
-      e.deadEnds.map((d) => ({
+    list.flatMap((e) => {
+      const times = new Map<string, number>();
+      for (const d of e.deadEnds) times.set(String(d.id), (times.get(String(d.id)) ?? 0) + 1);
+      return e.deadEnds.map((d) => ({
         ...o(e.agentId),
         id: String(d.id),
         date: str(d.date),
         topic: str(d.topic) ?? '',
         whyClosed: str(d.why_closed),
         reopenConditions: str(d.reopen_conditions),
+        occurrences: times.get(String(d.id)) ?? 1,
         capabilities: strs(d.capabilities),
         keywords: strs(d.keywords),
         data: d,
-      })),
-    ),
+      }));
+    }),
     (d) => `${d.agentId}|${d.id}`,
   );
   await upsert(tx, ucsDeadEnds, dead, [ucsDeadEnds.projectId, ucsDeadEnds.agentId, ucsDeadEnds.id], {
     data: excluded('data'),
     whyClosed: excluded('why_closed'),
     reopenConditions: excluded('reopen_conditions'),
+    occurrences: sql`greatest(${ucsDeadEnds.occurrences}, excluded.occurrences)`,
   });
 
   const judg = lastByKey(

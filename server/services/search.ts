@@ -41,7 +41,7 @@ export async function keywordSearch(db: Tx, projectId: string, query: string, li
     db
       .select({ id: ucsDeadEnds.id, agent: ucsDeadEnds.agentId, topic: ucsDeadEnds.topic, why: ucsDeadEnds.whyClosed, reopen: ucsDeadEnds.reopenConditions })
       .from(ucsDeadEnds)
-      .where(and(eq(ucsDeadEnds.projectId, projectId), ...all((p) => sql`concat_ws(' ', ${ucsDeadEnds.topic}, ${ucsDeadEnds.whyClosed}, ${ucsDeadEnds.reopenConditions}) ilike ${p}`)))
+      .where(and(eq(ucsDeadEnds.projectId, projectId), ...all((p) => sql`concat_ws(' ', ${ucsDeadEnds.topic}, ${ucsDeadEnds.whyClosed}, ${ucsDeadEnds.reopenConditions}, ${ucsDeadEnds.keywords}::text, ${ucsDeadEnds.capabilities}::text) ilike ${p}`)))
       .limit(limit),
     db
       .select({ id: ucsMethodology.id, agent: ucsMethodology.agentId, summary: ucsMethodology.summary })

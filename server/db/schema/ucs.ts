@@ -106,6 +106,8 @@ export const ucsDeadEnds = pgTable(
     topic: text('topic').notNull(),
     whyClosed: text('why_closed'),
     reopenConditions: text('reopen_conditions'),
+    /** How often the bridge recorded this dead end in one document (it may write the same one twice). */
+    occurrences: integer('occurrences').notNull().default(1),
     capabilities: jsonb('capabilities').$type<string[]>().notNull().default([]),
     keywords: jsonb('keywords').$type<string[]>().notNull().default([]),
     data: jsonb('data').$type<Json>().notNull(),

@@ -1,0 +1,92 @@
+import { TRPCError } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDb, DRIVERS } from '@/server/test/db';
+import type { DbHandle } from '@/server/db';
+import { createCallerFactory } from '@/server/trpc/init';
+import { seedDemo } from '@/server/services/demo';
+import { verifyKey } from '@/server/services/api-keys';
+import { sql } from 'drizzle-orm';
+import { ucsDeadEnds } from '@/server/db/schema/ucs';
+import { appRouter } from './app';
+
+const createCaller = createCallerFactory(appRouter);
+
+describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
+  let h: DbHandle;
+  let caller: ReturnType<typeof createCaller>;
+  beforeAll(async () => {
+    h = await freshDb(driver);
+    await seedDemo(h.db, 'default');
+    caller = createCaller({ db: h.db, driver: h.driver, location: h.location, projectId: 'default', actor: 'tester' });
+  });
+  afterAll(async () => h?.close());
+
+  it('session.list gives every demo session with its turns, span and footprint', async () => {
+    const list = await caller.session.list();
+    expect(list.map((s) => s.id).sort()).toEqual(['health-fhir-labs', 'itops-nginx-502', 'secops-oauth-consent']);
+    for (const s of list) {
+      expect(s.turnCount).toBe(50);
+      expect(s.footprint.ccs).toHaveLength(50);
+      expect(Date.parse(s.lastAt!)).toBeGreaterThan(Date.parse(s.firstAt!));
+      expect(s.meanHallucination).toBeGreaterThan(0);
+    }
+  });
+
+  it('session.turns gives the TOON and JSON sessions the same parsed shape', async () => {
+    const itops = await caller.session.turns({ id: 'itops-nginx-502' });
+    const sec = await caller.session.turns({ id: 'secops-oauth-consent' });
+    expect(itops[0]?.ccs.constraints).toEqual(['no_restart(nginx)', 'reload_allowed(nginx)', 'safe_change(minimal)', 'avoid(speculation)']);
+    expect(sec[0]?.ccs.constraints).toContain('preserve(evidence)');
+    expect(Object.keys(itops[10]!.ccs).sort()).toEqual(Object.keys(sec[10]!.ccs).sort());
+  });
+
+  it('the demo redacted the credential pasted in the IT-ops session', async () => {
+    const turns = await caller.session.turns({ id: 'itops-nginx-502' });
+    const pasted = turns.find((t) => t.input.includes('DB_PASSWORD'))!;
+    expect(pasted.input).toContain('DB_PASSWORD=[REDACTED:password]');
+    expect(pasted.redactions).toEqual([{ path: 'input', type: 'password', count: 1 }]);
+  });
+
+  it('session.byId says NOT_FOUND for an unknown session', async () => {
+    await expect(caller.session.byId({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'session "nope" not found' });
+    await expect(caller.session.byId({ id: 'nope' })).rejects.toBeInstanceOf(TRPCError);
+  });
+
+  it('apiKey: a created key works until it is revoked, and only its hash is kept', async () => {
+    const { key, apiKey } = await caller.apiKey.create({ name: 'ci agent' });
+    expect(key).toMatch(/^msk_/);
+    expect(await verifyKey(h.db, key)).toEqual({ projectId: 'default', keyId: apiKey.id });
+    const listed = await caller.apiKey.list();
+    expect(JSON.stringify(listed)).not.toContain(key);
+    await caller.apiKey.revoke({ id: apiKey.id });
+    expect(await verifyKey(h.db, key)).toBeNull();
+    await expect(caller.apiKey.create({ name: '  ' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('memory.events and ucs.agents show what the demo holds', async () => {
+    const events = await caller.memory.events();
+    expect(events.length).toBe(15);
+    expect(events.find((e) => e.eventId === 'evt-legacy-0001')?.content).not.toContain('Gr4f4na');
+    const [agent] = await caller.ucs.agents();
+    expect(agent).toMatchObject({ agentId: 'aegis-demo', snapshots: 21, thetaBins: 24, phiBins: 32, deadEnds: 9, methodology: 16, judgments: 52, actions: 400, artifacts: 9, annotated: 1 });
+  });
+
+  it('keeps a dead end the bridge wrote twice once, counting it twice', async () => {
+    const rows = await h.db.select().from(ucsDeadEnds).where(sql`id = 'ad32c79a6c4a'`);
+    expect(rows.map((r) => r.occurrences)).toEqual([2]);
+  });
+
+  it('recall.keyword finds a word across turns, events and dead ends', async () => {
+    const hits = await caller.recall.keyword({ query: 'keepalive' });
+    expect(new Set(hits.map((h) => h.kind))).toEqual(new Set(['turn', 'memory_event', 'artifact']));
+    const dead = await caller.recall.keyword({ query: 'flaky ingestion' });
+    expect(dead.some((h) => h.kind === 'dead_end')).toBe(true);
+    expect(await caller.recall.keyword({ query: '100%_' })).toEqual([]);
+  });
+
+  it('ingest.batch goes through the same service as the HTTP API', async () => {
+    const r = await caller.ingest.batch({ records: [{ type: 'turn', data: { session_id: 'ui', agent: 'a', turn: 0, input: 'x', output: 'y', ccs: 'constraints: a(b)' } }, { type: 'nope', data: {} }] });
+    expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected']);
+    expect((await caller.system.info()).counts.sessions).toBe(4);
+  });
+});
