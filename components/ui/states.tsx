@@ -11,7 +11,7 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 
 export function ErrorBox({ error }: { error: { message: string } }) {
   return (
-    <div className="error-box" role="alert">
+    <div className="error-box" role="alert" data-testid="error">
       Could not load this: {error.message}
     </div>
   );

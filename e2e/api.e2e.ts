@@ -1,0 +1,130 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+
+const servers = inject('servers');
+const root = path.resolve(import.meta.dirname, '..');
+const shared = path.resolve(root, '../shared/fixtures');
+const fixtures = existsSync(shared) ? shared : path.join(root, 'server/demo');
+
+const turn = (sid: string, n: number, over: Record<string, unknown> = {}) => ({
+  type: 'turn',
+  data: { session_id: sid, agent: 'e2e', turn: n, input: `q${n}`, output: `a${n}`, ccs: `constraints: keep(${n})`, ...over },
+});
+
+describe.each(servers)('HTTP API on $name', (srv) => {
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    fetch(`${srv.url}/api/v1/ingest`, { method: 'POST', body, headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-ndjson', ...headers } });
+  const ndjson = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n');
+  const exportOf = async (id: string) => {
+    const r = await fetch(`${srv.url}/api/v1/sessions/${encodeURIComponent(id)}/export`, { headers: { authorization: `Bearer ${srv.key}` } });
+    return { status: r.status, lines: r.ok ? (await r.text()).trim().split('\n').map((l) => JSON.parse(l)) : [] };
+  };
+
+  it('refuses requests without a valid key', async () => {
+    const none = await fetch(`${srv.url}/api/v1/ingest`, { method: 'POST', body: '[]' });
+    expect(none.status).toBe(401);
+    expect((await none.json()).error).toMatch(/Authorization: Bearer/);
+    expect((await post('[]', { authorization: 'Bearer wrong' })).status).toBe(401);
+  });
+
+  it('gives each record of a mixed batch its own result, stores only the valid ones, and never answers 500', async () => {
+    const sid = `mixed-${srv.name}`;
+    const body = Buffer.concat([
+      Buffer.from(
+        ndjson([
+          turn(sid, 1),
+          turn(sid, 'two' as unknown as number),
+          { type: 'bogus', data: {} },
+          { type: 'turn', data: { session_id: sid } },
+          turn(sid, 1, { input: 'same id again' }),
+          turn(sid, 3, { input: '<script>window.__pwned=1</script>', hallucination: 0.2 }),
+        ]) + '\n',
+      ),
+      Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]),
+      Buffer.from('{"type": "turn", "data": \n'),
+    ]);
+    const r = await post(body);
+    expect(r.status).toBe(207);
+    const j = await r.json();
+    expect(j.results.map((x: { status: string }) => x.status)).toEqual(['accepted', 'rejected', 'rejected', 'rejected', 'duplicate', 'accepted', 'rejected', 'rejected']);
+    expect(j.results[1].errors).toEqual([{ path: 'data.turn', message: 'must be a number (got string)' }]);
+    expect(j.results[2].errors[0].path).toBe('type');
+    expect(j.results[3].errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['data.agent', 'data.turn', 'data.input', 'data.output', 'data.ccs']));
+    expect(j.results[6].errors[0].message).toMatch(/line 7 is not valid UTF-8/);
+    expect(j.results[7].errors[0].message).toMatch(/line 8 is not valid JSON/);
+    const exp = await exportOf(sid);
+    expect(exp.lines.filter((l) => l.type === 'turn').map((l) => l.data.turn)).toEqual([1, 3]);
+    expect(exp.lines.find((l) => l.data.turn === 3).data.input).toBe('<script>window.__pwned=1</script>');
+
+    const again = await (await post(body)).json();
+    expect(again.accepted).toBe(0);
+    expect(again.duplicates).toBe(3);
+  });
+
+  it('answers a malformed or empty body, or one too large, with a clear error', async () => {
+    const bad = await post('[{"type": "turn",', { 'content-type': 'application/json' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatch(/not valid JSON/);
+    expect((await post('')).status).toBe(400);
+    const big = await post('x'.repeat(2 * 1024 * 1024 + 10));
+    expect(big.status).toBe(413);
+    expect((await big.json()).error).toMatch(/larger than the limit of 2097152 bytes/);
+    const many = await post(ndjson(Array.from({ length: 1001 }, (_, i) => turn('many', i))));
+    expect(many.status).toBe(413);
+    expect((await many.json()).error).toMatch(/1001 records; at most 1000/);
+    const long = await post(ndjson([turn('long', 1, { input: 'x'.repeat(200_001) })]));
+    expect((await long.json()).results[0].errors).toEqual([{ path: 'data.input', message: 'must be at most 200000 characters' }]);
+  });
+
+  it('serves JSON Schemas of every record type', async () => {
+    const s = await (await fetch(`${srv.url}/api/v1/schema`)).json();
+    expect(s.recordTypes).toEqual(expect.arrayContaining(['session', 'turn', 'memory_event', 'ucs_state', 'ucs_export', 'ucs_index', 'ucs_action']));
+    expect(s.data.turn.required).toEqual(expect.arrayContaining(['session_id', 'agent', 'turn', 'input', 'output', 'ccs']));
+    expect(s.envelope.properties.type.enum).toEqual(s.recordTypes);
+  });
+
+  it('says 404 for a session it does not have', async () => {
+    expect((await exportOf('no-such-session')).status).toBe(404);
+  });
+});
+
+describe('CLI', () => {
+  const [lite, pg] = servers as [(typeof servers)[0], (typeof servers)[0]];
+  const cli = (args: string[]) => {
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/mnemoscope.ts', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, MNEMOSCOPE_API_KEY: undefined } });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+
+  it('imports every fixture into an empty instance, then finds them all stored', () => {
+    const first = cli(['import', fixtures, '--url', pg.url, '--key', pg.key]);
+    expect(first.err).not.toMatch(/✗/);
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/432 records from 33 files .*: 430 accepted, 2 already stored, 0 rejected/);
+    const second = cli(['import', fixtures, '--url', pg.url, '--key', pg.key]);
+    expect(second.out).toMatch(/0 accepted, 432 already stored, 0 rejected/);
+  });
+
+  it('moves a session between instances with export and import, identically', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-cli-'));
+    const a = path.join(dir, 'a.ndjson');
+    const b = path.join(dir, 'b.ndjson');
+    expect(cli(['export', 'health-fhir-labs', '--url', lite.url, '--key', lite.key, '--out', a]).code).toBe(0);
+    const imported = cli(['import', a, '--url', pg.url, '--key', pg.key]);
+    expect(imported.out).toMatch(/58 records from 1 files .*: 58 accepted/);
+    expect(cli(['export', 'health-fhir-labs', '--url', pg.url, '--key', pg.key, '--out', b]).code).toBe(0);
+    expect(readFileSync(b, 'utf8')).toBe(readFileSync(a, 'utf8'));
+  });
+
+  it('fails with a clear message when the server or key is wrong', () => {
+    const noKey = cli(['import', fixtures, '--url', pg.url]);
+    expect(noKey.code).toBe(2);
+    expect(noKey.err).toMatch(/no API key/);
+    const badKey = cli(['export', 'x', '--url', pg.url, '--key', 'nope']);
+    expect(badKey.err).toMatch(/401 .*unknown or revoked API key/);
+    const down = cli(['export', 'x', '--url', 'http://127.0.0.1:9', '--key', 'k']);
+    expect(down.err).toMatch(/cannot reach/);
+  });
+});

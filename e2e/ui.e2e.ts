@@ -1,0 +1,126 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { launch } from './browser';
+
+const srv = inject('servers').find((s) => s.name === 'pglite')!;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => browser?.close());
+beforeEach(async () => {
+  await context?.close();
+  context = await browser.newContext({ baseURL: srv.url, viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+});
+
+const ingest = (rows: unknown[], key = srv.key) =>
+  fetch(`${srv.url}/api/v1/ingest`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: JSON.stringify(rows) });
+
+describe('a new user on the embedded database', () => {
+  it('sees the demo sessions, finds one, and opens it at its own URL', async () => {
+    await page.goto('/');
+    await page.waitForURL('**/sessions');
+    const rows = page.locator('[data-testid=sessions-table] tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    for (const title of ['Intermittent 502s in Nginx after enabling HTTP/2', 'Impossible-travel sign-ins', 'Lab results stuck']) {
+      expect(await page.getByText(title).count()).toBeGreaterThan(0);
+    }
+    await page.getByLabel('Search sessions').fill('oauth');
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.first().click();
+    await page.waitForURL('**/sessions/secops-oauth-consent');
+    const turns = page.locator('[data-testid=turns-table] tbody tr[data-turn]');
+    expect(await turns.count()).toBe(50);
+    await page.locator('tr[data-turn="14"]').click();
+    await page.getByText('preserve(evidence)').first().waitFor();
+    expect(await page.getByText('received(conflicting_requirements wipe_now vs preserve_evidence)').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('answers 404 with a clear page for a session that does not exist', async () => {
+    const res = await page.goto('/sessions/does-not-exist');
+    expect(res?.status()).toBe(404);
+    expect(await page.getByTestId('not-found').textContent()).toContain('There is nothing stored here');
+  });
+
+  it('renders hostile memory text as text, never as HTML', async () => {
+    const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold?</b>';
+    const r = await ingest([
+      { type: 'session', data: { id: 'hostile', agent: 'mallory', title: `<i>${payload}</i>` } },
+      { type: 'turn', data: { session_id: 'hostile', agent: 'mallory', turn: 1, input: payload, output: payload, ccs: { constraints: [payload] } } },
+    ]);
+    expect(r.status).toBe(200);
+    await page.goto('/sessions/hostile');
+    await page.locator('tr[data-turn="1"]').click();
+    await page.getByText('CCS_t').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.locator('main img, main script, main b').count()).toBe(0);
+    expect(await page.getByText(payload, { exact: false }).count()).toBeGreaterThan(0);
+  });
+
+  it('creates an API key shown once, which ingests until it is revoked', async () => {
+    await page.goto('/settings');
+    await page.getByLabel('Key name').fill('e2e agent');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByTestId('new-key').textContent())!;
+    expect(key).toMatch(/^msk_[A-Za-z0-9_-]{30,}$/);
+    const ok = await ingest([{ type: 'turn', data: { session_id: 'via-new-key', agent: 'a', turn: 1, input: 'x', output: 'y', ccs: 'constraints: a(b)' } }], key);
+    expect(ok.status).toBe(200);
+    await page.reload();
+    expect(await page.content()).not.toContain(key);
+    page.once('dialog', (d) => void d.accept());
+    await page.locator('tr', { hasText: 'e2e agent' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.locator('tr', { hasText: 'e2e agent' }).getByText('revoked').waitFor();
+    expect((await ingest([], key)).status).toBe(401);
+  });
+
+  it('imports files picked in the browser through the ingest path', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-ui-import-'));
+    const file = path.join(dir, 'turns.jsonl');
+    writeFileSync(file, [1, 2, 3].map((n) => JSON.stringify({ session_id: 'picked', agent: 'ui', turn: n, input: `i${n}`, output: `o${n}`, ccs: `constraints: c(${n})` })).join('\n'));
+    await page.goto('/settings');
+    await page.getByTestId('import-input').setInputFiles(file);
+    await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('3 / 3 records · 3 accepted');
+    await page.goto('/sessions');
+    await page.getByText('picked').first().waitFor();
+  });
+
+  it('masks redacted secrets on the curation page and keeps the secret out of the page', async () => {
+    await page.goto('/curation');
+    await page.getByTestId('events-table').waitFor();
+    expect(await page.locator('.redacted').count()).toBeGreaterThanOrEqual(2);
+    const html = await page.content();
+    for (const secret of ['Gr4f4na!Edge2026', 'jlee.personal@example.com', 'eyJhbGciOiJSUzI1NiJ9']) expect(html).not.toContain(secret);
+  });
+
+  it('shows the UCS workspace and searches memory by keyword', async () => {
+    await page.goto('/substrate');
+    const card = page.getByTestId('ucs-agent');
+    await card.waitFor();
+    expect(await card.textContent()).toMatch(/aegis-demo.*24×32 torus.*Snapshots21/);
+    await page.goto('/recall');
+    await page.getByLabel('Search memory').fill('keepalive');
+    await page.getByTestId('recall-results').waitFor();
+    await expect.poll(() => page.locator('[data-testid=recall-results] tr').count()).toBeGreaterThan(3);
+  });
+
+  it('switches to the dark theme and keeps it after a reload', async () => {
+    await page.goto('/sessions');
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    expect(await theme()).toBe('light');
+    await page.getByTestId('theme-toggle').click(); // system → light
+    await page.getByTestId('theme-toggle').click(); // light → dark
+    expect(await theme()).toBe('dark');
+    await page.reload();
+    expect(await theme()).toBe('dark');
+  });
+});
