@@ -156,7 +156,7 @@ CREATE TABLE "turns" (
 	"agent_id" text NOT NULL,
 	"input" text NOT NULL,
 	"output" text NOT NULL,
-	"ccs_raw" jsonb NOT NULL,
+	"ccs_raw" jsonb,
 	"ccs" jsonb NOT NULL,
 	"recalled" jsonb NOT NULL,
 	"qualified" jsonb NOT NULL,

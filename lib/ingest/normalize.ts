@@ -36,6 +36,7 @@ export type NormalizedRecord =
       agentId: string;
       input: string;
       output: string;
+      /** The CCS as sent, or null when the parsed terms are exactly what was sent. */
       ccsRaw: unknown;
       ccs: CcsTerms;
       recalled: ArtifactRef[];
@@ -159,7 +160,9 @@ export function normalizeEnvelope(raw: unknown): Normalized {
   }
   const { type, data, agent, source } = env.data;
   if (data === undefined || data === null) return { ok: false, type, errors: [{ path: 'data', message: 'required' }] };
-  const bad = findUnstorable(data, 'data');
+  // Serialised once: JSON escapes NUL and unpaired surrogates, so most records skip the walk.
+  const json = JSON.stringify(data);
+  const bad = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(json) ? findUnstorable(data, 'data') : null;
   if (bad) return { ok: false, type, errors: [bad] };
   const fail = (errors: FieldError[], id?: string): Normalized => ({ ok: false, type, id, errors });
   const needObject = () => fail([{ path: 'data', message: `must be a JSON object for ${type}` }]);
@@ -190,10 +193,10 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       if (!r.success) return fail(zodErrors(r.error, 'data'));
       const d = r.data;
       const redactions: RedactionRecord[] = [];
-      const input = redactDeep(d.input, 'input', [], redactions);
-      const output = redactDeep(d.output, 'output', [], redactions);
-      const ccsRaw = redactDeep(d.ccs, 'ccs', [], redactions);
-      const extra = redactDeep(extras(d as Json, KNOWN_TURN), 'extra', [], redactions);
+      const clean = redactDeep({ input: d.input, output: d.output, ccs: d.ccs, extra: extras(d as Json, KNOWN_TURN) }, '', [], redactions);
+      const { input, output, extra } = clean;
+      const sentCcs = clean.ccs;
+      const ccs = normalizeCcs(sentCcs);
       return {
         ok: true,
         id: `${d.session_id}/${d.turn}`,
@@ -204,8 +207,8 @@ export function normalizeEnvelope(raw: unknown): Normalized {
           agentId: d.agent,
           input,
           output,
-          ccsRaw,
-          ccs: normalizeCcs(ccsRaw),
+          ccsRaw: typeof sentCcs === 'string' || JSON.stringify(sentCcs) !== JSON.stringify(ccs) ? sentCcs : null,
+          ccs,
           recalled: d.recalled,
           qualified: d.qualified,
           footprint: d.footprint ?? null,

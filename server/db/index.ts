@@ -86,3 +86,8 @@ export function getDbHandle(): Promise<DbHandle> {
 export async function getDb(): Promise<Db> {
   return (await getDbHandle()).db;
 }
+
+/** Rows of `db.execute`: postgres.js gives an array, PGlite an object with `rows`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '@/server/db';
+import { rowsOf, type Tx } from '@/server/db';
 
 /** Counts for the app shell: one round trip. */
 export async function projectCounts(db: Tx, projectId: string) {
@@ -11,6 +11,6 @@ export async function projectCounts(db: Tx, projectId: string) {
            ${q('ucs_snapshots')}${projectId}) as snapshots,
            ${q('ucs_dead_ends')}${projectId}) as dead_ends,
            ${q('audit_log')}${projectId}) as audit`);
-  const row = (Array.isArray(rows) ? rows[0] : (rows as { rows: unknown[] }).rows[0]) as Record<string, number>;
+  const row = rowsOf<Record<string, number>>(rows)[0]!;
   return { sessions: row.sessions!, turns: row.turns!, events: row.events!, snapshots: row.snapshots!, deadEnds: row.dead_ends!, audit: row.audit! };
 }

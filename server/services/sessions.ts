@@ -151,7 +151,7 @@ export async function exportSession(db: Tx, projectId: string, id: string): Prom
         turn: t.turn,
         input: t.input,
         output: t.output,
-        ccs: t.ccsRaw,
+        ccs: t.ccsRaw ?? t.ccs,
         recalled: t.recalled,
         qualified: t.qualified,
         footprint: t.footprint,

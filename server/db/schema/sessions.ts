@@ -43,8 +43,8 @@ export const turns = pgTable(
     agentId: text('agent_id').notNull(),
     input: text('input').notNull(),
     output: text('output').notNull(),
-    /** The CCS as sent: a JSON object or the TOON-style text. */
-    ccsRaw: jsonb('ccs_raw').$type<unknown>().notNull(),
+    /** The CCS as sent (a JSON object or the TOON-style text); null when it is exactly `ccs`, to store it once. */
+    ccsRaw: jsonb('ccs_raw').$type<unknown>(),
     /** The CCS parsed into terms per field, so both forms render alike. */
     ccs: jsonb('ccs').$type<CcsTerms>().notNull(),
     recalled: jsonb('recalled').$type<ArtifactRef[]>().notNull(),

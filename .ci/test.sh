@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The whole test suite (npm test): static checks, unit and integration tests on PGlite and on a
+# private PostgreSQL, a production build, and end-to-end tests in Chromium against `next start`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+results=$(mktemp -d)
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "system packages"
+bash .ci/system-deps.sh
+[ -d node_modules ] || npm ci --no-audit --no-fund
+
+step "type check";        npx tsc --noEmit
+step "lint";              npx eslint .
+step "import boundaries"; npx tsx .ci/check-boundaries.ts
+
+step "unit and integration tests (PGlite and PostgreSQL)"
+npx vitest run --reporter=default --reporter=json --outputFile="$results/unit.json"
+
+step "production build"
+npx next build > "$results/build.log" 2>&1 || { cat "$results/build.log"; exit 1; }
+tail -n 3 "$results/build.log"
+
+step "end-to-end tests (Chromium against next start)"
+npx vitest run --config e2e/vitest.config.ts --reporter=default --reporter=json --outputFile="$results/e2e.json"
+
+node -e '
+  const fs = require("fs");
+  let p = 0, f = 0;
+  for (const n of ["unit", "e2e"]) { const r = JSON.parse(fs.readFileSync(process.argv[1] + "/" + n + ".json", "utf8")); p += r.numPassedTests; f += r.numFailedTests; }
+  console.log("\ntests: " + p + " passed, " + f + " failed");
+  process.exit(f ? 1 : 0);
+' "$results"
