@@ -3,20 +3,12 @@ import type { Tx } from '@/server/db';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import type { Envelope } from '@/lib/ingest/contract';
 import { downsample } from '@/lib/charts/downsample';
+import type { SessionListItem } from '@/lib/sessions/list';
 import { NotFoundError } from './errors';
 
 const iso = (col: unknown) => sql<string | null>`to_json(${col})#>>'{}'`;
 
-export interface SessionSummary {
-  id: string;
-  agentId: string;
-  title: string | null;
-  domain: string | null;
-  turnCount: number;
-  firstAt: string | null;
-  lastAt: string | null;
-  meanHallucination: number | null;
-  meanDrift: number | null;
+export interface SessionSummary extends SessionListItem {
   /** CCS and transcript-replay footprint in tokens per turn, at most 64 points. */
   footprint: { ccs: (number | null)[]; transcript: (number | null)[] };
 }
