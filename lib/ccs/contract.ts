@@ -18,12 +18,13 @@ export type CcsField = (typeof CCS_FIELDS)[number];
 /** A CCS normalised to predicate terms per field; fields the agent did not send are absent. */
 export type CcsTerms = Partial<Record<CcsField, string[]>> & { [extraField: string]: string[] | undefined };
 
-const ccsValue = z.union([z.string(), z.array(z.union([z.string(), z.number(), z.boolean()])), z.null()]);
+// Lists first: agents mostly send lists of terms, and a union pays for every branch it tries before the match.
+const ccsValue = z.union([z.array(z.union([z.string(), z.number(), z.boolean()])), z.string(), z.null()]);
 
 /** A CCS as JSON: the nine fields (any may be missing), each a string of terms or a list of terms. */
 export const ccsObjectSchema = z.record(z.string().min(1).max(64), ccsValue);
 
 /** A CCS as sent: a JSON object, or the paper's TOON-style text (`field: term term(...)`). */
-export const ccsInputSchema = z.union([z.string().min(1), ccsObjectSchema]);
+export const ccsInputSchema = z.union([ccsObjectSchema, z.string().min(1)]);
 
 export type CcsInput = z.infer<typeof ccsInputSchema>;

@@ -69,7 +69,8 @@ export const turnRecordSchema = z
     turn: z.number().int('must be an integer').nonnegative('must be ≥ 0').max(1_000_000),
     input: text,
     output: text,
-    ccs: ccsInputSchema.refine((v) => JSON.stringify(v).length <= LIMITS.ccsChars, `must be at most ${LIMITS.ccsChars} characters`),
+    // Its size (LIMITS.ccsChars) is checked where it is serialised anyway, in normalizeEnvelope.
+    ccs: ccsInputSchema,
     recalled: z.array(artifactRefSchema).max(LIMITS.listItems).default([]),
     qualified: z.array(artifactRefSchema).max(LIMITS.listItems).default([]),
     footprint: footprintSchema.optional(),

@@ -122,3 +122,19 @@ describe('normalizeEnvelope: UCS', () => {
     expect(normalizeEnvelope({ type: 'ucs_export', data: json('ucs-workspace/export.json') })).toMatchObject({ ok: true, record: { agentId: 'aegis-demo', kind: 'export' } });
   });
 });
+
+describe('normalizeEnvelope: CCS storage', () => {
+  it('keeps the CCS as sent only when it differs from its parsed form', () => {
+    const asTerms = normalizeEnvelope(turn({ ccs: { constraints: ['a(b)', 'c(d)'] } }));
+    const asText = normalizeEnvelope(turn({ ccs: 'constraints: a(b) c(d)' }));
+    const asString = normalizeEnvelope(turn({ ccs: { constraints: 'a(b) c(d)', goal_orientation: null } }));
+    const terms = { constraints: ['a(b)', 'c(d)'] };
+    expect(asTerms).toMatchObject({ ok: true, record: { ccs: terms, ccsRaw: null } });
+    expect(asText).toMatchObject({ ok: true, record: { ccs: terms, ccsRaw: 'constraints: a(b) c(d)' } });
+    expect(asString).toMatchObject({ ok: true, record: { ccs: terms, ccsRaw: { constraints: 'a(b) c(d)', goal_orientation: null } } });
+  });
+
+  it('refuses a CCS over the size limit, naming it', () => {
+    expect(normalizeEnvelope(turn({ ccs: `constraints: ${'x'.repeat(64_001)}` }))).toMatchObject({ ok: false, errors: [{ path: 'data.ccs', message: 'must be at most 64000 characters' }] });
+  });
+});

@@ -6,6 +6,7 @@ import { splitUcsState, type UcsStateParts } from '@/lib/ucs/state';
 import { entitiesFromExport, entitiesFromIndex, type UcsEntities } from '@/lib/ucs/entities';
 import {
   DATA_SCHEMAS,
+  LIMITS,
   agentlasEventSchema,
   artifactRecordSchema,
   envelopeSchema,
@@ -151,6 +152,19 @@ function isObject(v: unknown): v is Json {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** True when a JSON CCS already is its parsed form (lists of term strings, nothing dropped), so it is stored once. */
+function sameTerms(sent: Record<string, unknown>, terms: CcsTerms): boolean {
+  const keys = Object.keys(sent);
+  if (keys.length !== Object.keys(terms).length) return false;
+  for (const k of keys) {
+    const a = sent[k];
+    const b = terms[k];
+    if (!Array.isArray(a) || !b || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  }
+  return true;
+}
+
 /** Validates one envelope and turns it into a record ready to store, or errors naming field and reason. */
 export function normalizeEnvelope(raw: unknown): Normalized {
   const env = envelopeSchema.safeParse(raw);
@@ -192,6 +206,8 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       const r = turnRecordSchema.safeParse(data);
       if (!r.success) return fail(zodErrors(r.error, 'data'));
       const d = r.data;
+      const ccsSize = typeof d.ccs === 'string' ? d.ccs.length : JSON.stringify(d.ccs).length;
+      if (ccsSize > LIMITS.ccsChars) return fail([{ path: 'data.ccs', message: `must be at most ${LIMITS.ccsChars} characters` }], `${d.session_id}/${d.turn}`);
       const redactions: RedactionRecord[] = [];
       const clean = redactDeep({ input: d.input, output: d.output, ccs: d.ccs, extra: extras(d as Json, KNOWN_TURN) }, '', [], redactions);
       const { input, output, extra } = clean;
@@ -207,7 +223,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
           agentId: d.agent,
           input,
           output,
-          ccsRaw: typeof sentCcs === 'string' || JSON.stringify(sentCcs) !== JSON.stringify(ccs) ? sentCcs : null,
+          ccsRaw: typeof sentCcs === 'string' || !sameTerms(sentCcs, ccs) ? sentCcs : null,
           ccs,
           recalled: d.recalled,
           qualified: d.qualified,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GATE, redactDeep, redactText, type RedactionRecord } from './redact';
+import { mayHoldSecret, redactDeep, redactText, type RedactionRecord } from './redact';
 
 const cases: [string, string, string][] = [
   ['private_key', 'key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----\nend', 'MIIEowIBAAKCAQEA7'],
@@ -25,8 +25,8 @@ describe('redactText', () => {
   });
 
   it.each(cases)('lets %s through the cheap gate, also as JSON', (_, text) => {
-    expect(GATE.test(text)).toBe(true);
-    expect(GATE.test(JSON.stringify({ x: [text] }))).toBe(true);
+    expect(mayHoldSecret(text)).toBe(true);
+    expect(mayHoldSecret(JSON.stringify({ x: [text] }))).toBe(true);
   });
 
   it('catches a card number split in small groups', () => {
