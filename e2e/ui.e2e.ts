@@ -37,12 +37,12 @@ describe('a new user on the embedded database', () => {
     await page.getByLabel('Search sessions').fill('oauth');
     await expect.poll(() => rows.count()).toBe(1);
     await rows.first().click();
-    await page.waitForURL('**/sessions/secops-oauth-consent');
-    const turns = page.locator('[data-testid=turns-table] tbody tr[data-turn]');
-    expect(await turns.count()).toBe(50);
-    await page.locator('tr[data-turn="14"]').click();
-    await page.getByText('preserve(evidence)').first().waitFor();
-    expect(await page.getByText('received(conflicting_requirements wipe_now vs preserve_evidence)').count()).toBe(1);
+    await page.waitForURL('**/sessions/secops-oauth-consent?turn=1');
+    expect(await page.getByTestId('turn-readout').textContent()).toBe('Turn 1 (1 of 50)');
+    await page.getByLabel('Go to turn').fill('14');
+    await page.getByLabel('Go to turn').press('Enter');
+    await page.locator('[data-testid=ccs-state] [data-term="received(conflicting_requirements wipe_now vs preserve_evidence)"]').waitFor();
+    expect(await page.locator('[data-testid=ccs-state] [data-field=constraints] [data-term="preserve(evidence)"]').count()).toBe(1);
     expect(errors).toEqual([]);
   });
 
@@ -60,10 +60,10 @@ describe('a new user on the embedded database', () => {
     ]);
     expect(r.status).toBe(200);
     await page.goto('/sessions/hostile');
-    await page.locator('tr[data-turn="1"]').click();
-    await page.getByText('CCS_t').waitFor();
+    await page.getByTestId('ccs-state').waitFor();
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-    expect(await page.locator('main img, main script, main b').count()).toBe(0);
+    expect(await page.locator('main img[src=x], main script').count()).toBe(0);
+    expect(await page.locator('main b', { hasText: 'bold?' }).count()).toBe(0);
     expect(await page.getByText(payload, { exact: false }).count()).toBeGreaterThan(0);
   });
 

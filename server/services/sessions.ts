@@ -76,6 +76,7 @@ export async function listTurns(db: Tx, projectId: string, sessionId: string) {
       input: turns.input,
       output: turns.output,
       ccs: turns.ccs,
+      ccsRaw: turns.ccsRaw,
       recalled: turns.recalled,
       qualified: turns.qualified,
       footprint: turns.footprint,
@@ -84,10 +85,20 @@ export async function listTurns(db: Tx, projectId: string, sessionId: string) {
       drift: turns.drift,
       timestamp: turns.timestamp,
       redactions: turns.redactions,
+      stress: sql<string | null>`${turns.extra}->>'stress'`,
     })
     .from(turns)
     .where(and(eq(turns.projectId, projectId), eq(turns.sessionId, sessionId)))
     .orderBy(asc(turns.turn));
+}
+
+/** The session's external artifact store: what its turns recalled, with content and provenance. */
+export async function listArtifacts(db: Tx, projectId: string, sessionId: string) {
+  return db
+    .select({ id: artifacts.id, kind: artifacts.kind, content: artifacts.content, provenance: artifacts.provenance, createdTurn: artifacts.createdTurn, redactions: artifacts.redactions })
+    .from(artifacts)
+    .where(and(eq(artifacts.projectId, projectId), eq(artifacts.sessionId, sessionId)))
+    .orderBy(asc(artifacts.id));
 }
 
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));

@@ -1,6 +1,6 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
-import { SessionDetail } from '@/components/sessions/session-detail';
+import { ReplayView } from '@/components/replay/replay-view';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 
 export const dynamic = 'force-dynamic';
@@ -18,8 +18,9 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: safeDecode(id) };
 }
 
-export default async function SessionPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function SessionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ turn?: string }> }) {
   const id = safeDecode((await params).id);
+  const turnParam = Number((await searchParams).turn);
   const qc = getQueryClient();
   try {
     await qc.fetchQuery(trpc.session.byId.queryOptions({ id }));
@@ -27,10 +28,10 @@ export default async function SessionPage({ params }: { params: Promise<{ id: st
     if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
     throw e;
   }
-  await qc.prefetchQuery(trpc.session.turns.queryOptions({ id }));
+  await Promise.all([qc.prefetchQuery(trpc.session.turns.queryOptions({ id })), qc.prefetchQuery(trpc.session.artifacts.queryOptions({ id }))]);
   return (
     <HydrationBoundary state={dehydrate(qc)}>
-      <SessionDetail id={id} />
+      <ReplayView id={id} initialTurn={Number.isFinite(turnParam) ? turnParam : null} />
     </HydrationBoundary>
   );
 }

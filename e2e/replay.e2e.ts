@@ -1,0 +1,97 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launch } from './browser';
+
+const srv = inject('servers').find((s) => s.name === 'pglite')!;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launch();
+  page = await (await browser.newContext({ baseURL: srv.url, viewport: { width: 1440, height: 1000 } })).newPage();
+});
+afterAll(async () => browser?.close());
+
+const readout = () => page.getByTestId('turn-readout').textContent();
+const marked = (field: string, mark: string) =>
+  page.locator(`[data-testid=ccs-state] [data-field=${field}] [data-mark=${mark}]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
+const ingest = (rows: unknown[]) => fetch(`${srv.url}/api/v1/ingest`, { method: 'POST', headers: { authorization: `Bearer ${srv.key}` }, body: JSON.stringify(rows) });
+
+describe('session replay', () => {
+  it('steps with the keyboard and shows the exact terms added and removed', async () => {
+    await page.goto('/sessions/itops-nginx-502?turn=8');
+    await expect.poll(readout).toBe('Turn 8 (8 of 50)');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(readout).toBe('Turn 9 (9 of 50)');
+    expect(await marked('constraints', 'added')).toEqual(['retry_only(idempotent_requests)']);
+    expect(await marked('episodic_trace', 'added')).toEqual([
+      'verified(node keepAliveTimeout(5000ms) hosts(3))',
+      'applied(reload nginx keepalive_timeout(4s))',
+      'measured(502_rate 2.1%->0.4%)',
+    ]);
+    expect(await marked('episodic_trace', 'removed')).toEqual(['found(node keepAliveTimeout(5s))', 'turn(8 update)']);
+    expect(await marked('uncertainty_signal', 'changed')).toEqual(['level(low)', 'gaps(residual_502 0.4%)']);
+    expect(page.url()).toMatch(/\?turn=9$/);
+
+    await page.keyboard.press('k');
+    await expect.poll(readout).toBe('Turn 8 (8 of 50)');
+    await page.keyboard.press('End');
+    await expect.poll(readout).toBe('Turn 50 (50 of 50)');
+    await page.keyboard.press('Home');
+    await expect.poll(readout).toBe('Turn 1 (1 of 50)');
+    await page.keyboard.press('g');
+    await page.keyboard.type('32');
+    await page.keyboard.press('Enter');
+    await expect.poll(readout).toBe('Turn 32 (32 of 50)');
+    expect(await marked('constraints', 'removed')).toEqual(['retry_only(idempotent_requests)']);
+  });
+
+  it('marks a turn that changed nothing, on the timeline and in the player', async () => {
+    await page.goto('/sessions/itops-nginx-502?turn=7');
+    await page.getByTestId('no-change').waitFor();
+    expect(await page.locator('[data-testid=timeline] g[data-same]').count()).toBeGreaterThanOrEqual(5);
+  });
+
+  it('follows a blame link to the turn that introduced a term', async () => {
+    await page.goto('/sessions/itops-nginx-502?turn=20');
+    const chip = page.locator('[data-testid=ccs-state] [data-field=constraints] [data-term="retry_only(idempotent_requests)"]');
+    expect(await chip.getAttribute('title')).toContain('added at turn 9');
+    await chip.click();
+    await expect.poll(readout).toBe('Turn 9 (9 of 50)');
+    expect(page.url()).toMatch(/\?turn=9$/);
+  });
+
+  it('opens a shared ?turn= link at that moment, and compares any two turns', async () => {
+    await page.goto('/sessions/secops-oauth-consent?turn=25');
+    await expect.poll(readout).toBe('Turn 25 (25 of 50)');
+    expect(await page.locator('[data-testid=ccs-state] [data-field=episodic_trace] [data-term="detected(prompt_injection source(phishing_email))"]').count()).toBe(1);
+    await page.getByLabel('Compare with').selectOption({ label: 'turn 1' });
+    await page.getByTestId('ccs-diff').waitFor();
+    expect(await page.getByTestId('ccs-diff').textContent()).toContain('against turn 1');
+    await page.getByRole('tab', { name: 'Raw' }).click();
+    expect(await page.getByTestId('ccs-raw').textContent()).toContain('"constraints"');
+  });
+
+  it('lists the shortcuts on ?', async () => {
+    await page.goto('/sessions/health-fhir-labs');
+    await page.getByTestId('player').waitFor();
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('shows turns arriving live, a gap in turn numbers, and a malformed term raw with a warning', async () => {
+    const turn = (n: number, ccs: unknown) => ({ type: 'turn', data: { session_id: 'live', agent: 'a', turn: n, input: `i${n}`, output: `o${n}`, ccs } });
+    expect((await ingest([turn(1, 'constraints: keep(x)'), turn(2, 'constraints: keep(x) timing(502 after(x)')])).status).toBe(200);
+    await page.goto('/sessions/live?turn=2');
+    await expect.poll(readout).toBe('Turn 2 (2 of 2)');
+    const bad = page.locator('[data-testid=ccs-state] .chip-bad');
+    expect(await bad.count()).toBe(1);
+    expect(await bad.getAttribute('title')).toContain('Could not parse this term');
+    await page.getByTestId('follow-live').check();
+    expect((await ingest([turn(5, 'constraints: keep(x) new(y)')])).status).toBe(200);
+    await expect.poll(readout, { timeout: 10_000 }).toBe('Turn 5 (3 of 3)');
+    expect(await page.locator('[data-testid=timeline] .tl-gap').count()).toBe(1);
+  });
+});
