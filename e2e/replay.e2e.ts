@@ -31,7 +31,7 @@ describe('session replay', () => {
     ]);
     expect(await marked('episodic_trace', 'removed')).toEqual(['found(node keepAliveTimeout(5s))', 'turn(8 update)']);
     expect(await marked('uncertainty_signal', 'changed')).toEqual(['level(low)', 'gaps(residual_502 0.4%)']);
-    expect(page.url()).toMatch(/\?turn=9$/);
+    await expect.poll(() => page.url()).toMatch(/\?turn=9$/);
 
     await page.keyboard.press('k');
     await expect.poll(readout).toBe('Turn 8 (8 of 50)');
@@ -58,7 +58,7 @@ describe('session replay', () => {
     expect(await chip.getAttribute('title')).toContain('added at turn 9');
     await chip.click();
     await expect.poll(readout).toBe('Turn 9 (9 of 50)');
-    expect(page.url()).toMatch(/\?turn=9$/);
+    await expect.poll(() => page.url()).toMatch(/\?turn=9$/);
   });
 
   it('opens a shared ?turn= link at that moment, and compares any two turns', async () => {

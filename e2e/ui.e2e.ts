@@ -37,7 +37,8 @@ describe('a new user on the embedded database', () => {
     await page.getByLabel('Search sessions').fill('oauth');
     await expect.poll(() => rows.count()).toBe(1);
     await rows.first().click();
-    await page.waitForURL('**/sessions/secops-oauth-consent?turn=1');
+    await page.waitForURL('**/sessions/secops-oauth-consent**');
+    await expect.poll(() => page.url()).toMatch(/secops-oauth-consent\?turn=1$/);
     expect(await page.getByTestId('turn-readout').textContent()).toBe('Turn 1 (1 of 50)');
     await page.getByLabel('Go to turn').fill('14');
     await page.getByLabel('Go to turn').press('Enter');

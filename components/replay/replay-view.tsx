@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { ErrorBox, EmptyState } from '@/components/ui/states';
 import { buildHistory } from '@/lib/ccs/provenance';
@@ -33,6 +33,20 @@ function indexOfTurn(turns: { turn: number }[], turn: number): number {
   return i < 0 ? turns.length - 1 : i;
 }
 
+/** Memoised: a long session has thousands of options, which must not re-render on every step. */
+const CompareSelect = memo(function CompareSelect({ turns, value, onChange }: { turns: number[]; value: number | null; onChange: (v: number | null) => void }) {
+  return (
+    <select className="select" aria-label="Compare with" value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
+      <option value="">previous turn</option>
+      {turns.map((t, k) => (
+        <option key={t} value={k}>
+          turn {t}
+        </option>
+      ))}
+    </select>
+  );
+});
+
 export function ReplayView({ id, initialTurn }: { id: string; initialTurn: number | null }) {
   const trpc = useTRPC();
   const { index, playing, speed, compareIndex, set } = useReplay();
@@ -54,14 +68,18 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
     set({ index: initialTurn === null ? 0 : indexOfTurn(turns, initialTurn), playing: false, compareIndex: null });
   }, [id, n, turns, initialTurn, set]);
 
-  // The current turn lives in the URL, so a link opens exactly this moment.
+  // The current turn lives in the URL, so a link opens exactly this moment. Written once stepping
+  // pauses: rewriting history on every key press of a fast scrub costs frames.
   const current = turns[Math.min(index, n - 1)];
   useEffect(() => {
     if (!current || opened.current !== id) return;
-    const url = new URL(window.location.href);
-    if (url.searchParams.get('turn') === String(current.turn)) return;
-    url.searchParams.set('turn', String(current.turn));
-    window.history.replaceState(window.history.state, '', url);
+    const timer = setTimeout(() => {
+      const url = new URL(window.location.href);
+      if (url.searchParams.get('turn') === String(current.turn)) return;
+      url.searchParams.set('turn', String(current.turn));
+      window.history.replaceState(window.history.state, '', url);
+    }, 120);
+    return () => clearTimeout(timer);
   }, [current, id]);
 
   // Play: one turn per tick at the chosen speed, stopping at the last turn.
@@ -178,17 +196,7 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
               <span className="grow" />
               <label className="muted nowrap">
                 Compare with{' '}
-                <select
-                  className="select"
-                  aria-label="Compare with"
-                  value={compareIndex ?? ''}
-                  onChange={(e) => set({ compareIndex: e.target.value === '' ? null : Number(e.target.value), tab: 'diff' })}
-                >
-                  <option value="">previous turn</option>
-                  {turns.map((t, k) => (
-                    <option key={t.turn} value={k}>turn {t.turn}</option>
-                  ))}
-                </select>
+                <CompareSelect turns={history.turns} value={compareIndex} onChange={(v) => set({ compareIndex: v, tab: 'diff' })} />
               </label>
             </div>
             <Timeline history={history} stress={stress} index={i} onSeek={jumpToIndex} />

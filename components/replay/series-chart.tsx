@@ -23,6 +23,26 @@ export function SeriesChart({ title, series, turns, stress, index, format, onJum
   const [hover, setHover] = useState<number | null>(null);
   const p = useMemo(() => prepareSeries(series, turns.length, width, HEIGHT), [series, turns.length, width]);
   const shown = hover ?? index;
+  // Axes, stress marks and lines do not move with the player: built once per data and width.
+  const statics = useMemo(
+    () => (
+      <>
+        {p.yTicks.map((t) => (
+          <g key={t.value}>
+            <line x1={44} x2={width - 8} y1={t.y} y2={t.y} className="grid" />
+            <text x={40} y={t.y + 3} textAnchor="end" className="axis">
+              {format(t.value)}
+            </text>
+          </g>
+        ))}
+        {stress.map((s, i) => (s ? <line key={i} x1={p.x(i)} x2={p.x(i)} y1={6} y2={HEIGHT - 14} className="stress-line" /> : null))}
+        {p.paths.map((s, i) => (
+          <path key={s.key} d={s.d} fill="none" stroke={COLORS[i % COLORS.length]} strokeWidth={1.5} strokeLinejoin="round" />
+        ))}
+      </>
+    ),
+    [p, stress, width, format],
+  );
   const present = series.filter((s) => s.values.some((v) => v !== null));
   return (
     <div className="chart" ref={ref} data-testid={`chart-${title}`}>
@@ -48,18 +68,7 @@ export function SeriesChart({ title, series, turns, stress, index, format, onJum
           role="img"
           aria-label={title}
         >
-          {p.yTicks.map((t) => (
-            <g key={t.value}>
-              <line x1={44} x2={width - 8} y1={t.y} y2={t.y} className="grid" />
-              <text x={40} y={t.y + 3} textAnchor="end" className="axis">
-                {format(t.value)}
-              </text>
-            </g>
-          ))}
-          {stress.map((s, i) => (s ? <line key={i} x1={p.x(i)} x2={p.x(i)} y1={6} y2={HEIGHT - 14} className="stress-line" /> : null))}
-          {p.paths.map((s, i) => (
-            <path key={s.key} d={s.d} fill="none" stroke={COLORS[i % COLORS.length]} strokeWidth={1.5} strokeLinejoin="round" />
-          ))}
+          {statics}
           <line x1={p.x(index)} x2={p.x(index)} y1={4} y2={HEIGHT - 12} className="cursor-line" />
           {hover !== null ? <line x1={p.x(hover)} x2={p.x(hover)} y1={4} y2={HEIGHT - 12} className="hover-line" /> : null}
         </svg>
