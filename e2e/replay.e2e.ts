@@ -95,3 +95,23 @@ describe('session replay', () => {
     expect(await page.locator('[data-testid=timeline] .tl-gap').count()).toBe(1);
   });
 });
+
+describe('a long session', () => {
+  it('loads full turns in windows around the playhead and steps across them', async () => {
+    const rows: unknown[] = [];
+    for (let t = 1; t <= 250; t++)
+      rows.push({ type: 'turn', data: { session_id: 'long', agent: 'a', turn: t, input: `question ${t}`, output: `answer ${t}`, ccs: { constraints: ['keep(x)', ...(t % 2 ? ['odd(turn)'] : [])] }, judge: { relevance: 8 + (t % 3) / 2 } } });
+    expect((await ingest(rows)).status).toBe(200);
+    await page.goto('/sessions/long?turn=150');
+    await expect.poll(readout).toBe('Turn 150 (150 of 250)');
+    await expect.poll(() => page.getByTestId('turn-panel').textContent()).toContain('question 150');
+    await page.keyboard.press('End');
+    await expect.poll(() => page.getByTestId('turn-panel').textContent()).toContain('question 250');
+    expect(await marked('constraints', 'removed')).toEqual(['odd(turn)']);
+    await page.keyboard.press('Home');
+    await expect.poll(() => page.getByTestId('turn-panel').textContent()).toContain('question 1');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(readout).toBe('Turn 2 (2 of 250)');
+    expect(await marked('constraints', 'removed')).toEqual(['odd(turn)']);
+  });
+});

@@ -32,6 +32,7 @@ const label = (e: TermEvent) =>
 export interface CcsPanelProps {
   turn: number;
   ccs: CcsTerms;
+  /** The CCS as sent; undefined while the turn's window is loading. */
   ccsRaw: unknown;
   diff: CcsDiff;
   /** The turn the diff is against (null at the first turn). */
@@ -161,8 +162,9 @@ function DiffView({ diff, baseTurn, ccs }: CcsPanelProps) {
   );
 }
 
-function RawView({ ccsRaw, ccs }: CcsPanelProps) {
-  const raw = ccsRaw ?? ccs;
+function RawView({ ccsRaw }: CcsPanelProps) {
+  if (ccsRaw === undefined) return <div className="skeleton" />;
+  const raw = ccsRaw;
   return (
     <div>
       <div className="muted" style={{ marginBottom: 6 }}>{typeof raw === 'string' ? 'As sent, in the TOON-style text notation' : 'As sent, JSON'}</div>

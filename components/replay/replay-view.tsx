@@ -1,13 +1,14 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { ErrorBox, EmptyState } from '@/components/ui/states';
 import { buildHistory } from '@/lib/ccs/provenance';
+import { decodeCcs, indexOfTurn, TURN_WINDOW as WINDOW, type SessionOutline } from '@/lib/ccs/outline';
 import { diffCcs } from '@/lib/ccs/diff';
-import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens, mean } from '@/lib/format';
+import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens } from '@/lib/format';
 import { CcsPanel } from './ccs-panel';
 import { ConstraintTimeline } from './constraint-timeline';
 import { SeriesChart } from './series-chart';
@@ -27,12 +28,6 @@ function Icon({ d }: { d: string }) {
 
 const fmtScore1 = (v: number | null) => (v === null ? '—' : v.toFixed(1));
 
-/** Index of the turn numbered `turn`, or of the nearest one after it (turn numbers may have gaps). */
-function indexOfTurn(turns: { turn: number }[], turn: number): number {
-  const i = turns.findIndex((t) => t.turn >= turn);
-  return i < 0 ? turns.length - 1 : i;
-}
-
 /** Memoised: a long session has thousands of options, which must not re-render on every step. */
 const CompareSelect = memo(function CompareSelect({ turns, value, onChange }: { turns: number[]; value: number | null; onChange: (v: number | null) => void }) {
   return (
@@ -51,36 +46,49 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
   const trpc = useTRPC();
   const { index, playing, speed, compareIndex, set } = useReplay();
   const [follow, setFollow] = useState(false);
+  const qc = useQueryClient();
   const session = useQuery(trpc.session.byId.queryOptions({ id }));
-  const turnsQ = useQuery({ ...trpc.session.turns.queryOptions({ id }), refetchInterval: follow ? 2000 : false });
+  const outlineQ = useQuery({ ...trpc.session.outline.queryOptions({ id }), refetchInterval: follow ? 2000 : false });
   const artifactsQ = useQuery(trpc.session.artifacts.queryOptions({ id }));
-  const turns = useMemo(() => turnsQ.data ?? [], [turnsQ.data]);
-  const history = useMemo(() => buildHistory(turns), [turns]);
-  const stress = useMemo(() => turns.map((t) => t.stress), [turns]);
+  const outline = useMemo(() => (outlineQ.data ? (JSON.parse(outlineQ.data) as SessionOutline) : null), [outlineQ.data]);
+  const turnNumbers = useMemo(() => outline?.turns ?? [], [outline]);
+  const history = useMemo(() => buildHistory(turnNumbers.map((turn, k) => ({ turn, ccs: decodeCcs(outline!, k) }))), [outline, turnNumbers]);
+  const stress = useMemo(() => outline?.stress ?? [], [outline]);
   const artifacts = useMemo(() => new Map((artifactsQ.data ?? []).map((a) => [a.id, a])), [artifactsQ.data]);
-  const n = turns.length;
+  const n = turnNumbers.length;
+  const i = Math.min(index, Math.max(0, n - 1));
+
+  // Full turns (input, output, artifacts, raw CCS) come in windows around the playhead; the
+  // neighbouring windows are fetched ahead so stepping across a boundary does not wait.
+  const w = Math.floor(i / WINDOW);
+  const lastWindow = Math.floor(Math.max(0, n - 1) / WINDOW);
+  const windowQ = useQuery({ ...trpc.session.window.queryOptions({ id, offset: w * WINDOW, limit: WINDOW }), refetchInterval: follow && w === lastWindow ? 2000 : false });
+  useEffect(() => {
+    for (const k of [w - 1, w + 1]) if (k >= 0 && k <= lastWindow) void qc.prefetchQuery(trpc.session.window.queryOptions({ id, offset: k * WINDOW, limit: WINDOW }));
+  }, [w, lastWindow, id, qc, trpc]);
+  const detail = windowQ.data?.find((t) => t.turn === turnNumbers[i]);
 
   // Opening a session starts at the turn in the URL (?turn=17), or the first.
   const opened = useRef<string | null>(null);
   useEffect(() => {
     if (!n || opened.current === id) return;
     opened.current = id;
-    set({ index: initialTurn === null ? 0 : indexOfTurn(turns, initialTurn), playing: false, compareIndex: null });
-  }, [id, n, turns, initialTurn, set]);
+    set({ index: initialTurn === null ? 0 : indexOfTurn(turnNumbers, initialTurn), playing: false, compareIndex: null });
+  }, [id, n, turnNumbers, initialTurn, set]);
 
   // The current turn lives in the URL, so a link opens exactly this moment. Written once stepping
   // pauses: rewriting history on every key press of a fast scrub costs frames.
-  const current = turns[Math.min(index, n - 1)];
+  const currentTurn = n ? turnNumbers[i]! : null;
   useEffect(() => {
-    if (!current || opened.current !== id) return;
+    if (currentTurn === null || opened.current !== id) return;
     const timer = setTimeout(() => {
       const url = new URL(window.location.href);
-      if (url.searchParams.get('turn') === String(current.turn)) return;
-      url.searchParams.set('turn', String(current.turn));
+      if (url.searchParams.get('turn') === String(currentTurn)) return;
+      url.searchParams.set('turn', String(currentTurn));
       window.history.replaceState(window.history.state, '', url);
     }, 120);
     return () => clearTimeout(timer);
-  }, [current, id]);
+  }, [currentTurn, id]);
 
   // Play: one turn per tick at the chosen speed, stopping at the last turn.
   useEffect(() => {
@@ -103,34 +111,35 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
   const gotoRef = useRef<HTMLInputElement>(null);
   const openGoto = useCallback(() => gotoRef.current?.focus(), []);
   useReplayKeys(n, openGoto);
-  const jumpToTurn = useCallback((turn: number) => set({ index: indexOfTurn(turns, turn), playing: false }), [turns, set]);
+  const jumpToTurn = useCallback((turn: number) => set({ index: indexOfTurn(turnNumbers, turn), playing: false }), [turnNumbers, set]);
   const jumpToIndex = useCallback((i: number) => set({ index: i, playing: false }), [set]);
 
-  const series = useMemo(
-    () => ({
+  const series = useMemo(() => {
+    const o = outline;
+    const none: (number | null)[] = [];
+    return {
       footprint: [
-        { key: 'ccs', label: 'CCS', values: turns.map((t) => t.footprint?.ccs ?? null) },
-        { key: 'transcript', label: 'transcript', values: turns.map((t) => t.footprint?.transcript ?? null) },
-        { key: 'retrieval', label: 'retrieval', values: turns.map((t) => t.footprint?.retrieval ?? null) },
+        { key: 'ccs', label: 'CCS', values: o?.footprint.ccs ?? none },
+        { key: 'transcript', label: 'transcript', values: o?.footprint.transcript ?? none },
+        { key: 'retrieval', label: 'retrieval', values: o?.footprint.retrieval ?? none },
       ],
       anomalies: [
-        { key: 'h', label: 'H_t', values: turns.map((t) => t.hallucination) },
-        { key: 'd', label: 'D_t', values: turns.map((t) => t.drift) },
+        { key: 'h', label: 'H_t', values: o?.hallucination ?? none },
+        { key: 'd', label: 'D_t', values: o?.drift ?? none },
       ],
-      judge: [{ key: 'judge', label: 'mean judge', values: turns.map((t) => mean(Object.values(t.judge ?? {}))) }],
-    }),
-    [turns],
-  );
+      judge: Object.entries(o?.judge ?? {}).map(([k, values]) => ({ key: k, label: k.replace(/_/g, ' '), values })),
+    };
+  }, [outline]);
 
   if (session.error) return <ErrorBox error={session.error} />;
-  if (turnsQ.error) return <ErrorBox error={turnsQ.error} />;
+  if (outlineQ.error) return <ErrorBox error={outlineQ.error} />;
   const s = session.data;
-  const i = Math.min(index, Math.max(0, n - 1));
   const base = compareIndex !== null ? compareIndex : i > 0 ? i - 1 : null;
-  const diff = current ? diffCcs(base === null ? {} : turns[base]!.ccs, current.ccs) : null;
+  const ccs = n && outline ? decodeCcs(outline, i) : null;
+  const diff = ccs && outline ? (compareIndex === null ? history.diffs[i]! : diffCcs(decodeCcs(outline, compareIndex), ccs)) : null;
   const changedNothing = i > 0 && compareIndex === null && history.diffs[i]?.same;
-  const first = turns[0]?.timestamp;
-  const last = turns.at(-1)?.timestamp;
+  const first = outline?.timestamps[0];
+  const last = outline?.timestamps.at(-1);
 
   return (
     <div className="replay">
@@ -157,7 +166,7 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
       </div>
 
       {!n ? (
-        turnsQ.isPending ? (
+        outlineQ.isPending ? (
           <div className="panel panel-body"><div className="skeleton" /></div>
         ) : (
           <div className="panel"><EmptyState title="This session has no turns yet">Turns appear here as the agent sends them; tick Follow live.</EmptyState></div>
@@ -179,7 +188,7 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
                 ))}
               </select>
               <span className="turn-readout" data-testid="turn-readout">
-                Turn <b>{current?.turn}</b> <span className="faint">({i + 1} of {n})</span>
+                Turn <b>{currentTurn}</b> <span className="faint">({i + 1} of {n})</span>
               </span>
               <form
                 onSubmit={(e) => {
@@ -192,7 +201,7 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
                 <input ref={gotoRef} className="input" style={{ width: 90 }} placeholder="go to (g)" aria-label="Go to turn" inputMode="numeric" />
               </form>
               {changedNothing ? <span className="badge" data-testid="no-change">state unchanged</span> : null}
-              {current?.stress ? <span className="badge danger">stress: {current.stress}</span> : null}
+              {stress[i] ? <span className="badge danger">stress: {stress[i]}</span> : null}
               <span className="grow" />
               <label className="muted nowrap">
                 Compare with{' '}
@@ -208,10 +217,17 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
             <SeriesChart title="Judge" series={series.judge} turns={history.turns} stress={stress} index={i} format={fmtScore1} onJump={jumpToIndex} />
           </div>
 
-          {current && diff ? (
+          {ccs && diff && currentTurn !== null ? (
             <div className="replay-main">
-              <CcsPanel turn={current.turn} ccs={current.ccs} ccsRaw={current.ccsRaw} diff={diff} baseTurn={base === null ? null : turns[base]!.turn} history={history} onJump={jumpToTurn} />
-              <TurnPanel input={current.input} output={current.output} recalled={current.recalled} qualified={current.qualified} artifacts={artifacts} />
+              <CcsPanel turn={currentTurn} ccs={ccs} ccsRaw={detail ? (detail.ccsRaw ?? detail.ccs) : undefined} diff={diff} baseTurn={base === null ? null : turnNumbers[base]!} history={history} onJump={jumpToTurn} />
+              {detail ? (
+                <TurnPanel input={detail.input} output={detail.output} recalled={detail.recalled} qualified={detail.qualified} artifacts={artifacts} />
+              ) : (
+                <div className="panel" data-testid="turn-panel-loading">
+                  <div className="panel-head">The turn</div>
+                  <div className="panel-body"><div className="skeleton" /><div className="skeleton" style={{ marginTop: 8, width: '70%' }} /></div>
+                </div>
+              )}
             </div>
           ) : null}
 

@@ -51,15 +51,44 @@ export function Timeline({ history, stress, index, onSeek }: Props) {
 
 const Ticks = memo(function Ticks({ history, stress, step }: { history: SessionHistory; stress: (string | null)[]; step: number }) {
   return useMemo(() => {
-    const max = Math.max(1, ...history.diffs.map((d) => d.counts.added + d.counts.removed + d.counts.changed));
+    const sizes = history.diffs.map((d) => d.counts.added + d.counts.removed + d.counts.changed);
+    const max = sizes.reduce((a, b) => Math.max(a, b), 1);
+    const heightOf = (size: number) => 4 + (H - 18) * Math.sqrt(size / max);
+    if (step < 2) {
+      // More turns than pixels: one bar per 2 px, as tall as the biggest change it covers.
+      const n = sizes.length;
+      const buckets = Math.max(1, Math.floor((n * step) / 2));
+      const bars = [];
+      for (let b = 0; b < buckets; b++) {
+        const from = Math.floor((b * n) / buckets);
+        const to = Math.max(from + 1, Math.floor(((b + 1) * n) / buckets));
+        let big = 0;
+        let stressed = false;
+        let gap = false;
+        for (let k = from; k < to; k++) {
+          big = Math.max(big, sizes[k]!);
+          stressed ||= !!stress[k];
+          gap ||= k > 0 && history.turns[k]! - history.turns[k - 1]! > 1;
+        }
+        const x = PAD + from * step;
+        const h = big ? heightOf(big) : 0;
+        bars.push(
+          <g key={b}>
+            {big ? <rect x={x} y={H - 6 - h} width={1.5} height={h} className="tl-tick" /> : <rect x={x} y={H - 8} width={1.5} height={3} className="tl-same" />}
+            {stressed ? <circle cx={x + 0.75} cy={4} r={2} className="tl-stress" /> : null}
+            {gap ? <line x1={x} x2={x} y1={8} y2={H - 4} className="tl-gap" /> : null}
+          </g>,
+        );
+      }
+      return <g>{bars}</g>;
+    }
     const w = Math.max(1, step - (step > 4 ? 1 : 0));
     return (
       <g>
         {history.diffs.map((d, i) => {
           const x = PAD + i * step;
           const gap = i > 0 && history.turns[i]! - history.turns[i - 1]! > 1;
-          const size = d.counts.added + d.counts.removed + d.counts.changed;
-          const h = d.same ? 0 : 4 + (H - 18) * Math.sqrt(size / max);
+          const h = d.same ? 0 : heightOf(sizes[i]!);
           return (
             <g key={i} data-same={d.same ? '1' : undefined}>
               {d.same ? <rect x={x} y={H - 8} width={w} height={3} className="tl-same" /> : <rect x={x} y={H - 6 - h} width={w} height={h} className="tl-tick" />}

@@ -7,6 +7,7 @@ import { seedDemo } from '@/server/services/demo';
 import { verifyKey } from '@/server/services/api-keys';
 import { sql } from 'drizzle-orm';
 import { ucsDeadEnds } from '@/server/db/schema/ucs';
+import { decodeCcs, type SessionOutline } from '@/lib/ccs/outline';
 import { appRouter } from './app';
 
 const createCaller = createCallerFactory(appRouter);
@@ -84,9 +85,35 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect(await caller.recall.keyword({ query: '100%_' })).toEqual([]);
   });
 
+  it('session.outline gives the whole session compactly, with stress turns from turns or session metadata', async () => {
+    const o = JSON.parse(await caller.session.outline({ id: 'itops-nginx-502' })) as SessionOutline;
+    expect(o.turns).toEqual(Array.from({ length: 50 }, (_, k) => k + 1));
+    expect(o.stress.filter(Boolean)).toEqual(['conflict', 'injection', 'poison']);
+    expect(decodeCcs(o, 0).constraints).toEqual(['no_restart(nginx)', 'reload_allowed(nginx)', 'safe_change(minimal)', 'avoid(speculation)']);
+    expect(Object.keys(o.judge).sort()).toEqual(['answer_quality', 'coherence', 'instruction_following', 'relevance']);
+
+    await caller.ingest.batch({
+      records: [
+        { type: 'session', data: { id: 'meta-stress', agent: 'a', metadata: { stress_turns: { '2': 'poison' } } } },
+        ...[1, 2, 3].map((t) => ({ type: 'turn', data: { session_id: 'meta-stress', agent: 'a', turn: t, input: 'i', output: 'o', ccs: 'constraints: a(b)' } })),
+      ],
+    });
+    expect((JSON.parse(await caller.session.outline({ id: 'meta-stress' })) as SessionOutline).stress).toEqual([null, 'poison', null]);
+    // A new turn invalidates the cached outline.
+    await caller.ingest.batch({ records: [{ type: 'turn', data: { session_id: 'meta-stress', agent: 'a', turn: 4, input: 'i', output: 'o', ccs: 'constraints: a(b)' } }] });
+    expect((JSON.parse(await caller.session.outline({ id: 'meta-stress' })) as SessionOutline).turns).toEqual([1, 2, 3, 4]);
+    await expect(caller.session.outline({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('session.window gives full turns by position', async () => {
+    const w = await caller.session.window({ id: 'itops-nginx-502', offset: 45, limit: 100 });
+    expect(w.map((t) => t.turn)).toEqual([46, 47, 48, 49, 50]);
+    expect(w[0]?.input.length).toBeGreaterThan(0);
+  });
+
   it('ingest.batch goes through the same service as the HTTP API', async () => {
     const r = await caller.ingest.batch({ records: [{ type: 'turn', data: { session_id: 'ui', agent: 'a', turn: 0, input: 'x', output: 'y', ccs: 'constraints: a(b)' } }, { type: 'nope', data: {} }] });
     expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected']);
-    expect((await caller.system.info()).counts.sessions).toBe(4);
+    expect((await caller.system.info()).counts.sessions).toBe(5);
   });
 });

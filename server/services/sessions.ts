@@ -67,9 +67,9 @@ export async function getSession(db: Tx, projectId: string, id: string) {
   return row;
 }
 
-/** The turns of a session, in order, with everything the turn list shows. */
-export async function listTurns(db: Tx, projectId: string, sessionId: string) {
-  return db
+/** The turns of a session, in order, with everything the replay shows; a window of them with offset and limit. */
+export async function listTurns(db: Tx, projectId: string, sessionId: string, window?: { offset: number; limit: number }) {
+  const q = db
     .select({
       turn: turns.turn,
       agentId: turns.agentId,
@@ -90,6 +90,7 @@ export async function listTurns(db: Tx, projectId: string, sessionId: string) {
     .from(turns)
     .where(and(eq(turns.projectId, projectId), eq(turns.sessionId, sessionId)))
     .orderBy(asc(turns.turn));
+  return window ? q.offset(window.offset).limit(window.limit) : q;
 }
 
 /** The session's external artifact store: what its turns recalled, with content and provenance. */

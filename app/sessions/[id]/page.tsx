@@ -1,6 +1,7 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
 import { ReplayView } from '@/components/replay/replay-view';
+import { indexOfTurn, TURN_WINDOW as WINDOW } from '@/lib/ccs/outline';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 
 export const dynamic = 'force-dynamic';
@@ -28,7 +29,14 @@ export default async function SessionPage({ params, searchParams }: { params: Pr
     if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
     throw e;
   }
-  await Promise.all([qc.prefetchQuery(trpc.session.turns.queryOptions({ id })), qc.prefetchQuery(trpc.session.artifacts.queryOptions({ id }))]);
+  // The outline, then the window of full turns the player opens at, so the first paint shows the turn.
+  const outline = JSON.parse(await qc.fetchQuery(trpc.session.outline.queryOptions({ id }))) as { turns: number[] };
+  const initial = Number.isFinite(turnParam) ? indexOfTurn(outline.turns, turnParam) : 0;
+  const offset = Math.floor(initial / WINDOW) * WINDOW;
+  await Promise.all([
+    qc.prefetchQuery(trpc.session.window.queryOptions({ id, offset, limit: WINDOW })),
+    qc.prefetchQuery(trpc.session.artifacts.queryOptions({ id })),
+  ]);
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <ReplayView id={id} initialTurn={Number.isFinite(turnParam) ? turnParam : null} />
