@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launch } from './browser';
+import { open } from './page';
 
 const srv = inject('servers').find((s) => s.name === 'pglite')!;
 let browser: Browser;
@@ -12,6 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
+/** After hydration the keyboard listener is attached; key presses before that would be lost. */
+const keysReady = () => page.locator('html[data-replay-keys]').waitFor({ state: 'attached' });
 const readout = () => page.getByTestId('turn-readout').textContent();
 const marked = (field: string, mark: string) =>
   page.locator(`[data-testid=ccs-state] [data-field=${field}] [data-mark=${mark}]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
@@ -19,8 +22,9 @@ const ingest = (rows: unknown[]) => fetch(`${srv.url}/api/v1/ingest`, { method: 
 
 describe('session replay', () => {
   it('steps with the keyboard and shows the exact terms added and removed', async () => {
-    await page.goto('/sessions/itops-nginx-502?turn=8');
+    await open(page, '/sessions/itops-nginx-502?turn=8');
     await expect.poll(readout).toBe('Turn 8 (8 of 50)');
+    await keysReady();
     await page.keyboard.press('ArrowRight');
     await expect.poll(readout).toBe('Turn 9 (9 of 50)');
     expect(await marked('constraints', 'added')).toEqual(['retry_only(idempotent_requests)']);
@@ -47,13 +51,13 @@ describe('session replay', () => {
   });
 
   it('marks a turn that changed nothing, on the timeline and in the player', async () => {
-    await page.goto('/sessions/itops-nginx-502?turn=7');
+    await open(page, '/sessions/itops-nginx-502?turn=7');
     await page.getByTestId('no-change').waitFor();
     expect(await page.locator('[data-testid=timeline] g[data-same]').count()).toBeGreaterThanOrEqual(5);
   });
 
   it('follows a blame link to the turn that introduced a term', async () => {
-    await page.goto('/sessions/itops-nginx-502?turn=20');
+    await open(page, '/sessions/itops-nginx-502?turn=20');
     const chip = page.locator('[data-testid=ccs-state] [data-field=constraints] [data-term="retry_only(idempotent_requests)"]');
     expect(await chip.getAttribute('title')).toContain('added at turn 9');
     await chip.click();
@@ -62,10 +66,11 @@ describe('session replay', () => {
   });
 
   it('opens a shared ?turn= link at that moment, and compares any two turns', async () => {
-    await page.goto('/sessions/secops-oauth-consent?turn=25');
+    await open(page, '/sessions/secops-oauth-consent?turn=25');
     await expect.poll(readout).toBe('Turn 25 (25 of 50)');
     expect(await page.locator('[data-testid=ccs-state] [data-field=episodic_trace] [data-term="detected(prompt_injection source(phishing_email))"]').count()).toBe(1);
-    await page.getByLabel('Compare with').selectOption({ label: 'turn 1' });
+    await page.getByLabel('Compare with turn').fill('1');
+    await page.getByLabel('Compare with turn').press('Enter');
     await page.getByTestId('ccs-diff').waitFor();
     expect(await page.getByTestId('ccs-diff').textContent()).toContain('against turn 1');
     await page.getByRole('tab', { name: 'Raw' }).click();
@@ -73,8 +78,8 @@ describe('session replay', () => {
   });
 
   it('lists the shortcuts on ?', async () => {
-    await page.goto('/sessions/health-fhir-labs');
-    await page.getByTestId('player').waitFor();
+    await open(page, '/sessions/health-fhir-labs');
+    await keysReady();
     await page.keyboard.press('?');
     await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
     await page.keyboard.press('Escape');
@@ -84,14 +89,18 @@ describe('session replay', () => {
   it('shows turns arriving live, a gap in turn numbers, and a malformed term raw with a warning', async () => {
     const turn = (n: number, ccs: unknown) => ({ type: 'turn', data: { session_id: 'live', agent: 'a', turn: n, input: `i${n}`, output: `o${n}`, ccs } });
     expect((await ingest([turn(1, 'constraints: keep(x)'), turn(2, 'constraints: keep(x) timing(502 after(x)')])).status).toBe(200);
-    await page.goto('/sessions/live?turn=2');
+    await open(page, '/sessions/live?turn=2');
     await expect.poll(readout).toBe('Turn 2 (2 of 2)');
     const bad = page.locator('[data-testid=ccs-state] .chip-bad');
     expect(await bad.count()).toBe(1);
     expect(await bad.getAttribute('title')).toContain('Could not parse this term');
-    await page.getByTestId('follow-live').check();
+    // Without following, the new turn appears and the player stays where it is.
     expect((await ingest([turn(5, 'constraints: keep(x) new(y)')])).status).toBe(200);
-    await expect.poll(readout, { timeout: 10_000 }).toBe('Turn 5 (3 of 3)');
+    await expect.poll(readout, { timeout: 10_000 }).toBe('Turn 2 (2 of 3)');
+    await page.getByTestId('follow-live').check();
+    expect((await ingest([turn(6, 'constraints: keep(x) new(y) newer(z)')])).status).toBe(200);
+    await expect.poll(readout, { timeout: 10_000 }).toBe('Turn 6 (4 of 4)');
+    await expect.poll(() => page.getByTestId('turn-panel').textContent()).toContain('i6');
     expect(await page.locator('[data-testid=timeline] .tl-gap').count()).toBe(1);
   });
 });
@@ -102,9 +111,10 @@ describe('a long session', () => {
     for (let t = 1; t <= 250; t++)
       rows.push({ type: 'turn', data: { session_id: 'long', agent: 'a', turn: t, input: `question ${t}`, output: `answer ${t}`, ccs: { constraints: ['keep(x)', ...(t % 2 ? ['odd(turn)'] : [])] }, judge: { relevance: 8 + (t % 3) / 2 } } });
     expect((await ingest(rows)).status).toBe(200);
-    await page.goto('/sessions/long?turn=150');
+    await open(page, '/sessions/long?turn=150');
     await expect.poll(readout).toBe('Turn 150 (150 of 250)');
     await expect.poll(() => page.getByTestId('turn-panel').textContent()).toContain('question 150');
+    await keysReady();
     await page.keyboard.press('End');
     await expect.poll(() => page.getByTestId('turn-panel').textContent()).toContain('question 250');
     expect(await marked('constraints', 'removed')).toEqual(['odd(turn)']);

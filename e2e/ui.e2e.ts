@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { launch } from './browser';
+import { open } from './page';
 
 const srv = inject('servers').find((s) => s.name === 'pglite')!;
 let browser: Browser;
@@ -27,7 +28,7 @@ const ingest = (rows: unknown[], key = srv.key) =>
 
 describe('a new user on the embedded database', () => {
   it('sees the demo sessions, finds one, and opens it at its own URL', async () => {
-    await page.goto('/');
+    await open(page, '/');
     await page.waitForURL('**/sessions');
     const rows = page.locator('[data-testid=sessions-table] tbody tr');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
@@ -48,7 +49,7 @@ describe('a new user on the embedded database', () => {
   });
 
   it('answers 404 with a clear page for a session that does not exist', async () => {
-    const res = await page.goto('/sessions/does-not-exist');
+    const res = await open(page, '/sessions/does-not-exist');
     expect(res?.status()).toBe(404);
     expect(await page.getByTestId('not-found').textContent()).toContain('There is nothing stored here');
   });
@@ -60,7 +61,7 @@ describe('a new user on the embedded database', () => {
       { type: 'turn', data: { session_id: 'hostile', agent: 'mallory', turn: 1, input: payload, output: payload, ccs: { constraints: [payload] } } },
     ]);
     expect(r.status).toBe(200);
-    await page.goto('/sessions/hostile');
+    await open(page, '/sessions/hostile');
     await page.getByTestId('ccs-state').waitFor();
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('main img[src=x], main script').count()).toBe(0);
@@ -69,7 +70,7 @@ describe('a new user on the embedded database', () => {
   });
 
   it('creates an API key shown once, which ingests until it is revoked', async () => {
-    await page.goto('/settings');
+    await open(page, '/settings');
     await page.getByLabel('Key name').fill('e2e agent');
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.getByTestId('new-key').textContent())!;
@@ -77,6 +78,7 @@ describe('a new user on the embedded database', () => {
     const ok = await ingest([{ type: 'turn', data: { session_id: 'via-new-key', agent: 'a', turn: 1, input: 'x', output: 'y', ccs: 'constraints: a(b)' } }], key);
     expect(ok.status).toBe(200);
     await page.reload();
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
     expect(await page.content()).not.toContain(key);
     page.once('dialog', (d) => void d.accept());
     await page.locator('tr', { hasText: 'e2e agent' }).getByRole('button', { name: 'Revoke' }).click();
@@ -88,15 +90,15 @@ describe('a new user on the embedded database', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-ui-import-'));
     const file = path.join(dir, 'turns.jsonl');
     writeFileSync(file, [1, 2, 3].map((n) => JSON.stringify({ session_id: 'picked', agent: 'ui', turn: n, input: `i${n}`, output: `o${n}`, ccs: `constraints: c(${n})` })).join('\n'));
-    await page.goto('/settings');
+    await open(page, '/settings');
     await page.getByTestId('import-input').setInputFiles(file);
     await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('3 / 3 records · 3 accepted');
-    await page.goto('/sessions');
+    await open(page, '/sessions');
     await page.getByText('picked').first().waitFor();
   });
 
   it('masks redacted secrets on the curation page and keeps the secret out of the page', async () => {
-    await page.goto('/curation');
+    await open(page, '/curation');
     await page.getByTestId('events-table').waitFor();
     expect(await page.locator('.redacted').count()).toBeGreaterThanOrEqual(2);
     const html = await page.content();
@@ -104,18 +106,18 @@ describe('a new user on the embedded database', () => {
   });
 
   it('shows the UCS workspace and searches memory by keyword', async () => {
-    await page.goto('/substrate');
+    await open(page, '/substrate');
     const card = page.getByTestId('ucs-agent');
     await card.waitFor();
     expect(await card.textContent()).toMatch(/aegis-demo.*24×32 torus.*Snapshots21/);
-    await page.goto('/recall');
+    await open(page, '/recall');
     await page.getByLabel('Search memory').fill('keepalive');
     await page.getByTestId('recall-results').waitFor();
     await expect.poll(() => page.locator('[data-testid=recall-results] tr').count()).toBeGreaterThan(3);
   });
 
   it('switches to the dark theme and keeps it after a reload', async () => {
-    await page.goto('/sessions');
+    await open(page, '/sessions');
     const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
     expect(await theme()).toBe('light');
     await page.getByTestId('theme-toggle').click(); // system → light

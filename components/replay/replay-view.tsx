@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { ErrorBox, EmptyState } from '@/components/ui/states';
 import { buildHistory } from '@/lib/ccs/provenance';
@@ -28,19 +28,36 @@ function Icon({ d }: { d: string }) {
 
 const fmtScore1 = (v: number | null) => (v === null ? '—' : v.toFixed(1));
 
-/** Memoised: a long session has thousands of options, which must not re-render on every step. */
-const CompareSelect = memo(function CompareSelect({ turns, value, onChange }: { turns: number[]; value: number | null; onChange: (v: number | null) => void }) {
+/** Compare mode: a turn number to diff against, instead of the previous turn. */
+function CompareInput({ turns, value, onChange }: { turns: number[]; value: number | null; onChange: (v: number | null) => void }) {
   return (
-    <select className="select" aria-label="Compare with" value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
-      <option value="">previous turn</option>
-      {turns.map((t, k) => (
-        <option key={t} value={k}>
-          turn {t}
-        </option>
-      ))}
-    </select>
+    <form
+      className="toolbar"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const raw = (new FormData(e.currentTarget).get('turn') as string).trim();
+        onChange(raw === '' ? null : indexOfTurn(turns, Number(raw)));
+        (document.activeElement as HTMLElement | null)?.blur();
+      }}
+    >
+      <input
+        key={value ?? 'none'}
+        name="turn"
+        className="input"
+        style={{ width: 120 }}
+        aria-label="Compare with turn"
+        placeholder="previous turn"
+        inputMode="numeric"
+        defaultValue={value === null ? '' : String(turns[value])}
+      />
+      {value !== null ? (
+        <button type="button" className="btn" onClick={() => onChange(null)}>
+          vs previous
+        </button>
+      ) : null}
+    </form>
   );
-});
+}
 
 export function ReplayView({ id, initialTurn }: { id: string; initialTurn: number | null }) {
   const trpc = useTRPC();
@@ -48,7 +65,9 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
   const [follow, setFollow] = useState(false);
   const qc = useQueryClient();
   const session = useQuery(trpc.session.byId.queryOptions({ id }));
-  const outlineQ = useQuery({ ...trpc.session.outline.queryOptions({ id }), refetchInterval: follow ? 2000 : false });
+  // New turns appear while an agent is still sending them (a cheap check when nothing changed);
+  // "Follow live" also moves the player to the newest turn.
+  const outlineQ = useQuery({ ...trpc.session.outline.queryOptions({ id }), refetchInterval: 2500 });
   const artifactsQ = useQuery(trpc.session.artifacts.queryOptions({ id }));
   const outline = useMemo(() => (outlineQ.data ? (JSON.parse(outlineQ.data) as SessionOutline) : null), [outlineQ.data]);
   const turnNumbers = useMemo(() => outline?.turns ?? [], [outline]);
@@ -62,7 +81,7 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
   // neighbouring windows are fetched ahead so stepping across a boundary does not wait.
   const w = Math.floor(i / WINDOW);
   const lastWindow = Math.floor(Math.max(0, n - 1) / WINDOW);
-  const windowQ = useQuery({ ...trpc.session.window.queryOptions({ id, offset: w * WINDOW, limit: WINDOW }), refetchInterval: follow && w === lastWindow ? 2000 : false });
+  const windowQ = useQuery(trpc.session.window.queryOptions({ id, offset: w * WINDOW, limit: WINDOW }));
   useEffect(() => {
     for (const k of [w - 1, w + 1]) if (k >= 0 && k <= lastWindow) void qc.prefetchQuery(trpc.session.window.queryOptions({ id, offset: k * WINDOW, limit: WINDOW }));
   }, [w, lastWindow, id, qc, trpc]);
@@ -101,12 +120,16 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
     return () => clearInterval(timer);
   }, [playing, speed, n]);
 
-  // Follow live: new turns move the player to the newest one.
+  // When the session grows: refresh the window that holds the new turns; following, go to the newest.
   const lastCount = useRef(n);
   useEffect(() => {
-    if (follow && n > lastCount.current) set({ index: n - 1 });
+    if (n > lastCount.current && lastCount.current > 0) {
+      const from = Math.floor((lastCount.current - 1) / WINDOW);
+      for (let k = from; k <= Math.floor((n - 1) / WINDOW); k++) void qc.invalidateQueries({ queryKey: trpc.session.window.queryKey({ id, offset: k * WINDOW, limit: WINDOW }) });
+      if (follow) set({ index: n - 1 });
+    }
     lastCount.current = n;
-  }, [n, follow, set]);
+  }, [n, follow, set, qc, trpc, id]);
 
   const gotoRef = useRef<HTMLInputElement>(null);
   const openGoto = useCallback(() => gotoRef.current?.focus(), []);
@@ -203,9 +226,9 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
               {changedNothing ? <span className="badge" data-testid="no-change">state unchanged</span> : null}
               {stress[i] ? <span className="badge danger">stress: {stress[i]}</span> : null}
               <span className="grow" />
-              <label className="muted nowrap">
-                Compare with{' '}
-                <CompareSelect turns={history.turns} value={compareIndex} onChange={(v) => set({ compareIndex: v, tab: 'diff' })} />
+              <label className="muted nowrap toolbar">
+                Compare with
+                <CompareInput turns={turnNumbers} value={compareIndex} onChange={(v) => set({ compareIndex: v, tab: v === null ? useReplay.getState().tab : 'diff' })} />
               </label>
             </div>
             <Timeline history={history} stress={stress} index={i} onSeek={jumpToIndex} />

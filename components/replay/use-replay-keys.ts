@@ -48,6 +48,11 @@ export function useReplayKeys(count: number, openGoto: () => void) {
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // Says the keyboard is live (after hydration): end-to-end tests wait for it before pressing keys.
+    document.documentElement.dataset.replayKeys = '1';
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      delete document.documentElement.dataset.replayKeys;
+    };
   }, [count, openGoto]);
 }

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
 import { ThemeToggle } from './theme-toggle';
@@ -31,6 +31,10 @@ export function AppShell({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const info = useQuery(trpc.system.info.queryOptions());
   const counts = info.data?.counts;
+  // Marks the page interactive (hydrated): end-to-end tests wait for it before clicking.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = '1';
+  }, []);
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
