@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIGURE_3 } from '@/lib/demo/generate';
+import { CCS_FIELDS } from './contract';
 import { normalizeCcs, parseToon, splitTerms, toToon } from './parse';
 
 describe('splitTerms', () => {
@@ -18,17 +19,7 @@ describe('splitTerms', () => {
 describe('parseToon', () => {
   it("parses the paper's Figure 3 into the nine fields", () => {
     const ccs = parseToon(`user_query:\nWe see 502s.\n\nccs_t:\n\n${FIGURE_3}`);
-    expect(Object.keys(ccs)).toEqual([
-      'episodic_trace',
-      'semantic_gist',
-      'focal_entities',
-      'relational_map',
-      'goal_orientation',
-      'constraints',
-      'predictive_cue',
-      'uncertainty_signal',
-      'retrieved_artifacts',
-    ]);
+    expect(Object.keys(ccs)).toEqual([...CCS_FIELDS]);
     expect(ccs.constraints).toEqual(['no_restart(nginx)', 'reload_allowed(nginx)', 'safe_change(minimal)', 'avoid(speculation)']);
     expect(ccs.episodic_trace).toContain('observed(502_spikes after(enable(http2)))');
     expect(ccs.retrieved_artifacts).toHaveLength(3);
