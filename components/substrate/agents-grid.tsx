@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useTRPC } from '@/components/trpc/provider';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
@@ -29,7 +30,9 @@ export function AgentsGrid() {
         {(q.data ?? []).map((a) => (
           <div className="panel" key={a.agentId} data-testid="ucs-agent">
             <div className="panel-head">
-              <span className="mono">{a.agentId}</span>
+              <Link href={`/substrate/${encodeURIComponent(a.agentId)}`} className="mono">
+                {a.agentId} →
+              </Link>
               <span className="badge">{a.thetaBins}×{a.phiBins} torus</span>
             </div>
             <div className="panel-body stats">

@@ -72,6 +72,18 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect(agent).toMatchObject({ agentId: 'aegis-demo', snapshots: 21, thetaBins: 24, phiBins: 32, deadEnds: 9, methodology: 16, judgments: 52, actions: 400, artifacts: 9, annotated: 1 });
   });
 
+  it('ucs.snapshots and ucs.fieldSeries give the field over time, in step order', async () => {
+    const meta = await caller.ucs.snapshots({ agent: 'aegis-demo' });
+    expect(meta.snapshots.map((s) => s.t)).toEqual(Array.from({ length: 21 }, (_, k) => (k === 20 ? 600 : 201 + 20 * k)));
+    expect(meta.snapshots[0]?.fields).toEqual(['context_energy', 'energy', 'memory', 'salience']);
+    expect(meta.nodes).toHaveLength(45);
+    const series = await caller.ucs.fieldSeries({ agent: 'aegis-demo', field: 'energy' });
+    expect(series).toHaveLength(21);
+    expect(series.every((s) => s.values?.length === 768)).toBe(true);
+    expect((await caller.ucs.fieldSeries({ agent: 'aegis-demo', field: 'nope' }))[0]?.values).toBeNull();
+    await expect(caller.ucs.snapshots({ agent: 'nobody' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('keeps a dead end the bridge wrote twice once, counting it twice', async () => {
     const rows = await h.db.select().from(ucsDeadEnds).where(sql`id = 'ad32c79a6c4a'`);
     expect(rows.map((r) => r.occurrences)).toEqual([2]);

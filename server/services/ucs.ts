@@ -1,4 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { NotFoundError } from './errors';
 import type { Tx } from '@/server/db';
 import { ucsActions, ucsArtifacts, ucsDeadEnds, ucsDocuments, ucsMethodology, ucsSnapshots, ucsAnnotations, ucsJudgments } from '@/server/db/schema/ucs';
 import type { Envelope, RecordType } from '@/lib/ingest/contract';
@@ -79,4 +80,48 @@ export async function exportUcsAgent(db: Tx, projectId: string, agentId: string)
     .orderBy(asc(ucsActions.t));
   for (const a of actions) out.push({ type: 'ucs_action', agent: agentId, data: a.data });
   return out;
+}
+
+export interface SnapshotMeta {
+  t: number;
+  thetaBins: number;
+  phiBins: number;
+  fields: string[];
+  cursor: { node?: string; theta?: number; phi?: number } | null;
+  source: string | null;
+}
+
+/** The agent's snapshots in step order, with what the field player needs to lay them out. */
+export async function listSnapshots(db: Tx, projectId: string, agentId: string) {
+  const rows = await db
+    .select({
+      t: ucsSnapshots.t,
+      thetaBins: ucsSnapshots.thetaBins,
+      phiBins: ucsSnapshots.phiBins,
+      fields: sql<string[]>`(select coalesce(array_agg(k order by k), '{}') from jsonb_object_keys(${ucsSnapshots.fields}) k)`,
+      cursor: ucsSnapshots.cursor,
+      source: ucsSnapshots.source,
+    })
+    .from(ucsSnapshots)
+    .where(and(eq(ucsSnapshots.projectId, projectId), eq(ucsSnapshots.agentId, agentId)))
+    .orderBy(asc(ucsSnapshots.t));
+  if (!rows.length) throw new NotFoundError('substrate of agent', agentId);
+  const [latest] = await db
+    .select({ graph: ucsSnapshots.graph, schedule: ucsSnapshots.injectionSchedule })
+    .from(ucsSnapshots)
+    .where(and(eq(ucsSnapshots.projectId, projectId), eq(ucsSnapshots.agentId, agentId)))
+    .orderBy(desc(ucsSnapshots.t))
+    .limit(1);
+  const nodes = Array.isArray(latest?.graph?.nodes) ? (latest.graph.nodes as unknown[]).filter((n): n is string => typeof n === 'string') : [];
+  return { snapshots: rows as SnapshotMeta[], nodes, schedule: latest?.schedule ?? null };
+}
+
+/** One field across all of an agent's snapshots: the series the player animates. */
+export async function fieldSeries(db: Tx, projectId: string, agentId: string, field: string) {
+  const rows = await db
+    .select({ t: ucsSnapshots.t, thetaBins: ucsSnapshots.thetaBins, phiBins: ucsSnapshots.phiBins, values: sql<number[] | null>`${ucsSnapshots.fields}->${field}` })
+    .from(ucsSnapshots)
+    .where(and(eq(ucsSnapshots.projectId, projectId), eq(ucsSnapshots.agentId, agentId)))
+    .orderBy(asc(ucsSnapshots.t));
+  return rows.map((r) => ({ t: r.t, thetaBins: r.thetaBins, phiBins: r.phiBins, values: r.values }));
 }

@@ -1,0 +1,23 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import { notFound } from 'next/navigation';
+import { FieldPlayer } from '@/components/substrate/field-player';
+import { getQueryClient, trpc } from '@/server/trpc/rsc';
+
+export const dynamic = 'force-dynamic';
+
+export default async function AgentSubstratePage({ params }: { params: Promise<{ agent: string }> }) {
+  const agent = decodeURIComponent((await params).agent);
+  const qc = getQueryClient();
+  try {
+    await qc.fetchQuery(trpc.ucs.snapshots.queryOptions({ agent }));
+  } catch (e) {
+    if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
+    throw e;
+  }
+  await qc.prefetchQuery(trpc.ucs.fieldSeries.queryOptions({ agent, field: 'energy' }));
+  return (
+    <HydrationBoundary state={dehydrate(qc)}>
+      <FieldPlayer agent={agent} />
+    </HydrationBoundary>
+  );
+}

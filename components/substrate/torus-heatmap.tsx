@@ -1,0 +1,173 @@
+'use client';
+
+import { color, format, interpolateInferno, interpolateRdBu } from 'd3';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { NodePosition } from '@/lib/ucs/field';
+
+const fmt = format('.4~g');
+const mod = (a: number, n: number) => ((a % n) + n) % n;
+
+interface Props {
+  thetaBins: number;
+  phiBins: number;
+  values: readonly number[];
+  domain: [number, number];
+  /** Difference mode: a diverging scale centred on 0. */
+  diverging: boolean;
+  fieldName: string;
+  nodes: NodePosition[];
+  cursor: { theta: number; phi: number; node?: string } | null;
+  width: number;
+  sqrt: boolean;
+}
+
+/** 256 colours of the scale, so drawing a frame is a table lookup per cell. */
+function lut(diverging: boolean): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(256 * 3);
+  for (let k = 0; k < 256; k++) {
+    // Diverging: blue below zero, red above (RdBu reversed).
+    const c = color(diverging ? interpolateRdBu(1 - k / 255) : interpolateInferno(k / 255))!.rgb();
+    out[k * 3] = c.r;
+    out[k * 3 + 1] = c.g;
+    out[k * 3 + 2] = c.b;
+  }
+  return out;
+}
+
+/** Where a value falls on the colour ramp, 0–1; `sqrt` spreads out fields whose mass sits near zero. */
+export function rampPosition(v: number, domain: [number, number], diverging: boolean, sqrt: boolean): number {
+  const [lo, hi] = domain;
+  if (diverging) {
+    const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+    const x = v / m;
+    return 0.5 + 0.5 * (sqrt ? Math.sign(x) * Math.sqrt(Math.abs(x)) : x);
+  }
+  if (hi === lo) return 0;
+  const x = Math.max(0, Math.min(1, (v - lo) / (hi - lo)));
+  return sqrt ? Math.sqrt(x) : x;
+}
+
+/**
+ * The field over θ (rows) × φ (columns) on a canvas, one pixel a cell scaled up without smoothing.
+ * Drag to pan around the torus: the grid wraps, so neighbours across the seam sit side by side; the
+ * dashed lines mark where θ = 0 and φ = 0 are.
+ */
+export function TorusHeatmap({ thetaBins, phiBins, values, domain, diverging, fieldName, nodes, cursor, width, sqrt }: Props) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [offset, setOffset] = useState({ theta: 0, phi: 0 });
+  const [hover, setHover] = useState<{ theta: number; phi: number; x: number; y: number } | null>(null);
+  const drag = useRef<{ x: number; y: number; theta: number; phi: number } | null>(null);
+  // Fits the width, and keeps the whole torus on screen.
+  const cell = Math.max(2, Math.min(Math.floor(width / phiBins), Math.floor(620 / thetaBins)));
+  const W = cell * phiBins;
+  const H = cell * thetaBins;
+  const colours = useMemo(() => lut(diverging), [diverging]);
+
+  // Drawing is imperative: one effect, redrawn when the data, scale or pan change.
+  useEffect(() => {
+    const c = canvas.current;
+    if (!c) return;
+    const small = document.createElement('canvas');
+    small.width = phiBins;
+    small.height = thetaBins;
+    const sctx = small.getContext('2d')!;
+    const img = sctx.createImageData(phiBins, thetaBins);
+    for (let row = 0; row < thetaBins; row++) {
+      const theta = mod(row + offset.theta, thetaBins);
+      for (let col = 0; col < phiBins; col++) {
+        const v = values[theta * phiBins + mod(col + offset.phi, phiBins)]!;
+        const k = Number.isFinite(v) ? Math.max(0, Math.min(255, Math.round(rampPosition(v, domain, diverging, sqrt) * 255))) : 0;
+        const p = (row * phiBins + col) * 4;
+        img.data[p] = colours[k * 3]!;
+        img.data[p + 1] = colours[k * 3 + 1]!;
+        img.data[p + 2] = colours[k * 3 + 2]!;
+        img.data[p + 3] = 255;
+      }
+    }
+    sctx.putImageData(img, 0, 0);
+    const dpr = window.devicePixelRatio || 1;
+    c.width = W * dpr;
+    c.height = H * dpr;
+    const ctx = c.getContext('2d')!;
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(small, 0, 0, W * dpr, H * dpr);
+  }, [values, colours, domain, diverging, sqrt, thetaBins, phiBins, offset, W, H]);
+
+  const at = (e: React.PointerEvent) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    const col = Math.floor((e.clientX - r.left) / cell);
+    const row = Math.floor((e.clientY - r.top) / cell);
+    return { theta: mod(row + offset.theta, thetaBins), phi: mod(col + offset.phi, phiBins), x: e.clientX - r.left, y: e.clientY - r.top };
+  };
+  const place = (theta: number, phi: number) => ({ x: (mod(phi - offset.phi, phiBins) + 0.5) * cell, y: (mod(theta - offset.theta, thetaBins) + 0.5) * cell });
+  const nodeAt = (theta: number, phi: number) => nodes.filter((n) => n.theta === theta && n.phi === phi).map((n) => n.name);
+  const seamX = mod(-offset.phi, phiBins) * cell;
+  const seamY = mod(-offset.theta, thetaBins) * cell;
+
+  return (
+    <div className="heatmap" style={{ width: W }} data-testid="heatmap">
+      <div
+        className="heatmap-stage"
+        style={{ width: W, height: H }}
+        onPointerDown={(e) => {
+          drag.current = { x: e.clientX, y: e.clientY, ...offset };
+          e.currentTarget.setPointerCapture(e.pointerId);
+        }}
+        onPointerUp={() => (drag.current = null)}
+        onPointerLeave={() => setHover(null)}
+        onPointerMove={(e) => {
+          if (drag.current) {
+            const d = drag.current;
+            setOffset({ theta: mod(d.theta - Math.round((e.clientY - d.y) / cell), thetaBins), phi: mod(d.phi - Math.round((e.clientX - d.x) / cell), phiBins) });
+          }
+          setHover(at(e));
+        }}
+      >
+        <canvas ref={canvas} style={{ width: W, height: H, display: 'block' }} aria-label={`${fieldName} over the torus`} />
+        <svg width={W} height={H} className="heatmap-overlay">
+          <line x1={seamX} x2={seamX} y1={0} y2={H} className="seam" />
+          <line x1={0} x2={W} y1={seamY} y2={seamY} className="seam" />
+          {nodes.map((n) => {
+            const p = place(n.theta, n.phi);
+            return <circle key={n.name} cx={p.x} cy={p.y} r={Math.max(2, cell * 0.22)} className="node-dot" />;
+          })}
+          {cursor ? (() => {
+            const p = place(cursor.theta, cursor.phi);
+            return <circle cx={p.x} cy={p.y} r={cell * 0.55} className="cursor-ring" data-testid="cursor-ring" />;
+          })() : null}
+          {hover ? <rect x={place(hover.theta, hover.phi).x - cell / 2} y={place(hover.theta, hover.phi).y - cell / 2} width={cell} height={cell} className="hover-cell" /> : null}
+        </svg>
+        {hover ? (
+          <div className="heatmap-tip" style={{ left: Math.min(hover.x + 12, W - 180), top: hover.y + 12 }} data-testid="heatmap-tooltip">
+            <div className="mono">
+              θ {hover.theta} · φ {hover.phi}
+            </div>
+            <div>
+              {fieldName} <b data-testid="cell-value">{fmt(values[hover.theta * phiBins + hover.phi]!)}</b>
+            </div>
+            {nodeAt(hover.theta, hover.phi).map((name) => (
+              <div key={name} className="mono faint">
+                {name}
+                {cursor?.node === name ? ' (cursor)' : ''}
+              </div>
+            ))}
+          </div>
+        ) : null}
+      </div>
+      <div className="heatmap-legend">
+        <span className="mono">{fmt(diverging ? -Math.max(Math.abs(domain[0]), Math.abs(domain[1])) : domain[0])}</span>
+        <span className="legend-bar" style={{ background: diverging ? 'linear-gradient(90deg, rgb(5,48,97), rgb(247,247,247), rgb(103,0,31))' : 'linear-gradient(90deg, #000004, #57106e, #bc3754, #f98e09, #fcffa4)' }} />
+        <span className="mono">{fmt(diverging ? Math.max(Math.abs(domain[0]), Math.abs(domain[1])) : domain[1])}</span>
+        <span className="faint">
+          {diverging ? `${fieldName}(B) − ${fieldName}(A)` : fieldName}
+          {sqrt ? ' (square-root scale)' : ''} · drag to pan around the torus
+        </span>
+        {offset.theta || offset.phi ? (
+          <button type="button" className="link-btn" onClick={() => setOffset({ theta: 0, phi: 0 })}>
+            recentre
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+}

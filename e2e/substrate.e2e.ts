@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launch } from './browser';
+import { open } from './page';
+
+const srv = inject('servers').find((s) => s.name === 'pglite')!;
+const state = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/ucs/state/torusfield_state.json'), 'utf8'));
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launch();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+});
+afterAll(async () => browser?.close());
+
+describe('substrate field', () => {
+  it('shows the value of the cell under the pointer, as stored', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    const canvas = page.locator('[data-testid=heatmap] canvas');
+    const box = (await canvas.boundingBox())!;
+    const cell = box.width / 32;
+    // θ 3, φ 7 of the latest snapshot (t 600, the live state file).
+    await page.mouse.move(box.x + 7.5 * cell, box.y + 3.5 * cell);
+    await page.getByTestId('heatmap-tooltip').waitFor();
+    expect(await page.getByTestId('heatmap-tooltip').textContent()).toContain('θ 3 · φ 7');
+    const shown = Number(await page.getByTestId('cell-value').textContent());
+    expect(shown).toBeCloseTo(state.state.fields.energy[3 * 32 + 7], 3);
+    expect(await page.getByTestId('cursor-ring').count()).toBe(1);
+  });
+
+  it('plays the snapshot series from the first step to the last', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    await page.getByLabel('Snapshot').fill('0');
+    await expect.poll(() => page.getByTestId('snapshot-readout').textContent()).toBe('step 201 (1 of 21)');
+    await page.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(() => page.getByTestId('snapshot-readout').textContent(), { timeout: 15_000 }).toBe('step 600 (21 of 21)');
+  });
+
+  it('shows the difference of two snapshots on a diverging scale', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    await page.getByLabel('Difference from').selectOption({ label: 't 201' });
+    await expect.poll(() => page.locator('.heatmap-legend').textContent()).toContain('energy(B) − energy(A)');
+    const canvas = page.locator('[data-testid=heatmap] canvas');
+    const box = (await canvas.boundingBox())!;
+    const cell = box.width / 32;
+    await page.mouse.move(box.x + 0.5 * cell, box.y + 0.5 * cell);
+    const first = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/snapshots/torusfield_state.00000.json'), 'utf8'));
+    const shown = Number(await page.getByTestId('cell-value').textContent());
+    expect(shown).toBeCloseTo(state.state.fields.energy[0] - first.state.fields.energy[0], 2);
+  });
+});
