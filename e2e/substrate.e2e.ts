@@ -52,3 +52,17 @@ describe('substrate field', () => {
     expect(shown).toBeCloseTo(state.state.fields.energy[0] - first.state.fields.energy[0], 2);
   });
 });
+
+describe('dead ends', () => {
+  it('finds a dead end by its reopen condition, with the matched words marked', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo/dead-ends`);
+    expect(await page.locator('[data-testid=dead-ends] tbody tr').count()).toBe(9);
+    await page.getByLabel('Would this reopen?').fill('foundry_get_insights output changed after the upgrade');
+    await expect.poll(() => page.getByTestId('reopen-summary').textContent()).toBe('1 dead end could reopen');
+    const first = page.locator('[data-testid=dead-ends] tbody tr').first();
+    expect(await first.textContent()).toContain('foundry_get_insights for research');
+    expect(await first.locator('mark.hit').allTextContents()).toEqual(['foundry_get_insights', 'output', 'changed']);
+    await page.getByLabel('Search dead ends').fill('flaky');
+    await expect.poll(() => page.locator('[data-testid=dead-ends] tbody tr').count()).toBe(3);
+  });
+});

@@ -40,7 +40,12 @@ export function AgentsGrid() {
               <div className="stat"><div className="label">Steps t</div><div className="value">{fmtInt(a.firstT)}–{fmtInt(a.lastT)}</div></div>
               <div className="stat"><div className="label">Artifacts</div><div className="value">{fmtInt(a.artifacts)}</div></div>
               <div className="stat"><div className="label">Annotated</div><div className="value">{fmtInt(a.annotated)}</div></div>
-              <div className="stat"><div className="label">Dead ends</div><div className="value">{fmtInt(a.deadEnds)}</div></div>
+              <div className="stat">
+                <div className="label">Dead ends</div>
+                <div className="value">
+                  <Link href={`/substrate/${encodeURIComponent(a.agentId)}/dead-ends`}>{fmtInt(a.deadEnds)}</Link>
+                </div>
+              </div>
               <div className="stat"><div className="label">Methodology</div><div className="value">{fmtInt(a.methodology)}</div></div>
               <div className="stat"><div className="label">Judgments</div><div className="value">{fmtInt(a.judgments)}</div></div>
               <div className="stat"><div className="label">Actions</div><div className="value">{fmtInt(a.actions)}</div></div>

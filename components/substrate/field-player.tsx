@@ -73,6 +73,9 @@ export function FieldPlayer({ agent }: { agent: string }) {
           </div>
         </div>
         <div className="toolbar">
+          <Link className="btn" href={`/substrate/${encodeURIComponent(agent)}/dead-ends`}>
+            Dead ends
+          </Link>
           <select className="select" aria-label="Field" value={field} onChange={(e) => setField(e.target.value)}>
             {(fields.length ? fields : ['energy']).map((f) => (
               <option key={f}>{f}</option>

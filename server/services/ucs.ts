@@ -125,3 +125,21 @@ export async function fieldSeries(db: Tx, projectId: string, agentId: string, fi
     .orderBy(asc(ucsSnapshots.t));
   return rows.map((r) => ({ t: r.t, thetaBins: r.thetaBins, phiBins: r.phiBins, values: r.values }));
 }
+
+/** The agent's negative knowledge: every dead end with why it was closed and what would reopen it. */
+export async function listDeadEnds(db: Tx, projectId: string, agentId: string) {
+  return db
+    .select({
+      id: ucsDeadEnds.id,
+      date: ucsDeadEnds.date,
+      topic: ucsDeadEnds.topic,
+      whyClosed: ucsDeadEnds.whyClosed,
+      reopenConditions: ucsDeadEnds.reopenConditions,
+      capabilities: ucsDeadEnds.capabilities,
+      keywords: ucsDeadEnds.keywords,
+      occurrences: ucsDeadEnds.occurrences,
+    })
+    .from(ucsDeadEnds)
+    .where(and(eq(ucsDeadEnds.projectId, projectId), eq(ucsDeadEnds.agentId, agentId)))
+    .orderBy(desc(ucsDeadEnds.date), asc(ucsDeadEnds.topic));
+}
