@@ -4,6 +4,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launch } from './browser';
 import { open } from './page';
+import { scoreOutgoing } from '../lib/ucs/routing';
+import { nodePositions } from '../lib/ucs/field';
 
 const srv = inject('servers').find((s) => s.name === 'pglite')!;
 const state = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/ucs/state/torusfield_state.json'), 'utf8'));
@@ -50,6 +52,20 @@ describe('substrate field', () => {
     const first = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/snapshots/torusfield_state.00000.json'), 'utf8'));
     const shown = Number(await page.getByTestId('cell-value').textContent());
     expect(shown).toBeCloseTo(state.state.fields.energy[0] - first.state.fields.energy[0], 2);
+  });
+});
+
+describe('routing explained', () => {
+  it("breaks the cursor's outgoing edges into their terms, in the router's order", async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    const rows = page.locator('[data-testid=routing] tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThan(0);
+    const ctx = Object.fromEntries(nodePositions(state.graph.nodes, state.injection_schedule, 24, 32).map((p) => [p.name, state.state.fields.context_energy[p.theta * 32 + p.phi]]));
+    const expected = scoreOutgoing(state.graph.edges, state.cursor.node, { bias: state.policy.edge_bias, contextEnergy: ctx });
+    expect(await rows.count()).toBe(expected.length);
+    expect(await page.locator('[data-testid=routing] .panel-head').textContent()).toContain(`Routing from ${state.cursor.node}`);
+    const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-to')));
+    expect(shown).toEqual(expected.map((e) => e.to));
   });
 });
 

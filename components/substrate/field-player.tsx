@@ -8,6 +8,7 @@ import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { useWidth } from '@/components/replay/use-width';
 import { fieldDiff, fieldExtent, nodePositions } from '@/lib/ucs/field';
 import { fmtInt } from '@/lib/format';
+import { RoutingPanel } from './routing-panel';
 import { TorusHeatmap } from './torus-heatmap';
 
 /** The field of one agent over its snapshots: a heatmap with a slider and player, or the difference of two snapshots. */
@@ -140,6 +141,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
           <div className="skeleton" style={{ height: 300 }} />
         ) : null}
       </div>
+      {frame ? <RoutingPanel agent={agent} t={frame.t} /> : null}
     </>
   );
 }

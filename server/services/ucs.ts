@@ -143,3 +143,22 @@ export async function listDeadEnds(db: Tx, projectId: string, agentId: string) {
     .where(and(eq(ucsDeadEnds.projectId, projectId), eq(ucsDeadEnds.agentId, agentId)))
     .orderBy(desc(ucsDeadEnds.date), asc(ucsDeadEnds.topic));
 }
+
+/** What routing needs from one snapshot: the graph with edge parameters, policy biases, the cursor and the context field. */
+export async function routingState(db: Tx, projectId: string, agentId: string, t: number) {
+  const [row] = await db
+    .select({
+      t: ucsSnapshots.t,
+      thetaBins: ucsSnapshots.thetaBins,
+      phiBins: ucsSnapshots.phiBins,
+      graph: ucsSnapshots.graph,
+      policy: ucsSnapshots.policy,
+      cursor: ucsSnapshots.cursor,
+      schedule: ucsSnapshots.injectionSchedule,
+      contextEnergy: sql<number[] | null>`${ucsSnapshots.fields}->'context_energy'`,
+    })
+    .from(ucsSnapshots)
+    .where(and(eq(ucsSnapshots.projectId, projectId), eq(ucsSnapshots.agentId, agentId), eq(ucsSnapshots.t, t)));
+  if (!row) throw new NotFoundError('snapshot', `${agentId}@t${t}`);
+  return row;
+}
