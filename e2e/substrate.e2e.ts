@@ -55,6 +55,23 @@ describe('substrate field', () => {
   });
 });
 
+describe('artifacts and the capability graph', () => {
+  it('opens a wormhole from the artifact list and shows it on the graph and the field', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    const row = page.locator('[data-testid=artifacts] tr[data-artifact=c6b826111c1d656d]');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('read before write'); // its annotation
+    expect(await page.locator('[data-testid=artifacts] .badge.danger').count()).toBe(8); // unannotated
+    await row.click();
+    await page.getByTestId('edge-detail').waitFor();
+    const edge = state.graph.edges[120];
+    expect(await page.getByTestId('edge-detail').textContent()).toContain(`${edge.src} → ${edge.dst}`);
+    expect(await page.getByTestId('edge-detail').textContent()).toContain('wormhole');
+    expect(await page.locator('[data-testid=graph] line[data-edge="120"]').getAttribute('stroke-opacity')).toBe('1');
+    expect(await page.getByTestId('heatmap-highlight').count()).toBe(2);
+  });
+});
+
 describe('routing explained', () => {
   it("breaks the cursor's outgoing edges into their terms, in the router's order", async () => {
     await open(page, `${srv.url}/substrate/aegis-demo`);

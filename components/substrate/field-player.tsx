@@ -1,6 +1,6 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
@@ -9,6 +9,10 @@ import { useWidth } from '@/components/replay/use-width';
 import { fieldDiff, fieldExtent, nodePositions } from '@/lib/ucs/field';
 import { fmtInt } from '@/lib/format';
 import { RoutingPanel } from './routing-panel';
+import { CapabilityGraph } from './capability-graph';
+import { ArtifactsPanel, type ArtifactRow } from './artifacts-panel';
+import { useSubstrate } from './store';
+import type { EdgeParams } from '@/lib/ucs/routing';
 import { TorusHeatmap } from './torus-heatmap';
 
 /** The field of one agent over its snapshots: a heatmap with a slider and player, or the difference of two snapshots. */
@@ -58,6 +62,16 @@ export function FieldPlayer({ agent }: { agent: string }) {
   }, [series.data, diffFrom, values]);
   const nodes = useMemo(() => (frame ? nodePositions(meta.data?.nodes ?? [], meta.data?.schedule ?? null, frame.thetaBins, frame.phiBins) : []), [frame, meta.data]);
   const snap = snaps[i];
+  const routing = useQuery({ ...trpc.ucs.routing.queryOptions({ agent, t: frame?.t ?? -1 }), enabled: !!frame, placeholderData: keepPreviousData });
+  const artifactsQ = useQuery(trpc.ucs.artifacts.queryOptions({ agent }));
+  const graph = routing.data?.graph as { nodes?: string[]; edges?: EdgeParams[] } | null | undefined;
+  const graphNodes = useMemo(() => graph?.nodes ?? [], [graph]);
+  const graphEdges = useMemo(() => graph?.edges ?? [], [graph]);
+  const artifacts = useMemo(() => (artifactsQ.data ?? []) as ArtifactRow[], [artifactsQ.data]);
+  const wormholes = useMemo(() => new Set(artifacts.filter((a) => typeof a.payload.edge_index === 'number').map((a) => a.payload.edge_index as number)), [artifacts]);
+  const attractors = useMemo(() => new Set(artifacts.filter((a) => typeof a.payload.node === 'string').map((a) => a.payload.node as string)), [artifacts]);
+  const { edgeIndex: selEdge, node: selNode } = useSubstrate();
+  const highlight = selEdge !== null && graphEdges[selEdge] ? [graphEdges[selEdge]!.src, graphEdges[selEdge]!.dst] : selNode ? [selNode] : [];
   const cursor = snap?.cursor && typeof snap.cursor.theta === 'number' && typeof snap.cursor.phi === 'number' ? { theta: snap.cursor.theta, phi: snap.cursor.phi, node: snap.cursor.node } : null;
 
   if (meta.error) return <ErrorBox error={meta.error} />;
@@ -134,12 +148,35 @@ export function FieldPlayer({ agent }: { agent: string }) {
             fieldName={field}
             nodes={nodes}
             cursor={cursor}
+            highlight={highlight}
             sqrt={sqrt}
             width={Math.min(width, 1100)}
           />
         ) : !series.error ? (
           <div className="skeleton" style={{ height: 300 }} />
         ) : null}
+      </div>
+      <div className="substrate-row">
+        <div className="panel">
+          <div className="panel-head">
+            Capability graph <span className="faint">{graphNodes.length} capabilities · {graphEdges.length} edges · at step {frame?.t ?? '—'}</span>
+          </div>
+          <div className="panel-body">
+            {graphNodes.length ? (
+              <CapabilityGraph
+                nodes={graphNodes}
+                edges={graphEdges}
+                cursor={cursor?.node ?? null}
+                bias={((routing.data?.policy as { edge_bias?: Record<string, number> } | null)?.edge_bias ?? {}) as Record<string, number>}
+                wormholes={wormholes}
+                attractors={attractors}
+              />
+            ) : (
+              <div className="skeleton" style={{ height: 300 }} />
+            )}
+          </div>
+        </div>
+        <ArtifactsPanel artifacts={artifacts} edges={graphEdges} />
       </div>
       {frame ? <RoutingPanel agent={agent} t={frame.t} /> : null}
     </>

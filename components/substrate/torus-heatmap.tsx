@@ -19,6 +19,8 @@ interface Props {
   cursor: { theta: number; phi: number; node?: string } | null;
   width: number;
   sqrt: boolean;
+  /** Capabilities to ring (the selected artifact's). */
+  highlight?: string[];
 }
 
 /** 256 colours of the scale, so drawing a frame is a table lookup per cell. */
@@ -52,7 +54,7 @@ export function rampPosition(v: number, domain: [number, number], diverging: boo
  * Drag to pan around the torus: the grid wraps, so neighbours across the seam sit side by side; the
  * dashed lines mark where θ = 0 and φ = 0 are.
  */
-export function TorusHeatmap({ thetaBins, phiBins, values, domain, diverging, fieldName, nodes, cursor, width, sqrt }: Props) {
+export function TorusHeatmap({ thetaBins, phiBins, values, domain, diverging, fieldName, nodes, cursor, width, sqrt, highlight = [] }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [offset, setOffset] = useState({ theta: 0, phi: 0 });
   const [hover, setHover] = useState<{ theta: number; phi: number; x: number; y: number } | null>(null);
@@ -135,6 +137,12 @@ export function TorusHeatmap({ thetaBins, phiBins, values, domain, diverging, fi
             const p = place(cursor.theta, cursor.phi);
             return <circle cx={p.x} cy={p.y} r={cell * 0.55} className="cursor-ring" data-testid="cursor-ring" />;
           })() : null}
+          {nodes
+            .filter((n) => highlight.includes(n.name))
+            .map((n) => {
+              const p = place(n.theta, n.phi);
+              return <circle key={`h-${n.name}`} cx={p.x} cy={p.y} r={cell * 0.6} className="select-ring" data-testid="heatmap-highlight" />;
+            })}
           {hover ? <rect x={place(hover.theta, hover.phi).x - cell / 2} y={place(hover.theta, hover.phi).y - cell / 2} width={cell} height={cell} className="hover-cell" /> : null}
         </svg>
         {hover ? (

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { procedure, router } from '@/server/trpc/init';
-import { fieldSeries, listDeadEnds, listSnapshots, listUcsAgents, routingState } from '@/server/services/ucs';
+import { fieldSeries, listArtifacts, listDeadEnds, listSnapshots, listUcsAgents, routingState } from '@/server/services/ucs';
 
 const agent = z.string().min(1).max(256);
 
@@ -8,6 +8,7 @@ export const ucsRouter = router({
   agents: procedure.query(({ ctx }) => listUcsAgents(ctx.db, ctx.projectId)),
   snapshots: procedure.input(z.object({ agent })).query(({ ctx, input }) => listSnapshots(ctx.db, ctx.projectId, input.agent)),
   routing: procedure.input(z.object({ agent, t: z.number().int() })).query(({ ctx, input }) => routingState(ctx.db, ctx.projectId, input.agent, input.t)),
+  artifacts: procedure.input(z.object({ agent })).query(({ ctx, input }) => listArtifacts(ctx.db, ctx.projectId, input.agent)),
   deadEnds: procedure.input(z.object({ agent })).query(({ ctx, input }) => listDeadEnds(ctx.db, ctx.projectId, input.agent)),
   fieldSeries: procedure
     .input(z.object({ agent, field: z.string().min(1).max(64) }))

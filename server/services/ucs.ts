@@ -162,3 +162,24 @@ export async function routingState(db: Tx, projectId: string, agentId: string, t
   if (!row) throw new NotFoundError('snapshot', `${agentId}@t${t}`);
   return row;
 }
+
+/** The agent's artifacts (wormholes, attractors, resonances) with their annotations, strongest first. */
+export async function listArtifacts(db: Tx, projectId: string, agentId: string) {
+  return db
+    .select({
+      id: ucsArtifacts.id,
+      kind: ucsArtifacts.kind,
+      payload: ucsArtifacts.payload,
+      score: ucsArtifacts.score,
+      createdT: ucsArtifacts.createdT,
+      lastSeenT: ucsArtifacts.lastSeenT,
+      annotation: ucsAnnotations.data,
+    })
+    .from(ucsArtifacts)
+    .leftJoin(
+      ucsAnnotations,
+      and(eq(ucsAnnotations.projectId, ucsArtifacts.projectId), eq(ucsAnnotations.agentId, ucsArtifacts.agentId), eq(ucsAnnotations.artifactId, ucsArtifacts.id)),
+    )
+    .where(and(eq(ucsArtifacts.projectId, projectId), eq(ucsArtifacts.agentId, agentId)))
+    .orderBy(desc(ucsArtifacts.score), asc(ucsArtifacts.id));
+}

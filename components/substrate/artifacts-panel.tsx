@@ -1,0 +1,84 @@
+'use client';
+
+import type { EdgeParams } from '@/lib/ucs/routing';
+import { MemoryText } from '@/components/ui/memory-text';
+import { useSubstrate } from './store';
+
+export interface ArtifactRow {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  score: number | null;
+  createdT: number | null;
+  annotation: Record<string, unknown> | null;
+}
+
+const KNOWN = new Set(['wormhole', 'attractor', 'resonance']);
+
+/** Where an artifact lives in the graph: a wormhole's edge, an attractor's node. */
+export function artifactTarget(a: ArtifactRow, edges: EdgeParams[]): { edgeIndex?: number; node?: string; label: string } {
+  const ei = typeof a.payload.edge_index === 'number' ? a.payload.edge_index : undefined;
+  if (ei !== undefined) {
+    const e = edges[ei];
+    return { edgeIndex: ei, label: e ? `${e.src} → ${e.dst}` : `edge ${ei} (not in this graph)` };
+  }
+  if (typeof a.payload.node === 'string') return { node: a.payload.node, label: a.payload.node };
+  return { label: JSON.stringify(a.payload) };
+}
+
+/** Wormholes, attractors and resonances with their payloads, scores and annotations; click one to locate it on the graph and the field. */
+export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[]; edges: EdgeParams[] }) {
+  const { artifactId, select } = useSubstrate();
+  const unannotated = artifacts.filter((a) => !a.annotation).length;
+  return (
+    <div className="panel" data-testid="artifacts">
+      <div className="panel-head">
+        <span>Artifacts</span>
+        <span className="muted">
+          {artifacts.length} · {unannotated} unannotated
+        </span>
+      </div>
+      <table className="data compact">
+        <tbody>
+          {artifacts.map((a) => {
+            const t = artifactTarget(a, edges);
+            const on = artifactId === a.id;
+            return (
+              <tr key={a.id} className={`clickable ${on ? 'row-on' : ''}`} onClick={() => select(on ? {} : { artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null })} data-artifact={a.id}>
+                <td style={{ width: 1 }}>
+                  <span className={`badge ${a.kind === 'wormhole' ? 'warn' : a.kind === 'attractor' ? 'accent' : ''}`}>{a.kind}</span>
+                  {!KNOWN.has(a.kind) ? <div className="faint">unknown kind</div> : null}
+                </td>
+                <td>
+                  <div className="mono">{t.label}</div>
+                  <div className="cell-sub">
+                    {a.id} · score {a.score?.toFixed(3) ?? '—'} · since t {a.createdT ?? '—'}
+                    {typeof a.payload.hits === 'number' ? ` · ${a.payload.hits} hits, mean net ${Number(a.payload.mean_net).toFixed(3)}` : ''}
+                    {typeof a.payload.visits === 'number' ? ` · ${a.payload.visits} visits (${(100 * Number(a.payload.frequency)).toFixed(1)}%)` : ''}
+                  </div>
+                  {a.annotation ? (
+                    <div className="annotation">
+                      <MemoryText text={String(a.annotation.text ?? '')} />
+                      {a.annotation.failure_condition ? (
+                        <div className="faint">
+                          fails when: <MemoryText text={String(a.annotation.failure_condition)} />
+                        </div>
+                      ) : null}
+                      {a.annotation.generalized_pattern ? (
+                        <div className="faint">
+                          pattern: <MemoryText text={String(a.annotation.generalized_pattern)} />
+                        </div>
+                      ) : null}
+                    </div>
+                  ) : (
+                    <span className="badge danger">unannotated</span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

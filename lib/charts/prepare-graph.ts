@@ -1,0 +1,44 @@
+import { forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3';
+
+export interface GraphNode extends SimulationNodeDatum {
+  id: string;
+  degree: number;
+}
+
+export interface GraphLink extends SimulationLinkDatum<GraphNode> {
+  index: number;
+  w: number;
+}
+
+/**
+ * A force layout of the capability graph, run to rest synchronously (d3-force's own seeded random
+ * source, so the same graph always lands the same way) and fitted to width × height.
+ */
+export function layoutGraph(nodes: readonly string[], edges: readonly { src: string; dst: string; w: number }[], width: number, height: number, pad = 24) {
+  const known = new Set(nodes);
+  const degree = new Map<string, number>();
+  for (const e of edges) {
+    degree.set(e.src, (degree.get(e.src) ?? 0) + 1);
+    degree.set(e.dst, (degree.get(e.dst) ?? 0) + 1);
+  }
+  const simNodes: GraphNode[] = nodes.map((id) => ({ id, degree: degree.get(id) ?? 0 }));
+  const links: GraphLink[] = [];
+  const unknown: { index: number; src: string; dst: string }[] = [];
+  edges.forEach((e, index) => {
+    if (known.has(e.src) && known.has(e.dst)) links.push({ source: e.src, target: e.dst, index, w: e.w });
+    else unknown.push({ index, src: e.src, dst: e.dst });
+  });
+  const sim = forceSimulation(simNodes)
+    .force('link', forceLink<GraphNode, GraphLink>(links).id((d) => d.id).distance(60).strength(0.08))
+    .force('charge', forceManyBody().strength(-160))
+    .force('center', forceCenter(0, 0))
+    .force('collide', forceCollide(14))
+    .stop();
+  for (let i = 0; i < 300; i++) sim.tick();
+  const xs = simNodes.map((n) => n.x ?? 0);
+  const ys = simNodes.map((n) => n.y ?? 0);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const k = Math.min((width - 2 * pad) / Math.max(1, x1 - x0), (height - 2 * pad) / Math.max(1, y1 - y0));
+  const pos = new Map(simNodes.map((n) => [n.id, { x: pad + ((n.x ?? 0) - x0) * k, y: pad + ((n.y ?? 0) - y0) * k, degree: n.degree }]));
+  return { pos, links: links.map((l) => ({ index: l.index, src: (l.source as GraphNode).id, dst: (l.target as GraphNode).id, w: l.w })), unknown };
+}
