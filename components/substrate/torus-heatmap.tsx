@@ -1,6 +1,7 @@
 'use client';
 
-import { color, format, interpolateInferno, interpolateRdBu } from 'd3';
+import { format } from 'd3';
+import { colourTable, drawField } from './draw-field';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { NodePosition } from '@/lib/ucs/field';
 
@@ -23,32 +24,6 @@ interface Props {
   highlight?: string[];
 }
 
-/** 256 colours of the scale, so drawing a frame is a table lookup per cell. */
-function lut(diverging: boolean): Uint8ClampedArray {
-  const out = new Uint8ClampedArray(256 * 3);
-  for (let k = 0; k < 256; k++) {
-    // Diverging: blue below zero, red above (RdBu reversed).
-    const c = color(diverging ? interpolateRdBu(1 - k / 255) : interpolateInferno(k / 255))!.rgb();
-    out[k * 3] = c.r;
-    out[k * 3 + 1] = c.g;
-    out[k * 3 + 2] = c.b;
-  }
-  return out;
-}
-
-/** Where a value falls on the colour ramp, 0–1; `sqrt` spreads out fields whose mass sits near zero. */
-export function rampPosition(v: number, domain: [number, number], diverging: boolean, sqrt: boolean): number {
-  const [lo, hi] = domain;
-  if (diverging) {
-    const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
-    const x = v / m;
-    return 0.5 + 0.5 * (sqrt ? Math.sign(x) * Math.sqrt(Math.abs(x)) : x);
-  }
-  if (hi === lo) return 0;
-  const x = Math.max(0, Math.min(1, (v - lo) / (hi - lo)));
-  return sqrt ? Math.sqrt(x) : x;
-}
-
 /**
  * The field over θ (rows) × φ (columns) on a canvas, one pixel a cell scaled up without smoothing.
  * Drag to pan around the torus: the grid wraps, so neighbours across the seam sit side by side; the
@@ -63,36 +38,13 @@ export function TorusHeatmap({ thetaBins, phiBins, values, domain, diverging, fi
   const cell = Math.max(2, Math.min(Math.floor(width / phiBins), Math.floor(620 / thetaBins)));
   const W = cell * phiBins;
   const H = cell * thetaBins;
-  const colours = useMemo(() => lut(diverging), [diverging]);
+  const colours = useMemo(() => colourTable(diverging), [diverging]);
 
   // Drawing is imperative: one effect, redrawn when the data, scale or pan change.
   useEffect(() => {
     const c = canvas.current;
     if (!c) return;
-    const small = document.createElement('canvas');
-    small.width = phiBins;
-    small.height = thetaBins;
-    const sctx = small.getContext('2d')!;
-    const img = sctx.createImageData(phiBins, thetaBins);
-    for (let row = 0; row < thetaBins; row++) {
-      const theta = mod(row + offset.theta, thetaBins);
-      for (let col = 0; col < phiBins; col++) {
-        const v = values[theta * phiBins + mod(col + offset.phi, phiBins)]!;
-        const k = Number.isFinite(v) ? Math.max(0, Math.min(255, Math.round(rampPosition(v, domain, diverging, sqrt) * 255))) : 0;
-        const p = (row * phiBins + col) * 4;
-        img.data[p] = colours[k * 3]!;
-        img.data[p + 1] = colours[k * 3 + 1]!;
-        img.data[p + 2] = colours[k * 3 + 2]!;
-        img.data[p + 3] = 255;
-      }
-    }
-    sctx.putImageData(img, 0, 0);
-    const dpr = window.devicePixelRatio || 1;
-    c.width = W * dpr;
-    c.height = H * dpr;
-    const ctx = c.getContext('2d')!;
-    ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(small, 0, 0, W * dpr, H * dpr);
+    drawField(c, { thetaBins, phiBins, values, domain, diverging, sqrt, colours, offset, width: W, height: H });
   }, [values, colours, domain, diverging, sqrt, thetaBins, phiBins, offset, W, H]);
 
   const at = (e: React.PointerEvent) => {
