@@ -99,3 +99,16 @@ describe('dead ends', () => {
     await expect.poll(() => page.locator('[data-testid=dead-ends] tbody tr').count()).toBe(3);
   });
 });
+
+describe('judgment', () => {
+  it('lists the action log, methodology and judgment nodes, and filters actions', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo/judgment`);
+    await page.getByTestId('actions').waitFor();
+    expect(await page.locator('[data-testid=actions] tbody tr').count()).toBe(200);
+    expect(await page.locator('[data-testid=methodology] tbody tr').count()).toBe(16);
+    await page.getByLabel('Filter actions').fill('foundry_overseer');
+    await expect.poll(() => page.locator('[data-testid=actions] tbody tr').count()).toBeLessThan(200);
+    expect((await page.locator('[data-testid=actions] tbody tr').allTextContents()).every((row) => row.includes('foundry_overseer'))).toBe(true);
+    expect(await page.locator('[data-testid=actions] tr[data-t="202"]').textContent()).toContain('foundry_metrics → foundry_overseer');
+  });
+});

@@ -88,6 +88,9 @@ export function FieldPlayer({ agent }: { agent: string }) {
           </div>
         </div>
         <div className="toolbar">
+          <Link className="btn" href={`/substrate/${encodeURIComponent(agent)}/judgment`}>
+            Judgment
+          </Link>
           <Link className="btn" href={`/substrate/${encodeURIComponent(agent)}/dead-ends`}>
             Dead ends
           </Link>

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { NotFoundError } from './errors';
 import type { Tx } from '@/server/db';
-import { ucsActions, ucsArtifacts, ucsDeadEnds, ucsDocuments, ucsMethodology, ucsSnapshots, ucsAnnotations, ucsJudgments } from '@/server/db/schema/ucs';
+import { ucsActions, ucsArtifacts, ucsDeadEnds, ucsDocuments, ucsMethodology, ucsSnapshots, ucsAnnotations, ucsJudgments, ucsPpHistory } from '@/server/db/schema/ucs';
 import type { Envelope, RecordType } from '@/lib/ingest/contract';
 import { joinUcsState } from '@/lib/ucs/state';
 
@@ -182,4 +182,35 @@ export async function listArtifacts(db: Tx, projectId: string, agentId: string) 
     )
     .where(and(eq(ucsArtifacts.projectId, projectId), eq(ucsArtifacts.agentId, agentId)))
     .orderBy(desc(ucsArtifacts.score), asc(ucsArtifacts.id));
+}
+
+/** The judgment layer: PP health over time, the action log, methodology entries and judgment nodes. */
+export async function judgment(db: Tx, projectId: string, agentId: string) {
+  const own = <T extends typeof ucsPpHistory | typeof ucsActions | typeof ucsMethodology | typeof ucsJudgments>(t: T) =>
+    and(eq(t.projectId, projectId), eq(t.agentId, agentId));
+  const [pp, actions, methodology, judgments] = await Promise.all([
+    db.select({ t: ucsPpHistory.t, ts: ucsPpHistory.ts, pp: ucsPpHistory.pp, health: ucsPpHistory.health }).from(ucsPpHistory).where(own(ucsPpHistory)).orderBy(asc(ucsPpHistory.t)),
+    db
+      .select({
+        t: ucsActions.t,
+        ts: ucsActions.ts,
+        action: ucsActions.action,
+        outcome: ucsActions.outcome,
+        success: ucsActions.success,
+        significance: ucsActions.significance,
+        reward: ucsActions.reward,
+        edge: ucsActions.edge,
+        routed: ucsActions.routed,
+      })
+      .from(ucsActions)
+      .where(own(ucsActions))
+      .orderBy(asc(ucsActions.t)),
+    db.select({ id: ucsMethodology.id, date: ucsMethodology.date, summary: ucsMethodology.summary, capabilities: ucsMethodology.capabilities, keywords: ucsMethodology.keywords, data: ucsMethodology.data }).from(ucsMethodology).where(own(ucsMethodology)),
+    db
+      .select({ id: ucsJudgments.id, ts: ucsJudgments.ts, action: ucsJudgments.action, outcome: ucsJudgments.outcome, outcomeSuccess: ucsJudgments.outcomeSuccess, significance: ucsJudgments.significance, reward: ucsJudgments.reward, data: ucsJudgments.data })
+      .from(ucsJudgments)
+      .where(own(ucsJudgments))
+      .orderBy(asc(ucsJudgments.ts)),
+  ]);
+  return { pp, actions, methodology, judgments };
 }

@@ -1,0 +1,17 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import { JudgmentView } from '@/components/substrate/judgment-view';
+import { getQueryClient, trpc } from '@/server/trpc/rsc';
+
+export const dynamic = 'force-dynamic';
+export const metadata = { title: 'Judgment' };
+
+export default async function JudgmentPage({ params }: { params: Promise<{ agent: string }> }) {
+  const agent = decodeURIComponent((await params).agent);
+  const qc = getQueryClient();
+  await qc.prefetchQuery(trpc.ucs.judgment.queryOptions({ agent }));
+  return (
+    <HydrationBoundary state={dehydrate(qc)}>
+      <JudgmentView agent={agent} />
+    </HydrationBoundary>
+  );
+}

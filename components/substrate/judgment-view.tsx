@@ -1,0 +1,129 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useMemo, useState } from 'react';
+import { useTRPC } from '@/components/trpc/provider';
+import { SeriesChart } from '@/components/replay/series-chart';
+import { MemoryText } from '@/components/ui/memory-text';
+import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { fmtInt } from '@/lib/format';
+
+const SUCCESS: Record<string, string> = { success: 'ok', partial: 'warn', failure: 'danger', neutral: '' };
+const fmt2 = (v: number | null) => (v === null ? '—' : v.toFixed(2));
+
+/** What the agent judged: PP health over time, every action with its reward, methodology learned and judgment nodes. */
+export function JudgmentView({ agent }: { agent: string }) {
+  const trpc = useTRPC();
+  const q = useQuery(trpc.ucs.judgment.queryOptions({ agent }));
+  const [filter, setFilter] = useState('');
+  const d = q.data;
+  const ppSeries = useMemo(() => {
+    const rows = d?.pp ?? [];
+    const keys = [...new Set(rows.flatMap((r) => Object.keys(r.pp)))].sort();
+    return {
+      t: rows.map((r) => r.t),
+      health: [{ key: 'health', label: 'health', values: rows.map((r) => r.health) }],
+      parts: keys.slice(0, 4).map((k) => ({ key: k, label: k, values: rows.map((r) => r.pp[k] ?? null) })),
+    };
+  }, [d]);
+  const actions = useMemo(() => d?.actions ?? [], [d]);
+  const rewardSeries = useMemo(() => [{ key: 'reward', label: 'reward', values: actions.map((a) => a.reward) }], [actions]);
+  const shown = actions.filter((a) => !filter || `${a.action} ${a.outcome} ${a.edge}`.toLowerCase().includes(filter.toLowerCase())).slice(-200).reverse();
+  const routed = actions.filter((a) => a.routed).length;
+  const none = (n: number) => Array<null>(n).fill(null);
+
+  if (q.error) return <ErrorBox error={q.error} />;
+  return (
+    <>
+      <div className="crumbs">
+        <Link href="/substrate">Substrate</Link> / <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">{agent}</Link> / judgment
+      </div>
+      <div className="page-head">
+        <div>
+          <h1>Judgment</h1>
+          <div className="sub">
+            {d ? `${fmtInt(actions.length)} actions (${fmtInt(routed)} routed along an edge) · ${fmtInt(d.methodology.length)} methodology entries · ${fmtInt(d.judgments.length)} judgment nodes` : 'Loading…'}
+          </div>
+        </div>
+      </div>
+      {d ? (
+        <div className="charts-row" style={{ gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' }}>
+          <SeriesChart title="PP health" series={ppSeries.health} turns={ppSeries.t} stress={none(ppSeries.t.length)} index={Math.max(0, ppSeries.t.length - 1)} format={fmt2} onJump={() => {}} />
+          <SeriesChart title="Reward per action" series={rewardSeries} turns={actions.map((a) => a.t)} stress={actions.map((a) => (a.success === 'failure' ? 'failure' : null))} index={Math.max(0, actions.length - 1)} format={fmt2} onJump={() => {}} />
+        </div>
+      ) : null}
+      <div className="substrate-row" style={{ marginTop: 0 }}>
+        <div className="panel" data-testid="actions">
+          <div className="panel-head">
+            <span>Action log</span>
+            <input className="input" type="search" placeholder="Filter action, outcome, edge" aria-label="Filter actions" value={filter} onChange={(e) => setFilter(e.target.value)} style={{ width: 220 }} />
+          </div>
+          <table className="data compact">
+            <tbody>
+              {shown.map((a) => (
+                <tr key={a.t} data-t={a.t}>
+                  <td className="num mono">{a.t}</td>
+                  <td className="mono">{a.action}</td>
+                  <td>{a.success ? <span className={`badge ${SUCCESS[a.success] ?? ''}`}>{a.success}</span> : null}</td>
+                  <td className="num">{fmt2(a.reward)}</td>
+                  <td className="cell-sub">{a.routed ? a.edge : <span className="badge">jumped (no edge)</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {d && !shown.length ? <EmptyState title="No action matches" /> : null}
+        </div>
+        <div style={{ display: 'grid', gap: 14 }}>
+          <div className="panel" data-testid="methodology">
+            <div className="panel-head">Methodology</div>
+            <table className="data compact">
+              <tbody>
+                {(d?.methodology ?? []).map((m) => {
+                  const snap = (m.data.routing_snapshot ?? null) as { top_paths?: { to: string; score: number }[] } | null;
+                  return (
+                    <tr key={m.id}>
+                      <td>
+                        <MemoryText text={m.summary} />
+                        <div className="cell-sub">
+                          {m.date} · {m.capabilities.join(', ')}
+                          {snap?.top_paths?.length ? ` · routing then: ${snap.top_paths.slice(0, 3).map((p) => `${p.to} ${p.score.toFixed(2)}`).join(', ')}` : ''}
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <div className="panel" data-testid="judgments">
+            <div className="panel-head">Judgment nodes</div>
+            <table className="data compact">
+              <tbody>
+                {(d?.judgments ?? []).slice(-30).reverse().map((j) => {
+                  const ctx = (j.data.context ?? {}) as { task_description?: string; constraints?: string[] };
+                  const neg = (j.data.negative_knowledge ?? []) as string[];
+                  return (
+                    <tr key={j.id}>
+                      <td>
+                        <div>
+                          <span className="mono">{j.action}</span> {j.outcomeSuccess ? <span className={`badge ${SUCCESS[j.outcomeSuccess] ?? ''}`}>{j.outcomeSuccess}</span> : null}{' '}
+                          <span className="faint">reward {fmt2(j.reward)}</span>
+                        </div>
+                        <div className="cell-sub">
+                          <MemoryText text={ctx.task_description ?? ''} />
+                          {ctx.constraints?.length ? ` · constraints: ${ctx.constraints.join('; ')}` : ''}
+                          {neg.length ? ` · ruled out: ${neg.join(', ')}` : ''}
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      </div>
+    </>
+  );
+}
