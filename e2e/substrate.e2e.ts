@@ -6,6 +6,7 @@ import { launch } from './browser';
 import { open } from './page';
 import { scoreOutgoing } from '../lib/ucs/routing';
 import { nodePositions } from '../lib/ucs/field';
+import { stepField } from '../lib/ucs/dynamics';
 
 const srv = inject('servers').find((s) => s.name === 'pglite')!;
 const state = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/ucs/state/torusfield_state.json'), 'utf8'));
@@ -41,6 +42,18 @@ describe('substrate field', () => {
     await expect.poll(() => page.getByTestId('snapshot-readout').textContent(), { timeout: 15_000 }).toBe('step 600 (21 of 21)');
   });
 
+  it('steps the field forward from a snapshot with the reference dynamics', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    await page.getByTestId('simulate-1').click();
+    expect(await page.getByTestId('simulated').textContent()).toBe('simulated +1 from t 600');
+    const canvas = page.locator('[data-testid=heatmap] canvas');
+    const box = (await canvas.boundingBox())!;
+    const cell = box.width / 32;
+    await page.mouse.move(box.x + 7.5 * cell, box.y + 3.5 * cell);
+    const expected = stepField('energy', state.state.fields.energy, 24, 32, 1)[3 * 32 + 7]!;
+    expect(Number(await page.getByTestId('cell-value').textContent())).toBeCloseTo(expected, 3);
+  });
+
   it('shows the difference of two snapshots on a diverging scale', async () => {
     await open(page, `${srv.url}/substrate/aegis-demo`);
     await page.getByLabel('Difference from').selectOption({ label: 't 201' });
@@ -69,6 +82,16 @@ describe('artifacts and the capability graph', () => {
     expect(await page.getByTestId('edge-detail').textContent()).toContain('wormhole');
     expect(await page.locator('[data-testid=graph] line[data-edge="120"]').getAttribute('stroke-opacity')).toBe('1');
     expect(await page.getByTestId('heatmap-highlight').count()).toBe(2);
+  });
+});
+
+describe('consult samples', () => {
+  it('shows every stored consult output with the terms of its scores', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    const panel = page.getByTestId('consult-samples');
+    await panel.waitFor();
+    expect(await panel.locator('.panel-head').textContent()).toContain('Stored consult outputs (8)');
+    expect(await panel.locator('tr').first().textContent()).toContain('session_status1.452');
   });
 });
 

@@ -7,8 +7,10 @@ import { useTRPC } from '@/components/trpc/provider';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { useWidth } from '@/components/replay/use-width';
 import { fieldDiff, fieldExtent, nodePositions } from '@/lib/ucs/field';
+import { FIELD_DEFAULTS, stepField } from '@/lib/ucs/dynamics';
 import { fmtInt } from '@/lib/format';
 import { RoutingPanel } from './routing-panel';
+import { ConsultSamples } from './consult-samples';
 import { CapabilityGraph } from './capability-graph';
 import { ArtifactsPanel, type ArtifactRow } from './artifacts-panel';
 import { useSubstrate } from './store';
@@ -26,6 +28,8 @@ export function FieldPlayer({ agent }: { agent: string }) {
   const [playing, setPlaying] = useState(false);
   const [diffFrom, setDiffFrom] = useState<number | null>(null);
   const [sqrt, setSqrt] = useState(false);
+  // Simulated steps forward from the shown snapshot (reset when the snapshot or field changes).
+  const [sim, setSim] = useState<{ key: string; steps: number }>({ key: '', steps: 0 });
   const series = useQuery(trpc.ucs.fieldSeries.queryOptions({ agent, field }));
   const [ref, width] = useWidth<HTMLDivElement>(900);
   const n = series.data?.length ?? 0;
@@ -46,7 +50,10 @@ export function FieldPlayer({ agent }: { agent: string }) {
 
   const frame = series.data?.[i];
   const base = diffFrom !== null ? series.data?.[diffFrom] : undefined;
-  const values = useMemo(() => (frame?.values ? (base?.values ? fieldDiff(base.values, frame.values) : frame.values) : null), [frame, base]);
+  const simKey = `${field}@${frame?.t}`;
+  const simSteps = sim.key === simKey ? sim.steps : 0;
+  const stepped = useMemo(() => (frame?.values && simSteps ? stepField(field, frame.values, frame.thetaBins, frame.phiBins, simSteps) : frame?.values ?? null), [frame, field, simSteps]);
+  const values = useMemo(() => (stepped ? (base?.values ? fieldDiff(base.values, stepped) : stepped) : null), [stepped, base]);
   // One colour scale for the whole series, so frames are comparable while playing.
   const domain = useMemo<[number, number]>(() => {
     if (diffFrom !== null && values) return fieldExtent(values);
@@ -136,6 +143,22 @@ export function FieldPlayer({ agent }: { agent: string }) {
             step <b>{frame?.t ?? '—'}</b> <span className="faint">({i + 1} of {n})</span>
           </span>
           {cursor?.node ? <span className="badge accent">cursor: {cursor.node}</span> : null}
+          <span className="toolbar" title={`Diffusion α_θ ${FIELD_DEFAULTS.thetaMix}, α_φ ${FIELD_DEFAULTS.phiMix}; decay λ ${FIELD_DEFAULTS.decay}; context energy is not decayed`}>
+            <button type="button" className="btn" onClick={() => setSim({ key: simKey, steps: simSteps + 1 })} data-testid="simulate-1">
+              step +1
+            </button>
+            <button type="button" className="btn" onClick={() => setSim({ key: simKey, steps: simSteps + 25 })}>
+              +25
+            </button>
+            {simSteps ? (
+              <>
+                <span className="badge warn" data-testid="simulated">simulated +{simSteps} from t {frame?.t}</span>
+                <button type="button" className="link-btn" onClick={() => setSim({ key: '', steps: 0 })}>
+                  back to stored
+                </button>
+              </>
+            ) : null}
+          </span>
         </div>
       </div>
       <div className="panel panel-body" ref={ref}>
@@ -182,6 +205,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
         <ArtifactsPanel artifacts={artifacts} edges={graphEdges} />
       </div>
       {frame ? <RoutingPanel agent={agent} t={frame.t} /> : null}
+      <ConsultSamples agent={agent} />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { nodePositions } from '@/lib/ucs/field';
 import { scoreOutgoing, ROUTING_DEFAULTS, type EdgeParams } from '@/lib/ucs/routing';
 import { fmtRate } from '@/lib/format';
 
-const PARTS = [
+export const PARTS = [
   ['utility', 'α·u', 'var(--series-1)'],
   ['novelty', 'γ·n', 'var(--series-3)'],
   ['weight', 'w', 'var(--series-2)'],
@@ -17,6 +17,28 @@ const PARTS = [
   ['cost', '−β·c', 'var(--danger)'],
   ['penalty', '−ε·penalty', 'var(--warn)'],
 ] as const;
+
+/** A score's terms as one stacked bar (negative terms paler), widths relative to `scale`. */
+export function TermsBar({ parts, scale }: { parts: Record<(typeof PARTS)[number][0], number>; scale: number }) {
+  return (
+    <div className="stack" title={PARTS.map(([k, label]) => `${label} ${parts[k].toFixed(3)}`).join(' · ')}>
+      {PARTS.map(([k, , c]) => (parts[k] ? <span key={k} style={{ width: `${(100 * Math.abs(parts[k])) / scale}%`, background: c, opacity: parts[k] < 0 ? 0.55 : 1 }} /> : null))}
+    </div>
+  );
+}
+
+export function PartsLegend() {
+  return (
+    <span className="legend">
+      {PARTS.map(([k, label, c]) => (
+        <span key={k}>
+          <i style={{ background: c, height: 8 }} />
+          {label}
+        </span>
+      ))}
+    </span>
+  );
+}
 
 /** Why the router prefers what it prefers: every outgoing edge of the cursor, its score split into its terms, and its softmax probability. */
 export function RoutingPanel({ agent, t }: { agent: string; t: number }) {
@@ -42,14 +64,7 @@ export function RoutingPanel({ agent, t }: { agent: string; t: number }) {
         <span>
           Routing from <span className="mono">{cursor ?? '—'}</span> at step {t}
         </span>
-        <span className="legend">
-          {PARTS.map(([k, label, c]) => (
-            <span key={k}>
-              <i style={{ background: c, height: 8 }} />
-              {label}
-            </span>
-          ))}
-        </span>
+        <PartsLegend />
       </div>
       <div className="panel-body">
         {q.error ? <ErrorBox error={q.error} /> : null}
@@ -72,11 +87,7 @@ export function RoutingPanel({ agent, t }: { agent: string; t: number }) {
                 <td className="num mono">{s.score.toFixed(3)}</td>
                 <td className="num">{fmtRate(s.probability)}</td>
                 <td>
-                  <div className="stack" title={PARTS.map(([k, label]) => `${label} ${s.parts[k].toFixed(3)}`).join(' · ')}>
-                    {PARTS.map(([k, , c]) =>
-                      s.parts[k] ? <span key={k} style={{ width: `${(100 * Math.abs(s.parts[k])) / scale}%`, background: c, opacity: s.parts[k] < 0 ? 0.55 : 1 }} /> : null,
-                    )}
-                  </div>
+                  <TermsBar parts={s.parts} scale={scale} />
                 </td>
               </tr>
             ))}

@@ -84,6 +84,23 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     await expect(caller.ucs.snapshots({ agent: 'nobody' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('ucs: artifacts with annotations, dead ends, judgment, routing state and consult samples', async () => {
+    const arts = await caller.ucs.artifacts({ agent: 'aegis-demo' });
+    expect(arts).toHaveLength(9);
+    expect(arts[0]!.score).toBeGreaterThanOrEqual(arts[8]!.score!);
+    expect(arts.find((a) => a.id === 'c6b826111c1d656d')?.annotation).toMatchObject({ generalized_pattern: 'read before write' });
+    expect(arts.filter((a) => !a.annotation)).toHaveLength(8);
+    expect(await caller.ucs.deadEnds({ agent: 'aegis-demo' })).toHaveLength(9);
+    const j = await caller.ucs.judgment({ agent: 'aegis-demo' });
+    expect([j.actions.length, j.methodology.length, j.judgments.length]).toEqual([400, 16, 52]);
+    expect(j.pp.length).toBeGreaterThanOrEqual(5);
+    const r = await caller.ucs.routing({ agent: 'aegis-demo', t: 600 });
+    expect(r.contextEnergy).toHaveLength(768);
+    expect((r.cursor as { node: string }).node).toBe('sessions_spawn');
+    await expect(caller.ucs.routing({ agent: 'aegis-demo', t: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await caller.ucs.consultSamples({ agent: 'aegis-demo' })).toHaveLength(8);
+  });
+
   it('keeps a dead end the bridge wrote twice once, counting it twice', async () => {
     const rows = await h.db.select().from(ucsDeadEnds).where(sql`id = 'ad32c79a6c4a'`);
     expect(rows.map((r) => r.occurrences)).toEqual([2]);

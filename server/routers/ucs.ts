@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { procedure, router } from '@/server/trpc/init';
-import { fieldSeries, judgment, listArtifacts, listDeadEnds, listSnapshots, listUcsAgents, routingState } from '@/server/services/ucs';
+import { consultSamples, fieldSeries, judgment, listArtifacts, listDeadEnds, listSnapshots, listUcsAgents, routingState } from '@/server/services/ucs';
 
 const agent = z.string().min(1).max(256);
 
@@ -10,6 +10,7 @@ export const ucsRouter = router({
   routing: procedure.input(z.object({ agent, t: z.number().int() })).query(({ ctx, input }) => routingState(ctx.db, ctx.projectId, input.agent, input.t)),
   artifacts: procedure.input(z.object({ agent })).query(({ ctx, input }) => listArtifacts(ctx.db, ctx.projectId, input.agent)),
   judgment: procedure.input(z.object({ agent })).query(({ ctx, input }) => judgment(ctx.db, ctx.projectId, input.agent)),
+  consultSamples: procedure.input(z.object({ agent })).query(({ ctx, input }) => consultSamples(ctx.db, ctx.projectId, input.agent)),
   deadEnds: procedure.input(z.object({ agent })).query(({ ctx, input }) => listDeadEnds(ctx.db, ctx.projectId, input.agent)),
   fieldSeries: procedure
     .input(z.object({ agent, field: z.string().min(1).max(64) }))

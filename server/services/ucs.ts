@@ -214,3 +214,14 @@ export async function judgment(db: Tx, projectId: string, agentId: string) {
   ]);
   return { pp, actions, methodology, judgments };
 }
+
+/** Stored outputs of the bridge's consult operation (consult_samples.json), newest document first. */
+export async function consultSamples(db: Tx, projectId: string, agentId: string) {
+  const [row] = await db
+    .select({ content: ucsDocuments.content })
+    .from(ucsDocuments)
+    .where(and(eq(ucsDocuments.projectId, projectId), eq(ucsDocuments.agentId, agentId), eq(ucsDocuments.kind, 'consult_samples')))
+    .orderBy(desc(ucsDocuments.ingestedAt))
+    .limit(1);
+  return (Array.isArray(row?.content) ? row.content : []) as Record<string, unknown>[];
+}

@@ -1,0 +1,71 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useTRPC } from '@/components/trpc/provider';
+import { MemoryText } from '@/components/ui/memory-text';
+import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
+import { PartsLegend, TermsBar } from './routing-panel';
+
+interface Path {
+  to: string;
+  score: number;
+  context_boost?: number;
+  components?: Record<string, number>;
+}
+
+/** What the bridge advised when consulted: per stored sample, its suggested paths with the terms of each score. */
+export function ConsultSamples({ agent }: { agent: string }) {
+  const trpc = useTRPC();
+  const q = useQuery(trpc.ucs.consultSamples.queryOptions({ agent }));
+  const samples = q.data ?? [];
+  if (!samples.length) return null;
+  const p = ROUTING_DEFAULTS;
+  return (
+    <div className="panel" style={{ marginTop: 14 }} data-testid="consult-samples">
+      <div className="panel-head">
+        <span>Stored consult outputs ({samples.length})</span>
+        <PartsLegend />
+      </div>
+      <div className="panel-body" style={{ display: 'grid', gap: 12 }}>
+        {samples.map((s, k) => {
+          const c = (s.consult ?? {}) as { cursor?: string; resolved_capabilities?: string[]; suggested_paths?: Path[] };
+          const paths = c.suggested_paths ?? [];
+          const rows = paths.map((x) => {
+            const m = x.components ?? {};
+            const parts = {
+              utility: p.alpha * (m.utility ?? 0),
+              cost: p.beta * (m.cost ?? 0),
+              novelty: p.gamma * (m.novelty ?? 0),
+              weight: m.weight ?? 0,
+              bias: m.bias ?? 0,
+              context: x.context_boost ?? 0,
+              penalty: -p.epsilon * (m.penalty ?? 0),
+            };
+            return { x, parts };
+          });
+          const scale = Math.max(1e-9, ...rows.map((r) => Object.values(r.parts).reduce((a, v) => a + Math.abs(v), 0)));
+          return (
+            <div key={k}>
+              <div>
+                <MemoryText text={String(s.context ?? '')} /> <span className="faint">· from {c.cursor} · resolved {(c.resolved_capabilities ?? []).join(', ') || 'nothing'}</span>
+              </div>
+              <table className="data compact">
+                <tbody>
+                  {rows.map(({ x, parts }) => (
+                    <tr key={x.to}>
+                      <td className="mono" style={{ width: 200 }}>{x.to}</td>
+                      <td className="num mono" style={{ width: 70 }}>{x.score.toFixed(3)}</td>
+                      <td>
+                        <TermsBar parts={parts} scale={scale} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
