@@ -14,13 +14,14 @@ interface Props {
   edges: EdgeParams[];
   cursor: string | null;
   bias: Record<string, number>;
-  /** Edge indexes of wormholes, nodes of attractors. */
+  /** Edge indexes of wormholes and resonances, nodes of attractors. */
   wormholes: Set<number>;
+  resonances: Set<number>;
   attractors: Set<string>;
 }
 
 /** The capability graph: edge colour and width by the learned weight w, wormholes and attractors highlighted, the cursor ringed. Click for details. */
-export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, attractors }: Props) {
+export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonances, attractors }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>(560);
   const { edgeIndex, node, select } = useSubstrate();
   const layout = useMemo(() => layoutGraph(nodes, edges, width, H), [nodes, edges, width]);
@@ -33,6 +34,7 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, attract
           const a = layout.pos.get(l.src)!;
           const b = layout.pos.get(l.dst)!;
           const worm = wormholes.has(l.index);
+          const reso = resonances.has(l.index);
           const active = edgeIndex === l.index || (node !== null && (l.src === node || l.dst === node));
           return (
             <line
@@ -41,8 +43,9 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, attract
               y1={a.y}
               x2={b.x}
               y2={b.y}
-              stroke={worm ? 'var(--warn)' : interpolateRdBu(0.5 - (0.5 * l.w) / maxW)}
-              strokeWidth={worm ? 3.5 : 0.6 + (2.4 * Math.abs(l.w)) / maxW}
+              stroke={worm ? 'var(--warn)' : reso ? 'var(--series-4)' : interpolateRdBu(0.5 - (0.5 * l.w) / maxW)}
+              strokeWidth={worm || reso ? 3.5 : 0.6 + (2.4 * Math.abs(l.w)) / maxW}
+              strokeDasharray={reso ? '6 3' : undefined}
               strokeOpacity={active ? 1 : edgeIndex !== null || node !== null ? 0.12 : worm ? 0.95 : 0.45}
               className="graph-edge"
               data-edge={l.index}
@@ -73,6 +76,7 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, attract
           </b>{' '}
           <span className="faint">edge {edgeIndex}</span>
           {wormholes.has(edgeIndex) ? <span className="badge warn">wormhole</span> : null}
+          {resonances.has(edgeIndex) ? <span className="badge">resonance</span> : null}
           <div className="mono">
             u {sel.u.toFixed(3)} · c {sel.c.toFixed(3)} · n {sel.n.toFixed(3)} · w {sel.w.toFixed(4)} · bias {(bias[String(edgeIndex)] ?? 0).toFixed(3)}
           </div>
@@ -85,7 +89,7 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, attract
           </div>
         </div>
       ) : (
-        <div className="graph-detail faint">Click an edge or a capability for its parameters. Orange edges are wormholes; ringed nodes attractors; the cyan ring is the cursor.</div>
+        <div className="graph-detail faint">Click an edge or a capability for its parameters. Orange edges are wormholes, dashed pink ones resonances; ringed nodes attractors; the cyan ring is the cursor. Edge colour: learned weight w (red positive, blue negative).</div>
       )}
       {layout.unknown.length ? (
         <div className="error-box" role="alert" style={{ marginTop: 8 }}>

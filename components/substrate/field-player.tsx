@@ -17,6 +17,11 @@ import { useSubstrate } from './store';
 import type { EdgeParams } from '@/lib/ucs/routing';
 import { TorusHeatmap } from './torus-heatmap';
 
+/** Edge indexes of the artifacts of one kind (wormholes and resonances sit on edges). */
+function edgesOf(artifacts: ArtifactRow[], kind: string): Set<number> {
+  return new Set(artifacts.filter((a) => a.kind === kind && typeof a.payload.edge_index === 'number').map((a) => a.payload.edge_index as number));
+}
+
 /** The field of one agent over its snapshots: a heatmap with a slider and player, or the difference of two snapshots. */
 export function FieldPlayer({ agent }: { agent: string }) {
   const trpc = useTRPC();
@@ -75,7 +80,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
   const graphNodes = useMemo(() => graph?.nodes ?? [], [graph]);
   const graphEdges = useMemo(() => graph?.edges ?? [], [graph]);
   const artifacts = useMemo(() => (artifactsQ.data ?? []) as ArtifactRow[], [artifactsQ.data]);
-  const wormholes = useMemo(() => new Set(artifacts.filter((a) => typeof a.payload.edge_index === 'number').map((a) => a.payload.edge_index as number)), [artifacts]);
+  const { wormholes, resonances } = useMemo(() => ({ wormholes: edgesOf(artifacts, 'wormhole'), resonances: edgesOf(artifacts, 'resonance') }), [artifacts]);
   const attractors = useMemo(() => new Set(artifacts.filter((a) => typeof a.payload.node === 'string').map((a) => a.payload.node as string)), [artifacts]);
   const { edgeIndex: selEdge, node: selNode } = useSubstrate();
   const highlight = selEdge !== null && graphEdges[selEdge] ? [graphEdges[selEdge]!.src, graphEdges[selEdge]!.dst] : selNode ? [selNode] : [];
@@ -195,6 +200,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
                 cursor={cursor?.node ?? null}
                 bias={((routing.data?.policy as { edge_bias?: Record<string, number> } | null)?.edge_bias ?? {}) as Record<string, number>}
                 wormholes={wormholes}
+                resonances={resonances}
                 attractors={attractors}
               />
             ) : (
