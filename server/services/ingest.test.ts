@@ -117,4 +117,15 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
     for (const e of back) expect(sentKeys.has(key(e))).toBe(true);
     expect(back).toHaveLength(sent.length - 1);
   });
+
+  it('keeps per-record results in order across the slices of a large batch', async () => {
+    const big = Array.from({ length: 400 }, (_, k) => turn(1000 + k, { session_id: 'big' }));
+    big[150] = turn(1000, { session_id: 'big' }); // repeats record 0, in a later slice
+    big[260] = turn('bad' as unknown as number, { session_id: 'big' });
+    const r = await ingest(h.db, 'default', items(big), 'test');
+    expect(r.results.map((x) => x.index)).toEqual(big.map((_, k) => k));
+    expect(r.results[150]).toMatchObject({ status: 'duplicate', id: 'big/1000' });
+    expect(r.results[260]).toMatchObject({ status: 'rejected' });
+    expect([r.accepted, r.duplicates, r.rejected]).toEqual([398, 1, 1]);
+  });
 });
