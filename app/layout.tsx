@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { AppShell } from '@/components/shell/app-shell';
 import { THEME_KEY } from '@/components/shell/theme-store';
@@ -13,11 +14,14 @@ export const metadata: Metadata = {
 // Sets the theme before first paint from the persisted choice, so a dark-mode user never sees a white flash.
 const themeScript = `try{var s=JSON.parse(localStorage.getItem(${JSON.stringify(THEME_KEY)})||'{}');var t=(s.state&&s.state.theme)||'system';var d=t==='dark'||(t==='system'&&matchMedia('(prefers-color-scheme: dark)').matches);document.documentElement.dataset.theme=d?'dark':'light'}catch(e){}`;
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The per-request CSP nonce from proxy.ts: the one inline script carries it (reading headers also
+  // makes every page dynamic, which nonces need).
+  const nonce = (await headers()).get('x-nonce') ?? undefined;
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
       <body>
         <TrpcProvider>

@@ -127,3 +127,26 @@ describe('a new user on the embedded database', () => {
     expect(await theme()).toBe('dark');
   });
 });
+
+describe('security headers', () => {
+  it('serves a strict CSP whose nonce lets the app run and nothing else', async () => {
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+    });
+    const res = await open(page, '/sessions/itops-nginx-502?turn=3');
+    const csp = res!.headers()['content-security-policy']!;
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res!.headers()['x-content-type-options']).toBe('nosniff');
+    // The app still works under it: hydrated, theme script ran, keyboard live.
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await page.locator('html[data-replay-keys]').waitFor({ state: 'attached' });
+    expect(violations).toEqual([]);
+    // Markup that slipped into the DOM cannot run: inline handlers are refused by the policy.
+    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="/x-missing" onerror="window.__injected = 1">'));
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
+    await expect.poll(() => violations.length).toBeGreaterThanOrEqual(1);
+  });
+});
