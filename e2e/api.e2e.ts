@@ -128,3 +128,16 @@ describe('CLI', () => {
     expect(down.err).toMatch(/cannot reach/);
   });
 });
+
+describe('npm start', () => {
+  it('refuses to listen beyond this machine without sign-in, with a clear message', () => {
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/start.ts'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, HOST: '0.0.0.0', PORT: '39999' },
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/refusing to listen on 0\.0\.0\.0: .*local single-user mode/);
+  });
+});

@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { env } from '@/server/env';
+import { isLoopback } from '@/lib/net/loopback';
 
 const root = process.cwd();
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -28,6 +29,15 @@ try {
   config = env();
 } catch (e) {
   console.error((e as Error).message);
+  process.exit(2);
+}
+
+// Local single-user mode has no sign-in: it must not be reachable from another machine.
+if (!isLoopback(config.HOST)) {
+  console.error(
+    `[mnemoscope] refusing to listen on ${config.HOST}: Mnemoscope runs in local single-user mode, without sign-in, ` +
+      'so it only binds to this machine. Set HOST=127.0.0.1 (the default), or reach it through an SSH tunnel.',
+  );
   process.exit(2);
 }
 
