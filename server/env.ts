@@ -11,6 +11,8 @@ const schema = z.object({
   MNEMOSCOPE_DEMO: z.enum(['0', '1']).default('1'),
   MNEMOSCOPE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
   MNEMOSCOPE_MAX_BATCH: z.coerce.number().int().positive().default(5000),
+  /** Ingest requests a minute per API key (bursts of the same size). */
+  MNEMOSCOPE_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
 });

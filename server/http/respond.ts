@@ -2,12 +2,28 @@ import { NextResponse } from 'next/server';
 import { ready } from '@/server/bootstrap';
 import { verifyKey } from '@/server/services/api-keys';
 import type { Db } from '@/server/db';
+import { env } from '@/server/env';
+import { RateLimiter } from '@/lib/limits/rate';
 
 export function jsonError(status: number, error: string, extra: Record<string, unknown> = {}) {
   return NextResponse.json({ error, ...extra }, { status });
 }
 
-export type Authed = { db: Db; projectId: string; actor: string };
+export type Authed = { db: Db; projectId: string; actor: string; keyId: string };
+
+// One limiter per process, kept on globalThis like the database.
+const g = globalThis as unknown as { __mnemoscopeRate?: { limit: number; limiter: RateLimiter } };
+
+/** Per-key rate limit: null when the request may pass, else a 429 with Retry-After. */
+export function rateLimit(keyId: string): NextResponse | null {
+  const limit = env().MNEMOSCOPE_RATE_LIMIT;
+  if (g.__mnemoscopeRate?.limit !== limit) g.__mnemoscopeRate = { limit, limiter: new RateLimiter(limit) };
+  const r = g.__mnemoscopeRate.limiter.take(keyId);
+  if (r.ok) return null;
+  const res = jsonError(429, `rate limit of ${limit} requests a minute for this API key exceeded; retry after ${r.retryAfterSeconds} s`, { retryAfterSeconds: r.retryAfterSeconds });
+  res.headers.set('Retry-After', String(r.retryAfterSeconds));
+  return res;
+}
 
 /** Checks `Authorization: Bearer <key>` and resolves the key's project. */
 export async function authenticate(req: Request): Promise<Authed | NextResponse> {
@@ -17,7 +33,7 @@ export async function authenticate(req: Request): Promise<Authed | NextResponse>
   if (!m) return jsonError(401, 'missing API key: send "Authorization: Bearer <key>" (create keys in Settings, or set MNEMOSCOPE_API_KEY)');
   const key = await verifyKey(db, m[1]!);
   if (!key) return jsonError(401, 'unknown or revoked API key');
-  return { db, projectId: key.projectId, actor: `api_key:${key.keyId}` };
+  return { db, projectId: key.projectId, actor: `api_key:${key.keyId}`, keyId: key.keyId };
 }
 
 /** Reads a request body, refusing more than `limit` bytes without buffering them all. */

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { parseIngestBody } from '@/lib/ingest/body';
 import { env } from '@/server/env';
-import { authenticate, jsonError, readBody } from '@/server/http/respond';
+import { authenticate, jsonError, rateLimit, readBody } from '@/server/http/respond';
 import { ingest } from '@/server/services/ingest';
 
 export const runtime = 'nodejs';
@@ -11,6 +11,8 @@ export const dynamic = 'force-dynamic';
 export async function POST(req: Request) {
   const auth = await authenticate(req);
   if (auth instanceof NextResponse) return auth;
+  const limited = rateLimit(auth.keyId);
+  if (limited) return limited;
   const { MNEMOSCOPE_MAX_BODY_BYTES, MNEMOSCOPE_MAX_BATCH } = env();
   const body = await readBody(req, MNEMOSCOPE_MAX_BODY_BYTES);
   if (body instanceof NextResponse) return body;
