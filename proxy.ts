@@ -1,12 +1,19 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { refuseCrossSite } from '@/lib/net/origin';
 
 /**
- * Security headers on every response, and a strict Content-Security-Policy with a fresh nonce per
+ * Security headers on every response, cross-site and DNS-rebinding requests refused, and a strict Content-Security-Policy with a fresh nonce per
  * request: scripts run only if they carry it ('strict-dynamic' lets Next's own loader pass it on),
  * so no script can ride in on memory content. Styles allow inline (React style attributes); the
  * page never renders memory text as HTML in the first place.
  */
 export function proxy(request: NextRequest) {
+  // Pages and tRPC act for the local user without a key: refuse other sites and rebound hosts.
+  // The ingest API (/api/v1) authenticates every request with its Bearer key instead.
+  if (!request.nextUrl.pathname.startsWith('/api/v1/')) {
+    const why = refuseCrossSite(request);
+    if (why) return new NextResponse(`Refused: ${why}\n`, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
+  }
   const nonce = btoa(crypto.randomUUID());
   const dev = process.env.NODE_ENV !== 'production';
   const csp = [

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -139,5 +140,32 @@ describe('npm start', () => {
     });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/refusing to listen on 0\.0\.0\.0: .*local single-user mode/);
+  });
+});
+
+describe('cross-site requests', () => {
+  const lite = servers.find((s) => s.name === 'pglite')!;
+  const raw = (headers: Record<string, string>, method = 'POST') =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const u = new URL(`${lite.url}/api/trpc/apiKey.create`);
+      const r = http.request({ host: u.hostname, port: u.port, path: u.pathname, method, headers }, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      r.on('error', reject);
+      r.end(method === 'POST' ? JSON.stringify({ json: { name: 'from evil' } }) : undefined);
+    });
+
+  it('refuses a write from another site, a rebound host and a non-JSON form post', async () => {
+    const host = new URL(lite.url).host;
+    expect(await raw({ host, origin: 'http://evil.example', 'content-type': 'application/json' })).toMatchObject({ status: 403, body: expect.stringMatching(/not this site/) });
+    expect(await raw({ host: 'evil.example', 'content-type': 'application/json' })).toMatchObject({ status: 403, body: expect.stringMatching(/not this machine/) });
+    expect(await raw({ host, 'content-type': 'text/plain' })).toMatchObject({ status: 403 });
+    // None of them created a key; the same call from the app's own origin does.
+    const ok = await raw({ host, origin: lite.url, 'content-type': 'application/json' });
+    expect(ok.status).toBe(200);
+    const list = await (await fetch(`${lite.url}/api/trpc/apiKey.list`)).json();
+    expect(list.result.data.json.filter((k: { name: string }) => k.name === 'from evil')).toHaveLength(1);
   });
 });

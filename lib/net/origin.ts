@@ -1,0 +1,31 @@
+import { isLoopback } from './loopback';
+
+/**
+ * Cross-site request checks for the browser-facing endpoints (pages and tRPC), which carry no
+ * key of their own in local single-user mode:
+ *  - the Host must be this machine (a loopback name), which defeats DNS rebinding;
+ *  - a state-changing request must come from this origin (Origin, or Sec-Fetch-Site when sent),
+ *    and as JSON, which a cross-site form or no-cors fetch cannot send.
+ * Returns the reason to refuse, or null.
+ */
+export function refuseCrossSite(req: { method: string; headers: { get(name: string): string | null } }): string | null {
+  const host = req.headers.get('host') ?? '';
+  const hostname = host.replace(/:\d+$/, '');
+  if (!isLoopback(hostname)) return `Host ${JSON.stringify(host)} is not this machine`;
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return null;
+  const site = req.headers.get('sec-fetch-site');
+  if (site && site !== 'same-origin' && site !== 'none') return `cross-site request (Sec-Fetch-Site: ${site})`;
+  const origin = req.headers.get('origin');
+  if (origin && origin !== 'null') {
+    let o: URL;
+    try {
+      o = new URL(origin);
+    } catch {
+      return `malformed Origin ${JSON.stringify(origin)}`;
+    }
+    if (o.host !== host) return `Origin ${origin} is not this site`;
+  } else if (origin === 'null') return 'opaque Origin';
+  const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') return `state-changing requests must be application/json, not ${JSON.stringify(type || 'none')}`;
+  return null;
+}
