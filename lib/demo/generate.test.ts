@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { normalizeEnvelope } from '@/lib/ingest/normalize';
 import { demoSessions } from './generate';
 import { demoMemoryEvents } from './events';
+import { normalizeCcs } from '@/lib/ccs/parse';
+import { parseTerm } from '@/lib/ccs/terms';
 
 describe('demo data', () => {
   const envs = demoSessions();
@@ -26,6 +28,13 @@ describe('demo data', () => {
     for (let i = 1; i < fp.length; i++) expect(fp[i]!.transcript).toBeGreaterThan(fp[i - 1]!.transcript!);
     expect(Math.max(...fp.map((f) => f.ccs!))).toBeLessThan(400);
     expect(fp.at(-1)!.transcript).toBeGreaterThan(10 * fp.at(-1)!.ccs!);
+  });
+
+  it('sends only well-formed predicate terms, in both CCS forms', () => {
+    for (const t of turns) {
+      const ccs = normalizeCcs(t.ccs as Parameters<typeof normalizeCcs>[0]);
+      for (const terms of Object.values(ccs)) for (const term of terms ?? []) expect(parseTerm(term), `${t.session_id}/${t.turn}: ${term}`).toMatchObject({ ok: true });
+    }
   });
 
   it('is the same on every run', () => {

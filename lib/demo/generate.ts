@@ -1,5 +1,5 @@
 import type { CcsTerms } from '@/lib/ccs/contract';
-import { estimateTokens, toToon } from '@/lib/ccs/parse';
+import { estimateTokens, splitTerms, toToon } from '@/lib/ccs/parse';
 import type { Envelope } from '@/lib/ingest/contract';
 import { SCENARIOS, type Beat, type Scenario } from './scenarios';
 
@@ -62,13 +62,13 @@ export function sessionEnvelopes(s: Scenario, seed: number, toon: boolean): Enve
       ? prev
       : {
           episodic_trace: k === 0 ? [...b.trace] : [b.trace[k % b.trace.length]!, `turn(${t} ${k % 2 ? 'followup' : 'update'})`],
-          semantic_gist: b.gist.split(' '),
+          semantic_gist: splitTerms(b.gist),
           focal_entities: [...entities],
           relational_map: [...relations],
-          goal_orientation: s.goal.split(' '),
+          goal_orientation: splitTerms(s.goal),
           constraints: [...constraints],
           predictive_cue: [...b.cues],
-          uncertainty_signal: b.uncertainty.split(' '),
+          uncertainty_signal: splitTerms(b.uncertainty),
           retrieved_artifacts: b.qualify.map((id) => `artifact(${id} source(${(art.get(id)?.source ?? 'store').replace(/[^A-Za-z0-9_./-]+/g, '_')}))`),
         };
     prev = ccs;
