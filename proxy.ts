@@ -8,6 +8,12 @@ import { refuseCrossSite } from '@/lib/net/origin';
  * page never renders memory text as HTML in the first place.
  */
 export function proxy(request: NextRequest) {
+  // Next's router answers a path with malformed percent-encoding with a bare 500: say what is wrong.
+  try {
+    decodeURIComponent(request.nextUrl.pathname);
+  } catch {
+    return new NextResponse('Bad request: the path has malformed percent-encoding\n', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
   // Pages and tRPC act for the local user without a key: refuse other sites and rebound hosts.
   // The ingest API (/api/v1) authenticates every request with its Bearer key instead.
   if (!request.nextUrl.pathname.startsWith('/api/v1/')) {

@@ -5,7 +5,7 @@
  *
  *   npm run bench            (TURNS=… BATCH=… to change the size)
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,8 @@ import postgres from 'postgres';
 import { PGlite } from '@electric-sql/pglite';
 import { normalizeEnvelope } from '@/lib/ingest/normalize';
 import { migrateDb, openDb } from '@/server/db';
-import { freePort, startPostgres } from '@/server/test/postgres';
+import { startPostgres } from '@/server/test/postgres';
+import { startNextServer, type NextServer } from '@/server/test/next-server';
 
 const TURNS = Number(process.env.TURNS ?? 20_000);
 const BATCH = Number(process.env.BATCH ?? 500);
@@ -55,26 +56,6 @@ function makeTurns(): unknown[] {
     });
   }
   return out;
-}
-
-async function startServer(env: Record<string, string>): Promise<{ url: string; proc: ChildProcess }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', MNEMOSCOPE_API_KEY: KEY, MNEMOSCOPE_DEMO: '0', ...env },
-    detached: true,
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 360; i++) {
-    try {
-      if ((await fetch(`${url}/api/trpc/system.info`)).ok) return { url, proc };
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not start');
 }
 
 /** Sends the batches with `clients` requests in flight at a time (as a batching SDK with a small pool would). */
@@ -172,21 +153,21 @@ async function main() {
 
   const pg = await startPostgres();
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-bench-'));
-  const procs: ChildProcess[] = [];
+  const procs: NextServer[] = [];
   try {
     const results: { db: string; clients: number; http: number; raw: number }[] = [];
 
     const rawPg = await rawPostgres(await freshDatabase(pg.url, 'bench_raw'), rows);
     for (const clients of [1, 2]) {
-      const srv = await startServer({ DATABASE_URL: await freshDatabase(pg.url, `bench_http_${clients}`) });
-      procs.push(srv.proc);
+      const srv = await startNextServer({ MNEMOSCOPE_API_KEY: KEY, DATABASE_URL: await freshDatabase(pg.url, `bench_http_${clients}`) });
+      procs.push(srv);
       results.push({ db: 'PostgreSQL 15', clients, http: await overHttp(srv.url, bodies, clients), raw: rawPg });
     }
 
     const rawLite = await rawPglite(path.join(tmp, 'raw'), rows);
     for (const clients of [1, 2]) {
-      const srv = await startServer({ MNEMOSCOPE_DATA_DIR: path.join(tmp, `http_${clients}`), DATABASE_URL: '' });
-      procs.push(srv.proc);
+      const srv = await startNextServer({ MNEMOSCOPE_API_KEY: KEY, MNEMOSCOPE_DATA_DIR: path.join(tmp, `http_${clients}`), DATABASE_URL: '' });
+      procs.push(srv);
       results.push({ db: 'PGlite (on disk)', clients, http: await overHttp(srv.url, bodies, clients), raw: rawLite });
     }
 
@@ -198,13 +179,7 @@ async function main() {
         `target on PostgreSQL with ${p.clients} in flight: ≥ 5000 turns/s over HTTP (${p.http >= 5000 ? 'met' : 'NOT met'}: ${Math.round(p.http)}), HTTP ≥ 0.5 × raw (${p.http / p.raw >= 0.5 ? 'met' : 'NOT met'}: ${(p.http / p.raw).toFixed(2)})`,
       );
   } finally {
-    for (const p of procs) {
-      try {
-        process.kill(-p.pid!, 'SIGTERM');
-      } catch {
-        /* gone */
-      }
-    }
+    for (const p of procs) p.kill();
     pg.stop();
     rmSync(tmp, { recursive: true, force: true });
   }

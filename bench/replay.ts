@@ -7,7 +7,7 @@
  *
  *   npm run bench:replay
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import type { CcsTerms } from '@/lib/ccs/contract';
 import { sessionEnvelopes } from '@/lib/demo/generate';
 import { SCENARIOS } from '@/lib/demo/scenarios';
 import { normalizeCcs } from '@/lib/ccs/parse';
-import { freePort } from '@/server/test/postgres';
+import { startNextServer } from '@/server/test/next-server';
 import { launch } from '../e2e/browser';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -103,24 +103,10 @@ async function browserBench() {
     if (spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } }).status) process.exit(1);
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-bench-replay-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc: ChildProcess = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', MNEMOSCOPE_API_KEY: KEY, MNEMOSCOPE_DEMO: '0', MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '' },
-    detached: true,
-    stdio: 'ignore',
-  });
+  const server = await startNextServer({ MNEMOSCOPE_API_KEY: KEY, MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '' });
+  const url = server.url;
   const browser = await launch();
   try {
-    for (let i = 0; i < 240; i++) {
-      try {
-        if ((await fetch(`${url}/api/trpc/system.info`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
     for (const [id, n] of [['bench-1k', 1000], ['bench-10k', 10_000]] as const) {
       const rows = longSession(id, n);
       for (let i = 0; i < rows.length; i += 1000) {
@@ -162,11 +148,7 @@ async function browserBench() {
     console.log(`| ${pct(lat, 50).toFixed(1)} | ${pct(lat, 95).toFixed(1)} | ${Math.max(...lat).toFixed(1)} | ≤ 16 (${pct(lat, 95) <= 16 ? 'met' : 'NOT met'}) |`);
   } finally {
     await browser.close();
-    try {
-      process.kill(-proc.pid!, 'SIGTERM');
-    } catch {
-      /* gone */
-    }
+    server.kill();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startPostgres } from '../server/test/postgres';
+import { startNextServer } from '../server/test/next-server';
 
-const root = path.resolve(import.meta.dirname, '..');
 const KEY = 'crash-key-0123456789abcdef';
 
 let pg: Awaited<ReturnType<typeof startPostgres>>;
@@ -14,30 +13,13 @@ beforeAll(async () => {
 });
 afterAll(() => pg?.stop());
 
-async function start(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const p = spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    env: { ...process.env, MNEMOSCOPE_DEMO: '0', MNEMOSCOPE_API_KEY: KEY, NEXT_TELEMETRY_DISABLED: '1', ...env },
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 400; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/trpc/system.info`)).ok) return p;
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error('server did not start');
-}
-
 const batch = (sid: string, n: number) =>
   Array.from({ length: n }, (_, k) => JSON.stringify({ type: 'turn', data: { session_id: sid, agent: 'a', turn: k, input: 'x'.repeat(400), output: 'y', ccs: { constraints: ['a(b)', `t(${k})`] } } })).join('\n');
 
 describe.each(['pglite', 'postgres'] as const)('a crash of the server on %s', (driver) => {
   it('loses no acknowledged batch and leaves no half-written one', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-crash-'));
-    const env: Record<string, string> = driver === 'pglite' ? { MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '' } : { DATABASE_URL: pg.url.replace(/\/postgres$/, '/postgres') };
+    const env: Record<string, string> = { MNEMOSCOPE_API_KEY: KEY, ...(driver === 'pglite' ? { MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '' } : { DATABASE_URL: pg.url }) };
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const post = (body: string) => fetch(`${url}/api/v1/ingest`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body });
@@ -45,7 +27,7 @@ describe.each(['pglite', 'postgres'] as const)('a crash of the server on %s', (d
       const r = await fetch(`${url}/api/v1/sessions/${sid}/export`, { headers: { authorization: `Bearer ${KEY}` } });
       return r.ok ? (await r.text()).split('\n').filter((l) => l.startsWith('{"type":"turn"')).length : 0;
     };
-    let server = await start(env, port);
+    let server = await startNextServer(env, port);
     try {
       expect((await post(batch(`${driver}-a`, 200))).status).toBe(200);
       // Kill the server at several moments into a 3,000-turn batch: before, during and after its commit.
@@ -58,7 +40,7 @@ describe.each(['pglite', 'postgres'] as const)('a crash of the server on %s', (d
         await new Promise((r) => setTimeout(r, delay));
         server.kill('SIGKILL');
         const status = await answered;
-        server = await start(env, port);
+        server = await startNextServer(env, port);
         const stored = await count(sid);
         if (status === 200) expect(stored).toBe(3000); // acknowledged: on disk
         else expect([0, 3000]).toContain(stored); // not acknowledged: all or nothing

@@ -52,6 +52,13 @@ describe('a new user on the embedded database', () => {
     const res = await open(page, '/sessions/does-not-exist');
     expect(res?.status()).toBe(404);
     expect(await page.getByTestId('not-found').textContent()).toContain('There is nothing stored here');
+    // Malformed percent-encoding in a path is a clear 400, never Next's bare 500; a literal % in an id is fine.
+    for (const p of ['/sessions/%E0%A4%A', '/substrate/%E0%A4%A', '/api/v1/sessions/%E0%A4%A/export']) {
+      const r = await fetch(`${srv.url}${p}`);
+      expect(r.status).toBe(400);
+      expect(await r.text()).toMatch(/malformed percent-encoding/);
+    }
+    expect((await fetch(`${srv.url}/sessions/50%25`)).status).toBe(404);
   });
 
   it('renders hostile memory text as text, never as HTML', async () => {

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { segments, type SessionHistory } from '@/lib/ccs/provenance';
 import { TermChip } from './term-chip';
-import { useWidth } from './use-width';
+import { useWidth } from '@/components/ui/use-width';
 
 const ROW = 18;
 const LABEL = 240;

@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from 'react';
 import { prepareSeries, type Series } from '@/lib/charts/prepare-series';
-import { useWidth } from './use-width';
+import { useWidth } from '@/components/ui/use-width';
 
 const COLORS = ['var(--series-1)', 'var(--series-2)', 'var(--series-3)', 'var(--series-4)'];
 const HEIGHT = 96;

@@ -2,7 +2,7 @@
 
 import { memo, useMemo, useRef } from 'react';
 import type { SessionHistory } from '@/lib/ccs/provenance';
-import { useWidth } from './use-width';
+import { useWidth } from '@/components/ui/use-width';
 
 const H = 46;
 const PAD = 6;

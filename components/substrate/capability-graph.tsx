@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { layoutGraph } from '@/lib/charts/prepare-graph';
 import type { EdgeParams } from '@/lib/ucs/routing';
 import { useSubstrate } from './store';
-import { useWidth } from '@/components/replay/use-width';
+import { useWidth } from '@/components/ui/use-width';
 
 const H = 460;
 

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
-import { useWidth } from '@/components/replay/use-width';
+import { useWidth } from '@/components/ui/use-width';
 import { fieldDiff, fieldExtent, nodePositions } from '@/lib/ucs/field';
 import { FIELD_DEFAULTS, stepField } from '@/lib/ucs/dynamics';
 import { fmtInt } from '@/lib/format';

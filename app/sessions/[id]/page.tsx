@@ -1,26 +1,19 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
 import { ReplayView } from '@/components/replay/replay-view';
+import { decodeSegment } from '@/lib/net/path';
 import { indexOfTurn, TURN_WINDOW as WINDOW } from '@/lib/ccs/outline';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 
 export const dynamic = 'force-dynamic';
 
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return { title: safeDecode(id) };
+  return { title: decodeSegment(id) };
 }
 
 export default async function SessionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ turn?: string }> }) {
-  const id = safeDecode((await params).id);
+  const id = decodeSegment((await params).id);
   const turnParam = Number((await searchParams).turn);
   const qc = getQueryClient();
   try {

@@ -2,11 +2,12 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
 import { FieldPlayer } from '@/components/substrate/field-player';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
+import { decodeSegment } from '@/lib/net/path';
 
 export const dynamic = 'force-dynamic';
 
 export default async function AgentSubstratePage({ params }: { params: Promise<{ agent: string }> }) {
-  const agent = decodeURIComponent((await params).agent);
+  const agent = decodeSegment((await params).agent);
   const qc = getQueryClient();
   try {
     await qc.fetchQuery(trpc.ucs.snapshots.queryOptions({ agent }));

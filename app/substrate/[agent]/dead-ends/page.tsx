@@ -1,12 +1,13 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { DeadEnds } from '@/components/substrate/dead-ends';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
+import { decodeSegment } from '@/lib/net/path';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Dead ends' };
 
 export default async function DeadEndsPage({ params }: { params: Promise<{ agent: string }> }) {
-  const agent = decodeURIComponent((await params).agent);
+  const agent = decodeSegment((await params).agent);
   const qc = getQueryClient();
   await qc.prefetchQuery(trpc.ucs.deadEnds.queryOptions({ agent }));
   return (

@@ -1,12 +1,13 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { JudgmentView } from '@/components/substrate/judgment-view';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
+import { decodeSegment } from '@/lib/net/path';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Judgment' };
 
 export default async function JudgmentPage({ params }: { params: Promise<{ agent: string }> }) {
-  const agent = decodeURIComponent((await params).agent);
+  const agent = decodeSegment((await params).agent);
   const qc = getQueryClient();
   await qc.prefetchQuery(trpc.ucs.judgment.queryOptions({ agent }));
   return (

@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from './postgres';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface NextServer {
+  url: string;
+  port: number;
+  proc: ChildProcess;
+  /** What the server printed, for error messages. */
+  output: () => string;
+  /** Stops the server and everything it started (its process group). */
+  kill: (signal?: NodeJS.Signals) => void;
+}
+
+/**
+ * Starts the built app with `next start` on a free loopback port (or `port`), with the demo off unless
+ * env says otherwise, and resolves once it answers. Used by the end-to-end setup, the crash test and
+ * the benchmarks.
+ */
+export async function startNextServer(env: Record<string, string>, port?: number, timeoutMs = 90_000): Promise<NextServer> {
+  const p = port ?? (await freePort());
+  let out = '';
+  const proc = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(p)], {
+    cwd: ROOT,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', MNEMOSCOPE_DEMO: '0', ...env },
+    detached: true,
+  });
+  proc.stdout?.on('data', (d) => (out += d));
+  proc.stderr?.on('data', (d) => (out += d));
+  const url = `http://127.0.0.1:${p}`;
+  const kill = (signal: NodeJS.Signals = 'SIGTERM') => {
+    try {
+      process.kill(-proc.pid!, signal);
+    } catch {
+      /* already gone */
+    }
+  };
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (proc.exitCode !== null) throw new Error(`server exited early:\n${out}`);
+    try {
+      if ((await fetch(`${url}/api/trpc/system.info`)).ok) return { url, port: p, proc, output: () => out, kill };
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  kill('SIGKILL');
+  throw new Error(`server at ${url} did not become ready:\n${out}`);
+}
