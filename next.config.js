@@ -1,7 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
-  serverExternalPackages: ['@electric-sql/pglite'],
+  // PGlite and onnxruntime-node (under transformers.js) load WASM, data and native files from node_modules: not bundled.
+  serverExternalPackages: ['@electric-sql/pglite', '@huggingface/transformers', 'onnxruntime-node'],
   poweredByHeader: false,
   typedRoutes: false,
 };

@@ -1,7 +1,7 @@
-import { KeywordSearch } from '@/components/recall/keyword-search';
+import { RecallPage } from '@/components/recall/recall-page';
 
 export const metadata = { title: 'Recall' };
 
-export default function RecallPage() {
-  return <KeywordSearch />;
+export default function Page() {
+  return <RecallPage />;
 }

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
+import { CommandPalette } from '@/components/recall/command-palette';
 import { ThemeToggle } from './theme-toggle';
 
 const NAV = [
@@ -50,6 +51,12 @@ export function AppShell({ children }: { children: ReactNode }) {
             </Link>
           );
         })}
+        <button type="button" className="nav-item palette-hint" onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}>
+          <span>Search memory</span>
+          <span className="count">
+            <kbd>Ctrl</kbd> <kbd>K</kbd>
+          </span>
+        </button>
         <div className="sidebar-foot">
           <ThemeToggle />
           <span title={info.data?.location}>
@@ -59,6 +66,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </nav>
       <main className="main">{children}</main>
+      <CommandPalette />
     </div>
   );
 }

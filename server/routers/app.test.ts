@@ -4,6 +4,7 @@ import { freshDb, DRIVERS } from '@/server/test/db';
 import type { DbHandle } from '@/server/db';
 import { createCallerFactory } from '@/server/trpc/init';
 import { seedDemo } from '@/server/services/demo';
+import type { RecallItem } from '@/lib/recall/items';
 import { verifyKey } from '@/server/services/api-keys';
 import { sql } from 'drizzle-orm';
 import { ucsDeadEnds } from '@/server/db/schema/ucs';
@@ -106,12 +107,33 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect(rows.map((r) => r.occurrences)).toEqual([2]);
   });
 
-  it('recall.keyword finds a word across turns, events and dead ends', async () => {
-    const hits = await caller.recall.keyword({ query: 'keepalive' });
-    expect(new Set(hits.map((h) => h.kind))).toEqual(new Set(['turn', 'memory_event', 'artifact']));
-    const dead = await caller.recall.keyword({ query: 'flaky ingestion' });
-    expect(dead.some((h) => h.kind === 'dead_end')).toBe(true);
-    expect(await caller.recall.keyword({ query: '100%_' })).toEqual([]);
+  it('recall.corpus pages through every kind of memory text once, each item with a link to where it lives', async () => {
+    const items: RecallItem[] = [];
+    let cursor: Parameters<typeof caller.recall.corpus>[0]['cursor'] = null;
+    let pages = 0;
+    do {
+      const page = await caller.recall.corpus({ cursor, limit: 200 });
+      items.push(...page.items);
+      cursor = page.next;
+      pages++;
+    } while (cursor && pages < 500);
+    expect(cursor).toBeNull();
+    expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+    const kinds = new Set(items.map((i) => i.kind));
+    for (const k of ['turn', 'ccs_term', 'memory_event', 'artifact', 'dead_end', 'methodology', 'reflection', 'judgment']) expect(kinds).toContain(k);
+    // A CCS term opens the turn where it first appeared; a turn its own.
+    const turn = items.find((i) => i.id === 'turn:itops-nginx-502/7')!;
+    expect(turn.href).toBe('/sessions/itops-nginx-502?turn=7');
+    const terms = items.filter((i) => i.kind === 'ccs_term' && i.session === 'itops-nginx-502');
+    expect(terms.length).toBeGreaterThan(20);
+    expect(new Set(terms.map((t) => `${t.label}|${t.text}`)).size).toBe(terms.length);
+    expect(items.find((i) => i.kind === 'dead_end')!.href).toMatch(/^\/substrate\/aegis-demo\/dead-ends\?focus=/);
+    // The version moves when memory is added.
+    const before = await caller.recall.version();
+    expect(await caller.recall.version()).toBe(before);
+    await h.db.insert(ucsDeadEnds).values({ projectId: 'default', agentId: 'aegis-demo', id: 'recall-test', topic: 'a new dead end', data: {} });
+    expect(await caller.recall.version()).not.toBe(before);
+    await h.db.delete(ucsDeadEnds).where(sql`id = 'recall-test'`);
   });
 
   it('session.outline gives the whole session compactly, with stress turns from turns or session metadata', async () => {

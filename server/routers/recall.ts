@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { procedure, router } from '@/server/trpc/init';
-import { keywordSearch } from '@/server/services/search';
+import { corpusPage, corpusVersion } from '@/server/services/recall';
+
+const cursor = z.object({ kind: z.number().int().min(0), after: z.array(z.string()).nullable() }).nullable();
 
 export const recallRouter = router({
-  keyword: procedure.input(z.object({ query: z.string().max(200) })).query(({ ctx, input }) => keywordSearch(ctx.db, ctx.projectId, input.query)),
+  /** One page of the project's memory text for the browser's recall index. */
+  corpus: procedure.input(z.object({ cursor, limit: z.number().int().min(100).max(20000).default(5000) })).query(({ ctx, input }) => corpusPage(ctx.db, ctx.projectId, input.cursor, input.limit)),
+  /** Changes when the corpus may have changed. */
+  version: procedure.query(({ ctx }) => corpusVersion(ctx.db, ctx.projectId)),
 });

@@ -1,0 +1,103 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
+import { KIND_LABEL } from '@/lib/recall/items';
+import { MemoryText } from '@/components/ui/memory-text';
+import { recall } from './client';
+import { RecallStatusBar } from './status-bar';
+import { useRecallSearch } from './use-recall';
+
+/** Ctrl/Cmd-K from any page: search all memory and jump to the exact turn, entry or dead end. */
+export function CommandPalette() {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        recall();
+        setOpen((o) => !o);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    document.documentElement.dataset.palette = '1';
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return open ? <Palette onClose={() => setOpen(false)} /> : null;
+}
+
+function Palette({ onClose }: { onClose: () => void }) {
+  const router = useRouter();
+  const [query, setQuery] = useState('');
+  const [selected, setSelected] = useState(0);
+  const deferred = useDeferredValue(query.trim());
+  const search = useRecallSearch(deferred, { limit: 12 });
+  const hits = deferred ? (search.data?.hits ?? []) : [];
+  const listRef = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    listRef.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+  const go = (href: string) => {
+    onClose();
+    router.push(href);
+  };
+  return (
+    <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="palette" role="dialog" aria-modal="true" aria-label="Search memory">
+        <input
+          autoFocus
+          role="combobox"
+          aria-expanded={hits.length > 0}
+          aria-controls="palette-results"
+          aria-label="Search all memory"
+          placeholder="Search all memory by meaning or exact words…"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setSelected(0);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') onClose();
+            else if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              setSelected((s) => Math.min(s + 1, hits.length - 1));
+            } else if (e.key === 'ArrowUp') {
+              e.preventDefault();
+              setSelected((s) => Math.max(s - 1, 0));
+            } else if (e.key === 'Enter' && hits[selected]) go(hits[selected].item.href);
+          }}
+        />
+        {hits.length ? (
+          <ul id="palette-results" role="listbox" ref={listRef} data-testid="palette-results">
+            {hits.map((h, i) => (
+              <li key={h.item.id} role="option" aria-selected={i === selected} onMouseEnter={() => setSelected(i)} onClick={() => go(h.item.href)} data-kind={h.item.kind}>
+                <span className="badge accent">{KIND_LABEL[h.item.kind]}</span>
+                <MemoryText className="clip" text={h.item.text} />
+                <span className="hit-why">{h.cosine !== null ? `cos ${h.cosine.toFixed(2)}` : h.keywordRank ? 'keyword' : ''}</span>
+              </li>
+            ))}
+          </ul>
+        ) : deferred && search.data ? (
+          <div className="muted" style={{ padding: '14px 16px' }}>
+            Nothing matches “{deferred}”.
+          </div>
+        ) : null}
+        <RecallStatusBar compact />
+        <div className="palette-foot">
+          <span>
+            <kbd>↑</kbd> <kbd>↓</kbd> move · <kbd>Enter</kbd> open · <kbd>Esc</kbd> close
+          </span>
+          <a
+            href="/recall"
+            onClick={(e) => {
+              e.preventDefault();
+              go('/recall');
+            }}
+          >
+            Filters, “more like this” and duplicates on the Recall page →
+          </a>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,240 @@
+'use client';
+
+import Link from 'next/link';
+import { useDeferredValue, useMemo, useState } from 'react';
+import type { RecallHit, SearchMode } from '@/lib/recall/engine';
+import { KIND_LABEL, RECALL_KINDS, type RecallFilters, type RecallItem, type RecallKind } from '@/lib/recall/items';
+import { fmtInt } from '@/lib/format';
+import { MemoryText } from '@/components/ui/memory-text';
+import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { RecallStatusBar } from './status-bar';
+import { useDuplicates, useFacets, useMoreLikeThis, useRecallSearch, useRecallStarted } from './use-recall';
+
+const MODES: { id: SearchMode; label: string; title: string }[] = [
+  { id: 'hybrid', label: 'Hybrid', title: 'Keyword (BM25) and meaning (cosine), fused by reciprocal rank' },
+  { id: 'keyword', label: 'Keyword', title: 'BM25 only: exact words and identifiers' },
+  { id: 'vector', label: 'Meaning', title: 'Cosine similarity of embeddings only' },
+];
+
+export function RecallPage() {
+  useRecallStarted();
+  const [tab, setTab] = useState<'search' | 'duplicates'>('search');
+  const [query, setQuery] = useState('');
+  const [mode, setMode] = useState<SearchMode>('hybrid');
+  const [kinds, setKinds] = useState<RecallKind[]>([]);
+  const [agent, setAgent] = useState('');
+  const [session, setSession] = useState('');
+  const [scope, setScope] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [like, setLike] = useState<RecallItem | null>(null);
+  const facets = useFacets();
+  const filters: RecallFilters = useMemo(
+    () => ({ kinds, agent: agent || null, session: session || null, scope: scope || null, from: from ? new Date(from).toISOString() : null, to: to ? new Date(`${to}T23:59:59.999Z`).toISOString() : null }),
+    [kinds, agent, session, scope, from, to],
+  );
+  const deferred = useDeferredValue(query.trim());
+  const search = useRecallSearch(deferred, { mode, filters, limit: 50 }, tab === 'search' && !like);
+  const more = useMoreLikeThis(tab === 'search' ? (like?.id ?? null) : null, { filters, limit: 30 });
+  const toggleKind = (k: RecallKind) => setKinds((ks) => (ks.includes(k) ? ks.filter((x) => x !== k) : [...ks, k]));
+  const active = like ? more : search;
+  const hits = active.data?.hits ?? [];
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Recall</h1>
+          <div className="sub">Search everything the agents remember by meaning and by exact words. Embeddings are computed in this browser; memory text never leaves the machine.</div>
+        </div>
+        <div className="seg" role="group" aria-label="View">
+          <button type="button" aria-pressed={tab === 'search'} onClick={() => setTab('search')}>
+            Search
+          </button>
+          <button type="button" aria-pressed={tab === 'duplicates'} onClick={() => setTab('duplicates')}>
+            Duplicates
+          </button>
+        </div>
+      </div>
+      <RecallStatusBar />
+      <div className="recall-filters" aria-label="Filters">
+        {tab === 'search' ? (
+          <>
+            <input
+              className="input"
+              type="search"
+              autoFocus
+              placeholder="e.g. the web server keeps returning bad gateway · ECONNREFUSED"
+              aria-label="Search memory"
+              value={query}
+              onChange={(e) => {
+                setQuery(e.target.value);
+                setLike(null);
+              }}
+              style={{ width: 440 }}
+            />
+            <div className="seg" role="group" aria-label="Ranking">
+              {MODES.map((m) => (
+                <button key={m.id} type="button" aria-pressed={mode === m.id} title={m.title} onClick={() => setMode(m.id)}>
+                  {m.label}
+                </button>
+              ))}
+            </div>
+          </>
+        ) : null}
+        <select className="select" aria-label="Agent" value={agent} onChange={(e) => setAgent(e.target.value)}>
+          <option value="">all agents</option>
+          {facets.data?.agents.map((a) => (
+            <option key={a}>{a}</option>
+          ))}
+        </select>
+        <select className="select" aria-label="Session" value={session} onChange={(e) => setSession(e.target.value)} style={{ maxWidth: 200 }}>
+          <option value="">all sessions</option>
+          {facets.data?.sessions.map((a) => (
+            <option key={a}>{a}</option>
+          ))}
+        </select>
+        <select className="select" aria-label="Scope" value={scope} onChange={(e) => setScope(e.target.value)}>
+          <option value="">all scopes</option>
+          {facets.data?.scopes.map((a) => (
+            <option key={a}>{a}</option>
+          ))}
+        </select>
+        <label className="muted" style={{ fontSize: 12 }}>
+          from <input className="input" type="date" aria-label="From date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </label>
+        <label className="muted" style={{ fontSize: 12 }}>
+          to <input className="input" type="date" aria-label="To date" value={to} onChange={(e) => setTo(e.target.value)} />
+        </label>
+      </div>
+      <div className="recall-filters" role="group" aria-label="Kinds">
+        {RECALL_KINDS.map((k) => (
+          <button key={k} type="button" className="kind-toggle" aria-pressed={kinds.includes(k)} onClick={() => toggleKind(k)}>
+            {KIND_LABEL[k]} <span className="muted">{fmtInt(facets.data?.kinds[k] ?? 0)}</span>
+          </button>
+        ))}
+      </div>
+      {tab === 'duplicates' ? (
+        <DuplicatesView filters={filters} />
+      ) : (
+        <>
+          {like ? (
+            <div className="toolbar" style={{ marginBottom: 8 }}>
+              <span>
+                More like <span className="badge accent">{KIND_LABEL[like.kind]}</span> <MemoryText className="mono" text={like.text.slice(0, 90)} />
+              </span>
+              <button type="button" className="btn" onClick={() => setLike(null)}>
+                Back to results
+              </button>
+            </div>
+          ) : null}
+          {active.error ? <ErrorBox error={active.error} /> : null}
+          <div className="panel">
+            {!like && !deferred ? (
+              <EmptyState title="Search memory by meaning or by exact words">
+                Try “the web server keeps returning bad gateway”, an error code, or a tool name. <kbd>Ctrl</kbd> <kbd>K</kbd> searches from any page.
+              </EmptyState>
+            ) : active.data && !hits.length ? (
+              <EmptyState title={like ? 'Nothing similar enough' : `Nothing matches “${deferred}”`}>Loosen the filters, or try other words.</EmptyState>
+            ) : (
+              <>
+                <div className="panel-head">
+                  <span>
+                    {fmtInt(hits.length)} {like ? 'similar items' : 'results'}
+                  </span>
+                  <span className="muted" style={{ fontWeight: 400, fontSize: 12 }} data-testid="recall-timing">
+                    {active.data ? `${active.data.ms.toFixed(1)} ms in the worker${'mode' in active.data ? ` · ${active.data.mode}` : ''}` : 'searching…'}
+                  </span>
+                </div>
+                <HitTable hits={hits} onMore={(item) => setLike(item)} />
+              </>
+            )}
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
+function HitTable({ hits, onMore }: { hits: RecallHit[]; onMore: (item: RecallItem) => void }) {
+  return (
+    <table className="data" data-testid="recall-results">
+      <tbody>
+        {hits.map((h) => (
+          <tr key={h.item.id} data-kind={h.item.kind}>
+            <td className="nowrap" style={{ width: 1 }}>
+              <span className="badge accent">{KIND_LABEL[h.item.kind]}</span>
+              {h.item.label ? <div className="cell-sub">{h.item.label.slice(0, 28)}</div> : null}
+            </td>
+            <td>
+              <Link href={h.item.href} className="hit-link">
+                <MemoryText className="clip" text={h.item.text} />
+              </Link>
+              <div className="cell-sub">
+                {[h.item.agent, h.item.session, h.item.scope, h.item.ts?.slice(0, 16).replace('T', ' ')].filter(Boolean).join(' · ')}
+              </div>
+            </td>
+            <td className="hit-why" style={{ width: 1 }}>
+              {h.keywordRank ? (
+                <div>
+                  <b>keyword</b> #{h.keywordRank}
+                </div>
+              ) : null}
+              {h.vectorRank ? (
+                <div>
+                  <b>meaning</b> #{h.vectorRank}
+                </div>
+              ) : null}
+              {h.cosine !== null ? <div>cos {h.cosine.toFixed(2)}</div> : null}
+            </td>
+            <td style={{ width: 1 }}>
+              <button type="button" className="btn" onClick={() => onMore(h.item)} title="Find items with the same meaning">
+                More like this
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function DuplicatesView({ filters }: { filters: RecallFilters }) {
+  const [threshold, setThreshold] = useState(0.92);
+  const deferred = useDeferredValue(threshold);
+  const dups = useDuplicates(deferred, filters, true);
+  const clusters = dups.data?.clusters ?? [];
+  return (
+    <div className="panel">
+      <div className="panel-head">
+        <span>
+          {dups.data ? `${fmtInt(clusters.length)} clusters of near-identical memory · ${fmtInt(clusters.reduce((s, c) => s + c.items.length, 0))} items` : 'finding duplicates…'}
+        </span>
+        <label className="muted" style={{ fontWeight: 400, fontSize: 12 }}>
+          cosine ≥ {threshold.toFixed(2)}{' '}
+          <input type="range" min={0.8} max={0.99} step={0.01} value={threshold} aria-label="Similarity threshold" onChange={(e) => setThreshold(Number(e.target.value))} />
+        </label>
+      </div>
+      {dups.error ? <ErrorBox error={dups.error} /> : null}
+      {dups.data && !clusters.length ? <EmptyState title="No near-duplicates at this threshold">Lower the threshold or widen the filters.</EmptyState> : null}
+      <div data-testid="duplicate-clusters">
+        {clusters.slice(0, 200).map((c) => (
+          <div className="cluster" key={c.items[0]!.id}>
+            <div className="cell-sub">
+              {c.items.length} items · min cos {c.minCosine.toFixed(3)}
+            </div>
+            {c.items.slice(0, 8).map((it) => (
+              <div key={it.id} style={{ display: 'flex', gap: 8, alignItems: 'baseline' }}>
+                <span className="badge">{KIND_LABEL[it.kind]}</span>
+                <Link href={it.href}>
+                  <MemoryText className="clip" text={it.text.slice(0, 200)} />
+                </Link>
+                <span className="cell-sub">{it.session ?? it.agent ?? it.scope ?? ''}</span>
+              </div>
+            ))}
+            {c.items.length > 8 ? <div className="cell-sub">and {c.items.length - 8} more</div> : null}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { SearchOptions } from '@/lib/recall/engine';
+import { recall, useRecallStatus } from './client';
+
+/** Starts the recall worker when a component that searches mounts. */
+export function useRecallStarted() {
+  useEffect(() => {
+    recall();
+  }, []);
+}
+
+/** What the index can answer changes when items arrive, the model loads or fails, or a build finishes. */
+function useIndexKey() {
+  return useRecallStatus((s) => `${s.items}|${s.model}|${s.embedded === s.toEmbed ? s.toEmbed : 'b'}`);
+}
+
+export function useRecallSearch(query: string, options: SearchOptions, enabled = true) {
+  const indexKey = useIndexKey();
+  return useQuery({
+    queryKey: ['recall', 'search', query, options, indexKey],
+    queryFn: () => recall().request('search', { query, options }),
+    enabled: enabled && query.trim().length > 0,
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+    gcTime: 60_000,
+  });
+}
+
+export function useMoreLikeThis(itemId: string | null, options: SearchOptions) {
+  const indexKey = useIndexKey();
+  return useQuery({
+    queryKey: ['recall', 'more', itemId, options, indexKey],
+    queryFn: () => recall().request('more', { itemId: itemId!, options }),
+    enabled: !!itemId,
+    staleTime: Infinity,
+  });
+}
+
+export function useFacets() {
+  const indexKey = useIndexKey();
+  return useQuery({ queryKey: ['recall', 'facets', indexKey], queryFn: () => recall().request('facets', {}), staleTime: Infinity, placeholderData: keepPreviousData });
+}
+
+export function useDuplicates(threshold: number, options: SearchOptions['filters'], enabled: boolean) {
+  const indexKey = useIndexKey();
+  return useQuery({
+    queryKey: ['recall', 'dups', threshold, options, indexKey],
+    queryFn: () => recall().request('duplicates', { threshold, filters: options ?? {} }),
+    enabled,
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
+  });
+}

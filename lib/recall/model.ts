@@ -1,0 +1,24 @@
+/**
+ * The embedding models recall can use. The bundled one ships in `public/models/` (built by
+ * `npm run model:build`) and works offline; a hub model is an opt-in for users who are online.
+ */
+export const MODEL_ID = 'mnemoscope/static-en-256';
+export const MODEL_DIMS = 256;
+
+export interface ModelChoice {
+  id: string;
+  label: string;
+  dims: number;
+  /** Served by this app (true) or fetched from the Hugging Face hub (false). */
+  bundled: boolean;
+  sizeMb: number;
+}
+
+export const MODELS: readonly ModelChoice[] = [
+  { id: MODEL_ID, label: 'Mnemoscope static (bundled, offline)', dims: MODEL_DIMS, bundled: true, sizeMb: 26 },
+  { id: 'Xenova/all-MiniLM-L6-v2', label: 'all-MiniLM-L6-v2 (hub, needs network once)', dims: 384, bundled: false, sizeMb: 23 },
+];
+
+export function modelChoice(id: string): ModelChoice {
+  return MODELS.find((m) => m.id === id) ?? MODELS[0]!;
+}
