@@ -166,7 +166,7 @@ function HitTable({ hits, onMore }: { hits: RecallHit[]; onMore: (item: RecallIt
               {h.item.label ? <div className="cell-sub">{h.item.label.slice(0, 28)}</div> : null}
             </td>
             <td>
-              <Link href={h.item.href} className="hit-link">
+              <Link href={h.item.href} className="hit-link" data-testid="hit-link">
                 <MemoryText className="clip" text={h.item.text} />
               </Link>
               <div className="cell-sub">

@@ -12,6 +12,9 @@ export function useRecallStarted() {
   }, []);
 }
 
+/** Recall runs in the worker, not over the network: it must not pause when the browser is offline (react-query's default). */
+const local = { networkMode: 'always' as const, staleTime: Infinity };
+
 /** What the index can answer changes when items arrive, the model loads or fails, or a build finishes. */
 function useIndexKey() {
   return useRecallStatus((s) => `${s.items}|${s.model}|${s.embedded === s.toEmbed ? s.toEmbed : 'b'}`);
@@ -24,7 +27,7 @@ export function useRecallSearch(query: string, options: SearchOptions, enabled =
     queryFn: () => recall().request('search', { query, options }),
     enabled: enabled && query.trim().length > 0,
     placeholderData: keepPreviousData,
-    staleTime: Infinity,
+    ...local,
     gcTime: 60_000,
   });
 }
@@ -35,13 +38,13 @@ export function useMoreLikeThis(itemId: string | null, options: SearchOptions) {
     queryKey: ['recall', 'more', itemId, options, indexKey],
     queryFn: () => recall().request('more', { itemId: itemId!, options }),
     enabled: !!itemId,
-    staleTime: Infinity,
+    ...local,
   });
 }
 
 export function useFacets() {
   const indexKey = useIndexKey();
-  return useQuery({ queryKey: ['recall', 'facets', indexKey], queryFn: () => recall().request('facets', {}), staleTime: Infinity, placeholderData: keepPreviousData });
+  return useQuery({ queryKey: ['recall', 'facets', indexKey], queryFn: () => recall().request('facets', {}), ...local, placeholderData: keepPreviousData });
 }
 
 export function useDuplicates(threshold: number, options: SearchOptions['filters'], enabled: boolean) {
@@ -50,7 +53,7 @@ export function useDuplicates(threshold: number, options: SearchOptions['filters
     queryKey: ['recall', 'dups', threshold, options, indexKey],
     queryFn: () => recall().request('duplicates', { threshold, filters: options ?? {} }),
     enabled,
-    staleTime: Infinity,
+    ...local,
     placeholderData: keepPreviousData,
   });
 }

@@ -33,6 +33,13 @@ export interface RecallHit {
   cosine: number | null;
 }
 
+/** Share of query words that look like identifiers (digits, inner punctuation, camelCase): 0–1. */
+export function identifierShare(query: string): number {
+  const words = query.split(/\s+/).filter(Boolean);
+  if (!words.length) return 0;
+  return words.filter((w) => /\d|[a-z][A-Z]|\w[-_./:]\w|^--?\w/.test(w)).length / words.length;
+}
+
 export interface DuplicateCluster {
   items: RecallItem[];
   /** Lowest cosine between a member and the cluster's first item. */
@@ -44,6 +51,9 @@ const DEPTH = 100;
 /** Below this cosine a static model's neighbour is noise, not meaning; such rows stay out of the fused list. */
 export const MIN_COSINE = 0.25;
 const EMBED_BATCH = 64;
+/** RRF constant and the vector list's weight, tuned on bench/recall/labelled.json (see the quality test). */
+const RRF_K = 10;
+const VECTOR_WEIGHT = 0.8;
 
 /**
  * The recall index: keyword (BM25 via MiniSearch) and vector (exact cosine) over the same items,
@@ -226,10 +236,10 @@ export class RecallEngine {
     return (i: number) => !this.removed[i] && (!filters || matchesFilters(this.items[i]!, filters));
   }
 
-  keywordRanks(query: string, filters?: RecallFilters, depth = DEPTH): Ranked[] {
+  keywordRanks(query: string, filters?: RecallFilters, depth = DEPTH, combineWith: 'OR' | 'AND' = 'OR'): Ranked[] {
     const keep = this.live(filters);
     return this.keyword
-      .search(query, { filter: (r) => keep(r.id as number) })
+      .search(query, { filter: (r) => keep(r.id as number), combineWith })
       .slice(0, depth)
       .map((r) => ({ id: String(r.id), score: r.score }));
   }
@@ -254,7 +264,10 @@ export class RecallEngine {
     const kw = mode === 'vector' ? [] : this.keywordRanks(q, options.filters);
     const qv = mode === 'keyword' ? null : await this.embedQuery(q);
     const vec = qv ? this.vectorRanks(qv, options.filters) : [];
-    return this.fuse(kw, vec, qv, mode, limit);
+    // Items holding every query word are a third list: an exact match outranks one that is merely
+    // near in both lists. Identifier-like queries (codes, flags, paths) lean on the words.
+    const all = mode === 'vector' ? [] : this.keywordRanks(q, options.filters, DEPTH, 'AND');
+    return this.fuse(kw, vec, qv, mode, limit, all, identifierShare(q));
   }
 
   /** Items nearest in meaning to one item (its own vector as the query); keyword overlap where there is no model. */
@@ -270,8 +283,9 @@ export class RecallEngine {
     return this.fuse(kw, [], null, 'keyword', limit);
   }
 
-  private fuse(kw: Ranked[], vec: Ranked[], qv: ArrayLike<number> | null, mode: SearchMode, limit: number): RecallHit[] {
-    const fused = mode === 'hybrid' ? reciprocalRankFusion([kw, vec]) : reciprocalRankFusion([mode === 'keyword' ? kw : vec]).map((f) => (mode === 'keyword' ? { ...f, ranks: [f.ranks[0], null] } : { ...f, ranks: [null, f.ranks[0]] }));
+  private fuse(kw: Ranked[], vec: Ranked[], qv: ArrayLike<number> | null, mode: SearchMode, limit: number, all: Ranked[] = [], identifiers = 0): RecallHit[] {
+    const fused =
+      mode === 'hybrid' ? reciprocalRankFusion([kw, vec, all], RRF_K, [1 + identifiers, VECTOR_WEIGHT * (1 - 0.5 * identifiers), 1]) : mode === 'keyword' && all.length ? reciprocalRankFusion([kw, [], all]) : reciprocalRankFusion([mode === 'keyword' ? kw : vec]).map((f) => (mode === 'keyword' ? { ...f, ranks: [f.ranks[0], null] } : { ...f, ranks: [null, f.ranks[0]] }));
     return fused.slice(0, limit).map((f) => {
       const i = Number(f.id);
       const cosine = qv && this.matrix && this.embedded[i] ? dot(this.matrix.row(i), qv) : null;

@@ -14,7 +14,8 @@ export interface Fused {
   ranks: (number | null)[];
 }
 
-export function reciprocalRankFusion(lists: readonly (readonly Ranked[])[], k = 60): Fused[] {
+/** `weights` scale each list's contribution (1 each by default). */
+export function reciprocalRankFusion(lists: readonly (readonly Ranked[])[], k = 60, weights?: readonly number[]): Fused[] {
   const byId = new Map<string, Fused>();
   lists.forEach((list, li) => {
     list.forEach((r, i) => {
@@ -23,7 +24,7 @@ export function reciprocalRankFusion(lists: readonly (readonly Ranked[])[], k = 
         f = { id: r.id, score: 0, ranks: lists.map(() => null) };
         byId.set(r.id, f);
       }
-      f.score += 1 / (k + i + 1);
+      f.score += (weights?.[li] ?? 1) / (k + i + 1);
       f.ranks[li] = i + 1;
     });
   });

@@ -1,0 +1,103 @@
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launch } from './browser';
+import { open } from './page';
+
+const srv = inject('servers').find((s) => s.name === 'pglite')!;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => browser?.close());
+
+async function fresh(): Promise<{ context: BrowserContext; page: Page; requests: Request[] }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+  const requests: Request[] = [];
+  context.on('request', (r) => requests.push(r));
+  return { context, page: await context.newPage(), requests };
+}
+
+/** Waits until the model is loaded and every item has its vector. */
+async function indexReady(page: Page) {
+  await page.locator('[data-testid=recall-status][data-model=ready][data-corpus=ready][data-building="0"]').first().waitFor({ timeout: 60_000 });
+}
+
+describe('recall', () => {
+  it('Ctrl-K finds the nginx 502 turns by meaning with the network cut off, and sends the query nowhere', async () => {
+    const { context, page, requests } = await fresh();
+    await open(page, `${srv.url}/sessions`);
+    await page.keyboard.press('Control+k');
+    await indexReady(page);
+    await context.setOffline(true);
+    const query = 'the web server keeps returning bad gateway';
+    await page.getByLabel('Search all memory').fill(query);
+    const results = page.getByTestId('palette-results').locator('li');
+    await results.first().waitFor();
+    const hrefs = await results.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-href') ?? ''));
+    expect(hrefs.slice(0, 5).filter((h) => h.startsWith('/sessions/itops-nginx-502')).length).toBeGreaterThanOrEqual(3);
+    // None of the query's words travel: not in a URL, not in a body, not from a worker.
+    const words = ['bad gateway', 'bad%20gateway', 'bad+gateway', 'returning'];
+    for (const r of requests) {
+      const text = `${r.url()} ${r.postData() ?? ''}`;
+      for (const w of words) expect(text, `${r.method()} ${r.url()}`).not.toContain(w);
+    }
+    // Back online, Enter opens the exact turn.
+    await context.setOffline(false);
+    const top = hrefs[0]!;
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => `${u.pathname}${u.search}` === top);
+    await page.locator('html[data-replay-keys]').waitFor({ state: 'attached' });
+    await context.close();
+  });
+
+  it('finds exact identifiers through the keyword side, and opens a hit at its turn', async () => {
+    const { context, page } = await fresh();
+    await open(page, `${srv.url}/recall`);
+    await indexReady(page);
+    await page.getByLabel('Search memory').fill('Mail.ReadWrite');
+    const first = page.getByTestId('hit-link').first();
+    await expect.poll(() => first.textContent()).toContain('Mail.ReadWrite');
+    const href = (await first.getAttribute('href'))!;
+    expect(href).toMatch(/^\/sessions\/secops-oauth-consent\?turn=\d+$/);
+    await first.click();
+    await page.waitForURL((u) => `${u.pathname}${u.search}` === href);
+    await context.close();
+  });
+
+  it('filters by kind, finds more like an item, and clusters near-duplicates', async () => {
+    const { context, page } = await fresh();
+    await open(page, `${srv.url}/recall`);
+    await indexReady(page);
+    await page.getByRole('button', { name: /^dead end/ }).click();
+    await page.getByLabel('Search memory').fill('flaky ingestion job');
+    const rows = page.getByTestId('recall-results').locator('tr');
+    await rows.first().waitFor();
+    expect(new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-kind'))))).toEqual(new Set(['dead_end']));
+    const firstText = await page.getByTestId('hit-link').first().textContent();
+    await page.getByRole('button', { name: 'More like this' }).first().click();
+    await page.getByText('Back to results').waitFor();
+    await expect.poll(async () => (await rows.count()) > 0).toBe(true);
+    expect(await page.getByTestId('hit-link').first().textContent()).not.toBe(firstText);
+    expect(await page.getByTestId('recall-results').textContent()).toMatch(/cos 0\.\d\d/);
+    // Duplicates: the demo's CCS terms repeat across turns and sessions.
+    await page.getByRole('button', { name: /^dead end/ }).click();
+    await page.getByRole('button', { name: 'Duplicates' }).click();
+    const clusters = page.getByTestId('duplicate-clusters').locator('.cluster');
+    await clusters.first().waitFor();
+    expect(await clusters.count()).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('falls back to keyword search, and says so, when the model cannot load', async () => {
+    const { context, page } = await fresh();
+    await context.route('**/models/**', (route) => route.abort());
+    await open(page, `${srv.url}/recall`);
+    await page.getByTestId('recall-fallback').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('recall-fallback').textContent()).toContain('keyword matches only');
+    await page.getByLabel('Search memory').fill('keepalive');
+    await expect.poll(() => page.getByTestId('recall-timing').textContent()).toContain('keyword');
+    expect(await page.getByTestId('hit-link').count()).toBeGreaterThan(0);
+    await context.close();
+  });
+});
