@@ -89,6 +89,66 @@ describe('recall', () => {
     await context.close();
   });
 
+  it('picks up memory that arrives while the page is open, and embeds only that on the next visit', async () => {
+    const { context, page } = await fresh();
+    await open(page, `${srv.url}/recall`);
+    await indexReady(page);
+    const before = Number((await page.getByTestId('recall-status').textContent())!.match(/([\d,]+) items/)![1]!.replace(/,/g, ''));
+    const event = {
+      event_id: `memevt_recall_${Date.now()}`,
+      timestamp: '2026-11-21T08:00:00Z',
+      source_agent: 'acc-itops',
+      task_id: 'task_hangar',
+      memory_kind: 'fact',
+      content: 'The zeppelin hangar thermostat drifts two degrees every night',
+      suggested_scope: 'project',
+      sensitivity: 'internal',
+      confidence: 'medium',
+      evidence_refs: ['ops/hangar.md'],
+      ttl: 'durable',
+    };
+    const res = await fetch(`${srv.url}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-ndjson' },
+      body: `${JSON.stringify({ type: 'memory_event', data: event })}\n`,
+    });
+    expect(res.status).toBe(200);
+    // Opening the palette asks the worker for what is new.
+    await page.keyboard.press('Control+k');
+    await expect.poll(async () => Number((await page.getByTestId('recall-status').first().textContent())!.match(/([\d,]+) items/)![1]!.replace(/,/g, '')), { timeout: 20_000 }).toBe(before + 1);
+    await indexReady(page);
+    await page.getByLabel('Search all memory').fill('airship hangar temperature');
+    await expect.poll(() => page.getByTestId('palette-results').locator('li').first().getAttribute('data-href'), { timeout: 10_000 }).toBe(`/curation?focus=${event.event_id}`);
+    // A second visit in the same browser takes every vector from IndexedDB.
+    const again = await context.newPage();
+    await open(again, `${srv.url}/recall`);
+    await indexReady(again);
+    expect(await again.getByTestId('recall-status').textContent()).toMatch(new RegExp(`all embedded \\(${(before + 1).toLocaleString('en-US')} from cache\\)`));
+    // The hit opens the event itself, marked.
+    await again.keyboard.press('Control+k');
+    await again.getByLabel('Search all memory').fill('zeppelin thermostat');
+    await again.getByTestId('palette-results').locator('li').first().waitFor();
+    await again.keyboard.press('Enter');
+    await again.locator(`tr.focus-target[data-focus-id="${event.event_id}"]`).waitFor();
+    await context.close();
+  });
+
+  it('opens a dead end from its hit, marked on the dead ends page', async () => {
+    const { context, page } = await fresh();
+    await open(page, `${srv.url}/recall`);
+    await indexReady(page);
+    await page.getByRole('button', { name: /^dead end/ }).click();
+    await page.getByLabel('Search memory').fill('no measurable improvement');
+    const first = page.getByTestId('hit-link').first();
+    await first.waitFor();
+    const href = (await first.getAttribute('href'))!;
+    const id = decodeURIComponent(href.split('focus=')[1]!);
+    await first.click();
+    await page.locator(`tr.focus-target[data-focus-id="${id}"]`).waitFor();
+    expect(page.url()).toContain('/substrate/aegis-demo/dead-ends?focus=');
+    await context.close();
+  });
+
   it('falls back to keyword search, and says so, when the model cannot load', async () => {
     const { context, page } = await fresh();
     await context.route('**/models/**', (route) => route.abort());

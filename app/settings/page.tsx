@@ -1,6 +1,7 @@
 import { ApiKeys } from '@/components/settings/api-keys';
 import { DatabaseInfo } from '@/components/settings/database-info';
 import { ImportFiles } from '@/components/settings/import-files';
+import { RecallModel } from '@/components/settings/recall-model';
 
 export const metadata = { title: 'Settings' };
 
@@ -10,7 +11,7 @@ export default function SettingsPage() {
       <div className="page-head">
         <div>
           <h1>Settings</h1>
-          <div className="sub">API keys, storage and imports for this project</div>
+          <div className="sub">API keys, storage, imports and the recall model</div>
         </div>
       </div>
       <div style={{ display: 'grid', gap: 14 }}>
@@ -19,6 +20,7 @@ export default function SettingsPage() {
           <ImportFiles />
           <DatabaseInfo />
         </div>
+        <RecallModel />
       </div>
     </>
   );

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { MemoryText } from '@/components/ui/memory-text';
+import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 
@@ -16,6 +17,7 @@ export function EventsTable() {
   const kinds = useMemo(() => [...new Set((q.data ?? []).map((e) => e.kind))].sort(), [q.data]);
   const rows = (q.data ?? []).filter((e) => !kind || e.kind === kind);
   const redacted = (q.data ?? []).filter((e) => e.redactions.length).length;
+  const focus = useFocus(!!q.data);
   return (
     <>
       <div className="page-head">
@@ -56,7 +58,7 @@ export function EventsTable() {
           ) : (
             <tbody>
               {rows.map((e) => (
-                <tr key={e.eventId}>
+                <tr key={e.eventId} data-focus-id={e.eventId} className={focus === e.eventId ? 'focus-target' : undefined}>
                   <td className="nowrap">
                     <div className="mono">{e.eventId}</div>
                     <div className="cell-sub">

@@ -70,6 +70,12 @@ export function recall(): RecallClient {
   return client;
 }
 
+/** Starts recall, or if it runs already, asks it to pick up memory that arrived since (cheap when nothing did). */
+export function recallFresh() {
+  if (!client) recall();
+  else void client.request('refresh', {}).catch(() => undefined);
+}
+
 /** Switches model; the choice is remembered in this browser. */
 export function chooseModel(modelId: string) {
   try {

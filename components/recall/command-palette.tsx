@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { KIND_LABEL } from '@/lib/recall/items';
 import { MemoryText } from '@/components/ui/memory-text';
-import { recall } from './client';
+import { recallFresh } from './client';
 import { RecallStatusBar } from './status-bar';
 import { useRecallSearch } from './use-recall';
 
@@ -15,7 +15,7 @@ export function CommandPalette() {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        recall();
+        recallFresh();
         setOpen((o) => !o);
       }
     };

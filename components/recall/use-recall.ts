@@ -3,12 +3,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { SearchOptions } from '@/lib/recall/engine';
-import { recall, useRecallStatus } from './client';
+import { recall, recallFresh, useRecallStatus } from './client';
 
 /** Starts the recall worker when a component that searches mounts. */
 export function useRecallStarted() {
   useEffect(() => {
-    recall();
+    recallFresh();
   }, []);
 }
 

@@ -1,7 +1,9 @@
 'use client';
 
 import type { EdgeParams } from '@/lib/ucs/routing';
+import { useEffect } from 'react';
 import { MemoryText } from '@/components/ui/memory-text';
+import { useFocus } from '@/components/ui/use-focus';
 import { useSubstrate } from './store';
 
 export interface ArtifactRow {
@@ -29,6 +31,14 @@ export function artifactTarget(a: ArtifactRow, edges: EdgeParams[]): { edgeIndex
 /** Wormholes, attractors and resonances with their payloads, scores and annotations; click one to locate it on the graph and the field. */
 export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[]; edges: EdgeParams[] }) {
   const { artifactId, select } = useSubstrate();
+  // A link to one artifact (recall's reflections) selects it, as a click would.
+  const focus = useFocus(artifacts.length > 0);
+  useEffect(() => {
+    const a = focus ? artifacts.find((x) => x.id === focus) : undefined;
+    if (!a) return;
+    const t = artifactTarget(a, edges);
+    select({ artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null });
+  }, [focus, artifacts, edges, select]);
   const unannotated = artifacts.filter((a) => !a.annotation).length;
   return (
     <div className="panel" data-testid="artifacts">
@@ -44,7 +54,7 @@ export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[];
             const t = artifactTarget(a, edges);
             const on = artifactId === a.id;
             return (
-              <tr key={a.id} className={`clickable ${on ? 'row-on' : ''}`} onClick={() => select(on ? {} : { artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null })} data-artifact={a.id}>
+              <tr key={a.id} className={`clickable ${on ? 'row-on' : ''}`} onClick={() => select(on ? {} : { artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null })} data-artifact={a.id} data-focus-id={a.id}>
                 <td style={{ width: 1 }}>
                   <span className={`badge ${a.kind === 'wormhole' ? 'warn' : a.kind === 'attractor' ? 'accent' : ''}`}>{a.kind}</span>
                   {!KNOWN.has(a.kind) ? <div className="faint">unknown kind</div> : null}

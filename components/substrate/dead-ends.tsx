@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { MemoryText } from '@/components/ui/memory-text';
+import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { highlight, wouldReopen } from '@/lib/ucs/reopen';
 import { fmtInt } from '@/lib/format';
@@ -29,6 +30,7 @@ function Marked({ text, marks }: { text: string; marks: string[] }) {
 export function DeadEnds({ agent }: { agent: string }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.ucs.deadEnds.queryOptions({ agent }));
+  const focus = useFocus(!!q.data);
   const [search, setSearch] = useState('');
   const [situation, setSituation] = useState('');
   const sit = useDeferredValue(situation);
@@ -87,7 +89,7 @@ export function DeadEnds({ agent }: { agent: string }) {
               {rows.map((d) => {
                 const m = matches.get(d.id);
                 return (
-                  <tr key={d.id} data-dead-end={d.id} className={m ? 'row-hit' : undefined}>
+                  <tr key={d.id} data-dead-end={d.id} data-focus-id={d.id} className={[m ? 'row-hit' : '', focus === d.id ? 'focus-target' : ''].join(' ').trim() || undefined}>
                     <td>
                       <div className="cell-title">{d.topic}</div>
                       {d.occurrences > 1 ? <span className="badge">recorded {d.occurrences}×</span> : null}

@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { SeriesChart } from '@/components/replay/series-chart';
 import { MemoryText } from '@/components/ui/memory-text';
+import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
 
@@ -13,9 +14,17 @@ const SUCCESS: Record<string, string> = { success: 'ok', partial: 'warn', failur
 const fmt2 = (v: number | null) => (v === null ? '—' : v.toFixed(2));
 
 /** What the agent judged: PP health over time, every action with its reward, methodology learned and judgment nodes. */
+/** The newest 30 judgment nodes, newest first, and the one a link points at wherever it is. */
+function recentJudgments<T extends { id: string }>(all: T[], focus: string | null): T[] {
+  const recent = all.slice(-30).reverse();
+  const focused = focus ? all.find((j) => j.id === focus) : undefined;
+  return focused && !recent.includes(focused) ? [focused, ...recent] : recent;
+}
+
 export function JudgmentView({ agent }: { agent: string }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.ucs.judgment.queryOptions({ agent }));
+  const focus = useFocus(!!q.data);
   const [filter, setFilter] = useState('');
   const d = q.data;
   const ppSeries = useMemo(() => {
@@ -82,7 +91,7 @@ export function JudgmentView({ agent }: { agent: string }) {
                 {(d?.methodology ?? []).map((m) => {
                   const snap = (m.data.routing_snapshot ?? null) as { top_paths?: { to: string; score: number }[] } | null;
                   return (
-                    <tr key={m.id}>
+                    <tr key={m.id} data-focus-id={m.id} className={focus === m.id ? 'focus-target' : undefined}>
                       <td>
                         <MemoryText text={m.summary} />
                         <div className="cell-sub">
@@ -100,11 +109,11 @@ export function JudgmentView({ agent }: { agent: string }) {
             <div className="panel-head">Judgment nodes</div>
             <table className="data compact">
               <tbody>
-                {(d?.judgments ?? []).slice(-30).reverse().map((j) => {
+                {recentJudgments(d?.judgments ?? [], focus).map((j) => {
                   const ctx = (j.data.context ?? {}) as { task_description?: string; constraints?: string[] };
                   const neg = (j.data.negative_knowledge ?? []) as string[];
                   return (
-                    <tr key={j.id}>
+                    <tr key={j.id} data-focus-id={j.id} className={focus === j.id ? 'focus-target' : undefined}>
                       <td>
                         <div>
                           <span className="mono">{j.action}</span> {j.outcomeSuccess ? <span className={`badge ${SUCCESS[j.outcomeSuccess] ?? ''}`}>{j.outcomeSuccess}</span> : null}{' '}

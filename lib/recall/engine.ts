@@ -70,7 +70,7 @@ export class RecallEngine {
   private keyword = new MiniSearch<{ id: number; text: string; label: string }>({
     fields: ['text', 'label'],
     idField: 'id',
-    searchOptions: { boost: { label: 1.5 }, prefix: (t) => t.length > 3, fuzzy: (t) => (t.length > 5 ? 0.15 : 0) },
+    searchOptions: { boost: { label: 1.5 }, prefix: (t) => t.length > 3, fuzzy: (t) => (t.length > 6 ? 1 : 0) },
   });
 
   constructor(private embedder: Embedder | null, private cache: VectorCache | null = null) {
@@ -236,12 +236,21 @@ export class RecallEngine {
     return (i: number) => !this.removed[i] && (!filters || matchesFilters(this.items[i]!, filters));
   }
 
-  keywordRanks(query: string, filters?: RecallFilters, depth = DEPTH, combineWith: 'OR' | 'AND' = 'OR'): Ranked[] {
+  keywordRanks(query: string, filters?: RecallFilters, depth = DEPTH): Ranked[] {
+    return this.keywordLists(query, filters, depth).any;
+  }
+
+  /** BM25 ranks of items matching any query word, and of those matching every word — one search. */
+  keywordLists(query: string, filters?: RecallFilters, depth = DEPTH): { any: Ranked[]; all: Ranked[] } {
     const keep = this.live(filters);
-    return this.keyword
-      .search(query, { filter: (r) => keep(r.id as number), combineWith })
-      .slice(0, depth)
-      .map((r) => ({ id: String(r.id), score: r.score }));
+    const results = this.keyword.search(query, { filter: (r) => keep(r.id as number) });
+    const words = new Set(results.flatMap((r) => r.queryTerms)).size;
+    const all: Ranked[] = [];
+    for (const r of results) {
+      if (all.length >= depth) break;
+      if (r.queryTerms.length >= words && words > 1) all.push({ id: String(r.id), score: r.score });
+    }
+    return { any: results.slice(0, depth).map((r) => ({ id: String(r.id), score: r.score })), all };
   }
 
   vectorRanks(query: ArrayLike<number>, filters?: RecallFilters, depth = DEPTH, exclude?: number): Ranked[] {
@@ -261,12 +270,11 @@ export class RecallEngine {
     if (!q) return [];
     const mode = this.embedder ? (options.mode ?? 'hybrid') : 'keyword';
     const limit = options.limit ?? 50;
-    const kw = mode === 'vector' ? [] : this.keywordRanks(q, options.filters);
-    const qv = mode === 'keyword' ? null : await this.embedQuery(q);
-    const vec = qv ? this.vectorRanks(qv, options.filters) : [];
     // Items holding every query word are a third list: an exact match outranks one that is merely
     // near in both lists. Identifier-like queries (codes, flags, paths) lean on the words.
-    const all = mode === 'vector' ? [] : this.keywordRanks(q, options.filters, DEPTH, 'AND');
+    const { any: kw, all } = mode === 'vector' ? { any: [], all: [] } : this.keywordLists(q, options.filters);
+    const qv = mode === 'keyword' ? null : await this.embedQuery(q);
+    const vec = qv ? this.vectorRanks(qv, options.filters) : [];
     return this.fuse(kw, vec, qv, mode, limit, all, identifierShare(q));
   }
 

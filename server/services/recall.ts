@@ -72,7 +72,7 @@ const memoryEventsPage: Fetcher = async (db, projectId, after, limit) => {
     .orderBy(asc(memoryEvents.eventId))
     .limit(limit);
   return {
-    items: rows.map((r) => ({ id: `memory_event:${r.id}`, kind: 'memory_event', text: r.content, label: r.kind, agent: r.agent, session: null, scope: r.scope, ts: isoOrNull(r.ts), href: `/curation?event=${enc(r.id)}` })),
+    items: rows.map((r) => ({ id: `memory_event:${r.id}`, kind: 'memory_event', text: r.content, label: r.kind, agent: r.agent, session: null, scope: r.scope, ts: isoOrNull(r.ts), href: `/curation?focus=${enc(r.id)}` })),
     last: rows.length ? [rows.at(-1)!.id] : null,
   };
 };
@@ -85,7 +85,7 @@ const memoryEntriesPage: Fetcher = async (db, projectId, after, limit) => {
     .orderBy(asc(memoryEntries.id))
     .limit(limit);
   return {
-    items: rows.map((r) => ({ id: `memory_entry:${r.id}`, kind: 'memory_entry', text: r.content, label: `${r.kind} · ${r.status}`, agent: null, session: null, scope: r.scope, ts: r.ts.toISOString(), href: `/curation?entry=${enc(r.id)}` })),
+    items: rows.map((r) => ({ id: `memory_entry:${r.id}`, kind: 'memory_entry', text: r.content, label: `${r.kind} · ${r.status}`, agent: null, session: null, scope: r.scope, ts: r.ts.toISOString(), href: `/curation?focus=${enc(r.id)}` })),
     last: rows.length ? [rows.at(-1)!.id] : null,
   };
 };
@@ -156,7 +156,7 @@ const methodologyPage = ucsPage(
       .where(and(eq(ucsMethodology.projectId, projectId), agentKeyAfter(ucsMethodology.agentId, ucsMethodology.id, after)))
       .orderBy(asc(ucsMethodology.agentId), asc(ucsMethodology.id))
       .limit(limit),
-  (r) => ({ id: `methodology:${r.agent}/${r.id}`, kind: 'methodology', text: r.summary, label: r.source, agent: r.agent, session: null, scope: null, ts: isoOrNull(r.date), href: agentHref(r.agent, `/dead-ends?focus=${enc(r.id)}`) }),
+  (r) => ({ id: `methodology:${r.agent}/${r.id}`, kind: 'methodology', text: r.summary, label: r.source, agent: r.agent, session: null, scope: null, ts: isoOrNull(r.date), href: agentHref(r.agent, `/judgment?focus=${enc(r.id)}`) }),
 );
 
 const reflectionsPage = ucsPage(
@@ -176,7 +176,7 @@ const reflectionsPage = ucsPage(
     session: null,
     scope: null,
     ts: isoOrNull(r.at),
-    href: agentHref(r.agent, `?artifact=${enc(r.id)}`),
+    href: agentHref(r.agent, `?focus=${enc(r.id)}`),
   }),
 );
 
