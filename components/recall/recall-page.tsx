@@ -220,7 +220,7 @@ function DuplicatesView({ filters }: { filters: RecallFilters }) {
         {clusters.slice(0, 200).map((c) => (
           <div className="cluster" key={c.items[0]!.id}>
             <div className="cell-sub">
-              {c.items.length} items · min cos {c.minCosine.toFixed(3)}
+              {c.items.length} items · linked pairwise at ≥ {threshold.toFixed(2)} · farthest from the first: cos {c.minCosine.toFixed(3)}
             </div>
             {c.items.slice(0, 8).map((it) => (
               <div key={it.id} style={{ display: 'flex', gap: 8, alignItems: 'baseline' }}>
