@@ -1,0 +1,280 @@
+/**
+ * The Memory Curator's pipeline (paper §6, Algorithm 1) as pure decisions: steps 2–8 on one event
+ * that passed the schema check (step 1 is the ingest contract; malformed events are rejected there
+ * with their field errors) and redaction (done before anything is stored). Every step leaves an
+ * audit line (step 9). Scope and kind classification go through `Classifier`, so an LLM classifier
+ * can replace the deterministic rules below; conflict judgment goes through `ConflictJudge`.
+ *
+ * The default rules, conservative as the paper asks ("durable memory must be earned"):
+ * - scope: `agent_team` is `team_memory`; `discard` is discarded; a session/discard TTL, low
+ *   confidence, a hypothesis, private sensitivity outside `user_identity`, or temporary wording
+ *   ("today", "for now", "currently"…) routes to `session`; otherwise the suggested scope.
+ * - kind: a fact, decision or procedure worded with hedges ("might", "probably", "I think",
+ *   "unverified"…) becomes a hypothesis.
+ * - safety: `secret` sensitivity, content that is mostly masked secrets, or instructions aimed at
+ *   memory itself ("ignore previous instructions", "always trust…", "share the password") are rejected.
+ * - evidence: in a durable scope, fact/decision/procedure/evidence need an evidence ref,
+ *   deprecation a ref or a `supersedes`, conflict two refs or a `conflicts_with`; without it the
+ *   event is demoted to a session hypothesis when confidence is medium or high, else rejected.
+ * - dedup: an active entry of the target scope at cosine ≥ threshold (0.85) is the same memory: the
+ *   event is a duplicate, nothing is written.
+ * - conflict: explicit `conflicts_with`, or a close neighbour (cosine ≥ 0.7) that disagrees (one
+ *   negates what the other states, or each gives a number the other lacks).
+ * - write or propose: scopes listed in the project's policy, `human_review_required`, and every
+ *   operation that changes existing memory (update, deprecate, conflict) are proposed; the rest is
+ *   written.
+ */
+
+export const SCOPES = ['user_identity', 'team_memory', 'agent_repo', 'project', 'session'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const KINDS = ['fact', 'decision', 'preference', 'risk', 'procedure', 'hypothesis', 'evidence', 'deprecation', 'conflict'] as const;
+export type Kind = (typeof KINDS)[number];
+export type Operation = 'append' | 'update' | 'deprecate' | 'conflict' | 'discard';
+export type Disposition = 'written' | 'proposed' | 'rejected' | 'duplicate' | 'discarded';
+
+export interface CurationEvent {
+  eventId: string;
+  sourceAgent: string;
+  kind: string;
+  content: string;
+  suggestedScope: string;
+  confidence: string;
+  sensitivity: string | null;
+  ttl: string | null;
+  evidenceRefs: { type: string; ref: string }[];
+  supersedes: string[];
+  conflictsWith: string[];
+  humanReviewRequired: boolean;
+  /** How many secrets redaction masked in the content. */
+  redactedCount: number;
+}
+
+/** An existing entry near the event (any scope; the pipeline keeps the target scope's). */
+export interface Neighbour {
+  entryId: string;
+  scope: string;
+  kind: string;
+  content: string;
+  status: string;
+  sourceEventId: string | null;
+  cosine: number;
+}
+
+export interface CurationPolicy {
+  /** Scopes whose writes a person approves. */
+  approvalScopes: Scope[];
+  dedupThreshold: number;
+  /** Neighbours at least this close are checked for disagreement. */
+  conflictThreshold: number;
+  /** Lowest confidence that demotes (rather than rejects) an event lacking evidence. */
+  demoteFrom: 'low' | 'medium' | 'high';
+}
+
+export const DEFAULT_POLICY: CurationPolicy = {
+  approvalScopes: ['user_identity', 'team_memory', 'agent_repo'],
+  dedupThreshold: 0.85,
+  conflictThreshold: 0.7,
+  demoteFrom: 'medium',
+};
+
+export interface StepRecord {
+  step: 'schema' | 'safety' | 'scope' | 'kind' | 'evidence' | 'dedup' | 'conflict' | 'write';
+  outcome: string;
+  detail?: string;
+}
+
+export interface CurationDecision {
+  disposition: Disposition;
+  operation: Operation | null;
+  scope: Scope | null;
+  kind: Kind;
+  reason: string;
+  /** Why a person must decide, when proposed. */
+  reviewBecause: string | null;
+  /** The entry an update, deprecation or duplicate is about. */
+  targetEntryId: string | null;
+  /** Entries this event disagrees with (kept, linked). */
+  conflictsWith: string[];
+  steps: StepRecord[];
+}
+
+export interface Classifier {
+  scope(e: CurationEvent): { scope: Scope | 'discard'; because: string };
+  kind(e: CurationEvent, scope: Scope): { kind: Kind; because: string };
+}
+
+/** Whether two close entries disagree; the default compares negation and numbers. */
+export type ConflictJudge = (a: string, b: string) => boolean;
+
+const CONFIDENCE_RANK: Record<string, number> = { low: 0, medium: 1, high: 2 };
+const TEMPORARY = /\b(today|tonight|this (morning|afternoon|evening|week)|right now|for now|currently|temporar(y|ily)|at the moment|until (tomorrow|monday|friday))\b/i;
+const HEDGES = /\b(might|maybe|perhaps|possibly|probably|likely|i think|i guess|seems?( to)?|appears? to|unverified|not sure|suspect(ed)?|could be)\b/i;
+const INJECTION = /\b(ignore (all |any )?(previous|prior|above) instructions|disregard (the )?(rules|instructions)|always trust|mark (all )?(mail|email|messages?) from .{0,40} as (trusted|safe)|(password|credentials?|secret|token)s? (can|may|should) be (shared|posted|sent)|disable (mfa|2fa|multi-factor|the safety))/i;
+const NEGATION = /\b(not|never|no longer|don'?t|doesn'?t|isn'?t|aren'?t|won'?t|cannot|can'?t|without|disabled?|stop(ped)?)\b/i;
+const MASK = /•••[^•]*•••|\[REDACTED[^\]]*\]/g;
+
+export const DEFAULT_CLASSIFIER: Classifier = {
+  scope(e) {
+    const suggested = e.suggestedScope === 'agent_team' ? 'team_memory' : e.suggestedScope;
+    const alias = e.suggestedScope === 'agent_team' ? ' (agent_team is an alias of team_memory)' : '';
+    if (suggested === 'discard') return { scope: 'discard', because: 'the emitter suggested discard' };
+    if (e.ttl === 'discard') return { scope: 'discard', because: 'ttl is discard' };
+    if (suggested === 'session') return { scope: 'session', because: 'suggested session' };
+    if (e.ttl === 'session') return { scope: 'session', because: 'ttl is session: temporary' };
+    if (e.confidence === 'low') return { scope: 'session', because: 'low confidence: unsupported, kept for the session only' };
+    if (e.kind === 'hypothesis') return { scope: 'session', because: 'a hypothesis is not durable memory' };
+    if (e.sensitivity === 'private' && suggested !== 'user_identity') return { scope: 'session', because: 'private content outside user_identity' };
+    if (TEMPORARY.test(e.content)) return { scope: 'session', because: `temporary wording ("${TEMPORARY.exec(e.content)![0]}")` };
+    if (!(SCOPES as readonly string[]).includes(suggested)) return { scope: 'session', because: `unknown scope ${suggested}: unclear` };
+    return { scope: suggested as Scope, because: `suggested ${e.suggestedScope}${alias}` };
+  },
+  kind(e) {
+    const kind = ((KINDS as readonly string[]).includes(e.kind) ? e.kind : 'hypothesis') as Kind;
+    if ((kind === 'fact' || kind === 'decision' || kind === 'procedure') && HEDGES.test(e.content))
+      return { kind: 'hypothesis', because: `hedged wording ("${HEDGES.exec(e.content)![0]}") in a ${kind}` };
+    return { kind, because: kind === e.kind ? 'as emitted' : `unknown kind ${e.kind}` };
+  },
+};
+
+const numbers = (s: string) => new Set(s.match(/\b\d+(\.\d+)?\b/g) ?? []);
+
+export const DEFAULT_CONFLICT_JUDGE: ConflictJudge = (a, b) => {
+  if (NEGATION.test(a) !== NEGATION.test(b)) return true;
+  const na = numbers(a);
+  const nb = numbers(b);
+  // Each gives a number the other lacks: "after 5 s" against "after 65 s".
+  return [...na].some((n) => !nb.has(n)) && [...nb].some((n) => !na.has(n));
+};
+
+function evidenceMissing(e: CurationEvent, kind: Kind): string | null {
+  const refs = e.evidenceRefs.length;
+  switch (kind) {
+    case 'fact':
+    case 'decision':
+    case 'procedure':
+    case 'evidence':
+      return refs ? null : `a ${kind} needs an evidence ref`;
+    case 'deprecation':
+      return refs || e.supersedes.length ? null : 'a deprecation needs a ref to what it deprecates';
+    case 'conflict':
+      return refs >= 2 || e.conflictsWith.length ? null : 'a conflict needs refs to both sides';
+    default:
+      return null;
+  }
+}
+
+/** Curates one event against the entries near it. Pure: the same inputs give the same decision. */
+export function curate(
+  e: CurationEvent,
+  /** Null when the embedding model is unavailable: dedup cannot run, so the write goes to review. */
+  neighbourList: readonly Neighbour[] | null,
+  policy: CurationPolicy = DEFAULT_POLICY,
+  classifier: Classifier = DEFAULT_CLASSIFIER,
+  judge: ConflictJudge = DEFAULT_CONFLICT_JUDGE,
+): CurationDecision {
+  const steps: StepRecord[] = [{ step: 'schema', outcome: 'valid' }];
+  const done = (d: Omit<CurationDecision, 'steps' | 'conflictsWith' | 'targetEntryId' | 'reviewBecause'> & Partial<CurationDecision>): CurationDecision => ({
+    reviewBecause: null,
+    targetEntryId: null,
+    conflictsWith: [],
+    ...d,
+    steps,
+  });
+  const emittedKind = ((KINDS as readonly string[]).includes(e.kind) ? e.kind : 'hypothesis') as Kind;
+
+  // 2. Safety (redaction already ran; what it could not make safe is rejected here).
+  const masked = (e.content.match(MASK) ?? []).join('').length;
+  if (e.sensitivity === 'secret') {
+    steps.push({ step: 'safety', outcome: 'unsafe', detail: 'sensitivity is secret' });
+    return done({ disposition: 'rejected', operation: 'discard', scope: null, kind: emittedKind, reason: 'unsafe: marked secret; secrets are never stored as memory' });
+  }
+  if (e.redactedCount && masked / Math.max(1, e.content.length) > 0.4) {
+    steps.push({ step: 'safety', outcome: 'unredactable', detail: `${e.redactedCount} secrets masked, ${Math.round((masked / e.content.length) * 100)}% of the text` });
+    return done({ disposition: 'rejected', operation: 'discard', scope: null, kind: emittedKind, reason: 'unsafe: mostly secrets; redaction leaves nothing worth keeping' });
+  }
+  if (INJECTION.test(e.content)) {
+    steps.push({ step: 'safety', outcome: 'unsafe', detail: `instruction aimed at memory: "${INJECTION.exec(e.content)![0]}"` });
+    return done({ disposition: 'rejected', operation: 'discard', scope: null, kind: emittedKind, reason: 'unsafe: tries to instruct future agents (memory poisoning)' });
+  }
+  steps.push({ step: 'safety', outcome: e.redactedCount ? 'redacted' : 'clean', detail: e.redactedCount ? `${e.redactedCount} secret(s) masked before storage` : undefined });
+
+  // 3. Scope.
+  const s = classifier.scope(e);
+  steps.push({ step: 'scope', outcome: s.scope, detail: s.because });
+  if (s.scope === 'discard') return done({ disposition: 'discarded', operation: 'discard', scope: null, kind: emittedKind, reason: `discarded: ${s.because}` });
+  let scope: Scope = s.scope;
+
+  // 4. Kind.
+  const k = classifier.kind(e, scope);
+  let kind = k.kind;
+  steps.push({ step: 'kind', outcome: kind, detail: kind === e.kind ? undefined : `override ${e.kind} → ${kind}: ${k.because}` });
+  if (kind === 'hypothesis' && scope !== 'session') {
+    steps.push({ step: 'scope', outcome: 'session', detail: 'a hypothesis is kept for the session only' });
+    scope = 'session';
+  }
+
+  // 5. Evidence.
+  if (scope !== 'session') {
+    const missing = evidenceMissing(e, kind);
+    if (missing) {
+      if ((CONFIDENCE_RANK[e.confidence] ?? 0) >= CONFIDENCE_RANK[policy.demoteFrom]!) {
+        steps.push({ step: 'evidence', outcome: 'demoted', detail: `${missing}: demoted to a session hypothesis` });
+        kind = 'hypothesis';
+        scope = 'session';
+      } else {
+        steps.push({ step: 'evidence', outcome: 'insufficient', detail: missing });
+        return done({ disposition: 'rejected', operation: 'discard', scope, kind, reason: `no evidence: ${missing}` });
+      }
+    } else steps.push({ step: 'evidence', outcome: e.evidenceRefs.length ? `${e.evidenceRefs.length} ref(s)` : 'not required' });
+  } else steps.push({ step: 'evidence', outcome: 'not required in session' });
+
+  const neighbours = neighbourList ?? [];
+  const inScope = neighbours.filter((n) => n.scope === scope && n.status !== 'deprecated').sort((a, b) => b.cosine - a.cosine);
+
+  // Explicit supersession: update (or deprecate) the entry it names.
+  const superseded = e.supersedes.length ? neighbours.find((n) => e.supersedes.includes(n.entryId) || (n.sourceEventId !== null && e.supersedes.includes(n.sourceEventId))) : undefined;
+
+  // 6. Dedup.
+  const twin = inScope[0];
+  if (!superseded && twin && twin.cosine >= policy.dedupThreshold) {
+    steps.push({ step: 'dedup', outcome: 'duplicate', detail: `cosine ${twin.cosine.toFixed(3)} with entry ${twin.entryId}` });
+    return done({ disposition: 'duplicate', operation: null, scope, kind, reason: `equivalent to an existing ${scope} entry (cosine ${twin.cosine.toFixed(2)})`, targetEntryId: twin.entryId });
+  }
+  if (neighbourList === null) steps.push({ step: 'dedup', outcome: 'unavailable', detail: 'the embedding model could not run; a person checks for duplicates' });
+  else steps.push({ step: 'dedup', outcome: 'new', detail: twin ? `nearest cosine ${twin.cosine.toFixed(3)} < ${policy.dedupThreshold}` : 'no entry in this scope yet' });
+
+  // 7. Conflicts: explicit, then likely (close and disagreeing).
+  const explicit = neighbours.filter((n) => e.conflictsWith.includes(n.entryId) || (n.sourceEventId !== null && e.conflictsWith.includes(n.sourceEventId)));
+  const likely = inScope.filter((n) => n.cosine >= policy.conflictThreshold && !explicit.includes(n) && n !== superseded && judge(e.content, n.content));
+  const conflicts = [...explicit, ...likely].map((n) => n.entryId);
+  steps.push({ step: 'conflict', outcome: conflicts.length ? `${conflicts.length} conflict(s)` : 'none', detail: conflicts.length ? `${explicit.length} named by the event, ${likely.length} close and disagreeing` : undefined });
+
+  // 8. Write or propose.
+  let operation: Operation = 'append';
+  let targetEntryId: string | null = null;
+  if (conflicts.length) operation = 'conflict';
+  else if (superseded) {
+    operation = kind === 'deprecation' ? 'deprecate' : 'update';
+    targetEntryId = superseded.entryId;
+  }
+  const review = e.humanReviewRequired
+    ? 'the emitter asked for human review'
+    : neighbourList === null
+      ? 'duplicates could not be checked (embedding model unavailable)'
+    : operation !== 'append'
+      ? `${operation} changes existing memory`
+      : policy.approvalScopes.includes(scope)
+        ? `${scope} writes need approval in this project`
+        : null;
+  steps.push({ step: 'write', outcome: review ? 'proposed' : 'written', detail: review ?? `${operation} to ${scope}` });
+  return done({
+    disposition: review ? 'proposed' : 'written',
+    operation,
+    scope,
+    kind,
+    reason: review ? `proposal queued: ${review}` : `written: ${operation} to ${scope}`,
+    reviewBecause: review,
+    targetEntryId,
+    conflictsWith: conflicts,
+  });
+}

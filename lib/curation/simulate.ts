@@ -1,0 +1,96 @@
+/**
+ * The Memory Curator paper's Monte Carlo model of hallucination compounding (§4.5, Appendix C):
+ * each day brings Poisson(λ) memory events; each is hallucinated with probability h_e; the curator
+ * admits a sound event with probability α and a hallucinated one with probability α(1 − η) (η is its
+ * filter accuracy; uncurated is α = 1, η = 0). A retrieval surfaces r = ⌊r0 · ln N⌋ entries of the N
+ * in memory, uniformly, so the chance that at least one is hallucinated is P_t = 1 − (1 − H/N)^r.
+ * Seeded: the same settings and seed give the same runs.
+ */
+export interface SimSettings {
+  /** Events per day. */
+  lambda: number;
+  /** Probability an emitted event is hallucinated. */
+  hallucination: number;
+  /** Admission rate α. */
+  alpha: number;
+  /** Filter accuracy η. */
+  eta: number;
+  /** Retrieval size factor: r = ⌊r0 · ln N⌋. */
+  r0: number;
+  days: number;
+  seeds: number;
+  seed?: number;
+}
+
+export const PAPER_SETTINGS = { lambda: 10, hallucination: 0.1, r0: 5, days: 365, seeds: 200 } as const;
+
+export interface SimResult {
+  /** Per day (1…days): mean and standard deviation over seeds of P_t, and mean N and hallucinated entries. */
+  mean: Float64Array;
+  std: Float64Array;
+  entries: Float64Array;
+  hallucinated: Float64Array;
+}
+
+/** mulberry32: a small, fast, seedable PRNG. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Knuth's Poisson sampler (fine for the small daily rates used here). */
+function poisson(lambda: number, random: () => number): number {
+  const limit = Math.exp(-lambda);
+  let k = 0;
+  let p = random();
+  while (p > limit) {
+    k++;
+    p *= random();
+  }
+  return k;
+}
+
+export function retrievalProbability(entries: number, hallucinated: number, r0: number): number {
+  if (entries < 1 || hallucinated <= 0) return 0;
+  const r = Math.max(1, Math.floor(r0 * Math.log(entries)));
+  return 1 - Math.pow(1 - hallucinated / entries, r);
+}
+
+export function simulate(s: SimSettings): SimResult {
+  const { days, seeds } = s;
+  const sum = new Float64Array(days);
+  const sumSq = new Float64Array(days);
+  const entries = new Float64Array(days);
+  const hallucinated = new Float64Array(days);
+  const admitSound = s.alpha;
+  const admitBad = s.alpha * (1 - s.eta);
+  for (let k = 0; k < seeds; k++) {
+    const random = rng((s.seed ?? 1) * 1_000_003 + k);
+    let n = 0;
+    let h = 0;
+    for (let d = 0; d < days; d++) {
+      const events = poisson(s.lambda, random);
+      for (let e = 0; e < events; e++) {
+        const bad = random() < s.hallucination;
+        if (random() < (bad ? admitBad : admitSound)) {
+          n++;
+          if (bad) h++;
+        }
+      }
+      const p = retrievalProbability(n, h, s.r0);
+      sum[d]! += p;
+      sumSq[d]! += p * p;
+      entries[d]! += n / seeds;
+      hallucinated[d]! += h / seeds;
+    }
+  }
+  const mean = sum.map((x) => x / seeds);
+  const std = sumSq.map((x, d) => Math.sqrt(Math.max(0, x / seeds - mean[d]! ** 2)));
+  return { mean, std, entries, hallucinated };
+}
