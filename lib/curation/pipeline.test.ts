@@ -97,6 +97,8 @@ describe('curator pipeline', () => {
       expect(curate(event(), [entry({ cosine: 0.91, scope: 'session' })]).disposition).toBe('written');
       expect(curate(event(), [entry({ cosine: 0.91, status: 'deprecated' })]).disposition).toBe('written');
       expect(curate(event(), [entry({ cosine: 0.91 })], { ...DEFAULT_POLICY, dedupThreshold: 0.95 }).disposition).toBe('written');
+      // Near-identical but contradicting is a conflict, not a duplicate.
+      expect(curate(event({ content: 'Node 20 closes idle keep-alive sockets after 65 s.' }), [entry({ cosine: 0.93 })]).operation).toBe('conflict');
     });
     it('proposes a conflict for a close neighbour that disagrees, and for one the event names', () => {
       const close = curate(event({ content: 'Node 20 closes idle keep-alive sockets after 65 s.' }), [entry({ cosine: 0.8 })]);

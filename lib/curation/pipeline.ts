@@ -16,8 +16,8 @@
  * - evidence: in a durable scope, fact/decision/procedure/evidence need an evidence ref,
  *   deprecation a ref or a `supersedes`, conflict two refs or a `conflicts_with`; without it the
  *   event is demoted to a session hypothesis when confidence is medium or high, else rejected.
- * - dedup: an active entry of the target scope at cosine ≥ threshold (0.85) is the same memory: the
- *   event is a duplicate, nothing is written.
+ * - dedup: an active entry of the target scope at cosine ≥ threshold (0.85) that does not disagree
+ *   is the same memory: the event is a duplicate, nothing is written.
  * - conflict: explicit `conflicts_with`, or a close neighbour (cosine ≥ 0.7) that disagrees (one
  *   negates what the other states, or each gives a number the other lacks).
  * - write or propose: scopes listed in the project's policy, `human_review_required`, and every
@@ -234,17 +234,21 @@ export function curate(
   // Explicit supersession: update (or deprecate) the entry it names.
   const superseded = e.supersedes.length ? neighbours.find((n) => e.supersedes.includes(n.entryId) || (n.sourceEventId !== null && e.supersedes.includes(n.sourceEventId))) : undefined;
 
-  // 6. Dedup.
-  const twin = inScope[0];
-  if (!superseded && twin && twin.cosine >= policy.dedupThreshold) {
+  // 6. Dedup: a close entry is the same memory only if it says the same thing (the paper's
+  // equivalence judgment): one that disagrees, or that the event names as a conflict, is not.
+  const explicit = neighbours.filter((n) => e.conflictsWith.includes(n.entryId) || (n.sourceEventId !== null && e.conflictsWith.includes(n.sourceEventId)));
+  const twin = inScope.find((n) => n.cosine >= policy.dedupThreshold && !explicit.includes(n) && !judge(e.content, n.content));
+  if (!superseded && twin) {
     steps.push({ step: 'dedup', outcome: 'duplicate', detail: `cosine ${twin.cosine.toFixed(3)} with entry ${twin.entryId}` });
     return done({ disposition: 'duplicate', operation: null, scope, kind, reason: `equivalent to an existing ${scope} entry (cosine ${twin.cosine.toFixed(2)})`, targetEntryId: twin.entryId });
   }
   if (neighbourList === null) steps.push({ step: 'dedup', outcome: 'unavailable', detail: 'the embedding model could not run; a person checks for duplicates' });
-  else steps.push({ step: 'dedup', outcome: 'new', detail: twin ? `nearest cosine ${twin.cosine.toFixed(3)} < ${policy.dedupThreshold}` : 'no entry in this scope yet' });
+  else {
+    const near = inScope[0];
+    steps.push({ step: 'dedup', outcome: 'new', detail: near ? `nearest cosine ${near.cosine.toFixed(3)}${near.cosine >= policy.dedupThreshold ? ', but it disagrees' : ` < ${policy.dedupThreshold}`}` : 'no entry in this scope yet' });
+  }
 
   // 7. Conflicts: explicit, then likely (close and disagreeing).
-  const explicit = neighbours.filter((n) => e.conflictsWith.includes(n.entryId) || (n.sourceEventId !== null && e.conflictsWith.includes(n.sourceEventId)));
   const likely = inScope.filter((n) => n.cosine >= policy.conflictThreshold && !explicit.includes(n) && n !== superseded && judge(e.content, n.content));
   const conflicts = [...explicit, ...likely].map((n) => n.entryId);
   steps.push({ step: 'conflict', outcome: conflicts.length ? `${conflicts.length} conflict(s)` : 'none', detail: conflicts.length ? `${explicit.length} named by the event, ${likely.length} close and disagreeing` : undefined });

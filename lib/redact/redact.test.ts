@@ -11,6 +11,7 @@ const cases: [string, string, string][] = [
   ['bearer_token', 'Authorization: Bearer abcdefghijklmnop1234', 'abcdefghijklmnop1234'],
   ['url_password', 'postgres://admin:hunter2pass@db.internal:5432/app', 'hunter2pass'],
   ['password', 'DB_PASSWORD=Sup3rS3cretPass! please', 'Sup3rS3cretPass!'],
+  ['password', 'The password for the db is hunter22hunter now', 'hunter22hunter'],
   ['card_number', 'card 4111 1111 1111 1111 exp 12/29', '4111 1111 1111 1111'],
   ['email', 'mail jlee.personal@example.com now', 'jlee.personal@example.com'],
   ['us_ssn', 'ssn 123-45-6789', '123-45-6789'],

@@ -46,7 +46,7 @@ const RULES: Rule[] = [
   { type: 'url_password', re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s@/]+)@/gi, group: 1 },
   {
     type: 'password',
-    re: /(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key)\b["']?\s*(?:[:=]|\bis\b)\s*["']?([^\s"',;)]{4,})/gi,
+    re: /(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key)\b["']?(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:[:=]|\bis\b)\s*["']?([^\s"',;)]{4,})/gi,
     group: 1,
   },
   { type: 'card_number', re: /\b\d(?:[ -]?\d){12,18}\b/g, check: luhn },

@@ -19,7 +19,7 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
   beforeAll(async () => {
     h = await freshDb(driver);
     await seedDemo(h.db, 'default');
-    caller = createCaller({ db: h.db, driver: h.driver, location: h.location, projectId: 'default', actor: 'tester' });
+    caller = createCaller({ db: h.db, driver: h.driver, location: h.location, projectId: 'default', actor: 'tester', role: 'admin' });
   });
   afterAll(async () => h?.close());
 

@@ -3,6 +3,7 @@ import { apiKeyRouter } from './api-key';
 import { ingestRouter } from './ingest';
 import { memoryRouter } from './memory';
 import { recallRouter } from './recall';
+import { curationRouter } from './curation';
 import { sessionRouter } from './session';
 import { systemRouter } from './system';
 import { ucsRouter } from './ucs';
@@ -12,6 +13,7 @@ export const appRouter = router({
   ingest: ingestRouter,
   memory: memoryRouter,
   recall: recallRouter,
+  curation: curationRouter,
   session: sessionRouter,
   system: systemRouter,
   ucs: ucsRouter,

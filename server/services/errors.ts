@@ -8,3 +8,8 @@ export class NotFoundError extends DomainError {
 }
 
 export class InvalidInputError extends DomainError {}
+
+/** The request lost a race or contradicts the current state (two reviewers deciding the same proposal). */
+export class ConflictError extends DomainError {}
+
+export class ForbiddenError extends DomainError {}

@@ -9,6 +9,8 @@ import { rowsOf, type Db, type Tx } from '@/server/db';
 import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import { memoryEvents } from '@/server/db/schema/memory';
+import { redactDeep } from '@/lib/redact/redact';
+import { curateBatch, type CurationCounts, type StoredEvent } from './curation';
 import {
   ucsActions,
   ucsAnnotations,
@@ -36,6 +38,8 @@ export interface IngestSummary {
   accepted: number;
   duplicates: number;
   rejected: number;
+  /** What the curator made of the batch's memory events (absent when it had none). */
+  curation?: CurationCounts | { error: string };
 }
 
 // Postgres allows 65,535 parameters a statement; the widest table has ~20 columns.
@@ -58,6 +62,7 @@ const sha256 = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).di
 export async function ingest(db: Db, projectId: string, items: BodyItem[], actor: string): Promise<IngestSummary> {
   const results: IngestResult[] = new Array(items.length);
   const pending: Pending[] = [];
+  const malformed: Parameters<typeof curateBatch>[3] = [];
   items.forEach((item, index) => {
     if (!item.ok) {
       results[index] = { index, status: 'rejected', errors: item.errors };
@@ -65,7 +70,14 @@ export async function ingest(db: Db, projectId: string, items: BodyItem[], actor
     }
     const n = normalizeEnvelope(item.value);
     if (n.ok) pending.push({ index, id: n.id, record: n.record });
-    else results[index] = { index, status: 'rejected', type: n.type, id: n.id, errors: n.errors };
+    else {
+      results[index] = { index, status: 'rejected', type: n.type, id: n.id, errors: n.errors };
+      // A malformed memory event is kept (redacted) with its reasons, for the curation inbox.
+      if (n.type === 'memory_event') {
+        const raw = redactDeep((item.value as { data?: unknown }).data ?? null, '');
+        malformed.push({ eventId: n.id ?? null, errors: n.errors, raw, key: sha256(raw) });
+      }
+    }
   });
 
   if (pending.length) {
@@ -93,7 +105,24 @@ export async function ingest(db: Db, projectId: string, items: BodyItem[], actor
   let accepted = 0;
   let duplicates = 0;
   for (const r of results) r.status === 'accepted' ? accepted++ : r.status === 'duplicate' && duplicates++;
-  return { results, accepted, duplicates, rejected: results.length - accepted - duplicates };
+  const summary: IngestSummary = { results, accepted, duplicates, rejected: results.length - accepted - duplicates };
+
+  // The curator runs on the memory events this batch newly stored (a replayed event is a duplicate
+  // above, so it is never curated twice), after they are safely committed.
+  const fresh: StoredEvent[] = [];
+  for (const p of pending) {
+    const r = p.record;
+    if (r.type !== 'memory_event' || results[p.index]?.status !== 'accepted') continue;
+    fresh.push({ ...r, redactedCount: r.redactions.reduce((n, x) => n + (x.path === 'content' ? x.count : 0), 0) });
+  }
+  if (fresh.length || malformed.length) {
+    try {
+      summary.curation = await curateBatch(db, projectId, fresh, malformed, actor);
+    } catch (err) {
+      summary.curation = { error: `curation failed; the events are stored and not yet curated: ${dbMessage(err)}` };
+    }
+  }
+  return summary;
 }
 
 function recordType(r: NormalizedRecord): RecordType {

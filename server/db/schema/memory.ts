@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { EvidenceRef, Redaction } from '@/lib/ingest/contract';
 import { projects } from './projects';
 
@@ -51,10 +51,14 @@ export const curationOutcomes = pgTable(
     reason: text('reason'),
     rationale: jsonb('rationale').$type<Record<string, unknown>>().notNull().default({}),
     entryId: uuid('entry_id'),
+    /** The ingest batch the event came in (reports group by it); null for a reviewer's decision. */
+    batchId: uuid('batch_id'),
+    /** Milliseconds the pipeline took for this event. */
+    latencyMs: doublePrecision('latency_ms'),
     decidedAt: timestamp('decided_at', { withTimezone: true }).notNull().defaultNow(),
     decidedBy: text('decided_by').notNull(),
   },
-  (t) => [index('curation_outcomes_event_idx').on(t.projectId, t.eventId)],
+  (t) => [index('curation_outcomes_event_idx').on(t.projectId, t.eventId), index('curation_outcomes_batch_idx').on(t.projectId, t.batchId)],
 );
 
 /** Writes the curator may not make itself: queued for a person to approve or reject. */
@@ -73,6 +77,11 @@ export const proposals = pgTable(
     rationale: jsonb('rationale').$type<Record<string, unknown>>().notNull().default({}),
     status: text('status').notNull().default('pending'),
     targetEntryId: uuid('target_entry_id'),
+    /** Entries the proposed memory disagrees with: approving keeps both and links them. */
+    conflictsWith: jsonb('conflicts_with').$type<string[]>().notNull().default([]),
+    confidence: text('confidence'),
+    sourceAgent: text('source_agent'),
+    batchId: uuid('batch_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     decidedBy: text('decided_by'),
@@ -118,4 +127,59 @@ export const memoryEntryVersions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.entryId, t.version] })],
+);
+
+/** Links between entries: both sides of a conflict, and what an update superseded. */
+export const memoryEntryLinks = pgTable(
+  'memory_entry_links',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    entryId: uuid('entry_id')
+      .notNull()
+      .references(() => memoryEntries.id),
+    otherId: uuid('other_id')
+      .notNull()
+      .references(() => memoryEntries.id),
+    relation: text('relation').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.otherId, t.relation] })],
+);
+
+/** One row per ingest request that carried memory events: what curation reports are made of. */
+export const ingestBatches = pgTable(
+  'ingest_batches',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    actor: text('actor').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    events: integer('events').notNull(),
+  },
+  (t) => [index('ingest_batches_project_idx').on(t.projectId, t.receivedAt)],
+);
+
+/**
+ * Memory events that failed the schema check: the reason and the (redacted) payload, so they can be
+ * browsed. `key` hashes the payload, so the same malformed event sent twice is stored once.
+ */
+export const rejectedEvents = pgTable(
+  'rejected_events',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    key: text('key').notNull(),
+    eventId: text('event_id'),
+    batchId: uuid('batch_id'),
+    errors: jsonb('errors').$type<{ path: string; message: string }[]>().notNull(),
+    raw: jsonb('raw').$type<unknown>(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('rejected_events_key_idx').on(t.projectId, t.key)],
 );

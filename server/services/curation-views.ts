@@ -1,0 +1,301 @@
+import { and, asc, desc, eq, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type Tx } from '@/server/db';
+import { auditLog } from '@/server/db/schema/projects';
+import { curationOutcomes, ingestBatches, memoryEntries, memoryEntryLinks, memoryEntryVersions, memoryEvents, proposals, rejectedEvents } from '@/server/db/schema/memory';
+import { dot } from '@/lib/recall/vectors';
+import type { CurationReport } from '@/lib/curation/report';
+import { NotFoundError } from './errors';
+import { serverEmbedder } from './embeddings';
+
+/** Read models of the curation pages: the inbox, one proposal with its context, the memory browser, reports, audit, health. */
+
+export interface InboxFilters {
+  status?: 'pending' | 'approved' | 'rejected';
+  scope?: string | null;
+  kind?: string | null;
+  agent?: string | null;
+  confidence?: string | null;
+}
+
+export async function inbox(db: Tx, projectId: string, f: InboxFilters) {
+  const status = f.status ?? 'pending';
+  const where = and(
+    eq(proposals.projectId, projectId),
+    eq(proposals.status, status),
+    f.scope ? eq(proposals.scope, f.scope) : undefined,
+    f.kind ? eq(proposals.kind, f.kind) : undefined,
+    f.agent ? eq(proposals.sourceAgent, f.agent) : undefined,
+    f.confidence ? eq(proposals.confidence, f.confidence) : undefined,
+  );
+  const [items, facets, totals] = await Promise.all([
+    db
+      .select({
+        id: proposals.id,
+        eventId: proposals.eventId,
+        operation: proposals.operation,
+        scope: proposals.scope,
+        kind: proposals.kind,
+        content: proposals.content,
+        confidence: proposals.confidence,
+        sourceAgent: proposals.sourceAgent,
+        reviewBecause: sql<string | null>`${proposals.rationale}->>'reviewBecause'`,
+        conflicts: sql<number>`jsonb_array_length(${proposals.conflictsWith})::int`,
+        createdAt: proposals.createdAt,
+        decidedBy: proposals.decidedBy,
+        decidedAt: proposals.decidedAt,
+        decisionNote: proposals.decisionNote,
+      })
+      .from(proposals)
+      .where(where)
+      .orderBy(status === 'pending' ? asc(proposals.createdAt) : desc(proposals.decidedAt), asc(proposals.eventId))
+      .limit(500),
+    db
+      .select({ scope: proposals.scope, kind: proposals.kind, agent: proposals.sourceAgent, confidence: proposals.confidence, n: sql<number>`count(*)::int` })
+      .from(proposals)
+      .where(and(eq(proposals.projectId, projectId), eq(proposals.status, status)))
+      .groupBy(proposals.scope, proposals.kind, proposals.sourceAgent, proposals.confidence),
+    db.select({ status: proposals.status, n: sql<number>`count(*)::int` }).from(proposals).where(eq(proposals.projectId, projectId)).groupBy(proposals.status),
+  ]);
+  const count = (key: 'scope' | 'kind' | 'agent' | 'confidence') => {
+    const m: Record<string, number> = {};
+    for (const r of facets) if (r[key]) m[r[key]!] = (m[r[key]!] ?? 0) + r.n;
+    return m;
+  };
+  return {
+    items,
+    facets: { scope: count('scope'), kind: count('kind'), agent: count('agent'), confidence: count('confidence') },
+    totals: Object.fromEntries(totals.map((t) => [t.status, t.n])) as Record<string, number>,
+  };
+}
+
+const entryColumns = {
+  id: memoryEntries.id,
+  scope: memoryEntries.scope,
+  kind: memoryEntries.kind,
+  content: memoryEntries.content,
+  status: memoryEntries.status,
+  version: memoryEntries.version,
+  sourceEventId: memoryEntries.sourceEventId,
+  updatedAt: memoryEntries.updatedAt,
+};
+
+/** One proposal with everything a reviewer needs: the event as sent, the curator's steps, nearest and conflicting entries. */
+export async function proposalDetail(db: Tx, projectId: string, id: string) {
+  const [p] = await db.select().from(proposals).where(and(eq(proposals.projectId, projectId), eq(proposals.id, id)));
+  if (!p) throw new NotFoundError('proposal', id);
+  const [event] = await db
+    .select({
+      eventId: memoryEvents.eventId,
+      shape: memoryEvents.shape,
+      sourceAgent: memoryEvents.sourceAgent,
+      taskId: memoryEvents.taskId,
+      kind: memoryEvents.kind,
+      content: memoryEvents.content,
+      suggestedScope: memoryEvents.suggestedScope,
+      confidence: memoryEvents.confidence,
+      sensitivity: memoryEvents.sensitivity,
+      ttl: memoryEvents.ttl,
+      evidenceRefs: memoryEvents.evidenceRefs,
+      requestContext: memoryEvents.requestContext,
+      supersedes: memoryEvents.supersedes,
+      conflictsWith: memoryEvents.conflictsWith,
+      humanReviewRequired: memoryEvents.humanReviewRequired,
+      redactions: memoryEvents.redactions,
+      timestamp: memoryEvents.timestamp,
+    })
+    .from(memoryEvents)
+    .where(and(eq(memoryEvents.projectId, projectId), eq(memoryEvents.eventId, p.eventId)));
+  const linked = [...p.conflictsWith, ...(p.targetEntryId ? [p.targetEntryId] : [])];
+  const named = linked.length ? await db.select(entryColumns).from(memoryEntries).where(and(eq(memoryEntries.projectId, projectId), inArray(memoryEntries.id, linked))) : [];
+  return {
+    proposal: p,
+    event: event ?? null,
+    target: named.find((e) => e.id === p.targetEntryId) ?? null,
+    conflicting: named.filter((e) => p.conflictsWith.includes(e.id)),
+    nearest: await nearestEntries(db, projectId, p.content, p.scope, 5),
+  };
+}
+
+/** The entries of a scope nearest in meaning to a text (exact cosine; the model runs here on the server). */
+export async function nearestEntries(db: Tx, projectId: string, content: string, scope: string, k: number) {
+  const entries = await db.select(entryColumns).from(memoryEntries).where(and(eq(memoryEntries.projectId, projectId), eq(memoryEntries.scope, scope), inArray(memoryEntries.status, ['active', 'in_conflict'])));
+  if (!entries.length) return [];
+  try {
+    const e = await serverEmbedder();
+    const v = await e.embed([content, ...entries.map((x) => x.content)]);
+    const q = v.subarray(0, e.dims);
+    return entries
+      .map((x, i) => ({ ...x, cosine: dot(q, v.subarray((i + 1) * e.dims, (i + 2) * e.dims)) }))
+      .sort((a, b) => b.cosine - a.cosine)
+      .slice(0, k);
+  } catch {
+    return [];
+  }
+}
+
+export interface EntryFilters {
+  scope?: string | null;
+  status?: string | null;
+  query?: string | null;
+}
+
+export async function listEntries(db: Tx, projectId: string, f: EntryFilters) {
+  const escape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const [items, counts] = await Promise.all([
+    db
+      .select(entryColumns)
+      .from(memoryEntries)
+      .where(and(eq(memoryEntries.projectId, projectId), f.scope ? eq(memoryEntries.scope, f.scope) : undefined, f.status ? eq(memoryEntries.status, f.status) : undefined, f.query ? ilike(memoryEntries.content, `%${escape(f.query)}%`) : undefined))
+      .orderBy(desc(memoryEntries.updatedAt))
+      .limit(1000),
+    db.select({ scope: memoryEntries.scope, status: memoryEntries.status, n: sql<number>`count(*)::int` }).from(memoryEntries).where(eq(memoryEntries.projectId, projectId)).groupBy(memoryEntries.scope, memoryEntries.status),
+  ]);
+  return { items, counts };
+}
+
+/** An entry with its versions (oldest first), links, and provenance: the event and every decision about it. */
+export async function entryDetail(db: Tx, projectId: string, id: string) {
+  const [entry] = await db.select(entryColumns).from(memoryEntries).where(and(eq(memoryEntries.projectId, projectId), eq(memoryEntries.id, id)));
+  if (!entry) throw new NotFoundError('memory entry', id);
+  const [versions, links, decisions] = await Promise.all([
+    db.select().from(memoryEntryVersions).where(eq(memoryEntryVersions.entryId, id)).orderBy(asc(memoryEntryVersions.version)),
+    db
+      .select({ otherId: memoryEntryLinks.otherId, relation: memoryEntryLinks.relation, content: memoryEntries.content, status: memoryEntries.status, scope: memoryEntries.scope })
+      .from(memoryEntryLinks)
+      .innerJoin(memoryEntries, eq(memoryEntries.id, memoryEntryLinks.otherId))
+      .where(and(eq(memoryEntryLinks.projectId, projectId), eq(memoryEntryLinks.entryId, id))),
+    db
+      .select({ eventId: curationOutcomes.eventId, disposition: curationOutcomes.disposition, reason: curationOutcomes.reason, decidedBy: curationOutcomes.decidedBy, decidedAt: curationOutcomes.decidedAt })
+      .from(curationOutcomes)
+      .where(and(eq(curationOutcomes.projectId, projectId), eq(curationOutcomes.entryId, id)))
+      .orderBy(asc(curationOutcomes.decidedAt)),
+  ]);
+  return { entry, versions, links, decisions };
+}
+
+export async function listBatches(db: Tx, projectId: string) {
+  return db
+    .select({
+      id: ingestBatches.id,
+      actor: ingestBatches.actor,
+      receivedAt: ingestBatches.receivedAt,
+      events: ingestBatches.events,
+      written: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = ${ingestBatches.id} and o.disposition = 'written')`,
+      proposed: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = ${ingestBatches.id} and o.disposition = 'proposed')`,
+      rejected: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = ${ingestBatches.id} and o.disposition = 'rejected')`,
+    })
+    .from(ingestBatches)
+    .where(eq(ingestBatches.projectId, projectId))
+    .orderBy(desc(ingestBatches.receivedAt))
+    .limit(200);
+}
+
+/** The data of a curation report (the template's sections) for one ingest batch. */
+export async function batchReport(db: Tx, projectId: string, batchId: string): Promise<CurationReport> {
+  const [batch] = await db.select().from(ingestBatches).where(and(eq(ingestBatches.projectId, projectId), eq(ingestBatches.id, batchId)));
+  if (!batch) throw new NotFoundError('ingest batch', batchId);
+  const outcomes = await db
+    .select({ eventId: curationOutcomes.eventId, disposition: curationOutcomes.disposition, scope: curationOutcomes.scope, kind: curationOutcomes.kind, reason: curationOutcomes.reason, rationale: curationOutcomes.rationale, entryId: curationOutcomes.entryId })
+    .from(curationOutcomes)
+    .where(and(eq(curationOutcomes.projectId, projectId), eq(curationOutcomes.batchId, batchId)))
+    .orderBy(asc(curationOutcomes.eventId));
+  const eventIds = outcomes.map((o) => o.eventId);
+  const redactions = eventIds.length
+    ? await db.select({ eventId: memoryEvents.eventId, redactions: memoryEvents.redactions }).from(memoryEvents).where(and(eq(memoryEvents.projectId, projectId), inArray(memoryEvents.eventId, eventIds)))
+    : [];
+  const audit = await db
+    .select({ at: auditLog.at, actor: auditLog.actor, action: auditLog.action, subjectId: auditLog.subjectId })
+    .from(auditLog)
+    .where(and(eq(auditLog.projectId, projectId), sql`${auditLog.detail}->>'batchId' = ${batchId}`, sql`${auditLog.action} not like 'curate.%'`));
+  const op = (o: (typeof outcomes)[number]) => (o.rationale as { operation?: string }).operation ?? null;
+  return {
+    batchId,
+    receivedAt: batch.receivedAt.toISOString(),
+    actor: batch.actor,
+    received: batch.events,
+    written: outcomes.filter((o) => o.disposition === 'written').map((o) => ({ eventId: o.eventId, scope: o.scope ?? '', kind: o.kind ?? '', action: op(o) ?? 'append', target: o.entryId ?? '' })),
+    proposed: outcomes.filter((o) => o.disposition === 'proposed').map((o) => ({ eventId: o.eventId, scope: o.scope ?? '', kind: o.kind ?? '', because: (o.reason ?? '').replace(/^proposal queued: /, '') })),
+    rejected: outcomes.filter((o) => ['rejected', 'duplicate', 'discarded'].includes(o.disposition)).map((o) => ({ eventId: o.eventId, disposition: o.disposition, reason: o.reason ?? '' })),
+    redactions: redactions.flatMap((r) => r.redactions.map((x) => ({ eventId: r.eventId, redaction: `${x.count} × ${x.type} at ${x.path || 'event'}` }))),
+    conflicts: outcomes
+      .filter((o) => ((o.rationale as { conflictsWith?: string[] }).conflictsWith ?? []).length)
+      .map((o) => ({ eventId: o.eventId, conflictsWith: ((o.rationale as { conflictsWith?: string[] }).conflictsWith ?? []).join(', '), resolution: o.disposition === 'proposed' ? 'review: keep both and link, or reject' : 'both kept and linked' })),
+    deprecations: outcomes.filter((o) => op(o) === 'deprecate').map((o) => ({ eventId: o.eventId, target: ((o.rationale as { targetEntryId?: string }).targetEntryId ?? '') as string })),
+    notes: audit.map((a) => `${a.at.toISOString()} ${a.actor} ${a.action} ${a.subjectId}`),
+  };
+}
+
+export interface AuditFilters {
+  action?: string | null;
+  actor?: string | null;
+  subject?: string | null;
+  before?: number | null;
+  limit?: number;
+}
+
+export async function auditPage(db: Tx, projectId: string, f: AuditFilters) {
+  const conds: (SQL | undefined)[] = [
+    eq(auditLog.projectId, projectId),
+    f.action ? ilike(auditLog.action, `${f.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+    f.actor ? eq(auditLog.actor, f.actor) : undefined,
+    f.subject ? eq(auditLog.subjectId, f.subject) : undefined,
+    f.before ? lt(auditLog.id, f.before) : undefined,
+  ];
+  const limit = f.limit ?? 100;
+  const rows = await db.select().from(auditLog).where(and(...conds)).orderBy(desc(auditLog.id)).limit(limit + 1);
+  const [actions, actors] = await Promise.all([
+    db.selectDistinct({ v: auditLog.action }).from(auditLog).where(eq(auditLog.projectId, projectId)),
+    db.selectDistinct({ v: auditLog.actor }).from(auditLog).where(eq(auditLog.projectId, projectId)),
+  ]);
+  return { rows: rows.slice(0, limit), next: rows.length > limit ? rows[limit - 1]!.id : null, actions: actions.map((a) => a.v).sort(), actors: actors.map((a) => a.v).sort() };
+}
+
+/** Malformed memory events with their reasons. */
+export async function listRejectedEvents(db: Tx, projectId: string) {
+  return db.select().from(rejectedEvents).where(eq(rejectedEvents.projectId, projectId)).orderBy(desc(rejectedEvents.receivedAt)).limit(500);
+}
+
+/**
+ * The paper's curation metrics that can be computed from what is stored, per day: approval and
+ * rejection rates of reviewed proposals (M-), evidence sufficiency (M3: events that passed the
+ * evidence check without demotion), redundancy (M4: duplicates among curated events), conflicts
+ * (M5, detected), and curator latency per event (M7, p50 / p95).
+ */
+export async function curationHealth(db: Tx, projectId: string) {
+  const r = await db.execute(sql`
+    with o as (
+      select date_trunc('day', decided_at) as day, disposition, decided_by, latency_ms, rationale
+      from curation_outcomes where project_id = ${projectId}
+    )
+    select to_char(day, 'YYYY-MM-DD') as day,
+      count(*) filter (where decided_by = 'curator')::int as curated,
+      count(*) filter (where disposition = 'written')::int as written,
+      count(*) filter (where disposition = 'proposed')::int as proposed,
+      count(*) filter (where disposition = 'rejected' and decided_by = 'curator')::int as rejected,
+      count(*) filter (where disposition = 'duplicate')::int as duplicates,
+      count(*) filter (where disposition = 'discarded')::int as discarded,
+      count(*) filter (where disposition = 'approved')::int as approved,
+      count(*) filter (where disposition = 'rejected' and decided_by <> 'curator')::int as declined,
+      count(*) filter (where decided_by = 'curator' and rationale->'steps' @> '[{"step":"evidence","outcome":"demoted"}]')::int as demoted,
+      count(*) filter (where decided_by = 'curator' and rationale->'steps' @> '[{"step":"evidence","outcome":"insufficient"}]')::int as insufficient,
+      count(*) filter (where jsonb_array_length(coalesce(rationale->'conflictsWith', '[]'::jsonb)) > 0)::int as conflicts,
+      percentile_cont(0.5) within group (order by latency_ms) as p50,
+      percentile_cont(0.95) within group (order by latency_ms) as p95
+    from o group by day order by day`);
+  return rowsOf<{
+    day: string;
+    curated: number;
+    written: number;
+    proposed: number;
+    rejected: number;
+    duplicates: number;
+    discarded: number;
+    approved: number;
+    declined: number;
+    demoted: number;
+    insufficient: number;
+    conflicts: number;
+    p50: number | null;
+    p95: number | null;
+  }>(r);
+}
