@@ -118,7 +118,7 @@ describe('recall', () => {
     await expect.poll(async () => Number((await page.getByTestId('recall-status').first().textContent())!.match(/([\d,]+) items/)![1]!.replace(/,/g, '')), { timeout: 20_000 }).toBe(before + 1);
     await indexReady(page);
     await page.getByLabel('Search all memory').fill('airship hangar temperature');
-    await expect.poll(() => page.getByTestId('palette-results').locator('li').first().getAttribute('data-href'), { timeout: 10_000 }).toBe(`/curation?focus=${event.event_id}`);
+    await expect.poll(() => page.getByTestId('palette-results').locator('li').first().getAttribute('data-href'), { timeout: 10_000 }).toBe(`/curation/events?focus=${event.event_id}`);
     // A second visit in the same browser takes every vector from IndexedDB.
     const again = await context.newPage();
     await open(again, `${srv.url}/recall`);

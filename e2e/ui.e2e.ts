@@ -105,7 +105,7 @@ describe('a new user on the embedded database', () => {
   });
 
   it('masks redacted secrets on the curation page and keeps the secret out of the page', async () => {
-    await open(page, '/curation');
+    await open(page, '/curation/events');
     await page.getByTestId('events-table').waitFor();
     expect(await page.locator('.redacted').count()).toBeGreaterThanOrEqual(2);
     const html = await page.content();

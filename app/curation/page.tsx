@@ -1,16 +1,8 @@
-import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
-import { EventsTable } from '@/components/curation/events-table';
-import { getQueryClient, trpc } from '@/server/trpc/rsc';
+import { Inbox } from '@/components/curation/inbox';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Curation' };
+export const metadata = { title: 'Inbox · Curation' };
 
-export default async function CurationPage() {
-  const qc = getQueryClient();
-  await qc.prefetchQuery(trpc.memory.events.queryOptions());
-  return (
-    <HydrationBoundary state={dehydrate(qc)}>
-      <EventsTable />
-    </HydrationBoundary>
-  );
+export default function Page() {
+  return <Inbox />;
 }

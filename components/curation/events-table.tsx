@@ -20,25 +20,15 @@ export function EventsTable() {
   const focus = useFocus(!!q.data);
   return (
     <>
-      <div className="page-head">
-        <div>
-          <h1>Curation</h1>
-          <div className="sub">
-            {q.data ? `${fmtInt(q.data.length)} memory events received · ${fmtInt(redacted)} with secrets redacted` : 'Loading…'}
-          </div>
-        </div>
-        <div className="toolbar">
-          <select className="select" aria-label="Filter by kind" value={kind} onChange={(e) => setKind(e.target.value)}>
-            <option value="">All kinds</option>
-            {kinds.map((k) => (
-              <option key={k}>{k}</option>
-            ))}
-          </select>
-        </div>
+      <div className="toolbar" style={{ justifyContent: 'space-between', margin: '12px 0 8px' }}>
+        <span className="muted">{q.data ? `${fmtInt(q.data.length)} memory events received · ${fmtInt(redacted)} with secrets redacted` : 'Loading…'}</span>
+        <select className="select" aria-label="Filter by kind" value={kind} onChange={(e) => setKind(e.target.value)}>
+          <option value="">All kinds</option>
+          {kinds.map((k) => (
+            <option key={k}>{k}</option>
+          ))}
+        </select>
       </div>
-      <p className="notice" style={{ marginTop: 0 }}>
-        Memory events are what worker agents propose to remember. They are stored as sent (secrets redacted) and await the curator&apos;s decision.
-      </p>
       {q.error ? <ErrorBox error={q.error} /> : null}
       <div className="panel">
         <table className="data" data-testid="events-table">

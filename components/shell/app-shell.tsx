@@ -11,7 +11,7 @@ import { ThemeToggle } from './theme-toggle';
 
 const NAV = [
   { href: '/sessions', label: 'Sessions', count: 'sessions' },
-  { href: '/curation', label: 'Curation', count: 'events' },
+  { href: '/curation', label: 'Curation', count: 'pending' },
   { href: '/substrate', label: 'Substrate', count: 'snapshots' },
   { href: '/recall', label: 'Recall', count: null },
   { href: '/settings', label: 'Settings', count: null },

@@ -9,7 +9,7 @@ export interface CurationReport {
   actor: string;
   received: number;
   written: { eventId: string; scope: string; kind: string; action: string; target: string }[];
-  proposed: { eventId: string; scope: string; kind: string; because: string }[];
+  proposed: { eventId: string; scope: string; kind: string; because: string; status: string }[];
   rejected: { eventId: string; disposition: string; reason: string }[];
   redactions: { eventId: string; redaction: string }[];
   conflicts: { eventId: string; conflictsWith: string; resolution: string }[];
@@ -47,7 +47,7 @@ export function reportMarkdown(r: CurationReport): string {
     '',
     '## Proposed Writes',
     '',
-    table(['Event ID', 'Scope', 'Kind', 'Needs Review Because'], r.proposed.map((p) => [p.eventId, p.scope, p.kind, p.because])),
+    table(['Event ID', 'Scope', 'Kind', 'Needs Review Because', 'Decision'], r.proposed.map((p) => [p.eventId, p.scope, p.kind, p.because, p.status])),
     '',
     '## Rejected Events',
     '',

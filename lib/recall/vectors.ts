@@ -27,6 +27,11 @@ export class VectorMatrix {
     return this.rows++;
   }
 
+  /** Rows [from, to) as one contiguous view (no copy). */
+  slice(from: number, to: number): Float32Array {
+    return this.data.subarray(from * this.dims, to * this.dims);
+  }
+
   row(i: number): Float32Array {
     return this.data.subarray(i * this.dims, (i + 1) * this.dims);
   }

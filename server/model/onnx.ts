@@ -44,3 +44,39 @@ export function buildGatherGraph(table: Int8Array, scales: Float32Array, vocab: 
   });
   return onnx.ModelProto.encode(model).finish();
 }
+
+/**
+ * Exact k-nearest-neighbour search as an ONNX graph, for the curator: the cosines of every query
+ * against every entry (unit vectors, so a matrix product) and the top k of each row, computed by
+ * onnxruntime's native kernels instead of a JavaScript loop.
+ *
+ *   queries [M, D] ─ MatMul(Transpose(entries [N, D])) ─ TopK(k) → values [M, k], indices [M, k]
+ */
+export function buildKnnGraph(): Uint8Array {
+  const FLOAT = onnx.TensorProto.DataType.FLOAT;
+  const INT64 = onnx.TensorProto.DataType.INT64;
+  const t = (elemType: number, shape: string[]) => ({ tensorType: { elemType, shape: { dim: shape.map((dimParam) => ({ dimParam })) } } });
+  const model = onnx.ModelProto.create({
+    irVersion: 8,
+    producerName: 'mnemoscope',
+    opsetImport: [{ domain: '', version: 13 }],
+    graph: {
+      name: 'knn',
+      input: [
+        { name: 'queries', type: t(FLOAT, ['m', 'd']) },
+        { name: 'entries', type: t(FLOAT, ['n', 'd']) },
+        { name: 'k', type: { tensorType: { elemType: INT64, shape: { dim: [{ dimValue: 1 }] } } } },
+      ],
+      output: [
+        { name: 'values', type: t(FLOAT, ['m', 'k']) },
+        { name: 'indices', type: t(INT64, ['m', 'k']) },
+      ],
+      node: [
+        { name: 'transpose', opType: 'Transpose', input: ['entries'], output: ['entries_t'], attribute: [{ name: 'perm', type: onnx.AttributeProto.AttributeType.INTS, ints: [1, 0] }] },
+        { name: 'cosines', opType: 'MatMul', input: ['queries', 'entries_t'], output: ['scores'] },
+        { name: 'top', opType: 'TopK', input: ['scores', 'k'], output: ['values', 'indices'], attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: -1 }] },
+      ],
+    },
+  });
+  return onnx.ModelProto.encode(model).finish();
+}

@@ -180,9 +180,9 @@ export async function listBatches(db: Tx, projectId: string) {
       actor: ingestBatches.actor,
       receivedAt: ingestBatches.receivedAt,
       events: ingestBatches.events,
-      written: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = ${ingestBatches.id} and o.disposition = 'written')`,
-      proposed: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = ${ingestBatches.id} and o.disposition = 'proposed')`,
-      rejected: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = ${ingestBatches.id} and o.disposition = 'rejected')`,
+      written: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = "ingest_batches"."id" and o.disposition = 'written')`,
+      proposed: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = "ingest_batches"."id" and o.disposition = 'proposed')`,
+      rejected: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = "ingest_batches"."id" and o.disposition = 'rejected')`,
     })
     .from(ingestBatches)
     .where(eq(ingestBatches.projectId, projectId))
@@ -203,8 +203,13 @@ export async function batchReport(db: Tx, projectId: string, batchId: string): P
   const redactions = eventIds.length
     ? await db.select({ eventId: memoryEvents.eventId, redactions: memoryEvents.redactions }).from(memoryEvents).where(and(eq(memoryEvents.projectId, projectId), inArray(memoryEvents.eventId, eventIds)))
     : [];
+  const decided = await db
+    .select({ eventId: proposals.eventId, status: proposals.status, decidedBy: proposals.decidedBy })
+    .from(proposals)
+    .where(and(eq(proposals.projectId, projectId), eq(proposals.batchId, batchId)));
+  const statusOf = new Map(decided.map((d) => [d.eventId, d.status === 'pending' ? 'pending' : `${d.status} by ${d.decidedBy}`]));
   const audit = await db
-    .select({ at: auditLog.at, actor: auditLog.actor, action: auditLog.action, subjectId: auditLog.subjectId })
+    .select({ at: auditLog.at, actor: auditLog.actor, action: auditLog.action, subjectId: auditLog.subjectId, eventId: sql<string | null>`${auditLog.detail}->>'eventId'`, reason: sql<string | null>`${auditLog.detail}->>'reason'` })
     .from(auditLog)
     .where(and(eq(auditLog.projectId, projectId), sql`${auditLog.detail}->>'batchId' = ${batchId}`, sql`${auditLog.action} not like 'curate.%'`));
   const op = (o: (typeof outcomes)[number]) => (o.rationale as { operation?: string }).operation ?? null;
@@ -214,14 +219,14 @@ export async function batchReport(db: Tx, projectId: string, batchId: string): P
     actor: batch.actor,
     received: batch.events,
     written: outcomes.filter((o) => o.disposition === 'written').map((o) => ({ eventId: o.eventId, scope: o.scope ?? '', kind: o.kind ?? '', action: op(o) ?? 'append', target: o.entryId ?? '' })),
-    proposed: outcomes.filter((o) => o.disposition === 'proposed').map((o) => ({ eventId: o.eventId, scope: o.scope ?? '', kind: o.kind ?? '', because: (o.reason ?? '').replace(/^proposal queued: /, '') })),
+    proposed: outcomes.filter((o) => o.disposition === 'proposed').map((o) => ({ eventId: o.eventId, scope: o.scope ?? '', kind: o.kind ?? '', because: (o.reason ?? '').replace(/^proposal queued: /, ''), status: statusOf.get(o.eventId) ?? 'pending' })),
     rejected: outcomes.filter((o) => ['rejected', 'duplicate', 'discarded'].includes(o.disposition)).map((o) => ({ eventId: o.eventId, disposition: o.disposition, reason: o.reason ?? '' })),
     redactions: redactions.flatMap((r) => r.redactions.map((x) => ({ eventId: r.eventId, redaction: `${x.count} × ${x.type} at ${x.path || 'event'}` }))),
     conflicts: outcomes
       .filter((o) => ((o.rationale as { conflictsWith?: string[] }).conflictsWith ?? []).length)
       .map((o) => ({ eventId: o.eventId, conflictsWith: ((o.rationale as { conflictsWith?: string[] }).conflictsWith ?? []).join(', '), resolution: o.disposition === 'proposed' ? 'review: keep both and link, or reject' : 'both kept and linked' })),
     deprecations: outcomes.filter((o) => op(o) === 'deprecate').map((o) => ({ eventId: o.eventId, target: ((o.rationale as { targetEntryId?: string }).targetEntryId ?? '') as string })),
-    notes: audit.map((a) => `${a.at.toISOString()} ${a.actor} ${a.action} ${a.subjectId}`),
+    notes: audit.map((a) => `${a.at.toISOString()} ${a.actor} ${a.action.replace('proposal.', '')} ${a.subjectId}${a.eventId ? ` (event ${a.eventId})` : ''}${a.reason ? `: ${a.reason}` : ''}`),
   };
 }
 

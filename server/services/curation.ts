@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gte, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@/server/db';
 import { auditLog, projects } from '@/server/db/schema/projects';
 import { curationOutcomes, ingestBatches, memoryEntries, memoryEntryLinks, memoryEntryVersions, proposals, rejectedEvents } from '@/server/db/schema/memory';
 import { curate, DEFAULT_POLICY, SCOPES, KINDS, type CurationDecision, type CurationEvent, type CurationPolicy, type Kind, type Neighbour, type Operation, type Scope } from '@/lib/curation/pipeline';
-import { LshIndex } from '@/lib/curation/lsh';
+import { VectorMatrix, dot } from '@/lib/recall/vectors';
 import { redactText } from '@/lib/redact/redact';
 import type { Embedder } from '@/lib/recall/engine';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
+import { knn } from './knn';
 
 /**
  * The curator on the server: runs the pipeline (lib/curation/pipeline.ts) on every memory event an
@@ -42,7 +43,7 @@ interface IndexedEntry {
 }
 
 interface EntryIndex {
-  lsh: LshIndex;
+  vectors: VectorMatrix;
   rows: IndexedEntry[];
   byId: Map<string, number>;
   watermark: string | null;
@@ -51,18 +52,19 @@ interface EntryIndex {
 
 const indexes = new WeakMap<object, Map<string, EntryIndex>>();
 
-async function entryIndex(db: Db | Tx, projectId: string, embedder: Embedder): Promise<EntryIndex> {
-  let perDb = indexes.get(db);
-  if (!perDb) indexes.set(db, (perDb = new Map()));
+/** `owner` is the database handle the index belongs to (a transaction is new each time; the handle is not). */
+async function entryIndex(owner: object, db: Tx, projectId: string, embedder: Embedder): Promise<EntryIndex> {
+  let perDb = indexes.get(owner);
+  if (!perDb) indexes.set(owner, (perDb = new Map()));
   let idx = perDb.get(projectId);
   if (!idx || idx.modelId !== embedder.modelId) {
-    idx = { lsh: new LshIndex(embedder.dims), rows: [], byId: new Map(), watermark: null, modelId: embedder.modelId };
+    idx = { vectors: new VectorMatrix(embedder.dims, 4096), rows: [], byId: new Map(), watermark: null, modelId: embedder.modelId };
     perDb.set(projectId, idx);
   }
   const changed = await db
     .select({ id: memoryEntries.id, scope: memoryEntries.scope, kind: memoryEntries.kind, content: memoryEntries.content, status: memoryEntries.status, sourceEventId: memoryEntries.sourceEventId, updatedAt: sql<string>`${memoryEntries.updatedAt}::text` })
     .from(memoryEntries)
-    .where(and(eq(memoryEntries.projectId, projectId), idx.watermark ? gte(memoryEntries.updatedAt, sql`${idx.watermark}::timestamptz`) : undefined));
+    .where(and(eq(memoryEntries.projectId, projectId), idx.watermark ? gt(memoryEntries.updatedAt, sql`${idx.watermark}::timestamptz`) : undefined));
   const toEmbed: IndexedEntry[] = [];
   for (const r of changed) {
     const at = idx.byId.get(r.id);
@@ -82,12 +84,12 @@ function indexPut(idx: EntryIndex, row: IndexedEntry, vector: Float32Array) {
   const at = idx.byId.get(row.id);
   if (at !== undefined) {
     idx.rows[at] = row;
-    idx.lsh.set(at, vector);
+    idx.vectors.row(at).set(vector);
     return;
   }
   idx.byId.set(row.id, idx.rows.length);
   idx.rows.push(row);
-  idx.lsh.add(vector);
+  idx.vectors.push(vector);
 }
 
 /** Forgets a project's index (after a failed write, so nothing phantom stays in it). */
@@ -95,12 +97,24 @@ function dropIndex(db: object, projectId: string) {
   indexes.get(db)?.delete(projectId);
 }
 
-function neighboursOf(idx: EntryIndex, vector: Float32Array, k = 12): Neighbour[] {
-  return idx.lsh
-    .nearest(vector, k, 0.5)
-    .map(({ row, cosine }) => ({ ...idx.rows[row]!, entryId: idx.rows[row]!.id, cosine }))
-    .filter((n) => ACTIVE.includes(n.status));
+const K = 12;
+/** Below this cosine a neighbour says nothing to dedup or conflict checks. */
+const MIN_COSINE = 0.5;
+
+function asNeighbour(idx: EntryIndex, row: number, cosine: number): Neighbour {
+  const r = idx.rows[row]!;
+  return { ...r, entryId: r.id, cosine };
 }
+
+/**
+ * Every writer of entries holds this lock and stamps rows with clock_timestamp(), so the index's
+ * watermark (newest updated_at it has read) never skips a row committed later.
+ */
+async function lockCuration(tx: Tx, projectId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`curation:${projectId}`}))`);
+}
+
+const NOW = sql`clock_timestamp()`;
 
 // ——— Policy ———
 
@@ -146,7 +160,7 @@ export async function curateBatch(db: Db, projectId: string, events: StoredEvent
   const policy = await curationPolicy(db, projectId);
   try {
     await db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`curation:${projectId}`}))`);
+      await lockCuration(tx, projectId);
       await tx.insert(ingestBatches).values({ id: batchId, projectId, actor, events: counts.events });
       if (malformed.length) {
         const stored = await tx
@@ -162,23 +176,34 @@ export async function curateBatch(db: Db, projectId: string, events: StoredEvent
           );
       }
       if (!events.length) return;
-      const idx = embedder ? await entryIndex(tx, projectId, embedder) : null;
+      const idx = embedder ? await entryIndex(db, tx, projectId, embedder) : null;
       const t0 = performance.now();
       const vectors = embedder ? await embedder.embed(events.map((e) => e.content)) : null;
       const embedMs = (performance.now() - t0) / events.length;
       const referenced = await referencedEntries(tx, projectId, events);
+      // Neighbours among the entries stored before this batch: one native matrix product for all events.
+      const before = idx ? idx.rows.length : 0;
+      const tk = performance.now();
+      const near = idx && vectors && embedder ? await knn(vectors, idx.vectors.slice(0, before), embedder.dims, K) : null;
+      const knnMs = (performance.now() - tk) / events.length;
       const planned: Planned[] = [];
       for (let i = 0; i < events.length; i++) {
         const e = events[i]!;
         const t = performance.now();
         const vector = vectors && embedder ? vectors.subarray(i * embedder.dims, (i + 1) * embedder.dims) : null;
-        let neighbours: Neighbour[] | null = idx && vector ? neighboursOf(idx, vector) : null;
+        let neighbours: Neighbour[] | null = null;
+        if (idx && vector && near) {
+          neighbours = near.rows[i]!.map((row, j) => asNeighbour(idx, row, near.cosines[i]![j]!));
+          // …and among entries this batch has written so far.
+          for (let row = before; row < idx.rows.length; row++) neighbours.push(asNeighbour(idx, row, dot(vector, idx.vectors.row(row))));
+          neighbours = neighbours.filter((n) => n.cosine >= MIN_COSINE && ACTIVE.includes(n.status)).sort((a, b) => b.cosine - a.cosine).slice(0, K);
+        }
         if (neighbours) for (const r of referenced) if ((e.supersedes.includes(r.id) || e.conflictsWith.includes(r.id) || (r.sourceEventId && (e.supersedes.includes(r.sourceEventId) || e.conflictsWith.includes(r.sourceEventId)))) && !neighbours.some((n) => n.entryId === r.id)) neighbours = [...neighbours, { ...r, entryId: r.id, cosine: 0 }];
         const decision = curate(e, neighbours, policy);
         const entryId = decision.disposition === 'written' && decision.operation === 'append' ? randomUUID() : decision.disposition === 'written' ? decision.targetEntryId : null;
         // Later events of the batch see what this one wrote.
         if (idx && vector && entryId && decision.operation === 'append') indexPut(idx, { id: entryId, scope: decision.scope!, kind: decision.kind, content: e.content, status: 'active', sourceEventId: e.eventId }, vector);
-        planned.push({ event: e, decision, entryId, latencyMs: performance.now() - t + embedMs });
+        planned.push({ event: e, decision, entryId, latencyMs: performance.now() - t + embedMs + knnMs });
       }
       await writePlanned(tx, projectId, batchId, planned, counts);
     });
@@ -202,7 +227,7 @@ async function referencedEntries(tx: Tx, projectId: string, events: StoredEvent[
 async function writePlanned(tx: Tx, projectId: string, batchId: string, planned: Planned[], counts: CurationCounts) {
   const appends = planned.filter((p) => p.decision.disposition === 'written' && p.decision.operation === 'append');
   if (appends.length) {
-    await tx.insert(memoryEntries).values(appends.map((p) => ({ id: p.entryId!, projectId, scope: p.decision.scope!, kind: p.decision.kind, content: p.event.content, sourceEventId: p.event.eventId })));
+    await tx.insert(memoryEntries).values(appends.map((p) => ({ id: p.entryId!, projectId, scope: p.decision.scope!, kind: p.decision.kind, content: p.event.content, sourceEventId: p.event.eventId, createdAt: NOW, updatedAt: NOW })));
     await tx.insert(memoryEntryVersions).values(appends.map((p) => ({ entryId: p.entryId!, version: 1, operation: 'append', scope: p.decision.scope!, kind: p.decision.kind, content: p.event.content, status: 'active', eventId: p.event.eventId, createdBy: 'curator' })));
   }
   for (const p of planned) {
@@ -268,7 +293,7 @@ async function lockEntry(tx: Tx, projectId: string, id: string) {
 async function newVersion(tx: Tx, projectId: string, id: string, operation: string, change: { content?: string; scope?: string; kind?: string; status?: string }, eventId: string | null, actor: string) {
   const cur = await lockEntry(tx, projectId, id);
   const next = { content: change.content ?? cur.content, scope: change.scope ?? cur.scope, kind: change.kind ?? cur.kind, status: change.status ?? cur.status };
-  await tx.update(memoryEntries).set({ ...next, version: cur.version + 1, updatedAt: sql`now()` }).where(eq(memoryEntries.id, id));
+  await tx.update(memoryEntries).set({ ...next, version: cur.version + 1, updatedAt: NOW }).where(eq(memoryEntries.id, id));
   await tx.insert(memoryEntryVersions).values({ entryId: id, version: cur.version + 1, operation, ...next, eventId, createdBy: actor });
 }
 
@@ -281,7 +306,7 @@ export async function applyOperation(tx: Tx, projectId: string, op: Operation, w
     case 'conflict': {
       const id = randomUUID();
       const status = op === 'conflict' ? 'in_conflict' : 'active';
-      await tx.insert(memoryEntries).values({ id, projectId, scope: w.scope, kind: w.kind, content: w.content, status, sourceEventId: w.eventId });
+      await tx.insert(memoryEntries).values({ id, projectId, scope: w.scope, kind: w.kind, content: w.content, status, sourceEventId: w.eventId, createdAt: NOW, updatedAt: NOW });
       await tx.insert(memoryEntryVersions).values({ entryId: id, version: 1, operation: op, scope: w.scope, kind: w.kind, content: w.content, status, eventId: w.eventId, createdBy: actor });
       if (op === 'conflict') {
         for (const other of w.conflictsWith) {
@@ -328,6 +353,7 @@ export async function decideProposal(db: Db, projectId: string, proposalId: stri
   if (d.edits?.content !== undefined && !d.edits.content.trim()) throw new InvalidInputError('edits.content: must not be empty');
   const content = d.edits?.content !== undefined ? redactText(d.edits.content).text : undefined;
   return db.transaction(async (tx) => {
+    await lockCuration(tx, projectId);
     const status = d.action === 'approve' ? 'approved' : 'rejected';
     const [p] = await tx
       .update(proposals)
@@ -363,7 +389,7 @@ export async function decideProposal(db: Db, projectId: string, proposalId: stri
       entryId,
       decidedBy: reviewer,
     });
-    await tx.insert(auditLog).values({ projectId, actor: reviewer, action: `proposal.${status}`, subjectType: 'proposal', subjectId: proposalId, detail: { eventId: p.eventId, operation: p.operation, entryId, reason: d.reason ?? null, edited: edited ? Object.keys(edited) : [] } });
+    await tx.insert(auditLog).values({ projectId, actor: reviewer, action: `proposal.${status}`, subjectType: 'proposal', subjectId: proposalId, detail: { eventId: p.eventId, batchId: p.batchId, operation: p.operation, entryId, reason: d.reason ?? null, edited: edited ? Object.keys(edited) : [] } });
     return { status, entryId };
   });
 }
@@ -372,6 +398,7 @@ export async function decideProposal(db: Db, projectId: string, proposalId: stri
 export async function deprecateEntry(db: Db, projectId: string, entryId: string, reason: string, actor: string) {
   if (!reason.trim()) throw new InvalidInputError('reason: say why the entry is no longer valid');
   await db.transaction(async (tx) => {
+    await lockCuration(tx, projectId);
     const cur = await lockEntry(tx, projectId, entryId);
     if (cur.status === 'deprecated') throw new ConflictError('the entry is already deprecated');
     await newVersion(tx, projectId, entryId, 'deprecate', { status: 'deprecated' }, null, actor);

@@ -72,7 +72,7 @@ const memoryEventsPage: Fetcher = async (db, projectId, after, limit) => {
     .orderBy(asc(memoryEvents.eventId))
     .limit(limit);
   return {
-    items: rows.map((r) => ({ id: `memory_event:${r.id}`, kind: 'memory_event', text: r.content, label: r.kind, agent: r.agent, session: null, scope: r.scope, ts: isoOrNull(r.ts), href: `/curation?focus=${enc(r.id)}` })),
+    items: rows.map((r) => ({ id: `memory_event:${r.id}`, kind: 'memory_event', text: r.content, label: r.kind, agent: r.agent, session: null, scope: r.scope, ts: isoOrNull(r.ts), href: `/curation/events?focus=${enc(r.id)}` })),
     last: rows.length ? [rows.at(-1)!.id] : null,
   };
 };
@@ -85,7 +85,7 @@ const memoryEntriesPage: Fetcher = async (db, projectId, after, limit) => {
     .orderBy(asc(memoryEntries.id))
     .limit(limit);
   return {
-    items: rows.map((r) => ({ id: `memory_entry:${r.id}`, kind: 'memory_entry', text: r.content, label: `${r.kind} · ${r.status}`, agent: null, session: null, scope: r.scope, ts: r.ts.toISOString(), href: `/curation?focus=${enc(r.id)}` })),
+    items: rows.map((r) => ({ id: `memory_entry:${r.id}`, kind: 'memory_entry', text: r.content, label: `${r.kind} · ${r.status}`, agent: null, session: null, scope: r.scope, ts: r.ts.toISOString(), href: `/curation/memory?entry=${enc(r.id)}` })),
     last: rows.length ? [rows.at(-1)!.id] : null,
   };
 };

@@ -1,0 +1,84 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { fmtDateTime } from '@/lib/format';
+import { useTRPC } from '@/components/trpc/provider';
+import { MemoryText } from '@/components/ui/memory-text';
+import { EmptyState, ErrorBox } from '@/components/ui/states';
+
+/** The append-only audit log, newest first, filterable by action, actor and subject. */
+export function AuditLog() {
+  const trpc = useTRPC();
+  const [action, setAction] = useState('');
+  const [actor, setActor] = useState('');
+  const [subject, setSubject] = useState('');
+  const [pages, setPages] = useState<(number | null)[]>([null]);
+  const before = pages.at(-1) ?? null;
+  const q = useQuery({ ...trpc.curation.audit.queryOptions({ action: action || null, actor: actor || null, subject: subject.trim() || null, before, limit: 100 }), placeholderData: keepPreviousData });
+  const reset = () => setPages([null]);
+  return (
+    <>
+      <div className="toolbar" style={{ marginBottom: 10, flexWrap: 'wrap' }}>
+        <select className="select" aria-label="Action" value={action} onChange={(e) => (setAction(e.target.value), reset())}>
+          <option value="">all actions</option>
+          {q.data?.actions.map((a) => (
+            <option key={a}>{a}</option>
+          ))}
+        </select>
+        <select className="select" aria-label="Actor" value={actor} onChange={(e) => (setActor(e.target.value), reset())}>
+          <option value="">all actors</option>
+          {q.data?.actors.map((a) => (
+            <option key={a}>{a}</option>
+          ))}
+        </select>
+        <input className="input" aria-label="Subject" placeholder="subject id (event, proposal, entry)" value={subject} onChange={(e) => (setSubject(e.target.value), reset())} />
+        {pages.length > 1 ? (
+          <button type="button" className="btn" onClick={() => setPages((p) => p.slice(0, -1))}>
+            Newer
+          </button>
+        ) : null}
+        {q.data?.next ? (
+          <button type="button" className="btn" onClick={() => setPages((p) => [...p, q.data!.next])}>
+            Older
+          </button>
+        ) : null}
+      </div>
+      {q.error ? <ErrorBox error={q.error} /> : null}
+      <div className="panel">
+        {q.data && !q.data.rows.length ? (
+          <EmptyState title="No audit records match" />
+        ) : (
+          <table className="data compact" data-testid="audit">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Actor</th>
+                <th>Action</th>
+                <th>Subject</th>
+                <th>Detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(q.data?.rows ?? []).map((r) => (
+                <tr key={r.id}>
+                  <td className="nowrap">{fmtDateTime(r.at)}</td>
+                  <td className="nowrap">{r.actor}</td>
+                  <td className="nowrap">
+                    <span className="badge">{r.action}</span>
+                  </td>
+                  <td className="mono nowrap">
+                    {r.subjectType} {r.subjectId.length > 24 ? `${r.subjectId.slice(0, 24)}…` : r.subjectId}
+                  </td>
+                  <td>
+                    <MemoryText className="clip mono" text={JSON.stringify(r.detail)} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </>
+  );
+}

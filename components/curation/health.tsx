@@ -1,0 +1,53 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { healthRates, type HealthRates } from '@/lib/curation/health';
+import { fmtInt } from '@/lib/format';
+import { useTRPC } from '@/components/trpc/provider';
+import { Sparkline } from '@/components/ui/sparkline';
+import { EmptyState, ErrorBox } from '@/components/ui/states';
+
+const METRICS: { key: keyof Omit<HealthRates, 'day'>; label: string; what: string; ms?: boolean }[] = [
+  { key: 'approval', label: 'Approval rate', what: 'reviewed proposals approved' },
+  { key: 'rejection', label: 'Rejection rate', what: 'curated events rejected (unsafe, malformed, no evidence)' },
+  { key: 'evidence', label: 'Evidence sufficiency (M3)', what: 'events whose evidence sufficed without demotion' },
+  { key: 'redundancy', label: 'Redundancy (M4)', what: 'events duplicating an existing entry' },
+  { key: 'conflicts', label: 'Conflicts (M5)', what: 'events flagged as conflicting with memory' },
+  { key: 'p95', label: 'Latency p95 (M7)', what: 'curator time per event, embedding included', ms: true },
+];
+
+/** The paper's curation metrics that the stored decisions allow, per day. */
+export function Health() {
+  const trpc = useTRPC();
+  const q = useQuery(trpc.curation.health.queryOptions());
+  if (q.error) return <ErrorBox error={q.error} />;
+  if (q.data && !q.data.length) return <EmptyState title="No curation yet">Metrics appear once memory events arrive.</EmptyState>;
+  const days = q.data ?? [];
+  const rates = healthRates(days);
+  const last = rates.at(-1);
+  const total = days.reduce((n, d) => n + d.curated, 0);
+  return (
+    <>
+      <p className="muted" style={{ marginTop: 0 }}>
+        {fmtInt(total)} events curated over {days.length} day{days.length === 1 ? '' : 's'}. Routing accuracy (M1), scope leakage (M2) and retrieval F1 (M6) need labelled outcomes the store does not hold.
+      </p>
+      <div className="grid-2" data-testid="health">
+        {METRICS.map((m) => {
+          const v = last?.[m.key] ?? null;
+          return (
+            <div className="panel panel-body" key={m.key}>
+              <div className="cell-sub">{m.label}</div>
+              <div className="toolbar" style={{ justifyContent: 'space-between' }}>
+                <b style={{ fontSize: 22 }} data-metric={m.key}>
+                  {v === null ? '—' : m.ms ? `${v.toFixed(2)} ms` : `${(v * 100).toFixed(1)}%`}
+                </b>
+                <Sparkline width={180} height={36} label={`${m.label} by day`} series={[{ key: m.key, values: rates.map((r) => r[m.key]) }]} />
+              </div>
+              <div className="cell-sub">{m.what} · latest day {last?.day}</div>
+            </div>
+          );
+        })}
+      </div>
+    </>
+  );
+}

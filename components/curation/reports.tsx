@@ -1,0 +1,128 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { pct, reportMarkdown, type CurationReport } from '@/lib/curation/report';
+import { fmtDateTime } from '@/lib/format';
+import { useTRPC } from '@/components/trpc/provider';
+import { MemoryText } from '@/components/ui/memory-text';
+import { EmptyState, ErrorBox } from '@/components/ui/states';
+
+/** One curation report per ingest batch, in the curator template's layout, downloadable as Markdown. */
+export function Reports() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const params = useSearchParams();
+  const batches = useQuery(trpc.curation.batches.queryOptions());
+  const selected = params.get('batch') ?? batches.data?.[0]?.id ?? null;
+  const report = useQuery({ ...trpc.curation.report.queryOptions({ batchId: selected ?? '00000000-0000-0000-0000-000000000000' }), enabled: !!selected });
+  if (batches.error) return <ErrorBox error={batches.error} />;
+  if (batches.data && !batches.data.length) return <EmptyState title="No reports yet">A report is made for every ingest batch that carries memory events.</EmptyState>;
+  return (
+    <div className="inbox" style={{ gridTemplateColumns: 'minmax(300px, 3fr) 9fr' }}>
+      <div className="panel inbox-list" data-testid="batches">
+        {(batches.data ?? []).map((b) => (
+          <div key={b.id} className="inbox-row" style={{ gridTemplateColumns: '1fr' }} aria-selected={b.id === selected} onClick={() => router.replace(`/curation/reports?batch=${b.id}`, { scroll: false })}>
+            <div>
+              <b>{fmtDateTime(b.receivedAt)}</b>
+              <div className="meta">
+                <span>{b.actor}</span>
+                <span>{b.events} events</span>
+                <span className="badge ok">{b.written} written</span>
+                <span className="badge accent">{b.proposed} proposed</span>
+                <span className="badge danger">{b.rejected} rejected</span>
+              </div>
+            </div>
+          </div>
+        ))}
+      </div>
+      <div className="panel detail">{report.data ? <ReportView r={report.data} /> : report.error ? <ErrorBox error={report.error} /> : <div className="panel-body muted">Loading…</div>}</div>
+    </div>
+  );
+}
+
+function download(r: CurationReport) {
+  const blob = new Blob([reportMarkdown(r)], { type: 'text/markdown;charset=utf-8' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = `curation-report-${r.receivedAt.slice(0, 19).replace(/[:T]/g, '-')}.md`;
+  a.click();
+  URL.revokeObjectURL(a.href);
+}
+
+function Section({ title, head, rows }: { title: string; head: string[]; rows: string[][] }) {
+  return (
+    <>
+      <h3>
+        {title} <span className="muted">({rows.length})</span>
+      </h3>
+      {rows.length ? (
+        <table className="data compact">
+          <thead>
+            <tr>
+              {head.map((h) => (
+                <th key={h}>{h}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={i}>
+                {r.map((c, j) => (
+                  <td key={j} className={j === 0 ? 'mono nowrap' : undefined}>
+                    <MemoryText text={c} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted" style={{ fontSize: 12, margin: 0 }}>
+          None.
+        </p>
+      )}
+    </>
+  );
+}
+
+function ReportView({ r }: { r: CurationReport }) {
+  const n = r.received;
+  const stat = (label: string, v: number) => (
+    <div>
+      <div className="cell-sub">{label}</div>
+      <b style={{ fontSize: 18 }}>{v}</b> <span className="muted">{pct(v, n)}</span>
+    </div>
+  );
+  return (
+    <div className="panel-body" data-testid="report">
+      <div className="toolbar" style={{ justifyContent: 'space-between' }}>
+        <span>
+          Batch <span className="mono">{r.batchId.slice(0, 8)}</span> · {fmtDateTime(r.receivedAt)} · from {r.actor}
+        </span>
+        <button type="button" className="btn" onClick={() => download(r)}>
+          Download Markdown
+        </button>
+      </div>
+      <div className="toolbar" style={{ gap: 24, margin: '12px 0' }} data-testid="report-summary">
+        <div>
+          <div className="cell-sub">received</div>
+          <b style={{ fontSize: 18 }}>{n}</b>
+        </div>
+        {stat('accepted writes', r.written.length)}
+        {stat('proposed', r.proposed.length)}
+        {stat('rejected', r.rejected.length)}
+        {stat('redacted', new Set(r.redactions.map((x) => x.eventId)).size)}
+        {stat('conflicts', r.conflicts.length)}
+      </div>
+      <Section title="Accepted writes" head={['Event ID', 'Scope', 'Kind', 'Action', 'Target']} rows={r.written.map((w) => [w.eventId, w.scope, w.kind, w.action, w.target])} />
+      <Section title="Proposed writes" head={['Event ID', 'Scope', 'Kind', 'Needs review because', 'Decision']} rows={r.proposed.map((p) => [p.eventId, p.scope, p.kind, p.because, p.status])} />
+      <Section title="Rejected events" head={['Event ID', 'Reason']} rows={r.rejected.map((x) => [x.eventId, x.disposition === 'rejected' ? x.reason : `${x.disposition}: ${x.reason}`])} />
+      <Section title="Redactions" head={['Event ID', 'Redaction']} rows={r.redactions.map((x) => [x.eventId, x.redaction])} />
+      <Section title="Conflicts" head={['Event ID', 'Conflicts with', 'Resolution needed']} rows={r.conflicts.map((c) => [c.eventId, c.conflictsWith, c.resolution])} />
+      <Section title="Deprecations" head={['Event ID', 'Target']} rows={r.deprecations.map((d) => [d.eventId, d.target])} />
+      <h3>Audit notes</h3>
+      <ul style={{ margin: 0, paddingLeft: 16, fontSize: 12 }}>{r.notes.length ? r.notes.map((x, i) => <li key={i}>{x}</li>) : <li className="muted">No reviewer decisions yet.</li>}</ul>
+    </div>
+  );
+}

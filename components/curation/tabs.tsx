@@ -1,0 +1,34 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { useQuery } from '@tanstack/react-query';
+import { useTRPC } from '@/components/trpc/provider';
+import { fmtInt } from '@/lib/format';
+
+const TABS = [
+  { href: '/curation', label: 'Inbox' },
+  { href: '/curation/memory', label: 'Memory' },
+  { href: '/curation/reports', label: 'Reports' },
+  { href: '/curation/audit', label: 'Audit log' },
+  { href: '/curation/health', label: 'Health' },
+  { href: '/curation/simulator', label: 'Simulator' },
+  { href: '/curation/events', label: 'Events' },
+];
+
+/** The curation section's tabs; the inbox tab carries the number of proposals waiting. */
+export function CurationTabs() {
+  const pathname = usePathname();
+  const trpc = useTRPC();
+  const pending = useQuery({ ...trpc.curation.inbox.queryOptions({ status: 'pending' }), select: (d) => d.totals.pending ?? 0 });
+  return (
+    <nav className="section-tabs" aria-label="Curation">
+      {TABS.map((t) => (
+        <Link key={t.href} href={t.href} className="section-tab" aria-current={pathname === t.href ? 'page' : undefined}>
+          {t.label}
+          {t.href === '/curation' && pending.data ? <span className="count">{fmtInt(pending.data)}</span> : null}
+        </Link>
+      ))}
+    </nav>
+  );
+}

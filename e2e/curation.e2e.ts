@@ -1,0 +1,121 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launch } from './browser';
+import { open } from './page';
+
+const srv = inject('servers').find((s) => s.name === 'pglite')!;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launch();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+});
+afterAll(async () => browser?.close());
+
+const selected = () => page.locator('.inbox-row[aria-selected="true"]');
+const banner = () => page.getByTestId('inbox-banner');
+
+async function inbox() {
+  await open(page, `${srv.url}/curation`);
+  await page.locator('html[data-inbox-keys]').waitFor({ state: 'attached' });
+  await selected().waitFor();
+  await page.getByTestId('proposal-content').waitFor();
+}
+
+async function memoryEntry(words: string) {
+  await open(page, `${srv.url}/curation/memory`);
+  await page.getByLabel('Search entries').fill(words);
+  const row = page.getByTestId('entries').locator('.inbox-row').first();
+  await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain(words);
+  await row.click();
+  await page.getByTestId('entry-detail').waitFor();
+  return page.getByTestId('entry-detail');
+}
+
+describe('curation inbox, by keyboard', () => {
+  it('approves with a, and the entry appears in the memory browser with its history', async () => {
+    await inbox();
+    const before = await page.getByTestId('inbox-list').locator('.inbox-row').count();
+    const content = (await page.getByTestId('proposal-content').textContent())!;
+    expect(await page.getByTestId('steps').textContent()).toContain('write');
+    await page.keyboard.press('a');
+    await expect.poll(() => banner().textContent()).toContain('Approved');
+    await expect.poll(() => page.getByTestId('inbox-list').locator('.inbox-row').count()).toBe(before - 1);
+    const words = content.replace(/•••.*$/, '').slice(0, 30).trim();
+    const detail = await memoryEntry(words);
+    expect(await detail.getByTestId('versions').textContent()).toMatch(/v1append/);
+    expect(await detail.textContent()).toContain('approved');
+  });
+
+  it('moves with j, edits with e, approves the edit with Ctrl+Enter, and the entry holds the edit', async () => {
+    await inbox();
+    const first = await selected().getAttribute('data-proposal');
+    await page.keyboard.press('j');
+    await expect.poll(() => selected().getAttribute('data-proposal')).not.toBe(first);
+    await page.keyboard.press('e');
+    const box = page.getByLabel('Content');
+    await box.waitFor();
+    const original = await box.inputValue();
+    await box.fill(`${original} Checked by the on-call reviewer.`);
+    await page.getByTestId('proposal-detail').getByLabel('Scope').selectOption('project');
+    await page.getByTestId('text-diff').waitFor();
+    await box.press('Control+Enter');
+    await expect.poll(() => banner().textContent()).toContain('Approved with your edits');
+    const detail = await memoryEntry('Checked by the on-call reviewer');
+    expect(await detail.textContent()).toContain('project');
+  });
+
+  it('rejects with r and a reason; the decision shows under rejected and in the batch report', async () => {
+    await inbox();
+    const id = (await selected().getAttribute('data-proposal'))!;
+    await page.keyboard.press('r');
+    await page.getByLabel('Reason for rejecting').fill('not durable team knowledge');
+    await page.getByLabel('Reason for rejecting').press('Enter');
+    await expect.poll(() => banner().textContent()).toContain('Rejected');
+    await page.getByRole('button', { name: /^rejected/ }).click();
+    const row = page.locator(`.inbox-row[data-proposal="${id}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('rejected by local-user');
+    await open(page, `${srv.url}/curation/reports`);
+    const report = page.getByTestId('report');
+    await report.waitFor();
+    await expect.poll(() => report.textContent()).toContain('rejected by local-user');
+    expect(await report.textContent()).toContain('approved by local-user');
+    expect(await report.textContent()).toContain('not durable team knowledge');
+    // The report downloads as Markdown in the template's layout.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Markdown' }).click()]);
+    const text = await new Response((await download.createReadStream()) as unknown as ReadableStream).text();
+    expect(text).toMatch(/^# Memory Curation Report/);
+    expect(text).toContain('## Proposed Writes');
+    expect(text).toMatch(/- Accepted writes: \d+ \(\d+\.\d%\)/);
+  });
+
+  it('shows malformed events with their reasons, and the audit log of every decision', async () => {
+    await fetch(`${srv.url}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-ndjson' },
+      body: `${JSON.stringify({ type: 'memory_event', data: { event_id: 'memevt_e2e_malformed', memory_kind: 'fact', content: 'no source' } })}\n`,
+    });
+    await open(page, `${srv.url}/curation/events`);
+    const rejected = page.getByTestId('rejected-events');
+    await rejected.waitFor();
+    expect(await rejected.textContent()).toMatch(/memevt_e2e_malformed.*data\.source_agent.*required/s);
+    await open(page, `${srv.url}/curation/audit`);
+    await page.getByLabel('Action').selectOption('proposal.rejected');
+    await expect.poll(() => page.getByTestId('audit').locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('audit').textContent()).toContain('not durable team knowledge');
+  });
+
+  it('simulates hallucination compounding and takes this project rates', async () => {
+    await open(page, `${srv.url}/curation/simulator`);
+    const table = page.getByTestId('sim-table');
+    await table.waitFor();
+    const p365 = async () => Number((await table.locator('tbody tr').first().locator('td').nth(4).textContent())!.split('±')[0]);
+    expect(Math.abs((await p365()) - 0.307)).toBeLessThan(2 * 0.076);
+    await page.getByRole('button', { name: /Uncurated/ }).click();
+    await expect.poll(p365).toBeGreaterThan(0.97);
+    await page.getByRole('button', { name: /Use this project's rates/ }).click();
+    await expect.poll(() => page.getByLabel('admission rate α').inputValue()).not.toBe('1');
+  });
+});
