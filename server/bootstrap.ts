@@ -3,12 +3,14 @@ import { env } from '@/server/env';
 import { DEFAULT_PROJECT, ensureProject, getProject, setProjectSetting } from '@/server/services/projects';
 import { provisionKey } from '@/server/services/api-keys';
 import { seedDemo } from '@/server/services/demo';
+import { curateBacklog } from '@/server/services/curation';
 
 const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
 
 /**
  * Opens and migrates the database, makes the default project, provisions MNEMOSCOPE_API_KEY and,
- * on the first start with an empty database, loads the demo through the ingest path. Once per process.
+ * on the first start with an empty database, loads the demo through the ingest path; curates memory
+ * events an earlier stop left uncurated. Once per process.
  */
 export function ready(): Promise<DbHandle> {
   if (!g.__mnemoscopeReady) {
@@ -25,6 +27,9 @@ export function ready(): Promise<DbHandle> {
         await setProjectSetting(db, DEFAULT_PROJECT, 'demoLoadedAt', new Date().toISOString());
         console.log(`[mnemoscope] demo data loaded: ${summary.accepted} records in ${Math.round(performance.now() - t0)} ms`);
       }
+      // Events stored by a batch whose curation never ran (a crash between the two) are curated now.
+      const backlog = await curateBacklog(db, DEFAULT_PROJECT).catch((err: unknown) => (console.error('[mnemoscope] curation backlog failed:', err), null));
+      if (backlog?.events) console.log(`[mnemoscope] curated ${backlog.events} memory events left uncurated by an earlier stop`);
       console.log(`[mnemoscope] database: ${handle.driver} (${handle.location})`);
       return handle;
     })();

@@ -8,6 +8,7 @@ import { auditLog } from '@/server/db/schema/projects';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { reportMarkdown } from '@/lib/curation/report';
 import { ingest } from './ingest';
+import { curateBacklog } from './curation';
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -223,6 +224,15 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect(today.p95).toBeGreaterThan(0);
     const audit = await viewer.curation.audit({ action: 'proposal.', limit: 5 });
     expect(audit.rows.every((a) => a.action.startsWith('proposal.'))).toBe(true);
+  });
+
+  it('curates events a crash left uncurated, once', async () => {
+    const e = ev();
+    await send([e]);
+    await h.db.delete(curationOutcomes).where(eq(curationOutcomes.eventId, e.event_id));
+    const first = await curateBacklog(h.db, 'default');
+    expect(first).toMatchObject({ events: 1 });
+    expect(await curateBacklog(h.db, 'default')).toBeNull();
   });
 
   it('policy: admins choose which scopes need approval, and the dedup threshold', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@/server/db';
 import { auditLog, projects } from '@/server/db/schema/projects';
-import { curationOutcomes, ingestBatches, memoryEntries, memoryEntryLinks, memoryEntryVersions, proposals, rejectedEvents } from '@/server/db/schema/memory';
+import { curationOutcomes, ingestBatches, memoryEntries, memoryEntryLinks, memoryEntryVersions, memoryEvents, proposals, rejectedEvents } from '@/server/db/schema/memory';
 import { curate, DEFAULT_POLICY, SCOPES, KINDS, type CurationDecision, type CurationEvent, type CurationPolicy, type Kind, type Neighbour, type Operation, type Scope } from '@/lib/curation/pipeline';
 import { VectorMatrix, dot } from '@/lib/recall/vectors';
 import { redactText } from '@/lib/redact/redact';
@@ -212,6 +212,33 @@ export async function curateBatch(db: Db, projectId: string, events: StoredEvent
     throw error;
   }
   return counts;
+}
+
+/** Curates the memory events that have no curation outcome yet (stored, then the process stopped). */
+export async function curateBacklog(db: Db, projectId: string): Promise<CurationCounts | null> {
+  const rows = await db
+    .select()
+    .from(memoryEvents)
+    .where(and(eq(memoryEvents.projectId, projectId), sql`not exists (select 1 from ${curationOutcomes} o where o.project_id = ${memoryEvents.projectId} and o.event_id = ${memoryEvents.eventId})`))
+    .orderBy(memoryEvents.receivedAt)
+    .limit(10_000);
+  if (!rows.length) return null;
+  const events: StoredEvent[] = rows.map((r) => ({
+    eventId: r.eventId,
+    sourceAgent: r.sourceAgent,
+    kind: r.kind,
+    content: r.content,
+    suggestedScope: r.suggestedScope,
+    confidence: r.confidence,
+    sensitivity: r.sensitivity,
+    ttl: r.ttl,
+    evidenceRefs: r.evidenceRefs,
+    supersedes: r.supersedes,
+    conflictsWith: r.conflictsWith,
+    humanReviewRequired: r.humanReviewRequired,
+    redactedCount: r.redactions.reduce((n, x) => n + (x.path === 'content' ? x.count : 0), 0),
+  }));
+  return curateBatch(db, projectId, events, [], 'curator-recovery');
 }
 
 async function referencedEntries(tx: Tx, projectId: string, events: StoredEvent[]): Promise<IndexedEntry[]> {
