@@ -78,6 +78,8 @@ describe('curation inbox, by keyboard', () => {
     await row.waitFor();
     expect(await row.textContent()).toContain('rejected by local-user');
     await open(page, `${srv.url}/curation/reports`);
+    // The demo's batch (later batches may come from other tests).
+    await page.getByTestId('batches').locator('.inbox-row', { hasText: 'demo' }).click();
     const report = page.getByTestId('report');
     await report.waitFor();
     await expect.poll(() => report.textContent()).toContain('rejected by local-user');

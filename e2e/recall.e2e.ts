@@ -115,20 +115,26 @@ describe('recall', () => {
     expect(res.status).toBe(200);
     // Opening the palette asks the worker for what is new.
     await page.keyboard.press('Control+k');
-    await expect.poll(async () => Number((await page.getByTestId('recall-status').first().textContent())!.match(/([\d,]+) items/)![1]!.replace(/,/g, '')), { timeout: 20_000 }).toBe(before + 1);
+    // The event, and the entry the curator wrote from it.
+    const count = async () => Number((await page.getByTestId('recall-status').first().textContent())!.match(/([\d,]+) items/)![1]!.replace(/,/g, ''));
+    await expect.poll(count, { timeout: 20_000 }).toBe(before + 2);
     await indexReady(page);
+    const after = await count();
     await page.getByLabel('Search all memory').fill('airship hangar temperature');
-    await expect.poll(() => page.getByTestId('palette-results').locator('li').first().getAttribute('data-href'), { timeout: 10_000 }).toBe(`/curation/events?focus=${event.event_id}`);
+    const top2 = () => page.getByTestId('palette-results').locator('li').evaluateAll((lis) => lis.slice(0, 2).map((li) => li.getAttribute('data-href')));
+    await expect.poll(top2, { timeout: 10_000 }).toContain(`/curation/events?focus=${event.event_id}`);
+    expect((await top2()).some((h) => h?.startsWith('/curation/memory?entry='))).toBe(true);
     // A second visit in the same browser takes every vector from IndexedDB.
     const again = await context.newPage();
     await open(again, `${srv.url}/recall`);
     await indexReady(again);
-    expect(await again.getByTestId('recall-status').textContent()).toMatch(new RegExp(`all embedded \\(${(before + 1).toLocaleString('en-US')} from cache\\)`));
+    expect(await again.getByTestId('recall-status').textContent()).toMatch(new RegExp(`all embedded \\(${after.toLocaleString('en-US')} from cache\\)`));
     // The hit opens the event itself, marked.
     await again.keyboard.press('Control+k');
     await again.getByLabel('Search all memory').fill('zeppelin thermostat');
-    await again.getByTestId('palette-results').locator('li').first().waitFor();
-    await again.keyboard.press('Enter');
+    const eventHit = again.getByTestId('palette-results').locator(`li[data-href="/curation/events?focus=${event.event_id}"]`);
+    await eventHit.waitFor();
+    await eventHit.click();
     await again.locator(`tr.focus-target[data-focus-id="${event.event_id}"]`).waitFor();
     await context.close();
   });
