@@ -6,6 +6,8 @@
  * in memory, uniformly, so the chance that at least one is hallucinated is P_t = 1 − (1 − H/N)^r.
  * Seeded: the same settings and seed give the same runs.
  */
+import { rng } from '@/lib/random';
+
 export interface SimSettings {
   /** Events per day. */
   lambda: number;
@@ -30,18 +32,6 @@ export interface SimResult {
   std: Float64Array;
   entries: Float64Array;
   hallucinated: Float64Array;
-}
-
-/** mulberry32: a small, fast, seedable PRNG. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Knuth's Poisson sampler (fine for the small daily rates used here). */

@@ -1,19 +1,8 @@
 import type { CcsTerms } from '@/lib/ccs/contract';
 import { estimateTokens, splitTerms, toToon } from '@/lib/ccs/parse';
 import type { Envelope } from '@/lib/ingest/contract';
+import { rng } from '@/lib/random';
 import { SCENARIOS, type Beat, type Scenario } from './scenarios';
-
-/** Small seeded PRNG (mulberry32): the demo is the same on every machine. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));

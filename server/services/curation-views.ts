@@ -4,6 +4,7 @@ import { auditLog } from '@/server/db/schema/projects';
 import { curationOutcomes, ingestBatches, memoryEntries, memoryEntryLinks, memoryEntryVersions, memoryEvents, proposals, rejectedEvents } from '@/server/db/schema/memory';
 import { dot } from '@/lib/recall/vectors';
 import type { CurationReport } from '@/lib/curation/report';
+import type { HealthDay } from '@/lib/curation/health';
 import { NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
 
@@ -287,20 +288,5 @@ export async function curationHealth(db: Tx, projectId: string) {
       percentile_cont(0.5) within group (order by latency_ms) as p50,
       percentile_cont(0.95) within group (order by latency_ms) as p95
     from o group by day order by day`);
-  return rowsOf<{
-    day: string;
-    curated: number;
-    written: number;
-    proposed: number;
-    rejected: number;
-    duplicates: number;
-    discarded: number;
-    approved: number;
-    declined: number;
-    demoted: number;
-    insufficient: number;
-    conflicts: number;
-    p50: number | null;
-    p95: number | null;
-  }>(r);
+  return rowsOf<HealthDay>(r);
 }

@@ -27,7 +27,26 @@ export interface CurationCounts {
   discarded: number;
 }
 
-export type StoredEvent = CurationEvent & { kind: string };
+export type StoredEvent = CurationEvent;
+
+/** What the curator needs of a stored memory event (a database row or a freshly normalized record). */
+export function toStoredEvent(r: Omit<CurationEvent, 'redactedCount'> & { redactions: { path: string; count: number }[] }): StoredEvent {
+  return {
+    eventId: r.eventId,
+    sourceAgent: r.sourceAgent,
+    kind: r.kind,
+    content: r.content,
+    suggestedScope: r.suggestedScope,
+    confidence: r.confidence,
+    sensitivity: r.sensitivity,
+    ttl: r.ttl,
+    evidenceRefs: r.evidenceRefs,
+    supersedes: r.supersedes,
+    conflictsWith: r.conflictsWith,
+    humanReviewRequired: r.humanReviewRequired,
+    redactedCount: r.redactions.reduce((n, x) => n + (x.path === 'content' ? x.count : 0), 0),
+  };
+}
 
 const ACTIVE = ['active', 'in_conflict'];
 
@@ -223,21 +242,7 @@ export async function curateBacklog(db: Db, projectId: string): Promise<Curation
     .orderBy(memoryEvents.receivedAt)
     .limit(10_000);
   if (!rows.length) return null;
-  const events: StoredEvent[] = rows.map((r) => ({
-    eventId: r.eventId,
-    sourceAgent: r.sourceAgent,
-    kind: r.kind,
-    content: r.content,
-    suggestedScope: r.suggestedScope,
-    confidence: r.confidence,
-    sensitivity: r.sensitivity,
-    ttl: r.ttl,
-    evidenceRefs: r.evidenceRefs,
-    supersedes: r.supersedes,
-    conflictsWith: r.conflictsWith,
-    humanReviewRequired: r.humanReviewRequired,
-    redactedCount: r.redactions.reduce((n, x) => n + (x.path === 'content' ? x.count : 0), 0),
-  }));
+  const events = rows.map(toStoredEvent);
   return curateBatch(db, projectId, events, [], 'curator-recovery');
 }
 

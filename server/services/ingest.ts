@@ -10,7 +10,7 @@ import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import { memoryEvents } from '@/server/db/schema/memory';
 import { redactDeep } from '@/lib/redact/redact';
-import { curateBatch, type CurationCounts, type StoredEvent } from './curation';
+import { curateBatch, toStoredEvent, type CurationCounts, type StoredEvent } from './curation';
 import {
   ucsActions,
   ucsAnnotations,
@@ -113,7 +113,7 @@ export async function ingest(db: Db, projectId: string, items: BodyItem[], actor
   for (const p of pending) {
     const r = p.record;
     if (r.type !== 'memory_event' || results[p.index]?.status !== 'accepted') continue;
-    fresh.push({ ...r, redactedCount: r.redactions.reduce((n, x) => n + (x.path === 'content' ? x.count : 0), 0) });
+    fresh.push(toStoredEvent(r));
   }
   if (fresh.length || malformed.length) {
     try {
