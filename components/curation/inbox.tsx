@@ -367,7 +367,7 @@ function ProposalDetail({
           {data.conflicting.map((c) => (
             <div className="compare" key={c.id} data-testid="conflict-diff" style={{ marginBottom: 6 }}>
               <div>
-                <span className="badge danger">{c.status}</span> <MemoryText text={c.content} />
+                <span className="badge">existing · {c.status.replace('_', ' ')}</span> <MemoryText text={c.content} />
               </div>
               <div>
                 <TextDiff before={c.content} after={p.content} />
@@ -387,7 +387,7 @@ function ProposalDetail({
                 </td>
                 <td>
                   <Link href={`/curation/memory?entry=${n.id}`}>
-                    {n.cosine >= 0.6 ? <TextDiff before={n.content} after={p.content} /> : <MemoryText text={n.content} />}
+                    {n.cosine >= 0.8 ? <TextDiff before={n.content} after={p.content} /> : <MemoryText text={n.content} />}
                   </Link>
                 </td>
                 <td className="nowrap" style={{ width: 1 }}>
