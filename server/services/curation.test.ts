@@ -130,6 +130,25 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect(entries).toHaveLength(after!.status === 'approved' ? 1 : 0);
   });
 
+  it('50 concurrent decisions on one proposal apply exactly once, and the audit log has every attempt', async () => {
+    const e = ev({ suggested_scope: 'agent_repo', content: 'The release agent tags images with the commit hash, never latest.' });
+    await send([e]);
+    const [p] = await h.db.select().from(proposals).where(eq(proposals.eventId, e.event_id));
+    const base = { db: h.db, driver: h.driver, location: h.location, projectId: 'default', role: 'reviewer' as const };
+    const attempts = Array.from({ length: 50 }, (_, i) =>
+      createCaller({ ...base, actor: `reviewer-${i}` }).curation.decide({ id: p!.id, decision: i % 2 ? { action: 'approve' } : { action: 'reject', reason: `no (${i})` } }),
+    );
+    const results = await Promise.allSettled(attempts);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'CONFLICT')).toHaveLength(49);
+    const [after] = await h.db.select().from(proposals).where(eq(proposals.id, p!.id));
+    expect(await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, e.event_id))).toHaveLength(after!.status === 'approved' ? 1 : 0);
+    const audit = await h.db.select().from(auditLog).where(eq(auditLog.subjectId, p!.id));
+    expect(audit.filter((a) => a.action === `proposal.${after!.status}`)).toHaveLength(1);
+    expect(audit.filter((a) => a.action === 'proposal.refused')).toHaveLength(49);
+    expect(new Set(audit.map((a) => a.actor)).size).toBe(50);
+  });
+
   it('edit-then-approve writes the edited content (redacted), scope and kind', async () => {
     const e = ev({ suggested_scope: 'team_memory', memory_kind: 'procedure', content: 'Rotate the edge keys each quarter.' });
     await send([e]);

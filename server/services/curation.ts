@@ -384,6 +384,17 @@ export async function decideProposal(db: Db, projectId: string, proposalId: stri
   if (d.edits?.kind && !(KINDS as readonly string[]).includes(d.edits.kind)) throw new InvalidInputError(`edits.kind: must be one of ${KINDS.join(', ')}`);
   if (d.edits?.content !== undefined && !d.edits.content.trim()) throw new InvalidInputError('edits.content: must not be empty');
   const content = d.edits?.content !== undefined ? redactText(d.edits.content).text : undefined;
+  try {
+    return await applyDecision(db, projectId, proposalId, d, content, reviewer);
+  } catch (error) {
+    // A refused attempt (someone decided first) is audited too, outside the rolled-back transaction.
+    if (error instanceof ConflictError)
+      await db.insert(auditLog).values({ projectId, actor: reviewer, action: 'proposal.refused', subjectType: 'proposal', subjectId: proposalId, detail: { attempted: d.action, reason: error.message } });
+    throw error;
+  }
+}
+
+async function applyDecision(db: Db, projectId: string, proposalId: string, d: Decision, content: string | undefined, reviewer: string): Promise<{ status: string; entryId: string | null }> {
   return db.transaction(async (tx) => {
     await lockCuration(tx, projectId);
     const status = d.action === 'approve' ? 'approved' : 'rejected';
