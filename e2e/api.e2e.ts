@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -23,6 +24,29 @@ describe.each(servers)('HTTP API on $name', (srv) => {
     const r = await fetch(`${srv.url}/api/v1/sessions/${encodeURIComponent(id)}/export`, { headers: { authorization: `Bearer ${srv.key}` } });
     return { status: r.status, lines: r.ok ? (await r.text()).trim().split('\n').map((l) => JSON.parse(l)) : [] };
   };
+
+  it('never answers 5xx to 500 generated bodies (bytes, text, JSON, NDJSON, envelopes)', async () => {
+    const body = fc.oneof(
+      fc.uint8Array({ maxLength: 2000 }),
+      fc.string({ maxLength: 2000 }),
+      fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+      fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 20 }).map((rows) => rows.map((r) => JSON.stringify(r)).join('\n')),
+      fc.array(fc.record({ type: fc.constantFrom('turn', 'memory_event', 'session', 'artifact', 'ucs_index', 'nope'), data: fc.jsonValue({ maxDepth: 3 }) }), { maxLength: 20 }).map((rows) => JSON.stringify(rows)),
+    );
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(body, async (b) => {
+        const r = await post(typeof b === 'string' ? b : Buffer.from(b));
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        expect(r.status).toBeLessThan(500);
+        const json = (await r.json()) as { error?: string; results?: { status: string; errors?: { path: string; message: string }[] }[] };
+        if (r.status === 400) expect(json.error).toBeTruthy();
+        for (const x of json.results ?? []) if (x.status === 'rejected') expect(x.errors!.every((e) => e.message)).toBe(true);
+      }),
+      { numRuns: 500, seed: 7 },
+    );
+    expect([...statuses.keys()].every((s) => [200, 207, 400, 413].includes(s))).toBe(true);
+  }, 120_000);
 
   it('refuses requests without a valid key', async () => {
     const none = await fetch(`${srv.url}/api/v1/ingest`, { method: 'POST', body: '[]' });

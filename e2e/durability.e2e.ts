@@ -30,25 +30,41 @@ describe.each(['pglite', 'postgres'] as const)('a crash of the server on %s', (d
     let server = await startNextServer(env, port);
     try {
       expect((await post(batch(`${driver}-a`, 200))).status).toBe(200);
-      // Kill the server at several moments into a 3,000-turn batch: before, during and after its commit.
-      for (const [k, delay] of [80, 200, 320, 450, 700].entries()) {
-        const sid = `${driver}-b${k}`;
-        const answered = post(batch(sid, 3000)).then(
-          (r) => r.status,
-          () => 'killed' as const,
-        );
-        await new Promise((r) => setTimeout(r, delay));
+      // 20 rounds: a stream of 300-turn batches, one after another, and a SIGKILL at a different
+      // moment each round (before, during and after commits). Every acknowledged batch must come
+      // back whole after the restart; the one in flight, all or nothing.
+      let acknowledged = 0;
+      for (let round = 0; round < 20; round++) {
+        const killAt = 120 + ((round * 137) % 700);
+        const acked: string[] = [];
+        let inFlight: string | null = null;
+        let stop = false;
+        const stream = (async () => {
+          for (let i = 0; !stop; i++) {
+            const sid = `${driver}-r${round}-${i}`;
+            inFlight = sid;
+            const status = await post(batch(sid, 300)).then(
+              (r) => r.status,
+              () => 0,
+            );
+            if (status === 200) acked.push(sid);
+            if (status !== 200) return;
+          }
+        })();
+        await new Promise((r) => setTimeout(r, killAt));
         server.kill('SIGKILL');
-        const status = await answered;
+        stop = true;
+        await stream;
         server = await startNextServer(env, port);
-        const stored = await count(sid);
-        if (status === 200) expect(stored).toBe(3000); // acknowledged: on disk
-        else expect([0, 3000]).toContain(stored); // not acknowledged: all or nothing
-        expect(await count(`${driver}-a`)).toBe(200);
+        for (const sid of acked) expect(await count(sid), sid).toBe(300);
+        if (inFlight && !acked.includes(inFlight)) expect([0, 300]).toContain(await count(inFlight));
+        acknowledged += acked.length;
       }
+      expect(await count(`${driver}-a`)).toBe(200);
+      console.log(`[crash] ${driver}: 20 kills, ${acknowledged} acknowledged batches all whole`);
     } finally {
       server.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 600_000);
 });
