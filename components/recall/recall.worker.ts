@@ -128,16 +128,18 @@ async function embed() {
 }
 
 async function start(modelId: string) {
-  generation++;
+  const gen = ++generation;
   setStatus({ modelId, model: 'loading', modelProgress: 0, modelError: null, device: null });
   const corpus = syncCorpus(true).catch((error: unknown) => setStatus({ corpus: 'failed', corpusError: message(error) }));
   try {
     cache ??= await openVectorCache();
     const embedder = await loadModel(modelId);
     await embedder.embed(['warm up']);
+    if (gen !== generation) return; // the user switched model meanwhile: the newer start wins
     engine.useEmbedder(embedder, cache);
     setStatus({ model: 'ready', modelProgress: 1 });
   } catch (error) {
+    if (gen !== generation) return;
     engine.useEmbedder(null);
     setStatus({ model: 'failed', modelError: message(error) });
   }
