@@ -7,6 +7,8 @@ import { refuseCrossSite } from '@/lib/net/origin';
  * so no script can ride in on memory content. Styles allow inline (React style attributes); the
  * page never renders memory text as HTML in the first place.
  */
+const PUBLIC = ['/sign-in', '/api/auth/', '/api/v1/', '/models/', '/ort/'];
+
 export function proxy(request: NextRequest) {
   // Next's router answers a path with malformed percent-encoding with a bare 500: say what is wrong.
   try {
@@ -17,8 +19,16 @@ export function proxy(request: NextRequest) {
   // Pages and tRPC act for the local user without a key: refuse other sites and rebound hosts.
   // The ingest API (/api/v1) authenticates every request with its Bearer key instead.
   if (!request.nextUrl.pathname.startsWith('/api/v1/')) {
-    const why = refuseCrossSite(request);
+    const why = refuseCrossSite(request, { loopbackOnly: process.env.MNEMOSCOPE_AUTH !== 'users', formPost: request.nextUrl.pathname.startsWith('/api/auth/') });
     if (why) return new NextResponse(`Refused: ${why}\n`, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
+  }
+  // Users mode: everything but sign-in, the key-authenticated API and static assets needs a session
+  // cookie (whether it is valid, and what it may do, the tRPC context decides).
+  if (process.env.MNEMOSCOPE_AUTH === 'users' && !PUBLIC.some((p) => request.nextUrl.pathname.startsWith(p)) && !request.cookies.get('mnemoscope_session')) {
+    if (request.nextUrl.pathname.startsWith('/api/')) return NextResponse.json({ error: 'sign in first' }, { status: 401 });
+    const to = new URL('/sign-in', request.url);
+    to.searchParams.set('next', `${request.nextUrl.pathname}${request.nextUrl.search}`);
+    return NextResponse.redirect(to);
   }
   const nonce = btoa(crypto.randomUUID());
   const dev = process.env.NODE_ENV !== 'production';
@@ -41,7 +51,8 @@ export function proxy(request: NextRequest) {
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('Content-Security-Policy', csp);
   response.headers.set('X-Content-Type-Options', 'nosniff');
-  response.headers.set('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on form posts, which the sign-in form needs.
+  response.headers.set('Referrer-Policy', 'same-origin');
   response.headers.set('X-Frame-Options', 'DENY');
   response.headers.set('Cross-Origin-Opener-Policy', 'same-origin');
   response.headers.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');

@@ -165,6 +165,18 @@ describe('npm start', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/refusing to listen on 0\.0\.0\.0: .*local single-user mode/);
   });
+
+  it('refuses to start with sign-in on and nobody able to sign in', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-nouser-'));
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/start.ts'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, HOST: '0.0.0.0', PORT: '39998', MNEMOSCOPE_AUTH: 'users', MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '', MNEMOSCOPE_ADMIN_USER: '', MNEMOSCOPE_ADMIN_PASSWORD: '' },
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/refusing to start: MNEMOSCOPE_AUTH=users but no user can sign in/);
+  });
 });
 
 describe('cross-site requests', () => {

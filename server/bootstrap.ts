@@ -2,6 +2,7 @@ import { getDbHandle, type DbHandle } from '@/server/db';
 import { env } from '@/server/env';
 import { DEFAULT_PROJECT, ensureProject, getProject, setProjectSetting } from '@/server/services/projects';
 import { provisionKey } from '@/server/services/api-keys';
+import { ensureAdmin, userCount } from '@/server/services/auth';
 import { seedDemo } from '@/server/services/demo';
 import { curateBacklog } from '@/server/services/curation';
 
@@ -19,6 +20,11 @@ export function ready(): Promise<DbHandle> {
       const handle = await getDbHandle();
       const { db } = handle;
       await ensureProject(db);
+      if (e.MNEMOSCOPE_AUTH === 'users') {
+        if (e.MNEMOSCOPE_ADMIN_USER && e.MNEMOSCOPE_ADMIN_PASSWORD) await ensureAdmin(db, DEFAULT_PROJECT, e.MNEMOSCOPE_ADMIN_USER, e.MNEMOSCOPE_ADMIN_PASSWORD);
+        else if (!(await userCount(db)))
+          throw new Error('MNEMOSCOPE_AUTH=users but no user exists: set MNEMOSCOPE_ADMIN_USER and MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) to create the first admin');
+      }
       if (e.MNEMOSCOPE_API_KEY) await provisionKey(db, DEFAULT_PROJECT, e.MNEMOSCOPE_API_KEY);
       const project = await getProject(db, DEFAULT_PROJECT);
       if (e.MNEMOSCOPE_DEMO === '1' && !project?.settings.demoLoadedAt) {

@@ -2,6 +2,7 @@ import { ApiKeys } from '@/components/settings/api-keys';
 import { DatabaseInfo } from '@/components/settings/database-info';
 import { ImportFiles } from '@/components/settings/import-files';
 import { RecallModel } from '@/components/settings/recall-model';
+import { Members } from '@/components/settings/members';
 
 export const metadata = { title: 'Settings' };
 
@@ -20,6 +21,7 @@ export default function SettingsPage() {
           <ImportFiles />
           <DatabaseInfo />
         </div>
+        <Members />
         <RecallModel />
       </div>
     </>

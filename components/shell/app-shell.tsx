@@ -30,12 +30,15 @@ function Logo() {
 export function AppShell({ children }: { children: ReactNode }) {
   const pathname = usePathname();
   const trpc = useTRPC();
-  const info = useQuery(trpc.system.info.queryOptions());
+  const bare = pathname === '/sign-in';
+  const info = useQuery({ ...trpc.system.info.queryOptions(), enabled: !bare });
   const counts = info.data?.counts;
   // Marks the page interactive (hydrated): end-to-end tests wait for it before clicking.
   useEffect(() => {
     document.documentElement.dataset.hydrated = '1';
   }, []);
+  if (bare) return <main className="main">{children}</main>;
+  const auth = info.data?.auth;
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
@@ -62,7 +65,37 @@ export function AppShell({ children }: { children: ReactNode }) {
           <span title={info.data?.location}>
             {info.data ? `${info.data.driver === 'pglite' ? 'Embedded PGlite' : 'PostgreSQL'} · project ${info.data.projectId}` : 'connecting…'}
           </span>
-          <span>Local single-user mode</span>
+          {auth?.mode === 'users' ? (
+            <>
+              {auth.projects.length > 1 ? (
+                <select
+                  className="select"
+                  aria-label="Project"
+                  value={info.data?.projectId}
+                  onChange={(e) => {
+                    document.cookie = `mnemoscope_project=${encodeURIComponent(e.target.value)}; Path=/; SameSite=Lax`;
+                    location.reload();
+                  }}
+                >
+                  {auth.projects.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.name} ({p.role})
+                    </option>
+                  ))}
+                </select>
+              ) : null}
+              <form method="post" action="/api/auth/sign-out" className="toolbar" style={{ justifyContent: 'space-between' }}>
+                <span data-testid="signed-in">
+                  {auth.username} · {auth.role}
+                </span>
+                <button type="submit" className="btn">
+                  Sign out
+                </button>
+              </form>
+            </>
+          ) : (
+            <span title="No sign-in: Mnemoscope listens on this machine only">Local single-user mode · loopback only</span>
+          )}
         </div>
       </nav>
       <main className="main">{children}</main>

@@ -16,4 +16,13 @@ describe('refuseCrossSite', () => {
     expect(refuseCrossSite(req('POST', { host: '127.0.0.1:3000', origin: 'null', 'content-type': 'application/json' }))).toMatch(/opaque/);
     expect(refuseCrossSite(req('POST', { host: '127.0.0.1:3000', 'content-type': 'text/plain' }))).toMatch(/application\/json/);
   });
+  it('with sign-in: any host name, and the sign-in form only from this origin', () => {
+    const users = { loopbackOnly: false };
+    expect(refuseCrossSite(req('GET', { host: 'memory.example.org' }), users)).toBeNull();
+    const form = { host: 'memory.example.org', 'content-type': 'application/x-www-form-urlencoded' };
+    expect(refuseCrossSite(req('POST', { ...form, origin: 'https://memory.example.org' }), { ...users, formPost: true })).toBeNull();
+    expect(refuseCrossSite(req('POST', form), { ...users, formPost: true })).toMatch(/must carry an Origin/);
+    expect(refuseCrossSite(req('POST', { ...form, origin: 'https://evil.example' }), { ...users, formPost: true })).toMatch(/not this site/);
+    expect(refuseCrossSite(req('POST', { ...form, origin: 'https://memory.example.org' }), users)).toMatch(/application\/json/);
+  });
 });

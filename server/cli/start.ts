@@ -8,6 +8,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { env } from '@/server/env';
 import { isLoopback } from '@/lib/net/loopback';
+import { getDbHandle } from '@/server/db';
+import { userCount } from '@/server/services/auth';
 
 const root = process.cwd();
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -33,12 +35,24 @@ try {
 }
 
 // Local single-user mode has no sign-in: it must not be reachable from another machine.
-if (!isLoopback(config.HOST)) {
+if (!isLoopback(config.HOST) && config.MNEMOSCOPE_AUTH !== 'users') {
   console.error(
-    `[mnemoscope] refusing to listen on ${config.HOST}: Mnemoscope runs in local single-user mode, without sign-in, ` +
-      'so it only binds to this machine. Set HOST=127.0.0.1 (the default), or reach it through an SSH tunnel.',
+    `[mnemoscope] refusing to listen on ${config.HOST}: in local single-user mode (the default) there is no sign-in, ` +
+      'so Mnemoscope only binds to this machine. Set HOST=127.0.0.1, or turn on sign-in with MNEMOSCOPE_AUTH=users ' +
+      'and MNEMOSCOPE_ADMIN_USER / MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) for the first admin.',
   );
   process.exit(2);
+}
+// Sign-in is on: someone must be able to sign in.
+if (config.MNEMOSCOPE_AUTH === 'users' && !(config.MNEMOSCOPE_ADMIN_USER && config.MNEMOSCOPE_ADMIN_PASSWORD)) {
+  const handle = await getDbHandle();
+  const users = await userCount(handle.db);
+  await handle.close();
+  if (!users) {
+    console.error('[mnemoscope] refusing to start: MNEMOSCOPE_AUTH=users but no user can sign in. Set MNEMOSCOPE_ADMIN_USER and MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) to create the first admin.');
+    process.exit(2);
+  }
+  delete (globalThis as { __mnemoscopeDb?: unknown }).__mnemoscopeDb;
 }
 
 if (stale) {

@@ -4,6 +4,7 @@ import { ingestRouter } from './ingest';
 import { memoryRouter } from './memory';
 import { recallRouter } from './recall';
 import { curationRouter } from './curation';
+import { membersRouter } from './members';
 import { sessionRouter } from './session';
 import { systemRouter } from './system';
 import { ucsRouter } from './ucs';
@@ -14,6 +15,7 @@ export const appRouter = router({
   memory: memoryRouter,
   recall: recallRouter,
   curation: curationRouter,
+  members: membersRouter,
   session: sessionRouter,
   system: systemRouter,
   ucs: ucsRouter,

@@ -7,5 +7,7 @@ export const systemRouter = router({
     location: ctx.location,
     projectId: ctx.projectId,
     counts: await projectCounts(ctx.db, ctx.projectId),
+    /** Who is asking: the mode, and in users mode the person, their role here and their projects. */
+    auth: { mode: ctx.mode ?? 'local', role: ctx.role, username: ctx.user?.username ?? null, projects: ctx.user?.projects ?? [] },
   })),
 });

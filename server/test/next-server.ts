@@ -41,7 +41,10 @@ export async function startNextServer(env: Record<string, string>, port?: number
   while (Date.now() < until) {
     if (proc.exitCode !== null) throw new Error(`server exited early:\n${out}`);
     try {
-      if ((await fetch(`${url}/api/trpc/system.info`)).ok) return { url, port: p, proc, output: () => out, kill };
+      // Answered by the app once it has started (database migrated, demo loaded): 200 without
+      // sign-in, 401 from the tRPC context with it (the probe cookie gets past proxy.ts to it).
+      const r = await fetch(`${url}/api/trpc/system.info`, { headers: { cookie: 'mnemoscope_session=probe' } });
+      if (r.ok || (r.status === 401 && (r.headers.get('content-type') ?? '').includes('json') && (await r.text()).includes('UNAUTHORIZED'))) return { url, port: p, proc, output: () => out, kill };
     } catch {
       /* not up yet */
     }

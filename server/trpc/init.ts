@@ -5,23 +5,45 @@ import { ready } from '@/server/bootstrap';
 import type { Db } from '@/server/db';
 import { DEFAULT_PROJECT } from '@/server/services/projects';
 import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from '@/server/services/errors';
+import { env } from '@/server/env';
+import { PROJECT_COOKIE, SESSION_COOKIE, principal, type Principal } from '@/server/services/auth';
 
 export interface Context {
   db: Db;
   driver: 'pglite' | 'postgres';
   location: string;
+  /** The project every query is scoped to ('' when nobody is signed in: nothing matches). */
   projectId: string;
   actor: string;
-  /** viewer reads; reviewer also decides proposals and deprecates entries; admin also changes policy. */
-  role: Role;
+  /** viewer reads; reviewer also decides proposals and imports; admin also manages keys, members and policy. 'none': not signed in. */
+  role: Role | 'none';
+  /** 'local': single-user on loopback, no sign-in. 'users': people sign in. */
+  mode?: 'local' | 'users';
+  user?: Principal | null;
 }
 
 export type Role = 'viewer' | 'reviewer' | 'admin';
 
-/** Local single-user mode: the UI works on the default project. Access control builds on this context. */
-export async function createContext(): Promise<Context> {
+function cookie(header: string | null | undefined, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return null;
+}
+
+/**
+ * The caller: in local single-user mode the local user, admin of the default project; in users mode
+ * whoever the session cookie names, in the project they chose (if a member) — else nobody.
+ */
+export async function createContext(opts?: { req?: Request; cookieHeader?: string | null }): Promise<Context> {
   const h = await ready();
-  return { db: h.db, driver: h.driver, location: h.location, projectId: DEFAULT_PROJECT, actor: 'local-user', role: 'admin' };
+  const base = { db: h.db, driver: h.driver, location: h.location };
+  if (env().MNEMOSCOPE_AUTH === 'local') return { ...base, projectId: DEFAULT_PROJECT, actor: 'local-user', role: 'admin', mode: 'local', user: null };
+  const header = opts?.req?.headers.get('cookie') ?? opts?.cookieHeader ?? null;
+  const p = await principal(h.db, cookie(header, SESSION_COOKIE), cookie(header, PROJECT_COOKIE));
+  if (!p) return { ...base, projectId: '', actor: 'anonymous', role: 'none', mode: 'users', user: null };
+  return { ...base, projectId: p.projectId, actor: p.username, role: p.role, mode: 'users', user: p };
 }
 
 const t = initTRPC.context<Context>().create({
@@ -44,18 +66,22 @@ const mapErrors = t.middleware(async ({ next }) => {
 });
 
 export const router = t.router;
-export const procedure = t.procedure.use(mapErrors);
+export const createCallerFactory = t.createCallerFactory;
 
-const RANK: Record<Role, number> = { viewer: 0, reviewer: 1, admin: 2 };
+const RANK: Record<Role | 'none', number> = { none: -1, viewer: 0, reviewer: 1, admin: 2 };
 
-/** Procedures that change memory or policy check the caller's role. */
+/** Every procedure checks the caller's role, here, once: anonymous callers get UNAUTHORIZED, lower roles FORBIDDEN. */
 function requireRole(min: Role) {
   return t.middleware(({ ctx, next }) => {
+    if (ctx.role === 'none') throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });
     if (RANK[ctx.role] < RANK[min]) throw new TRPCError({ code: 'FORBIDDEN', message: `this needs the ${min} role; you are a ${ctx.role}` });
     return next();
   });
 }
 
-export const reviewerProcedure = procedure.use(requireRole('reviewer'));
-export const adminProcedure = procedure.use(requireRole('admin'));
-export const createCallerFactory = t.createCallerFactory;
+/** Reads: any member of the project. */
+export const procedure = t.procedure.use(mapErrors).use(requireRole('viewer'));
+/** Decisions on memory and imports. */
+export const reviewerProcedure = t.procedure.use(mapErrors).use(requireRole('reviewer'));
+/** Keys, members and policy. */
+export const adminProcedure = t.procedure.use(mapErrors).use(requireRole('admin'));

@@ -1,5 +1,6 @@
 import 'server-only';
 import { cache } from 'react';
+import { headers } from 'next/headers';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import { makeQueryClient } from '@/components/trpc/query-client';
 import { appRouter } from '@/server/routers/app';
@@ -9,4 +10,4 @@ import { createContext } from './init';
 export const getQueryClient = cache(makeQueryClient);
 
 /** For server components: `prefetchQuery(trpc.session.list.queryOptions())` runs the procedure in-process. */
-export const trpc = createTRPCOptionsProxy({ ctx: createContext, router: appRouter, queryClient: getQueryClient });
+export const trpc = createTRPCOptionsProxy({ ctx: async () => createContext({ cookieHeader: (await headers()).get('cookie') }), router: appRouter, queryClient: getQueryClient });

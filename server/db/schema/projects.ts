@@ -56,3 +56,42 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_log_subject_idx').on(t.projectId, t.subjectType, t.subjectId)],
 );
+
+/** People who sign in (users mode). Passwords as scrypt hashes; nothing else secret is kept. */
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  username: text('username').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+});
+
+/** A user's role in a project: viewer reads, reviewer also decides proposals, admin also manages keys, members and policy. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    role: text('role').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] })],
+);
+
+/** Sign-in sessions; the cookie holds a random token, the table only its SHA-256. */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('user_sessions_user_idx').on(t.userId)],
+);

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNextServer, type NextServer } from '../server/test/next-server';
+import { launch } from './browser';
+
+/** Users mode: a server with sign-in on, an admin from the environment, and a viewer the admin adds. */
+const ADMIN = { user: 'ada', password: 'admin password 123' };
+let server: NextServer;
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-auth-'));
+  server = await startNextServer({ MNEMOSCOPE_AUTH: 'users', MNEMOSCOPE_ADMIN_USER: ADMIN.user, MNEMOSCOPE_ADMIN_PASSWORD: ADMIN.password, MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '', MNEMOSCOPE_DEMO: '1' });
+  browser = await launch();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  server?.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const trpcGet = (cookie: string | null, proc: string) => fetch(`${server.url}/api/trpc/${proc}`, { headers: cookie ? { cookie } : {} });
+
+describe('sign-in (users mode)', () => {
+  it('sends pages to sign-in and answers the API with 401 until signed in', async () => {
+    const page = await fetch(`${server.url}/curation`, { redirect: 'manual' });
+    expect(page.status).toBe(307);
+    expect(page.headers.get('location')).toMatch(/\/sign-in\?next=%2Fcuration$/);
+    expect((await trpcGet(null, 'session.list')).status).toBe(401);
+    expect((await trpcGet('mnemoscope_session=forged', 'session.list')).status).toBe(401);
+  });
+
+  it('signs in with an httpOnly cookie, refuses a wrong password, signs out for good', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/sessions`);
+    await page.waitForURL(/\/sign-in/);
+    await page.getByLabel('Username').fill(ADMIN.user);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain('do not match');
+    await page.getByLabel('Username').fill(ADMIN.user);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/sessions$/);
+    await page.getByTestId('signed-in').waitFor();
+    expect(await page.getByTestId('signed-in').textContent()).toBe('ada · admin');
+    const [c] = (await context.cookies()).filter((x) => x.name === 'mnemoscope_session');
+    expect([c!.httpOnly, c!.sameSite]).toEqual([true, 'Lax']);
+    const cookie = `mnemoscope_session=${c!.value}`;
+    expect((await trpcGet(cookie, 'session.list')).status).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in/);
+    expect((await trpcGet(cookie, 'session.list')).status).toBe(401);
+    await context.close();
+  });
+
+  it('refuses a cross-site sign-in post, and a viewer cannot decide proposals', async () => {
+    const cross = await fetch(`${server.url}/api/auth/sign-in`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: `username=${ADMIN.user}&password=x` });
+    expect(cross.status).toBe(403);
+    const signIn = async (user: string, password: string) => {
+      const r = await fetch(`${server.url}/api/auth/sign-in`, { method: 'POST', redirect: 'manual', headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username: user, password, next: '/sessions' }) });
+      return /mnemoscope_session=([^;]+)/.exec(r.headers.get('set-cookie') ?? '')?.[0] ?? null;
+    };
+    const admin = (await signIn(ADMIN.user, ADMIN.password))!;
+    const post = (cookie: string, proc: string, json: unknown) => fetch(`${server.url}/api/trpc/${proc}`, { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ json }) });
+    expect((await post(admin, 'members.set', { username: 'vic', role: 'viewer', password: 'viewer password 1' })).status).toBe(200);
+    const viewer = (await signIn('vic', 'viewer password 1'))!;
+    const inbox = (await (await trpcGet(viewer, `curation.inbox?input=${encodeURIComponent(JSON.stringify({ json: { status: 'pending' } }))}`)).json()) as { result: { data: { json: { items: { id: string }[] } } } };
+    const id = inbox.result.data.json.items[0]!.id;
+    const denied = await post(viewer, 'curation.decide', { id, decision: { action: 'approve' } });
+    expect(denied.status).toBe(403);
+    expect((await post(viewer, 'members.set', { username: 'vic', role: 'admin' })).status).toBe(403);
+    expect((await post(admin, 'curation.decide', { id, decision: { action: 'approve' } })).status).toBe(200);
+  });
+});

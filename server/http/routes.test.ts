@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The HTTP API's keys are project-scoped: the route handlers, called in-process on an in-memory
+ * database with the demo, answer a key of another project as if the data did not exist.
+ */
+const saved = { ...process.env };
+Object.assign(process.env, { MNEMOSCOPE_DATA_DIR: 'memory', DATABASE_URL: '', MNEMOSCOPE_DEMO: '1', MNEMOSCOPE_AUTH: 'local' });
+
+const { ready } = await import('@/server/bootstrap');
+const { createKey } = await import('@/server/services/api-keys');
+const { ensureProject } = await import('@/server/services/projects');
+const ingestRoute = await import('@/app/api/v1/ingest/route');
+const sessionExport = await import('@/app/api/v1/sessions/[id]/export/route');
+const ucsExport = await import('@/app/api/v1/agents/[agent]/ucs/export/route');
+
+let keyA = '';
+let keyB = '';
+const req = (url: string, key: string | null, body?: string) =>
+  new Request(`http://127.0.0.1${url}`, { method: body === undefined ? 'GET' : 'POST', headers: key ? { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' } : {}, body });
+const params = <T>(p: T) => ({ params: Promise.resolve(p) });
+
+describe('HTTP routes with API keys of two projects', () => {
+  beforeAll(async () => {
+    const { db } = await ready();
+    await ensureProject(db, 'other', 'Other');
+    keyA = (await createKey(db, 'default', 'a', 'test')).key;
+    keyB = (await createKey(db, 'other', 'b', 'test')).key;
+    const r = await ingestRoute.POST(req('/api/v1/ingest', keyB, JSON.stringify({ type: 'turn', data: { session_id: 'b-only', agent: 'b', turn: 1, input: 'q', output: 'a', ccs: 'goal_orientation: x' } })));
+    expect(r.status).toBe(200);
+  }, 120_000);
+  afterAll(async () => {
+    await (await ready()).close();
+    // This process's app globals and environment go back to how they were.
+    const g = globalThis as Record<string, unknown>;
+    delete g.__mnemoscopeDb;
+    delete g.__mnemoscopeReady;
+    for (const k of ['MNEMOSCOPE_DATA_DIR', 'DATABASE_URL', 'MNEMOSCOPE_DEMO', 'MNEMOSCOPE_AUTH']) {
+      if (saved[k] === undefined) delete process.env[k];
+      else process.env[k] = saved[k];
+    }
+  });
+
+  it('refuses a request without a key on every keyed route', async () => {
+    expect((await ingestRoute.POST(req('/api/v1/ingest', null, '[]'))).status).toBe(401);
+    expect((await sessionExport.GET(req('/api/v1/sessions/itops-nginx-502/export', null), params({ id: 'itops-nginx-502' }))).status).toBe(401);
+    expect((await ucsExport.GET(req('/api/v1/agents/aegis-demo/ucs/export', null), params({ agent: 'aegis-demo' }))).status).toBe(401);
+  });
+
+  it('lets a key read its own project and nothing of another', async () => {
+    expect((await sessionExport.GET(req('/api/v1/sessions/itops-nginx-502/export', keyA), params({ id: 'itops-nginx-502' }))).status).toBe(200);
+    expect((await sessionExport.GET(req('/api/v1/sessions/itops-nginx-502/export', keyB), params({ id: 'itops-nginx-502' }))).status).toBe(404);
+    expect((await sessionExport.GET(req('/api/v1/sessions/b-only/export', keyA), params({ id: 'b-only' }))).status).toBe(404);
+    expect((await sessionExport.GET(req('/api/v1/sessions/b-only/export', keyB), params({ id: 'b-only' }))).status).toBe(200);
+    expect((await ucsExport.GET(req('/api/v1/agents/aegis-demo/ucs/export', keyA), params({ agent: 'aegis-demo' }))).status).toBe(200);
+    expect((await ucsExport.GET(req('/api/v1/agents/aegis-demo/ucs/export', keyB), params({ agent: 'aegis-demo' }))).status).toBe(404);
+  });
+
+  it('writes with a key land in the key’s project only', async () => {
+    const r = await ingestRoute.POST(req('/api/v1/ingest', keyA, JSON.stringify({ type: 'turn', data: { session_id: 'b-only', agent: 'a', turn: 2, input: 'q', output: 'a', ccs: 'goal_orientation: y' } })));
+    expect(r.status).toBe(200);
+    const b = await (await sessionExport.GET(req('/api/v1/sessions/b-only/export', keyB), params({ id: 'b-only' }))).text();
+    expect(b.split('\n').filter((l) => l.includes('"type":"turn"'))).toHaveLength(1);
+  });
+});

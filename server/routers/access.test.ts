@@ -1,0 +1,136 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { TRPCError } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbHandle } from '@/server/db';
+import { appRouter } from '@/server/routers/app';
+import { createCallerFactory, type Context, type Role } from '@/server/trpc/init';
+import { createUser, principal, setMember, signIn } from '@/server/services/auth';
+import { ensureProject } from '@/server/services/projects';
+import { seedDemo } from '@/server/services/demo';
+import { ingest } from '@/server/services/ingest';
+import { DRIVERS, freshDb } from '@/server/test/db';
+
+/**
+ * The authorization matrix: every tRPC procedure with the least role that may call it. A procedure
+ * added without an entry here fails the first test; each entry is checked for every role.
+ */
+const ACCESS: Record<string, Role> = {
+  'apiKey.list': 'admin',
+  'apiKey.create': 'admin',
+  'apiKey.revoke': 'admin',
+  'members.list': 'admin',
+  'members.set': 'admin',
+  'members.remove': 'admin',
+  'curation.setPolicy': 'admin',
+  'curation.decide': 'reviewer',
+  'curation.decideMany': 'reviewer',
+  'curation.deprecate': 'reviewer',
+  'ingest.batch': 'reviewer',
+  'curation.inbox': 'viewer',
+  'curation.proposal': 'viewer',
+  'curation.entries': 'viewer',
+  'curation.entry': 'viewer',
+  'curation.batches': 'viewer',
+  'curation.report': 'viewer',
+  'curation.audit': 'viewer',
+  'curation.rejected': 'viewer',
+  'curation.health': 'viewer',
+  'curation.policy': 'viewer',
+  'memory.events': 'viewer',
+  'recall.corpus': 'viewer',
+  'recall.version': 'viewer',
+  'session.list': 'viewer',
+  'session.byId': 'viewer',
+  'session.artifacts': 'viewer',
+  'session.outline': 'viewer',
+  'session.window': 'viewer',
+  'session.turns': 'viewer',
+  'system.info': 'viewer',
+  'ucs.agents': 'viewer',
+  'ucs.snapshots': 'viewer',
+  'ucs.routing': 'viewer',
+  'ucs.artifacts': 'viewer',
+  'ucs.judgment': 'viewer',
+  'ucs.consultSamples': 'viewer',
+  'ucs.deadEnds': 'viewer',
+  'ucs.fieldSeries': 'viewer',
+};
+
+/** Every HTTP route and who may use it; a route file without an entry fails the test. */
+const ROUTES: Record<string, string> = {
+  'api/auth/sign-in': 'anyone (the form; cross-site posts refused by proxy.ts)',
+  'api/auth/sign-out': 'anyone (ends the caller’s own session)',
+  'api/trpc/[trpc]': 'per procedure (the matrix above)',
+  'api/v1/agents/[agent]/ucs/export': 'API key, its own project only',
+  'api/v1/ingest': 'API key, its own project only',
+  'api/v1/schema': 'anyone (the public contract)',
+  'api/v1/sessions/[id]/export': 'API key, its own project only',
+  'ort/[file]': 'anyone (the WASM runtime)',
+};
+
+const RANK: Record<Role | 'none', number> = { none: -1, viewer: 0, reviewer: 1, admin: 2 };
+const createCaller = createCallerFactory(appRouter);
+
+function routeFiles(dir: string, base = dir): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = path.join(dir, n);
+    if (statSync(p).isDirectory()) return routeFiles(p, base);
+    return n === 'route.ts' ? [path.relative(base, dir).split(path.sep).join('/')] : [];
+  });
+}
+
+async function call(ctx: Context, proc: string): Promise<string | null> {
+  const caller = createCaller(ctx) as unknown as Record<string, Record<string, (input?: unknown) => Promise<unknown>>>;
+  const [ns, name] = proc.split('.') as [string, string];
+  try {
+    await caller[ns]![name]!(undefined);
+    return null;
+  } catch (e) {
+    return e instanceof TRPCError ? e.code : 'THROWN';
+  }
+}
+
+describe('authorization matrix', () => {
+  it('lists every procedure and every HTTP route', () => {
+    expect(Object.keys(appRouter._def.procedures).sort()).toEqual(Object.keys(ACCESS).sort());
+    expect(routeFiles(path.join(process.cwd(), 'app')).sort()).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  describe.each(DRIVERS)('on %s', (driver) => {
+    let h: DbHandle;
+    beforeAll(async () => {
+      h = await freshDb(driver);
+      await seedDemo(h.db, 'default');
+    });
+    afterAll(() => h?.close());
+
+    it.each(Object.entries(ACCESS))('%s needs %s', async (proc, least) => {
+      for (const role of ['none', 'viewer', 'reviewer', 'admin'] as const) {
+        const ctx: Context = { db: h.db, driver: h.driver, location: h.location, projectId: role === 'none' ? '' : 'default', actor: `t-${role}`, role };
+        const code = await call(ctx, proc);
+        if (role === 'none') expect(code, `${proc} as nobody`).toBe('UNAUTHORIZED');
+        else if (RANK[role] < RANK[least]) expect(code, `${proc} as ${role}`).toBe('FORBIDDEN');
+        else expect(['UNAUTHORIZED', 'FORBIDDEN'], `${proc} as ${role}`).not.toContain(code);
+      }
+    });
+
+    it('a member of another project sees none of this one', async () => {
+      await ensureProject(h.db, 'other', 'Other');
+      await createUser(h.db, 'bob', 'correct horse battery');
+      await setMember(h.db, 'other', 'bob', 'admin', null, 'test');
+      await ingest(h.db, 'other', [{ ok: true, value: { type: 'turn', data: { session_id: 'bob-s', agent: 'b', turn: 1, input: 'q', output: 'a', ccs: 'goal_orientation: x' } } }], 'test');
+      const s = (await signIn(h.db, 'bob', 'correct horse battery'))!;
+      expect(await signIn(h.db, 'bob', 'wrong password here')).toBeNull();
+      // Asking for the default project does not get it: bob is not a member there.
+      const p = (await principal(h.db, s.token, 'default'))!;
+      expect([p.projectId, p.role]).toEqual(['other', 'admin']);
+      const bob = createCaller({ db: h.db, driver: h.driver, location: h.location, projectId: p.projectId, actor: p.username, role: p.role });
+      expect((await bob.session.list()).map((x) => x.id)).toEqual(['bob-s']);
+      await expect(bob.session.byId({ id: 'itops-nginx-502' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect((await bob.curation.inbox({ status: 'pending' })).items).toEqual([]);
+      expect(await bob.apiKey.list()).toEqual([]);
+      expect(await principal(h.db, 'not-a-token', 'default')).toBeNull();
+    });
+  });
+});
