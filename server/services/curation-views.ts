@@ -1,12 +1,11 @@
 import { and, asc, desc, eq, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type Tx } from '@/server/db';
+import { rowsOf, type Db, type Tx } from '@/server/db';
+import { nearestInScope } from './curation';
 import { auditLog } from '@/server/db/schema/projects';
 import { curationOutcomes, ingestBatches, memoryEntries, memoryEntryLinks, memoryEntryVersions, memoryEvents, proposals, rejectedEvents } from '@/server/db/schema/memory';
-import { dot } from '@/lib/recall/vectors';
 import type { CurationReport } from '@/lib/curation/report';
 import type { HealthDay } from '@/lib/curation/health';
 import { NotFoundError } from './errors';
-import { serverEmbedder } from './embeddings';
 
 /** Read models of the curation pages: the inbox, one proposal with its context, the memory browser, reports, audit, health. */
 
@@ -81,7 +80,7 @@ const entryColumns = {
 };
 
 /** One proposal with everything a reviewer needs: the event as sent, the curator's steps, nearest and conflicting entries. */
-export async function proposalDetail(db: Tx, projectId: string, id: string) {
+export async function proposalDetail(db: Db, projectId: string, id: string) {
   const [p] = await db.select().from(proposals).where(and(eq(proposals.projectId, projectId), eq(proposals.id, id)));
   if (!p) throw new NotFoundError('proposal', id);
   const [event] = await db
@@ -113,25 +112,8 @@ export async function proposalDetail(db: Tx, projectId: string, id: string) {
     event: event ?? null,
     target: named.find((e) => e.id === p.targetEntryId) ?? null,
     conflicting: named.filter((e) => p.conflictsWith.includes(e.id)),
-    nearest: await nearestEntries(db, projectId, p.content, p.scope, 5),
+    nearest: await nearestInScope(db, projectId, p.content, p.scope, 5),
   };
-}
-
-/** The entries of a scope nearest in meaning to a text (exact cosine; the model runs here on the server). */
-export async function nearestEntries(db: Tx, projectId: string, content: string, scope: string, k: number) {
-  const entries = await db.select(entryColumns).from(memoryEntries).where(and(eq(memoryEntries.projectId, projectId), eq(memoryEntries.scope, scope), inArray(memoryEntries.status, ['active', 'in_conflict'])));
-  if (!entries.length) return [];
-  try {
-    const e = await serverEmbedder();
-    const v = await e.embed([content, ...entries.map((x) => x.content)]);
-    const q = v.subarray(0, e.dims);
-    return entries
-      .map((x, i) => ({ ...x, cosine: dot(q, v.subarray((i + 1) * e.dims, (i + 2) * e.dims)) }))
-      .sort((a, b) => b.cosine - a.cosine)
-      .slice(0, k);
-  } catch {
-    return [];
-  }
 }
 
 export interface EntryFilters {

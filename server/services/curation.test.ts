@@ -149,6 +149,21 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect(new Set(audit.map((a) => a.actor)).size).toBe(50);
   });
 
+  it('shows a reviewer the nearest live entries of the proposal scope, closest first', async () => {
+    const a = ev({ suggested_scope: 'team_memory', content: 'Incident reviews are written within two working days of the outage.' });
+    await send([a]);
+    const [pa] = await h.db.select().from(proposals).where(eq(proposals.eventId, a.event_id));
+    const { entryId } = await alice.curation.decide({ id: pa!.id, decision: { action: 'approve' } });
+    const b = ev({ suggested_scope: 'team_memory', content: 'Write the postmortem no later than two days after an incident.' });
+    await send([b]);
+    const [pb] = await h.db.select().from(proposals).where(eq(proposals.eventId, b.event_id));
+    const detail = await viewer.curation.proposal({ id: pb!.id });
+    expect(detail.nearest[0]!.id).toBe(entryId);
+    expect(detail.nearest.every((n) => n.scope === 'team_memory' && n.status !== 'deprecated')).toBe(true);
+    const cos = detail.nearest.map((n) => n.cosine);
+    expect([...cos].sort((x, y) => y - x)).toEqual(cos);
+  });
+
   it('edit-then-approve writes the edited content (redacted), scope and kind', async () => {
     const e = ev({ suggested_scope: 'team_memory', memory_kind: 'procedure', content: 'Rotate the edge keys each quarter.' });
     await send([e]);

@@ -4,7 +4,7 @@ import type { Db, Tx } from '@/server/db';
 import { auditLog, projects } from '@/server/db/schema/projects';
 import { curationOutcomes, ingestBatches, memoryEntries, memoryEntryLinks, memoryEntryVersions, memoryEvents, proposals, rejectedEvents } from '@/server/db/schema/memory';
 import { curate, DEFAULT_POLICY, SCOPES, KINDS, type CurationDecision, type CurationEvent, type CurationPolicy, type Kind, type Neighbour, type Operation, type Scope } from '@/lib/curation/pipeline';
-import { VectorMatrix, dot } from '@/lib/recall/vectors';
+import { VectorMatrix, dot, topK } from '@/lib/recall/vectors';
 import { redactText } from '@/lib/redact/redact';
 import type { Embedder } from '@/lib/recall/engine';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
@@ -134,6 +134,19 @@ async function lockCuration(tx: Tx, projectId: string) {
 }
 
 const NOW = sql`clock_timestamp()`;
+
+/**
+ * The live entries of a scope nearest in meaning to a text, from the curator's cached entry index
+ * (nothing is re-embedded but the text): what a reviewer sees beside a proposal.
+ */
+export async function nearestInScope(db: Db, projectId: string, content: string, scope: string, k: number): Promise<(IndexedEntry & { cosine: number })[]> {
+  const embedder = await serverEmbedder().catch(() => null);
+  if (!embedder) return [];
+  const idx = await entryIndex(db, db, projectId, embedder);
+  const q = await embedder.embed([content]);
+  const scores = idx.vectors.scoreAll(q, (row) => idx.rows[row]!.scope === scope && ACTIVE.includes(idx.rows[row]!.status));
+  return topK(scores, k).map((row) => ({ ...idx.rows[row]!, cosine: scores[row]! }));
+}
 
 // ——— Policy ———
 
