@@ -8,6 +8,7 @@ import { fmtInt } from '@/lib/format';
 import { MemoryText } from '@/components/ui/memory-text';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { RecallStatusBar } from './status-bar';
+import { useRecallStatus } from './client';
 import { useDuplicates, useFacets, useMoreLikeThis, useRecallSearch, useRecallStarted } from './use-recall';
 
 const MODES: { id: SearchMode; label: string; title: string }[] = [
@@ -39,6 +40,7 @@ export function RecallPage() {
   const toggleKind = (k: RecallKind) => setKinds((ks) => (ks.includes(k) ? ks.filter((x) => x !== k) : [...ks, k]));
   const active = like ? more : search;
   const hits = active.data?.hits ?? [];
+  const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
   return (
     <>
       <div className="page-head">
@@ -129,7 +131,11 @@ export function RecallPage() {
           ) : null}
           {active.error ? <ErrorBox error={active.error} /> : null}
           <div className="panel">
-            {!like && !deferred ? (
+            {empty ? (
+              <EmptyState title="No memory to search yet">
+                Turns, memory events, artifacts and substrate knowledge appear here as agents send them to <code>POST /api/v1/ingest</code> (or import files in Settings).
+              </EmptyState>
+            ) : !like && !deferred ? (
               <EmptyState title="Search memory by meaning or by exact words">
                 Try “the web server keeps returning bad gateway”, an error code, or a tool name. <kbd>Ctrl</kbd> <kbd>K</kbd> searches from any page.
               </EmptyState>
