@@ -64,6 +64,7 @@ const ROUTES: Record<string, string> = {
   'api/trpc/[trpc]': 'per procedure (the matrix above)',
   'api/v1/agents/[agent]/ucs/export': 'API key, its own project only',
   'api/v1/ingest': 'API key, its own project only',
+  'api/v1/mcp': 'API key, its own project only (MCP tools act in the key’s project)',
   'api/v1/schema': 'anyone (the public contract)',
   'api/v1/sessions/[id]/export': 'API key, its own project only',
   'ort/[file]': 'anyone (the WASM runtime)',
