@@ -5,8 +5,11 @@
  *   npm run mnemoscope -- import <path...> [--url URL] [--key KEY] [--agent NAME] [--batch N]
  *   npm run mnemoscope -- export <session-id> [--out FILE] [--url URL] [--key KEY]
  *   npm run mnemoscope -- export-ucs <agent> [--out FILE] [--url URL] [--key KEY]
+ *   npm run mnemoscope -- export-project --out FILE [--url URL] [--key KEY]
+ *   npm run mnemoscope -- import-project <file> [--url URL] [--key KEY]
  */
-import { writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, statSync, writeFileSync } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { convertFiles, type ConvertedFile } from '@/lib/import/files';
@@ -19,6 +22,13 @@ const USAGE = `usage:
   mnemoscope import <path...> [--url URL] [--key KEY] [--agent NAME] [--batch N]
   mnemoscope export <session-id> [--out FILE] [--url URL] [--key KEY]
   mnemoscope export-ucs <agent> [--out FILE] [--url URL] [--key KEY]
+  mnemoscope export-project --out FILE [--url URL] [--key KEY]
+  mnemoscope import-project <file> [--url URL] [--key KEY]
+
+  export-project writes the key's whole project (sessions, memory with history, curation records,
+  UCS data) to one .ndjson.gz file; import-project loads such a file into the key's project on
+  another instance, which must be empty. Together they move a project, e.g. from the embedded
+  database to PostgreSQL (README: "Moving to PostgreSQL").
 
   --url    server address (default $MNEMOSCOPE_URL or http://127.0.0.1:3000)
   --key    API key (default $MNEMOSCOPE_API_KEY)
@@ -132,6 +142,36 @@ async function exportTo(o: ReturnType<typeof options>, path: string): Promise<nu
   return 0;
 }
 
+async function exportProjectTo(o: ReturnType<typeof options>): Promise<number> {
+  if (!o.out) throw new CliError('export-project needs --out FILE (the export is gzip, not for a terminal)');
+  const t0 = performance.now();
+  const res = await request(`${o.url}/api/v1/project/export`, o.key);
+  await res.body!.pipeTo(Writable.toWeb(createWriteStream(o.out)));
+  console.error(`wrote ${o.out} (${(statSync(o.out).size / 1024).toFixed(0)} KiB) in ${Math.round(performance.now() - t0)} ms`);
+  return 0;
+}
+
+async function importProjectFrom(o: ReturnType<typeof options>): Promise<number> {
+  if (o.positionals.length !== 1) throw new CliError('import-project needs one file');
+  const file = o.positionals[0]!;
+  try {
+    statSync(file);
+  } catch (e) {
+    throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  const t0 = performance.now();
+  const res = await request(`${o.url}/api/v1/project/import`, o.key, {
+    method: 'POST',
+    headers: { 'content-type': 'application/octet-stream' },
+    body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  const r = (await res.json()) as { project: string; rows: number; tables: Record<string, number> };
+  const tables = Object.entries(r.tables).map(([t, n]) => `${n} ${t}`);
+  console.log(`imported ${r.rows} rows into project ${r.project} in ${Math.round(performance.now() - t0)} ms: ${tables.join(', ')}`);
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
@@ -149,6 +189,10 @@ async function main(argv: string[]): Promise<number> {
     case 'export-ucs':
       if (o.positionals.length !== 1) throw new CliError('export-ucs needs one agent id');
       return exportTo(o, `/api/v1/agents/${encodeURIComponent(o.positionals[0]!)}/ucs/export`);
+    case 'export-project':
+      return exportProjectTo(o);
+    case 'import-project':
+      return importProjectFrom(o);
     default:
       throw new CliError(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
   }

@@ -13,6 +13,12 @@ const { ensureProject } = await import('@/server/services/projects');
 const ingestRoute = await import('@/app/api/v1/ingest/route');
 const sessionExport = await import('@/app/api/v1/sessions/[id]/export/route');
 const ucsExport = await import('@/app/api/v1/agents/[agent]/ucs/export/route');
+const projectExport = await import('@/app/api/v1/project/export/route');
+const projectImport = await import('@/app/api/v1/project/import/route');
+const settingsExport = await import('@/app/api/project/export/route');
+
+/** The lines of a gzip NDJSON response. */
+const gunzipLines = async (r: Response) => (await new Response(r.body!.pipeThrough(new DecompressionStream('gzip'))).text()).trim().split('\n');
 
 let keyA = '';
 let keyB = '';
@@ -61,5 +67,45 @@ describe('HTTP routes with API keys of two projects', () => {
     expect(r.status).toBe(200);
     const b = await (await sessionExport.GET(req('/api/v1/sessions/b-only/export', keyB), params({ id: 'b-only' }))).text();
     expect(b.split('\n').filter((l) => l.includes('"type":"turn"'))).toHaveLength(1);
+  });
+
+  it('exports a key’s whole project and nothing of another, and imports it into an empty project only', async () => {
+    expect((await projectExport.GET(req('/api/v1/project/export', null))).status).toBe(401);
+    const res = await projectExport.GET(req('/api/v1/project/export', keyB));
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="mnemoscope-other-\d{4}-\d\d-\d\d\.ndjson\.gz"/);
+    const lines = await gunzipLines(res);
+    const header = JSON.parse(lines[0]!);
+    expect(header.project.id).toBe('other');
+    expect(header.tables.sessions).toBe(1);
+    expect(lines.some((l) => l.includes('itops-nginx-502'))).toBe(false);
+
+    // Into a new, empty project: the same rows under its id.
+    const { db } = await ready();
+    await ensureProject(db, 'moved', 'Moved');
+    const keyC = (await createKey(db, 'moved', 'c', 'test')).key;
+    const gz = new Response(new Blob([lines.join('\n') + '\n']).stream().pipeThrough(new CompressionStream('gzip')));
+    const up = await projectImport.POST(new Request('http://127.0.0.1/api/v1/project/import', { method: 'POST', headers: { authorization: `Bearer ${keyC}` }, body: await gz.arrayBuffer() }));
+    expect(up.status, await up.clone().text()).toBe(200);
+    expect(await up.json()).toMatchObject({ project: 'moved', rows: lines.length - 2 });
+    const again = await gunzipLines(await projectExport.GET(req('/api/v1/project/export', keyC)));
+    expect(again.slice(1)).toEqual(lines.slice(1).map((l) => l.replaceAll('"project_id": "other"', '"project_id": "moved"')));
+
+    // A project with data refuses, naming why; a damaged file names its line.
+    const full = await projectImport.POST(req('/api/v1/project/import', keyA, lines.join('\n')));
+    expect(full.status).toBe(400);
+    expect((await full.json()).error).toMatch(/project "default" already holds data/);
+    await ensureProject(db, 'empty', 'Empty');
+    const keyE = (await createKey(db, 'empty', 'e', 'test')).key;
+    const bad = await projectImport.POST(req('/api/v1/project/import', keyE, [lines[0], '{"t":"turns","r":', ...lines.slice(1)].join('\n')));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatch(/^line 2: not a JSON object/);
+  });
+
+  it('gives Settings the current project as a download for its admin', async () => {
+    const r = await settingsExport.GET(new Request('http://127.0.0.1/api/project/export'));
+    expect(r.status).toBe(200);
+    const lines = await gunzipLines(r);
+    expect(JSON.parse(lines[0]!).project.id).toBe('default');
+    expect(lines.some((l) => l.includes('itops-nginx-502'))).toBe(true);
   });
 });

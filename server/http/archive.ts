@@ -1,0 +1,66 @@
+import { NextResponse } from 'next/server';
+import type { Db } from '@/server/db';
+import { exportProject, importProject } from '@/server/services/archive';
+import { DomainError } from '@/server/services/errors';
+import { jsonError } from './respond';
+
+/** A project's archive as a gzip download, streamed as it is read (backpressure from the client). */
+export function archiveDownload(db: Db, projectId: string): Response {
+  const text = new TransformStream<string, string>();
+  const writer = text.writable.getWriter();
+  void exportProject(db, projectId, (line) => writer.write(`${line}\n`)).then(
+    () => writer.close(),
+    (e: Error) => writer.abort(e),
+  );
+  const body = text.readable.pipeThrough(new TextEncoderStream()).pipeThrough(new CompressionStream('gzip'));
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(body, {
+    headers: {
+      'content-type': 'application/gzip',
+      'content-disposition': `attachment; filename="mnemoscope-${projectId.replace(/[^\w.-]/g, '_')}-${day}.ndjson.gz"`,
+      'cache-control': 'no-store',
+    },
+  });
+}
+
+/** The lines of a body, gunzipped when it starts with the gzip magic bytes; read as they arrive. */
+export async function* bodyLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const first = await reader.read();
+  const head = first.value ?? new Uint8Array();
+  const rest = new ReadableStream<Uint8Array>({
+    start(c) {
+      if (head.byteLength) c.enqueue(head);
+      if (first.done) c.close();
+    },
+    async pull(c) {
+      const r = await reader.read();
+      if (r.done) c.close();
+      else c.enqueue(r.value);
+    },
+    cancel: (why) => reader.cancel(why),
+  });
+  const gz = head[0] === 0x1f && head[1] === 0x8b;
+  const bytes = gz ? rest.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>) : rest;
+  const text = bytes.pipeThrough(new TextDecoderStream('utf-8', { fatal: true }) as unknown as TransformStream<Uint8Array, string>);
+  let carry = '';
+  for await (const chunk of text as unknown as AsyncIterable<string>) {
+    const parts = (carry + chunk).split('\n');
+    carry = parts.pop()!;
+    yield* parts;
+  }
+  if (carry) yield carry;
+}
+
+/** Imports a request body into a project; 400 naming the line and reason when the file is refused. */
+export async function archiveUpload(db: Db, projectId: string, req: Request): Promise<Response> {
+  if (!req.body) return jsonError(400, 'body is empty: send the export file (.ndjson or .ndjson.gz)');
+  try {
+    const r = await importProject(db, bodyLines(req.body), { as: projectId });
+    return NextResponse.json(r);
+  } catch (e) {
+    if (e instanceof DomainError) return jsonError(400, e.message);
+    if (e instanceof TypeError && /decod|gzip|header/i.test(e.message)) return jsonError(400, `the body could not be read: ${e.message}`);
+    throw e;
+  }
+}

@@ -1,0 +1,234 @@
+import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db, type Tx } from '@/server/db';
+import { memoryEntries, memoryEntryLinks, memoryEntryVersions, memoryEvents, curationOutcomes, proposals, ingestBatches, rejectedEvents } from '@/server/db/schema/memory';
+import { agents, auditLog } from '@/server/db/schema/projects';
+import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
+import * as ucs from '@/server/db/schema/ucs';
+import { InvalidInputError } from './errors';
+
+/**
+ * A whole project as one file: NDJSON lines, a header, then `{"t": table, "r": row}` for every row of
+ * every project table in dependency order, then a trailer with the row count. Rows are Postgres's own
+ * `to_jsonb` of the row and go back in with `jsonb_populate_recordset`, so every type (timestamps to
+ * the microsecond, jsonb, arrays) survives exactly, on either driver. An export of an import is the
+ * same file but for `exported_at`. Not exported: users, their sessions, memberships and API keys
+ * (they belong to an instance, not to a project's memory). Audit records keep their order; their
+ * numeric ids are the instance's and are given anew.
+ */
+export const ARCHIVE_FORMAT = 'mnemoscope-project';
+export const ARCHIVE_VERSION = 1;
+
+interface Part {
+  table: PgTable;
+  /** How this table's rows of one project are found, when it has no project_id of its own. */
+  via?: 'memory_entries';
+  /** Columns the instance owns and gives anew on import. */
+  omit?: string[];
+  /** Rows that belong to the instance, not to the project's memory. */
+  instanceRows?: string;
+}
+
+const PARTS: Part[] = [
+  { table: agents },
+  { table: sessions },
+  { table: turns },
+  { table: artifacts },
+  { table: memoryEvents },
+  { table: ingestBatches },
+  { table: curationOutcomes },
+  { table: memoryEntries },
+  { table: memoryEntryVersions, via: 'memory_entries' },
+  { table: memoryEntryLinks },
+  { table: proposals },
+  { table: rejectedEvents },
+  // Key and member changes concern the instance's keys and users, which are not exported either.
+  { table: auditLog, omit: ['id'], instanceRows: `row_.action like 'api\\_key.%' or row_.action like 'member.%'` },
+  { table: ucs.ucsSnapshots },
+  { table: ucs.ucsDocuments },
+  { table: ucs.ucsArtifacts },
+  { table: ucs.ucsAnnotations },
+  { table: ucs.ucsMethodology },
+  { table: ucs.ucsDeadEnds },
+  { table: ucs.ucsJudgments },
+  { table: ucs.ucsPpHistory },
+  { table: ucs.ucsActions },
+  { table: ucs.ucsPolicyOverrides },
+];
+
+const meta = (p: Part) => {
+  const c = getTableConfig(p.table);
+  const pk = c.primaryKeys[0]?.columns.map((x) => x.name) ?? c.columns.filter((x) => x.primary).map((x) => x.name);
+  return { name: c.name, columns: c.columns.map((x) => x.name).filter((n) => !p.omit?.includes(n)), pk };
+};
+
+export interface ArchiveHeader {
+  format: typeof ARCHIVE_FORMAT;
+  version: number;
+  /** Migrations applied to the database it came from; an import needs the same schema. */
+  schema: number;
+  exported_at: string;
+  project: { id: string; name: string; settings: Record<string, unknown>; created_at: string };
+  tables: Record<string, number>;
+}
+
+const PAGE = 2000;
+const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+async function schemaVersion(db: Db | Tx): Promise<number> {
+  const [r] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`));
+  return r?.n ?? 0;
+}
+
+// Rows are aliased `row_`: a bare `t` would name ucs_snapshots' column t, not the row.
+function whereProject(p: Part, projectId: string) {
+  const own = p.via === 'memory_entries' ? sql`row_.entry_id in (select id from memory_entries where project_id = ${projectId})` : sql`row_.project_id = ${projectId}`;
+  return p.instanceRows ? sql`${own} and not (${sql.raw(p.instanceRows)})` : own;
+}
+
+/** Counts of a project's rows per table. */
+export async function projectCounts(db: Db | Tx, projectId: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const p of PARTS) {
+    const m = meta(p);
+    const [r] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from ${sql.raw(q(m.name))} row_ where ${whereProject(p, projectId)}`));
+    out[m.name] = r?.n ?? 0;
+  }
+  return out;
+}
+
+/**
+ * Writes a project's archive, line by line (each without its newline), in one repeatable-read
+ * transaction so the file is one consistent moment of the project.
+ */
+export async function exportProject(db: Db, projectId: string, write: (line: string) => void | Promise<void>): Promise<ArchiveHeader> {
+  return db.transaction(
+    async (tx) => {
+      const [project] = rowsOf<ArchiveHeader['project']>(
+        await tx.execute(sql`select id, name, settings, to_jsonb(created_at) #>> '{}' as created_at from projects where id = ${projectId}`),
+      );
+      if (!project) throw new InvalidInputError(`project ${JSON.stringify(projectId)} does not exist`);
+      const header: ArchiveHeader = { format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, schema: await schemaVersion(tx), exported_at: new Date().toISOString(), project, tables: await projectCounts(tx, projectId) };
+      await write(JSON.stringify(header));
+      let rows = 0;
+      for (const p of PARTS) {
+        const m = meta(p);
+        const order = sql.raw((p.omit?.length ? ['id'] : m.pk).map((c) => `row_.${q(c)}`).join(', '));
+        const omit = p.omit?.length ? sql` - ${sql.raw(`'{${p.omit.join(',')}}'::text[]`)}` : sql``;
+        for (let offset = 0; ; offset += PAGE) {
+          const page = rowsOf<{ r: string }>(
+            await tx.execute(sql`select (to_jsonb(row_)${omit})::text as r from ${sql.raw(q(m.name))} row_ where ${whereProject(p, projectId)} order by ${order} limit ${PAGE} offset ${offset}`),
+          );
+          for (const { r } of page) await write(`{"t":${JSON.stringify(m.name)},"r":${r}}`);
+          rows += page.length;
+          if (page.length < PAGE) break;
+        }
+      }
+      await write(JSON.stringify({ end: true, rows }));
+      return header;
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+export interface ImportResult {
+  project: string;
+  rows: number;
+  tables: Record<string, number>;
+}
+
+/**
+ * Loads an archive into an instance, all or nothing, into the archive's project (or `as`), which must
+ * hold no data yet. Refuses a file of another format or schema, a truncated file, and counts that do
+ * not match the header, naming the line.
+ */
+export async function importProject(db: Db, lines: AsyncIterable<string> | Iterable<string>, opts: { as?: string } = {}): Promise<ImportResult> {
+  const it = (Symbol.asyncIterator in lines ? lines[Symbol.asyncIterator]() : (lines as Iterable<string>)[Symbol.iterator]()) as AsyncIterator<string> | Iterator<string>;
+  const next = async () => {
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return null;
+      if (r.value.trim()) return r.value;
+    }
+  };
+  const first = await next();
+  if (!first) throw new InvalidInputError('the file is empty');
+  const header = parseLine(first, 1) as Partial<ArchiveHeader>;
+  if (header.format !== ARCHIVE_FORMAT) throw new InvalidInputError(`line 1: not a Mnemoscope project export (format is ${JSON.stringify(header.format)}, expected "${ARCHIVE_FORMAT}")`);
+  if (header.version !== ARCHIVE_VERSION) throw new InvalidInputError(`line 1: export version ${header.version} is not supported (this Mnemoscope reads version ${ARCHIVE_VERSION})`);
+  const projectId = opts.as ?? header.project?.id;
+  if (!projectId || !header.project || !header.tables) throw new InvalidInputError('line 1: the header lacks project or tables');
+  const known = new Map(PARTS.map((p) => [meta(p).name, p]));
+  const order = PARTS.map((p) => meta(p).name);
+
+  return db.transaction(async (tx) => {
+    const schema = await schemaVersion(tx);
+    if (header.schema !== schema) throw new InvalidInputError(`the file was exported at schema ${header.schema}; this database is at schema ${schema}: import it with the Mnemoscope version that exported it, or export again after upgrading that one`);
+    const existing = Object.entries(await projectCounts(tx, projectId)).filter(([, n]) => n > 0);
+    if (existing.length)
+      throw new InvalidInputError(
+        `project ${JSON.stringify(projectId)} already holds data (${existing.map(([t, n]) => `${n} ${t}`).join(', ')}); import into an empty instance (MNEMOSCOPE_DEMO=0 and a new data directory or database) or under another project id`,
+      );
+    await tx.execute(sql`
+      insert into projects (id, name, settings, created_at) values (${projectId}, ${header.project!.name}, ${JSON.stringify(header.project!.settings ?? {})}::jsonb, ${header.project!.created_at}::timestamptz)
+      on conflict (id) do update set name = excluded.name, settings = excluded.settings, created_at = excluded.created_at`);
+
+    const counts: Record<string, number> = {};
+    let batch: unknown[] = [];
+    let batchTable = '';
+    let lastIndex = -1;
+    const flush = async () => {
+      if (!batch.length) return;
+      const m = meta(known.get(batchTable)!);
+      const cols = sql.raw(m.columns.map(q).join(', '));
+      try {
+        await tx.execute(sql`insert into ${sql.raw(q(m.name))} (${cols}) select ${cols} from jsonb_populate_recordset(null::${sql.raw(q(m.name))}, ${JSON.stringify(batch)}::jsonb)`);
+      } catch (e) {
+        const err = e as Error & { cause?: Error };
+        throw new InvalidInputError(`${batchTable} rows before line ${lineNo + 1} could not be stored: ${(err.cause?.message ?? err.message).split('\n')[0]}`);
+      }
+      counts[batchTable] = (counts[batchTable] ?? 0) + batch.length;
+      batch = [];
+    };
+    let lineNo = 1;
+    let trailer: { end?: boolean; rows?: number } | null = null;
+    for (let line = await next(); line !== null; line = await next()) {
+      lineNo++;
+      if (trailer) throw new InvalidInputError(`line ${lineNo}: data after the end of the export`);
+      const rec = parseLine(line, lineNo) as { t?: string; r?: Record<string, unknown>; end?: boolean; rows?: number };
+      if (rec.end) {
+        trailer = rec;
+        continue;
+      }
+      if (typeof rec.t !== 'string' || !known.has(rec.t)) throw new InvalidInputError(`line ${lineNo}: unknown table ${JSON.stringify(rec.t)}`);
+      if (!rec.r || typeof rec.r !== 'object') throw new InvalidInputError(`line ${lineNo}: "r" must be the row object`);
+      const index = order.indexOf(rec.t);
+      if (index < lastIndex) throw new InvalidInputError(`line ${lineNo}: ${rec.t} rows after ${order[lastIndex]} rows (the file is out of order)`);
+      if (rec.t !== batchTable || batch.length >= 500) {
+        await flush();
+        batchTable = rec.t;
+      }
+      lastIndex = index;
+      batch.push('project_id' in rec.r ? { ...rec.r, project_id: projectId } : rec.r);
+    }
+    await flush();
+    if (!trailer) throw new InvalidInputError(`the file ends at line ${lineNo} without its end marker: it is truncated`);
+    const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+    if (trailer.rows !== rows) throw new InvalidInputError(`the end marker says ${trailer.rows} rows but the file holds ${rows}`);
+    for (const [t, n] of Object.entries(header.tables!)) {
+      if ((counts[t] ?? 0) !== n) throw new InvalidInputError(`the header says ${n} ${t} rows but the file holds ${counts[t] ?? 0}`);
+    }
+    // No audit record of the import itself: the project's history stays exactly what was exported.
+    return { project: projectId, rows, tables: counts };
+  });
+}
+
+function parseLine(line: string, n: number): unknown {
+  try {
+    const v = JSON.parse(line);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
+    return v;
+  } catch (e) {
+    throw new InvalidInputError(`line ${n}: not a JSON object (${(e as Error).message})`);
+  }
+}
