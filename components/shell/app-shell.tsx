@@ -14,6 +14,7 @@ const NAV = [
   { href: '/curation', label: 'Curation', count: 'pending' },
   { href: '/substrate', label: 'Substrate', count: 'snapshots' },
   { href: '/recall', label: 'Recall', count: null },
+  { href: '/connect', label: 'Connect', count: null },
   { href: '/settings', label: 'Settings', count: null },
 ] as const;
 

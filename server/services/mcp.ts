@@ -17,6 +17,17 @@ import { ingest } from './ingest';
  */
 export const MCP_TOOLS = ['submit_memory_event', 'search_memory', 'get_session_state', 'list_dead_ends'] as const;
 
+/** What each tool does, as MCP clients (and the Connect page) show it. */
+export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
+  submit_memory_event:
+    'Proposes a durable memory to the curator. It is validated, redacted, checked for safety, evidence, duplicates and conflicts, then written, queued for human review, or rejected. Returns the disposition and the reason.',
+  search_memory:
+    'Keyword search (Postgres full text, English stemming) over the project’s durable memory entries and its artifact store. All words must match; when nothing does, any word may. Semantic search runs in the Mnemoscope browser UI.',
+  get_session_state: 'The latest Compressed Cognitive State of a session (or the one committed at a given turn), with the turn it belongs to and its H_t / D_t.',
+  list_dead_ends:
+    'What the agent learned does not work: each dead end with why it was closed and the conditions that would reopen it. Give `situation` (what you are about to try, or what changed) to see which dead ends it touches.',
+};
+
 const A = agentlasEventSchema.shape;
 
 /** The Agentlas memory event, with what a tool caller need not fill in made optional. */
@@ -67,8 +78,7 @@ export function createMcpServer(db: Db, projectId: string, actor: string): McpSe
     'submit_memory_event',
     {
       title: 'Submit a memory event',
-      description:
-        'Proposes a durable memory to the curator. It is validated, redacted, checked for safety, evidence, duplicates and conflicts, then written, queued for human review, or rejected. Returns the disposition and the reason.',
+      description: MCP_TOOL_DOCS.submit_memory_event,
       inputSchema: memoryEventArgs,
       annotations: { idempotentHint: true, destructiveHint: false },
     },
@@ -94,8 +104,7 @@ export function createMcpServer(db: Db, projectId: string, actor: string): McpSe
     'search_memory',
     {
       title: 'Search memory',
-      description:
-        'Keyword search (Postgres full text, English stemming) over the project’s durable memory entries and its artifact store. All words must match; when nothing does, any word may. Semantic search runs in the Mnemoscope browser UI.',
+      description: MCP_TOOL_DOCS.search_memory,
       inputSchema: {
         query: z.string().trim().min(1, 'must not be empty').max(500),
         limit: z.number().int().min(1).max(50).optional().describe('At most this many results (default 10).'),
@@ -110,7 +119,7 @@ export function createMcpServer(db: Db, projectId: string, actor: string): McpSe
     'get_session_state',
     {
       title: 'Get session state',
-      description: 'The latest Compressed Cognitive State of a session (or the one committed at a given turn), with the turn it belongs to and its H_t / D_t.',
+      description: MCP_TOOL_DOCS.get_session_state,
       inputSchema: {
         session_id: z.string().trim().min(1).max(256),
         turn: z.number().int().nonnegative().optional().describe('A turn number; default the latest.'),
@@ -128,8 +137,7 @@ export function createMcpServer(db: Db, projectId: string, actor: string): McpSe
     'list_dead_ends',
     {
       title: 'List dead ends',
-      description:
-        'What the agent learned does not work: each dead end with why it was closed and the conditions that would reopen it. Give `situation` (what you are about to try, or what changed) to see which dead ends it touches.',
+      description: MCP_TOOL_DOCS.list_dead_ends,
       inputSchema: {
         agent: z.string().trim().min(1).max(256).optional().describe('A UCS agent id; default every agent of the project.'),
         situation: z.string().max(2000).optional(),

@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Link from 'next/link';
+import { headers } from 'next/headers';
+import { CodeBlock } from '@/components/connect/code-block';
+import { RECORD_TYPES } from '@/lib/ingest/contract';
+import { MCP_TOOL_DOCS } from '@/server/services/mcp';
+
+export const metadata = { title: 'Connect an agent' };
+export const dynamic = 'force-dynamic';
+
+/** The examples CI runs against a live server, shown as they are. */
+const example = (name: string) => readFileSync(path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib/sdk/example', name), 'utf8');
+
+export default async function ConnectPage() {
+  const h = await headers();
+  const origin = `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host') ?? '127.0.0.1:3000'}`;
+  const sdk = `// lib/sdk of this repository (run with tsx or bundle it)
+import { Mnemoscope } from './mnemoscope/lib/sdk';
+
+const mnemo = new Mnemoscope({
+  url: '${origin}',
+  apiKey: process.env.MNEMOSCOPE_API_KEY,
+});
+
+// ACC loop: one call per turn, with the committed CCS
+// and the artifacts it recalled and let in.
+const session = mnemo.acc({ id: 'run-42', agent: 'triage-bot' });
+session.turn({
+  input, output,
+  ccs: { goal_orientation: ['restore(checkout)'] },
+  recalled: ['a1'], qualified: ['a1'],
+});
+
+// Curator emitter: Agentlas memory events
+// (event_id and timestamp are filled in).
+mnemo.curator({ sourceAgent: 'triage-bot', taskId: 'INC-7' }).emit({
+  memory_kind: 'procedure',
+  content: 'Rolling-restart checkout after a CA rotation.',
+  suggested_scope: 'project',
+  evidence_refs: ['message:INC-7'],
+});
+
+// UCS bridge: field snapshots, index, action log.
+mnemo.ucs('triage-bot-ucs').action({ t: 12, action: 'consult' });
+
+// Optional: pending records are also flushed on exit.
+await mnemo.shutdown();`;
+  const mcpConfig = JSON.stringify({ mcpServers: { mnemoscope: { type: 'http', url: `${origin}/api/v1/mcp`, headers: { Authorization: 'Bearer ${MNEMOSCOPE_API_KEY}' } } } }, null, 2);
+  const migrate = `# 1. On the running embedded instance: write the project to one file
+npm run mnemoscope -- export-project --out project.ndjson.gz --url ${origin} --key $OLD_KEY
+
+# 2. Start an empty instance on PostgreSQL (another port while both run)
+DATABASE_URL=postgres://user:pass@db:5432/mnemoscope MNEMOSCOPE_DEMO=0 MNEMOSCOPE_API_KEY=$NEW_KEY PORT=3001 npm start
+
+# 3. Load the file into it: all or nothing, refused if the project already holds data
+npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:3001 --key $NEW_KEY`;
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Connect an agent</h1>
+          <div className="sub">
+            The TypeScript SDK, MCP, or plain HTTP from any language. Every request carries an API key (<Link href="/settings">Settings → API keys</Link>
+            ); records carry their own ids, so a retry never stores anything twice.
+          </div>
+        </div>
+      </div>
+      <div className="connect-grid">
+        <section className="panel">
+          <div className="panel-head">TypeScript SDK</div>
+          <div className="panel-body">
+            <p className="muted" style={{ margin: 0 }}>
+              Batches in the background, retries with backoff, never blocks or throws into the agent; a bounded buffer drops the oldest records (and counts them) while
+              the server is down. Runnable example: <code>npm run example:agent</code>.
+            </p>
+            <CodeBlock label="agent.ts" code={sdk} />
+          </div>
+        </section>
+        <section className="panel">
+          <div className="panel-head">MCP server</div>
+          <div className="panel-body">
+            <p className="muted" style={{ margin: 0 }}>
+              Streamable HTTP at <code>{origin}/api/v1/mcp</code>, stateless, authenticated with the API key. Tools:
+            </p>
+            <dl className="tool-list">
+              {Object.entries(MCP_TOOL_DOCS).map(([name, doc]) => (
+                <div key={name} style={{ display: 'contents' }}>
+                  <dt>{name}</dt>
+                  <dd>{doc}</dd>
+                </div>
+              ))}
+            </dl>
+            <CodeBlock label="MCP client configuration" code={mcpConfig} />
+          </div>
+        </section>
+        <section className="panel">
+          <div className="panel-head">curl</div>
+          <div className="panel-body">
+            <p className="muted" style={{ margin: 0 }}>
+              <code>POST /api/v1/ingest</code> takes NDJSON (or a JSON array) of <code>{'{"type", "data"}'}</code> envelopes and answers one result per record; 207 when some were
+              rejected, each with the field and the reason.
+            </p>
+            <CodeBlock label="lib/sdk/example/ingest.sh" code={example('ingest.sh')} />
+          </div>
+        </section>
+        <section className="panel">
+          <div className="panel-head">Python (standard library only)</div>
+          <div className="panel-body">
+            <CodeBlock label="lib/sdk/example/ingest.py" code={example('ingest.py')} />
+          </div>
+        </section>
+        <section className="panel">
+          <div className="panel-head">Record types and schemas</div>
+          <div className="panel-body">
+            <p className="muted" style={{ marginTop: 0 }}>
+              JSON Schemas (draft 2020-12) of the envelope and of <code>data</code> for every type: <a href="/api/v1/schema">/api/v1/schema</a>.
+            </p>
+            <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
+              {RECORD_TYPES.map((t) => (
+                <span key={t} className="badge mono">
+                  {t}
+                </span>
+              ))}
+            </div>
+          </div>
+        </section>
+        <section className="panel">
+          <div className="panel-head">Move a project (e.g. to PostgreSQL)</div>
+          <div className="panel-body">
+            <p className="muted" style={{ margin: 0 }}>
+              One file holds sessions, memory entries with their history, curation records and UCS data; importing it into an empty instance and exporting again gives the same
+              file.
+            </p>
+            <CodeBlock label="shell" code={migrate} />
+          </div>
+        </section>
+      </div>
+    </>
+  );
+}
