@@ -1,0 +1,155 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Mnemoscope } from '@/lib/sdk';
+import { startPostgres } from '../server/test/postgres';
+import { startNextServer } from '../server/test/next-server';
+import { launch } from './browser';
+import { open } from './page';
+
+/**
+ * Agent-side integration against the live servers, as users run it: the example agent (SDK), the
+ * Python and curl examples, an MCP client, and moving a project to a new PostgreSQL instance with
+ * the CLI. Each time the data must show up in the UI, in Chromium.
+ */
+const servers = inject('servers');
+const root = path.resolve(import.meta.dirname, '..');
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launch();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+});
+afterAll(async () => browser?.close());
+
+/** Runs a command to its end; never throws, so a failure shows its output in the assertion. */
+function run(cmd: string, args: string[], env: Record<string, string>, timeout = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { cwd: root, env: { ...process.env, ...env }, timeout }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+
+describe.each(servers)('agents put data into the live server on $name', (srv) => {
+  const env = { MNEMOSCOPE_URL: srv.url, MNEMOSCOPE_API_KEY: srv.key };
+  const sid = `example-${srv.name}`;
+
+  it('the example agent replays its incident through the SDK; a second run stores nothing new; the session, memory and dead end show in the UI', async () => {
+    const first = await run(tsx, ['lib/sdk/example/incident-agent.ts', sid], env);
+    expect(first.stderr + first.stdout).toMatch(/accepted 22, already stored 0, rejected 0, dropped 0/);
+    expect(first.code).toBe(0);
+    const second = await run(tsx, ['lib/sdk/example/incident-agent.ts', sid], env);
+    expect(second.stdout).toMatch(/accepted 0, already stored 22, rejected 0, dropped 0/);
+
+    await open(page, `${srv.url}/sessions/${sid}`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Checkout 504s after the payments gateway certificate rotation');
+    await expect.poll(() => page.locator('main').textContent()).toContain('6 turns');
+    await expect.poll(() => page.locator('main').textContent()).toContain('PagerDuty: checkout-api 504 rate above 30 %');
+
+    await open(page, `${srv.url}/curation/memory`);
+    await page.getByLabel('Search entries').fill('rolling-restart checkout-api');
+    await expect.poll(() => page.getByTestId('entries').textContent(), { timeout: 10_000 }).toContain('deploy the new bundle to /etc/checkout/ca.pem');
+
+    await open(page, `${srv.url}/substrate/sre-copilot-ucs/dead-ends`);
+    await expect.poll(() => page.locator('main').textContent()).toContain('SIGHUP hot reload of the checkout trust bundle');
+  });
+
+  it('the Python (standard library) and curl examples ingest, and their sessions show in the UI', async () => {
+    const py = await run('python3', ['lib/sdk/example/ingest.py', `py-${srv.name}`], env);
+    expect(py.stderr + py.stdout).toMatch(/session py-\w+: 5 accepted, 0 already stored, 0 rejected/);
+    expect(py.code).toBe(0);
+    const sh = await run('bash', ['lib/sdk/example/ingest.sh', `curl-${srv.name}`], env);
+    expect(sh.code).toBe(0);
+    expect(JSON.parse(sh.stdout)).toMatchObject({ accepted: 3, rejected: 0, curation: { events: 1 } });
+
+    await open(page, `${srv.url}/sessions`);
+    await expect.poll(() => page.locator('main').textContent()).toContain('Disk filling up on db-3');
+    await expect.poll(() => page.locator('main').textContent()).toContain('Certificate expiry check');
+    await open(page, `${srv.url}/sessions/py-${srv.name}?turn=2`);
+    await expect.poll(() => page.locator('main').textContent()).toContain('Dropped the inactive slot analytics_old');
+  });
+
+  it('an MCP client submits a memory event and reads state and dead ends; the entry shows in the memory browser', async () => {
+    const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.url}/api/v1/mcp`), { requestInit: { headers: { authorization: `Bearer ${srv.key}` } } }));
+    try {
+      const content = `On ${srv.name}, the staging load balancer drains connections for 30 seconds before a deploy.`;
+      const r = (await client.callTool({
+        name: 'submit_memory_event',
+        arguments: { content, memory_kind: 'fact', suggested_scope: 'project', source_agent: 'mcp-e2e', task_id: 'T-1', evidence_refs: ['url:https://wiki.example.com/lb'] },
+      })) as { structuredContent: { disposition: string; entry_id: string; entry_url: string } };
+      expect(r.structuredContent.disposition).toBe('written');
+      const state = (await client.callTool({ name: 'get_session_state', arguments: { session_id: sid } })) as { structuredContent: { turn: number; ccs: Record<string, string[]> } };
+      expect(state.structuredContent.turn).toBe(6);
+      expect(state.structuredContent.ccs.semantic_gist).toEqual(['resolved(tls_trust_mismatch)']);
+      const dead = (await client.callTool({ name: 'list_dead_ends', arguments: { situation: 'checkout-api now ships trust bundle hot reload' } })) as { structuredContent: { dead_ends: { id: string }[] } };
+      expect(dead.structuredContent.dead_ends.map((d) => d.id)).toContain('de-sighup-tls');
+      const found = (await client.callTool({ name: 'search_memory', arguments: { query: 'load balancer drains' } })) as { structuredContent: { results: { content: string }[] } };
+      expect(found.structuredContent.results[0]!.content).toBe(content);
+      const bad = (await client.callTool({ name: 'get_session_state', arguments: { session_id: 'no-such-session' } })) as { isError: boolean };
+      expect(bad.isError).toBe(true);
+
+      await open(page, `${srv.url}${r.structuredContent.entry_url}`);
+      await expect.poll(() => page.getByTestId('entry-detail').textContent(), { timeout: 10_000 }).toContain(content);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the SDK splits a batch the server finds too large, and everything arrives', async () => {
+    const mnemo = new Mnemoscope({ url: srv.url, apiKey: srv.key, flushOnExit: false, batchSize: 600 });
+    const s = mnemo.acc({ id: `big-${srv.name}`, agent: 'bulk' });
+    // ~3.6 MB in one batch against the servers' 2 MB body limit.
+    for (let i = 0; i < 599; i++) s.turn({ input: `step ${i} `.repeat(500), output: 'ok', ccs: { goal_orientation: [`step(${i})`] } });
+    const stats = await mnemo.shutdown(60_000);
+    expect(stats).toMatchObject({ accepted: 600, dropped: 0, rejected: 0 });
+    expect(stats.requests).toBeGreaterThan(1);
+  });
+});
+
+describe('moving a project to PostgreSQL with the CLI', () => {
+  it('exports the embedded project, imports it into an empty PostgreSQL instance, and the copy is identical and browsable', async () => {
+    const from = servers.find((s) => s.name === 'pglite')!;
+    const pg = await startPostgres();
+    const target = await startNextServer({ DATABASE_URL: pg.url, MNEMOSCOPE_DEMO: '0', MNEMOSCOPE_API_KEY: 'moved-key-0123456789abcdef' });
+    try {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-move-'));
+      const file = path.join(dir, 'project.ndjson.gz');
+      const cli = (args: string[]) => run(tsx, ['server/cli/mnemoscope.ts', ...args], {});
+      const out = await cli(['export-project', '--out', file, '--url', from.url, '--key', from.key]);
+      expect(out.stderr).toMatch(/wrote .*project\.ndjson\.gz/);
+      const lines = gunzipSync(readFileSync(file)).toString('utf8').trim().split('\n');
+      expect(JSON.parse(lines[0]!).tables.turns).toBeGreaterThan(100);
+
+      const imported = await cli(['import-project', file, '--url', target.url, '--key', 'moved-key-0123456789abcdef']);
+      expect(imported.stderr).toBe('');
+      expect(imported.stdout).toMatch(new RegExp(`imported ${lines.length - 2} rows into project default`));
+      const again = await cli(['import-project', file, '--url', target.url, '--key', 'moved-key-0123456789abcdef']);
+      expect(again.code).toBe(2);
+      expect(again.stderr).toMatch(/400 .*project "default" already holds data/);
+
+      const back = path.join(dir, 'back.ndjson.gz');
+      await cli(['export-project', '--out', back, '--url', target.url, '--key', 'moved-key-0123456789abcdef']);
+      const backLines = gunzipSync(readFileSync(back)).toString('utf8').trim().split('\n');
+      const strip = (l: string[]) => [{ ...JSON.parse(l[0]!), exported_at: null }, ...l.slice(1)];
+      expect(strip(backLines)).toEqual(strip(lines));
+
+      await open(page, `${target.url}/sessions/itops-nginx-502`);
+      await expect.poll(() => page.locator('main').textContent()).toContain('turns');
+      await open(page, `${target.url}/settings`);
+      await expect.poll(() => page.locator('main').textContent()).toContain('PostgreSQL server');
+    } finally {
+      target.kill();
+      pg.stop();
+    }
+  }, 180_000);
+});
