@@ -86,16 +86,16 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
       const r = (await client.callTool({
         name: 'submit_memory_event',
         arguments: { content, memory_kind: 'fact', suggested_scope: 'project', source_agent: 'mcp-e2e', task_id: 'T-1', evidence_refs: ['url:https://wiki.example.com/lb'] },
-      })) as { structuredContent: { disposition: string; entry_id: string; entry_url: string } };
+      })) as unknown as { structuredContent: { disposition: string; entry_id: string; entry_url: string } };
       expect(r.structuredContent.disposition).toBe('written');
-      const state = (await client.callTool({ name: 'get_session_state', arguments: { session_id: sid } })) as { structuredContent: { turn: number; ccs: Record<string, string[]> } };
+      const state = (await client.callTool({ name: 'get_session_state', arguments: { session_id: sid } })) as unknown as { structuredContent: { turn: number; ccs: Record<string, string[]> } };
       expect(state.structuredContent.turn).toBe(6);
       expect(state.structuredContent.ccs.semantic_gist).toEqual(['resolved(tls_trust_mismatch)']);
-      const dead = (await client.callTool({ name: 'list_dead_ends', arguments: { situation: 'checkout-api now ships trust bundle hot reload' } })) as { structuredContent: { dead_ends: { id: string }[] } };
+      const dead = (await client.callTool({ name: 'list_dead_ends', arguments: { situation: 'checkout-api now ships trust bundle hot reload' } })) as unknown as { structuredContent: { dead_ends: { id: string }[] } };
       expect(dead.structuredContent.dead_ends.map((d) => d.id)).toContain('de-sighup-tls');
-      const found = (await client.callTool({ name: 'search_memory', arguments: { query: 'load balancer drains' } })) as { structuredContent: { results: { content: string }[] } };
+      const found = (await client.callTool({ name: 'search_memory', arguments: { query: 'load balancer drains' } })) as unknown as { structuredContent: { results: { content: string }[] } };
       expect(found.structuredContent.results[0]!.content).toBe(content);
-      const bad = (await client.callTool({ name: 'get_session_state', arguments: { session_id: 'no-such-session' } })) as { isError: boolean };
+      const bad = (await client.callTool({ name: 'get_session_state', arguments: { session_id: 'no-such-session' } })) as unknown as { isError: boolean };
       expect(bad.isError).toBe(true);
 
       await open(page, `${srv.url}${r.structuredContent.entry_url}`);
