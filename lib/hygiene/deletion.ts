@@ -1,0 +1,181 @@
+/**
+ * Deletion policies of the memory-addition-deletion paper (§5.1, §6.2), on the recorded history:
+ *
+ * - periodic: removed when retrieved ≤ α times in the last period of P steps
+ *   (φ_period = 1[freq_t − freq_{t−P} ≤ α]); a record younger than a period is not judged yet.
+ * - history-based: removed when retrieved more than n times with mean utility ≤ β
+ *   (φ_history = 1[mean Φ ≤ β] if freq_t > n).
+ * - combined: both deletions applied, i.e. removed when either fires. The paper prints
+ *   φ_period × φ_history, but its Table 2 (combined keeps the smallest memory) only holds when both
+ *   deletions run; the intersection could never be smaller than either.
+ * - capacity cap (§6.2): periodic deletion, then the least-utility records while memory exceeds C.
+ *
+ * Utilities of retrievals whose turn reported none are left out of the mean; a record with no known
+ * utility ranks as 0.5 for the cap.
+ */
+
+export interface DeletionParams {
+  /** P: the period, in steps (turns of the agent's timeline). */
+  period: number;
+  /** α: most retrievals in the last period that still get a record removed. */
+  alpha: number;
+  /** n: a record is judged on its history only after more than n retrievals. */
+  n: number;
+  /** β: mean utility at or below which a well-tried record is removed. */
+  beta: number;
+  /** C: most records memory may hold (capacity policy). */
+  capacity: number;
+}
+
+export const PAPER_DEFAULTS: DeletionParams = { period: 200, alpha: 0, n: 5, beta: 0.5, capacity: 100 };
+
+export type Policy = 'periodic' | 'history' | 'combined' | 'capacity';
+export const POLICIES: Policy[] = ['periodic', 'history', 'combined', 'capacity'];
+
+export interface HistoryRecord {
+  id: string;
+  /** Step at which it entered memory (records made from turn s enter after step s). */
+  addedStep: number;
+}
+
+export interface HistoryRetrieval {
+  record: string;
+  step: number;
+  utility: number | null;
+}
+
+interface Stats {
+  steps: number[];
+  utilities: number[];
+}
+
+function statsOf(retrievals: HistoryRetrieval[], upTo = Infinity): Map<string, Stats> {
+  const m = new Map<string, Stats>();
+  for (const r of retrievals) {
+    if (r.step > upTo) continue;
+    const s = m.get(r.record) ?? { steps: [], utilities: [] };
+    s.steps.push(r.step);
+    if (r.utility !== null) s.utilities.push(r.utility);
+    m.set(r.record, s);
+  }
+  return m;
+}
+
+const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+export function periodicFires(addedStep: number, steps: number[], now: number, p: Pick<DeletionParams, 'period' | 'alpha'>): boolean {
+  if (now - addedStep < p.period) return false;
+  return steps.filter((s) => s > now - p.period && s <= now).length <= p.alpha;
+}
+
+export function historyFires(steps: number[], utilities: number[], p: Pick<DeletionParams, 'n' | 'beta'>): boolean {
+  if (steps.length <= p.n) return false;
+  const m = meanOf(utilities);
+  return m !== null && m <= p.beta;
+}
+
+export interface Verdict {
+  id: string;
+  removed: boolean;
+  /** Why, in words, with the numbers. */
+  reason: string;
+  recentRetrievals: number;
+  retrievals: number;
+  meanUtility: number | null;
+}
+
+/** Which records each policy would remove now (`now` = the last step), with the reason for each. */
+export function removeNow(records: HistoryRecord[], retrievals: HistoryRetrieval[], now: number, p: DeletionParams): Record<Policy, Verdict[]> {
+  const stats = statsOf(retrievals, now);
+  const base = records.map((r) => {
+    const s = stats.get(r.id) ?? { steps: [], utilities: [] };
+    const recent = s.steps.filter((x) => x > now - p.period && x <= now).length;
+    const mu = meanOf(s.utilities);
+    const per = periodicFires(r.addedStep, s.steps, now, p);
+    const his = historyFires(s.steps, s.utilities, p);
+    return { r, s, recent, mu, per, his };
+  });
+  const verdict = (b: (typeof base)[number], removed: boolean, reason: string): Verdict => ({ id: b.r.id, removed, reason, recentRetrievals: b.recent, retrievals: b.s.steps.length, meanUtility: b.mu });
+  const perReason = (b: (typeof base)[number]) =>
+    b.per ? `retrieved ${b.recent}× in the last ${p.period} steps (≤ α = ${p.alpha})` : now - b.r.addedStep < p.period ? `younger than one period` : `retrieved ${b.recent}× in the last ${p.period} steps`;
+  const hisReason = (b: (typeof base)[number]) =>
+    b.s.steps.length <= p.n ? `retrieved ${b.s.steps.length}× (judged after more than n = ${p.n})` : `mean utility ${fmt(b.mu)} over ${b.s.steps.length} retrievals${b.his ? ` (≤ β = ${p.beta})` : ''}`;
+
+  const periodic = base.map((b) => verdict(b, b.per, perReason(b)));
+  const history = base.map((b) => verdict(b, b.his, hisReason(b)));
+  const combined = base.map((b) => verdict(b, b.per || b.his, b.per && b.his ? `${perReason(b)}; ${hisReason(b)}` : b.his ? hisReason(b) : perReason(b)));
+  // Capacity: periodic first, then the least useful until memory fits.
+  const survivors = base.filter((b) => !b.per);
+  const over = Math.max(0, survivors.length - p.capacity);
+  const cut = new Set(
+    [...survivors]
+      .sort((a, b) => (a.mu ?? 0.5) - (b.mu ?? 0.5) || a.s.steps.length - b.s.steps.length || a.r.addedStep - b.r.addedStep)
+      .slice(0, over)
+      .map((b) => b.r.id),
+  );
+  const capacity = base.map((b) =>
+    verdict(b, b.per || cut.has(b.r.id), b.per ? perReason(b) : cut.has(b.r.id) ? `over capacity ${p.capacity}: mean utility ${fmt(b.mu ?? 0.5)} is among the ${over} lowest` : `kept within capacity ${p.capacity}`),
+  );
+  return { periodic, history, combined, capacity };
+}
+
+export interface SizePoint {
+  step: number;
+  none: number;
+  periodic: number;
+  history: number;
+  combined: number;
+  capacity: number;
+}
+
+/**
+ * Memory size over the recorded history under each policy: records enter at their step, recalls
+ * happen as recorded, history-based deletion runs after every step, periodic deletion at every
+ * multiple of P, the cap after every step. A removed record's later recalls are dropped (what the
+ * agent would have recalled instead is unknown).
+ */
+export function simulateSizes(records: HistoryRecord[], retrievals: HistoryRetrieval[], lastStep: number, p: DeletionParams): SizePoint[] {
+  const entering = new Map<number, string[]>();
+  for (const r of records) entering.set(r.addedStep, [...(entering.get(r.addedStep) ?? []), r.id]);
+  const at = new Map<number, HistoryRetrieval[]>();
+  for (const r of retrievals) at.set(r.step, [...(at.get(r.step) ?? []), r]);
+  const added = new Map(records.map((r) => [r.id, r.addedStep]));
+
+  const run = (policy: Policy | 'none') => {
+    const live = new Set<string>();
+    const stats = new Map<string, Stats>();
+    const sizes: number[] = [];
+    for (let step = 0; step <= lastStep; step++) {
+      // Recalls of this step's turn happen before what the turn adds enters memory.
+      for (const r of at.get(step) ?? []) {
+        if (!live.has(r.record)) continue;
+        const s = stats.get(r.record) ?? { steps: [], utilities: [] };
+        s.steps.push(step);
+        if (r.utility !== null) s.utilities.push(r.utility);
+        stats.set(r.record, s);
+      }
+      for (const id of entering.get(step) ?? []) live.add(id);
+      const get = (id: string) => stats.get(id) ?? { steps: [], utilities: [] };
+      if (policy === 'history' || policy === 'combined')
+        for (const id of [...live]) if (historyFires(get(id).steps, get(id).utilities, p)) live.delete(id);
+      if ((policy === 'periodic' || policy === 'combined' || policy === 'capacity') && step > 0 && step % p.period === 0)
+        for (const id of [...live]) if (periodicFires(added.get(id)!, get(id).steps, step, p)) live.delete(id);
+      if (policy === 'capacity' && live.size > p.capacity) {
+        const order = [...live].sort((a, b) => (meanOf(get(a).utilities) ?? 0.5) - (meanOf(get(b).utilities) ?? 0.5) || get(a).steps.length - get(b).steps.length);
+        for (const id of order.slice(0, live.size - p.capacity)) live.delete(id);
+      }
+      sizes.push(live.size);
+    }
+    return sizes;
+  };
+  const none = run('none');
+  const periodic = run('periodic');
+  const history = run('history');
+  const combined = run('combined');
+  const capacity = run('capacity');
+  return none.map((n, step) => ({ step, none: n, periodic: periodic[step]!, history: history[step]!, combined: combined[step]!, capacity: capacity[step]! }));
+}
+
+function fmt(x: number | null) {
+  return x === null ? '—' : x.toFixed(2);
+}
