@@ -114,7 +114,8 @@ describe('a new user on the embedded database', () => {
 
   it('shows the UCS workspace and searches memory by keyword', async () => {
     await open(page, '/substrate');
-    const card = page.getByTestId('ucs-agent');
+    // Other files' agents may be here too (the integration tests send a UCS bridge's data).
+    const card = page.getByTestId('ucs-agent').filter({ hasText: 'aegis-demo' });
     await card.waitFor();
     expect(await card.textContent()).toMatch(/aegis-demo.*24×32 torus.*Snapshots21/);
     await open(page, '/recall');

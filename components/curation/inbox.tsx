@@ -230,6 +230,7 @@ type Detail = {
   proposal: { id: string; eventId: string; operation: string; scope: string; kind: string; content: string; confidence: string | null; sourceAgent: string | null; rationale: Record<string, unknown>; status: string; decidedBy: string | null; decidedAt: Date | null; decisionNote: string | null; createdAt: Date };
   event: { eventId: string; shape: string; sourceAgent: string; taskId: string | null; kind: string; suggestedScope: string; sensitivity: string | null; ttl: string | null; evidenceRefs: { type: string; ref: string }[]; requestContext: Record<string, unknown> | null; redactions: { path: string; type: string; count: number }[]; timestamp: string; humanReviewRequired: boolean } | null;
   target: { id: string; content: string; scope: string; kind: string; status: string; version: number } | null;
+  targetArtifact: { id: string; kind: string | null; content: string; session: string | null; status: string } | null;
   conflicting: { id: string; content: string; scope: string; kind: string; status: string; version: number }[];
   nearest: { id: string; content: string; scope: string; kind: string; status: string; cosine: number }[];
 };
@@ -358,6 +359,21 @@ function ProposalDetail({
               <MemoryText text={data.target.content} />
             </div>
             <div>{p.operation === 'update' ? <TextDiff before={data.target.content} after={p.content} /> : <MemoryText text={p.content} />}</div>
+          </div>
+        </>
+      ) : null}
+      {data.targetArtifact ? (
+        <>
+          <h3>Would deprecate a record of the external store</h3>
+          <div className="compare" data-testid="target-artifact">
+            <div>
+              <span className="badge mono">{data.targetArtifact.id}</span> <span className="badge">{data.targetArtifact.kind ?? 'record'} · {data.targetArtifact.status}</span>
+              {data.targetArtifact.session ? <span className="muted"> in {data.targetArtifact.session}</span> : null}
+              <div style={{ marginTop: 6 }}>
+                <MemoryText text={data.targetArtifact.content} />
+              </div>
+            </div>
+            <div className="muted">Approving marks it deprecated: it stays in the store and its history, and the hygiene lab counts it as removed.</div>
           </div>
         </>
       ) : null}

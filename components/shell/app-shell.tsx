@@ -13,6 +13,7 @@ const NAV = [
   { href: '/sessions', label: 'Sessions', count: 'sessions' },
   { href: '/curation', label: 'Curation', count: 'pending' },
   { href: '/substrate', label: 'Substrate', count: 'snapshots' },
+  { href: '/hygiene', label: 'Hygiene lab', count: null },
   { href: '/recall', label: 'Recall', count: null },
   { href: '/connect', label: 'Connect', count: null },
   { href: '/settings', label: 'Settings', count: null },

@@ -109,7 +109,8 @@ export interface MisalignmentRule {
   minHits: number;
 }
 
-export const DEFAULT_MISALIGNMENT: MisalignmentRule = { inputMin: 0.6, outputMax: 0.45, minHits: 2 };
+/** Defaults for the bundled static model, whose cosines run high: editable in the lab. */
+export const DEFAULT_MISALIGNMENT: MisalignmentRule = { inputMin: 0.7, outputMax: 0.6, minHits: 2 };
 
 const mean = (xs: (number | null)[]): number | null => {
   const v = xs.filter((x): x is number => x !== null);

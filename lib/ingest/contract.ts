@@ -78,8 +78,23 @@ export const turnRecordSchema = z
     hallucination: z.number().min(0, 'must be within [0, 1]').max(1, 'must be within [0, 1]').nullable().optional(),
     drift: z.number().min(0, 'must be ≥ 0').nullable().optional(),
     timestamp: isoTimestamp.optional(),
+    // Outcome and memory-addition signals for the hygiene lab (kept with the turn's extra fields).
+    /** How well the turn went, 0–1, by the agent's own evaluator. */
+    utility: z.number().min(0, 'must be within [0, 1]').max(1, 'must be within [0, 1]').optional(),
+    /** Whether the task succeeded (used when `utility` is absent). */
+    success: z.boolean().optional(),
+    /** The evaluator's decision on storing this turn's execution as a memory record. */
+    addition: z
+      .object({
+        decision: z.enum(['added', 'skipped'], { message: 'must be "added" or "skipped"' }),
+        evaluator: z.string().max(120).optional(),
+        score: z.number().optional(),
+      })
+      .optional(),
   })
   .loose();
+/** Turn fields that are validated but stored with the turn's extra fields. */
+export const TURN_EXTRA_FIELDS = ['utility', 'success', 'addition'];
 export type TurnRecord = z.infer<typeof turnRecordSchema>;
 
 export const artifactRecordSchema = z
@@ -92,8 +107,12 @@ export const artifactRecordSchema = z
     provenance: jsonObject.optional(),
     created_turn: z.number().int().nonnegative().optional(),
     timestamp: isoTimestamp.optional(),
+    /** −log p(record | context) under the agent's model, for surprise-weighted consolidation. */
+    surprise: z.number().nonnegative('must be ≥ 0').optional(),
   })
   .loose();
+/** Artifact fields that are validated but stored with the artifact's extra fields. */
+export const ARTIFACT_EXTRA_FIELDS = ['surprise'];
 
 // ---------------------------------------------------------------- memory events
 

@@ -5,8 +5,10 @@ import { mask, redactDeep, type RedactionRecord } from '@/lib/redact/redact';
 import { splitUcsState, type UcsStateParts } from '@/lib/ucs/state';
 import { entitiesFromExport, entitiesFromIndex, type UcsEntities } from '@/lib/ucs/entities';
 import {
+  ARTIFACT_EXTRA_FIELDS,
   DATA_SCHEMAS,
   LIMITS,
+  TURN_EXTRA_FIELDS,
   agentlasEventSchema,
   artifactRecordSchema,
   envelopeSchema,
@@ -126,9 +128,9 @@ function zodErrors(error: z.ZodError, prefix: string): FieldError[] {
   });
 }
 
-const KNOWN_TURN = new Set(Object.keys(turnRecordSchema.shape));
+const KNOWN_TURN = new Set(Object.keys(turnRecordSchema.shape).filter((k) => !TURN_EXTRA_FIELDS.includes(k)));
 const KNOWN_SESSION = new Set(Object.keys(sessionRecordSchema.shape));
-const KNOWN_ARTIFACT = new Set(Object.keys(artifactRecordSchema.shape));
+const KNOWN_ARTIFACT = new Set(Object.keys(artifactRecordSchema.shape).filter((k) => !ARTIFACT_EXTRA_FIELDS.includes(k)));
 
 function extras(data: Json, known: Set<string>): Json {
   const out: Json = {};

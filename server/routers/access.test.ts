@@ -17,6 +17,9 @@ import { DRIVERS, freshDb } from '@/server/test/db';
  */
 const ACCESS: Record<string, Role> = {
   'apiKey.list': 'admin',
+  'hygiene.agents': 'viewer',
+  'hygiene.lab': 'viewer',
+  'hygiene.propose': 'reviewer',
   'apiKey.create': 'admin',
   'apiKey.revoke': 'admin',
   'members.list': 'admin',

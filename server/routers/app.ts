@@ -1,5 +1,6 @@
 import { router } from '@/server/trpc/init';
 import { apiKeyRouter } from './api-key';
+import { hygieneRouter } from './hygiene';
 import { ingestRouter } from './ingest';
 import { memoryRouter } from './memory';
 import { recallRouter } from './recall';
@@ -11,6 +12,7 @@ import { ucsRouter } from './ucs';
 
 export const appRouter = router({
   apiKey: apiKeyRouter,
+  hygiene: hygieneRouter,
   ingest: ingestRouter,
   memory: memoryRouter,
   recall: recallRouter,

@@ -5,6 +5,7 @@ import { auditLog } from '@/server/db/schema/projects';
 import { curationOutcomes, ingestBatches, memoryEntries, memoryEntryLinks, memoryEntryVersions, memoryEvents, proposals, rejectedEvents } from '@/server/db/schema/memory';
 import type { CurationReport } from '@/lib/curation/report';
 import type { HealthDay } from '@/lib/curation/health';
+import { artifacts } from '@/server/db/schema/sessions';
 import { NotFoundError } from './errors';
 
 /** Read models of the curation pages: the inbox, one proposal with its context, the memory browser, reports, audit, health. */
@@ -107,10 +108,17 @@ export async function proposalDetail(db: Db, projectId: string, id: string) {
     .where(and(eq(memoryEvents.projectId, projectId), eq(memoryEvents.eventId, p.eventId)));
   const linked = [...p.conflictsWith, ...(p.targetEntryId ? [p.targetEntryId] : [])];
   const named = linked.length ? await db.select(entryColumns).from(memoryEntries).where(and(eq(memoryEntries.projectId, projectId), inArray(memoryEntries.id, linked))) : [];
+  const [targetArtifact] = p.targetArtifactId
+    ? await db
+        .select({ id: artifacts.id, kind: artifacts.kind, content: artifacts.content, session: artifacts.sessionId, status: artifacts.status })
+        .from(artifacts)
+        .where(and(eq(artifacts.projectId, projectId), eq(artifacts.id, p.targetArtifactId)))
+    : [];
   return {
     proposal: p,
     event: event ?? null,
     target: named.find((e) => e.id === p.targetEntryId) ?? null,
+    targetArtifact: targetArtifact ?? null,
     conflicting: named.filter((e) => p.conflictsWith.includes(e.id)),
     nearest: await nearestInScope(db, projectId, p.content, p.scope, 5),
   };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@/server/db';
 import { auditLog, projects } from '@/server/db/schema/projects';
+import { artifacts } from '@/server/db/schema/sessions';
 import { curationOutcomes, ingestBatches, memoryEntries, memoryEntryLinks, memoryEntryVersions, memoryEvents, proposals, rejectedEvents } from '@/server/db/schema/memory';
 import { curate, DEFAULT_POLICY, SCOPES, KINDS, type CurationDecision, type CurationEvent, type CurationPolicy, type Kind, type Neighbour, type Operation, type Scope } from '@/lib/curation/pipeline';
 import { VectorMatrix, dot, topK } from '@/lib/recall/vectors';
@@ -326,6 +327,8 @@ interface WriteInput {
   content: string;
   eventId: string | null;
   targetEntryId: string | null;
+  /** A record of the external artifact store, for a deprecation raised from the hygiene lab. */
+  targetArtifactId?: string | null;
   conflictsWith: string[];
 }
 
@@ -370,6 +373,16 @@ export async function applyOperation(tx: Tx, projectId: string, op: Operation, w
       return w.targetEntryId;
     }
     case 'deprecate': {
+      if (w.targetArtifactId) {
+        const [a] = await tx
+          .update(artifacts)
+          .set({ status: 'deprecated', statusChangedAt: sql`now()`, statusChangedBy: actor })
+          .where(and(eq(artifacts.projectId, projectId), eq(artifacts.id, w.targetArtifactId)))
+          .returning({ id: artifacts.id });
+        if (!a) throw new NotFoundError('record', w.targetArtifactId);
+        await tx.insert(auditLog).values({ projectId, actor, action: 'artifact.deprecate', subjectType: 'artifact', subjectId: w.targetArtifactId, detail: { eventId: w.eventId } });
+        return null;
+      }
       if (!w.targetEntryId) throw new InvalidInputError('a deprecation needs the entry it deprecates');
       await newVersion(tx, projectId, w.targetEntryId, 'deprecate', { status: 'deprecated' }, w.eventId, actor);
       return w.targetEntryId;
@@ -431,7 +444,7 @@ async function applyDecision(db: Db, projectId: string, proposalId: string, d: D
     }
     const entryId =
       status === 'approved'
-        ? await applyOperation(tx, projectId, p.operation as Operation, { scope: p.scope as Scope, kind: p.kind as Kind, content: p.content, eventId: p.eventId, targetEntryId: p.targetEntryId, conflictsWith: p.conflictsWith }, reviewer)
+        ? await applyOperation(tx, projectId, p.operation as Operation, { scope: p.scope as Scope, kind: p.kind as Kind, content: p.content, eventId: p.eventId, targetEntryId: p.targetEntryId, targetArtifactId: p.targetArtifactId, conflictsWith: p.conflictsWith }, reviewer)
         : null;
     const edited = d.edits && Object.keys(d.edits).length ? d.edits : null;
     await tx.insert(curationOutcomes).values({
@@ -459,5 +472,78 @@ export async function deprecateEntry(db: Db, projectId: string, entryId: string,
     if (cur.status === 'deprecated') throw new ConflictError('the entry is already deprecated');
     await newVersion(tx, projectId, entryId, 'deprecate', { status: 'deprecated' }, null, actor);
     await tx.insert(auditLog).values({ projectId, actor, action: 'entry.deprecate', subjectType: 'memory_entry', subjectId: entryId, detail: { reason } });
+  });
+}
+
+export interface DeprecationRequest {
+  target: { source: 'artifact' | 'entry'; id: string };
+  /** The policy that selected it and why, in words: shown to the reviewer as the rationale. */
+  policy: string;
+  reason: string;
+  /** The numbers behind the reason (retrievals, mean utility, similarities, parameters). */
+  evidence: Record<string, unknown>;
+}
+
+/**
+ * Raises a deprecation proposal for a record or entry (from the hygiene lab): it waits in the
+ * inbox for a reviewer like any proposal; approving it marks the record deprecated, never deletes it.
+ * One pending deprecation per target.
+ */
+export async function raiseDeprecation(db: Db, projectId: string, r: DeprecationRequest, actor: string): Promise<{ proposalId: string }> {
+  if (!r.reason.trim()) throw new InvalidInputError('reason: say why the record should go');
+  return db.transaction(async (tx) => {
+    await lockCuration(tx, projectId);
+    let content: string;
+    let scope: Scope = 'project';
+    if (r.target.source === 'entry') {
+      const cur = await lockEntry(tx, projectId, r.target.id);
+      if (cur.status === 'deprecated') throw new ConflictError('the entry is already deprecated');
+      content = cur.content;
+      scope = cur.scope as Scope;
+    } else {
+      const [a] = await tx.select({ content: artifacts.content, status: artifacts.status }).from(artifacts).where(and(eq(artifacts.projectId, projectId), eq(artifacts.id, r.target.id)));
+      if (!a) throw new NotFoundError('record', r.target.id);
+      if (a.status === 'deprecated') throw new ConflictError('the record is already deprecated');
+      content = a.content;
+    }
+    const [open] = await tx
+      .select({ id: proposals.id })
+      .from(proposals)
+      .where(
+        and(
+          eq(proposals.projectId, projectId),
+          eq(proposals.status, 'pending'),
+          eq(proposals.operation, 'deprecate'),
+          r.target.source === 'entry' ? eq(proposals.targetEntryId, r.target.id) : eq(proposals.targetArtifactId, r.target.id),
+        ),
+      );
+    if (open) throw new ConflictError(`a deprecation of ${r.target.id} is already waiting for review (proposal ${open.id})`);
+    const eventId = `hygiene_${randomUUID()}`;
+    const [p] = await tx
+      .insert(proposals)
+      .values({
+        projectId,
+        eventId,
+        operation: 'deprecate',
+        scope,
+        kind: 'deprecation',
+        content: content.slice(0, 4000),
+        rationale: {
+          raisedBy: actor,
+          source: 'hygiene lab',
+          reviewBecause: `raised from the memory hygiene lab by ${actor}: ${r.policy}`,
+          steps: [
+            { step: 'policy', outcome: r.policy, detail: r.reason },
+            ...Object.entries(r.evidence).map(([k, v]) => ({ step: k, outcome: typeof v === 'number' ? String(Number(v.toFixed(3))) : String(v) })),
+          ],
+          evidence: r.evidence,
+        },
+        targetEntryId: r.target.source === 'entry' ? r.target.id : null,
+        targetArtifactId: r.target.source === 'artifact' ? r.target.id : null,
+        sourceAgent: 'hygiene-lab',
+      })
+      .returning({ id: proposals.id });
+    await tx.insert(auditLog).values({ projectId, actor, action: 'proposal.raise', subjectType: 'proposal', subjectId: p!.id, detail: { target: r.target, policy: r.policy, reason: r.reason } });
+    return { proposalId: p!.id };
   });
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Db } from '@/server/db';
 import { demoSessions } from '@/lib/demo/generate';
 import { demoMemoryEvents } from '@/lib/demo/events';
+import { hygieneDemo } from '@/lib/demo/hygiene';
 import { convertFiles } from '@/lib/import/files';
 import type { Envelope } from '@/lib/ingest/contract';
 import { readTree } from '@/server/fs/read-tree';
@@ -15,7 +16,7 @@ export function demoEnvelopes(): Envelope[] {
   const ucs = convertFiles(readTree(path.join(DEMO_DIR, 'ucs-workspace')));
   const errors = [...fixtures.errors, ...ucs.errors];
   if (errors.length) throw new Error(`demo fixtures did not convert: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
-  return [...demoSessions(), ...demoMemoryEvents(), ...fixtures.files.flatMap((f) => f.envelopes), ...ucs.files.flatMap((f) => f.envelopes)];
+  return [...demoSessions(), ...hygieneDemo(), ...demoMemoryEvents(), ...fixtures.files.flatMap((f) => f.envelopes), ...ucs.files.flatMap((f) => f.envelopes)];
 }
 
 /** Loads the demo through the ingest path, in batches as a client would send them. */

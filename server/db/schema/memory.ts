@@ -77,6 +77,8 @@ export const proposals = pgTable(
     rationale: jsonb('rationale').$type<Record<string, unknown>>().notNull().default({}),
     status: text('status').notNull().default('pending'),
     targetEntryId: uuid('target_entry_id'),
+    /** A record of the external artifact store the proposal deprecates (raised from the hygiene lab). */
+    targetArtifactId: text('target_artifact_id'),
     /** Entries the proposed memory disagrees with: approving keeps both and links them. */
     conflictsWith: jsonb('conflicts_with').$type<string[]>().notNull().default([]),
     confidence: text('confidence'),

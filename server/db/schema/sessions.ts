@@ -86,6 +86,10 @@ export const artifacts = pgTable(
     extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
     redactions: jsonb('redactions').$type<Redaction[]>().notNull().default([]),
     ingestedAt: timestamp('ingested_at', { withTimezone: true }).notNull().defaultNow(),
+    /** 'active', or 'deprecated' by an approved proposal (records are never deleted). */
+    status: text('status').notNull().default('active'),
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
+    statusChangedBy: text('status_changed_by'),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.id] }), index('artifacts_session_idx').on(t.projectId, t.sessionId)],
 );

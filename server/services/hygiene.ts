@@ -1,0 +1,324 @@
+import { createHash } from 'node:crypto';
+import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { additionOf, errorChains, recordHealth, utilityOf, type LabRecord, type LabTurn, type MisalignmentRule } from '@/lib/hygiene/records';
+import { removeNow, simulateSizes, type DeletionParams, type Policy, type SizePoint } from '@/lib/hygiene/deletion';
+import { compareKept, consolidate, coverage, CONSOLIDATIONS, type Atom } from '@/lib/hygiene/consolidation';
+import { additionReport } from '@/lib/hygiene/addition';
+import { MODEL_ID } from '@/lib/recall/model';
+import type { Db, Tx } from '@/server/db';
+import { memoryEntries } from '@/server/db/schema/memory';
+import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
+import { serverEmbedder } from './embeddings';
+import { NotFoundError } from './errors';
+import { raiseDeprecation } from './curation';
+
+/**
+ * The memory hygiene lab on the server: loads one agent's timeline (its turns across sessions, by
+ * time), its external store and the durable memory entries, embeds queries and executions with the
+ * recall model (cached by text), and runs the pure policies of lib/hygiene over them.
+ */
+
+export interface LabParams {
+  agent: string;
+  deletion: DeletionParams;
+  budget: number;
+  misalignment: MisalignmentRule;
+  /** A turn "went wrong" below this utility (error chains). */
+  wrongBelow: number;
+}
+
+const refId = (r: unknown): string | null => (typeof r === 'string' ? r : r && typeof r === 'object' && typeof (r as { id?: unknown }).id === 'string' ? (r as { id: string }).id : null);
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null);
+
+/** Agents with a timeline the lab can show: turns, and how many recalls they report. */
+export async function hygieneAgents(db: Tx, projectId: string) {
+  const rows = await db
+    .select({
+      agent: turns.agentId,
+      turns: count(),
+      recalls: sql<number>`coalesce(sum(jsonb_array_length(${turns.recalled})), 0)::int`,
+      sessions: sql<number>`count(distinct ${turns.sessionId})::int`,
+      /** Turns reporting utility, success or an addition decision: what the lab is made for. */
+      reporting: sql<number>`count(*) filter (where ${turns.extra} ?| array['utility', 'success', 'addition'])::int`,
+    })
+    .from(turns)
+    .where(eq(turns.projectId, projectId))
+    .groupBy(turns.agentId);
+  return rows.map((r) => ({ ...r, turns: Number(r.turns) })).sort((a, b) => b.reporting - a.reporting || b.recalls - a.recalls || b.turns - a.turns);
+}
+
+// Embeddings by text, shared across requests (the texts of a store change rarely).
+const g = globalThis as unknown as { __mnemoscopeLabVectors?: Map<string, Float32Array> };
+const cache = (g.__mnemoscopeLabVectors ??= new Map());
+const CACHE_MAX = 50_000;
+const key = (t: string) => createHash('sha1').update(t).digest('base64');
+
+async function embedAll(texts: string[]): Promise<Map<string, Float32Array>> {
+  const want = [...new Set(texts)].filter((t) => !cache.has(key(t)));
+  if (want.length) {
+    const e = await serverEmbedder();
+    for (let i = 0; i < want.length; i += 128) {
+      const batch = want.slice(i, i + 128);
+      const flat = await e.embed(batch);
+      batch.forEach((t, j) => cache.set(key(t), flat.slice(j * e.dims, (j + 1) * e.dims)));
+    }
+    while (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
+  }
+  return new Map(texts.map((t) => [t, cache.get(key(t))!]));
+}
+
+function cos(a: Float32Array | undefined, b: Float32Array | undefined): number | null {
+  if (!a || !b) return null;
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+function unitSum(a: Float32Array, b: Float32Array): Float32Array {
+  const v = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) v[i] = a[i]! + b[i]!;
+  const n = Math.hypot(...v) || 1;
+  for (let i = 0; i < v.length; i++) v[i]! /= n;
+  return v;
+}
+
+interface Loaded {
+  turns: LabTurn[];
+  records: (LabRecord & { query: string; execution: string; status: string; session: string | null })[];
+}
+
+async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
+  const rows = await db
+    .select({
+      session: turns.sessionId,
+      turn: turns.turn,
+      ts: turns.ts,
+      input: turns.input,
+      output: turns.output,
+      recalled: turns.recalled,
+      qualified: turns.qualified,
+      judge: turns.judge,
+      hallucination: turns.hallucination,
+      drift: turns.drift,
+      extra: turns.extra,
+      sessionCreated: sessions.createdAt,
+    })
+    .from(turns)
+    .innerJoin(sessions, and(eq(sessions.projectId, turns.projectId), eq(sessions.id, turns.sessionId)))
+    .where(and(eq(turns.projectId, projectId), eq(turns.agentId, agent)))
+    .orderBy(sql`coalesce(${turns.ts}, ${sessions.createdAt}) asc`, asc(turns.sessionId), asc(turns.turn));
+  if (!rows.length) throw new NotFoundError('agent with turns', agent);
+  const labTurns: LabTurn[] = rows.map((r, i) => {
+    const u = utilityOf({ extra: r.extra, judge: r.judge, hallucination: r.hallucination });
+    return {
+      step: i + 1,
+      session: r.session,
+      turn: r.turn,
+      ts: r.ts,
+      input: r.input,
+      output: r.output,
+      recalled: (r.recalled as unknown[]).map(refId).filter((x): x is string => !!x),
+      qualified: (r.qualified as unknown[]).map(refId).filter((x): x is string => !!x),
+      utility: u?.value ?? null,
+      utilitySource: u?.source ?? null,
+      hallucination: r.hallucination,
+      drift: r.drift,
+      addition: additionOf(r.extra?.addition),
+    };
+  });
+  const stepOf = new Map(labTurns.map((t) => [`${t.session}\u0000${t.turn}`, t]));
+  const firstStep = new Map<string, number>();
+  for (const t of labTurns) if (!firstStep.has(t.session)) firstStep.set(t.session, t.step);
+  const tsSteps = labTurns.map((t) => (t.ts ? Date.parse(t.ts) : NaN));
+  const stepAtTime = (iso: string | null) => {
+    if (!iso) return null;
+    const at = Date.parse(iso);
+    let n = 0;
+    for (const x of tsSteps) if (x <= at) n++;
+    return n;
+  };
+  const sessionIds = [...firstStep.keys()];
+  const arts = await db
+    .select({ id: artifacts.id, session: artifacts.sessionId, kind: artifacts.kind, content: artifacts.content, provenance: artifacts.provenance, createdTurn: artifacts.createdTurn, ts: artifacts.ts, extra: artifacts.extra, status: artifacts.status })
+    .from(artifacts)
+    .where(and(eq(artifacts.projectId, projectId), or(eq(artifacts.agentId, agent), inArray(artifacts.sessionId, sessionIds))));
+  const records: Loaded['records'] = arts.map((a) => {
+    const from = a.session !== null && a.createdTurn !== null ? stepOf.get(`${a.session}\u0000${a.createdTurn}`) : undefined;
+    const prov = a.provenance ?? {};
+    const surprise = typeof a.extra?.surprise === 'number' ? a.extra.surprise : null;
+    return {
+      id: a.id,
+      source: 'artifact',
+      kind: a.kind,
+      content: a.content,
+      query: str(prov.query) ?? from?.input ?? a.content,
+      execution: str(prov.execution) ?? from?.output ?? a.content,
+      addedStep: from?.step ?? stepAtTime(a.ts) ?? Math.max(0, (a.session ? (firstStep.get(a.session) ?? 1) : 1) - 1),
+      addedAt: a.ts,
+      fromTurn: from ? { session: from.session, turn: from.turn } : null,
+      surprise,
+      addition: from?.addition ?? null,
+      status: a.status,
+      session: a.session,
+    };
+  });
+  const entries = await db
+    .select({ id: memoryEntries.id, kind: memoryEntries.kind, content: memoryEntries.content, status: memoryEntries.status, createdAt: memoryEntries.createdAt })
+    .from(memoryEntries)
+    .where(and(eq(memoryEntries.projectId, projectId), inArray(memoryEntries.status, ['active', 'in_conflict', 'deprecated'])));
+  for (const e of entries)
+    records.push({
+      id: e.id,
+      source: 'entry',
+      kind: e.kind,
+      content: e.content,
+      query: e.content,
+      execution: e.content,
+      addedStep: stepAtTime(e.createdAt.toISOString()) ?? 0,
+      addedAt: e.createdAt.toISOString(),
+      fromTurn: null,
+      surprise: null,
+      addition: null,
+      status: e.status === 'deprecated' ? 'deprecated' : 'active',
+      session: null,
+    });
+  return { turns: labTurns, records };
+}
+
+const clip = (s: string, n = 600) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
+  const { turns: tl, records } = await load(db, projectId, p.agent);
+  let vectors: Map<string, Float32Array> | null = null;
+  let unavailable: string | null = null;
+  try {
+    vectors = await embedAll([...tl.flatMap((t) => [t.input, t.output]), ...records.flatMap((r) => [r.query, r.execution])]);
+  } catch (e) {
+    unavailable = (e as Error).message.split('\n')[0]!;
+  }
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const health = recordHealth(records, tl, (t, r) => ({ input: cos(vectors?.get(t.input), vectors?.get(byId.get(r.id)!.query)), output: cos(vectors?.get(t.output), vectors?.get(byId.get(r.id)!.execution)) }), p.misalignment);
+  const chains = errorChains(records, tl, p.wrongBelow);
+  const lastStep = tl.length;
+
+  // Deletion and consolidation act on the agent's store (durable entries are the curator's): today on
+  // what is still active; over history on everything that was ever in it.
+  const store = records.filter((r) => r.source === 'artifact');
+  const retrievals = health.filter((h) => h.record.source === 'artifact').flatMap((h) => h.retrievals.map((x) => ({ record: x.record, step: x.step, utility: x.utility })));
+  const active = store.filter((r) => r.status === 'active');
+  const activeIds = new Set(active.map((r) => r.id));
+  const now = removeNow(active, retrievals.filter((x) => activeIds.has(x.record)), lastStep, p.deletion);
+  const sizes = simulateSizes(store, retrievals, lastStep, p.deletion);
+  // At most ~400 points: every k-th step, and always the last.
+  const every = Math.max(1, Math.ceil(sizes.length / 400));
+  const series: SizePoint[] = sizes.filter((_, i) => i % every === 0 || i === sizes.length - 1);
+
+  // Consolidation over the active records that have a vector.
+  const usage = new Map(health.map((h) => [h.record.id, h.recalled]));
+  // An atom's embedding: its query and its execution together.
+  const atoms: Atom[] = vectors ? active.map((r) => ({ id: r.id, vector: unitSum(vectors!.get(r.query)!, vectors!.get(r.execution)!), addedStep: r.addedStep, usage: usage.get(r.id) ?? 0, surprise: r.surprise })) : [];
+  const budget = Math.max(1, Math.min(p.budget, Math.max(1, atoms.length)));
+  const results = atoms.length ? CONSOLIDATIONS.map((c) => consolidate(atoms, budget, c)) : [];
+  const cmp = compareKept(results);
+
+  const healthOut = health.map((h) => {
+    const r = byId.get(h.record.id)!;
+    return {
+      id: r.id,
+      source: r.source,
+      kind: r.kind,
+      status: r.status,
+      session: r.session,
+      content: clip(r.content),
+      query: clip(r.query, 300),
+      execution: clip(r.execution, 300),
+      addedStep: r.addedStep,
+      addedAt: r.addedAt,
+      fromTurn: r.fromTurn,
+      addition: r.addition,
+      recalled: h.recalled,
+      qualified: h.qualified,
+      meanUtility: h.meanUtility,
+      meanInputSim: h.meanInputSim,
+      meanOutputSim: h.meanOutputSim,
+      lastStep: h.lastStep,
+      misaligned: h.misaligned,
+      retrievals: h.retrievals.map((x) => ({ step: x.step, session: x.session, turn: x.turn, inputSim: x.inputSim, outputSim: x.outputSim, utility: x.utility, qualified: x.qualified })),
+    };
+  });
+  const sources = { utility: 0, success: 0, judge: 0, hallucination: 0, none: 0 };
+  for (const t of tl) sources[t.utilitySource ?? 'none']++;
+  const removed = (policy: Policy) => now[policy].filter((v) => v.removed);
+  return {
+    agent: p.agent,
+    params: p,
+    timeline: { turns: tl.length, sessions: [...new Set(tl.map((t) => t.session))], first: tl[0]?.ts ?? null, last: tl.at(-1)?.ts ?? null },
+    utilitySources: sources,
+    similarity: { available: !!vectors, model: MODEL_ID, reason: unavailable },
+    records: healthOut,
+    turns: tl.map((t) => ({ step: t.step, session: t.session, turn: t.turn, utility: t.utility, input: clip(t.input, 200), output: clip(t.output, 200) })),
+    chains,
+    deletion: {
+      now: { periodic: removed('periodic'), history: removed('history'), combined: removed('combined'), capacity: removed('capacity') },
+      activeRecords: active.length,
+      sizes: series,
+    },
+    consolidation: {
+      budget,
+      atoms: atoms.length,
+      sigma: results.find((r) => r.policy === 'surprise')?.sigma ?? null,
+      results: results.map((r, i) => {
+        const c = coverage(atoms, r);
+        return { policy: r.policy, kept: r.kept, score: r.score, retainedUsage: c.retainedUsage, dropped: c.dropped, onlyHere: cmp.onlyHere[i]! };
+      }),
+      overlap: cmp.overlap,
+      clusters: (results.find((r) => r.policy === 'sleep')?.clusters ?? []).filter((c) => c.members.length > 1),
+    },
+    addition: additionReport(tl),
+  };
+}
+
+export type HygieneLab = Awaited<ReturnType<typeof hygieneLab>>;
+
+/** Raises a deprecation proposal for a record the lab selected, with the policy's reason and numbers. */
+export async function proposeFromLab(db: Db, projectId: string, p: LabParams & { record: string; policy: Policy | 'misaligned' | 'chain' | 'manual' }, actor: string) {
+  const lab = await hygieneLab(db, projectId, p);
+  const rec = lab.records.find((r) => r.id === p.record);
+  if (!rec) throw new NotFoundError('record', p.record);
+  const verdict = p.policy in lab.deletion.now ? lab.deletion.now[p.policy as Policy].find((v) => v.id === p.record) : undefined;
+  const policyName = {
+    periodic: `periodic deletion (P = ${p.deletion.period}, α = ${p.deletion.alpha})`,
+    history: `history-based deletion (n = ${p.deletion.n}, β = ${p.deletion.beta})`,
+    combined: `combined deletion (P = ${p.deletion.period}, α = ${p.deletion.alpha}, n = ${p.deletion.n}, β = ${p.deletion.beta})`,
+    capacity: `capacity cap (C = ${p.deletion.capacity})`,
+    misaligned: `misaligned experience replay (input ≥ ${p.misalignment.inputMin}, output ≤ ${p.misalignment.outputMax})`,
+    chain: 'error-propagation chain',
+    manual: 'chosen in the hygiene lab',
+  }[p.policy];
+  const reason =
+    verdict?.reason ??
+    (p.policy === 'misaligned'
+      ? `recalled ${rec.recalled}× with mean input similarity ${rec.meanInputSim?.toFixed(2)} but mean output similarity ${rec.meanOutputSim?.toFixed(2)}`
+      : p.policy === 'chain'
+        ? `part of an error-propagation chain: recalled into turns that went wrong, whose outputs were stored and recalled again`
+        : `selected by ${actor}`);
+  return raiseDeprecation(
+    db,
+    projectId,
+    {
+      target: { source: rec.source, id: rec.id },
+      policy: policyName,
+      reason,
+      evidence: {
+        agent: p.agent,
+        recalled: rec.recalled,
+        'mean utility': rec.meanUtility ?? 'unknown',
+        'mean input similarity': rec.meanInputSim ?? 'unknown',
+        'mean output similarity': rec.meanOutputSim ?? 'unknown',
+        'last recalled at step': rec.lastStep ?? 'never',
+        'timeline steps': lab.timeline.turns,
+      },
+    },
+    actor,
+  );
+}
