@@ -25,8 +25,9 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
 
   it('session.list gives every demo session with its turns, span and footprint', async () => {
     const list = await caller.session.list();
-    expect(list.map((s) => s.id).sort()).toEqual(['health-fhir-labs', 'itops-nginx-502', 'secops-oauth-consent']);
-    for (const s of list) {
+    expect(list.map((s) => s.id).sort()).toEqual(['ehr-agent-day-1', 'ehr-agent-day-2', 'health-fhir-labs', 'itops-nginx-502', 'secops-oauth-consent']);
+    expect(list.filter((s) => s.id.startsWith('ehr-')).map((s) => s.turnCount)).toEqual([48, 48]);
+    for (const s of list.filter((x) => !x.id.startsWith('ehr-'))) {
       expect(s.turnCount).toBe(50);
       expect(s.footprint.ccs).toHaveLength(50);
       expect(Date.parse(s.lastAt!)).toBeGreaterThan(Date.parse(s.firstAt!));
@@ -165,6 +166,6 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
   it('ingest.batch goes through the same service as the HTTP API', async () => {
     const r = await caller.ingest.batch({ records: [{ type: 'turn', data: { session_id: 'ui', agent: 'a', turn: 0, input: 'x', output: 'y', ccs: 'constraints: a(b)' } }, { type: 'nope', data: {} }] });
     expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected']);
-    expect((await caller.system.info()).counts.sessions).toBe(5);
+    expect((await caller.system.info()).counts.sessions).toBe(7);
   });
 });

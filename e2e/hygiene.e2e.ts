@@ -1,0 +1,90 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launch } from './browser';
+import { open } from './page';
+
+/** The memory hygiene lab on the demo, as a person uses it (PGlite server with the demo). */
+const srv = inject('servers').find((s) => s.name === 'pglite')!;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launch();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+});
+afterAll(async () => browser?.close());
+
+const text = (testId: string) => page.getByTestId(testId).textContent();
+
+describe('memory hygiene lab', () => {
+  it('finds the misaligned record and follows the error-propagation chain to the turn', async () => {
+    await open(page, `${srv.url}/hygiene`);
+    await expect.poll(() => text('lab-summary'), { timeout: 20_000 }).toMatch(/96 turns in 2 sessions/);
+    expect(await page.getByLabel('Agent').inputValue()).toBe('ehr-sql-agent');
+    // Misaligned: recalled on near-identical questions, never followed.
+    const mis = page.getByTestId('misaligned-record');
+    await expect.poll(() => mis.count()).toBe(1);
+    expect(await mis.textContent()).toMatch(/rec_hr_monitor\s*22× · in 0\.9\d · out 0\.5\d · utility 0\.32/);
+    await mis.getByRole('button', { name: 'rec_hr_monitor' }).click();
+    await expect.poll(() => text('record-detail')).toContain('vitals_api.fetch');
+    expect(await page.getByTestId('record-detail').locator('tbody tr').count()).toBe(22);
+    expect(page.url()).toContain('record=rec_hr_monitor');
+    // The scatter has one dot per retrieval.
+    expect(await page.getByTestId('scatter').locator('circle').count()).toBe(96);
+
+    // The chain: the seed's wrong query → a wrong turn → stored → recalled into the next wrong turn…
+    const chain = page.getByTestId('chain').first();
+    expect(await chain.textContent()).toMatch(/rec_los_seed.*ehr-agent-day-1 #6.*stored as.*rec_day-1_06.*ehr-agent-day-1 #14.*rec_day-1_14.*#23/);
+    await chain.getByRole('link', { name: /ehr-agent-day-1 #14/ }).click();
+    await page.waitForURL(/\/sessions\/ehr-agent-day-1\?turn=14/);
+    await expect.poll(() => page.locator('main').textContent()).toContain('FROM transfers');
+  });
+
+  it('compares the deletion policies and reacts to their parameters', async () => {
+    await open(page, `${srv.url}/hygiene?tab=deletion`);
+    const history = page.getByTestId('remove-history');
+    await expect.poll(() => history.textContent(), { timeout: 20_000 }).toMatch(/removes 1 of \d+ today.*rec_hr_monitor.*mean utility 0\.32 over 22 retrievals/);
+    const periodic = Number((await page.getByTestId('remove-periodic').textContent())!.match(/removes (\d+)/)![1]);
+    const combined = Number((await page.getByTestId('remove-combined').textContent())!.match(/removes (\d+)/)![1]);
+    expect(periodic).toBeGreaterThan(10);
+    expect(combined).toBe(periodic + 1);
+    expect(await page.getByTestId('size-chart').locator('path').count()).toBe(5);
+    // β below the record's mean utility: history-based deletion keeps it.
+    await page.getByLabel('β (mean utility ≤)').fill('0.3');
+    await expect.poll(() => history.textContent()).toMatch(/removes 0 of/);
+    await page.getByLabel('β (mean utility ≤)').fill('0.5');
+    await expect.poll(() => history.textContent()).toMatch(/removes 1 of/);
+  });
+
+  it('shows the four consolidation policies side by side under a budget', async () => {
+    await open(page, `${srv.url}/hygiene?tab=consolidation`);
+    await expect.poll(() => page.getByTestId('sigma-note').textContent(), { timeout: 20_000 }).toMatch(/σ is estimated as embedding novelty/);
+    for (const p of ['recency', 'frequency', 'surprise', 'sleep']) expect(await page.getByTestId(`keep-${p}`).locator('tbody tr').count()).toBe(16);
+    await page.getByLabel('Budget B (atoms kept)').fill('8');
+    await expect.poll(() => page.getByTestId('keep-recency').locator('tbody tr').count()).toBe(8);
+    expect(await page.getByTestId('keep-frequency').locator('tbody tr').first().textContent()).toContain('rec_hr_monitor');
+    expect(await text('keep-sleep')).toMatch(/keeps 100% of recalls/);
+    expect(await page.getByTestId('overlap').locator('tbody tr').count()).toBe(4);
+
+    await open(page, `${srv.url}/hygiene?tab=addition`);
+    await expect.poll(() => text('addition-stats'), { timeout: 20_000 }).toMatch(/Executions \(add-all\)96/);
+  });
+
+  it('raises a deprecation proposal from the lab, which a reviewer approves in the inbox', async () => {
+    await open(page, `${srv.url}/hygiene?tab=deletion`);
+    const button = page.getByTestId('propose-history-rec_hr_monitor');
+    await button.waitFor({ timeout: 20_000 });
+    await button.click();
+    await expect.poll(() => text('raised')).toContain('Deprecation of rec_hr_monitor proposed');
+    await page.getByTestId('raised').getByRole('link', { name: 'open it in the inbox' }).click();
+    await page.waitForURL(/\/curation\?proposal=/);
+    await expect.poll(() => text('target-artifact'), { timeout: 20_000 }).toContain('rec_hr_monitor');
+    expect(await text('steps')).toMatch(/history-based deletion.*mean utility 0\.32 over 22 retrievals/);
+    await page.getByRole('button', { name: /^Approve/ }).click();
+    await expect.poll(() => page.getByTestId('target-artifact').count()).toBe(0);
+
+    await open(page, `${srv.url}/hygiene?record=rec_hr_monitor`);
+    await expect.poll(() => text('record-detail'), { timeout: 20_000 }).toMatch(/record of the external store · experience · deprecated/);
+    expect(await page.getByTestId('records-table').locator('tr', { hasText: 'rec_hr_monitor' }).textContent()).toContain('deprecated');
+  });
+});
