@@ -44,6 +44,23 @@ export interface ConsolidationResult {
   sigma?: 'supplied' | 'novelty';
 }
 
+/**
+ * Nearest neighbours by cosine (unit vectors): for each query, the k best rows of `pool`. The
+ * server passes a native implementation (one matrix product); `jsNearest` is the pure fallback.
+ */
+export type Nearest = (queries: Float32Array[], pool: Float32Array[], k: number) => Promise<{ rows: number[][]; cosines: number[][] }>;
+
+export const jsNearest: Nearest = async (queries, pool, k) => {
+  const rows: number[][] = [];
+  const cosines: number[][] = [];
+  for (const q of queries) {
+    const scored = pool.map((p, i) => ({ i, s: dot(q, p) })).sort((a, b) => b.s - a.s || a.i - b.i);
+    rows.push(scored.slice(0, k).map((x) => x.i));
+    cosines.push(scored.slice(0, k).map((x) => x.s));
+  }
+  return { rows, cosines };
+};
+
 export function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
@@ -65,17 +82,17 @@ function topB(atoms: Atom[], score: number[], B: number): string[] {
 }
 
 /** 1 − cosine to the nearest other atom. */
-export function novelty(atoms: Atom[]): number[] {
-  return atoms.map((a, i) => {
-    let best = -1;
-    atoms.forEach((b, j) => {
-      if (i !== j) best = Math.max(best, dot(a.vector, b.vector));
-    });
-    return atoms.length > 1 ? 1 - best : 1;
+export async function novelty(atoms: Atom[], nearest: Nearest = jsNearest): Promise<number[]> {
+  if (atoms.length < 2) return atoms.map(() => 1);
+  const v = atoms.map((a) => a.vector);
+  const nn = await nearest(v, v, 2);
+  return atoms.map((_, i) => {
+    const j = nn.rows[i]![0] === i ? 1 : 0; // skip the atom itself (a twin may tie with it)
+    return 1 - (nn.cosines[i]![j] ?? nn.cosines[i]![0]!);
   });
 }
 
-export function consolidate(atoms: Atom[], B: number, policy: Consolidation, seed = 7): ConsolidationResult {
+export async function consolidate(atoms: Atom[], B: number, policy: Consolidation, nearest: Nearest = jsNearest, seed = 7): Promise<ConsolidationResult> {
   const recency = atoms.map((a) => a.addedStep);
   const usage = atoms.map((a) => a.usage);
   const record = (score: number[]) => Object.fromEntries(atoms.map((a, i) => [a.id, score[i]!]));
@@ -83,79 +100,97 @@ export function consolidate(atoms: Atom[], B: number, policy: Consolidation, see
   if (policy === 'frequency') return { policy, kept: topB(atoms, usage, B), score: record(usage) };
   if (policy === 'surprise') {
     const supplied = atoms.length > 0 && atoms.every((a) => a.surprise !== null);
-    const sigma = supplied ? atoms.map((a) => a.surprise!) : novelty(atoms);
+    const sigma = supplied ? atoms.map((a) => a.surprise!) : await novelty(atoms, nearest);
     const [s, r, u] = [scale(sigma), scale(recency), scale(usage)];
     const score = atoms.map((_, i) => SURPRISE_WEIGHTS.sigma * s[i]! + SURPRISE_WEIGHTS.recency * r[i]! + SURPRISE_WEIGHTS.usage * u[i]!);
     return { policy, kept: topB(atoms, score, B), score: record(score), sigma: supplied ? 'supplied' : 'novelty' };
   }
-  const clusters = sleepClusters(atoms, B, seed);
+  const clusters = await sleepClusters(atoms, B, nearest, seed);
   const score: Record<string, number> = {};
   const byId = new Map(atoms.map((a) => [a.id, a]));
   for (const c of clusters) for (const m of c.members) score[m] = dot(byId.get(m)!.vector, byId.get(c.keep)!.vector);
   return { policy, kept: clusters.map((c) => c.keep), score, clusters };
 }
 
-/** Spherical k-means into min(B, n) clusters; each cluster's kept atom is its medoid. Deterministic for a seed. */
-export function sleepClusters(atoms: Atom[], B: number, seed = 7, iterations = 25): Cluster[] {
+/**
+ * Spherical k-means into min(B, n) clusters; each cluster's kept atom is its medoid. Deterministic for
+ * a seed. Seeding is k-means++ in rounds; the assignment step is one `nearest` call per iteration.
+ */
+export async function sleepClusters(atoms: Atom[], B: number, nearest: Nearest = jsNearest, seed = 7, iterations = 12): Promise<Cluster[]> {
   const n = atoms.length;
   const k = Math.min(B, n);
   if (!k) return [];
   const rand = rng(seed);
   const dims = atoms[0]!.vector.length;
-  // k-means++ seeding on cosine distance.
-  const centres: Float32Array[] = [Float32Array.from(atoms[Math.floor(rand() * n)]!.vector)];
+  const vectors = atoms.map((a) => a.vector);
+  // k-means++ in rounds: each round samples up to ⌈k/32⌉ centres in proportion to the squared cosine
+  // distance to the centres so far, then one `nearest` call updates every atom's best cosine.
+  const first = Math.floor(rand() * n);
+  const centres: Float32Array[] = [Float32Array.from(atoms[first]!.vector)];
+  const best = atoms.map((a) => dot(a.vector, centres[0]!));
+  const taken = new Set([first]);
+  const perRound = Math.max(1, Math.ceil(k / 32));
   while (centres.length < k) {
-    const d = atoms.map((a) => Math.max(0, 1 - Math.max(...centres.map((c) => dot(a.vector, c)))) ** 2);
-    const total = d.reduce((x, y) => x + y, 0);
-    let pick = 0;
-    if (total > 0) {
-      let r = rand() * total;
-      while (pick < n - 1 && (r -= d[pick]!) > 0) pick++;
-    } else pick = centres.length; // all atoms identical to a centre: take them in order
-    centres.push(Float32Array.from(atoms[pick % n]!.vector));
+    const fresh: Float32Array[] = [];
+    const d = best.map((b, i) => (taken.has(i) ? 0 : Math.max(0, 1 - b) ** 2));
+    let total = d.reduce((x, y) => x + y, 0);
+    while (fresh.length < perRound && centres.length + fresh.length < k) {
+      let pick = -1;
+      if (total > 0) {
+        let r = rand() * total;
+        for (let i = 0; i < n; i++)
+          if (d[i]! > 0 && (r -= d[i]!) <= 0) {
+            pick = i;
+            break;
+          }
+      }
+      if (pick < 0) pick = [...Array(n).keys()].find((i) => !taken.has(i))!; // all left are copies of centres
+      taken.add(pick);
+      total -= d[pick]!;
+      d[pick] = 0;
+      fresh.push(Float32Array.from(atoms[pick]!.vector));
+    }
+    centres.push(...fresh);
+    const nn = await nearest(vectors, fresh, 1);
+    for (let i = 0; i < n; i++) best[i] = Math.max(best[i]!, nn.cosines[i]![0]!);
   }
-  let assign = new Array<number>(n).fill(0);
+  let assign = new Array<number>(n).fill(-1);
   for (let it = 0; it < iterations; it++) {
-    const next = atoms.map((a) => {
-      let best = 0;
-      let bs = -Infinity;
-      centres.forEach((c, j) => {
-        const s = dot(a.vector, c);
-        if (s > bs) {
-          bs = s;
-          best = j;
-        }
-      });
-      return best;
-    });
+    const next = (await nearest(vectors, centres, 1)).rows.map((r) => r[0]!);
     const moved = next.some((x, i) => x !== assign[i]);
     assign = next;
+    if (!moved) break;
+    const sums = centres.map(() => new Float32Array(dims));
+    const counts = new Array<number>(centres.length).fill(0);
+    for (let i = 0; i < n; i++) {
+      const sum = sums[assign[i]!]!;
+      counts[assign[i]!]!++;
+      const v = vectors[i]!;
+      for (let d = 0; d < dims; d++) sum[d]! += v[d]!;
+    }
     for (let j = 0; j < k; j++) {
-      const sum = new Float32Array(dims);
-      let count = 0;
-      atoms.forEach((a, i) => {
-        if (assign[i] !== j) return;
-        count++;
-        for (let d = 0; d < dims; d++) sum[d]! += a.vector[d]!;
-      });
-      if (!count) continue; // an empty cluster keeps its centre
-      const norm = Math.hypot(...sum) || 1;
+      const sum = sums[j]!;
+      if (!counts[j]) continue; // an empty cluster keeps its centre
+      let norm = 0;
+      for (let d = 0; d < dims; d++) norm += sum[d]! * sum[d]!;
+      norm = Math.sqrt(norm) || 1;
       for (let d = 0; d < dims; d++) sum[d]! /= norm;
       centres[j] = sum;
     }
-    if (!moved && it > 0) break;
   }
+  const groups = new Map<number, Atom[]>();
+  atoms.forEach((a, i) => groups.set(assign[i]!, [...(groups.get(assign[i]!) ?? []), a]));
   const out: Cluster[] = [];
-  for (let j = 0; j < k; j++) {
-    const members = atoms.filter((_, i) => assign[i] === j);
-    if (!members.length) continue;
-    // Medoid: the member with the highest total cosine to the others.
+  for (const members of groups.values()) {
+    // Medoid: the member closest to the cluster's mean direction (the member with the highest total cosine to the others).
+    const mean = new Float32Array(dims);
+    for (const m of members) for (let d = 0; d < dims; d++) mean[d]! += m.vector[d]!;
     let keep = members[0]!;
-    let best = -Infinity;
+    let top = -Infinity;
     for (const m of members) {
-      const s = members.reduce((acc, o) => acc + dot(m.vector, o.vector), 0);
-      if (s > best) {
-        best = s;
+      const s = dot(m.vector, mean);
+      if (s > top) {
+        top = s;
         keep = m;
       }
     }

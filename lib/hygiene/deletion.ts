@@ -143,26 +143,45 @@ export function simulateSizes(records: HistoryRecord[], retrievals: HistoryRetri
 
   const run = (policy: Policy | 'none') => {
     const live = new Set<string>();
-    const stats = new Map<string, Stats>();
+    const stats = new Map<string, Stats & { sum: number }>();
+    const get = (id: string) => stats.get(id) ?? { steps: [], utilities: [], sum: 0 };
+    const meanU = (id: string) => {
+      const s = stats.get(id);
+      return s && s.utilities.length ? s.sum / s.utilities.length : 0.5;
+    };
     const sizes: number[] = [];
     for (let step = 0; step <= lastStep; step++) {
       // Recalls of this step's turn happen before what the turn adds enters memory.
+      const touched: string[] = [];
       for (const r of at.get(step) ?? []) {
         if (!live.has(r.record)) continue;
-        const s = stats.get(r.record) ?? { steps: [], utilities: [] };
+        const s = get(r.record);
         s.steps.push(step);
-        if (r.utility !== null) s.utilities.push(r.utility);
+        if (r.utility !== null) {
+          s.utilities.push(r.utility);
+          s.sum += r.utility;
+        }
         stats.set(r.record, s);
+        touched.push(r.record);
       }
       for (const id of entering.get(step) ?? []) live.add(id);
-      const get = (id: string) => stats.get(id) ?? { steps: [], utilities: [] };
+      // A record's history changes only when it is recalled: judge just those.
       if (policy === 'history' || policy === 'combined')
-        for (const id of [...live]) if (historyFires(get(id).steps, get(id).utilities, p)) live.delete(id);
+        for (const id of touched) if (live.has(id) && historyFires(get(id).steps, get(id).utilities, p)) live.delete(id);
       if ((policy === 'periodic' || policy === 'combined' || policy === 'capacity') && step > 0 && step % p.period === 0)
         for (const id of [...live]) if (periodicFires(added.get(id)!, get(id).steps, step, p)) live.delete(id);
-      if (policy === 'capacity' && live.size > p.capacity) {
-        const order = [...live].sort((a, b) => (meanOf(get(a).utilities) ?? 0.5) - (meanOf(get(b).utilities) ?? 0.5) || get(a).steps.length - get(b).steps.length);
-        for (const id of order.slice(0, live.size - p.capacity)) live.delete(id);
+      // Over the cap: drop the least useful, one at a time (usually one a step).
+      while (policy === 'capacity' && live.size > p.capacity) {
+        let worst: string | null = null;
+        for (const id of live) {
+          if (worst === null) {
+            worst = id;
+            continue;
+          }
+          const d = meanU(id) - meanU(worst) || get(id).steps.length - get(worst).steps.length;
+          if (d < 0) worst = id;
+        }
+        live.delete(worst!);
       }
       sizes.push(live.size);
     }

@@ -85,38 +85,38 @@ describe('consolidation under a budget B', () => {
     { id: 'C', vector: unit(0, 0, 1), addedStep: 2, usage: 1, surprise: 5 },
   ];
 
-  it('recency keeps the newest, frequency the most retrieved', () => {
-    expect(consolidate(atoms, 2, 'recency').kept).toEqual(['B', 'C']);
-    expect(consolidate(atoms, 2, 'frequency').kept).toEqual(['B', 'C']);
-    expect(consolidate(atoms, 1, 'frequency').kept).toEqual(['B']);
+  it('recency keeps the newest, frequency the most retrieved', async () => {
+    expect((await consolidate(atoms, 2, 'recency')).kept).toEqual(['B', 'C']);
+    expect((await consolidate(atoms, 2, 'frequency')).kept).toEqual(['B', 'C']);
+    expect((await consolidate(atoms, 1, 'frequency')).kept).toEqual(['B']);
   });
 
-  it('surprise-weighted: s = 0.55σ + 0.25 recency + 0.20 usage over scaled terms (hand-computed)', () => {
+  it('surprise-weighted: s = 0.55σ + 0.25 recency + 0.20 usage over scaled terms (hand-computed)', async () => {
     // σ scaled: A 1, B 0, C .5; recency: A 0, B 1, C .5; usage: A 0, B 1, C .2
-    const r = consolidate(atoms, 1, 'surprise');
+    const r = await consolidate(atoms, 1, 'surprise');
     expect(r.sigma).toBe('supplied');
     expect(r.score.A).toBeCloseTo(0.55, 6);
     expect(r.score.B).toBeCloseTo(0.45, 6);
     expect(r.score.C).toBeCloseTo(0.275 + 0.125 + 0.04, 6);
     expect(r.kept).toEqual(['A']);
-    expect(consolidate(atoms, 2, 'surprise').kept).toEqual(['A', 'B']);
+    expect((await consolidate(atoms, 2, 'surprise')).kept).toEqual(['A', 'B']);
   });
 
-  it('estimates σ as embedding novelty when the agent supplied none: a near-copy is not surprising', () => {
+  it('estimates σ as embedding novelty when the agent supplied none: a near-copy is not surprising', async () => {
     const plain = [
       { id: 'x', vector: unit(1, 0.01, 0), addedStep: 1, usage: 0, surprise: null },
       { id: 'x2', vector: unit(1, 0, 0.01), addedStep: 1, usage: 0, surprise: null },
       { id: 'odd', vector: unit(0, 0, 1), addedStep: 1, usage: 0, surprise: null },
     ];
-    const n = novelty(plain);
+    const n = await novelty(plain);
     expect(n[0]).toBeLessThan(0.01);
     expect(n[2]).toBeGreaterThan(0.9);
-    const r = consolidate(plain, 1, 'surprise');
+    const r = await consolidate(plain, 1, 'surprise');
     expect(r.sigma).toBe('novelty');
     expect(r.kept).toEqual(['odd']);
   });
 
-  it('sleep-replay clusters by embedding into B merged atoms, keeping each cluster’s medoid', () => {
+  it('sleep-replay clusters by embedding into B merged atoms, keeping each cluster’s medoid', async () => {
     const grouped: Atom[] = [
       { id: 'db1', vector: unit(1, 0.1, 0), addedStep: 1, usage: 1, surprise: null },
       { id: 'db2', vector: unit(1, 0.05, 0), addedStep: 2, usage: 1, surprise: null },
@@ -124,15 +124,15 @@ describe('consolidation under a budget B', () => {
       { id: 'net1', vector: unit(0, 1, 1), addedStep: 4, usage: 2, surprise: null },
       { id: 'net2', vector: unit(0, 1, 0.9), addedStep: 5, usage: 0, surprise: null },
     ];
-    const r = consolidate(grouped, 2, 'sleep');
+    const r = await consolidate(grouped, 2, 'sleep');
     expect(r.clusters!.map((c) => c.members.sort())).toEqual([['db1', 'db2', 'db3'], ['net1', 'net2']]);
     expect(r.clusters![0]!.keep).toBe('db2'); // the middle one
     expect(r.kept).toHaveLength(2);
     // Nothing is dropped outright: every recall still lands on a kept or merged atom.
     expect(coverage(grouped, r).retainedUsage).toBe(1);
-    const rec = consolidate(grouped, 2, 'recency');
+    const rec = await consolidate(grouped, 2, 'recency');
     expect(coverage(grouped, rec)).toEqual({ retainedUsage: 2 / 5, dropped: ['db1', 'db2', 'db3'] });
-    const cmp = compareKept([rec, consolidate(grouped, 2, 'frequency')]);
+    const cmp = compareKept([rec, await consolidate(grouped, 2, 'frequency')]);
     expect(cmp.overlap).toEqual([
       [2, 1],
       [1, 2],

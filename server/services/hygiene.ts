@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
 import { additionOf, errorChains, recordHealth, utilityOf, type LabRecord, type LabTurn, type MisalignmentRule } from '@/lib/hygiene/records';
 import { removeNow, simulateSizes, type DeletionParams, type Policy, type SizePoint } from '@/lib/hygiene/deletion';
-import { compareKept, consolidate, coverage, CONSOLIDATIONS, type Atom } from '@/lib/hygiene/consolidation';
+import { compareKept, consolidate, coverage, jsNearest, CONSOLIDATIONS, type Atom, type Nearest } from '@/lib/hygiene/consolidation';
 import { additionReport } from '@/lib/hygiene/addition';
 import { MODEL_ID } from '@/lib/recall/model';
 import type { Db, Tx } from '@/server/db';
 import { memoryEntries } from '@/server/db/schema/memory';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import { serverEmbedder } from './embeddings';
+import { knn } from './knn';
 import { NotFoundError } from './errors';
 import { raiseDeprecation } from './curation';
 
@@ -73,6 +74,23 @@ function cos(a: Float32Array | undefined, b: Float32Array | undefined): number |
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
 }
+
+function flat(vs: Float32Array[]): Float32Array {
+  const dims = vs[0]?.length ?? 0;
+  const out = new Float32Array(vs.length * dims);
+  vs.forEach((v, i) => out.set(v, i * dims));
+  return out;
+}
+
+/** Nearest neighbours as one native matrix product (onnxruntime, as the curator's dedup); the JS scan if it cannot load. */
+const nativeNearest: Nearest = async (queries, pool, k) => {
+  if (!queries.length || !pool.length) return jsNearest(queries, pool, k);
+  try {
+    return await knn(flat(queries), flat(pool), queries[0]!.length, k);
+  } catch {
+    return jsNearest(queries, pool, k);
+  }
+};
 
 function unitSum(a: Float32Array, b: Float32Array): Float32Array {
   const v = new Float32Array(a.length);
@@ -218,7 +236,7 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
   // An atom's embedding: its query and its execution together.
   const atoms: Atom[] = vectors ? active.map((r) => ({ id: r.id, vector: unitSum(vectors!.get(r.query)!, vectors!.get(r.execution)!), addedStep: r.addedStep, usage: usage.get(r.id) ?? 0, surprise: r.surprise })) : [];
   const budget = Math.max(1, Math.min(p.budget, Math.max(1, atoms.length)));
-  const results = atoms.length ? CONSOLIDATIONS.map((c) => consolidate(atoms, budget, c)) : [];
+  const results = atoms.length ? await Promise.all(CONSOLIDATIONS.map((c) => consolidate(atoms, budget, c, nativeNearest))) : [];
   const cmp = compareKept(results);
 
   const healthOut = health.map((h) => {
