@@ -47,6 +47,19 @@ mnemo.ucs('triage-bot-ucs').action({ t: 12, action: 'consult' });
 // Optional: pending records are also flushed on exit.
 await mnemo.shutdown();`;
   const mcpConfig = JSON.stringify({ mcpServers: { mnemoscope: { type: 'http', url: `${origin}/api/v1/mcp`, headers: { Authorization: 'Bearer ${MNEMOSCOPE_API_KEY}' } } } }, null, 2);
+  const otel = `# Any OpenTelemetry SDK, exporting OTLP/HTTP JSON
+OTEL_EXPORTER_OTLP_ENDPOINT=${origin}/api/v1/otel
+OTEL_EXPORTER_OTLP_PROTOCOL=http/json
+OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $MNEMOSCOPE_API_KEY"
+
+# On the span of each agent turn (GenAI conventions are read too):
+#   mnemoscope.turn            = 3                      (makes the span a turn)
+#   gen_ai.conversation.id     = "run-42"               (or mnemoscope.session_id)
+#   gen_ai.input.messages / gen_ai.output.messages      (or mnemoscope.input / .output)
+#   mnemoscope.ccs             = '{"goal_orientation": ["restore(checkout)"]}'
+#   mnemoscope.recalled / mnemoscope.qualified = ["rb1"]
+#   mnemoscope.utility, mnemoscope.hallucination, mnemoscope.drift
+# Span events: "mnemoscope.memory_event" {event: <JSON>}, "mnemoscope.artifact" {id, content, kind}`;
   const migrate = `# 1. On the running embedded instance: write the project to one file
 npm run mnemoscope -- export-project --out project.ndjson.gz --url ${origin} --key $OLD_KEY
 
@@ -61,7 +74,7 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
         <div>
           <h1>Connect an agent</h1>
           <div className="sub">
-            The TypeScript SDK, MCP, or plain HTTP from any language. Every request carries an API key (<Link href="/settings">Settings → API keys</Link>
+            The TypeScript SDK, MCP, OpenTelemetry, or plain HTTP from any language. Every request carries an API key (<Link href="/settings">Settings → API keys</Link>
             ); records carry their own ids, so a retry never stores anything twice.
           </div>
         </div>
@@ -92,6 +105,15 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
               ))}
             </dl>
             <CodeBlock label="MCP client configuration" code={mcpConfig} />
+          </div>
+        </section>
+        <section className="panel">
+          <div className="panel-head">OpenTelemetry</div>
+          <div className="panel-body">
+            <p className="muted" style={{ margin: 0 }}>
+              Agents already traced with OpenTelemetry add a few span attributes; other spans are ignored. The answer is OTLP&apos;s, with <code>partialSuccess</code> naming each refused span and why.
+            </p>
+            <CodeBlock label="environment and attributes" code={otel} />
           </div>
         </section>
         <section className="panel">

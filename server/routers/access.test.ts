@@ -70,6 +70,7 @@ const ROUTES: Record<string, string> = {
   'api/project/export': 'admin of the current project (the sign-in session)',
   'api/v1/project/export': 'API key, its own project only',
   'api/v1/project/import': 'API key, into its own project only, and only while it is empty',
+  'api/v1/otel/v1/traces': 'API key, its own project only',
   'api/v1/mcp': 'API key, its own project only (MCP tools act in the key’s project)',
   'api/v1/schema': 'anyone (the public contract)',
   'api/v1/sessions/[id]/export': 'API key, its own project only',
