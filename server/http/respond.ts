@@ -63,3 +63,14 @@ export async function readBody(req: Request, limit: number): Promise<Uint8Array 
   }
   return out;
 }
+
+/** Authenticates, applies the key's rate limit and reads the body within the limit: the start of every keyed write. */
+export async function authedBody(req: Request, limit: number): Promise<{ auth: Authed; body: Uint8Array } | NextResponse> {
+  const auth = await authenticate(req);
+  if (auth instanceof NextResponse) return auth;
+  const limited = rateLimit(auth.keyId);
+  if (limited) return limited;
+  const body = await readBody(req, limit);
+  if (body instanceof NextResponse) return body;
+  return { auth, body };
+}

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * The HTTP API's keys are project-scoped: the route handlers, called in-process on an in-memory
  * database with the demo, answer a key of another project as if the data did not exist.
  */
-const saved = { ...process.env };
-Object.assign(process.env, { MNEMOSCOPE_DATA_DIR: 'memory', DATABASE_URL: '', MNEMOSCOPE_DEMO: '1', MNEMOSCOPE_AUTH: 'local' });
+const { enterApp, leaveApp } = await import('@/server/test/in-process');
+const saved = enterApp();
 
 const { ready } = await import('@/server/bootstrap');
 const { createKey } = await import('@/server/services/api-keys');
@@ -35,17 +35,7 @@ describe('HTTP routes with API keys of two projects', () => {
     const r = await ingestRoute.POST(req('/api/v1/ingest', keyB, JSON.stringify({ type: 'turn', data: { session_id: 'b-only', agent: 'b', turn: 1, input: 'q', output: 'a', ccs: 'goal_orientation: x' } })));
     expect(r.status).toBe(200);
   }, 120_000);
-  afterAll(async () => {
-    await (await ready()).close();
-    // This process's app globals and environment go back to how they were.
-    const g = globalThis as Record<string, unknown>;
-    delete g.__mnemoscopeDb;
-    delete g.__mnemoscopeReady;
-    for (const k of ['MNEMOSCOPE_DATA_DIR', 'DATABASE_URL', 'MNEMOSCOPE_DEMO', 'MNEMOSCOPE_AUTH']) {
-      if (saved[k] === undefined) delete process.env[k];
-      else process.env[k] = saved[k];
-    }
-  });
+  afterAll(() => leaveApp(saved));
 
   it('refuses a request without a key on every keyed route', async () => {
     expect((await ingestRoute.POST(req('/api/v1/ingest', null, '[]'))).status).toBe(401);

@@ -4,6 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '@/server/db';
 import { DRIVERS, freshDb } from '@/server/test/db';
+import { enterApp, leaveApp } from '@/server/test/in-process';
 import { seedDemo } from './demo';
 import { createMcpServer, MCP_TOOLS } from './mcp';
 
@@ -132,7 +133,7 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
 });
 
 describe('MCP over streamable HTTP (the route, in-process)', () => {
-  const saved = { ...process.env };
+  let saved: Record<string, string | undefined> = {};
   let route: typeof import('@/app/api/v1/mcp/route');
   let key = '';
   const transport = (k: string) =>
@@ -142,23 +143,13 @@ describe('MCP over streamable HTTP (the route, in-process)', () => {
     });
 
   beforeAll(async () => {
-    Object.assign(process.env, { MNEMOSCOPE_DATA_DIR: 'memory', DATABASE_URL: '', MNEMOSCOPE_DEMO: '1', MNEMOSCOPE_AUTH: 'local' });
+    saved = enterApp();
     const { ready } = await import('@/server/bootstrap');
     const { createKey } = await import('@/server/services/api-keys');
     route = await import('@/app/api/v1/mcp/route');
     key = (await createKey((await ready()).db, 'default', 'mcp', 'test')).key;
   }, 180_000);
-  afterAll(async () => {
-    const { ready } = await import('@/server/bootstrap');
-    await (await ready()).close();
-    const g = globalThis as Record<string, unknown>;
-    delete g.__mnemoscopeDb;
-    delete g.__mnemoscopeReady;
-    for (const k of ['MNEMOSCOPE_DATA_DIR', 'DATABASE_URL', 'MNEMOSCOPE_DEMO', 'MNEMOSCOPE_AUTH']) {
-      if (saved[k] === undefined) delete process.env[k];
-      else process.env[k] = saved[k];
-    }
-  });
+  afterAll(() => leaveApp(saved));
 
   it('serves the tools to the SDK’s client with an API key', async () => {
     const client = new Client({ name: 'http-test', version: '1.0.0' });

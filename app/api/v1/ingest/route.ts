@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { parseIngestBody } from '@/lib/ingest/body';
 import { env } from '@/server/env';
-import { authenticate, jsonError, rateLimit, readBody } from '@/server/http/respond';
+import { authedBody, jsonError } from '@/server/http/respond';
 import { ingest } from '@/server/services/ingest';
 
 export const runtime = 'nodejs';
@@ -9,13 +9,10 @@ export const dynamic = 'force-dynamic';
 
 /** POST /api/v1/ingest — a JSON array or NDJSON of {"type", "data"} envelopes; one result per record, in order. */
 export async function POST(req: Request) {
-  const auth = await authenticate(req);
-  if (auth instanceof NextResponse) return auth;
-  const limited = rateLimit(auth.keyId);
-  if (limited) return limited;
   const { MNEMOSCOPE_MAX_BODY_BYTES, MNEMOSCOPE_MAX_BATCH } = env();
-  const body = await readBody(req, MNEMOSCOPE_MAX_BODY_BYTES);
-  if (body instanceof NextResponse) return body;
+  const got = await authedBody(req, MNEMOSCOPE_MAX_BODY_BYTES);
+  if (got instanceof NextResponse) return got;
+  const { auth, body } = got;
   const parsed = parseIngestBody(body);
   if (!parsed.ok) return jsonError(400, parsed.error);
   if (parsed.items.length > MNEMOSCOPE_MAX_BATCH)

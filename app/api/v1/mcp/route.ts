@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { NextResponse } from 'next/server';
 import { env } from '@/server/env';
-import { authenticate, rateLimit, readBody } from '@/server/http/respond';
+import { authedBody } from '@/server/http/respond';
 import { createMcpServer } from '@/server/services/mcp';
 
 export const runtime = 'nodejs';
@@ -12,12 +12,9 @@ export const dynamic = 'force-dynamic';
  * and transport, authenticated by the API key (`Authorization: Bearer <key>`), with JSON answers.
  */
 export async function POST(req: Request) {
-  const auth = await authenticate(req);
-  if (auth instanceof NextResponse) return auth;
-  const limited = rateLimit(auth.keyId);
-  if (limited) return limited;
-  const body = await readBody(req, env().MNEMOSCOPE_MAX_BODY_BYTES);
-  if (body instanceof NextResponse) return body;
+  const got = await authedBody(req, env().MNEMOSCOPE_MAX_BODY_BYTES);
+  if (got instanceof NextResponse) return got;
+  const { auth, body } = got;
   let parsedBody: unknown;
   try {
     parsedBody = JSON.parse(new TextDecoder().decode(body));

@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { otlpToEnvelopes } from '@/lib/otel/otlp';
 import { env } from '@/server/env';
-import { authenticate, jsonError, rateLimit, readBody } from '@/server/http/respond';
+import { authedBody, jsonError } from '@/server/http/respond';
 import { ingest } from '@/server/services/ingest';
 
 export const runtime = 'nodejs';
@@ -14,14 +14,10 @@ export const dynamic = 'force-dynamic';
  * answer is the OTLP ExportTraceServiceResponse, with partialSuccess naming what was refused.
  */
 export async function POST(req: Request) {
-  const auth = await authenticate(req);
-  if (auth instanceof NextResponse) return auth;
-  const limited = rateLimit(auth.keyId);
-  if (limited) return limited;
-  const type = req.headers.get('content-type') ?? '';
-  if (/protobuf/i.test(type)) return jsonError(415, 'OTLP protobuf is not accepted: export OTLP/HTTP JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json)');
-  const raw = await readBody(req, env().MNEMOSCOPE_MAX_BODY_BYTES);
-  if (raw instanceof NextResponse) return raw;
+  const got = await authedBody(req, env().MNEMOSCOPE_MAX_BODY_BYTES);
+  if (got instanceof NextResponse) return got;
+  const { auth, body: raw } = got;
+  if (/protobuf/i.test(req.headers.get('content-type') ?? '')) return jsonError(415, 'OTLP protobuf is not accepted: export OTLP/HTTP JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json)');
   let text: string;
   try {
     const bytes = /gzip/i.test(req.headers.get('content-encoding') ?? '') ? new Uint8Array(await new Response(new Blob([raw as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer()) : raw;
