@@ -34,7 +34,10 @@ describe('memory hygiene lab', () => {
 
     // The chain: the seed's wrong query → a wrong turn → stored → recalled into the next wrong turn…
     const chain = page.getByTestId('chain').first();
-    expect(await chain.textContent()).toMatch(/rec_los_seed.*ehr-agent-day-1 #6.*stored as.*rec_day-1_06.*ehr-agent-day-1 #14.*rec_day-1_14.*#23/);
+    expect(await chain.textContent()).toMatch(/rec_los_seed.*ehr-agent-day-1 #6.*rec_day-1_06.*ehr-agent-day-1 #14.*rec_day-1_14.*#23/);
+    // Chains that differ only in their last wrong turn are shown as one, with both turns.
+    expect(await page.getByTestId('chain').count()).toBe(1);
+    expect(await chain.textContent()).toMatch(/rec_day-1_35.*ehr-agent-day-2 #3.*ehr-agent-day-2 #10/);
     await chain.getByRole('link', { name: /ehr-agent-day-1 #14/ }).click();
     await page.waitForURL(/\/sessions\/ehr-agent-day-1\?turn=14/);
     await expect.poll(() => page.locator('main').textContent()).toContain('FROM transfers');

@@ -241,7 +241,10 @@ function RecordsTab({
               )}
             </div>
             <div>
-              <h3 style={{ margin: '0 0 6px', fontSize: 13 }}>Error propagation ({lab.chains.length})</h3>
+              <h3 style={{ margin: '0 0 2px', fontSize: 13 }}>Error propagation ({chains.length})</h3>
+              <div className="cell-sub" style={{ marginBottom: 4 }}>
+                record → the wrong turn it was recalled into → the record that turn stored → …
+              </div>
               {chains.length ? (
                 chains.map((c, i) => (
                   <div key={i} className="chain" data-testid="chain">
@@ -250,13 +253,13 @@ function RecordsTab({
                         <button type="button" className="chip chip-link mono" onClick={() => onSelect(l.record)}>
                           {l.record}
                         </button>
-                        <span className="chain-arrow">{j ? '→' : 'recalled into'}</span>
+                        <span className="chain-arrow">→</span>
                         {l.turns.map((t) => (
                           <Link key={`${t.session}/${t.turn}`} className="chip chip-bad" href={turnHref(t.session, t.turn)} title="the turn it was recalled into went wrong">
                             {t.session} #{t.turn} · u {f2(t.utility)}
                           </Link>
                         ))}
-                        {j < c.links.length - 1 ? <span className="chain-arrow">stored as</span> : null}
+                        {j < c.links.length - 1 ? <span className="chain-arrow">→</span> : null}
                       </span>
                     ))}
                   </div>
