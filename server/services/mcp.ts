@@ -108,7 +108,7 @@ export function createMcpServer(db: Db, projectId: string, actor: string): McpSe
       inputSchema: {
         query: z.string().trim().min(1, 'must not be empty').max(500),
         limit: z.number().int().min(1).max(50).optional().describe('At most this many results (default 10).'),
-        include_deprecated: z.boolean().optional().describe('Also search deprecated and superseded entries (default false).'),
+        include_deprecated: z.boolean().optional().describe('Also search deprecated entries and records (default false).'),
       },
       annotations: { readOnlyHint: true },
     },
@@ -191,6 +191,7 @@ export async function searchMemory(db: Db, projectId: string, query: string, lim
                ts_rank(to_tsvector('english', a.content), q.q)
           from artifacts a, q
          where a.project_id = ${projectId} and to_tsvector('english', a.content) @@ q.q
+           and (${includeDeprecated} or a.status = 'active')
       ) hits
       order by score desc, at desc
       limit ${limit}`);
