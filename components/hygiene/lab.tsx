@@ -430,6 +430,8 @@ function RecordDetail({ r, lab, inChain, onClose, raise, busy, turnHref }: { r: 
                 <th className="num">In</th>
                 <th className="num">Out</th>
                 <th className="num">Utility</th>
+                <th className="num">H_t</th>
+                <th className="num">D_t</th>
               </tr>
             </thead>
             <tbody>
@@ -447,6 +449,8 @@ function RecordDetail({ r, lab, inChain, onClose, raise, busy, turnHref }: { r: 
                   <td className="num" style={{ color: x.utility !== null && x.utility < 0.5 ? 'var(--danger)' : undefined }}>
                     {f2(x.utility)}
                   </td>
+                  <td className="num">{f2(x.hallucination)}</td>
+                  <td className="num">{f2(x.drift)}</td>
                 </tr>
               ))}
             </tbody>

@@ -261,7 +261,10 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
       meanOutputSim: h.meanOutputSim,
       lastStep: h.lastStep,
       misaligned: h.misaligned,
-      retrievals: h.retrievals.map((x) => ({ step: x.step, session: x.session, turn: x.turn, inputSim: x.inputSim, outputSim: x.outputSim, utility: x.utility, qualified: x.qualified })),
+      retrievals: h.retrievals.map((x) => {
+        const t = tl[x.step - 1]!;
+        return { step: x.step, session: x.session, turn: x.turn, inputSim: x.inputSim, outputSim: x.outputSim, utility: x.utility, qualified: x.qualified, hallucination: t.hallucination, drift: t.drift };
+      }),
     };
   });
   const sources = { utility: 0, success: 0, judge: 0, hallucination: 0, none: 0 };
