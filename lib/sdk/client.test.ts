@@ -228,42 +228,61 @@ describe('Mnemoscope client', () => {
   });
 });
 
+/** A local ingest endpoint that records what arrives; for the exit tests' child processes. */
+async function recordingServer() {
+  const got: string[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const lines = body.split('\n').filter(Boolean);
+      got.push(...lines);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ results: lines.map((_, index) => ({ index, status: 'accepted', type: 'turn', id: String(index) })) }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { got, port: (server.address() as { port: number }).port, close: () => server.close() };
+}
+
+/** Runs an agent script with tsx in a child process (asynchronously: a blocking spawn would stop the server it talks to). */
+function runAgent(body: string): Promise<{ status: number | null; stderr: string }> {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const script = path.join(mkdtempSync(path.join(os.tmpdir(), 'mnemo-sdk-')), 'agent.ts');
+  writeFileSync(script, `import { Mnemoscope } from '${path.join(root, 'lib/sdk/index.ts')}';\n${body}`);
+  return new Promise((resolve) => {
+    const p = spawn(path.join(root, 'node_modules/.bin/tsx'), ['--tsconfig', path.join(root, 'tsconfig.json'), script], { cwd: root });
+    let stderr = '';
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('exit', (status) => resolve({ status, stderr }));
+  });
+}
+
 describe('flush on exit', () => {
   it('delivers what an agent queued just before its process ends, without an explicit flush', async () => {
-    const got: string[] = [];
-    const server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (d) => (body += d));
-      req.on('end', () => {
-        const lines = body.split('\n').filter(Boolean);
-        got.push(...lines);
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ results: lines.map((_, index) => ({ index, status: 'accepted', type: 'turn', id: String(index) })) }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as { port: number }).port;
-    const root = path.resolve(import.meta.dirname, '../..');
-    const script = path.join(mkdtempSync(path.join(os.tmpdir(), 'mnemo-sdk-')), 'agent.ts');
-    writeFileSync(
-      script,
-      `
-      import { Mnemoscope } from '${path.join(root, 'lib/sdk/index.ts')}';
-      const m = new Mnemoscope({ url: 'http://127.0.0.1:${port}', apiKey: 'k', flushIntervalMs: 60000 });
+    const srv = await recordingServer();
+    const child = await runAgent(`
+      const m = new Mnemoscope({ url: 'http://127.0.0.1:${srv.port}', apiKey: 'k', flushIntervalMs: 60000 });
       const s = m.acc({ id: 'exit-test', agent: 'bot' });
       for (let i = 0; i < 42; i++) s.turn({ input: 'q', output: 'a', ccs: { goal_orientation: ['x'] } });
-    `,
-    );
-    // Asynchronous: a blocking spawn would stop this process, and with it the server the child talks to.
-    const child = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-      const p = spawn(path.join(root, 'node_modules/.bin/tsx'), ['--tsconfig', path.join(root, 'tsconfig.json'), script], { cwd: root });
-      let stderr = '';
-      p.stderr.on('data', (d) => (stderr += d));
-      p.on('exit', (status) => resolve({ status, stderr }));
-    });
-    server.close();
+    `);
+    srv.close();
     expect(child.stderr).toBe('');
     expect(child.status).toBe(0);
-    expect(got).toHaveLength(43);
+    expect(srv.got).toHaveLength(43);
+  }, 30_000);
+
+  it('flushes on SIGTERM, then exits as the signal would', async () => {
+    const srv = await recordingServer();
+    const child = await runAgent(`
+      const m = new Mnemoscope({ url: 'http://127.0.0.1:${srv.port}', apiKey: 'k', flushIntervalMs: 60000 });
+      const s = m.acc({ id: 'sigterm-test', agent: 'bot' });
+      for (let i = 0; i < 9; i++) s.turn({ input: 'q', output: 'a', ccs: { goal_orientation: ['x'] } });
+      setInterval(() => {}, 1000); // a long-running agent
+      process.kill(process.pid, 'SIGTERM');
+    `);
+    srv.close();
+    expect(child.status).toBe(143);
+    expect(srv.got).toHaveLength(10);
   }, 30_000);
 });
