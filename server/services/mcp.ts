@@ -1,13 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { CONFIDENCES, MEMORY_KINDS, SCOPES, agentlasEventSchema } from '@/lib/ingest/contract';
 import { wouldReopen } from '@/lib/ucs/reopen';
 import { rowsOf, type Db } from '@/server/db';
 import { curationOutcomes, proposals } from '@/server/db/schema/memory';
 import { sessions, turns } from '@/server/db/schema/sessions';
-import { ucsDeadEnds } from '@/server/db/schema/ucs';
 import { ingest } from './ingest';
+import { listDeadEnds } from './ucs';
 
 /**
  * The MCP server agents talk to (mounted at /api/v1/mcp, streamable HTTP, one per request): the
@@ -240,20 +240,7 @@ export async function sessionState(db: Db, projectId: string, sessionId: string,
 }
 
 export async function deadEnds(db: Db, projectId: string, agent: string | undefined, situation: string | undefined) {
-  const rows = await db
-    .select({
-      agent: ucsDeadEnds.agentId,
-      id: ucsDeadEnds.id,
-      date: ucsDeadEnds.date,
-      topic: ucsDeadEnds.topic,
-      whyClosed: ucsDeadEnds.whyClosed,
-      reopenConditions: ucsDeadEnds.reopenConditions,
-      capabilities: ucsDeadEnds.capabilities,
-      keywords: ucsDeadEnds.keywords,
-    })
-    .from(ucsDeadEnds)
-    .where(and(eq(ucsDeadEnds.projectId, projectId), agent ? eq(ucsDeadEnds.agentId, agent) : undefined))
-    .orderBy(asc(ucsDeadEnds.agentId), desc(ucsDeadEnds.date), asc(ucsDeadEnds.topic));
+  const rows = await listDeadEnds(db, projectId, agent);
   const touched = situation ? new Map(wouldReopen(situation, rows).map((m) => [m.deadEnd, m])) : null;
   const list = (touched ? rows.filter((r) => touched.has(r)) : rows).map((r) => {
     const m = touched?.get(r);

@@ -126,10 +126,11 @@ export async function fieldSeries(db: Tx, projectId: string, agentId: string, fi
   return rows.map((r) => ({ t: r.t, thetaBins: r.thetaBins, phiBins: r.phiBins, values: r.values }));
 }
 
-/** The agent's negative knowledge: every dead end with why it was closed and what would reopen it. */
-export async function listDeadEnds(db: Tx, projectId: string, agentId: string) {
+/** The agent's negative knowledge (every agent's, without one): each dead end with why it was closed and what would reopen it. */
+export async function listDeadEnds(db: Tx, projectId: string, agentId?: string) {
   return db
     .select({
+      agent: ucsDeadEnds.agentId,
       id: ucsDeadEnds.id,
       date: ucsDeadEnds.date,
       topic: ucsDeadEnds.topic,
@@ -140,8 +141,8 @@ export async function listDeadEnds(db: Tx, projectId: string, agentId: string) {
       occurrences: ucsDeadEnds.occurrences,
     })
     .from(ucsDeadEnds)
-    .where(and(eq(ucsDeadEnds.projectId, projectId), eq(ucsDeadEnds.agentId, agentId)))
-    .orderBy(desc(ucsDeadEnds.date), asc(ucsDeadEnds.topic));
+    .where(and(eq(ucsDeadEnds.projectId, projectId), agentId === undefined ? undefined : eq(ucsDeadEnds.agentId, agentId)))
+    .orderBy(asc(ucsDeadEnds.agentId), desc(ucsDeadEnds.date), asc(ucsDeadEnds.topic));
 }
 
 /** What routing needs from one snapshot: the graph with edge parameters, policy biases, the cursor and the context field. */
