@@ -85,7 +85,7 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
           <div className="panel-body">
             <p className="muted" style={{ margin: 0 }}>
               Batches in the background, retries with backoff, never blocks or throws into the agent; a bounded buffer drops the oldest records (and counts them) while
-              the server is down. Runnable example: <code>npm run example:agent</code>.
+              the server is down. Runnable example: <code>npm run example:agent</code>; plain JavaScript agents take one file from <code>npm run sdk:bundle</code>.
             </p>
             <CodeBlock label="agent.ts" code={sdk} />
           </div>

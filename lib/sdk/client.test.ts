@@ -286,3 +286,35 @@ describe('flush on exit', () => {
     expect(srv.got).toHaveLength(10);
   }, 30_000);
 });
+
+describe('the bundled SDK (npm run sdk:bundle)', () => {
+  it('is one ES module that plain Node imports and uses, validation included', async () => {
+    const { bundleSdk } = await import('@/server/cli/sdk-bundle');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-bundle-'));
+    const size = await bundleSdk(path.join(dir, 'mnemoscope-sdk.mjs'));
+    expect(size).toBeGreaterThan(10_000);
+    const srv = await recordingServer();
+    const script = path.join(dir, 'agent.mjs');
+    writeFileSync(
+      script,
+      `import { Mnemoscope } from './mnemoscope-sdk.mjs';
+      const m = new Mnemoscope({ url: 'http://127.0.0.1:${srv.port}', apiKey: 'k', onRejected: (r) => console.log('refused', r.errors[0].path) });
+      const s = m.acc({ id: 'bundle', agent: 'js-agent' });
+      s.turn({ input: 'q', output: 'a', ccs: 'goal_orientation: x(y)' });
+      m.record({ type: 'turn', data: { session_id: 'bundle', agent: 'js-agent', turn: -1, input: '', output: '', ccs: 'x' } });
+      const stats = await m.shutdown();
+      console.log(JSON.stringify(stats));`,
+    );
+    const out = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const p = spawn(process.execPath, [script], { cwd: dir });
+      let stdout = '';
+      p.stdout.on('data', (d) => (stdout += d));
+      p.on('exit', (status) => resolve({ status, stdout }));
+    });
+    srv.close();
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain('refused data.turn');
+    expect(JSON.parse(out.stdout.trim().split('\n').at(-1)!)).toMatchObject({ accepted: 2, invalid: 1, dropped: 0 });
+    expect(srv.got).toHaveLength(2);
+  }, 60_000);
+});
