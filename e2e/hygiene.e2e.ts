@@ -57,6 +57,10 @@ describe('memory hygiene lab', () => {
     await expect.poll(() => history.textContent()).toMatch(/removes 0 of/);
     await page.getByLabel('β (mean utility ≤)').fill('0.5');
     await expect.poll(() => history.textContent()).toMatch(/removes 1 of/);
+    // A record named in a policy's list opens its health, on the records tab.
+    await history.getByRole('button', { name: 'rec_hr_monitor' }).click();
+    await expect.poll(() => text('record-detail')).toContain('vitals_api.fetch');
+    expect(page.url()).toMatch(/tab=records/);
   });
 
   it('shows the four consolidation policies side by side under a budget', async () => {

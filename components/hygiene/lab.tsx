@@ -43,10 +43,13 @@ export function HygieneLab() {
   const agent = params.get('agent') ?? agents.data?.[0]?.agent ?? null;
   const tab = (TABS.find((t) => t.id === params.get('tab'))?.id ?? 'records') as Tab;
   const selected = params.get('record');
-  const setParam = (k: string, v: string | null) => {
+  /** Changes URL parameters in one navigation (two calls in a row would each start from the old URL). */
+  const setParam = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params.toString());
-    if (v === null) next.delete(k);
-    else next.set(k, v);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null) next.delete(k);
+      else next.set(k, v);
+    }
     router.replace(`/hygiene?${next.toString()}`, { scroll: false });
   };
 
@@ -86,13 +89,20 @@ export function HygieneLab() {
       </EmptyState>
     );
   const d = lab.data;
+  // An agent named in the URL (a bookmark, a typo) that has no turns here.
+  const unknown = !!agents.data && !!agent && !agents.data.some((a) => a.agent === agent);
   return (
     <>
       <div className="toolbar" style={{ marginBottom: 10, flexWrap: 'wrap' }}>
         <label className="muted" htmlFor="lab-agent">
           Agent
         </label>
-        <select id="lab-agent" className="select" value={agent ?? ''} onChange={(e) => setParam('agent', e.target.value)}>
+        <select id="lab-agent" className="select" value={unknown ? '' : (agent ?? '')} onChange={(e) => setParam({ agent: e.target.value, record: null })}>
+          {unknown ? (
+            <option value="" disabled>
+              choose an agent
+            </option>
+          ) : null}
           {agents.data?.map((a) => (
             <option key={a.agent} value={a.agent}>
               {a.agent} · {fmtInt(a.turns)} turns · {fmtInt(a.recalls)} recalls
@@ -109,7 +119,7 @@ export function HygieneLab() {
       </div>
       <nav className="section-tabs" aria-label="Hygiene lab">
         {TABS.map((t) => (
-          <button key={t.id} type="button" className="section-tab" aria-current={tab === t.id ? 'page' : undefined} onClick={() => setParam('tab', t.id)}>
+          <button key={t.id} type="button" className="section-tab" aria-current={tab === t.id ? 'page' : undefined} onClick={() => setParam({ tab: t.id })}>
             {t.label}
           </button>
         ))}
@@ -126,14 +136,18 @@ export function HygieneLab() {
         </div>
       ) : null}
       {lab.error ? <ErrorBox error={lab.error} /> : null}
-      {!d ? (
-        <div className="panel panel-body" aria-busy="true">
-          <div className="skeleton" style={{ height: 280 }} />
-        </div>
+      {unknown ? (
+        <EmptyState title={`No turns from agent “${agent}” in this project`}>Choose one of the agents above.</EmptyState>
+      ) : !d ? (
+        lab.error ? null : (
+          <div className="panel panel-body" aria-busy="true">
+            <div className="skeleton" style={{ height: 280 }} />
+          </div>
+        )
       ) : tab === 'records' ? (
-        <RecordsTab lab={d} selected={selected} onSelect={(id) => setParam('record', id)} mis={mis} setMis={setMis} raise={canPropose ? raise : null} busy={propose.isPending} />
+        <RecordsTab lab={d} selected={selected} onSelect={(id) => setParam({ record: id })} mis={mis} setMis={setMis} raise={canPropose ? raise : null} busy={propose.isPending} />
       ) : tab === 'deletion' ? (
-        <DeletionTab lab={d} params={del} setParams={setDeletion} onSelect={(id) => (setParam('tab', 'records'), setParam('record', id))} raise={canPropose ? raise : null} busy={propose.isPending} />
+        <DeletionTab lab={d} params={del} setParams={setDeletion} onSelect={(id) => setParam({ tab: 'records', record: id })} raise={canPropose ? raise : null} busy={propose.isPending} />
       ) : tab === 'consolidation' ? (
         <ConsolidationTab lab={d} budget={budget} setBudget={setBudget} />
       ) : (
@@ -242,9 +256,11 @@ function RecordsTab({
             </div>
             <div>
               <h3 style={{ margin: '0 0 2px', fontSize: 13 }}>Error propagation ({chains.length})</h3>
-              <div className="cell-sub" style={{ marginBottom: 4 }}>
-                record → the wrong turn it was recalled into → the record that turn stored → …
-              </div>
+              {chains.length ? (
+                <div className="cell-sub" style={{ marginBottom: 4 }}>
+                  record → the wrong turn it was recalled into → the record that turn stored → …
+                </div>
+              ) : null}
               {chains.length ? (
                 chains.map((c, i) => (
                   <div key={i} className="chain" data-testid="chain">

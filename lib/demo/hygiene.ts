@@ -164,6 +164,9 @@ export function hygieneDemo(): Envelope[] {
           recalled: recalled ? [recalled.id] : [],
           qualified: recalled ? [recalled.id] : [],
           hallucination: wrong ? 0.35 : 0.02,
+          drift: wrong ? 0.2 : 0.04,
+          // A small CCS; the transcript grows with the day.
+          footprint: { ccs: 36 + (t % 4) * 6, transcript: 320 + t * 85, retrieval: recalled ? 60 : 0 },
           timestamp: new Date(clock).toISOString(),
           utility,
           addition: { decision: added ? 'added' : 'skipped', evaluator: day === 0 ? 'none (add-all)' : 'strict (answer matched)' },
