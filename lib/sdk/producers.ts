@@ -134,13 +134,7 @@ function iso(t: string | Date): string {
   return typeof t === 'string' ? t : t.toISOString();
 }
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** `memevt_` and 20 random characters (Web Crypto), as the Agentlas schema wants. */
+/** `memevt_` and 32 random hex digits, as the Agentlas schema wants (Web Crypto: Node, Bun, Deno, browsers). */
 export function newEventId(): string {
-  const bytes = new Uint8Array(20);
-  globalThis.crypto.getRandomValues(bytes);
-  let s = 'memevt_';
-  for (const b of bytes) s += ALPHABET[b % ALPHABET.length];
-  return s;
+  return `memevt_${globalThis.crypto.randomUUID().replaceAll('-', '')}`;
 }

@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { CONFIDENCES, MEMORY_KINDS, SCOPES, agentlasEventSchema } from '@/lib/ingest/contract';
+import { newEventId } from '@/lib/sdk/producers';
 import { wouldReopen } from '@/lib/ucs/reopen';
 import { rowsOf, type Db } from '@/server/db';
 import { curationOutcomes, proposals } from '@/server/db/schema/memory';
@@ -65,10 +66,6 @@ async function guard(f: () => Promise<ToolResult>): Promise<ToolResult> {
     const err = e as Error & { cause?: Error };
     return fail(`failed: ${(err.cause?.message ?? err.message).split('\n')[0]}`);
   }
-}
-
-function newEventId(): string {
-  return `memevt_${crypto.randomUUID().replaceAll('-', '')}`;
 }
 
 export function createMcpServer(db: Db, projectId: string, actor: string): McpServer {
