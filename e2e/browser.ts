@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless, with no network but loopback. */
 export function launch(): Promise<Browser> {
@@ -15,4 +15,11 @@ export function launch(): Promise<Browser> {
       '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
     ],
   });
+}
+
+/** Chromium and one page at the size every UI test uses (1440×1000), with context options added. */
+export async function launchPage(options: BrowserContextOptions = {}): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launch();
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 }, ...options })).newPage();
+  return { browser, page };
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch } from './browser';
+import { launchPage } from './browser';
 import { open } from './page';
 
 /** The memory hygiene lab on the demo, as a person uses it (PGlite server with the demo). */
@@ -9,8 +9,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launch();
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+  ({ browser, page } = await launchPage());
 });
 afterAll(async () => browser?.close());
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Mnemoscope } from '@/lib/sdk';
 import { startPostgres } from '../server/test/postgres';
 import { startNextServer } from '../server/test/next-server';
-import { launch } from './browser';
+import { launchPage } from './browser';
 import { open } from './page';
 
 /**
@@ -24,8 +24,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launch();
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+  ({ browser, page } = await launchPage());
 });
 afterAll(async () => browser?.close());
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch } from './browser';
+import { launchPage } from './browser';
 import { open } from './page';
 
 const srv = inject('servers').find((s) => s.name === 'pglite')!;
@@ -8,8 +8,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launch();
-  page = await (await browser.newContext({ baseURL: srv.url, viewport: { width: 1440, height: 1000 } })).newPage();
+  ({ browser, page } = await launchPage({ baseURL: srv.url }));
 });
 afterAll(async () => browser?.close());
 

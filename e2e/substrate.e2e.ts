@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch } from './browser';
+import { launchPage } from './browser';
 import { open } from './page';
 import { scoreOutgoing } from '../lib/ucs/routing';
 import { nodePositions } from '../lib/ucs/field';
@@ -14,8 +14,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launch();
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+  ({ browser, page } = await launchPage());
 });
 afterAll(async () => browser?.close());
 

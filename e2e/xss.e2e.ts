@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launch } from './browser';
+import { launchPage } from './browser';
 import { open } from './page';
 
 /**
@@ -78,8 +78,7 @@ beforeAll(async () => {
       },
     },
   ]);
-  browser = await launch();
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 } })).newPage();
+  ({ browser, page } = await launchPage());
   page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();
