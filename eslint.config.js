@@ -4,12 +4,24 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import drizzle from 'eslint-plugin-drizzle';
 
 export default tseslint.config(
-  { ignores: ['.next/**', 'node_modules/**', 'data/**', 'drizzle/**', 'next-env.d.ts', 'server/demo/**'] },
+  {
+    ignores: [
+      '.next/**',
+      'node_modules/**',
+      'data/**',
+      'drizzle/**',
+      'next-env.d.ts',
+      'server/demo/ucs-workspace/**',
+      'server/demo/curator/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     plugins: { 'react-hooks': reactHooks, drizzle },
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', window: 'readonly', document: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', window: 'readonly', document: 'readonly' },
+    },
     rules: {
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -20,7 +32,10 @@ export default tseslint.config(
       // Memory content is untrusted text: nothing is rendered as HTML.
       'no-restricted-syntax': [
         'error',
-        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Never render as HTML: memory text is untrusted.' },
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'Never render as HTML: memory text is untrusted.',
+        },
       ],
     },
   },

@@ -5,7 +5,8 @@ export default function NotFound() {
   return (
     <div className="panel" data-testid="not-found">
       <EmptyState title="Not found">
-        There is nothing stored here. It may belong to another project, or it has not been ingested yet. <Link href="/sessions">Back to sessions</Link>
+        There is nothing stored here. It may belong to another project, or it has not been ingested yet.{' '}
+        <Link href="/sessions">Back to sessions</Link>
       </EmptyState>
     </div>
   );

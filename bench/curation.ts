@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { VectorMatrix, topK } from '@/lib/recall/vectors';
 import { migrateDb, openDb, rowsOf } from '@/server/db';
-import { memoryEntries, memoryEntryVersions } from '@/server/db/schema/memory';
+import { memoryEntries, memoryEntryVersions } from '@/server/db/schema/curation';
 import { curateBatch, type StoredEvent } from '@/server/services/curation';
 import { knn } from '@/server/services/knn';
 import { serverEmbedder } from '@/server/services/embeddings';
@@ -20,10 +20,66 @@ import { ensureProject } from '@/server/services/projects';
 const N = Number(process.env.CURATION_N ?? 10_000);
 const BATCH = 500;
 
-const TEAMS = ['billing', 'search', 'auth', 'ingest', 'export', 'mobile', 'warehouse', 'payments', 'edge', 'build', 'staging', 'GPU', 'mail', 'flags', 'logging', 'vector'];
-const PARTS = ['service', 'cluster', 'gateway', 'worker', 'job', 'API', 'database', 'proxy', 'pipeline', 'cache', 'queue', 'scheduler'];
-const FACTS = ['retries failed requests three times', 'drops messages larger than one megabyte', 'rotates its credentials every quarter', 'needs two approvals to deploy', 'is rebuilt every Sunday night', 'times out after thirty seconds', 'writes compressed files to the reports bucket', 'pages the on-call engineer on errors', 'runs in the European region only', 'keeps logs for seven days', 'caches responses for five minutes', 'must not be restarted during business hours', 'uses the shared read replica', 'is owned by the platform team', 'falls back to the previous release on failure', 'reads its settings from the vault'];
-const QUALIFIERS = ['', ' since the March incident', ' according to the runbook', ' after the last migration', ' in production', ' for enterprise customers', ' unless the flag is off', ' as decided in the design review'];
+const TEAMS = [
+  'billing',
+  'search',
+  'auth',
+  'ingest',
+  'export',
+  'mobile',
+  'warehouse',
+  'payments',
+  'edge',
+  'build',
+  'staging',
+  'GPU',
+  'mail',
+  'flags',
+  'logging',
+  'vector',
+];
+const PARTS = [
+  'service',
+  'cluster',
+  'gateway',
+  'worker',
+  'job',
+  'API',
+  'database',
+  'proxy',
+  'pipeline',
+  'cache',
+  'queue',
+  'scheduler',
+];
+const FACTS = [
+  'retries failed requests three times',
+  'drops messages larger than one megabyte',
+  'rotates its credentials every quarter',
+  'needs two approvals to deploy',
+  'is rebuilt every Sunday night',
+  'times out after thirty seconds',
+  'writes compressed files to the reports bucket',
+  'pages the on-call engineer on errors',
+  'runs in the European region only',
+  'keeps logs for seven days',
+  'caches responses for five minutes',
+  'must not be restarted during business hours',
+  'uses the shared read replica',
+  'is owned by the platform team',
+  'falls back to the previous release on failure',
+  'reads its settings from the vault',
+];
+const QUALIFIERS = [
+  '',
+  ' since the March incident',
+  ' according to the runbook',
+  ' after the last migration',
+  ' in production',
+  ' for enterprise customers',
+  ' unless the flag is off',
+  ' as decided in the design review',
+];
 const SCOPES = ['project', 'project', 'project', 'team_memory', 'agent_repo', 'session'] as const;
 const DISTINCT = TEAMS.length * PARTS.length * FACTS.length * QUALIFIERS.length;
 
@@ -37,7 +93,8 @@ function sentence(i: number) {
   return `The ${t} ${p} ${f}${q}.`;
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function main() {
   const h = await openDb({ dataDir: 'memory' });
@@ -46,11 +103,30 @@ async function main() {
   const embedder = await serverEmbedder();
 
   // 10,000 existing entries.
-  const entries = Array.from({ length: N }, (_, i) => ({ id: randomUUID(), projectId: 'default', scope: SCOPES[i % SCOPES.length]!, kind: 'fact', content: sentence(i), sourceEventId: `memevt_seed_${i}` }));
+  const entries = Array.from({ length: N }, (_, i) => ({
+    id: randomUUID(),
+    projectId: 'default',
+    scope: SCOPES[i % SCOPES.length]!,
+    kind: 'fact',
+    content: sentence(i),
+    sourceEventId: `memevt_seed_${i}`,
+  }));
   for (let i = 0; i < entries.length; i += 1000) {
     const chunk = entries.slice(i, i + 1000);
     await h.db.insert(memoryEntries).values(chunk);
-    await h.db.insert(memoryEntryVersions).values(chunk.map((e) => ({ entryId: e.id, version: 1, operation: 'append', scope: e.scope, kind: e.kind, content: e.content, status: 'active', eventId: e.sourceEventId, createdBy: 'bench' })));
+    await h.db.insert(memoryEntryVersions).values(
+      chunk.map((e) => ({
+        entryId: e.id,
+        version: 1,
+        operation: 'append',
+        scope: e.scope,
+        kind: e.kind,
+        content: e.content,
+        status: 'active',
+        eventId: e.sourceEventId,
+        createdBy: 'bench',
+      })),
+    );
   }
   // Warm the entry index (embeds the 10,000 entries once, as the first batch after a start would).
   const tIndex = performance.now();
@@ -75,13 +151,21 @@ async function main() {
   const first = await curateBatch(h.db, 'default', events.slice(0, 1), [], 'bench');
   const indexMs = performance.now() - tIndex;
   const t0 = performance.now();
-  const totals = { written: first.written, proposed: first.proposed, rejected: first.rejected, duplicate: first.duplicate, discarded: first.discarded };
+  const totals = {
+    written: first.written,
+    proposed: first.proposed,
+    rejected: first.rejected,
+    duplicate: first.duplicate,
+    discarded: first.discarded,
+  };
   for (let i = 1; i < events.length; i += BATCH) {
     const c = await curateBatch(h.db, 'default', events.slice(i, i + BATCH), [], 'bench');
     for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += c[k];
   }
   const seconds = (performance.now() - t0) / 1000;
-  const lat = rowsOf<{ l: number }>(await h.db.execute(sql`select latency_ms as l from curation_outcomes where latency_ms is not null`)).map((r) => Number(r.l));
+  const lat = rowsOf<{ l: number }>(
+    await h.db.execute(sql`select latency_ms as l from curation_outcomes where latency_ms is not null`),
+  ).map((r) => Number(r.l));
 
   // Baseline in the same run: the same exact neighbours by a JavaScript scan, one event at a time.
   const vecs = await embedder.embed(entries.map((e) => e.content));
@@ -89,19 +173,54 @@ async function main() {
   const matrix = new VectorMatrix(embedder.dims, entries.length);
   for (let i = 0; i < entries.length; i++) matrix.push(vecs.subarray(i * embedder.dims, (i + 1) * embedder.dims));
   let s = performance.now();
-  const scan = Array.from({ length: BATCH }, (_, q) => topK(matrix.scoreAll(queries.subarray(q * embedder.dims, (q + 1) * embedder.dims)), 12));
+  const scan = Array.from({ length: BATCH }, (_, q) =>
+    topK(matrix.scoreAll(queries.subarray(q * embedder.dims, (q + 1) * embedder.dims)), 12),
+  );
   const tScan = (performance.now() - s) / BATCH;
   s = performance.now();
   const native = await knn(queries, matrix.slice(0, entries.length), embedder.dims, 12);
   const tNative = (performance.now() - s) / BATCH;
   const same = scan.filter((rows, q) => rows[0] === native.rows[q]![0]).length;
-  console.log(`\nCuration of ${N.toLocaleString()} events against ${N.toLocaleString()} entries (PGlite in memory, batches of ${BATCH})`);
+  console.log(
+    `\nCuration of ${N.toLocaleString()} events against ${N.toLocaleString()} entries (PGlite in memory, batches ` +
+      `of ${BATCH})`,
+  );
   console.log(`entry index built in ${(indexMs / 1000).toFixed(1)} s (embeds every entry once a process)`);
-  console.log(`throughput ${Math.round((N - 1) / seconds).toLocaleString()} events/s (${seconds.toFixed(1)} s) — target ≥ 1,000: ${(N - 1) / seconds >= 1000 ? 'met' : 'NOT met'}`);
-  console.log(`per-event latency p50 ${pct(lat, 50).toFixed(2)} ms, p95 ${pct(lat, 95).toFixed(2)} ms, max ${Math.max(...lat).toFixed(2)} ms — target p95 < 5 ms: ${pct(lat, 95) < 5 ? 'met' : 'NOT met'}`);
-  console.log(`dispositions: ${Object.entries(totals).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  console.log(`dedup on templated text: ${Math.ceil(N / 10).toLocaleString()} events restate an entry word for word, ${totals.duplicate.toLocaleString()} were called duplicates at cosine ≥ 0.85 — sentences that differ in one noun ("the billing service…" / "the search service…") look alike to a static model`);
-  console.log(`neighbours of ${BATCH} events among ${N.toLocaleString()} entries: JavaScript scan ${tScan.toFixed(2)} ms/event, onnxruntime MatMul+TopK ${tNative.toFixed(3)} ms/event (${(tScan / tNative).toFixed(1)}× faster); same nearest entry for ${same}/${BATCH}`);
+  console.log(
+    `throughput ${Math.round((N - 1) / seconds).toLocaleString()} events/s (${seconds.toFixed(1)} s) — target ≥ ` +
+      `1,000: ${(N - 1) / seconds >= 1000 ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `per-event latency p50 ${pct(lat, 50).toFixed(2)} ms, ` +
+      `p95 ${pct(lat, 95).toFixed(2)} ` +
+      `ms, ` +
+      `max ${Math.max(...lat).toFixed(2)} ms — target p95 < 5 ms: ${pct(lat, 95) < 5 ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `dispositions: ${Object.entries(totals)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `dedup on templated text: ${Math.ceil(N / 10).toLocaleString()} events restate an ` +
+      `entry ` +
+      `word ` +
+      `for ` +
+      `word, ${totals.duplicate.toLocaleString()} were called duplicates at cosine ≥ ` +
+      `0.85 ` +
+      `— ` +
+      `sentences ` +
+      `that ` +
+      `differ ` +
+      `in one noun ("the billing service…" / "the search service…") look alike to a static model`,
+  );
+  console.log(
+    `neighbours of ${BATCH} events among ${N.toLocaleString()} entries: JavaScript ` +
+      `scan ${tScan.toFixed(2)} ` +
+      `ms/event, onnxruntime MatMul+TopK ${tNative.toFixed(3)} ms/event ` +
+      `(${(tScan / tNative).toFixed(1)}× ` +
+      `faster); same nearest entry for ${same}/${BATCH}`,
+  );
   await h.close();
 }
 

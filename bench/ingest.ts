@@ -32,20 +32,57 @@ function makeTurns(): unknown[] {
         session_id: `bench-${s}`,
         agent: `bench-agent-${s % 4}`,
         turn: t,
-        input: `Turn ${t}: the 502 rate on api-${t % 7}.internal is ${(t % 50) / 10}% after the reload; check upstream keepalive on node ${t % 13}.`,
-        output: `Checked upstream ${t % 13}: keepAliveTimeout 5000 ms vs nginx 60 s. Proposed keepalive_timeout 4s by reload; no restart during business hours.`,
+        input:
+          `Turn ${t}: the 502 rate on api-${t % 7}.internal is ${(t % 50) / 10}% after the reload; check ` +
+          `upstream keepalive on node ${t % 13}.`,
+        output:
+          `Checked upstream ${t % 13}: keepAliveTimeout 5000 ms vs nginx 60 s. Proposed keepalive_timeout ` +
+          `4s by reload; no restart during business hours.`,
         ccs: {
-          episodic_trace: [`observed(502_spikes turn(${t}))`, `checked(upstream_${t % 13} keepalive)`, 'held(constraint no_restart(nginx))'],
+          episodic_trace: [
+            `observed(502_spikes turn(${t}))`,
+            `checked(upstream_${t % 13} keepalive)`,
+            'held(constraint no_restart(nginx))',
+          ],
           semantic_gist: ['mitigate(502)', 'diagnose(upstream_instability)'],
-          focal_entities: ['host(vm_ubuntu22_04)', 'service(nginx)', `service(node_upstream_${t % 13})`, 'feature(http2)', 'signal(error_502)', `config(upstream_keepalive_${t % 5})`],
-          relational_map: ['timing(502_spikes after(http2_enable))', 'mismatch(nginx_keepalive(60s) node_keepalive(5s))', `correlates(502_bursts low_traffic window(${t % 24}h))`],
+          focal_entities: [
+            'host(vm_ubuntu22_04)',
+            'service(nginx)',
+            `service(node_upstream_${t % 13})`,
+            'feature(http2)',
+            'signal(error_502)',
+            `config(upstream_keepalive_${t % 5})`,
+          ],
+          relational_map: [
+            'timing(502_spikes after(http2_enable))',
+            'mismatch(nginx_keepalive(60s) node_keepalive(5s))',
+            `correlates(502_bursts low_traffic window(${t % 24}h))`,
+          ],
           goal_orientation: ['reduce(502_rate within(10min))', 'preserve(service_availability)'],
-          constraints: ['no_restart(nginx)', 'reload_allowed(nginx)', 'safe_change(minimal)', 'avoid(speculation)', 'retry_only(idempotent_requests)'],
-          predictive_cue: ['check(upstream_latency)', 'check(node_memory_growth)', 'validate(nginx_timeouts)', `monitor(502_rate ${30 + (t % 30)}min)`],
+          constraints: [
+            'no_restart(nginx)',
+            'reload_allowed(nginx)',
+            'safe_change(minimal)',
+            'avoid(speculation)',
+            'retry_only(idempotent_requests)',
+          ],
+          predictive_cue: [
+            'check(upstream_latency)',
+            'check(node_memory_growth)',
+            'validate(nginx_timeouts)',
+            `monitor(502_rate ${30 + (t % 30)}min)`,
+          ],
           uncertainty_signal: ['level(medium)', `gaps(root_cause not_confirmed step(${t}))`],
-          retrieved_artifacts: [`artifact(log_nginx_err_${t % 100} source(journald))`, 'artifact(rb_nginx_keepalive source(wiki/runbooks))'],
+          retrieved_artifacts: [
+            `artifact(log_nginx_err_${t % 100} source(journald))`,
+            'artifact(rb_nginx_keepalive source(wiki/runbooks))',
+          ],
         },
-        recalled: [{ id: `log_nginx_err_${t % 100}`, score: 0.91 }, { id: 'rb_nginx_keepalive', score: 0.84 }, { id: 'dash_502_rate', score: 0.77 }],
+        recalled: [
+          { id: `log_nginx_err_${t % 100}`, score: 0.91 },
+          { id: 'rb_nginx_keepalive', score: 0.84 },
+          { id: 'dash_502_rate', score: 0.77 },
+        ],
         qualified: [`log_nginx_err_${t % 100}`, 'rb_nginx_keepalive'],
         footprint: { ccs: 260 + (t % 20), transcript: 420 + t * 75, retrieval: 900 + (t % 40) },
         judge: { relevance: 8.9, answer_quality: 8.6, instruction_following: 9.1, coherence: 8.8 },
@@ -68,7 +105,11 @@ async function overHttp(url: string, bodies: string[], clients: number): Promise
   const worker = async () => {
     while (next < bodies.length) {
       const body = bodies[next++]!;
-      const r = await fetch(`${url}/api/v1/ingest`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/x-ndjson' }, body });
+      const r = await fetch(`${url}/api/v1/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/x-ndjson' },
+        body,
+      });
       const j = (await r.json()) as { accepted: number };
       if (j.accepted !== BATCH) throw new Error(`batch not fully accepted: ${JSON.stringify(j).slice(0, 300)}`);
     }
@@ -77,24 +118,75 @@ async function overHttp(url: string, bodies: string[], clients: number): Promise
   return TURNS / ((performance.now() - t0) / 1000);
 }
 
-/** The same rows (all 18 columns), already validated, inserted with the driver alone: multi-row INSERTs of BATCH rows, one transaction each. */
+/**
+ * The same rows (all 18 columns), already validated, inserted with the driver alone: multi-row INSERTs of BATCH rows,
+ * one transaction each.
+ */
 function rawRows(envs: unknown[]) {
   return envs.map((e) => {
     const n = normalizeEnvelope(e);
     if (!n.ok || n.record.type !== 'turn') throw new Error('bad row');
     const r = n.record;
-    return ['default', r.sessionId, r.turn, r.agentId, r.input, r.output, r.ccsRaw === null ? null : JSON.stringify(r.ccsRaw), JSON.stringify(r.ccs), JSON.stringify(r.recalled), JSON.stringify(r.qualified), JSON.stringify(r.footprint), JSON.stringify(r.judge), r.hallucination, r.drift, r.timestamp, r.timestamp, JSON.stringify(r.extra), JSON.stringify(r.redactions)];
+    return [
+      'default',
+      r.sessionId,
+      r.turn,
+      r.agentId,
+      r.input,
+      r.output,
+      r.ccsRaw === null ? null : JSON.stringify(r.ccsRaw),
+      JSON.stringify(r.ccs),
+      JSON.stringify(r.recalled),
+      JSON.stringify(r.qualified),
+      JSON.stringify(r.footprint),
+      JSON.stringify(r.judge),
+      r.hallucination,
+      r.drift,
+      r.timestamp,
+      r.timestamp,
+      JSON.stringify(r.extra),
+      JSON.stringify(r.redactions),
+    ];
   });
 }
-const COLS = 'project_id, session_id, turn, agent_id, input, output, ccs_raw, ccs, recalled, qualified, footprint, judge, hallucination, drift, "timestamp", ts, extra, redactions';
+const COLS =
+  'project_id, session_id, turn, agent_id, input, output, ccs_raw, ccs, recalled, ' +
+  'qualified, ' +
+  'footprint, ' +
+  'judge, ' +
+  'hallucination, drift, "timestamp", ts, extra, redactions';
 function insertSql(n: number): string {
   const per = 18;
-  const casts = ['', '', '', '', '', '', '::jsonb', '::jsonb', '::jsonb', '::jsonb', '::jsonb', '::jsonb', '', '', '', '::timestamptz', '::jsonb', '::jsonb'];
+  const casts = [
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '::jsonb',
+    '::jsonb',
+    '::jsonb',
+    '::jsonb',
+    '::jsonb',
+    '::jsonb',
+    '',
+    '',
+    '',
+    '::timestamptz',
+    '::jsonb',
+    '::jsonb',
+  ];
   const rows = Array.from({ length: n }, (_, r) => `(${casts.map((c, i) => `$${r * per + i + 1}${c}`).join(',')})`);
   return `insert into turns (${COLS}) values ${rows.join(',')}`;
 }
 async function prepareSessions(exec: (q: string) => Promise<unknown>) {
-  await exec(`insert into sessions (project_id, id, agent_id) select 'default', 'bench-' || g, 'bench' from generate_series(0, ${Math.ceil(TURNS / 1000) - 1}) g`);
+  await exec(
+    `insert into sessions (project_id, id, agent_id) select 'default', 'bench-' || g, ` +
+      `'bench' ` +
+      `from ` +
+      `generate_series(0, ${Math.ceil(TURNS / 1000) - 1}) g`,
+  );
 }
 
 async function rawPostgres(url: string, rows: unknown[][]): Promise<number> {
@@ -142,13 +234,32 @@ async function freshDatabase(adminUrl: string, name: string): Promise<string> {
 async function main() {
   if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
     console.log('building the app…');
-    if (spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } }).status) process.exit(1);
+    if (
+      spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+      }).status
+    )
+      process.exit(1);
   }
   const envs = makeTurns();
   const bytes = envs.reduce<number>((n, e) => n + JSON.stringify((e as { data: { ccs: unknown } }).data.ccs).length, 0);
-  console.log(`ingest benchmark: ${TURNS} turns, mean CCS ${Math.round(bytes / TURNS)} bytes, batches of ${BATCH}, one client, ${os.cpus().length} cores`);
+  console.log(
+    `ingest benchmark: ${TURNS} turns, mean CCS ${Math.round(bytes / TURNS)} bytes, ` +
+      `batches ` +
+      `of ${BATCH}, ` +
+      `one ` +
+      `client, ${os.cpus().length} cores`,
+  );
   const bodies: string[] = [];
-  for (let i = 0; i < envs.length; i += BATCH) bodies.push(envs.slice(i, i + BATCH).map((e) => JSON.stringify(e)).join('\n'));
+  for (let i = 0; i < envs.length; i += BATCH)
+    bodies.push(
+      envs
+        .slice(i, i + BATCH)
+        .map((e) => JSON.stringify(e))
+        .join('\n'),
+    );
   const rows = rawRows(envs);
 
   const pg = await startPostgres();
@@ -159,24 +270,45 @@ async function main() {
 
     const rawPg = await rawPostgres(await freshDatabase(pg.url, 'bench_raw'), rows);
     for (const clients of [1, 2]) {
-      const srv = await startNextServer({ MNEMOSCOPE_API_KEY: KEY, DATABASE_URL: await freshDatabase(pg.url, `bench_http_${clients}`) });
+      const srv = await startNextServer({
+        MNEMOSCOPE_API_KEY: KEY,
+        DATABASE_URL: await freshDatabase(pg.url, `bench_http_${clients}`),
+      });
       procs.push(srv);
       results.push({ db: 'PostgreSQL 15', clients, http: await overHttp(srv.url, bodies, clients), raw: rawPg });
     }
 
     const rawLite = await rawPglite(path.join(tmp, 'raw'), rows);
     for (const clients of [1, 2]) {
-      const srv = await startNextServer({ MNEMOSCOPE_API_KEY: KEY, MNEMOSCOPE_DATA_DIR: path.join(tmp, `http_${clients}`), DATABASE_URL: '' });
+      const srv = await startNextServer({
+        MNEMOSCOPE_API_KEY: KEY,
+        MNEMOSCOPE_DATA_DIR: path.join(tmp, `http_${clients}`),
+        DATABASE_URL: '',
+      });
       procs.push(srv);
       results.push({ db: 'PGlite (on disk)', clients, http: await overHttp(srv.url, bodies, clients), raw: rawLite });
     }
 
-    console.log('\n| database | requests in flight | HTTP ingest (turns/s) | raw driver insert (rows/s, 1 connection) | HTTP / raw |');
+    console.log(
+      '\n| database | requests in flight | HTTP ingest (turns/s) | raw driver insert ' +
+        '(rows/s, ' +
+        '1 ' +
+        'connection) ' +
+        '| ' +
+        'HTTP / raw |',
+    );
     console.log('|---|---:|---:|---:|---:|');
-    for (const r of results) console.log(`| ${r.db} | ${r.clients} | ${Math.round(r.http)} | ${Math.round(r.raw)} | ${(r.http / r.raw).toFixed(2)} |`);
+    for (const r of results)
+      console.log(
+        `| ${r.db} | ${r.clients} | ${Math.round(r.http)} | ${Math.round(r.raw)} | ${(r.http / r.raw).toFixed(2)} |`,
+      );
     for (const p of results.filter((r) => r.db.startsWith('PostgreSQL')))
       console.log(
-        `target on PostgreSQL with ${p.clients} in flight: ≥ 5000 turns/s over HTTP (${p.http >= 5000 ? 'met' : 'NOT met'}: ${Math.round(p.http)}), HTTP ≥ 0.5 × raw (${p.http / p.raw >= 0.5 ? 'met' : 'NOT met'}: ${(p.http / p.raw).toFixed(2)})`,
+        `target on PostgreSQL with ${p.clients} in flight: ≥ 5000 turns/s over HTTP ` +
+          `(${p.http >= 5000 ? 'met' : 'NOT met'}: ${Math.round(p.http)}), HTTP ≥ 0.5 ` +
+          `× ` +
+          `raw ` +
+          `(${p.http / p.raw >= 0.5 ? 'met' : 'NOT met'}: ${(p.http / p.raw).toFixed(2)})`,
       );
   } finally {
     for (const p of procs) p.kill();

@@ -24,23 +24,41 @@ async function main() {
   const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    await page.setContent('<!doctype html><html><body style="margin:0"><canvas id="c"></canvas><div id="s"></div></body></html>');
+    await page.setContent(
+      '<!doctype html><html><body style="margin:0"><canvas id="c"></canvas><div id="s"></div></body></html>',
+    );
     await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
     // tsx (esbuild keepNames) wraps functions in __name(): give the page one, as the bench's evaluate body carries it.
     await page.addScriptTag({ content: 'window.__name = function (f) { return f; };' });
     const results = await page.evaluate(async () => {
       const F = (window as unknown as { Field: typeof import('../components/substrate/draw-field') }).Field;
-      const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-      const field = (n: number, seed: number) => Float64Array.from({ length: n }, (_, i) => Math.sin(i * 0.37 + seed) * 10 + 12);
+      const pct = (xs: number[], p: number) =>
+        [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+      const field = (n: number, seed: number) =>
+        Float64Array.from({ length: n }, (_, i) => Math.sin(i * 0.37 + seed) * 10 + 12);
       const canvas = document.getElementById('c') as HTMLCanvasElement;
       const colours = F.colourTable(false);
       const out: Record<string, { p50: number; p95: number }> = {};
-      for (const [th, ph, w] of [[24, 32, 768], [256, 256, 768]] as const) {
+      for (const [th, ph, w] of [
+        [24, 32, 768],
+        [256, 256, 768],
+      ] as const) {
         const frames = Array.from({ length: 8 }, (_, k) => field(th * ph, k));
         const times: number[] = [];
         for (let r = 0; r < 60; r++) {
           const t0 = performance.now();
-          F.drawField(canvas, { thetaBins: th, phiBins: ph, values: frames[r % 8]!, domain: [2, 22], diverging: false, sqrt: false, colours, offset: { theta: r % th, phi: 0 }, width: w, height: (w * th) / ph });
+          F.drawField(canvas, {
+            thetaBins: th,
+            phiBins: ph,
+            values: frames[r % 8]!,
+            domain: [2, 22],
+            diverging: false,
+            sqrt: false,
+            colours,
+            offset: { theta: r % th, phi: 0 },
+            width: w,
+            height: (w * th) / ph,
+          });
           canvas.getContext('2d')!.getImageData(0, 0, 1, 1); // wait for the draw to land
           times.push(performance.now() - t0);
         }
@@ -91,7 +109,18 @@ async function main() {
           let k = 0;
           const tick = (ts: number) => {
             stamps.push(ts);
-            F.drawField(canvas, { thetaBins: 24, phiBins: 32, values: snaps[k]!, domain: [2, 22], diverging: false, sqrt: false, colours, offset: { theta: 0, phi: 0 }, width: 768, height: 576 });
+            F.drawField(canvas, {
+              thetaBins: 24,
+              phiBins: 32,
+              values: snaps[k]!,
+              domain: [2, 22],
+              diverging: false,
+              sqrt: false,
+              colours,
+              offset: { theta: 0, phi: 0 },
+              width: 768,
+              height: 576,
+            });
             if (++k < snaps.length) requestAnimationFrame(tick);
             else done();
           };
@@ -106,14 +135,24 @@ async function main() {
     for (const [k, v] of Object.entries(results.out)) {
       const [renderer, size] = k.split(' ');
       const target = renderer === 'canvas' ? (size === '24×32' ? 2 : 8) : null;
-      console.log(`| ${renderer} | ${size} | ${v.p50.toFixed(2)} | ${v.p95.toFixed(2)} | ${target ? `≤ ${target} (${v.p50 <= target ? 'met' : 'NOT met'})` : '—'} |`);
+      console.log(
+        `| ${renderer} | ${size} | ${v.p50.toFixed(2)} | ${v.p95.toFixed(2)} | ` +
+          `${target ? `≤ ${target} (${v.p50 <= target ? 'met' : 'NOT met'})` : '—'} |`,
+      );
     }
     const c1 = results.out['canvas 24×32']!;
     const s1 = results.out['svg 24×32']!;
     const c2 = results.out['canvas 256×256']!;
     const s2 = results.out['svg 256×256']!;
-    console.log(`canvas is ${(s1.p50 / c1.p50).toFixed(1)}× faster than SVG-per-cell at 24×32 and ${(s2.p50 / c2.p50).toFixed(1)}× at 256×256`);
-    console.log(`Playback of 100 snapshots (24×32) one per frame: ${results.dropped} dropped frames (> 25 ms), frame interval p95 ${results.frameP95.toFixed(1)} ms (target: none dropped: ${results.dropped === 0 ? 'met' : 'NOT met'})`);
+    console.log(
+      `canvas is ${(s1.p50 / c1.p50).toFixed(1)}× faster than SVG-per-cell at 24×32 and ` +
+        `${(s2.p50 / c2.p50).toFixed(1)}× at 256×256`,
+    );
+    console.log(
+      `Playback of 100 snapshots (24×32) one per frame: ${results.dropped} dropped frames (> 25 ms), frame ` +
+        `interval p95 ${results.frameP95.toFixed(1)} ms (target: none ` +
+        `dropped: ${results.dropped === 0 ? 'met' : 'NOT met'})`,
+    );
   } finally {
     await browser.close();
   }

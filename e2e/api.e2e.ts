@@ -13,16 +13,38 @@ const fixtures = existsSync(shared) ? shared : path.join(root, 'server/demo');
 
 const turn = (sid: string, n: number, over: Record<string, unknown> = {}) => ({
   type: 'turn',
-  data: { session_id: sid, agent: 'e2e', turn: n, input: `q${n}`, output: `a${n}`, ccs: `constraints: keep(${n})`, ...over },
+  data: {
+    session_id: sid,
+    agent: 'e2e',
+    turn: n,
+    input: `q${n}`,
+    output: `a${n}`,
+    ccs: `constraints: keep(${n})`,
+    ...over,
+  },
 });
 
 describe.each(servers)('HTTP API on $name', (srv) => {
   const post = (body: BodyInit, headers: Record<string, string> = {}) =>
-    fetch(`${srv.url}/api/v1/ingest`, { method: 'POST', body, headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-ndjson', ...headers } });
+    fetch(`${srv.url}/api/v1/ingest`, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-ndjson', ...headers },
+    });
   const ndjson = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n');
   const exportOf = async (id: string) => {
-    const r = await fetch(`${srv.url}/api/v1/sessions/${encodeURIComponent(id)}/export`, { headers: { authorization: `Bearer ${srv.key}` } });
-    return { status: r.status, lines: r.ok ? (await r.text()).trim().split('\n').map((l) => JSON.parse(l)) : [] };
+    const r = await fetch(`${srv.url}/api/v1/sessions/${encodeURIComponent(id)}/export`, {
+      headers: { authorization: `Bearer ${srv.key}` },
+    });
+    return {
+      status: r.status,
+      lines: r.ok
+        ? (await r.text())
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l))
+        : [],
+    };
   };
 
   it('never answers 5xx to 500 generated bodies (bytes, text, JSON, NDJSON, envelopes)', async () => {
@@ -30,8 +52,18 @@ describe.each(servers)('HTTP API on $name', (srv) => {
       fc.uint8Array({ maxLength: 2000 }),
       fc.string({ maxLength: 2000 }),
       fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
-      fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 20 }).map((rows) => rows.map((r) => JSON.stringify(r)).join('\n')),
-      fc.array(fc.record({ type: fc.constantFrom('turn', 'memory_event', 'session', 'artifact', 'ucs_index', 'nope'), data: fc.jsonValue({ maxDepth: 3 }) }), { maxLength: 20 }).map((rows) => JSON.stringify(rows)),
+      fc
+        .array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 20 })
+        .map((rows) => rows.map((r) => JSON.stringify(r)).join('\n')),
+      fc
+        .array(
+          fc.record({
+            type: fc.constantFrom('turn', 'memory_event', 'session', 'artifact', 'ucs_index', 'nope'),
+            data: fc.jsonValue({ maxDepth: 3 }),
+          }),
+          { maxLength: 20 },
+        )
+        .map((rows) => JSON.stringify(rows)),
     );
     const statuses = new Map<number, number>();
     await fc.assert(
@@ -39,9 +71,13 @@ describe.each(servers)('HTTP API on $name', (srv) => {
         const r = await post(typeof b === 'string' ? b : Buffer.from(b));
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         expect(r.status).toBeLessThan(500);
-        const json = (await r.json()) as { error?: string; results?: { status: string; errors?: { path: string; message: string }[] }[] };
+        const json = (await r.json()) as {
+          error?: string;
+          results?: { status: string; errors?: { path: string; message: string }[] }[];
+        };
         if (r.status === 400) expect(json.error).toBeTruthy();
-        for (const x of json.results ?? []) if (x.status === 'rejected') expect(x.errors!.every((e) => e.message)).toBe(true);
+        for (const x of json.results ?? [])
+          if (x.status === 'rejected') expect(x.errors!.every((e) => e.message)).toBe(true);
       }),
       { numRuns: 500, seed: 7 },
     );
@@ -74,10 +110,21 @@ describe.each(servers)('HTTP API on $name', (srv) => {
     const r = await post(body);
     expect(r.status).toBe(207);
     const j = await r.json();
-    expect(j.results.map((x: { status: string }) => x.status)).toEqual(['accepted', 'rejected', 'rejected', 'rejected', 'duplicate', 'accepted', 'rejected', 'rejected']);
+    expect(j.results.map((x: { status: string }) => x.status)).toEqual([
+      'accepted',
+      'rejected',
+      'rejected',
+      'rejected',
+      'duplicate',
+      'accepted',
+      'rejected',
+      'rejected',
+    ]);
     expect(j.results[1].errors).toEqual([{ path: 'data.turn', message: 'must be a number (got string)' }]);
     expect(j.results[2].errors[0].path).toBe('type');
-    expect(j.results[3].errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['data.agent', 'data.turn', 'data.input', 'data.output', 'data.ccs']));
+    expect(j.results[3].errors.map((e: { path: string }) => e.path)).toEqual(
+      expect.arrayContaining(['data.agent', 'data.turn', 'data.input', 'data.output', 'data.ccs']),
+    );
     expect(j.results[6].errors[0].message).toMatch(/line 7 is not valid UTF-8/);
     expect(j.results[7].errors[0].message).toMatch(/line 8 is not valid JSON/);
     const exp = await exportOf(sid);
@@ -101,13 +148,19 @@ describe.each(servers)('HTTP API on $name', (srv) => {
     expect(many.status).toBe(413);
     expect((await many.json()).error).toMatch(/1001 records; at most 1000/);
     const long = await post(ndjson([turn('long', 1, { input: 'x'.repeat(200_001) })]));
-    expect((await long.json()).results[0].errors).toEqual([{ path: 'data.input', message: 'must be at most 200000 characters' }]);
+    expect((await long.json()).results[0].errors).toEqual([
+      { path: 'data.input', message: 'must be at most 200000 characters' },
+    ]);
   });
 
   it('serves JSON Schemas of every record type', async () => {
     const s = await (await fetch(`${srv.url}/api/v1/schema`)).json();
-    expect(s.recordTypes).toEqual(expect.arrayContaining(['session', 'turn', 'memory_event', 'ucs_state', 'ucs_export', 'ucs_index', 'ucs_action']));
-    expect(s.data.turn.required).toEqual(expect.arrayContaining(['session_id', 'agent', 'turn', 'input', 'output', 'ccs']));
+    expect(s.recordTypes).toEqual(
+      expect.arrayContaining(['session', 'turn', 'memory_event', 'ucs_state', 'ucs_export', 'ucs_index', 'ucs_action']),
+    );
+    expect(s.data.turn.required).toEqual(
+      expect.arrayContaining(['session_id', 'agent', 'turn', 'input', 'output', 'ccs']),
+    );
     expect(s.envelope.properties.type.enum).toEqual(s.recordTypes);
   });
 
@@ -119,7 +172,11 @@ describe.each(servers)('HTTP API on $name', (srv) => {
 describe('CLI', () => {
   const [lite, pg] = servers as [(typeof servers)[0], (typeof servers)[0]];
   const cli = (args: string[]) => {
-    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/mnemoscope.ts', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, MNEMOSCOPE_API_KEY: undefined } });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/mnemoscope.ts', ...args],
+      { cwd: root, encoding: 'utf8', env: { ...process.env, MNEMOSCOPE_API_KEY: undefined } },
+    );
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
 
@@ -171,7 +228,16 @@ describe('npm start', () => {
     const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/start.ts'], {
       cwd: root,
       encoding: 'utf8',
-      env: { ...process.env, HOST: '0.0.0.0', PORT: '39998', MNEMOSCOPE_AUTH: 'users', MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '', MNEMOSCOPE_ADMIN_USER: '', MNEMOSCOPE_ADMIN_PASSWORD: '' },
+      env: {
+        ...process.env,
+        HOST: '0.0.0.0',
+        PORT: '39998',
+        MNEMOSCOPE_AUTH: 'users',
+        MNEMOSCOPE_DATA_DIR: dir,
+        DATABASE_URL: '',
+        MNEMOSCOPE_ADMIN_USER: '',
+        MNEMOSCOPE_ADMIN_PASSWORD: '',
+      },
       timeout: 60_000,
     });
     expect(r.status).toBe(2);
@@ -183,7 +249,7 @@ describe('cross-site requests', () => {
   const lite = servers.find((s) => s.name === 'pglite')!;
   const raw = (headers: Record<string, string>, method = 'POST') =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const u = new URL(`${lite.url}/api/trpc/apiKey.create`);
+      const u = new URL(`${lite.url}/api/trpc/apiKeys.create`);
       const r = http.request({ host: u.hostname, port: u.port, path: u.pathname, method, headers }, (res) => {
         let body = '';
         res.on('data', (d) => (body += d));
@@ -195,13 +261,19 @@ describe('cross-site requests', () => {
 
   it('refuses a write from another site, a rebound host and a non-JSON form post', async () => {
     const host = new URL(lite.url).host;
-    expect(await raw({ host, origin: 'http://evil.example', 'content-type': 'application/json' })).toMatchObject({ status: 403, body: expect.stringMatching(/not this site/) });
-    expect(await raw({ host: 'evil.example', 'content-type': 'application/json' })).toMatchObject({ status: 403, body: expect.stringMatching(/not this machine/) });
+    expect(await raw({ host, origin: 'http://evil.example', 'content-type': 'application/json' })).toMatchObject({
+      status: 403,
+      body: expect.stringMatching(/not this site/),
+    });
+    expect(await raw({ host: 'evil.example', 'content-type': 'application/json' })).toMatchObject({
+      status: 403,
+      body: expect.stringMatching(/not this machine/),
+    });
     expect(await raw({ host, 'content-type': 'text/plain' })).toMatchObject({ status: 403 });
     // None of them created a key; the same call from the app's own origin does.
     const ok = await raw({ host, origin: lite.url, 'content-type': 'application/json' });
     expect(ok.status).toBe(200);
-    const list = await (await fetch(`${lite.url}/api/trpc/apiKey.list`)).json();
+    const list = await (await fetch(`${lite.url}/api/trpc/apiKeys.list`)).json();
     expect(list.result.data.json.filter((k: { name: string }) => k.name === 'from evil')).toHaveLength(1);
   });
 });

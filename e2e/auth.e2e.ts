@@ -14,7 +14,14 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-auth-'));
-  server = await startNextServer({ MNEMOSCOPE_AUTH: 'users', MNEMOSCOPE_ADMIN_USER: ADMIN.user, MNEMOSCOPE_ADMIN_PASSWORD: ADMIN.password, MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '', MNEMOSCOPE_DEMO: '1' });
+  server = await startNextServer({
+    MNEMOSCOPE_AUTH: 'users',
+    MNEMOSCOPE_ADMIN_USER: ADMIN.user,
+    MNEMOSCOPE_ADMIN_PASSWORD: ADMIN.password,
+    MNEMOSCOPE_DATA_DIR: dir,
+    DATABASE_URL: '',
+    MNEMOSCOPE_DEMO: '1',
+  });
   browser = await launch();
 }, 120_000);
 afterAll(async () => {
@@ -23,15 +30,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const trpcGet = (cookie: string | null, proc: string) => fetch(`${server.url}/api/trpc/${proc}`, { headers: cookie ? { cookie } : {} });
+const trpcGet = (cookie: string | null, proc: string) =>
+  fetch(`${server.url}/api/trpc/${proc}`, { headers: cookie ? { cookie } : {} });
 
 describe('sign-in (users mode)', () => {
   it('sends pages to sign-in and answers the API with 401 until signed in', async () => {
     const page = await fetch(`${server.url}/curation`, { redirect: 'manual' });
     expect(page.status).toBe(307);
     expect(page.headers.get('location')).toMatch(/\/sign-in\?next=%2Fcuration$/);
-    expect((await trpcGet(null, 'session.list')).status).toBe(401);
-    expect((await trpcGet('mnemoscope_session=forged', 'session.list')).status).toBe(401);
+    expect((await trpcGet(null, 'sessions.list')).status).toBe(401);
+    expect((await trpcGet('mnemoscope_session=forged', 'sessions.list')).status).toBe(401);
   });
 
   it('signs in with an httpOnly cookie, refuses a wrong password, signs out for good', async () => {
@@ -53,25 +61,46 @@ describe('sign-in (users mode)', () => {
     const [c] = (await context.cookies()).filter((x) => x.name === 'mnemoscope_session');
     expect([c!.httpOnly, c!.sameSite]).toEqual([true, 'Lax']);
     const cookie = `mnemoscope_session=${c!.value}`;
-    expect((await trpcGet(cookie, 'session.list')).status).toBe(200);
+    expect((await trpcGet(cookie, 'sessions.list')).status).toBe(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in/);
-    expect((await trpcGet(cookie, 'session.list')).status).toBe(401);
+    expect((await trpcGet(cookie, 'sessions.list')).status).toBe(401);
     await context.close();
   });
 
   it('refuses a cross-site sign-in post, and a viewer cannot decide proposals', async () => {
-    const cross = await fetch(`${server.url}/api/auth/sign-in`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: `username=${ADMIN.user}&password=x` });
+    const cross = await fetch(`${server.url}/api/auth/sign-in`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: `username=${ADMIN.user}&password=x`,
+    });
     expect(cross.status).toBe(403);
     const signIn = async (user: string, password: string) => {
-      const r = await fetch(`${server.url}/api/auth/sign-in`, { method: 'POST', redirect: 'manual', headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username: user, password, next: '/sessions' }) });
+      const r = await fetch(`${server.url}/api/auth/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: user, password, next: '/sessions' }),
+      });
       return /mnemoscope_session=([^;]+)/.exec(r.headers.get('set-cookie') ?? '')?.[0] ?? null;
     };
     const admin = (await signIn(ADMIN.user, ADMIN.password))!;
-    const post = (cookie: string, proc: string, json: unknown) => fetch(`${server.url}/api/trpc/${proc}`, { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify({ json }) });
-    expect((await post(admin, 'members.set', { username: 'vic', role: 'viewer', password: 'viewer password 1' })).status).toBe(200);
+    const post = (cookie: string, proc: string, json: unknown) =>
+      fetch(`${server.url}/api/trpc/${proc}`, {
+        method: 'POST',
+        headers: { cookie, origin: server.url, 'content-type': 'application/json' },
+        body: JSON.stringify({ json }),
+      });
+    expect(
+      (await post(admin, 'members.set', { username: 'vic', role: 'viewer', password: 'viewer password 1' })).status,
+    ).toBe(200);
     const viewer = (await signIn('vic', 'viewer password 1'))!;
-    const inbox = (await (await trpcGet(viewer, `curation.inbox?input=${encodeURIComponent(JSON.stringify({ json: { status: 'pending' } }))}`)).json()) as { result: { data: { json: { items: { id: string }[] } } } };
+    const inbox = (await (
+      await trpcGet(
+        viewer,
+        `curation.inbox?input=${encodeURIComponent(JSON.stringify({ json: { status: 'pending' } }))}`,
+      )
+    ).json()) as { result: { data: { json: { items: { id: string }[] } } } };
     const id = inbox.result.data.json.items[0]!.id;
     const denied = await post(viewer, 'curation.decide', { id, decision: { action: 'approve' } });
     expect(denied.status).toBe(403);

@@ -23,7 +23,7 @@ async function inbox() {
 }
 
 async function memoryEntry(words: string) {
-  await open(page, `${srv.url}/curation/memory`);
+  await open(page, `${srv.url}/curation/entries`);
   await page.getByLabel('Search entries').fill(words);
   const row = page.getByTestId('entries').locator('.inbox-row').first();
   await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain(words);
@@ -41,7 +41,10 @@ describe('curation inbox, by keyboard', () => {
     await page.keyboard.press('a');
     await expect.poll(() => banner().textContent()).toContain('Approved');
     await expect.poll(() => page.getByTestId('inbox-list').locator('.inbox-row').count()).toBe(before - 1);
-    const words = content.replace(/•••.*$/, '').slice(0, 30).trim();
+    const words = content
+      .replace(/•••.*$/, '')
+      .slice(0, 30)
+      .trim();
     const detail = await memoryEntry(words);
     expect(await detail.getByTestId('versions').textContent()).toMatch(/v1append/);
     expect(await detail.textContent()).toContain('approved');
@@ -85,7 +88,10 @@ describe('curation inbox, by keyboard', () => {
     expect(await report.textContent()).toContain('approved by local-user');
     expect(await report.textContent()).toContain('not durable team knowledge');
     // The report downloads as Markdown in the template's layout.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Markdown' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download Markdown' }).click(),
+    ]);
     const text = await new Response((await download.createReadStream()) as unknown as ReadableStream).text();
     expect(text).toMatch(/^# Memory Curation Report/);
     expect(text).toContain('## Proposed Writes');
@@ -112,11 +118,25 @@ describe('curation inbox, by keyboard', () => {
     await open(page, `${srv.url}/curation/simulator`);
     const table = page.getByTestId('sim-table');
     await table.waitFor();
-    const p365 = async () => Number((await table.locator('tbody tr').first().locator('td').nth(4).textContent())!.split('±')[0]);
+    const p365 = async () =>
+      Number((await table.locator('tbody tr').first().locator('td').nth(4).textContent())!.split('±')[0]);
     expect(Math.abs((await p365()) - 0.307)).toBeLessThan(2 * 0.076);
     await page.getByRole('button', { name: /Uncurated/ }).click();
     await expect.poll(p365).toBeGreaterThan(0.97);
     await page.getByRole('button', { name: /Use this project's rates/ }).click();
     await expect.poll(() => page.getByLabel('admission rate α').inputValue()).not.toBe('1');
+  });
+});
+
+describe('renamed pages', () => {
+  it('sends an old /curation/memory link to /curation/entries with its query', async () => {
+    const res = await fetch(`${srv.url}/curation/memory?entry=abc`, { redirect: 'manual' });
+    expect(res.status).toBe(308);
+    expect(
+      new URL(res.headers.get('location')!, srv.url).pathname + new URL(res.headers.get('location')!, srv.url).search,
+    ).toBe('/curation/entries?entry=abc');
+    await open(page, `${srv.url}/curation/memory`);
+    expect(new URL(page.url()).pathname).toBe('/curation/entries');
+    await page.getByLabel('Search entries').waitFor();
   });
 });

@@ -14,15 +14,31 @@ beforeAll(async () => {
 afterAll(() => pg?.stop());
 
 const batch = (sid: string, n: number) =>
-  Array.from({ length: n }, (_, k) => JSON.stringify({ type: 'turn', data: { session_id: sid, agent: 'a', turn: k, input: 'x'.repeat(400), output: 'y', ccs: { constraints: ['a(b)', `t(${k})`] } } })).join('\n');
+  Array.from({ length: n }, (_, k) =>
+    JSON.stringify({
+      type: 'turn',
+      data: {
+        session_id: sid,
+        agent: 'a',
+        turn: k,
+        input: 'x'.repeat(400),
+        output: 'y',
+        ccs: { constraints: ['a(b)', `t(${k})`] },
+      },
+    }),
+  ).join('\n');
 
 describe.each(['pglite', 'postgres'] as const)('a crash of the server on %s', (driver) => {
   it('loses no acknowledged batch and leaves no half-written one', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-crash-'));
-    const env: Record<string, string> = { MNEMOSCOPE_API_KEY: KEY, ...(driver === 'pglite' ? { MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '' } : { DATABASE_URL: pg.url }) };
+    const env: Record<string, string> = {
+      MNEMOSCOPE_API_KEY: KEY,
+      ...(driver === 'pglite' ? { MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '' } : { DATABASE_URL: pg.url }),
+    };
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const post = (body: string) => fetch(`${url}/api/v1/ingest`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body });
+    const post = (body: string) =>
+      fetch(`${url}/api/v1/ingest`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body });
     const count = async (sid: string) => {
       const r = await fetch(`${url}/api/v1/sessions/${sid}/export`, { headers: { authorization: `Bearer ${KEY}` } });
       return r.ok ? (await r.text()).split('\n').filter((l) => l.startsWith('{"type":"turn"')).length : 0;

@@ -26,7 +26,8 @@ const KEY = 'e2e-key-0123456789abcdef';
  */
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, '..');
-  if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) throw new Error('no build: run `npm run build` first (npm test does)');
+  if (!existsSync(path.join(root, '.next', 'BUILD_ID')))
+    throw new Error('no build: run `npm run build` first (npm test does)');
   const pg = await startPostgres();
   const running: NextServer[] = [];
   const dirs: string[] = [];

@@ -33,7 +33,9 @@ describe('memory hygiene lab', () => {
 
     // The chain: the seed's wrong query → a wrong turn → stored → recalled into the next wrong turn…
     const chain = page.getByTestId('chain').first();
-    expect(await chain.textContent()).toMatch(/rec_los_seed.*ehr-agent-day-1 #6.*rec_day-1_06.*ehr-agent-day-1 #14.*rec_day-1_14.*#23/);
+    expect(await chain.textContent()).toMatch(
+      /rec_los_seed.*ehr-agent-day-1 #6.*rec_day-1_06.*ehr-agent-day-1 #14.*rec_day-1_14.*#23/,
+    );
     // Chains that differ only in their last wrong turn are shown as one, with both turns.
     expect(await page.getByTestId('chain').count()).toBe(1);
     expect(await chain.textContent()).toMatch(/rec_day-1_35.*ehr-agent-day-2 #3.*ehr-agent-day-2 #10/);
@@ -45,7 +47,9 @@ describe('memory hygiene lab', () => {
   it('compares the deletion policies and reacts to their parameters', async () => {
     await open(page, `${srv.url}/hygiene?tab=deletion`);
     const history = page.getByTestId('remove-history');
-    await expect.poll(() => history.textContent(), { timeout: 20_000 }).toMatch(/removes 1 of \d+ today.*rec_hr_monitor.*mean utility 0\.32 over 22 retrievals/);
+    await expect
+      .poll(() => history.textContent(), { timeout: 20_000 })
+      .toMatch(/removes 1 of \d+ today.*rec_hr_monitor.*mean utility 0\.32 over 22 retrievals/);
     const periodic = Number((await page.getByTestId('remove-periodic').textContent())!.match(/removes (\d+)/)![1]);
     const combined = Number((await page.getByTestId('remove-combined').textContent())!.match(/removes (\d+)/)![1]);
     expect(periodic).toBeGreaterThan(10);
@@ -64,11 +68,16 @@ describe('memory hygiene lab', () => {
 
   it('shows the four consolidation policies side by side under a budget', async () => {
     await open(page, `${srv.url}/hygiene?tab=consolidation`);
-    await expect.poll(() => page.getByTestId('sigma-note').textContent(), { timeout: 20_000 }).toMatch(/σ is estimated as embedding novelty/);
-    for (const p of ['recency', 'frequency', 'surprise', 'sleep']) expect(await page.getByTestId(`keep-${p}`).locator('tbody tr').count()).toBe(16);
+    await expect
+      .poll(() => page.getByTestId('sigma-note').textContent(), { timeout: 20_000 })
+      .toMatch(/σ is estimated as embedding novelty/);
+    for (const p of ['recency', 'frequency', 'surprise', 'sleep'])
+      expect(await page.getByTestId(`keep-${p}`).locator('tbody tr').count()).toBe(16);
     await page.getByLabel('Budget B (atoms kept)').fill('8');
     await expect.poll(() => page.getByTestId('keep-recency').locator('tbody tr').count()).toBe(8);
-    expect(await page.getByTestId('keep-frequency').locator('tbody tr').first().textContent()).toContain('rec_hr_monitor');
+    expect(await page.getByTestId('keep-frequency').locator('tbody tr').first().textContent()).toContain(
+      'rec_hr_monitor',
+    );
     expect(await text('keep-sleep')).toMatch(/keeps 100% of recalls/);
     expect(await page.getByTestId('overlap').locator('tbody tr').count()).toBe(4);
 
@@ -90,7 +99,11 @@ describe('memory hygiene lab', () => {
     await expect.poll(() => page.getByTestId('target-artifact').count()).toBe(0);
 
     await open(page, `${srv.url}/hygiene?record=rec_hr_monitor`);
-    await expect.poll(() => text('record-detail'), { timeout: 20_000 }).toMatch(/record of the external store · experience · deprecated/);
-    expect(await page.getByTestId('records-table').locator('tr', { hasText: 'rec_hr_monitor' }).textContent()).toContain('deprecated');
+    await expect
+      .poll(() => text('record-detail'), { timeout: 20_000 })
+      .toMatch(/record of the external store · experience · deprecated/);
+    expect(
+      await page.getByTestId('records-table').locator('tr', { hasText: 'rec_hr_monitor' }).textContent(),
+    ).toContain('deprecated');
   });
 });

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Mnemoscope } from '@/lib/sdk';
+import { Mnemoscope } from '@/sdk/typescript';
 import { startPostgres } from '../server/test/postgres';
 import { startNextServer } from '../server/test/next-server';
 import { launchPage } from './browser';
@@ -29,7 +29,12 @@ beforeAll(async () => {
 afterAll(async () => browser?.close());
 
 /** Runs a command to its end; never throws, so a failure shows its output in the assertion. */
-function run(cmd: string, args: string[], env: Record<string, string>, timeout = 120_000): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+  timeout = 120_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(cmd, args, { cwd: root, env: { ...process.env, ...env }, timeout }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -43,30 +48,38 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
   const sid = `example-${srv.name}`;
 
   it('the example agent replays its incident through the SDK; a second run stores nothing new; the session, memory and dead end show in the UI', async () => {
-    const first = await run(tsx, ['lib/sdk/example/incident-agent.ts', sid], env);
+    const first = await run(tsx, ['sdk/examples/incident-agent.ts', sid], env);
     expect(first.stderr + first.stdout).toMatch(/accepted 22, already stored 0, rejected 0, dropped 0/);
     expect(first.code).toBe(0);
-    const second = await run(tsx, ['lib/sdk/example/incident-agent.ts', sid], env);
+    const second = await run(tsx, ['sdk/examples/incident-agent.ts', sid], env);
     expect(second.stdout).toMatch(/accepted 0, already stored 22, rejected 0, dropped 0/);
 
     await open(page, `${srv.url}/sessions/${sid}`);
-    await expect.poll(() => page.locator('h1').textContent()).toBe('Checkout 504s after the payments gateway certificate rotation');
+    await expect
+      .poll(() => page.locator('h1').textContent())
+      .toBe('Checkout 504s after the payments gateway certificate rotation');
     await expect.poll(() => page.locator('main').textContent()).toContain('6 turns');
-    await expect.poll(() => page.locator('main').textContent()).toContain('PagerDuty: checkout-api 504 rate above 30 %');
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toContain('PagerDuty: checkout-api 504 rate above 30 %');
 
-    await open(page, `${srv.url}/curation/memory`);
+    await open(page, `${srv.url}/curation/entries`);
     await page.getByLabel('Search entries').fill('rolling-restart checkout-api');
-    await expect.poll(() => page.getByTestId('entries').textContent(), { timeout: 10_000 }).toContain('deploy the new bundle to /etc/checkout/ca.pem');
+    await expect
+      .poll(() => page.getByTestId('entries').textContent(), { timeout: 10_000 })
+      .toContain('deploy the new bundle to /etc/checkout/ca.pem');
 
     await open(page, `${srv.url}/substrate/sre-copilot-ucs/dead-ends`);
-    await expect.poll(() => page.locator('main').textContent()).toContain('SIGHUP hot reload of the checkout trust bundle');
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toContain('SIGHUP hot reload of the checkout trust bundle');
   });
 
   it('the Python (standard library) and curl examples ingest, and their sessions show in the UI', async () => {
-    const py = await run('python3', ['lib/sdk/example/ingest.py', `py-${srv.name}`], env);
+    const py = await run('python3', ['sdk/examples/ingest.py', `py-${srv.name}`], env);
     expect(py.stderr + py.stdout).toMatch(/session py-\w+: 5 accepted, 0 already stored, 0 rejected/);
     expect(py.code).toBe(0);
-    const sh = await run('bash', ['lib/sdk/example/ingest.sh', `curl-${srv.name}`], env);
+    const sh = await run('bash', ['sdk/examples/ingest.sh', `curl-${srv.name}`], env);
     expect(sh.code).toBe(0);
     expect(JSON.parse(sh.stdout)).toMatchObject({ accepted: 3, rejected: 0, curation: { events: 1 } });
 
@@ -79,22 +92,45 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
 
   it('an MCP client submits a memory event and reads state and dead ends; the entry shows in the memory browser', async () => {
     const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.url}/api/v1/mcp`), { requestInit: { headers: { authorization: `Bearer ${srv.key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${srv.url}/api/v1/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${srv.key}` } },
+      }),
+    );
     try {
       const content = `On ${srv.name}, the staging load balancer drains connections for 30 seconds before a deploy.`;
       const r = (await client.callTool({
         name: 'submit_memory_event',
-        arguments: { content, memory_kind: 'fact', suggested_scope: 'project', source_agent: 'mcp-e2e', task_id: 'T-1', evidence_refs: ['url:https://wiki.example.com/lb'] },
+        arguments: {
+          content,
+          memory_kind: 'fact',
+          suggested_scope: 'project',
+          source_agent: 'mcp-e2e',
+          task_id: 'T-1',
+          evidence_refs: ['url:https://wiki.example.com/lb'],
+        },
       })) as unknown as { structuredContent: { disposition: string; entry_id: string; entry_url: string } };
       expect(r.structuredContent.disposition).toBe('written');
-      const state = (await client.callTool({ name: 'get_session_state', arguments: { session_id: sid } })) as unknown as { structuredContent: { turn: number; ccs: Record<string, string[]> } };
+      const state = (await client.callTool({
+        name: 'get_session_state',
+        arguments: { session_id: sid },
+      })) as unknown as { structuredContent: { turn: number; ccs: Record<string, string[]> } };
       expect(state.structuredContent.turn).toBe(6);
       expect(state.structuredContent.ccs.semantic_gist).toEqual(['resolved(tls_trust_mismatch)']);
-      const dead = (await client.callTool({ name: 'list_dead_ends', arguments: { situation: 'checkout-api now ships trust bundle hot reload' } })) as unknown as { structuredContent: { dead_ends: { id: string }[] } };
+      const dead = (await client.callTool({
+        name: 'list_dead_ends',
+        arguments: { situation: 'checkout-api now ships trust bundle hot reload' },
+      })) as unknown as { structuredContent: { dead_ends: { id: string }[] } };
       expect(dead.structuredContent.dead_ends.map((d) => d.id)).toContain('de-sighup-tls');
-      const found = (await client.callTool({ name: 'search_memory', arguments: { query: 'load balancer drains' } })) as unknown as { structuredContent: { results: { content: string }[] } };
+      const found = (await client.callTool({
+        name: 'search_memory',
+        arguments: { query: 'load balancer drains' },
+      })) as unknown as { structuredContent: { results: { content: string }[] } };
       expect(found.structuredContent.results[0]!.content).toBe(content);
-      const bad = (await client.callTool({ name: 'get_session_state', arguments: { session_id: 'no-such-session' } })) as unknown as { isError: boolean };
+      const bad = (await client.callTool({
+        name: 'get_session_state',
+        arguments: { session_id: 'no-such-session' },
+      })) as unknown as { isError: boolean };
       expect(bad.isError).toBe(true);
 
       await open(page, `${srv.url}${r.structuredContent.entry_url}`);
@@ -108,11 +144,21 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
     const { TracerProvider, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace');
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
     const { resourceFromAttributes } = await import('@opentelemetry/resources');
-    const exporter = new OTLPTraceExporter({ url: `${srv.url}/api/v1/otel/v1/traces`, headers: { Authorization: `Bearer ${srv.key}` } });
-    const provider = new TracerProvider({ resource: resourceFromAttributes({ 'service.name': 'otel-agent' }), spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    const exporter = new OTLPTraceExporter({
+      url: `${srv.url}/api/v1/otel/v1/traces`,
+      headers: { Authorization: `Bearer ${srv.key}` },
+    });
+    const provider = new TracerProvider({
+      resource: resourceFromAttributes({ 'service.name': 'otel-agent' }),
+      spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    });
     const tracer = provider.getTracer('e2e');
     const conv = `otel-${srv.name}`;
-    const questions = ['Disk alert on db-7: 95% full.', 'WAL directory holds 38 GB.', 'Dropped the stale slot; disk at 58%.'];
+    const questions = [
+      'Disk alert on db-7: 95% full.',
+      'WAL directory holds 38 GB.',
+      'Dropped the stale slot; disk at 58%.',
+    ];
     questions.forEach((q, k) => {
       const span = tracer.startSpan('invoke_agent ops-bot', {
         attributes: {
@@ -121,13 +167,23 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
           'mnemoscope.turn': k + 1,
           'mnemoscope.title': 'Disk pressure on db-7 (OpenTelemetry)',
           'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: q }] }]),
-          'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: `Step ${k + 1} handled.` }] }]),
-          'mnemoscope.ccs': JSON.stringify({ goal_orientation: ['free_disk(db-7)'], episodic_trace: [`step(${k + 1})`] }),
+          'gen_ai.output.messages': JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'text', content: `Step ${k + 1} handled.` }] },
+          ]),
+          'mnemoscope.ccs': JSON.stringify({
+            goal_orientation: ['free_disk(db-7)'],
+            episodic_trace: [`step(${k + 1})`],
+          }),
           'mnemoscope.recalled': ['otel-runbook'],
           'gen_ai.usage.input_tokens': 300 + k * 120,
         },
       });
-      if (k === 0) span.addEvent('mnemoscope.artifact', { id: 'otel-runbook', content: 'Inactive replication slots hold WAL on the primary.', kind: 'runbook' });
+      if (k === 0)
+        span.addEvent('mnemoscope.artifact', {
+          id: 'otel-runbook',
+          content: 'Inactive replication slots hold WAL on the primary.',
+          kind: 'runbook',
+        });
       span.end();
     });
     // A GenAI span without Mnemoscope attributes is fine and ignored.
@@ -135,12 +191,24 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
     await provider.forceFlush();
     await provider.shutdown();
 
-    const exported = await fetch(`${srv.url}/api/v1/sessions/${conv}/export`, { headers: { authorization: `Bearer ${srv.key}` } });
+    const exported = await fetch(`${srv.url}/api/v1/sessions/${conv}/export`, {
+      headers: { authorization: `Bearer ${srv.key}` },
+    });
     expect(exported.status).toBe(200);
-    const turns = (await exported.text()).trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'turn');
-    expect(turns.map((t) => [t.data.turn, t.data.input, t.data.agent])).toEqual(questions.map((q, k) => [k + 1, q, 'otel-agent']));
+    const turns = (await exported.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'turn');
+    expect(turns.map((t) => [t.data.turn, t.data.input, t.data.agent])).toEqual(
+      questions.map((q, k) => [k + 1, q, 'otel-agent']),
+    );
     // Protobuf is refused with the setting to change.
-    const proto = await fetch(`${srv.url}/api/v1/otel/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-protobuf' }, body: new Uint8Array([1, 2]) });
+    const proto = await fetch(`${srv.url}/api/v1/otel/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-protobuf' },
+      body: new Uint8Array([1, 2]),
+    });
     expect(proto.status).toBe(415);
     expect((await proto.json()).error).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL=http\/json/);
 
@@ -153,7 +221,8 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
     const mnemo = new Mnemoscope({ url: srv.url, apiKey: srv.key, flushOnExit: false, batchSize: 600 });
     const s = mnemo.acc({ id: `big-${srv.name}`, agent: 'bulk' });
     // ~3.6 MB in one batch against the servers' 2 MB body limit.
-    for (let i = 0; i < 599; i++) s.turn({ input: `step ${i} `.repeat(500), output: 'ok', ccs: { goal_orientation: [`step(${i})`] } });
+    for (let i = 0; i < 599; i++)
+      s.turn({ input: `step ${i} `.repeat(500), output: 'ok', ccs: { goal_orientation: [`step(${i})`] } });
     const stats = await mnemo.shutdown(60_000);
     expect(stats).toMatchObject({ accepted: 600, dropped: 0, rejected: 0 });
     expect(stats.requests).toBeGreaterThan(1);
@@ -164,7 +233,11 @@ describe('moving a project to PostgreSQL with the CLI', () => {
   it('exports the embedded project, imports it into an empty PostgreSQL instance, and the copy is identical and browsable', async () => {
     const from = servers.find((s) => s.name === 'pglite')!;
     const pg = await startPostgres();
-    const target = await startNextServer({ DATABASE_URL: pg.url, MNEMOSCOPE_DEMO: '0', MNEMOSCOPE_API_KEY: 'moved-key-0123456789abcdef' });
+    const target = await startNextServer({
+      DATABASE_URL: pg.url,
+      MNEMOSCOPE_DEMO: '0',
+      MNEMOSCOPE_API_KEY: 'moved-key-0123456789abcdef',
+    });
     try {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-move-'));
       const file = path.join(dir, 'project.ndjson.gz');

@@ -20,7 +20,10 @@ async function fresh(): Promise<{ context: BrowserContext; page: Page; requests:
 
 /** Waits until the model is loaded and every item has its vector. */
 async function indexReady(page: Page) {
-  await page.locator('[data-testid=recall-status][data-model=ready][data-corpus=ready][data-building="0"]').first().waitFor({ timeout: 60_000 });
+  await page
+    .locator('[data-testid=recall-status][data-model=ready][data-corpus=ready][data-building="0"]')
+    .first()
+    .waitFor({ timeout: 60_000 });
 }
 
 describe('recall', () => {
@@ -73,7 +76,9 @@ describe('recall', () => {
     await page.getByLabel('Search memory').fill('flaky ingestion job');
     const rows = page.getByTestId('recall-results').locator('tr');
     await rows.first().waitFor();
-    expect(new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-kind'))))).toEqual(new Set(['dead_end']));
+    expect(new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-kind'))))).toEqual(
+      new Set(['dead_end']),
+    );
     const firstText = await page.getByTestId('hit-link').first().textContent();
     await page.getByRole('button', { name: 'More like this' }).first().click();
     await page.getByText('Back to results').waitFor();
@@ -93,7 +98,9 @@ describe('recall', () => {
     const { context, page } = await fresh();
     await open(page, `${srv.url}/recall`);
     await indexReady(page);
-    const before = Number((await page.getByTestId('recall-status').textContent())!.match(/([\d,]+) items/)![1]!.replace(/,/g, ''));
+    const before = Number(
+      (await page.getByTestId('recall-status').textContent())!.match(/([\d,]+) items/)![1]!.replace(/,/g, ''),
+    );
     const event = {
       event_id: `memevt_recall_${Date.now()}`,
       timestamp: '2026-11-21T08:00:00Z',
@@ -116,23 +123,34 @@ describe('recall', () => {
     // Opening the palette asks the worker for what is new.
     await page.keyboard.press('Control+k');
     // The event, and the entry the curator wrote from it.
-    const count = async () => Number((await page.getByTestId('recall-status').first().textContent())!.match(/([\d,]+) items/)![1]!.replace(/,/g, ''));
+    const count = async () =>
+      Number(
+        (await page.getByTestId('recall-status').first().textContent())!.match(/([\d,]+) items/)![1]!.replace(/,/g, ''),
+      );
     await expect.poll(count, { timeout: 20_000 }).toBe(before + 2);
     await indexReady(page);
     const after = await count();
     await page.getByLabel('Search all memory').fill('airship hangar temperature');
-    const top2 = () => page.getByTestId('palette-results').locator('li').evaluateAll((lis) => lis.slice(0, 2).map((li) => li.getAttribute('data-href')));
+    const top2 = () =>
+      page
+        .getByTestId('palette-results')
+        .locator('li')
+        .evaluateAll((lis) => lis.slice(0, 2).map((li) => li.getAttribute('data-href')));
     await expect.poll(top2, { timeout: 10_000 }).toContain(`/curation/events?focus=${event.event_id}`);
-    expect((await top2()).some((h) => h?.startsWith('/curation/memory?entry='))).toBe(true);
+    expect((await top2()).some((h) => h?.startsWith('/curation/entries?entry='))).toBe(true);
     // A second visit in the same browser takes every vector from IndexedDB.
     const again = await context.newPage();
     await open(again, `${srv.url}/recall`);
     await indexReady(again);
-    expect(await again.getByTestId('recall-status').textContent()).toMatch(new RegExp(`all embedded \\(${after.toLocaleString('en-US')} from cache\\)`));
+    expect(await again.getByTestId('recall-status').textContent()).toMatch(
+      new RegExp(`all embedded \\(${after.toLocaleString('en-US')} from cache\\)`),
+    );
     // The hit opens the event itself, marked.
     await again.keyboard.press('Control+k');
     await again.getByLabel('Search all memory').fill('zeppelin thermostat');
-    const eventHit = again.getByTestId('palette-results').locator(`li[data-href="/curation/events?focus=${event.event_id}"]`);
+    const eventHit = again
+      .getByTestId('palette-results')
+      .locator(`li[data-href="/curation/events?focus=${event.event_id}"]`);
     await eventHit.waitFor();
     await eventHit.click();
     await again.locator(`tr.focus-target[data-focus-id="${event.event_id}"]`).waitFor();

@@ -16,8 +16,15 @@ afterAll(async () => browser?.close());
 const keysReady = () => page.locator('html[data-replay-keys]').waitFor({ state: 'attached' });
 const readout = () => page.getByTestId('turn-readout').textContent();
 const marked = (field: string, mark: string) =>
-  page.locator(`[data-testid=ccs-state] [data-field=${field}] [data-mark=${mark}]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
-const ingest = (rows: unknown[]) => fetch(`${srv.url}/api/v1/ingest`, { method: 'POST', headers: { authorization: `Bearer ${srv.key}` }, body: JSON.stringify(rows) });
+  page
+    .locator(`[data-testid=ccs-state] [data-field=${field}] [data-mark=${mark}]`)
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
+const ingest = (rows: unknown[]) =>
+  fetch(`${srv.url}/api/v1/ingest`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${srv.key}` },
+    body: JSON.stringify(rows),
+  });
 
 describe('session replay', () => {
   it('steps with the keyboard and shows the exact terms added and removed', async () => {
@@ -57,7 +64,9 @@ describe('session replay', () => {
 
   it('follows a blame link to the turn that introduced a term', async () => {
     await open(page, '/sessions/itops-nginx-502?turn=20');
-    const chip = page.locator('[data-testid=ccs-state] [data-field=constraints] [data-term="retry_only(idempotent_requests)"]');
+    const chip = page.locator(
+      '[data-testid=ccs-state] [data-field=constraints] [data-term="retry_only(idempotent_requests)"]',
+    );
     expect(await chip.getAttribute('title')).toContain('added at turn 9');
     await chip.click();
     await expect.poll(readout).toBe('Turn 9 (9 of 50)');
@@ -67,7 +76,13 @@ describe('session replay', () => {
   it('opens a shared ?turn= link at that moment, and compares any two turns', async () => {
     await open(page, '/sessions/secops-oauth-consent?turn=25');
     await expect.poll(readout).toBe('Turn 25 (25 of 50)');
-    expect(await page.locator('[data-testid=ccs-state] [data-field=episodic_trace] [data-term="detected(prompt_injection source(phishing_email))"]').count()).toBe(1);
+    expect(
+      await page
+        .locator(
+          '[data-testid=ccs-state] [data-field=episodic_trace] [data-term="detected(prompt_injection source(phishing_email))"]',
+        )
+        .count(),
+    ).toBe(1);
     await page.getByLabel('Compare with turn').fill('1');
     await page.getByLabel('Compare with turn').press('Enter');
     await page.getByTestId('ccs-diff').waitFor();
@@ -86,8 +101,13 @@ describe('session replay', () => {
   });
 
   it('shows turns arriving live, a gap in turn numbers, and a malformed term raw with a warning', async () => {
-    const turn = (n: number, ccs: unknown) => ({ type: 'turn', data: { session_id: 'live', agent: 'a', turn: n, input: `i${n}`, output: `o${n}`, ccs } });
-    expect((await ingest([turn(1, 'constraints: keep(x)'), turn(2, 'constraints: keep(x) timing(502 after(x)')])).status).toBe(200);
+    const turn = (n: number, ccs: unknown) => ({
+      type: 'turn',
+      data: { session_id: 'live', agent: 'a', turn: n, input: `i${n}`, output: `o${n}`, ccs },
+    });
+    expect(
+      (await ingest([turn(1, 'constraints: keep(x)'), turn(2, 'constraints: keep(x) timing(502 after(x)')])).status,
+    ).toBe(200);
     await open(page, '/sessions/live?turn=2');
     await expect.poll(readout).toBe('Turn 2 (2 of 2)');
     const bad = page.locator('[data-testid=ccs-state] .chip-bad');
@@ -108,7 +128,18 @@ describe('a long session', () => {
   it('loads full turns in windows around the playhead and steps across them', async () => {
     const rows: unknown[] = [];
     for (let t = 1; t <= 250; t++)
-      rows.push({ type: 'turn', data: { session_id: 'long', agent: 'a', turn: t, input: `question ${t}`, output: `answer ${t}`, ccs: { constraints: ['keep(x)', ...(t % 2 ? ['odd(turn)'] : [])] }, judge: { relevance: 8 + (t % 3) / 2 } } });
+      rows.push({
+        type: 'turn',
+        data: {
+          session_id: 'long',
+          agent: 'a',
+          turn: t,
+          input: `question ${t}`,
+          output: `answer ${t}`,
+          ccs: { constraints: ['keep(x)', ...(t % 2 ? ['odd(turn)'] : [])] },
+          judge: { relevance: 8 + (t % 3) / 2 },
+        },
+      });
     expect((await ingest(rows)).status).toBe(200);
     await open(page, '/sessions/long?turn=150');
     await expect.poll(readout).toBe('Turn 150 (150 of 250)');

@@ -9,7 +9,12 @@ import { nodePositions } from '../lib/ucs/field';
 import { stepField } from '../lib/ucs/dynamics';
 
 const srv = inject('servers').find((s) => s.name === 'pglite')!;
-const state = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/ucs/state/torusfield_state.json'), 'utf8'));
+const state = JSON.parse(
+  readFileSync(
+    path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/ucs/state/torusfield_state.json'),
+    'utf8',
+  ),
+);
 let browser: Browser;
 let page: Page;
 
@@ -38,7 +43,9 @@ describe('substrate field', () => {
     await page.getByLabel('Snapshot').fill('0');
     await expect.poll(() => page.getByTestId('snapshot-readout').textContent()).toBe('step 201 (1 of 21)');
     await page.getByRole('button', { name: 'Play' }).click();
-    await expect.poll(() => page.getByTestId('snapshot-readout').textContent(), { timeout: 15_000 }).toBe('step 600 (21 of 21)');
+    await expect
+      .poll(() => page.getByTestId('snapshot-readout').textContent(), { timeout: 15_000 })
+      .toBe('step 600 (21 of 21)');
   });
 
   it('steps the field forward from a snapshot with the reference dynamics', async () => {
@@ -61,7 +68,12 @@ describe('substrate field', () => {
     const box = (await canvas.boundingBox())!;
     const cell = box.width / 32;
     await page.mouse.move(box.x + 0.5 * cell, box.y + 0.5 * cell);
-    const first = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/snapshots/torusfield_state.00000.json'), 'utf8'));
+    const first = JSON.parse(
+      readFileSync(
+        path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/snapshots/torusfield_state.00000.json'),
+        'utf8',
+      ),
+    );
     const shown = Number(await page.getByTestId('cell-value').textContent());
     expect(shown).toBeCloseTo(state.state.fields.energy[0] - first.state.fields.energy[0], 2);
   });
@@ -99,10 +111,20 @@ describe('routing explained', () => {
     await open(page, `${srv.url}/substrate/aegis-demo`);
     const rows = page.locator('[data-testid=routing] tbody tr');
     await expect.poll(() => rows.count()).toBeGreaterThan(0);
-    const ctx = Object.fromEntries(nodePositions(state.graph.nodes, state.injection_schedule, 24, 32).map((p) => [p.name, state.state.fields.context_energy[p.theta * 32 + p.phi]]));
-    const expected = scoreOutgoing(state.graph.edges, state.cursor.node, { bias: state.policy.edge_bias, contextEnergy: ctx });
+    const ctx = Object.fromEntries(
+      nodePositions(state.graph.nodes, state.injection_schedule, 24, 32).map((p) => [
+        p.name,
+        state.state.fields.context_energy[p.theta * 32 + p.phi],
+      ]),
+    );
+    const expected = scoreOutgoing(state.graph.edges, state.cursor.node, {
+      bias: state.policy.edge_bias,
+      contextEnergy: ctx,
+    });
     expect(await rows.count()).toBe(expected.length);
-    expect(await page.locator('[data-testid=routing] .panel-head').textContent()).toContain(`Routing from ${state.cursor.node}`);
+    expect(await page.locator('[data-testid=routing] .panel-head').textContent()).toContain(
+      `Routing from ${state.cursor.node}`,
+    );
     const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-to')));
     expect(shown).toEqual(expected.map((e) => e.to));
   });
@@ -130,7 +152,13 @@ describe('judgment', () => {
     expect(await page.locator('[data-testid=methodology] tbody tr').count()).toBe(16);
     await page.getByLabel('Filter actions').fill('foundry_overseer');
     await expect.poll(() => page.locator('[data-testid=actions] tbody tr').count()).toBeLessThan(200);
-    expect((await page.locator('[data-testid=actions] tbody tr').allTextContents()).every((row) => row.includes('foundry_overseer'))).toBe(true);
-    expect(await page.locator('[data-testid=actions] tr[data-t="202"]').textContent()).toContain('foundry_metrics → foundry_overseer');
+    expect(
+      (await page.locator('[data-testid=actions] tbody tr').allTextContents()).every((row) =>
+        row.includes('foundry_overseer'),
+      ),
+    ).toBe(true);
+    expect(await page.locator('[data-testid=actions] tr[data-t="202"]').textContent()).toContain(
+      'foundry_metrics → foundry_overseer',
+    );
   });
 });

@@ -24,7 +24,11 @@ beforeEach(async () => {
 });
 
 const ingest = (rows: unknown[], key = srv.key) =>
-  fetch(`${srv.url}/api/v1/ingest`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: JSON.stringify(rows) });
+  fetch(`${srv.url}/api/v1/ingest`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: JSON.stringify(rows),
+  });
 
 describe('a new user on the embedded database', () => {
   it('sees the demo sessions, finds one, and opens it at its own URL', async () => {
@@ -32,7 +36,11 @@ describe('a new user on the embedded database', () => {
     await page.waitForURL('**/sessions');
     const rows = page.locator('[data-testid=sessions-table] tbody tr');
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
-    for (const title of ['Intermittent 502s in Nginx after enabling HTTP/2', 'Impossible-travel sign-ins', 'Lab results stuck']) {
+    for (const title of [
+      'Intermittent 502s in Nginx after enabling HTTP/2',
+      'Impossible-travel sign-ins',
+      'Lab results stuck',
+    ]) {
       expect(await page.getByText(title).count()).toBeGreaterThan(0);
     }
     await page.getByLabel('Search sessions').fill('oauth');
@@ -43,8 +51,12 @@ describe('a new user on the embedded database', () => {
     expect(await page.getByTestId('turn-readout').textContent()).toBe('Turn 1 (1 of 50)');
     await page.getByLabel('Go to turn').fill('14');
     await page.getByLabel('Go to turn').press('Enter');
-    await page.locator('[data-testid=ccs-state] [data-term="received(conflicting_requirements wipe_now vs preserve_evidence)"]').waitFor();
-    expect(await page.locator('[data-testid=ccs-state] [data-field=constraints] [data-term="preserve(evidence)"]').count()).toBe(1);
+    await page
+      .locator('[data-testid=ccs-state] [data-term="received(conflicting_requirements wipe_now vs preserve_evidence)"]')
+      .waitFor();
+    expect(
+      await page.locator('[data-testid=ccs-state] [data-field=constraints] [data-term="preserve(evidence)"]').count(),
+    ).toBe(1);
     expect(errors).toEqual([]);
   });
 
@@ -65,7 +77,17 @@ describe('a new user on the embedded database', () => {
     const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold?</b>';
     const r = await ingest([
       { type: 'session', data: { id: 'hostile', agent: 'mallory', title: `<i>${payload}</i>` } },
-      { type: 'turn', data: { session_id: 'hostile', agent: 'mallory', turn: 1, input: payload, output: payload, ccs: { constraints: [payload] } } },
+      {
+        type: 'turn',
+        data: {
+          session_id: 'hostile',
+          agent: 'mallory',
+          turn: 1,
+          input: payload,
+          output: payload,
+          ccs: { constraints: [payload] },
+        },
+      },
     ]);
     expect(r.status).toBe(200);
     await open(page, '/sessions/hostile');
@@ -82,7 +104,15 @@ describe('a new user on the embedded database', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.getByTestId('new-key').textContent())!;
     expect(key).toMatch(/^msk_[A-Za-z0-9_-]{30,}$/);
-    const ok = await ingest([{ type: 'turn', data: { session_id: 'via-new-key', agent: 'a', turn: 1, input: 'x', output: 'y', ccs: 'constraints: a(b)' } }], key);
+    const ok = await ingest(
+      [
+        {
+          type: 'turn',
+          data: { session_id: 'via-new-key', agent: 'a', turn: 1, input: 'x', output: 'y', ccs: 'constraints: a(b)' },
+        },
+      ],
+      key,
+    );
     expect(ok.status).toBe(200);
     await page.reload();
     await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
@@ -96,7 +126,21 @@ describe('a new user on the embedded database', () => {
   it('imports files picked in the browser through the ingest path', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-ui-import-'));
     const file = path.join(dir, 'turns.jsonl');
-    writeFileSync(file, [1, 2, 3].map((n) => JSON.stringify({ session_id: 'picked', agent: 'ui', turn: n, input: `i${n}`, output: `o${n}`, ccs: `constraints: c(${n})` })).join('\n'));
+    writeFileSync(
+      file,
+      [1, 2, 3]
+        .map((n) =>
+          JSON.stringify({
+            session_id: 'picked',
+            agent: 'ui',
+            turn: n,
+            input: `i${n}`,
+            output: `o${n}`,
+            ccs: `constraints: c(${n})`,
+          }),
+        )
+        .join('\n'),
+    );
     await open(page, '/settings');
     await page.getByTestId('import-input').setInputFiles(file);
     await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('3 / 3 records · 3 accepted');
@@ -109,7 +153,8 @@ describe('a new user on the embedded database', () => {
     await page.getByTestId('events-table').waitFor();
     expect(await page.locator('.redacted').count()).toBeGreaterThanOrEqual(2);
     const html = await page.content();
-    for (const secret of ['Gr4f4na!Edge2026', 'jlee.personal@example.com', 'eyJhbGciOiJSUzI1NiJ9']) expect(html).not.toContain(secret);
+    for (const secret of ['Gr4f4na!Edge2026', 'jlee.personal@example.com', 'eyJhbGciOiJSUzI1NiJ9'])
+      expect(html).not.toContain(secret);
   });
 
   it('shows the UCS workspace and searches memory by keyword', async () => {
@@ -152,7 +197,9 @@ describe('security headers', () => {
     await page.locator('html[data-replay-keys]').waitFor({ state: 'attached' });
     expect(violations).toEqual([]);
     // Markup that slipped into the DOM cannot run: inline handlers are refused by the policy.
-    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img src="/x-missing" onerror="window.__injected = 1">'));
+    await page.evaluate(() =>
+      document.body.insertAdjacentHTML('beforeend', '<img src="/x-missing" onerror="window.__injected = 1">'),
+    );
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
     await expect.poll(() => violations.length).toBeGreaterThanOrEqual(1);

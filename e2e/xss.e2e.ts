@@ -44,9 +44,19 @@ beforeAll(async () => {
     { type: 'session', data: { id: SESSION, agent: AGENT, title: CORPUS[0], domain: CORPUS[1] } },
     ...CORPUS.map((p, i) => ({
       type: 'turn',
-      data: { session_id: SESSION, agent: AGENT, turn: i + 1, input: p, output: `${p} ${CORPUS[(i + 1) % CORPUS.length]}`, ccs: { goal_orientation: [`fix(${i})`], constraints: [p.replace(/[()]/g, '')] } },
+      data: {
+        session_id: SESSION,
+        agent: AGENT,
+        turn: i + 1,
+        input: p,
+        output: `${p} ${CORPUS[(i + 1) % CORPUS.length]}`,
+        ccs: { goal_orientation: [`fix(${i})`], constraints: [p.replace(/[()]/g, '')] },
+      },
     })),
-    { type: 'artifact', data: { id: 'xss-artifact', session_id: SESSION, agent: AGENT, kind: 'log', content: ALL, created_turn: 2 } },
+    {
+      type: 'artifact',
+      data: { id: 'xss-artifact', session_id: SESSION, agent: AGENT, kind: 'log', content: ALL, created_turn: 2 },
+    },
     ...CORPUS.map((p, i) => ({
       type: 'memory_event',
       data: {
@@ -69,10 +79,41 @@ beforeAll(async () => {
       agent: AGENT,
       data: {
         version: 1,
-        annotations: { 'xss-art': { text: ALL, failure_condition: CORPUS[1], generalized_pattern: CORPUS[2], annotated_at: '2026-11-21T09:00:00Z' } },
-        methodology_entries: CORPUS.map((p, i) => ({ date: '2026-11-21', capabilities: ['read'], keywords: ['xss'], summary: `${i} ${p}`, source_type: 'post_task', agent_id: AGENT, id: `xss-m-${i}` })),
-        dead_end_entries: CORPUS.map((p, i) => ({ date: '2026-11-21', capabilities: ['exec'], keywords: ['xss', p.slice(0, 20)], topic: p, why_closed: p, reopen_conditions: p, id: `xss-de-${i}` })),
-        judgment_nodes: CORPUS.map((p, i) => ({ date: '2026-11-21', timestamp: '2026-11-21T09:00:00Z', agent_id: AGENT, context: { task_description: p, cursor_before: 'read', constraints: [p] }, action: 'read', outcome: p, id: `xss-j-${i}` })),
+        annotations: {
+          'xss-art': {
+            text: ALL,
+            failure_condition: CORPUS[1],
+            generalized_pattern: CORPUS[2],
+            annotated_at: '2026-11-21T09:00:00Z',
+          },
+        },
+        methodology_entries: CORPUS.map((p, i) => ({
+          date: '2026-11-21',
+          capabilities: ['read'],
+          keywords: ['xss'],
+          summary: `${i} ${p}`,
+          source_type: 'post_task',
+          agent_id: AGENT,
+          id: `xss-m-${i}`,
+        })),
+        dead_end_entries: CORPUS.map((p, i) => ({
+          date: '2026-11-21',
+          capabilities: ['exec'],
+          keywords: ['xss', p.slice(0, 20)],
+          topic: p,
+          why_closed: p,
+          reopen_conditions: p,
+          id: `xss-de-${i}`,
+        })),
+        judgment_nodes: CORPUS.map((p, i) => ({
+          date: '2026-11-21',
+          timestamp: '2026-11-21T09:00:00Z',
+          agent_id: AGENT,
+          context: { task_description: p, cursor_before: 'read', constraints: [p] },
+          action: 'read',
+          outcome: p,
+          id: `xss-j-${i}`,
+        })),
         report_counter: 0,
         policy_overrides: [],
       },
@@ -119,7 +160,7 @@ describe('hostile memory text in every view', () => {
     await assertInert('inbox');
     await page.keyboard.press('a');
     await expect.poll(() => page.getByTestId('inbox-banner').textContent()).toContain('Approved');
-    await open(page, `${srv.url}/curation/memory`);
+    await open(page, `${srv.url}/curation/entries`);
     await page.getByLabel('Search entries').fill('Step 1');
     await page.getByTestId('entries').locator('.inbox-row').first().click();
     await expect.poll(() => page.getByTestId('entry-detail').textContent()).toContain('onerror');

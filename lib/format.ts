@@ -8,7 +8,8 @@ const pct = format('.1%');
 const fixed1 = format('.1f');
 
 export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : int(n));
-export const fmtTokens = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${n < 1000 ? int(Math.round(n)) : si(n)} tok`);
+export const fmtTokens = (n: number | null | undefined) =>
+  n === null || n === undefined ? '—' : `${n < 1000 ? int(Math.round(n)) : si(n)} tok`;
 export const fmtRate = (n: number | null | undefined) => (n === null || n === undefined ? '—' : pct(n));
 export const fmtScore = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${fixed1(n)}/10`);
 
@@ -23,11 +24,24 @@ export function fmtDuration(ms: number | null | undefined): string {
   return `${Math.round(h / 24)} d`;
 }
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
-const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'UTC' });
+const dateTime = new Intl.DateTimeFormat('en-GB', {
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+});
+const time = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: 'UTC',
+});
 
 /** Times are shown in UTC and say so: agents and people reading them are rarely in one zone. */
-export const fmtDateTime = (iso: string | Date | null | undefined) => (iso ? `${dateTime.format(new Date(iso))} UTC` : '—');
+export const fmtDateTime = (iso: string | Date | null | undefined) =>
+  iso ? `${dateTime.format(new Date(iso))} UTC` : '—';
 export const fmtTime = (iso: string | Date | null | undefined) => (iso ? time.format(new Date(iso)) : '—');
 
 export function fmtAgo(iso: string | Date | null | undefined, now = Date.now()): string {

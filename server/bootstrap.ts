@@ -3,7 +3,7 @@ import { env } from '@/server/env';
 import { DEFAULT_PROJECT, ensureProject, getProject, setProjectSetting } from '@/server/services/projects';
 import { provisionKey } from '@/server/services/api-keys';
 import { ensureAdmin, userCount } from '@/server/services/auth';
-import { seedDemo } from '@/server/services/demo';
+import { seedDemo } from '@/server/demo/seed';
 import { curateBacklog } from '@/server/services/curation';
 
 const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
@@ -21,9 +21,12 @@ export function ready(): Promise<DbHandle> {
       const { db } = handle;
       await ensureProject(db);
       if (e.MNEMOSCOPE_AUTH === 'users') {
-        if (e.MNEMOSCOPE_ADMIN_USER && e.MNEMOSCOPE_ADMIN_PASSWORD) await ensureAdmin(db, DEFAULT_PROJECT, e.MNEMOSCOPE_ADMIN_USER, e.MNEMOSCOPE_ADMIN_PASSWORD);
+        if (e.MNEMOSCOPE_ADMIN_USER && e.MNEMOSCOPE_ADMIN_PASSWORD)
+          await ensureAdmin(db, DEFAULT_PROJECT, e.MNEMOSCOPE_ADMIN_USER, e.MNEMOSCOPE_ADMIN_PASSWORD);
         else if (!(await userCount(db)))
-          throw new Error('MNEMOSCOPE_AUTH=users but no user exists: set MNEMOSCOPE_ADMIN_USER and MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) to create the first admin');
+          throw new Error(
+            'MNEMOSCOPE_AUTH=users but no user exists: set MNEMOSCOPE_ADMIN_USER and MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) to create the first admin',
+          );
       }
       if (e.MNEMOSCOPE_API_KEY) await provisionKey(db, DEFAULT_PROJECT, e.MNEMOSCOPE_API_KEY);
       const project = await getProject(db, DEFAULT_PROJECT);
@@ -31,11 +34,16 @@ export function ready(): Promise<DbHandle> {
         const t0 = performance.now();
         const summary = await seedDemo(db, DEFAULT_PROJECT);
         await setProjectSetting(db, DEFAULT_PROJECT, 'demoLoadedAt', new Date().toISOString());
-        console.log(`[mnemoscope] demo data loaded: ${summary.accepted} records in ${Math.round(performance.now() - t0)} ms`);
+        console.log(
+          `[mnemoscope] demo data loaded: ${summary.accepted} records in ${Math.round(performance.now() - t0)} ms`,
+        );
       }
       // Events stored by a batch whose curation never ran (a crash between the two) are curated now.
-      const backlog = await curateBacklog(db, DEFAULT_PROJECT).catch((err: unknown) => (console.error('[mnemoscope] curation backlog failed:', err), null));
-      if (backlog?.events) console.log(`[mnemoscope] curated ${backlog.events} memory events left uncurated by an earlier stop`);
+      const backlog = await curateBacklog(db, DEFAULT_PROJECT).catch(
+        (err: unknown) => (console.error('[mnemoscope] curation backlog failed:', err), null),
+      );
+      if (backlog?.events)
+        console.log(`[mnemoscope] curated ${backlog.events} memory events left uncurated by an earlier stop`);
       console.log(`[mnemoscope] database: ${handle.driver} (${handle.location})`);
       return handle;
     })();

@@ -7,17 +7,33 @@ const schema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   MNEMOSCOPE_DATA_DIR: z.string().min(1).default('./data'),
-  MNEMOSCOPE_API_KEY: z.string().min(16, 'must be at least 16 characters').optional().or(z.literal('').transform(() => undefined)),
+  MNEMOSCOPE_API_KEY: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   MNEMOSCOPE_DEMO: z.enum(['0', '1']).default('1'),
-  MNEMOSCOPE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+  MNEMOSCOPE_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
   MNEMOSCOPE_MAX_BATCH: z.coerce.number().int().positive().default(5000),
   /** Ingest requests a minute per API key (bursts of the same size). */
   MNEMOSCOPE_RATE_LIMIT: z.coerce.number().int().positive().default(1200),
   /** `local`: no sign-in, loopback only, the local user is admin. `users`: everyone signs in. */
   MNEMOSCOPE_AUTH: z.enum(['local', 'users']).default('local'),
   /** In users mode, an admin created (or kept) at start. */
-  MNEMOSCOPE_ADMIN_USER: z.string().regex(/^[A-Za-z0-9._@-]{2,64}$/, 'must be 2–64 letters, digits or . _ @ -').optional().or(z.literal('').transform(() => undefined)),
-  MNEMOSCOPE_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional().or(z.literal('').transform(() => undefined)),
+  MNEMOSCOPE_ADMIN_USER: z
+    .string()
+    .regex(/^[A-Za-z0-9._@-]{2,64}$/, 'must be 2–64 letters, digits or . _ @ -')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MNEMOSCOPE_ADMIN_PASSWORD: z
+    .string()
+    .min(12, 'must be at least 12 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
 });

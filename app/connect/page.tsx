@@ -4,19 +4,20 @@ import Link from 'next/link';
 import { headers } from 'next/headers';
 import { CodeBlock } from '@/components/connect/code-block';
 import { RECORD_TYPES } from '@/lib/ingest/contract';
-import { MCP_TOOL_DOCS } from '@/server/services/mcp';
+import { MCP_TOOL_DOCS } from '@/lib/mcp/tools';
 
 export const metadata = { title: 'Connect an agent' };
 export const dynamic = 'force-dynamic';
 
 /** The examples CI runs against a live server, shown as they are. */
-const example = (name: string) => readFileSync(path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib/sdk/example', name), 'utf8');
+const example = (name: string) =>
+  readFileSync(path.join(/*turbopackIgnore: true*/ process.cwd(), 'sdk/examples', name), 'utf8');
 
 export default async function ConnectPage() {
   const h = await headers();
   const origin = `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host') ?? '127.0.0.1:3000'}`;
-  const sdk = `// lib/sdk of this repository (run with tsx or bundle it)
-import { Mnemoscope } from './mnemoscope/lib/sdk';
+  const sdk = `// sdk/typescript of this repository (run with tsx or bundle it)
+import { Mnemoscope } from './mnemoscope/sdk/typescript';
 
 const mnemo = new Mnemoscope({
   url: '${origin}',
@@ -46,7 +47,19 @@ mnemo.ucs('triage-bot-ucs').action({ t: 12, action: 'consult' });
 
 // Optional: pending records are also flushed on exit.
 await mnemo.shutdown();`;
-  const mcpConfig = JSON.stringify({ mcpServers: { mnemoscope: { type: 'http', url: `${origin}/api/v1/mcp`, headers: { Authorization: 'Bearer ${MNEMOSCOPE_API_KEY}' } } } }, null, 2);
+  const mcpConfig = JSON.stringify(
+    {
+      mcpServers: {
+        mnemoscope: {
+          type: 'http',
+          url: `${origin}/api/v1/mcp`,
+          headers: { Authorization: 'Bearer ${MNEMOSCOPE_API_KEY}' },
+        },
+      },
+    },
+    null,
+    2,
+  );
   const otel = `# Any OpenTelemetry SDK, exporting OTLP/HTTP JSON
 OTEL_EXPORTER_OTLP_ENDPOINT=${origin}/api/v1/otel
 OTEL_EXPORTER_OTLP_PROTOCOL=http/json
@@ -74,7 +87,8 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
         <div>
           <h1>Connect an agent</h1>
           <div className="sub">
-            The TypeScript SDK, MCP, OpenTelemetry, or plain HTTP from any language. Every request carries an API key (<Link href="/settings">Settings → API keys</Link>
+            The TypeScript SDK, MCP, OpenTelemetry, or plain HTTP from any language. Every request carries an API key (
+            <Link href="/settings">Settings → API keys</Link>
             ); records carry their own ids, so a retry never stores anything twice.
           </div>
         </div>
@@ -84,8 +98,10 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
           <div className="panel-head">TypeScript SDK</div>
           <div className="panel-body">
             <p className="muted" style={{ margin: 0 }}>
-              Batches in the background, retries with backoff, never blocks or throws into the agent; a bounded buffer drops the oldest records (and counts them) while
-              the server is down. Runnable example: <code>npm run example:agent</code>; plain JavaScript agents take one file from <code>npm run sdk:bundle</code>.
+              Batches in the background, retries with backoff, never blocks or throws into the agent; a bounded buffer
+              drops the oldest records (and counts them) while the server is down. Runnable example:{' '}
+              <code>npm run example:agent</code>; plain JavaScript agents take one file from{' '}
+              <code>npm run sdk:bundle</code>.
             </p>
             <CodeBlock label="agent.ts" code={sdk} />
           </div>
@@ -111,7 +127,8 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
           <div className="panel-head">OpenTelemetry</div>
           <div className="panel-body">
             <p className="muted" style={{ margin: 0 }}>
-              Agents already traced with OpenTelemetry add a few span attributes; other spans are ignored. The answer is OTLP&apos;s, with <code>partialSuccess</code> naming each refused span and why.
+              Agents already traced with OpenTelemetry add a few span attributes; other spans are ignored. The answer is
+              OTLP&apos;s, with <code>partialSuccess</code> naming each refused span and why.
             </p>
             <CodeBlock label="environment and attributes" code={otel} />
           </div>
@@ -120,23 +137,25 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
           <div className="panel-head">curl</div>
           <div className="panel-body">
             <p className="muted" style={{ margin: 0 }}>
-              <code>POST /api/v1/ingest</code> takes NDJSON (or a JSON array) of <code>{'{"type", "data"}'}</code> envelopes and answers one result per record; 207 when some were
-              rejected, each with the field and the reason.
+              <code>POST /api/v1/ingest</code> takes NDJSON (or a JSON array) of <code>{'{"type", "data"}'}</code>{' '}
+              envelopes and answers one result per record; 207 when some were rejected, each with the field and the
+              reason.
             </p>
-            <CodeBlock label="lib/sdk/example/ingest.sh" code={example('ingest.sh')} />
+            <CodeBlock label="sdk/examples/ingest.sh" code={example('ingest.sh')} />
           </div>
         </section>
         <section className="panel">
           <div className="panel-head">Python (standard library only)</div>
           <div className="panel-body">
-            <CodeBlock label="lib/sdk/example/ingest.py" code={example('ingest.py')} />
+            <CodeBlock label="sdk/examples/ingest.py" code={example('ingest.py')} />
           </div>
         </section>
         <section className="panel">
           <div className="panel-head">Record types and schemas</div>
           <div className="panel-body">
             <p className="muted" style={{ marginTop: 0 }}>
-              JSON Schemas (draft 2020-12) of the envelope and of <code>data</code> for every type: <a href="/api/v1/schema">/api/v1/schema</a>.
+              JSON Schemas (draft 2020-12) of the envelope and of <code>data</code> for every type:{' '}
+              <a href="/api/v1/schema">/api/v1/schema</a>.
             </p>
             <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
               {RECORD_TYPES.map((t) => (
@@ -151,8 +170,8 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
           <div className="panel-head">Move a project (e.g. to PostgreSQL)</div>
           <div className="panel-body">
             <p className="muted" style={{ margin: 0 }}>
-              One file holds sessions, memory entries with their history, curation records and UCS data; importing it into an empty instance and exporting again gives the same
-              file.
+              One file holds sessions, memory entries with their history, curation records and UCS data; importing it
+              into an empty instance and exporting again gives the same file.
             </p>
             <CodeBlock label="shell" code={migrate} />
           </div>

@@ -9,7 +9,10 @@ export default function HygienePage() {
       <div className="page-head">
         <div>
           <h1>Memory hygiene lab</h1>
-          <div className="sub">What the agent keeps: which records it follows, which mislead it, how errors spread, and what each deletion, consolidation and addition policy would keep</div>
+          <div className="sub">
+            What the agent keeps: which records it follows, which mislead it, how errors spread, and what each deletion,
+            consolidation and addition policy would keep
+          </div>
         </div>
       </div>
       <Suspense>

@@ -7,7 +7,7 @@ export const metadata = { title: 'Sessions' };
 
 export default async function SessionsPage() {
   const qc = getQueryClient();
-  await qc.prefetchQuery(trpc.session.list.queryOptions());
+  await qc.prefetchQuery(trpc.sessions.list.queryOptions());
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <SessionsTable />

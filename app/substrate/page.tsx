@@ -7,7 +7,7 @@ export const metadata = { title: 'Substrate' };
 
 export default async function SubstratePage() {
   const qc = getQueryClient();
-  await qc.prefetchQuery(trpc.ucs.agents.queryOptions());
+  await qc.prefetchQuery(trpc.substrate.agents.queryOptions());
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <AgentsGrid />

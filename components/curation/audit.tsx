@@ -15,24 +15,49 @@ export function AuditLog() {
   const [subject, setSubject] = useState('');
   const [pages, setPages] = useState<(number | null)[]>([null]);
   const before = pages.at(-1) ?? null;
-  const q = useQuery({ ...trpc.curation.audit.queryOptions({ action: action || null, actor: actor || null, subject: subject.trim() || null, before, limit: 100 }), placeholderData: keepPreviousData });
+  const q = useQuery({
+    ...trpc.curation.audit.queryOptions({
+      action: action || null,
+      actor: actor || null,
+      subject: subject.trim() || null,
+      before,
+      limit: 100,
+    }),
+    placeholderData: keepPreviousData,
+  });
   const reset = () => setPages([null]);
   return (
     <>
       <div className="toolbar" style={{ marginBottom: 10, flexWrap: 'wrap' }}>
-        <select className="select" aria-label="Action" value={action} onChange={(e) => (setAction(e.target.value), reset())}>
+        <select
+          className="select"
+          aria-label="Action"
+          value={action}
+          onChange={(e) => (setAction(e.target.value), reset())}
+        >
           <option value="">all actions</option>
           {q.data?.actions.map((a) => (
             <option key={a}>{a}</option>
           ))}
         </select>
-        <select className="select" aria-label="Actor" value={actor} onChange={(e) => (setActor(e.target.value), reset())}>
+        <select
+          className="select"
+          aria-label="Actor"
+          value={actor}
+          onChange={(e) => (setActor(e.target.value), reset())}
+        >
           <option value="">all actors</option>
           {q.data?.actors.map((a) => (
             <option key={a}>{a}</option>
           ))}
         </select>
-        <input className="input" aria-label="Subject" placeholder="subject id (event, proposal, entry)" value={subject} onChange={(e) => (setSubject(e.target.value), reset())} />
+        <input
+          className="input"
+          aria-label="Subject"
+          placeholder="subject id (event, proposal, entry)"
+          value={subject}
+          onChange={(e) => (setSubject(e.target.value), reset())}
+        />
         {pages.length > 1 ? (
           <button type="button" className="btn" onClick={() => setPages((p) => p.slice(0, -1))}>
             Newer

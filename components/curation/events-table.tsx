@@ -12,7 +12,7 @@ const CONF: Record<string, string> = { high: 'ok', medium: 'warn', low: 'danger'
 
 export function EventsTable() {
   const trpc = useTRPC();
-  const q = useQuery(trpc.memory.events.queryOptions());
+  const q = useQuery(trpc.curation.events.queryOptions());
   const [kind, setKind] = useState('');
   const kinds = useMemo(() => [...new Set((q.data ?? []).map((e) => e.kind))].sort(), [q.data]);
   const rows = (q.data ?? []).filter((e) => !kind || e.kind === kind);
@@ -21,7 +21,11 @@ export function EventsTable() {
   return (
     <>
       <div className="toolbar" style={{ justifyContent: 'space-between', margin: '12px 0 8px' }}>
-        <span className="muted">{q.data ? `${fmtInt(q.data.length)} memory events received · ${fmtInt(redacted)} with secrets redacted` : 'Loading…'}</span>
+        <span className="muted">
+          {q.data
+            ? `${fmtInt(q.data.length)} memory events received · ${fmtInt(redacted)} with secrets redacted`
+            : 'Loading…'}
+        </span>
         <select className="select" aria-label="Filter by kind" value={kind} onChange={(e) => setKind(e.target.value)}>
           <option value="">All kinds</option>
           {kinds.map((k) => (
@@ -48,21 +52,35 @@ export function EventsTable() {
           ) : (
             <tbody>
               {rows.map((e) => (
-                <tr key={e.eventId} data-focus-id={e.eventId} className={focus === e.eventId ? 'focus-target' : undefined}>
+                <tr
+                  key={e.eventId}
+                  data-focus-id={e.eventId}
+                  className={focus === e.eventId ? 'focus-target' : undefined}
+                >
                   <td className="nowrap">
                     <div className="mono">{e.eventId}</div>
                     <div className="cell-sub">
                       {e.sourceAgent} · {fmtDateTime(e.timestamp)}
                     </div>
                   </td>
-                  <td><span className="badge accent">{e.kind}</span></td>
+                  <td>
+                    <span className="badge accent">{e.kind}</span>
+                  </td>
                   <td className="mono">{e.suggestedScope}</td>
-                  <td><span className={`badge ${CONF[e.confidence] ?? ''}`}>{e.confidence}</span></td>
+                  <td>
+                    <span className={`badge ${CONF[e.confidence] ?? ''}`}>{e.confidence}</span>
+                  </td>
                   <td style={{ maxWidth: 520 }}>
                     <MemoryText className="pre" text={e.content} />
-                    {e.humanReviewRequired ? <div><span className="badge warn">human review required</span></div> : null}
+                    {e.humanReviewRequired ? (
+                      <div>
+                        <span className="badge warn">human review required</span>
+                      </div>
+                    ) : null}
                   </td>
-                  <td className="num">{e.evidenceCount ? fmtInt(e.evidenceCount) : <span className="badge danger">none</span>}</td>
+                  <td className="num">
+                    {e.evidenceCount ? fmtInt(e.evidenceCount) : <span className="badge danger">none</span>}
+                  </td>
                   <td className="cell-sub">{e.shape === 'agentlas' ? 'Agentlas schema' : "paper's older shape"}</td>
                 </tr>
               ))}
@@ -71,7 +89,8 @@ export function EventsTable() {
         </table>
         {q.data && !q.data.length ? (
           <EmptyState title="No memory events yet">
-            Agents send them as <code>{'{"type": "memory_event", "data": {...}}'}</code> to <code>POST /api/v1/ingest</code>.
+            Agents send them as <code>{'{"type": "memory_event", "data": {...}}'}</code> to{' '}
+            <code>POST /api/v1/ingest</code>.
           </EmptyState>
         ) : null}
       </div>

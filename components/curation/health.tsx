@@ -21,7 +21,8 @@ export function Health() {
   const trpc = useTRPC();
   const q = useQuery(trpc.curation.health.queryOptions());
   if (q.error) return <ErrorBox error={q.error} />;
-  if (q.data && !q.data.length) return <EmptyState title="No curation yet">Metrics appear once memory events arrive.</EmptyState>;
+  if (q.data && !q.data.length)
+    return <EmptyState title="No curation yet">Metrics appear once memory events arrive.</EmptyState>;
   const days = q.data ?? [];
   const rates = healthRates(days);
   const last = rates.at(-1);
@@ -29,7 +30,8 @@ export function Health() {
   return (
     <>
       <p className="muted" style={{ marginTop: 0 }}>
-        {fmtInt(total)} events curated over {days.length} day{days.length === 1 ? '' : 's'}. Routing accuracy (M1), scope leakage (M2) and retrieval F1 (M6) need labelled outcomes the store does not hold.
+        {fmtInt(total)} events curated over {days.length} day{days.length === 1 ? '' : 's'}. Routing accuracy (M1),
+        scope leakage (M2) and retrieval F1 (M6) need labelled outcomes the store does not hold.
       </p>
       <div className="grid-2" data-testid="health">
         {METRICS.map((m) => {
@@ -41,9 +43,16 @@ export function Health() {
                 <b style={{ fontSize: 22 }} data-metric={m.key}>
                   {v === null ? '—' : m.ms ? `${v.toFixed(2)} ms` : `${(v * 100).toFixed(1)}%`}
                 </b>
-                <Sparkline width={180} height={36} label={`${m.label} by day`} series={[{ key: m.key, values: rates.map((r) => r[m.key]) }]} />
+                <Sparkline
+                  width={180}
+                  height={36}
+                  label={`${m.label} by day`}
+                  series={[{ key: m.key, values: rates.map((r) => r[m.key]) }]}
+                />
               </div>
-              <div className="cell-sub">{m.what} · latest day {last?.day}</div>
+              <div className="cell-sub">
+                {m.what} · latest day {last?.day}
+              </div>
             </div>
           );
         })}

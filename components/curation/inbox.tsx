@@ -26,18 +26,32 @@ export function Inbox() {
   const [status, setStatus] = useState<Status>('pending');
   const [filters, setFilters] = useState({ scope: '', kind: '', agent: '', confidence: '' });
   const list = useQuery({
-    ...trpc.curation.inbox.queryOptions({ status, scope: filters.scope || null, kind: filters.kind || null, agent: filters.agent || null, confidence: filters.confidence || null }),
+    ...trpc.curation.inbox.queryOptions({
+      status,
+      scope: filters.scope || null,
+      kind: filters.kind || null,
+      agent: filters.agent || null,
+      confidence: filters.confidence || null,
+    }),
     placeholderData: keepPreviousData,
   });
   const items = useMemo(() => list.data?.items ?? [], [list.data]);
   const wanted = params.get('proposal');
   const [cursor, setCursor] = useState(0);
-  const at = wanted ? Math.max(0, items.findIndex((i) => i.id === wanted)) : Math.min(cursor, Math.max(0, items.length - 1));
+  const at = wanted
+    ? Math.max(
+        0,
+        items.findIndex((i) => i.id === wanted),
+      )
+    : Math.min(cursor, Math.max(0, items.length - 1));
   const current = items[at];
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const [mode, setMode] = useState<'view' | 'reject' | 'edit'>('view');
   const [banner, setBanner] = useState<{ tone: 'ok' | 'warn' | 'danger'; text: string } | null>(null);
-  const detail = useQuery({ ...trpc.curation.proposal.queryOptions({ id: current?.id ?? '00000000-0000-0000-0000-000000000000' }), enabled: !!current });
+  const detail = useQuery({
+    ...trpc.curation.proposal.queryOptions({ id: current?.id ?? '00000000-0000-0000-0000-000000000000' }),
+    enabled: !!current,
+  });
 
   const select = (i: number) => {
     setCursor(i);
@@ -49,7 +63,13 @@ export function Inbox() {
   const decide = useMutation(
     trpc.curation.decide.mutationOptions({
       onSuccess: (r, v) => {
-        setBanner({ tone: 'ok', text: r.status === 'approved' ? `Approved${v.decision.edits ? ' with your edits' : ''}: written to memory.` : 'Rejected; nothing was written.' });
+        setBanner({
+          tone: 'ok',
+          text:
+            r.status === 'approved'
+              ? `Approved${v.decision.edits ? ' with your edits' : ''}: written to memory.`
+              : 'Rejected; nothing was written.',
+        });
         setMode('view');
         router.replace('/curation', { scroll: false });
         void refresh();
@@ -64,7 +84,10 @@ export function Inbox() {
     trpc.curation.decideMany.mutationOptions({
       onSuccess: (r) => {
         const failed = r.filter((x) => !x.ok);
-        setBanner({ tone: failed.length ? 'warn' : 'ok', text: `${r.length - failed.length} decided${failed.length ? `; ${failed.length} not: ${failed[0]!.message}` : ''}` });
+        setBanner({
+          tone: failed.length ? 'warn' : 'ok',
+          text: `${r.length - failed.length} decided${failed.length ? `; ${failed.length} not: ${failed[0]!.message}` : ''}`,
+        });
         setChecked(new Set());
         void refresh();
       },
@@ -99,7 +122,12 @@ export function Inbox() {
 
   const facets = list.data?.facets;
   const facet = (name: 'scope' | 'kind' | 'agent' | 'confidence', all: string[]) => (
-    <select className="select" aria-label={`Filter by ${name}`} value={filters[name]} onChange={(e) => setFilters((f) => ({ ...f, [name]: e.target.value }))}>
+    <select
+      className="select"
+      aria-label={`Filter by ${name}`}
+      value={filters[name]}
+      onChange={(e) => setFilters((f) => ({ ...f, [name]: e.target.value }))}
+    >
       <option value="">all {name === 'agent' ? 'agents' : name === 'confidence' ? 'confidence' : `${name}s`}</option>
       {[...new Set([...all, ...Object.keys(facets?.[name] ?? {})])].map((v) => (
         <option key={v} value={v}>
@@ -113,7 +141,12 @@ export function Inbox() {
       <div className="toolbar" style={{ flexWrap: 'wrap', marginBottom: 10 }}>
         <div className="seg" role="group" aria-label="Status">
           {(['pending', 'approved', 'rejected'] as const).map((s) => (
-            <button key={s} type="button" aria-pressed={status === s} onClick={() => (setStatus(s), setCursor(0), setChecked(new Set()))}>
+            <button
+              key={s}
+              type="button"
+              aria-pressed={status === s}
+              onClick={() => (setStatus(s), setCursor(0), setChecked(new Set()))}
+            >
               {s} <span className="muted">{fmtInt(list.data?.totals[s] ?? 0)}</span>
             </button>
           ))}
@@ -124,10 +157,17 @@ export function Inbox() {
         {facet('confidence', ['high', 'medium', 'low'])}
         {checked.size ? (
           <>
-            <button type="button" className="btn btn-primary" onClick={() => bulk.mutate({ ids: [...checked], decision: { action: 'approve' } })}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => bulk.mutate({ ids: [...checked], decision: { action: 'approve' } })}
+            >
               Approve {checked.size} selected
             </button>
-            <BulkReject count={checked.size} onReject={(reason) => bulk.mutate({ ids: [...checked], decision: { action: 'reject', reason } })} />
+            <BulkReject
+              count={checked.size}
+              onReject={(reason) => bulk.mutate({ ids: [...checked], decision: { action: 'reject', reason } })}
+            />
           </>
         ) : null}
       </div>
@@ -136,23 +176,32 @@ export function Inbox() {
           {banner.text}
         </div>
       ) : null}
-      <div className="hint-bar" style={{ position: 'static', marginBottom: 8, borderRadius: 'var(--radius)', border: '1px solid var(--border)' }} data-testid="hint-bar">
-            <span>
-              <kbd>j</kbd>/<kbd>k</kbd> move
-            </span>
-            <span>
-              <kbd>a</kbd> approve
-            </span>
-            <span>
-              <kbd>r</kbd> reject
-            </span>
-            <span>
-              <kbd>e</kbd> edit
-            </span>
-            <span>
-              <kbd>x</kbd> select · <kbd>A</kbd> approve selected
-            </span>
-          </div>
+      <div
+        className="hint-bar"
+        style={{
+          position: 'static',
+          marginBottom: 8,
+          borderRadius: 'var(--radius)',
+          border: '1px solid var(--border)',
+        }}
+        data-testid="hint-bar"
+      >
+        <span>
+          <kbd>j</kbd>/<kbd>k</kbd> move
+        </span>
+        <span>
+          <kbd>a</kbd> approve
+        </span>
+        <span>
+          <kbd>r</kbd> reject
+        </span>
+        <span>
+          <kbd>e</kbd> edit
+        </span>
+        <span>
+          <kbd>x</kbd> select · <kbd>A</kbd> approve selected
+        </span>
+      </div>
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
         <div className="panel inbox-list" role="listbox" aria-label="Proposals" data-testid="inbox-list">
@@ -162,12 +211,28 @@ export function Inbox() {
             </table>
           ) : !items.length ? (
             <EmptyState title={status === 'pending' ? 'Nothing waits for review' : `No ${status} proposals`}>
-              {status === 'pending' ? 'The curator queues writes here when a scope needs approval, the emitter asked for review, or a write would change existing memory.' : 'Decisions appear here with who made them.'}
+              {status === 'pending'
+                ? 'The curator queues writes here when a scope needs approval, the emitter asked for review, or a write would change existing memory.'
+                : 'Decisions appear here with who made them.'}
             </EmptyState>
           ) : (
             items.map((p, i) => (
-              <div key={p.id} className="inbox-row" role="option" aria-selected={i === at} data-proposal={p.id} onClick={() => select(i)}>
-                <input type="checkbox" aria-label="Select for a bulk decision" checked={checked.has(p.id)} onChange={() => setChecked((c) => toggle(c, p.id))} onClick={(e) => e.stopPropagation()} disabled={status !== 'pending'} />
+              <div
+                key={p.id}
+                className="inbox-row"
+                role="option"
+                aria-selected={i === at}
+                data-proposal={p.id}
+                onClick={() => select(i)}
+              >
+                <input
+                  type="checkbox"
+                  aria-label="Select for a bulk decision"
+                  checked={checked.has(p.id)}
+                  onChange={() => setChecked((c) => toggle(c, p.id))}
+                  onClick={(e) => e.stopPropagation()}
+                  disabled={status !== 'pending'}
+                />
                 <div>
                   <MemoryText className="clip" text={p.content} />
                   <div className="meta">
@@ -177,7 +242,11 @@ export function Inbox() {
                     {p.confidence ? <span className={`badge ${CONF[p.confidence] ?? ''}`}>{p.confidence}</span> : null}
                     {p.conflicts ? <span className="badge danger">{p.conflicts} conflict</span> : null}
                     <span>{p.sourceAgent}</span>
-                    {p.decidedBy ? <span>· {status} by {p.decidedBy}</span> : null}
+                    {p.decidedBy ? (
+                      <span>
+                        · {status} by {p.decidedBy}
+                      </span>
+                    ) : null}
                   </div>
                 </div>
               </div>
@@ -218,7 +287,13 @@ function BulkReject({ count, onReject }: { count: number; onReject: (reason: str
   const [reason, setReason] = useState('');
   return (
     <span className="toolbar">
-      <input className="input" placeholder="reason for rejecting them" aria-label="Reason for rejecting the selected proposals" value={reason} onChange={(e) => setReason(e.target.value)} />
+      <input
+        className="input"
+        placeholder="reason for rejecting them"
+        aria-label="Reason for rejecting the selected proposals"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
       <button type="button" className="btn btn-danger" disabled={!reason.trim()} onClick={() => onReject(reason)}>
         Reject {count}
       </button>
@@ -227,8 +302,37 @@ function BulkReject({ count, onReject }: { count: number; onReject: (reason: str
 }
 
 type Detail = {
-  proposal: { id: string; eventId: string; operation: string; scope: string; kind: string; content: string; confidence: string | null; sourceAgent: string | null; rationale: Record<string, unknown>; status: string; decidedBy: string | null; decidedAt: Date | null; decisionNote: string | null; createdAt: Date };
-  event: { eventId: string; shape: string; sourceAgent: string; taskId: string | null; kind: string; suggestedScope: string; sensitivity: string | null; ttl: string | null; evidenceRefs: { type: string; ref: string }[]; requestContext: Record<string, unknown> | null; redactions: { path: string; type: string; count: number }[]; timestamp: string; humanReviewRequired: boolean } | null;
+  proposal: {
+    id: string;
+    eventId: string;
+    operation: string;
+    scope: string;
+    kind: string;
+    content: string;
+    confidence: string | null;
+    sourceAgent: string | null;
+    rationale: Record<string, unknown>;
+    status: string;
+    decidedBy: string | null;
+    decidedAt: Date | null;
+    decisionNote: string | null;
+    createdAt: Date;
+  };
+  event: {
+    eventId: string;
+    shape: string;
+    sourceAgent: string;
+    taskId: string | null;
+    kind: string;
+    suggestedScope: string;
+    sensitivity: string | null;
+    ttl: string | null;
+    evidenceRefs: { type: string; ref: string }[];
+    requestContext: Record<string, unknown> | null;
+    redactions: { path: string; type: string; count: number }[];
+    timestamp: string;
+    humanReviewRequired: boolean;
+  } | null;
   target: { id: string; content: string; scope: string; kind: string; status: string; version: number } | null;
   targetArtifact: { id: string; kind: string | null; content: string; session: string | null; status: string } | null;
   conflicting: { id: string; content: string; scope: string; kind: string; status: string; version: number }[];
@@ -263,7 +367,8 @@ function ProposalDetail({
     <div className="panel-body">
       <div className="toolbar" style={{ justifyContent: 'space-between' }}>
         <span>
-          <span className="badge accent">{p.operation}</span> <span className="badge">{p.scope}</span> <span className="badge">{p.kind}</span>{' '}
+          <span className="badge accent">{p.operation}</span> <span className="badge">{p.scope}</span>{' '}
+          <span className="badge">{p.kind}</span>{' '}
           {p.confidence ? <span className={`badge ${CONF[p.confidence] ?? ''}`}>{p.confidence} confidence</span> : null}
         </span>
         <Link className="mono muted" href={`/curation/events?focus=${encodeURIComponent(p.eventId)}`}>
@@ -276,21 +381,41 @@ function ProposalDetail({
           style={{ display: 'grid', gap: 8 }}
           onSubmit={(ev) => {
             ev.preventDefault();
-            onApprove({ content: edit.content !== p.content ? edit.content : undefined, scope: edit.scope !== p.scope ? (edit.scope as (typeof SCOPES)[number]) : undefined, kind: edit.kind !== p.kind ? (edit.kind as (typeof KINDS)[number]) : undefined });
+            onApprove({
+              content: edit.content !== p.content ? edit.content : undefined,
+              scope: edit.scope !== p.scope ? (edit.scope as (typeof SCOPES)[number]) : undefined,
+              kind: edit.kind !== p.kind ? (edit.kind as (typeof KINDS)[number]) : undefined,
+            });
           }}
           onKeyDown={(ev) => {
             if (ev.key === 'Escape') onCancel();
             if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) ev.currentTarget.requestSubmit();
           }}
         >
-          <textarea className="input" aria-label="Content" autoFocus value={edit.content} onChange={(ev) => setEdit({ ...edit, content: ev.target.value })} />
+          <textarea
+            className="input"
+            aria-label="Content"
+            autoFocus
+            value={edit.content}
+            onChange={(ev) => setEdit({ ...edit, content: ev.target.value })}
+          />
           <div className="toolbar">
-            <select className="select" aria-label="Scope" value={edit.scope} onChange={(ev) => setEdit({ ...edit, scope: ev.target.value })}>
+            <select
+              className="select"
+              aria-label="Scope"
+              value={edit.scope}
+              onChange={(ev) => setEdit({ ...edit, scope: ev.target.value })}
+            >
               {SCOPES.map((s) => (
                 <option key={s}>{s}</option>
               ))}
             </select>
-            <select className="select" aria-label="Kind" value={edit.kind} onChange={(ev) => setEdit({ ...edit, kind: ev.target.value })}>
+            <select
+              className="select"
+              aria-label="Kind"
+              value={edit.kind}
+              onChange={(ev) => setEdit({ ...edit, kind: ev.target.value })}
+            >
               {KINDS.map((k) => (
                 <option key={k}>{k}</option>
               ))}
@@ -315,7 +440,8 @@ function ProposalDetail({
       )}
       {p.status !== 'pending' ? (
         <div className={`banner ${p.status === 'approved' ? 'ok' : 'danger'}`}>
-          {p.status} by {p.decidedBy} {p.decidedAt ? fmtDateTime(new Date(p.decidedAt).toISOString()) : ''} {p.decisionNote ? `— ${p.decisionNote}` : ''}
+          {p.status} by {p.decidedBy} {p.decidedAt ? fmtDateTime(new Date(p.decidedAt).toISOString()) : ''}{' '}
+          {p.decisionNote ? `— ${p.decisionNote}` : ''}
         </div>
       ) : mode === 'reject' ? (
         <form
@@ -326,7 +452,15 @@ function ProposalDetail({
           }}
           onKeyDown={(ev) => ev.key === 'Escape' && onCancel()}
         >
-          <input className="input" autoFocus aria-label="Reason for rejecting" placeholder="Why not? (kept in the audit log)" value={reason} onChange={(ev) => setReason(ev.target.value)} style={{ flex: 1 }} />
+          <input
+            className="input"
+            autoFocus
+            aria-label="Reason for rejecting"
+            placeholder="Why not? (kept in the audit log)"
+            value={reason}
+            onChange={(ev) => setReason(ev.target.value)}
+            style={{ flex: 1 }}
+          />
           <button type="submit" className="btn btn-danger" disabled={busy || !reason.trim()}>
             Reject
           </button>
@@ -353,12 +487,20 @@ function ProposalDetail({
 
       {data.target ? (
         <>
-          <h3>{p.operation === 'deprecate' ? 'Would deprecate' : 'Would supersede'} (entry v{data.target.version})</h3>
+          <h3>
+            {p.operation === 'deprecate' ? 'Would deprecate' : 'Would supersede'} (entry v{data.target.version})
+          </h3>
           <div className="compare" data-testid="target-diff">
             <div>
               <MemoryText text={data.target.content} />
             </div>
-            <div>{p.operation === 'update' ? <TextDiff before={data.target.content} after={p.content} /> : <MemoryText text={p.content} />}</div>
+            <div>
+              {p.operation === 'update' ? (
+                <TextDiff before={data.target.content} after={p.content} />
+              ) : (
+                <MemoryText text={p.content} />
+              )}
+            </div>
           </div>
         </>
       ) : null}
@@ -367,13 +509,19 @@ function ProposalDetail({
           <h3>Would deprecate a record of the external store</h3>
           <div className="compare" data-testid="target-artifact">
             <div>
-              <span className="badge mono">{data.targetArtifact.id}</span> <span className="badge">{data.targetArtifact.kind ?? 'record'} · {data.targetArtifact.status}</span>
+              <span className="badge mono">{data.targetArtifact.id}</span>{' '}
+              <span className="badge">
+                {data.targetArtifact.kind ?? 'record'} · {data.targetArtifact.status}
+              </span>
               {data.targetArtifact.session ? <span className="muted"> in {data.targetArtifact.session}</span> : null}
               <div style={{ marginTop: 6 }}>
                 <MemoryText text={data.targetArtifact.content} />
               </div>
             </div>
-            <div className="muted">Approving marks it deprecated: it stays in the store and its history, and the hygiene lab counts it as removed.</div>
+            <div className="muted">
+              Approving marks it deprecated: it stays in the store and its history, and the hygiene lab counts it as
+              removed.
+            </div>
           </div>
         </>
       ) : null}
@@ -402,12 +550,17 @@ function ProposalDetail({
                   cos {n.cosine.toFixed(2)}
                 </td>
                 <td>
-                  <Link href={`/curation/memory?entry=${n.id}`}>
-                    {n.cosine >= 0.8 ? <TextDiff before={n.content} after={p.content} /> : <MemoryText text={n.content} />}
+                  <Link href={`/curation/entries?entry=${n.id}`}>
+                    {n.cosine >= 0.8 ? (
+                      <TextDiff before={n.content} after={p.content} />
+                    ) : (
+                      <MemoryText text={n.content} />
+                    )}
                   </Link>
                 </td>
                 <td className="nowrap" style={{ width: 1 }}>
-                  <span className="badge">{n.kind}</span> {n.status !== 'active' ? <span className="badge warn">{n.status}</span> : null}
+                  <span className="badge">{n.kind}</span>{' '}
+                  {n.status !== 'active' ? <span className="badge warn">{n.status}</span> : null}
                 </td>
               </tr>
             ))}
@@ -475,7 +628,11 @@ function ProposalDetail({
             <dt>sent</dt>
             <dd>{e.timestamp}</dd>
             <dt>redactions</dt>
-            <dd>{e.redactions.length ? e.redactions.map((r) => `${r.count} × ${r.type} in ${r.path || 'event'}`).join('; ') : 'none'}</dd>
+            <dd>
+              {e.redactions.length
+                ? e.redactions.map((r) => `${r.count} × ${r.type} in ${r.path || 'event'}`).join('; ')
+                : 'none'}
+            </dd>
             <dt>shape</dt>
             <dd>{e.shape}</dd>
           </dl>
@@ -489,7 +646,17 @@ function FragmentKV({ k, v }: { k: string; v: unknown }) {
   return (
     <>
       <dt>{k.replace(/_/g, ' ')}</dt>
-      <dd>{v === null || v === undefined ? '—' : Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : <MemoryText text={String(v)} />}</dd>
+      <dd>
+        {v === null || v === undefined ? (
+          '—'
+        ) : Array.isArray(v) ? (
+          v.join(', ')
+        ) : typeof v === 'object' ? (
+          JSON.stringify(v)
+        ) : (
+          <MemoryText text={String(v)} />
+        )}
+      </dd>
     </>
   );
 }

@@ -15,14 +15,28 @@ export function Reports() {
   const params = useSearchParams();
   const batches = useQuery(trpc.curation.batches.queryOptions());
   const selected = params.get('batch') ?? batches.data?.[0]?.id ?? null;
-  const report = useQuery({ ...trpc.curation.report.queryOptions({ batchId: selected ?? '00000000-0000-0000-0000-000000000000' }), enabled: !!selected });
+  const report = useQuery({
+    ...trpc.curation.report.queryOptions({ batchId: selected ?? '00000000-0000-0000-0000-000000000000' }),
+    enabled: !!selected,
+  });
   if (batches.error) return <ErrorBox error={batches.error} />;
-  if (batches.data && !batches.data.length) return <EmptyState title="No reports yet">A report is made for every ingest batch that carries memory events.</EmptyState>;
+  if (batches.data && !batches.data.length)
+    return (
+      <EmptyState title="No reports yet">
+        A report is made for every ingest batch that carries memory events.
+      </EmptyState>
+    );
   return (
     <div className="inbox" style={{ gridTemplateColumns: 'minmax(300px, 3fr) 9fr' }}>
       <div className="panel inbox-list" data-testid="batches">
         {(batches.data ?? []).map((b) => (
-          <div key={b.id} className="inbox-row" style={{ gridTemplateColumns: '1fr' }} aria-selected={b.id === selected} onClick={() => router.replace(`/curation/reports?batch=${b.id}`, { scroll: false })}>
+          <div
+            key={b.id}
+            className="inbox-row"
+            style={{ gridTemplateColumns: '1fr' }}
+            aria-selected={b.id === selected}
+            onClick={() => router.replace(`/curation/reports?batch=${b.id}`, { scroll: false })}
+          >
             <div>
               <b>{fmtDateTime(b.receivedAt)}</b>
               <div className="meta">
@@ -36,7 +50,15 @@ export function Reports() {
           </div>
         ))}
       </div>
-      <div className="panel detail">{report.data ? <ReportView r={report.data} /> : report.error ? <ErrorBox error={report.error} /> : <div className="panel-body muted">Loading…</div>}</div>
+      <div className="panel detail">
+        {report.data ? (
+          <ReportView r={report.data} />
+        ) : report.error ? (
+          <ErrorBox error={report.error} />
+        ) : (
+          <div className="panel-body muted">Loading…</div>
+        )}
+      </div>
     </div>
   );
 }
@@ -115,14 +137,47 @@ function ReportView({ r }: { r: CurationReport }) {
         {stat('redacted', new Set(r.redactions.map((x) => x.eventId)).size)}
         {stat('conflicts', r.conflicts.length)}
       </div>
-      <Section title="Accepted writes" head={['Event ID', 'Scope', 'Kind', 'Action', 'Target']} rows={r.written.map((w) => [w.eventId, w.scope, w.kind, w.action, w.target])} />
-      <Section title="Proposed writes" head={['Event ID', 'Scope', 'Kind', 'Needs review because', 'Decision']} rows={r.proposed.map((p) => [p.eventId, p.scope, p.kind, p.because, p.status])} />
-      <Section title="Rejected events" head={['Event ID', 'Reason']} rows={r.rejected.map((x) => [x.eventId, x.disposition === 'rejected' ? x.reason : `${x.disposition}: ${x.reason}`])} />
-      <Section title="Redactions" head={['Event ID', 'Redaction']} rows={r.redactions.map((x) => [x.eventId, x.redaction])} />
-      <Section title="Conflicts" head={['Event ID', 'Conflicts with', 'Resolution needed']} rows={r.conflicts.map((c) => [c.eventId, c.conflictsWith, c.resolution])} />
-      <Section title="Deprecations" head={['Event ID', 'Target']} rows={r.deprecations.map((d) => [d.eventId, d.target])} />
+      <Section
+        title="Accepted writes"
+        head={['Event ID', 'Scope', 'Kind', 'Action', 'Target']}
+        rows={r.written.map((w) => [w.eventId, w.scope, w.kind, w.action, w.target])}
+      />
+      <Section
+        title="Proposed writes"
+        head={['Event ID', 'Scope', 'Kind', 'Needs review because', 'Decision']}
+        rows={r.proposed.map((p) => [p.eventId, p.scope, p.kind, p.because, p.status])}
+      />
+      <Section
+        title="Rejected events"
+        head={['Event ID', 'Reason']}
+        rows={r.rejected.map((x) => [
+          x.eventId,
+          x.disposition === 'rejected' ? x.reason : `${x.disposition}: ${x.reason}`,
+        ])}
+      />
+      <Section
+        title="Redactions"
+        head={['Event ID', 'Redaction']}
+        rows={r.redactions.map((x) => [x.eventId, x.redaction])}
+      />
+      <Section
+        title="Conflicts"
+        head={['Event ID', 'Conflicts with', 'Resolution needed']}
+        rows={r.conflicts.map((c) => [c.eventId, c.conflictsWith, c.resolution])}
+      />
+      <Section
+        title="Deprecations"
+        head={['Event ID', 'Target']}
+        rows={r.deprecations.map((d) => [d.eventId, d.target])}
+      />
       <h3>Audit notes</h3>
-      <ul style={{ margin: 0, paddingLeft: 16, fontSize: 12 }}>{r.notes.length ? r.notes.map((x, i) => <li key={i}>{x}</li>) : <li className="muted">No reviewer decisions yet.</li>}</ul>
+      <ul style={{ margin: 0, paddingLeft: 16, fontSize: 12 }}>
+        {r.notes.length ? (
+          r.notes.map((x, i) => <li key={i}>{x}</li>)
+        ) : (
+          <li className="muted">No reviewer decisions yet.</li>
+        )}
+      </ul>
     </div>
   );
 }

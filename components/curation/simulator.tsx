@@ -27,7 +27,10 @@ export function Simulator() {
   const [s, setS] = useState<SimSettings>({ ...PAPER_SETTINGS, alpha: 0.3, eta: 0.9, seed: 1 });
   const deferred = useDeferredValue(s);
   const result = useMemo(() => simulate(deferred), [deferred]);
-  const baseline = useMemo(() => simulate({ ...deferred, alpha: 1, eta: 0, seeds: Math.min(deferred.seeds, 50) }), [deferred]);
+  const baseline = useMemo(
+    () => simulate({ ...deferred, alpha: 1, eta: 0, seeds: Math.min(deferred.seeds, 50) }),
+    [deferred],
+  );
   const [ref, width] = useWidth<HTMLDivElement>();
   const chart = prepareBands(
     [
@@ -52,7 +55,15 @@ export function Simulator() {
       <span>
         {label} <b>{Number(s[k]).toFixed(step < 1 ? 2 : 0)}</b>
       </span>
-      <input type="range" aria-label={label} min={min} max={max} step={step} value={Number(s[k])} onChange={(e) => set(k, Number(e.target.value))} />
+      <input
+        type="range"
+        aria-label={label}
+        min={min}
+        max={max}
+        step={step}
+        value={Number(s[k])}
+        onChange={(e) => set(k, Number(e.target.value))}
+      />
     </label>
   );
   return (
@@ -68,16 +79,32 @@ export function Simulator() {
         {slider('seed', 'seed', 1, 100, 1)}
         <div className="toolbar" style={{ flexWrap: 'wrap' }}>
           {PRESETS.map((p) => (
-            <button key={p.label} type="button" className="btn" onClick={() => setS((x) => ({ ...x, ...PAPER_SETTINGS, alpha: p.alpha, eta: p.eta }))}>
+            <button
+              key={p.label}
+              type="button"
+              className="btn"
+              onClick={() => setS((x) => ({ ...x, ...PAPER_SETTINGS, alpha: p.alpha, eta: p.eta }))}
+            >
               {p.label}
             </button>
           ))}
         </div>
-        <button type="button" className="btn btn-primary" disabled={!observed} onClick={() => observed && setS((x) => ({ ...x, alpha: Number(observed.alpha.toFixed(2)), eta: Number(observed.eta.toFixed(2)) }))}>
-          {observed ? `Use this project's rates: α ${observed.alpha.toFixed(2)}, η ${observed.eta.toFixed(2)} (${observed.curated} events)` : 'No curated events yet to take rates from'}
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!observed}
+          onClick={() =>
+            observed &&
+            setS((x) => ({ ...x, alpha: Number(observed.alpha.toFixed(2)), eta: Number(observed.eta.toFixed(2)) }))
+          }
+        >
+          {observed
+            ? `Use this project's rates: α ${observed.alpha.toFixed(2)}, η ${observed.eta.toFixed(2)} (${observed.curated} events)`
+            : 'No curated events yet to take rates from'}
         </button>
         <p className="muted" style={{ fontSize: 11, margin: 0 }}>
-          η from this project is the share of curated events that were rejected, discarded or found duplicate — an upper bound on filter accuracy, since not every rejected event was a hallucination.
+          η from this project is the share of curated events that were rejected, discarded or found duplicate — an upper
+          bound on filter accuracy, since not every rejected event was a hallucination.
         </p>
       </div>
       <div className="panel panel-body" ref={ref}>
@@ -148,7 +175,8 @@ export function Simulator() {
           </tbody>
         </table>
         <p className="muted" style={{ fontSize: 11 }}>
-          The paper&apos;s Table A (P_365): {PRESETS.map((p) => `${p.label} ${p.paper}`).join(' · ')}. A unit test checks this simulator reproduces all four within 2σ.
+          The paper&apos;s Table A (P_365): {PRESETS.map((p) => `${p.label} ${p.paper}`).join(' · ')}. A unit test
+          checks this simulator reproduces all four within 2σ.
         </p>
       </div>
     </div>

@@ -8,7 +8,7 @@ import { fmtInt } from '@/lib/format';
 
 const TABS = [
   { href: '/curation', label: 'Inbox' },
-  { href: '/curation/memory', label: 'Memory' },
+  { href: '/curation/entries', label: 'Entries' },
   { href: '/curation/reports', label: 'Reports' },
   { href: '/curation/audit', label: 'Audit log' },
   { href: '/curation/health', label: 'Health' },
@@ -20,11 +20,19 @@ const TABS = [
 export function CurationTabs() {
   const pathname = usePathname();
   const trpc = useTRPC();
-  const pending = useQuery({ ...trpc.curation.inbox.queryOptions({ status: 'pending' }), select: (d) => d.totals.pending ?? 0 });
+  const pending = useQuery({
+    ...trpc.curation.inbox.queryOptions({ status: 'pending' }),
+    select: (d) => d.totals.pending ?? 0,
+  });
   return (
     <nav className="section-tabs" aria-label="Curation">
       {TABS.map((t) => (
-        <Link key={t.href} href={t.href} className="section-tab" aria-current={pathname === t.href ? 'page' : undefined}>
+        <Link
+          key={t.href}
+          href={t.href}
+          className="section-tab"
+          aria-current={pathname === t.href ? 'page' : undefined}
+        >
           {t.label}
           {t.href === '/curation' && pending.data ? <span className="count">{fmtInt(pending.data)}</span> : null}
         </Link>

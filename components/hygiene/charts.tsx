@@ -18,18 +18,45 @@ export interface ScatterPoint {
  * record's query) against output similarity (the turn's output vs the record's execution). The
  * shaded corner is where the misalignment rule fires.
  */
-export function Scatter({ points, inputMin, outputMax, selected, onSelect }: { points: ScatterPoint[]; inputMin: number; outputMax: number; selected: string | null; onSelect: (record: string) => void }) {
+export function Scatter({
+  points,
+  inputMin,
+  outputMax,
+  selected,
+  onSelect,
+}: {
+  points: ScatterPoint[];
+  inputMin: number;
+  outputMax: number;
+  selected: string | null;
+  onSelect: (record: string) => void;
+}) {
   const [ref, width] = useWidth<HTMLDivElement>(560);
   const h = 300;
   const m = { l: 40, r: 12, t: 10, b: 34 };
   const lo = Math.min(0.4, ...points.map((p) => Math.min(p.x, p.y)));
-  const x = scaleLinear().domain([lo, 1]).range([m.l, width - m.r]);
-  const y = scaleLinear().domain([lo, 1]).range([h - m.b, m.t]);
+  const x = scaleLinear()
+    .domain([lo, 1])
+    .range([m.l, width - m.r]);
+  const y = scaleLinear()
+    .domain([lo, 1])
+    .range([h - m.b, m.t]);
   const ticks = x.ticks(6);
   return (
     <div ref={ref} className="chart" data-testid="scatter">
-      <svg width={width} height={h} role="img" aria-label={`Input similarity against output similarity for ${points.length} retrievals`}>
-        <rect x={x(inputMin)} y={y(outputMax)} width={Math.max(0, x(1) - x(inputMin))} height={Math.max(0, y(lo) - y(outputMax))} fill="var(--danger-soft)" />
+      <svg
+        width={width}
+        height={h}
+        role="img"
+        aria-label={`Input similarity against output similarity for ${points.length} retrievals`}
+      >
+        <rect
+          x={x(inputMin)}
+          y={y(outputMax)}
+          width={Math.max(0, x(1) - x(inputMin))}
+          height={Math.max(0, y(lo) - y(outputMax))}
+          fill="var(--danger-soft)"
+        />
         <text x={x(1) - 4} y={y(lo) - 6} textAnchor="end" className="axis" fill="var(--danger)">
           misaligned: similar input, output not followed
         </text>
@@ -92,7 +119,21 @@ export interface Series {
 }
 
 /** A small multi-line chart (memory size over steps; utility by window). */
-export function LineChart({ series, xLabel, yLabel, height = 240, yMax, testId }: { series: Series[]; xLabel: string; yLabel: string; height?: number; yMax?: number; testId?: string }) {
+export function LineChart({
+  series,
+  xLabel,
+  yLabel,
+  height = 240,
+  yMax,
+  testId,
+}: {
+  series: Series[];
+  xLabel: string;
+  yLabel: string;
+  height?: number;
+  yMax?: number;
+  testId?: string;
+}) {
   const [ref, width] = useWidth<HTMLDivElement>(700);
   const m = { l: 44, r: 12, t: 10, b: 32 };
   const xs = series.flatMap((s) => s.values.map((v) => v.x));
@@ -127,14 +168,25 @@ export function LineChart({ series, xLabel, yLabel, height = 240, yMax, testId }
           {xLabel}
         </text>
         {series.map((s) => (
-          <path key={s.key} d={path(s.values) ?? ''} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={s.dashed ? '4 3' : undefined} />
+          <path
+            key={s.key}
+            d={path(s.values) ?? ''}
+            fill="none"
+            stroke={s.color}
+            strokeWidth={2}
+            strokeDasharray={s.dashed ? '4 3' : undefined}
+          />
         ))}
       </svg>
       <div className="legend">
         {series.map((s) => (
           <span key={s.key}>
             <i style={{ background: s.color }} /> {s.label}
-            {s.values.length ? <b style={{ marginLeft: 4 }}>{s.values.at(-1)!.y.toFixed(Number.isInteger(s.values.at(-1)!.y) ? 0 : 2)}</b> : null}
+            {s.values.length ? (
+              <b style={{ marginLeft: 4 }}>
+                {s.values.at(-1)!.y.toFixed(Number.isInteger(s.values.at(-1)!.y) ? 0 : 2)}
+              </b>
+            ) : null}
           </span>
         ))}
       </div>

@@ -12,11 +12,12 @@ import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
 import { PAPER_DEFAULTS, type DeletionParams } from '@/lib/hygiene/deletion';
 import { DEFAULT_MISALIGNMENT } from '@/lib/hygiene/records';
+import type { ProposalPolicy } from '@/lib/hygiene/contract';
 import { LineChart, Scatter, type ScatterPoint } from './charts';
 
 type Lab = inferRouterOutputs<AppRouter>['hygiene']['lab'];
 type Rec = Lab['records'][number];
-type ProposePolicy = 'periodic' | 'history' | 'combined' | 'capacity' | 'misaligned' | 'chain' | 'manual';
+type ProposePolicy = ProposalPolicy;
 
 const TABS = [
   { id: 'records', label: 'Record health' },
@@ -26,9 +27,25 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
-const POLICY_LABEL = { periodic: 'Periodic', history: 'History-based', combined: 'Combined', capacity: 'Capacity cap' } as const;
-const POLICY_COLOR = { none: 'var(--faint)', periodic: 'var(--series-1)', history: 'var(--series-2)', combined: 'var(--series-3)', capacity: 'var(--danger)' } as const;
-const CONS_LABEL = { recency: 'Recency-only', frequency: 'Frequency-only', surprise: 'Surprise-weighted', sleep: 'Sleep-replay' } as const;
+const POLICY_LABEL = {
+  periodic: 'Periodic',
+  history: 'History-based',
+  combined: 'Combined',
+  capacity: 'Capacity cap',
+} as const;
+const POLICY_COLOR = {
+  none: 'var(--faint)',
+  periodic: 'var(--series-1)',
+  history: 'var(--series-2)',
+  combined: 'var(--series-3)',
+  capacity: 'var(--danger)',
+} as const;
+const CONS_LABEL = {
+  recency: 'Recency-only',
+  frequency: 'Frequency-only',
+  surprise: 'Surprise-weighted',
+  sleep: 'Sleep-replay',
+} as const;
 
 const f2 = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(2));
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(0)}%`);
@@ -85,7 +102,8 @@ export function HygieneLab() {
   if (agents.data && !agents.data.length)
     return (
       <EmptyState title="No agent timeline yet">
-        The lab needs turns that report what they recalled. Send turns with <code>recalled</code>, <code>qualified</code> and <code>utility</code> (see <Link href="/connect">Connect</Link>).
+        The lab needs turns that report what they recalled. Send turns with <code>recalled</code>,{' '}
+        <code>qualified</code> and <code>utility</code> (see <Link href="/connect">Connect</Link>).
       </EmptyState>
     );
   const d = lab.data;
@@ -97,7 +115,12 @@ export function HygieneLab() {
         <label className="muted" htmlFor="lab-agent">
           Agent
         </label>
-        <select id="lab-agent" className="select" value={unknown ? '' : (agent ?? '')} onChange={(e) => setParam({ agent: e.target.value, record: null })}>
+        <select
+          id="lab-agent"
+          className="select"
+          value={unknown ? '' : (agent ?? '')}
+          onChange={(e) => setParam({ agent: e.target.value, record: null })}
+        >
           {unknown ? (
             <option value="" disabled>
               choose an agent
@@ -111,15 +134,27 @@ export function HygieneLab() {
         </select>
         {d ? (
           <span className="muted" data-testid="lab-summary">
-            {fmtInt(d.timeline.turns)} turns in {d.timeline.sessions.length} session{d.timeline.sessions.length === 1 ? '' : 's'} · {fmtInt(d.deletion.activeRecords)} active records in the store ·
-            utility from {describeSources(d.utilitySources)} · similarities by {d.similarity.available ? <code>{d.similarity.model}</code> : <b className="danger-text">nothing ({d.similarity.reason})</b>}
+            {fmtInt(d.timeline.turns)} turns in {d.timeline.sessions.length} session
+            {d.timeline.sessions.length === 1 ? '' : 's'} · {fmtInt(d.deletion.activeRecords)} active records in the
+            store · utility from {describeSources(d.utilitySources)} · similarities by{' '}
+            {d.similarity.available ? (
+              <code>{d.similarity.model}</code>
+            ) : (
+              <b className="danger-text">nothing ({d.similarity.reason})</b>
+            )}
           </span>
         ) : null}
         {lab.isFetching ? <span className="muted">computing…</span> : null}
       </div>
       <nav className="section-tabs" aria-label="Hygiene lab">
         {TABS.map((t) => (
-          <button key={t.id} type="button" className="section-tab" aria-current={tab === t.id ? 'page' : undefined} onClick={() => setParam({ tab: t.id })}>
+          <button
+            key={t.id}
+            type="button"
+            className="section-tab"
+            aria-current={tab === t.id ? 'page' : undefined}
+            onClick={() => setParam({ tab: t.id })}
+          >
             {t.label}
           </button>
         ))}
@@ -137,7 +172,9 @@ export function HygieneLab() {
       ) : null}
       {lab.error ? <ErrorBox error={lab.error} /> : null}
       {unknown ? (
-        <EmptyState title={`No turns from agent “${agent}” in this project`}>Choose one of the agents above.</EmptyState>
+        <EmptyState title={`No turns from agent “${agent}” in this project`}>
+          Choose one of the agents above.
+        </EmptyState>
       ) : !d ? (
         lab.error ? null : (
           <div className="panel panel-body" aria-busy="true">
@@ -145,9 +182,24 @@ export function HygieneLab() {
           </div>
         )
       ) : tab === 'records' ? (
-        <RecordsTab lab={d} selected={selected} onSelect={(id) => setParam({ record: id })} mis={mis} setMis={setMis} raise={canPropose ? raise : null} busy={propose.isPending} />
+        <RecordsTab
+          lab={d}
+          selected={selected}
+          onSelect={(id) => setParam({ record: id })}
+          mis={mis}
+          setMis={setMis}
+          raise={canPropose ? raise : null}
+          busy={propose.isPending}
+        />
       ) : tab === 'deletion' ? (
-        <DeletionTab lab={d} params={del} setParams={setDeletion} onSelect={(id) => setParam({ tab: 'records', record: id })} raise={canPropose ? raise : null} busy={propose.isPending} />
+        <DeletionTab
+          lab={d}
+          params={del}
+          setParams={setDeletion}
+          onSelect={(id) => setParam({ tab: 'records', record: id })}
+          raise={canPropose ? raise : null}
+          busy={propose.isPending}
+        />
       ) : tab === 'consolidation' ? (
         <ConsolidationTab lab={d} budget={budget} setBudget={setBudget} />
       ) : (
@@ -160,14 +212,35 @@ export function HygieneLab() {
 function describeSources(s: Lab['utilitySources']) {
   const parts = Object.entries(s)
     .filter(([k, n]) => n && k !== 'none')
-    .map(([k, n]) => `${k === 'utility' ? 'reported utility' : k === 'success' ? 'reported success' : k === 'judge' ? 'judge scores' : '1 − H_t'} (${fmtInt(n)})`);
+    .map(
+      ([k, n]) =>
+        `${k === 'utility' ? 'reported utility' : k === 'success' ? 'reported success' : k === 'judge' ? 'judge scores' : '1 − H_t'} (${fmtInt(n)})`,
+    );
   return (parts.join(', ') || 'nothing') + (s.none ? `; ${fmtInt(s.none)} turns without` : '');
 }
 
-function ProposeButton({ record, policy, raise, busy, label = 'Propose deprecation' }: { record: string; policy: ProposePolicy; raise: ((r: string, p: ProposePolicy) => void) | null; busy: boolean; label?: string }) {
+function ProposeButton({
+  record,
+  policy,
+  raise,
+  busy,
+  label = 'Propose deprecation',
+}: {
+  record: string;
+  policy: ProposePolicy;
+  raise: ((r: string, p: ProposePolicy) => void) | null;
+  busy: boolean;
+  label?: string;
+}) {
   if (!raise) return null;
   return (
-    <button type="button" className="btn btn-small" disabled={busy} onClick={() => raise(record, policy)} data-testid={`propose-${policy}-${record}`}>
+    <button
+      type="button"
+      className="btn btn-small"
+      disabled={busy}
+      onClick={() => raise(record, policy)}
+      data-testid={`propose-${policy}-${record}`}
+    >
       {label}
     </button>
   );
@@ -201,17 +274,39 @@ function RecordsTab({
       lab.records.flatMap((r) =>
         r.retrievals
           .filter((x) => x.inputSim !== null && x.outputSim !== null)
-          .map((x) => ({ key: `${r.id}@${x.step}`, record: r.id, x: x.inputSim!, y: x.outputSim!, utility: x.utility, flagged: r.misaligned, label: `${r.id} recalled into ${x.session} turn ${x.turn}: input ${f2(x.inputSim)}, output ${f2(x.outputSim)}, utility ${f2(x.utility)}` })),
+          .map((x) => ({
+            key: `${r.id}@${x.step}`,
+            record: r.id,
+            x: x.inputSim!,
+            y: x.outputSim!,
+            utility: x.utility,
+            flagged: r.misaligned,
+            label: `${r.id} recalled into ${x.session} turn ${x.turn}: input ${f2(x.inputSim)}, output ${f2(x.outputSim)}, utility ${f2(x.utility)}`,
+          })),
       ),
     [lab.records],
   );
   const misaligned = lab.records.filter((r) => r.misaligned);
   const rows = lab.records
     .filter((r) =>
-      filter === 'misaligned' ? r.misaligned : filter === 'chains' ? inChains.has(r.id) : filter === 'recalled' ? r.recalled > 0 : filter === 'never' ? r.recalled === 0 : filter === 'entries' ? r.source === 'entry' : true,
+      filter === 'misaligned'
+        ? r.misaligned
+        : filter === 'chains'
+          ? inChains.has(r.id)
+          : filter === 'recalled'
+            ? r.recalled > 0
+            : filter === 'never'
+              ? r.recalled === 0
+              : filter === 'entries'
+                ? r.source === 'entry'
+                : true,
     )
-    .filter((r) => !q || r.id.toLowerCase().includes(q.toLowerCase()) || r.content.toLowerCase().includes(q.toLowerCase()))
-    .sort((a, b) => Number(b.misaligned) - Number(a.misaligned) || b.recalled - a.recalled || a.addedStep - b.addedStep);
+    .filter(
+      (r) => !q || r.id.toLowerCase().includes(q.toLowerCase()) || r.content.toLowerCase().includes(q.toLowerCase()),
+    )
+    .sort(
+      (a, b) => Number(b.misaligned) - Number(a.misaligned) || b.recalled - a.recalled || a.addedStep - b.addedStep,
+    );
   const sel = lab.records.find((r) => r.id === selected) ?? null;
   const turnHref = (s: string, t: number) => `/sessions/${encodeURIComponent(s)}?turn=${t}`;
   return (
@@ -222,12 +317,38 @@ function RecordsTab({
             Experience following <span className="muted">{fmtInt(points.length)} retrievals</span>
           </div>
           <div className="panel-body">
-            <Scatter points={points} inputMin={mis.inputMin} outputMax={mis.outputMax} selected={selected} onSelect={onSelect} />
+            <Scatter
+              points={points}
+              inputMin={mis.inputMin}
+              outputMax={mis.outputMax}
+              selected={selected}
+              onSelect={onSelect}
+            />
             <div className="toolbar" style={{ flexWrap: 'wrap', fontSize: 12 }}>
               <span className="muted">Misaligned when input ≥</span>
-              <input className="input" style={{ width: 64 }} type="number" step={0.05} min={0} max={1} aria-label="Input similarity at least" value={mis.inputMin} onChange={(e) => setMis({ ...mis, inputMin: Number(e.target.value) })} />
+              <input
+                className="input"
+                style={{ width: 64 }}
+                type="number"
+                step={0.05}
+                min={0}
+                max={1}
+                aria-label="Input similarity at least"
+                value={mis.inputMin}
+                onChange={(e) => setMis({ ...mis, inputMin: Number(e.target.value) })}
+              />
               <span className="muted">and output ≤</span>
-              <input className="input" style={{ width: 64 }} type="number" step={0.05} min={0} max={1} aria-label="Output similarity at most" value={mis.outputMax} onChange={(e) => setMis({ ...mis, outputMax: Number(e.target.value) })} />
+              <input
+                className="input"
+                style={{ width: 64 }}
+                type="number"
+                step={0.05}
+                min={0}
+                max={1}
+                aria-label="Output similarity at most"
+                value={mis.outputMax}
+                onChange={(e) => setMis({ ...mis, outputMax: Number(e.target.value) })}
+              />
               <span className="muted">in ≥ {mis.minHits} retrievals and half of them.</span>
             </div>
           </div>
@@ -239,7 +360,12 @@ function RecordsTab({
               <h3 style={{ margin: '0 0 6px', fontSize: 13 }}>Misaligned experience replay ({misaligned.length})</h3>
               {misaligned.length ? (
                 misaligned.map((r) => (
-                  <div key={r.id} className="toolbar" style={{ justifyContent: 'space-between', marginBottom: 4 }} data-testid="misaligned-record">
+                  <div
+                    key={r.id}
+                    className="toolbar"
+                    style={{ justifyContent: 'space-between', marginBottom: 4 }}
+                    data-testid="misaligned-record"
+                  >
                     <button type="button" className="link-btn mono" onClick={() => onSelect(r.id)}>
                       {r.id}
                     </button>
@@ -271,7 +397,12 @@ function RecordsTab({
                         </button>
                         <span className="chain-arrow">→</span>
                         {l.turns.map((t) => (
-                          <Link key={`${t.session}/${t.turn}`} className="chip chip-bad" href={turnHref(t.session, t.turn)} title="the turn it was recalled into went wrong">
+                          <Link
+                            key={`${t.session}/${t.turn}`}
+                            className="chip chip-bad"
+                            href={turnHref(t.session, t.turn)}
+                            title="the turn it was recalled into went wrong"
+                          >
                             {t.session} #{t.turn} · u {f2(t.utility)}
                           </Link>
                         ))}
@@ -290,13 +421,27 @@ function RecordsTab({
         </section>
       </div>
 
-      <div className="grid-2" style={{ marginTop: 14, gridTemplateColumns: sel ? 'minmax(480px, 3fr) minmax(340px, 2fr)' : '1fr' }}>
+      <div
+        className="grid-2"
+        style={{ marginTop: 14, gridTemplateColumns: sel ? 'minmax(480px, 3fr) minmax(340px, 2fr)' : '1fr' }}
+      >
         <section className="panel">
           <div className="panel-head">
             <span>Records ({fmtInt(rows.length)})</span>
             <span className="toolbar">
-              <input className="input" placeholder="Filter by id or text" aria-label="Filter records" value={q} onChange={(e) => setQ(e.target.value)} />
-              <select className="select" aria-label="Show" value={filter} onChange={(e) => setFilter(e.target.value as typeof filter)}>
+              <input
+                className="input"
+                placeholder="Filter by id or text"
+                aria-label="Filter records"
+                value={q}
+                onChange={(e) => setQ(e.target.value)}
+              />
+              <select
+                className="select"
+                aria-label="Show"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value as typeof filter)}
+              >
                 <option value="all">all</option>
                 <option value="misaligned">misaligned</option>
                 <option value="chains">in error chains</option>
@@ -322,10 +467,17 @@ function RecordsTab({
               </thead>
               <tbody>
                 {rows.map((r) => (
-                  <tr key={r.id} className={`clickable${r.id === selected ? ' row-on' : ''}`} onClick={() => onSelect(r.id)}>
+                  <tr
+                    key={r.id}
+                    className={`clickable${r.id === selected ? ' row-on' : ''}`}
+                    onClick={() => onSelect(r.id)}
+                  >
                     <td>
-                      <span className="mono">{r.id}</span> {r.misaligned ? <span className="badge danger">misaligned</span> : null} {inChains.has(r.id) ? <span className="badge warn">error chain</span> : null}{' '}
-                      {r.status !== 'active' ? <span className="badge">{r.status}</span> : null} {r.source === 'entry' ? <span className="badge accent">entry</span> : null}
+                      <span className="mono">{r.id}</span>{' '}
+                      {r.misaligned ? <span className="badge danger">misaligned</span> : null}{' '}
+                      {inChains.has(r.id) ? <span className="badge warn">error chain</span> : null}{' '}
+                      {r.status !== 'active' ? <span className="badge">{r.status}</span> : null}{' '}
+                      {r.source === 'entry' ? <span className="badge accent">entry</span> : null}
                       <div className="cell-sub clip" style={{ maxWidth: 420 }}>
                         <MemoryText text={r.content} />
                       </div>
@@ -337,7 +489,11 @@ function RecordsTab({
                     <td className="num">{f2(r.meanInputSim)}</td>
                     <td className="num">{f2(r.meanOutputSim)}</td>
                     <td>
-                      <RecallStrip steps={r.retrievals.map((x) => ({ step: x.step, bad: x.utility !== null && x.utility < 0.5 }))} total={lab.timeline.turns} added={r.addedStep} />
+                      <RecallStrip
+                        steps={r.retrievals.map((x) => ({ step: x.step, bad: x.utility !== null && x.utility < 0.5 }))}
+                        total={lab.timeline.turns}
+                        added={r.addedStep}
+                      />
                     </td>
                   </tr>
                 ))}
@@ -345,7 +501,17 @@ function RecordsTab({
             </table>
           </div>
         </section>
-        {sel ? <RecordDetail r={sel} lab={lab} inChain={inChains.has(sel.id)} onClose={() => onSelect(null)} raise={raise} busy={busy} turnHref={turnHref} /> : null}
+        {sel ? (
+          <RecordDetail
+            r={sel}
+            lab={lab}
+            inChain={inChains.has(sel.id)}
+            onClose={() => onSelect(null)}
+            raise={raise}
+            busy={busy}
+            turnHref={turnHref}
+          />
+        ) : null}
       </div>
     </>
   );
@@ -371,7 +537,15 @@ function groupChains(chains: Lab['chains']) {
 }
 
 /** When a record was recalled, across the timeline (red: into a turn that went wrong). */
-function RecallStrip({ steps, total, added }: { steps: { step: number; bad: boolean }[]; total: number; added: number }) {
+function RecallStrip({
+  steps,
+  total,
+  added,
+}: {
+  steps: { step: number; bad: boolean }[];
+  total: number;
+  added: number;
+}) {
   const w = 140;
   const x = (s: number) => (total ? (s / total) * (w - 2) + 1 : 0);
   return (
@@ -384,8 +558,26 @@ function RecallStrip({ steps, total, added }: { steps: { step: number; bad: bool
   );
 }
 
-function RecordDetail({ r, lab, inChain, onClose, raise, busy, turnHref }: { r: Rec; lab: Lab; inChain: boolean; onClose: () => void; raise: ((r: string, p: ProposePolicy) => void) | null; busy: boolean; turnHref: (s: string, t: number) => string }) {
-  const removedBy = (Object.keys(lab.deletion.now) as (keyof Lab['deletion']['now'])[]).filter((p) => lab.deletion.now[p].some((v) => v.id === r.id));
+function RecordDetail({
+  r,
+  lab,
+  inChain,
+  onClose,
+  raise,
+  busy,
+  turnHref,
+}: {
+  r: Rec;
+  lab: Lab;
+  inChain: boolean;
+  onClose: () => void;
+  raise: ((r: string, p: ProposePolicy) => void) | null;
+  busy: boolean;
+  turnHref: (s: string, t: number) => string;
+}) {
+  const removedBy = (Object.keys(lab.deletion.now) as (keyof Lab['deletion']['now'])[]).filter((p) =>
+    lab.deletion.now[p].some((v) => v.id === r.id),
+  );
   return (
     <section className="panel" data-testid="record-detail">
       <div className="panel-head">
@@ -398,7 +590,8 @@ function RecordDetail({ r, lab, inChain, onClose, raise, busy, turnHref }: { r: 
         <dl className="kv">
           <dt>Kind</dt>
           <dd>
-            {r.source === 'entry' ? 'durable memory entry' : 'record of the external store'} · {r.kind ?? '—'} · {r.status}
+            {r.source === 'entry' ? 'durable memory entry' : 'record of the external store'} · {r.kind ?? '—'} ·{' '}
+            {r.status}
           </dd>
           <dt>Added</dt>
           <dd>
@@ -406,7 +599,10 @@ function RecordDetail({ r, lab, inChain, onClose, raise, busy, turnHref }: { r: 
             {r.fromTurn ? (
               <>
                 {' '}
-                from <Link href={turnHref(r.fromTurn.session, r.fromTurn.turn)}>{r.fromTurn.session} #{r.fromTurn.turn}</Link>
+                from{' '}
+                <Link href={turnHref(r.fromTurn.session, r.fromTurn.turn)}>
+                  {r.fromTurn.session} #{r.fromTurn.turn}
+                </Link>
               </>
             ) : null}
             {r.addition ? ` · ${r.addition.decision} by ${r.addition.evaluator ?? 'an evaluator'}` : ''}
@@ -421,19 +617,49 @@ function RecordDetail({ r, lab, inChain, onClose, raise, busy, turnHref }: { r: 
           </dd>
           <dt>Recalled</dt>
           <dd>
-            {r.recalled}× (let in {r.qualified}×) · mean utility {f2(r.meanUtility)} · input {f2(r.meanInputSim)} · output {f2(r.meanOutputSim)}
+            {r.recalled}× (let in {r.qualified}×) · mean utility {f2(r.meanUtility)} · input {f2(r.meanInputSim)} ·
+            output {f2(r.meanOutputSim)}
           </dd>
           <dt>Policies</dt>
-          <dd>{removedBy.length ? `removed now by ${removedBy.map((p) => POLICY_LABEL[p]).join(', ')}` : 'kept by every deletion policy'}</dd>
+          <dd>
+            {removedBy.length
+              ? `removed now by ${removedBy.map((p) => POLICY_LABEL[p]).join(', ')}`
+              : 'kept by every deletion policy'}
+          </dd>
         </dl>
         {raise && r.status === 'active' ? (
           <div className="toolbar" style={{ flexWrap: 'wrap' }}>
-            {r.misaligned ? <ProposeButton record={r.id} policy="misaligned" raise={raise} busy={busy} label="Propose deprecation (misaligned)" /> : null}
-            {inChain ? <ProposeButton record={r.id} policy="chain" raise={raise} busy={busy} label="Propose deprecation (error chain)" /> : null}
+            {r.misaligned ? (
+              <ProposeButton
+                record={r.id}
+                policy="misaligned"
+                raise={raise}
+                busy={busy}
+                label="Propose deprecation (misaligned)"
+              />
+            ) : null}
+            {inChain ? (
+              <ProposeButton
+                record={r.id}
+                policy="chain"
+                raise={raise}
+                busy={busy}
+                label="Propose deprecation (error chain)"
+              />
+            ) : null}
             {removedBy.map((p) => (
-              <ProposeButton key={p} record={r.id} policy={p} raise={raise} busy={busy} label={`Propose deprecation (${POLICY_LABEL[p].toLowerCase()})`} />
+              <ProposeButton
+                key={p}
+                record={r.id}
+                policy={p}
+                raise={raise}
+                busy={busy}
+                label={`Propose deprecation (${POLICY_LABEL[p].toLowerCase()})`}
+              />
             ))}
-            {!r.misaligned && !inChain && !removedBy.length ? <ProposeButton record={r.id} policy="manual" raise={raise} busy={busy} /> : null}
+            {!r.misaligned && !inChain && !removedBy.length ? (
+              <ProposeButton record={r.id} policy="manual" raise={raise} busy={busy} />
+            ) : null}
           </div>
         ) : null}
         <h3>Retrievals</h3>
@@ -462,7 +688,10 @@ function RecordDetail({ r, lab, inChain, onClose, raise, busy, turnHref }: { r: 
                   <td className="num">{x.step}</td>
                   <td className="num">{f2(x.inputSim)}</td>
                   <td className="num">{f2(x.outputSim)}</td>
-                  <td className="num" style={{ color: x.utility !== null && x.utility < 0.5 ? 'var(--danger)' : undefined }}>
+                  <td
+                    className="num"
+                    style={{ color: x.utility !== null && x.utility < 0.5 ? 'var(--danger)' : undefined }}
+                  >
                     {f2(x.utility)}
                   </td>
                   <td className="num">{f2(x.hallucination)}</td>
@@ -481,16 +710,54 @@ function RecordDetail({ r, lab, inChain, onClose, raise, busy, turnHref }: { r: 
 
 // ———————————————————————————————————————————————————————— deletion
 
-function NumberField({ label, value, onChange, step = 1, min = 0, max }: { label: string; value: number; onChange: (v: number) => void; step?: number; min?: number; max?: number }) {
+function NumberField({
+  label,
+  value,
+  onChange,
+  step = 1,
+  min = 0,
+  max,
+}: {
+  label: string;
+  value: number;
+  onChange: (v: number) => void;
+  step?: number;
+  min?: number;
+  max?: number;
+}) {
   return (
     <label className="toolbar" style={{ gap: 6 }}>
       <span className="muted">{label}</span>
-      <input className="input" style={{ width: 80 }} type="number" step={step} min={min} max={max} aria-label={label} value={value} onChange={(e) => e.target.value !== '' && onChange(Number(e.target.value))} />
+      <input
+        className="input"
+        style={{ width: 80 }}
+        type="number"
+        step={step}
+        min={min}
+        max={max}
+        aria-label={label}
+        value={value}
+        onChange={(e) => e.target.value !== '' && onChange(Number(e.target.value))}
+      />
     </label>
   );
 }
 
-function DeletionTab({ lab, params: p, setParams, onSelect, raise, busy }: { lab: Lab; params: DeletionParams; setParams: (p: DeletionParams) => void; onSelect: (id: string) => void; raise: ((r: string, p: ProposePolicy) => void) | null; busy: boolean }) {
+function DeletionTab({
+  lab,
+  params: p,
+  setParams,
+  onSelect,
+  raise,
+  busy,
+}: {
+  lab: Lab;
+  params: DeletionParams;
+  setParams: (p: DeletionParams) => void;
+  onSelect: (id: string) => void;
+  raise: ((r: string, p: ProposePolicy) => void) | null;
+  busy: boolean;
+}) {
   const s = lab.deletion.sizes;
   const series = (['none', 'periodic', 'history', 'combined', 'capacity'] as const).map((k) => ({
     key: k,
@@ -505,27 +772,59 @@ function DeletionTab({ lab, params: p, setParams, onSelect, raise, busy }: { lab
         <div className="panel-head">Parameters</div>
         <div className="panel-body">
           <div className="toolbar" style={{ flexWrap: 'wrap', gap: 14 }}>
-            <NumberField label="Period P (steps)" value={p.period} min={1} onChange={(v) => setParams({ ...p, period: Math.max(1, Math.round(v)) })} />
-            <NumberField label="α (max recalls in P)" value={p.alpha} onChange={(v) => setParams({ ...p, alpha: Math.max(0, Math.round(v)) })} />
-            <NumberField label="n (recalls before judged)" value={p.n} onChange={(v) => setParams({ ...p, n: Math.max(0, Math.round(v)) })} />
-            <NumberField label="β (mean utility ≤)" value={p.beta} step={0.05} max={1} onChange={(v) => setParams({ ...p, beta: Math.min(1, Math.max(0, v)) })} />
-            <NumberField label="Capacity C" value={p.capacity} min={1} onChange={(v) => setParams({ ...p, capacity: Math.max(1, Math.round(v)) })} />
+            <NumberField
+              label="Period P (steps)"
+              value={p.period}
+              min={1}
+              onChange={(v) => setParams({ ...p, period: Math.max(1, Math.round(v)) })}
+            />
+            <NumberField
+              label="α (max recalls in P)"
+              value={p.alpha}
+              onChange={(v) => setParams({ ...p, alpha: Math.max(0, Math.round(v)) })}
+            />
+            <NumberField
+              label="n (recalls before judged)"
+              value={p.n}
+              onChange={(v) => setParams({ ...p, n: Math.max(0, Math.round(v)) })}
+            />
+            <NumberField
+              label="β (mean utility ≤)"
+              value={p.beta}
+              step={0.05}
+              max={1}
+              onChange={(v) => setParams({ ...p, beta: Math.min(1, Math.max(0, v)) })}
+            />
+            <NumberField
+              label="Capacity C"
+              value={p.capacity}
+              min={1}
+              onChange={(v) => setParams({ ...p, capacity: Math.max(1, Math.round(v)) })}
+            />
             <button type="button" className="btn btn-small" onClick={() => setParams({ ...PAPER_DEFAULTS })}>
               Paper&apos;s values
             </button>
           </div>
           <p className="muted" style={{ marginBottom: 0, fontSize: 12 }}>
-            The paper uses P = 200–300 steps, α = 0–1, n = 5, β = 0.3–0.7 and C = 100. Periodic: retrieved ≤ α times in the last P steps (records younger than P are not judged). History-based: retrieved more than n times with
-            mean utility ≤ β. Combined: both deletions run (the paper&apos;s Table 2; its printed φ<sub>period</sub>·φ<sub>history</sub> would be the intersection). Capacity: periodic, then the least useful until C fit.
+            The paper uses P = 200–300 steps, α = 0–1, n = 5, β = 0.3–0.7 and C = 100. Periodic: retrieved ≤ α times in
+            the last P steps (records younger than P are not judged). History-based: retrieved more than n times with
+            mean utility ≤ β. Combined: both deletions run (the paper&apos;s Table 2; its printed φ<sub>period</sub>·φ
+            <sub>history</sub> would be the intersection). Capacity: periodic, then the least useful until C fit.
           </p>
         </div>
       </section>
       <section className="panel" style={{ marginTop: 14 }}>
         <div className="panel-head">
-          Memory size over the recorded history <span className="muted">recalls replayed as recorded; a removed record&apos;s later recalls are dropped</span>
+          Memory size over the recorded history{' '}
+          <span className="muted">recalls replayed as recorded; a removed record&apos;s later recalls are dropped</span>
         </div>
         <div className="panel-body">
-          <LineChart series={series} xLabel="step (turns of this agent, in time order)" yLabel="records in memory" testId="size-chart" />
+          <LineChart
+            series={series}
+            xLabel="step (turns of this agent, in time order)"
+            yLabel="records in memory"
+            testId="size-chart"
+          />
         </div>
       </section>
       <div className="lab-columns" style={{ marginTop: 14 }} data-testid="deletion-now">
@@ -578,18 +877,33 @@ function ConsolidationTab({ lab, budget, setBudget }: { lab: Lab; budget: number
   const c = lab.consolidation;
   const rec = new Map(lab.records.map((r) => [r.id, r]));
   if (!c.atoms)
-    return <EmptyState title="Nothing to consolidate">{lab.similarity.available ? 'The store has no active records.' : `Consolidation needs embeddings: ${lab.similarity.reason}`}</EmptyState>;
+    return (
+      <EmptyState title="Nothing to consolidate">
+        {lab.similarity.available
+          ? 'The store has no active records.'
+          : `Consolidation needs embeddings: ${lab.similarity.reason}`}
+      </EmptyState>
+    );
   return (
     <>
       <section className="panel">
         <div className="panel-body toolbar" style={{ flexWrap: 'wrap', gap: 14 }}>
-          <NumberField label="Budget B (atoms kept)" value={budget} min={1} onChange={(v) => setBudget(Math.max(1, Math.round(v)))} />
+          <NumberField
+            label="Budget B (atoms kept)"
+            value={budget}
+            min={1}
+            onChange={(v) => setBudget(Math.max(1, Math.round(v)))}
+          />
           <span className="muted">
-            of {fmtInt(c.atoms)} records: {(c.atoms / c.budget).toFixed(1)}× compression. Surprise-weighted s(e) = 0.55·σ + 0.25·recency + 0.20·usage;{' '}
+            of {fmtInt(c.atoms)} records: {(c.atoms / c.budget).toFixed(1)}× compression. Surprise-weighted s(e) =
+            0.55·σ + 0.25·recency + 0.20·usage;{' '}
             {c.sigma === 'supplied' ? (
               <b>σ is the agent&apos;s own −log p(e | context).</b>
             ) : (
-              <b data-testid="sigma-note">σ is estimated as embedding novelty (1 − cosine to the nearest other record): the agent sent no log-probabilities.</b>
+              <b data-testid="sigma-note">
+                σ is estimated as embedding novelty (1 − cosine to the nearest other record): the agent sent no
+                log-probabilities.
+              </b>
             )}
           </span>
         </div>
@@ -601,7 +915,10 @@ function ConsolidationTab({ lab, budget, setBudget }: { lab: Lab; budget: number
             <section className="panel" key={r.policy} data-testid={`keep-${r.policy}`}>
               <div className="panel-head">
                 <span>{CONS_LABEL[r.policy]}</span>
-                <span className="muted" title="share of all recorded recalls that land on a kept (or, for sleep-replay, merged) record">
+                <span
+                  className="muted"
+                  title="share of all recorded recalls that land on a kept (or, for sleep-replay, merged) record"
+                >
                   keeps {pct(r.retainedUsage)} of recalls
                 </span>
               </div>
@@ -611,7 +928,8 @@ function ConsolidationTab({ lab, budget, setBudget }: { lab: Lab; budget: number
                     {r.kept.map((id) => (
                       <tr key={id}>
                         <td>
-                          <span className="mono">{id}</span> {only.has(id) ? <span className="badge accent">only here</span> : null}
+                          <span className="mono">{id}</span>{' '}
+                          {only.has(id) ? <span className="badge accent">only here</span> : null}
                           <div className="cell-sub clip" style={{ maxWidth: 260 }}>
                             {rec.get(id)?.query}
                           </div>
@@ -625,7 +943,9 @@ function ConsolidationTab({ lab, budget, setBudget }: { lab: Lab; budget: number
               <div className="panel-body" style={{ borderTop: '1px solid var(--border)', fontSize: 12 }}>
                 <b>Loses</b>{' '}
                 {r.policy === 'sleep' ? (
-                  <span className="muted">nothing outright: the other {fmtInt(c.atoms - r.kept.length)} are merged into the kept ones (below).</span>
+                  <span className="muted">
+                    nothing outright: the other {fmtInt(c.atoms - r.kept.length)} are merged into the kept ones (below).
+                  </span>
                 ) : (
                   <span className="muted">
                     {fmtInt(r.dropped.length)} records
@@ -663,7 +983,11 @@ function ConsolidationTab({ lab, budget, setBudget }: { lab: Lab; budget: number
                   <tr key={r.policy}>
                     <th>{CONS_LABEL[r.policy]}</th>
                     {c.overlap[i]!.map((n, j) => (
-                      <td key={j} className="num" style={{ background: i === j ? 'var(--panel-2)' : `rgb(79 70 229 / ${(n / c.budget) * 0.35})` }}>
+                      <td
+                        key={j}
+                        className="num"
+                        style={{ background: i === j ? 'var(--panel-2)' : `rgb(79 70 229 / ${(n / c.budget) * 0.35})` }}
+                      >
                         {n}
                       </td>
                     ))}
@@ -680,7 +1004,10 @@ function ConsolidationTab({ lab, budget, setBudget }: { lab: Lab; budget: number
           <div className="panel-body" style={{ maxHeight: 300, overflow: 'auto' }} data-testid="clusters">
             {c.clusters.slice(0, 30).map((cl) => (
               <div key={cl.keep} className="cluster">
-                <span className="mono">{cl.keep}</span> <span className="muted">absorbs {cl.members.length - 1} · cohesion {cl.cohesion.toFixed(2)}</span>
+                <span className="mono">{cl.keep}</span>{' '}
+                <span className="muted">
+                  absorbs {cl.members.length - 1} · cohesion {cl.cohesion.toFixed(2)}
+                </span>
                 <div className="cell-sub">{cl.members.filter((m) => m !== cl.keep).join(', ')}</div>
               </div>
             ))}
@@ -698,7 +1025,8 @@ function AdditionTab({ lab }: { lab: Lab }) {
   if (!a.reported)
     return (
       <EmptyState title="No addition decisions reported">
-        Send <code>{'"addition": {"decision": "added" | "skipped", "evaluator": "…"}'}</code> on each turn to compare add-all with the evaluator&apos;s selection.
+        Send <code>{'"addition": {"decision": "added" | "skipped", "evaluator": "…"}'}</code> on each turn to compare
+        add-all with the evaluator&apos;s selection.
       </EmptyState>
     );
   const t = a.total;
@@ -739,8 +1067,23 @@ function AdditionTab({ lab }: { lab: Lab }) {
             xLabel="step (end of window)"
             yLabel="mean utility"
             series={[
-              { key: 'all', label: 'all executions (add-all)', color: 'var(--faint)', dashed: true, values: a.windows.filter((w) => w.meanUtilityAll !== null).map((w) => ({ x: w.to, y: w.meanUtilityAll! })) },
-              { key: 'added', label: 'added', color: 'var(--series-1)', values: a.windows.filter((w) => w.meanUtilityAdded !== null).map((w) => ({ x: w.to, y: w.meanUtilityAdded! })) },
+              {
+                key: 'all',
+                label: 'all executions (add-all)',
+                color: 'var(--faint)',
+                dashed: true,
+                values: a.windows
+                  .filter((w) => w.meanUtilityAll !== null)
+                  .map((w) => ({ x: w.to, y: w.meanUtilityAll! })),
+              },
+              {
+                key: 'added',
+                label: 'added',
+                color: 'var(--series-1)',
+                values: a.windows
+                  .filter((w) => w.meanUtilityAdded !== null)
+                  .map((w) => ({ x: w.to, y: w.meanUtilityAdded! })),
+              },
             ]}
           />
           <table className="data compact">

@@ -2,7 +2,13 @@
 
 import { create } from 'zustand';
 import { MODEL_ID } from '@/lib/recall/model';
-import { INITIAL_STATUS, type RecallRequest, type RecallResponse, type RecallResults, type RecallStatus } from '@/lib/recall/protocol';
+import {
+  INITIAL_STATUS,
+  type RecallRequest,
+  type RecallResponse,
+  type RecallResults,
+  type RecallStatus,
+} from '@/lib/recall/protocol';
 
 /** The recall worker's status, for every component that shows it. */
 export const useRecallStatus = create<RecallStatus>(() => ({ ...INITIAL_STATUS, modelId: MODEL_ID }));
@@ -26,7 +32,10 @@ class RecallClient {
   private waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 
   constructor() {
-    this.worker = new Worker(new URL('./recall.worker.ts', import.meta.url), { type: 'module', name: 'mnemoscope-recall' });
+    this.worker = new Worker(new URL('./recall.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'mnemoscope-recall',
+    });
     this.worker.onmessage = (event: MessageEvent<RecallResponse>) => {
       const msg = event.data;
       if (msg.type === 'status') {
@@ -40,7 +49,12 @@ class RecallClient {
       else w.reject(new Error(msg.message));
     };
     this.worker.onerror = (event) => {
-      useRecallStatus.setState({ model: 'failed', modelError: event.message || 'the recall worker failed to start', corpus: 'failed', corpusError: 'the recall worker failed to start' });
+      useRecallStatus.setState({
+        model: 'failed',
+        modelError: event.message || 'the recall worker failed to start',
+        corpus: 'failed',
+        corpusError: 'the recall worker failed to start',
+      });
       for (const w of this.waiting.values()) w.reject(new Error('the recall worker stopped'));
       this.waiting.clear();
     };
@@ -58,7 +72,10 @@ class RecallClient {
 let client: RecallClient | null = null;
 let refreshTimer: ReturnType<typeof setInterval> | null = null;
 
-/** Starts the worker (once a tab), loading the chosen model and the corpus; keeps the index fresh while the tab is visible. */
+/**
+ * Starts the worker (once a tab), loading the chosen model and the corpus; keeps the index fresh while the tab is
+ * visible.
+ */
 export function recall(): RecallClient {
   if (!client) {
     client = new RecallClient();

@@ -70,10 +70,20 @@ function Palette({ onClose }: { onClose: () => void }) {
         {hits.length ? (
           <ul id="palette-results" role="listbox" ref={listRef} data-testid="palette-results">
             {hits.map((h, i) => (
-              <li key={h.item.id} role="option" aria-selected={i === selected} onMouseEnter={() => setSelected(i)} onClick={() => go(h.item.href)} data-kind={h.item.kind} data-href={h.item.href}>
+              <li
+                key={h.item.id}
+                role="option"
+                aria-selected={i === selected}
+                onMouseEnter={() => setSelected(i)}
+                onClick={() => go(h.item.href)}
+                data-kind={h.item.kind}
+                data-href={h.item.href}
+              >
                 <span className="badge accent">{KIND_LABEL[h.item.kind]}</span>
                 <MemoryText className="clip" text={h.item.text} />
-                <span className="hit-why">{h.cosine !== null ? `cos ${h.cosine.toFixed(2)}` : h.keywordRank ? 'keyword' : ''}</span>
+                <span className="hit-why">
+                  {h.cosine !== null ? `cos ${h.cosine.toFixed(2)}` : h.keywordRank ? 'keyword' : ''}
+                </span>
               </li>
             ))}
           </ul>

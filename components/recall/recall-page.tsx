@@ -31,7 +31,14 @@ export function RecallPage() {
   const [like, setLike] = useState<RecallItem | null>(null);
   const facets = useFacets();
   const filters: RecallFilters = useMemo(
-    () => ({ kinds, agent: agent || null, session: session || null, scope: scope || null, from: from ? new Date(from).toISOString() : null, to: to ? new Date(`${to}T23:59:59.999Z`).toISOString() : null }),
+    () => ({
+      kinds,
+      agent: agent || null,
+      session: session || null,
+      scope: scope || null,
+      from: from ? new Date(from).toISOString() : null,
+      to: to ? new Date(`${to}T23:59:59.999Z`).toISOString() : null,
+    }),
     [kinds, agent, session, scope, from, to],
   );
   const deferred = useDeferredValue(query.trim());
@@ -46,7 +53,10 @@ export function RecallPage() {
       <div className="page-head">
         <div>
           <h1>Recall</h1>
-          <div className="sub">Search everything the agents remember by meaning and by exact words. Embeddings are computed in this browser; memory text never leaves the machine.</div>
+          <div className="sub">
+            Search everything the agents remember by meaning and by exact words. Embeddings are computed in this
+            browser; memory text never leaves the machine.
+          </div>
         </div>
         <div className="seg" role="group" aria-label="View">
           <button type="button" aria-pressed={tab === 'search'} onClick={() => setTab('search')}>
@@ -76,7 +86,13 @@ export function RecallPage() {
             />
             <div className="seg" role="group" aria-label="Ranking">
               {MODES.map((m) => (
-                <button key={m.id} type="button" aria-pressed={mode === m.id} title={m.title} onClick={() => setMode(m.id)}>
+                <button
+                  key={m.id}
+                  type="button"
+                  aria-pressed={mode === m.id}
+                  title={m.title}
+                  onClick={() => setMode(m.id)}
+                >
                   {m.label}
                 </button>
               ))}
@@ -89,7 +105,13 @@ export function RecallPage() {
             <option key={a}>{a}</option>
           ))}
         </select>
-        <select className="select" aria-label="Session" value={session} onChange={(e) => setSession(e.target.value)} style={{ maxWidth: 200 }}>
+        <select
+          className="select"
+          aria-label="Session"
+          value={session}
+          onChange={(e) => setSession(e.target.value)}
+          style={{ maxWidth: 200 }}
+        >
           <option value="">all sessions</option>
           {facets.data?.sessions.map((a) => (
             <option key={a}>{a}</option>
@@ -102,15 +124,35 @@ export function RecallPage() {
           ))}
         </select>
         <label className="muted" style={{ fontSize: 12 }}>
-          from <input className="input" type="date" aria-label="From date" value={from} onChange={(e) => setFrom(e.target.value)} />
+          from{' '}
+          <input
+            className="input"
+            type="date"
+            aria-label="From date"
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+          />
         </label>
         <label className="muted" style={{ fontSize: 12 }}>
-          to <input className="input" type="date" aria-label="To date" value={to} onChange={(e) => setTo(e.target.value)} />
+          to{' '}
+          <input
+            className="input"
+            type="date"
+            aria-label="To date"
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+          />
         </label>
       </div>
       <div className="recall-filters" role="group" aria-label="Kinds">
         {RECALL_KINDS.map((k) => (
-          <button key={k} type="button" className="kind-toggle" aria-pressed={kinds.includes(k)} onClick={() => toggleKind(k)}>
+          <button
+            key={k}
+            type="button"
+            className="kind-toggle"
+            aria-pressed={kinds.includes(k)}
+            onClick={() => toggleKind(k)}
+          >
             {KIND_LABEL[k]} <span className="muted">{fmtInt(facets.data?.kinds[k] ?? 0)}</span>
           </button>
         ))}
@@ -122,7 +164,8 @@ export function RecallPage() {
           {like ? (
             <div className="toolbar" style={{ marginBottom: 8 }}>
               <span>
-                More like <span className="badge accent">{KIND_LABEL[like.kind]}</span> <MemoryText className="mono" text={like.text.slice(0, 90)} />
+                More like <span className="badge accent">{KIND_LABEL[like.kind]}</span>{' '}
+                <MemoryText className="mono" text={like.text.slice(0, 90)} />
               </span>
               <button type="button" className="btn" onClick={() => setLike(null)}>
                 Back to results
@@ -133,14 +176,18 @@ export function RecallPage() {
           <div className="panel">
             {empty ? (
               <EmptyState title="No memory to search yet">
-                Turns, memory events, artifacts and substrate knowledge appear here as agents send them to <code>POST /api/v1/ingest</code> (or import files in Settings).
+                Turns, memory events, artifacts and substrate knowledge appear here as agents send them to{' '}
+                <code>POST /api/v1/ingest</code> (or import files in Settings).
               </EmptyState>
             ) : !like && !deferred ? (
               <EmptyState title="Search memory by meaning or by exact words">
-                Try “the web server keeps returning bad gateway”, an error code, or a tool name. <kbd>Ctrl</kbd> <kbd>K</kbd> searches from any page.
+                Try “the web server keeps returning bad gateway”, an error code, or a tool name. <kbd>Ctrl</kbd>{' '}
+                <kbd>K</kbd> searches from any page.
               </EmptyState>
             ) : active.data && !hits.length ? (
-              <EmptyState title={like ? 'Nothing similar enough' : `Nothing matches “${deferred}”`}>Loosen the filters, or try other words.</EmptyState>
+              <EmptyState title={like ? 'Nothing similar enough' : `Nothing matches “${deferred}”`}>
+                Loosen the filters, or try other words.
+              </EmptyState>
             ) : (
               <>
                 <div className="panel-head">
@@ -148,7 +195,9 @@ export function RecallPage() {
                     {fmtInt(hits.length)} {like ? 'similar items' : 'results'}
                   </span>
                   <span className="muted" style={{ fontWeight: 400, fontSize: 12 }} data-testid="recall-timing">
-                    {active.data ? `${active.data.ms.toFixed(1)} ms in the worker${'mode' in active.data ? ` · ${active.data.mode}` : ''}` : 'searching…'}
+                    {active.data
+                      ? `${active.data.ms.toFixed(1)} ms in the worker${'mode' in active.data ? ` · ${active.data.mode}` : ''}`
+                      : 'searching…'}
                   </span>
                 </div>
                 <HitTable hits={hits} onMore={(item) => setLike(item)} />
@@ -176,7 +225,9 @@ function HitTable({ hits, onMore }: { hits: RecallHit[]; onMore: (item: RecallIt
                 <MemoryText className="clip" text={h.item.text} />
               </Link>
               <div className="cell-sub">
-                {[h.item.agent, h.item.session, h.item.scope, h.item.ts?.slice(0, 16).replace('T', ' ')].filter(Boolean).join(' · ')}
+                {[h.item.agent, h.item.session, h.item.scope, h.item.ts?.slice(0, 16).replace('T', ' ')]
+                  .filter(Boolean)
+                  .join(' · ')}
               </div>
             </td>
             <td className="hit-why" style={{ width: 1 }}>
@@ -193,7 +244,12 @@ function HitTable({ hits, onMore }: { hits: RecallHit[]; onMore: (item: RecallIt
               {h.cosine !== null ? <div>cos {h.cosine.toFixed(2)}</div> : null}
             </td>
             <td style={{ width: 1 }}>
-              <button type="button" className="btn" onClick={() => onMore(h.item)} title="Find items with the same meaning">
+              <button
+                type="button"
+                className="btn"
+                onClick={() => onMore(h.item)}
+                title="Find items with the same meaning"
+              >
                 More like this
               </button>
             </td>
@@ -213,20 +269,33 @@ function DuplicatesView({ filters }: { filters: RecallFilters }) {
     <div className="panel">
       <div className="panel-head">
         <span>
-          {dups.data ? `${fmtInt(clusters.length)} clusters of near-identical memory · ${fmtInt(clusters.reduce((s, c) => s + c.items.length, 0))} items` : 'finding duplicates…'}
+          {dups.data
+            ? `${fmtInt(clusters.length)} clusters of near-identical memory · ${fmtInt(clusters.reduce((s, c) => s + c.items.length, 0))} items`
+            : 'finding duplicates…'}
         </span>
         <label className="muted" style={{ fontWeight: 400, fontSize: 12 }}>
           cosine ≥ {threshold.toFixed(2)}{' '}
-          <input type="range" min={0.8} max={0.99} step={0.01} value={threshold} aria-label="Similarity threshold" onChange={(e) => setThreshold(Number(e.target.value))} />
+          <input
+            type="range"
+            min={0.8}
+            max={0.99}
+            step={0.01}
+            value={threshold}
+            aria-label="Similarity threshold"
+            onChange={(e) => setThreshold(Number(e.target.value))}
+          />
         </label>
       </div>
       {dups.error ? <ErrorBox error={dups.error} /> : null}
-      {dups.data && !clusters.length ? <EmptyState title="No near-duplicates at this threshold">Lower the threshold or widen the filters.</EmptyState> : null}
+      {dups.data && !clusters.length ? (
+        <EmptyState title="No near-duplicates at this threshold">Lower the threshold or widen the filters.</EmptyState>
+      ) : null}
       <div data-testid="duplicate-clusters">
         {clusters.slice(0, 200).map((c) => (
           <div className="cluster" key={c.items[0]!.id}>
             <div className="cell-sub">
-              {c.items.length} items · linked pairwise at ≥ {threshold.toFixed(2)} · farthest from the first: cos {c.minCosine.toFixed(3)}
+              {c.items.length} items · linked pairwise at ≥ {threshold.toFixed(2)} · farthest from the first: cos{' '}
+              {c.minCosine.toFixed(3)}
             </div>
             {c.items.slice(0, 8).map((it) => (
               <div key={it.id} style={{ display: 'flex', gap: 8, alignItems: 'baseline' }}>

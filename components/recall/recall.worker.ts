@@ -39,7 +39,10 @@ async function loadModel(modelId: string): Promise<Embedder> {
   env.allowRemoteModels = !choice.bundled;
   const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
   if (onnx.wasm) {
-    onnx.wasm.wasmPaths = { mjs: '/ort/ort-wasm-simd-threaded.asyncify.mjs', wasm: '/ort/ort-wasm-simd-threaded.asyncify.wasm' };
+    onnx.wasm.wasmPaths = {
+      mjs: '/ort/ort-wasm-simd-threaded.asyncify.mjs',
+      wasm: '/ort/ort-wasm-simd-threaded.asyncify.wasm',
+    };
     onnx.wasm.numThreads = 1;
   }
   const files = new Map<string, { loaded: number; total: number }>();
@@ -130,7 +133,9 @@ async function embed() {
 async function start(modelId: string) {
   const gen = ++generation;
   setStatus({ modelId, model: 'loading', modelProgress: 0, modelError: null, device: null });
-  const corpus = syncCorpus(true).catch((error: unknown) => setStatus({ corpus: 'failed', corpusError: message(error) }));
+  const corpus = syncCorpus(true).catch((error: unknown) =>
+    setStatus({ corpus: 'failed', corpusError: message(error) }),
+  );
   try {
     cache ??= await openVectorCache();
     const embedder = await loadModel(modelId);

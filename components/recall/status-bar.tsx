@@ -11,12 +11,20 @@ export function RecallStatusBar({ compact = false }: { compact?: boolean }) {
   const building = s.toEmbed > 0 && s.embedded < s.toEmbed;
   const pct = s.model === 'loading' ? s.modelProgress : building ? s.embedded / s.toEmbed : 1;
   return (
-    <div className={`recall-status${compact ? ' compact' : ''}`} data-testid="recall-status" data-model={s.model} data-corpus={s.corpus} data-building={building ? '1' : '0'}>
+    <div
+      className={`recall-status${compact ? ' compact' : ''}`}
+      data-testid="recall-status"
+      data-model={s.model}
+      data-corpus={s.corpus}
+      data-building={building ? '1' : '0'}
+    >
       <span className={`dot ${s.model === 'ready' ? 'ok' : s.model === 'failed' ? 'danger' : 'warn'}`} aria-hidden />
       <span>
         <b>{model.label.split(' (')[0]}</b>{' '}
         {s.model === 'ready' ? (
-          <span className="muted">on {s.device === 'webgpu' ? 'WebGPU' : 'WASM'} · {model.dims}-d · in this browser</span>
+          <span className="muted">
+            on {s.device === 'webgpu' ? 'WebGPU' : 'WASM'} · {model.dims}-d · in this browser
+          </span>
         ) : s.model === 'loading' ? (
           <span className="muted">loading {Math.round(s.modelProgress * 100)}%</span>
         ) : s.model === 'failed' ? null : (
@@ -36,12 +44,24 @@ export function RecallStatusBar({ compact = false }: { compact?: boolean }) {
         ) : (
           <>
             {fmtInt(s.items)} items
-            {s.model === 'ready' ? (building ? ` · embedding ${fmtInt(s.embedded)} / ${fmtInt(s.toEmbed)}` : ` · all embedded${s.fromCache ? ` (${fmtInt(s.fromCache)} from cache)` : ''}`) : ''}
+            {s.model === 'ready'
+              ? building
+                ? ` · embedding ${fmtInt(s.embedded)} / ${fmtInt(s.toEmbed)}`
+                : ` · all embedded${s.fromCache ? ` (${fmtInt(s.fromCache)} from cache)` : ''}`
+              : ''}
           </>
         )}
       </span>
       {(s.model === 'loading' || building) && !compact ? (
-        <div className="progress" style={{ width: 140 }} role="progressbar" aria-label={s.model === 'loading' ? 'Model download' : 'Index build'} aria-valuenow={Math.round(pct * 100)} aria-valuemin={0} aria-valuemax={100}>
+        <div
+          className="progress"
+          style={{ width: 140 }}
+          role="progressbar"
+          aria-label={s.model === 'loading' ? 'Model download' : 'Index build'}
+          aria-valuenow={Math.round(pct * 100)}
+          aria-valuemin={0}
+          aria-valuemax={100}
+        >
           <div style={{ width: `${pct * 100}%` }} />
         </div>
       ) : null}

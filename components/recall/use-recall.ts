@@ -12,7 +12,10 @@ export function useRecallStarted() {
   }, []);
 }
 
-/** Recall runs in the worker, not over the network: it must not pause when the browser is offline (react-query's default). */
+/**
+ * Recall runs in the worker, not over the network: it must not pause when the browser is offline (react-query's
+ * default).
+ */
 const local = { networkMode: 'always' as const, staleTime: Infinity };
 
 /** What the index can answer changes when items arrive, the model loads or fails, or a build finishes. */
@@ -44,7 +47,12 @@ export function useMoreLikeThis(itemId: string | null, options: SearchOptions) {
 
 export function useFacets() {
   const indexKey = useIndexKey();
-  return useQuery({ queryKey: ['recall', 'facets', indexKey], queryFn: () => recall().request('facets', {}), ...local, placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: ['recall', 'facets', indexKey],
+    queryFn: () => recall().request('facets', {}),
+    ...local,
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useDuplicates(threshold: number, options: SearchOptions['filters'], enabled: boolean) {

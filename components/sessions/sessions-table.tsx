@@ -13,7 +13,7 @@ import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens } from '@/lib/form
 export function SessionsTable() {
   const trpc = useTRPC();
   const router = useRouter();
-  const q = useQuery(trpc.session.list.queryOptions());
+  const q = useQuery(trpc.sessions.list.queryOptions());
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SessionSort>('recent');
   const rows = useMemo(() => sortSessions(filterSessions(q.data ?? [], search), sort), [q.data, search, sort]);
@@ -24,7 +24,9 @@ export function SessionsTable() {
         <div>
           <h1>Sessions</h1>
           <div className="sub">
-            {q.data ? `${fmtInt(q.data.length)} sessions · ${fmtInt(q.data.reduce((n, s) => n + s.turnCount, 0))} turns` : 'Loading…'}
+            {q.data
+              ? `${fmtInt(q.data.length)} sessions · ${fmtInt(q.data.reduce((n, s) => n + s.turnCount, 0))} turns`
+              : 'Loading…'}
           </div>
         </div>
         <div className="toolbar">
@@ -37,7 +39,12 @@ export function SessionsTable() {
             onChange={(e) => setSearch(e.target.value)}
             style={{ width: 260 }}
           />
-          <select className="select" aria-label="Sort sessions" value={sort} onChange={(e) => setSort(e.target.value as SessionSort)}>
+          <select
+            className="select"
+            aria-label="Sort sessions"
+            value={sort}
+            onChange={(e) => setSort(e.target.value as SessionSort)}
+          >
             {Object.entries(SESSION_SORTS).map(([k, label]) => (
               <option key={k} value={k}>
                 {label}
@@ -59,13 +66,23 @@ export function SessionsTable() {
               <th>
                 Footprint{' '}
                 <span className="legend">
-                  <span><i style={{ background: 'var(--series-1)' }} />CCS</span>
-                  <span><i style={{ background: 'var(--series-2)' }} />transcript</span>
+                  <span>
+                    <i style={{ background: 'var(--series-1)' }} />
+                    CCS
+                  </span>
+                  <span>
+                    <i style={{ background: 'var(--series-2)' }} />
+                    transcript
+                  </span>
                 </span>
               </th>
               <th className="num">Last CCS</th>
-              <th className="num" title="Mean hallucination rate H_t">H̄</th>
-              <th className="num" title="Mean drift rate D_t">D̄</th>
+              <th className="num" title="Mean hallucination rate H_t">
+                H̄
+              </th>
+              <th className="num" title="Mean drift rate D_t">
+                D̄
+              </th>
             </tr>
           </thead>
           {q.isPending ? (
@@ -76,15 +93,29 @@ export function SessionsTable() {
                 const lastCcs = s.footprint.ccs.findLast((v) => v !== null) ?? null;
                 const span = s.firstAt && s.lastAt ? Date.parse(s.lastAt) - Date.parse(s.firstAt) : null;
                 return (
-                  <tr key={s.id} className="clickable" onClick={() => router.push(`/sessions/${encodeURIComponent(s.id)}`)}>
+                  <tr
+                    key={s.id}
+                    className="clickable"
+                    onClick={() => router.push(`/sessions/${encodeURIComponent(s.id)}`)}
+                  >
                     <td>
-                      <Link href={`/sessions/${encodeURIComponent(s.id)}`} className="cell-title" onClick={(e) => e.stopPropagation()}>
+                      <Link
+                        href={`/sessions/${encodeURIComponent(s.id)}`}
+                        className="cell-title"
+                        onClick={(e) => e.stopPropagation()}
+                      >
                         {s.title ?? s.id}
                       </Link>
                       <div className="cell-sub mono">{s.id}</div>
                     </td>
                     <td className="mono">{s.agentId}</td>
-                    <td>{s.domain ? <span className="badge">{s.domain.replace(/_/g, ' ')}</span> : <span className="faint">—</span>}</td>
+                    <td>
+                      {s.domain ? (
+                        <span className="badge">{s.domain.replace(/_/g, ' ')}</span>
+                      ) : (
+                        <span className="faint">—</span>
+                      )}
+                    </td>
                     <td className="num">{fmtInt(s.turnCount)}</td>
                     <td className="nowrap">
                       {fmtDateTime(s.firstAt)}
@@ -110,7 +141,8 @@ export function SessionsTable() {
         </table>
         {q.data && !q.data.length ? (
           <EmptyState title="No sessions yet">
-            Send turns to <code>POST /api/v1/ingest</code> or import files with <code>npm run mnemoscope -- import &lt;path&gt;</code>.
+            Send turns to <code>POST /api/v1/ingest</code> or import files with{' '}
+            <code>npm run mnemoscope -- import &lt;path&gt;</code>.
           </EmptyState>
         ) : null}
         {q.data?.length && !rows.length ? <EmptyState title={`No session matches “${search}”`} /> : null}

@@ -9,12 +9,12 @@ import { fmtAgo, fmtDateTime } from '@/lib/format';
 export function ApiKeys() {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const keys = useQuery(trpc.apiKey.list.queryOptions());
+  const keys = useQuery(trpc.apiKeys.list.queryOptions());
   const [name, setName] = useState('');
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
-  const invalidate = () => qc.invalidateQueries({ queryKey: trpc.apiKey.pathKey() });
+  const invalidate = () => qc.invalidateQueries({ queryKey: trpc.apiKeys.pathKey() });
   const create = useMutation(
-    trpc.apiKey.create.mutationOptions({
+    trpc.apiKeys.create.mutationOptions({
       onSuccess: (r) => {
         setShown({ name: r.apiKey.name, key: r.key });
         setName('');
@@ -22,14 +22,15 @@ export function ApiKeys() {
       },
     }),
   );
-  const revoke = useMutation(trpc.apiKey.revoke.mutationOptions({ onSuccess: () => void invalidate() }));
+  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: () => void invalidate() }));
 
   return (
     <div className="panel" data-testid="api-keys">
       <div className="panel-head">API keys</div>
       <div className="panel-body">
         <p className="muted" style={{ marginTop: 0 }}>
-          Agents send memory with <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed: a new key is shown once.
+          Agents send memory with <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed: a new key is
+          shown once.
         </p>
         <form
           className="toolbar"
@@ -38,19 +39,32 @@ export function ApiKeys() {
             create.mutate({ name });
           }}
         >
-          <input className="input" placeholder="Key name, e.g. itops-agent" aria-label="Key name" value={name} onChange={(e) => setName(e.target.value)} style={{ width: 260 }} />
+          <input
+            className="input"
+            placeholder="Key name, e.g. itops-agent"
+            aria-label="Key name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            style={{ width: 260 }}
+          />
           <button className="btn btn-primary" type="submit" disabled={!name.trim() || create.isPending}>
             Create key
           </button>
         </form>
-        {create.error ? <div style={{ marginTop: 8 }}><ErrorBox error={create.error} /></div> : null}
+        {create.error ? (
+          <div style={{ marginTop: 8 }}>
+            <ErrorBox error={create.error} />
+          </div>
+        ) : null}
         {shown ? (
           <div style={{ marginTop: 10 }}>
             <div className="muted" style={{ marginBottom: 4 }}>
               Key “{shown.name}” — copy it now, it will not be shown again:
             </div>
             <div className="toolbar">
-              <code className="secret-once" data-testid="new-key">{shown.key}</code>
+              <code className="secret-once" data-testid="new-key">
+                {shown.key}
+              </code>
               <button className="btn" type="button" onClick={() => void navigator.clipboard?.writeText(shown.key)}>
                 Copy
               </button>
@@ -80,7 +94,9 @@ export function ApiKeys() {
               <td className="mono">{k.prefix}…</td>
               <td className="nowrap">{fmtDateTime(k.createdAt)}</td>
               <td className="nowrap">{fmtAgo(k.lastUsedAt)}</td>
-              <td>{k.revokedAt ? <span className="badge danger">revoked</span> : <span className="badge ok">active</span>}</td>
+              <td>
+                {k.revokedAt ? <span className="badge danger">revoked</span> : <span className="badge ok">active</span>}
+              </td>
               <td className="right">
                 {!k.revokedAt ? (
                   <button
@@ -99,7 +115,11 @@ export function ApiKeys() {
           ))}
         </tbody>
       </table>
-      {keys.data && !keys.data.length ? <EmptyState title="No API keys yet">Create one above, or start the server with MNEMOSCOPE_API_KEY set.</EmptyState> : null}
+      {keys.data && !keys.data.length ? (
+        <EmptyState title="No API keys yet">
+          Create one above, or start the server with MNEMOSCOPE_API_KEY set.
+        </EmptyState>
+      ) : null}
     </div>
   );
 }

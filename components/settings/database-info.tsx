@@ -19,14 +19,30 @@ export function DatabaseInfo() {
               <span className="mono muted">{d.location}</span>
             </div>
             <div className="stats">
-              <div className="stat"><div className="label">Sessions</div><div className="value">{fmtInt(d.counts.sessions)}</div></div>
-              <div className="stat"><div className="label">Turns</div><div className="value">{fmtInt(d.counts.turns)}</div></div>
-              <div className="stat"><div className="label">Memory events</div><div className="value">{fmtInt(d.counts.events)}</div></div>
-              <div className="stat"><div className="label">Field snapshots</div><div className="value">{fmtInt(d.counts.snapshots)}</div></div>
-              <div className="stat"><div className="label">Audit records</div><div className="value">{fmtInt(d.counts.audit)}</div></div>
+              <div className="stat">
+                <div className="label">Sessions</div>
+                <div className="value">{fmtInt(d.counts.sessions)}</div>
+              </div>
+              <div className="stat">
+                <div className="label">Turns</div>
+                <div className="value">{fmtInt(d.counts.turns)}</div>
+              </div>
+              <div className="stat">
+                <div className="label">Memory events</div>
+                <div className="value">{fmtInt(d.counts.events)}</div>
+              </div>
+              <div className="stat">
+                <div className="label">Field snapshots</div>
+                <div className="value">{fmtInt(d.counts.snapshots)}</div>
+              </div>
+              <div className="stat">
+                <div className="label">Audit records</div>
+                <div className="value">{fmtInt(d.counts.audit)}</div>
+              </div>
             </div>
             <p className="muted">
-              Set <code>DATABASE_URL=postgres://…</code> to use a PostgreSQL server; <code>MNEMOSCOPE_DATA_DIR</code> moves the embedded database.
+              Set <code>DATABASE_URL=postgres://…</code> to use a PostgreSQL server; <code>MNEMOSCOPE_DATA_DIR</code>{' '}
+              moves the embedded database.
             </p>
             {d.auth.role === 'admin' && (
               <div style={{ display: 'flex', gap: 10, alignItems: 'center', flexWrap: 'wrap' }}>
@@ -34,7 +50,8 @@ export function DatabaseInfo() {
                   Export project
                 </a>
                 <span className="muted" style={{ flex: 1, minWidth: 220 }}>
-                  One <code>.ndjson.gz</code> file: sessions, memory with its history, curation records and UCS data. Load it into an empty instance (for example one on PostgreSQL) with{' '}
+                  One <code>.ndjson.gz</code> file: sessions, memory with its history, curation records and UCS data.
+                  Load it into an empty instance (for example one on PostgreSQL) with{' '}
                   <code>npm run mnemoscope -- import-project FILE --url URL --key KEY</code>.
                 </span>
               </div>

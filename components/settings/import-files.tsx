@@ -30,7 +30,10 @@ export function ImportFiles() {
     setError(null);
     setProgress(null);
     const files = await Promise.all(
-      [...list].map(async (f) => ({ path: (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name, text: await f.text() })),
+      [...list].map(async (f) => ({
+        path: (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name,
+        text: await f.text(),
+      })),
     );
     const converted = convertFiles(files);
     setPlan(converted);
@@ -57,12 +60,20 @@ export function ImportFiles() {
       <div className="panel-head">Import files</div>
       <div className="panel-body">
         <p className="muted" style={{ marginTop: 0 }}>
-          UCS workspaces and exports, curator memory events (.json, .jsonl, Markdown with a “## Memory Events” block), sessions as JSON/NDJSON of turns.
+          UCS workspaces and exports, curator memory events (.json, .jsonl, Markdown with a “## Memory Events” block),
+          sessions as JSON/NDJSON of turns.
         </p>
         <div className="toolbar">
           <label className="btn">
             Choose files…
-            <input type="file" multiple hidden accept=".json,.jsonl,.ndjson,.md" onChange={(e) => void onFiles(e.target.files)} data-testid="import-input" />
+            <input
+              type="file"
+              multiple
+              hidden
+              accept=".json,.jsonl,.ndjson,.md"
+              onChange={(e) => void onFiles(e.target.files)}
+              data-testid="import-input"
+            />
           </label>
           <label className="btn">
             Choose a folder…
@@ -75,12 +86,16 @@ export function ImportFiles() {
               <div style={{ width: `${progress.total ? (100 * progress.sent) / progress.total : 100}%` }} />
             </div>
             <div className="muted" style={{ marginTop: 6 }} data-testid="import-summary">
-              {fmtInt(progress.sent)} / {fmtInt(progress.total)} records · {fmtInt(progress.accepted)} accepted · {fmtInt(progress.duplicates)} already stored ·{' '}
-              {fmtInt(progress.rejected.length)} rejected
+              {fmtInt(progress.sent)} / {fmtInt(progress.total)} records · {fmtInt(progress.accepted)} accepted ·{' '}
+              {fmtInt(progress.duplicates)} already stored · {fmtInt(progress.rejected.length)} rejected
             </div>
           </div>
         ) : null}
-        {error ? <div className="error-box" style={{ marginTop: 8 }}>{error}</div> : null}
+        {error ? (
+          <div className="error-box" style={{ marginTop: 8 }}>
+            {error}
+          </div>
+        ) : null}
         {plan && (plan.errors.length || plan.skipped.length || progress?.rejected.length) ? (
           <ul style={{ margin: '10px 0 0', paddingLeft: 18 }}>
             {plan.errors.map((e) => (
@@ -90,7 +105,8 @@ export function ImportFiles() {
             ))}
             {progress?.rejected.slice(0, 20).map((r) => (
               <li key={r.index} style={{ color: 'var(--danger)' }}>
-                record {r.index} {r.id ? <span className="mono">({r.id})</span> : null}: {r.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}
+                record {r.index} {r.id ? <span className="mono">({r.id})</span> : null}:{' '}
+                {r.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}
               </li>
             ))}
             {plan.skipped.map((s) => (

@@ -17,14 +17,19 @@ export function Members() {
   const members = useQuery({ ...trpc.members.list.queryOptions(), enabled: isAdmin });
   const [form, setForm] = useState({ username: '', role: 'viewer' as (typeof ROLES)[number], password: '' });
   const done = () => qc.invalidateQueries({ queryKey: trpc.members.pathKey() });
-  const set = useMutation(trpc.members.set.mutationOptions({ onSuccess: () => (setForm({ username: '', role: 'viewer', password: '' }), void done()) }));
+  const set = useMutation(
+    trpc.members.set.mutationOptions({
+      onSuccess: () => (setForm({ username: '', role: 'viewer', password: '' }), void done()),
+    }),
+  );
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: () => void done() }));
   if (info.data?.auth.mode !== 'users') {
     return (
       <section className="panel">
         <div className="panel-head">Members</div>
         <div className="panel-body muted">
-          Local single-user mode: no sign-in, loopback only. Start with <code>MNEMOSCOPE_AUTH=users</code> and <code>MNEMOSCOPE_ADMIN_USER</code> / <code>MNEMOSCOPE_ADMIN_PASSWORD</code> to let people sign in with roles.
+          Local single-user mode: no sign-in, loopback only. Start with <code>MNEMOSCOPE_AUTH=users</code> and{' '}
+          <code>MNEMOSCOPE_ADMIN_USER</code> / <code>MNEMOSCOPE_ADMIN_PASSWORD</code> to let people sign in with roles.
         </div>
       </section>
     );
@@ -42,13 +47,31 @@ export function Members() {
             set.mutate({ username: form.username, role: form.role, password: form.password || null });
           }}
         >
-          <input className="input" placeholder="username" aria-label="Username" value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} />
-          <select className="select" aria-label="Role" value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as (typeof ROLES)[number] })}>
+          <input
+            className="input"
+            placeholder="username"
+            aria-label="Username"
+            value={form.username}
+            onChange={(e) => setForm({ ...form, username: e.target.value })}
+          />
+          <select
+            className="select"
+            aria-label="Role"
+            value={form.role}
+            onChange={(e) => setForm({ ...form, role: e.target.value as (typeof ROLES)[number] })}
+          >
             {ROLES.map((r) => (
               <option key={r}>{r}</option>
             ))}
           </select>
-          <input className="input" type="password" placeholder="password (new users, 12+)" aria-label="Password for a new user" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+          <input
+            className="input"
+            type="password"
+            placeholder="password (new users, 12+)"
+            aria-label="Password for a new user"
+            value={form.password}
+            onChange={(e) => setForm({ ...form, password: e.target.value })}
+          />
           <button className="btn btn-primary" type="submit" disabled={!form.username.trim() || set.isPending}>
             Add or change role
           </button>

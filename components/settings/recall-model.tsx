@@ -26,12 +26,19 @@ export function RecallModel() {
               }}
             />
             <span>
-              <b>{m.label}</b> <span className="muted">· {m.dims}-d · ~{m.sizeMb} MB{m.bundled ? ' · served by this app' : ' · downloaded once from huggingface.co, then cached by the browser'}</span>
+              <b>{m.label}</b>{' '}
+              <span className="muted">
+                · {m.dims}-d · ~{m.sizeMb} MB
+                {m.bundled
+                  ? ' · served by this app'
+                  : ' · downloaded once from huggingface.co, then cached by the browser'}
+              </span>
             </span>
           </label>
         ))}
         <div className="muted" style={{ fontSize: 12 }}>
-          Either way the model runs in this browser and memory text is never sent anywhere. Switching re-embeds every item once; vectors are cached per model.
+          Either way the model runs in this browser and memory text is never sent anywhere. Switching re-embeds every
+          item once; vectors are cached per model.
         </div>
         <RecallStatusBar />
       </div>

@@ -56,7 +56,11 @@ export function AppShell({ children }: { children: ReactNode }) {
             </Link>
           );
         })}
-        <button type="button" className="nav-item palette-hint" onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}>
+        <button
+          type="button"
+          className="nav-item palette-hint"
+          onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}
+        >
           <span>Search memory</span>
           <span className="count">
             <kbd>Ctrl</kbd> <kbd>K</kbd>
@@ -65,7 +69,9 @@ export function AppShell({ children }: { children: ReactNode }) {
         <div className="sidebar-foot">
           <ThemeToggle />
           <span title={info.data?.location}>
-            {info.data ? `${info.data.driver === 'pglite' ? 'Embedded PGlite' : 'PostgreSQL'} · project ${info.data.projectId}` : 'connecting…'}
+            {info.data
+              ? `${info.data.driver === 'pglite' ? 'Embedded PGlite' : 'PostgreSQL'} · project ${info.data.projectId}`
+              : 'connecting…'}
           </span>
           {auth?.mode === 'users' ? (
             <>
@@ -86,7 +92,12 @@ export function AppShell({ children }: { children: ReactNode }) {
                   ))}
                 </select>
               ) : null}
-              <form method="post" action="/api/auth/sign-out" className="toolbar" style={{ justifyContent: 'space-between' }}>
+              <form
+                method="post"
+                action="/api/auth/sign-out"
+                className="toolbar"
+                style={{ justifyContent: 'space-between' }}
+              >
                 <span data-testid="signed-in">
                   {auth.username} · {auth.role}
                 </span>
@@ -96,7 +107,9 @@ export function AppShell({ children }: { children: ReactNode }) {
               </form>
             </>
           ) : (
-            <span title="No sign-in: Mnemoscope listens on this machine only">Local single-user mode · loopback only</span>
+            <span title="No sign-in: Mnemoscope listens on this machine only">
+              Local single-user mode · loopback only
+            </span>
           )}
         </div>
       </nav>

@@ -18,7 +18,13 @@ export function ThemeToggle() {
     return () => mq.removeEventListener('change', on);
   }, [theme]);
   return (
-    <button type="button" className="btn" onClick={() => setTheme(NEXT[theme])} title="Switch theme" data-testid="theme-toggle">
+    <button
+      type="button"
+      className="btn"
+      onClick={() => setTheme(NEXT[theme])}
+      title="Switch theme"
+      data-testid="theme-toggle"
+    >
       {theme === 'dark' ? '☾' : theme === 'light' ? '☀' : '◐'} {LABEL[theme]}
     </button>
   );

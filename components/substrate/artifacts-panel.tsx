@@ -4,21 +4,19 @@ import type { EdgeParams } from '@/lib/ucs/routing';
 import { useEffect } from 'react';
 import { MemoryText } from '@/components/ui/memory-text';
 import { useFocus } from '@/components/ui/use-focus';
+import type { RouterOutputs } from '@/components/trpc/outputs';
 import { useSubstrate } from './store';
 
-export interface ArtifactRow {
-  id: string;
-  kind: string;
-  payload: Record<string, unknown>;
-  score: number | null;
-  createdT: number | null;
-  annotation: Record<string, unknown> | null;
-}
+/** A wormhole, attractor or resonance with its annotation. */
+export type ArtifactRow = RouterOutputs['substrate']['fieldArtifacts'][number];
 
 const KNOWN = new Set(['wormhole', 'attractor', 'resonance']);
 
 /** Where an artifact lives in the graph: a wormhole's edge, an attractor's node. */
-export function artifactTarget(a: ArtifactRow, edges: EdgeParams[]): { edgeIndex?: number; node?: string; label: string } {
+export function artifactTarget(
+  a: ArtifactRow,
+  edges: EdgeParams[],
+): { edgeIndex?: number; node?: string; label: string } {
   const ei = typeof a.payload.edge_index === 'number' ? a.payload.edge_index : undefined;
   if (ei !== undefined) {
     const e = edges[ei];
@@ -28,7 +26,10 @@ export function artifactTarget(a: ArtifactRow, edges: EdgeParams[]): { edgeIndex
   return { label: JSON.stringify(a.payload) };
 }
 
-/** Wormholes, attractors and resonances with their payloads, scores and annotations; click one to locate it on the graph and the field. */
+/**
+ * Wormholes, attractors and resonances with their payloads, scores and annotations; click one to locate it on the graph
+ * and the field.
+ */
 export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[]; edges: EdgeParams[] }) {
   const { artifactId, select } = useSubstrate();
   // A link to one artifact (recall's reflections) selects it, as a click would.
@@ -54,17 +55,31 @@ export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[];
             const t = artifactTarget(a, edges);
             const on = artifactId === a.id;
             return (
-              <tr key={a.id} className={`clickable ${on ? 'row-on' : ''}`} onClick={() => select(on ? {} : { artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null })} data-artifact={a.id} data-focus-id={a.id}>
+              <tr
+                key={a.id}
+                className={`clickable ${on ? 'row-on' : ''}`}
+                onClick={() =>
+                  select(on ? {} : { artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null })
+                }
+                data-artifact={a.id}
+                data-focus-id={a.id}
+              >
                 <td style={{ width: 1 }}>
-                  <span className={`badge ${a.kind === 'wormhole' ? 'warn' : a.kind === 'attractor' ? 'accent' : ''}`}>{a.kind}</span>
+                  <span className={`badge ${a.kind === 'wormhole' ? 'warn' : a.kind === 'attractor' ? 'accent' : ''}`}>
+                    {a.kind}
+                  </span>
                   {!KNOWN.has(a.kind) ? <div className="faint">unknown kind</div> : null}
                 </td>
                 <td>
                   <div className="mono">{t.label}</div>
                   <div className="cell-sub">
                     {a.id} · score {a.score?.toFixed(3) ?? '—'} · since t {a.createdT ?? '—'}
-                    {typeof a.payload.hits === 'number' ? ` · ${a.payload.hits} hits, mean net ${Number(a.payload.mean_net).toFixed(3)}` : ''}
-                    {typeof a.payload.visits === 'number' ? ` · ${a.payload.visits} visits (${(100 * Number(a.payload.frequency)).toFixed(1)}%)` : ''}
+                    {typeof a.payload.hits === 'number'
+                      ? ` · ${a.payload.hits} hits, mean net ${Number(a.payload.mean_net).toFixed(3)}`
+                      : ''}
+                    {typeof a.payload.visits === 'number'
+                      ? ` · ${a.payload.visits} visits (${(100 * Number(a.payload.frequency)).toFixed(1)}%)`
+                      : ''}
                   </div>
                   {a.annotation ? (
                     <div className="annotation">

@@ -20,7 +20,10 @@ interface Props {
   attractors: Set<string>;
 }
 
-/** The capability graph: edge colour and width by the learned weight w, wormholes and attractors highlighted, the cursor ringed. Click for details. */
+/**
+ * The capability graph: edge colour and width by the learned weight w, wormholes and attractors highlighted, the cursor
+ * ringed. Click for details.
+ */
 export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonances, attractors }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>(560);
   const { edgeIndex, node, select } = useSubstrate();
@@ -58,7 +61,13 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
           const p = layout.pos.get(n)!;
           const r = 4 + Math.sqrt(p.degree);
           return (
-            <g key={n} transform={`translate(${p.x},${p.y})`} onClick={() => select({ node: n })} className="graph-node" data-node={n}>
+            <g
+              key={n}
+              transform={`translate(${p.x},${p.y})`}
+              onClick={() => select({ node: n })}
+              className="graph-node"
+              data-node={n}
+            >
               {cursor === n ? <circle r={r + 5} className="cursor-ring" /> : null}
               {attractors.has(n) ? <circle r={r + 3} className="attractor-ring" /> : null}
               <circle r={r} className={node === n || sel?.src === n || sel?.dst === n ? 'node-on' : 'node-off'} />
@@ -78,22 +87,33 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
           {wormholes.has(edgeIndex) ? <span className="badge warn">wormhole</span> : null}
           {resonances.has(edgeIndex) ? <span className="badge">resonance</span> : null}
           <div className="mono">
-            u {sel.u.toFixed(3)} · c {sel.c.toFixed(3)} · n {sel.n.toFixed(3)} · w {sel.w.toFixed(4)} · bias {(bias[String(edgeIndex)] ?? 0).toFixed(3)}
+            u {sel.u.toFixed(3)} · c {sel.c.toFixed(3)} · n {sel.n.toFixed(3)} · w {sel.w.toFixed(4)} · bias{' '}
+            {(bias[String(edgeIndex)] ?? 0).toFixed(3)}
           </div>
         </div>
       ) : node ? (
         <div className="graph-detail" data-testid="node-detail">
-          <b className="mono">{node}</b> {cursor === node ? <span className="badge accent">cursor</span> : null} {attractors.has(node) ? <span className="badge warn">attractor</span> : null}
+          <b className="mono">{node}</b> {cursor === node ? <span className="badge accent">cursor</span> : null}{' '}
+          {attractors.has(node) ? <span className="badge warn">attractor</span> : null}
           <div className="faint">
-            {edges.filter((e) => e.src === node).length} outgoing · {edges.filter((e) => e.dst === node).length} incoming edges
+            {edges.filter((e) => e.src === node).length} outgoing · {edges.filter((e) => e.dst === node).length}{' '}
+            incoming edges
           </div>
         </div>
       ) : (
-        <div className="graph-detail faint">Click an edge or a capability for its parameters. Orange edges are wormholes, dashed pink ones resonances; ringed nodes attractors; the cyan ring is the cursor. Edge colour: learned weight w (red positive, blue negative).</div>
+        <div className="graph-detail faint">
+          Click an edge or a capability for its parameters. Orange edges are wormholes, dashed pink ones resonances;
+          ringed nodes attractors; the cyan ring is the cursor. Edge colour: learned weight w (red positive, blue
+          negative).
+        </div>
       )}
       {layout.unknown.length ? (
         <div className="error-box" role="alert" style={{ marginTop: 8 }}>
-          {layout.unknown.length} edge(s) point at capabilities the graph does not list: {layout.unknown.slice(0, 5).map((u) => `${u.src} → ${u.dst}`).join(', ')}
+          {layout.unknown.length} edge(s) point at capabilities the graph does not list:{' '}
+          {layout.unknown
+            .slice(0, 5)
+            .map((u) => `${u.src} → ${u.dst}`)
+            .join(', ')}
         </div>
       ) : null}
     </div>

@@ -16,7 +16,7 @@ interface Path {
 /** What the bridge advised when consulted: per stored sample, its suggested paths with the terms of each score. */
 export function ConsultSamples({ agent }: { agent: string }) {
   const trpc = useTRPC();
-  const q = useQuery(trpc.ucs.consultSamples.queryOptions({ agent }));
+  const q = useQuery(trpc.substrate.consultSamples.queryOptions({ agent }));
   const samples = q.data ?? [];
   if (!samples.length) return null;
   const p = ROUTING_DEFAULTS;
@@ -28,7 +28,11 @@ export function ConsultSamples({ agent }: { agent: string }) {
       </div>
       <div className="panel-body" style={{ display: 'grid', gap: 12 }}>
         {samples.map((s, k) => {
-          const c = (s.consult ?? {}) as { cursor?: string; resolved_capabilities?: string[]; suggested_paths?: Path[] };
+          const c = (s.consult ?? {}) as {
+            cursor?: string;
+            resolved_capabilities?: string[];
+            suggested_paths?: Path[];
+          };
           const paths = c.suggested_paths ?? [];
           const rows = paths.map((x) => {
             const m = x.components ?? {};
@@ -47,14 +51,21 @@ export function ConsultSamples({ agent }: { agent: string }) {
           return (
             <div key={k}>
               <div>
-                <MemoryText text={String(s.context ?? '')} /> <span className="faint">· from {c.cursor} · resolved {(c.resolved_capabilities ?? []).join(', ') || 'nothing'}</span>
+                <MemoryText text={String(s.context ?? '')} />{' '}
+                <span className="faint">
+                  · from {c.cursor} · resolved {(c.resolved_capabilities ?? []).join(', ') || 'nothing'}
+                </span>
               </div>
               <table className="data compact">
                 <tbody>
                   {rows.map(({ x, parts }) => (
                     <tr key={x.to}>
-                      <td className="mono" style={{ width: 200 }}>{x.to}</td>
-                      <td className="num mono" style={{ width: 70 }}>{x.score.toFixed(3)}</td>
+                      <td className="mono" style={{ width: 200 }}>
+                        {x.to}
+                      </td>
+                      <td className="num mono" style={{ width: 70 }}>
+                        {x.score.toFixed(3)}
+                      </td>
                       <td>
                         <TermsBar parts={parts} scale={scale} />
                       </td>

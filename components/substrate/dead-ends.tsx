@@ -29,7 +29,7 @@ function Marked({ text, marks }: { text: string; marks: string[] }) {
 /** The agent's dead ends, searchable, with a "would this reopen?" box over their reopen conditions. */
 export function DeadEnds({ agent }: { agent: string }) {
   const trpc = useTRPC();
-  const q = useQuery(trpc.ucs.deadEnds.queryOptions({ agent }));
+  const q = useQuery(trpc.substrate.deadEnds.queryOptions({ agent }));
   const focus = useFocus(!!q.data);
   const [search, setSearch] = useState('');
   const [situation, setSituation] = useState('');
@@ -38,23 +38,50 @@ export function DeadEnds({ agent }: { agent: string }) {
   const matches = useMemo(() => new Map(wouldReopen(sit, all).map((m) => [m.deadEnd.id, m])), [sit, all]);
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   const rows = all
-    .filter((d) => !words.length || words.every((w) => [d.topic, d.whyClosed, d.reopenConditions, ...d.capabilities, ...d.keywords].join(' ').toLowerCase().includes(w)))
+    .filter(
+      (d) =>
+        !words.length ||
+        words.every((w) =>
+          [d.topic, d.whyClosed, d.reopenConditions, ...d.capabilities, ...d.keywords]
+            .join(' ')
+            .toLowerCase()
+            .includes(w),
+        ),
+    )
     .sort((a, b) => (matches.get(b.id)?.coverage ?? -1) - (matches.get(a.id)?.coverage ?? -1));
 
   return (
     <>
       <div className="crumbs">
-        <Link href="/substrate">Substrate</Link> / <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">{agent}</Link> / dead ends
+        <Link href="/substrate">Substrate</Link> /{' '}
+        <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">
+          {agent}
+        </Link>{' '}
+        / dead ends
       </div>
       <div className="page-head">
         <div>
           <h1>Dead ends</h1>
-          <div className="sub">What {agent} learned not to do, why, and what would make it worth trying again · {fmtInt(all.length)} recorded</div>
+          <div className="sub">
+            What {agent} learned not to do, why, and what would make it worth trying again · {fmtInt(all.length)}{' '}
+            recorded
+          </div>
         </div>
-        <input className="input" type="search" placeholder="Search topic, reason, capability" aria-label="Search dead ends" value={search} onChange={(e) => setSearch(e.target.value)} style={{ width: 280 }} />
+        <input
+          className="input"
+          type="search"
+          placeholder="Search topic, reason, capability"
+          aria-label="Search dead ends"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          style={{ width: 280 }}
+        />
       </div>
       <div className="panel panel-body" style={{ marginBottom: 14 }}>
-        <label className="label-sm" htmlFor="situation">Would this reopen? Describe a situation: dead ends whose reopen conditions it meets come first, matched words marked.</label>
+        <label className="label-sm" htmlFor="situation">
+          Would this reopen? Describe a situation: dead ends whose reopen conditions it meets come first, matched words
+          marked.
+        </label>
         <textarea
           id="situation"
           className="input"
@@ -66,7 +93,9 @@ export function DeadEnds({ agent }: { agent: string }) {
         />
         {sit.trim() ? (
           <div className="muted" style={{ marginTop: 6 }} data-testid="reopen-summary">
-            {matches.size ? `${matches.size} dead end${matches.size > 1 ? 's' : ''} could reopen` : 'No dead end’s reopen conditions match this.'}
+            {matches.size
+              ? `${matches.size} dead end${matches.size > 1 ? 's' : ''} could reopen`
+              : 'No dead end’s reopen conditions match this.'}
           </div>
         ) : null}
       </div>
@@ -89,15 +118,34 @@ export function DeadEnds({ agent }: { agent: string }) {
               {rows.map((d) => {
                 const m = matches.get(d.id);
                 return (
-                  <tr key={d.id} data-dead-end={d.id} data-focus-id={d.id} className={[m ? 'row-hit' : '', focus === d.id ? 'focus-target' : ''].join(' ').trim() || undefined}>
+                  <tr
+                    key={d.id}
+                    data-dead-end={d.id}
+                    data-focus-id={d.id}
+                    className={[m ? 'row-hit' : '', focus === d.id ? 'focus-target' : ''].join(' ').trim() || undefined}
+                  >
                     <td>
                       <div className="cell-title">{d.topic}</div>
                       {d.occurrences > 1 ? <span className="badge">recorded {d.occurrences}×</span> : null}
-                      {m ? <span className="badge warn">could reopen · {Math.round(m.coverage * 100)}% of its conditions</span> : null}
+                      {m ? (
+                        <span className="badge warn">
+                          could reopen · {Math.round(m.coverage * 100)}% of its conditions
+                        </span>
+                      ) : null}
                     </td>
-                    <td><MemoryText text={d.whyClosed ?? '—'} /></td>
-                    <td data-testid="reopen-conditions"><Marked text={d.reopenConditions ?? '—'} marks={m?.matched ?? []} /></td>
-                    <td>{d.capabilities.map((c) => <span key={c} className="chip">{c}</span>)}</td>
+                    <td>
+                      <MemoryText text={d.whyClosed ?? '—'} />
+                    </td>
+                    <td data-testid="reopen-conditions">
+                      <Marked text={d.reopenConditions ?? '—'} marks={m?.matched ?? []} />
+                    </td>
+                    <td>
+                      {d.capabilities.map((c) => (
+                        <span key={c} className="chip">
+                          {c}
+                        </span>
+                      ))}
+                    </td>
                     <td className="num nowrap">{d.date ?? '—'}</td>
                   </tr>
                 );
@@ -105,7 +153,9 @@ export function DeadEnds({ agent }: { agent: string }) {
             </tbody>
           )}
         </table>
-        {q.data && !rows.length ? <EmptyState title={all.length ? 'No dead end matches the search' : 'No dead ends recorded for this agent'} /> : null}
+        {q.data && !rows.length ? (
+          <EmptyState title={all.length ? 'No dead end matches the search' : 'No dead ends recorded for this agent'} />
+        ) : null}
       </div>
     </>
   );

@@ -61,7 +61,9 @@ export function drawField(target: HTMLCanvasElement, o: DrawOptions): void {
     const theta = (((row + o.offset.theta) % thetaBins) + thetaBins) % thetaBins;
     for (let col = 0; col < phiBins; col++) {
       const v = values[theta * phiBins + ((((col + o.offset.phi) % phiBins) + phiBins) % phiBins)]!;
-      const k = Number.isFinite(v) ? Math.max(0, Math.min(255, Math.round(rampPosition(v, o.domain, o.diverging, o.sqrt) * 255))) : 0;
+      const k = Number.isFinite(v)
+        ? Math.max(0, Math.min(255, Math.round(rampPosition(v, o.domain, o.diverging, o.sqrt) * 255)))
+        : 0;
       const p = (row * phiBins + col) * 4;
       data[p] = colours[k * 3]!;
       data[p + 1] = colours[k * 3 + 1]!;

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
-import { SeriesChart } from '@/components/replay/series-chart';
+import { SeriesChart } from '@/components/sessions/series-chart';
 import { MemoryText } from '@/components/ui/memory-text';
 import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
@@ -23,7 +23,7 @@ function recentJudgments<T extends { id: string }>(all: T[], focus: string | nul
 
 export function JudgmentView({ agent }: { agent: string }) {
   const trpc = useTRPC();
-  const q = useQuery(trpc.ucs.judgment.queryOptions({ agent }));
+  const q = useQuery(trpc.substrate.judgment.queryOptions({ agent }));
   const focus = useFocus(!!q.data);
   const [filter, setFilter] = useState('');
   const d = q.data;
@@ -37,8 +37,14 @@ export function JudgmentView({ agent }: { agent: string }) {
     };
   }, [d]);
   const actions = useMemo(() => d?.actions ?? [], [d]);
-  const rewardSeries = useMemo(() => [{ key: 'reward', label: 'reward', values: actions.map((a) => a.reward) }], [actions]);
-  const shown = actions.filter((a) => !filter || `${a.action} ${a.outcome} ${a.edge}`.toLowerCase().includes(filter.toLowerCase())).slice(-200).reverse();
+  const rewardSeries = useMemo(
+    () => [{ key: 'reward', label: 'reward', values: actions.map((a) => a.reward) }],
+    [actions],
+  );
+  const shown = actions
+    .filter((a) => !filter || `${a.action} ${a.outcome} ${a.edge}`.toLowerCase().includes(filter.toLowerCase()))
+    .slice(-200)
+    .reverse();
   const routed = actions.filter((a) => a.routed).length;
   const none = (n: number) => Array<null>(n).fill(null);
 
@@ -46,27 +52,57 @@ export function JudgmentView({ agent }: { agent: string }) {
   return (
     <>
       <div className="crumbs">
-        <Link href="/substrate">Substrate</Link> / <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">{agent}</Link> / judgment
+        <Link href="/substrate">Substrate</Link> /{' '}
+        <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">
+          {agent}
+        </Link>{' '}
+        / judgment
       </div>
       <div className="page-head">
         <div>
           <h1>Judgment</h1>
           <div className="sub">
-            {d ? `${fmtInt(actions.length)} actions (${fmtInt(routed)} routed along an edge) · ${fmtInt(d.methodology.length)} methodology entries · ${fmtInt(d.judgments.length)} judgment nodes` : 'Loading…'}
+            {d
+              ? `${fmtInt(actions.length)} actions (${fmtInt(routed)} routed along an edge) · ${fmtInt(d.methodology.length)} methodology entries · ${fmtInt(d.judgments.length)} judgment nodes`
+              : 'Loading…'}
           </div>
         </div>
       </div>
       {d ? (
         <div className="charts-row" style={{ gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' }}>
-          <SeriesChart title="PP health" series={ppSeries.health} turns={ppSeries.t} stress={none(ppSeries.t.length)} index={Math.max(0, ppSeries.t.length - 1)} format={fmt2} onJump={() => {}} />
-          <SeriesChart title="Reward per action" series={rewardSeries} turns={actions.map((a) => a.t)} stress={actions.map((a) => (a.success === 'failure' ? 'failure' : null))} index={Math.max(0, actions.length - 1)} format={fmt2} onJump={() => {}} />
+          <SeriesChart
+            title="PP health"
+            series={ppSeries.health}
+            turns={ppSeries.t}
+            stress={none(ppSeries.t.length)}
+            index={Math.max(0, ppSeries.t.length - 1)}
+            format={fmt2}
+            onJump={() => {}}
+          />
+          <SeriesChart
+            title="Reward per action"
+            series={rewardSeries}
+            turns={actions.map((a) => a.t)}
+            stress={actions.map((a) => (a.success === 'failure' ? 'failure' : null))}
+            index={Math.max(0, actions.length - 1)}
+            format={fmt2}
+            onJump={() => {}}
+          />
         </div>
       ) : null}
       <div className="substrate-row" style={{ marginTop: 0 }}>
         <div className="panel" data-testid="actions">
           <div className="panel-head">
             <span>Action log</span>
-            <input className="input" type="search" placeholder="Filter action, outcome, edge" aria-label="Filter actions" value={filter} onChange={(e) => setFilter(e.target.value)} style={{ width: 220 }} />
+            <input
+              className="input"
+              type="search"
+              placeholder="Filter action, outcome, edge"
+              aria-label="Filter actions"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              style={{ width: 220 }}
+            />
           </div>
           <table className="data compact">
             <tbody>
@@ -89,14 +125,21 @@ export function JudgmentView({ agent }: { agent: string }) {
             <table className="data compact">
               <tbody>
                 {(d?.methodology ?? []).map((m) => {
-                  const snap = (m.data.routing_snapshot ?? null) as { top_paths?: { to: string; score: number }[] } | null;
+                  const snap = (m.data.routing_snapshot ?? null) as {
+                    top_paths?: { to: string; score: number }[];
+                  } | null;
                   return (
                     <tr key={m.id} data-focus-id={m.id} className={focus === m.id ? 'focus-target' : undefined}>
                       <td>
                         <MemoryText text={m.summary} />
                         <div className="cell-sub">
                           {m.date} · {m.capabilities.join(', ')}
-                          {snap?.top_paths?.length ? ` · routing then: ${snap.top_paths.slice(0, 3).map((p) => `${p.to} ${p.score.toFixed(2)}`).join(', ')}` : ''}
+                          {snap?.top_paths?.length
+                            ? ` · routing then: ${snap.top_paths
+                                .slice(0, 3)
+                                .map((p) => `${p.to} ${p.score.toFixed(2)}`)
+                                .join(', ')}`
+                            : ''}
                         </div>
                       </td>
                     </tr>
@@ -116,7 +159,10 @@ export function JudgmentView({ agent }: { agent: string }) {
                     <tr key={j.id} data-focus-id={j.id} className={focus === j.id ? 'focus-target' : undefined}>
                       <td>
                         <div>
-                          <span className="mono">{j.action}</span> {j.outcomeSuccess ? <span className={`badge ${SUCCESS[j.outcomeSuccess] ?? ''}`}>{j.outcomeSuccess}</span> : null}{' '}
+                          <span className="mono">{j.action}</span>{' '}
+                          {j.outcomeSuccess ? (
+                            <span className={`badge ${SUCCESS[j.outcomeSuccess] ?? ''}`}>{j.outcomeSuccess}</span>
+                          ) : null}{' '}
                           <span className="faint">reward {fmt2(j.reward)}</span>
                         </div>
                         <div className="cell-sub">

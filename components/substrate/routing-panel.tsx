@@ -22,7 +22,14 @@ export const PARTS = [
 export function TermsBar({ parts, scale }: { parts: Record<(typeof PARTS)[number][0], number>; scale: number }) {
   return (
     <div className="stack" title={PARTS.map(([k, label]) => `${label} ${parts[k].toFixed(3)}`).join(' · ')}>
-      {PARTS.map(([k, , c]) => (parts[k] ? <span key={k} style={{ width: `${(100 * Math.abs(parts[k])) / scale}%`, background: c, opacity: parts[k] < 0 ? 0.55 : 1 }} /> : null))}
+      {PARTS.map(([k, , c]) =>
+        parts[k] ? (
+          <span
+            key={k}
+            style={{ width: `${(100 * Math.abs(parts[k])) / scale}%`, background: c, opacity: parts[k] < 0 ? 0.55 : 1 }}
+          />
+        ) : null,
+      )}
     </div>
   );
 }
@@ -40,10 +47,13 @@ export function PartsLegend() {
   );
 }
 
-/** Why the router prefers what it prefers: every outgoing edge of the cursor, its score split into its terms, and its softmax probability. */
+/**
+ * Why the router prefers what it prefers: every outgoing edge of the cursor, its score split into its terms, and its
+ * softmax probability.
+ */
 export function RoutingPanel({ agent, t }: { agent: string; t: number }) {
   const trpc = useTRPC();
-  const q = useQuery({ ...trpc.ucs.routing.queryOptions({ agent, t }), placeholderData: keepPreviousData });
+  const q = useQuery({ ...trpc.substrate.routing.queryOptions({ agent, t }), placeholderData: keepPreviousData });
   const d = q.data;
   const scored = useMemo(() => {
     if (!d) return [];
@@ -51,8 +61,13 @@ export function RoutingPanel({ agent, t }: { agent: string; t: number }) {
     const edges = ((d.graph as { edges?: EdgeParams[] } | null)?.edges ?? []) as EdgeParams[];
     const nodes = ((d.graph as { nodes?: string[] } | null)?.nodes ?? []) as string[];
     const ctx: Record<string, number> = {};
-    if (d.contextEnergy) for (const p of nodePositions(nodes, d.schedule, d.thetaBins, d.phiBins)) ctx[p.name] = d.contextEnergy[p.theta * d.phiBins + p.phi] ?? 0;
-    const bias = ((d.policy as { edge_bias?: Record<string, number> } | null)?.edge_bias ?? {}) as Record<string, number>;
+    if (d.contextEnergy)
+      for (const p of nodePositions(nodes, d.schedule, d.thetaBins, d.phiBins))
+        ctx[p.name] = d.contextEnergy[p.theta * d.phiBins + p.phi] ?? 0;
+    const bias = ((d.policy as { edge_bias?: Record<string, number> } | null)?.edge_bias ?? {}) as Record<
+      string,
+      number
+    >;
     return cursor ? scoreOutgoing(edges, cursor, { bias, contextEnergy: ctx }) : [];
   }, [d]);
   const scale = Math.max(1e-9, ...scored.map((s) => Object.values(s.parts).reduce((a, v) => a + Math.abs(v), 0)));
@@ -69,7 +84,9 @@ export function RoutingPanel({ agent, t }: { agent: string; t: number }) {
       <div className="panel-body">
         {q.error ? <ErrorBox error={q.error} /> : null}
         <div className="muted" style={{ marginBottom: 8 }}>
-          s = {ROUTING_DEFAULTS.alpha}·u − {ROUTING_DEFAULTS.beta}·c + {ROUTING_DEFAULTS.gamma}·n + w + b + {ROUTING_DEFAULTS.delta}·E_ctx − {ROUTING_DEFAULTS.epsilon}·penalty; P = softmax(s / {ROUTING_DEFAULTS.temperature})
+          s = {ROUTING_DEFAULTS.alpha}·u − {ROUTING_DEFAULTS.beta}·c + {ROUTING_DEFAULTS.gamma}·n + w + b +{' '}
+          {ROUTING_DEFAULTS.delta}·E_ctx − {ROUTING_DEFAULTS.epsilon}·penalty; P = softmax(s /{' '}
+          {ROUTING_DEFAULTS.temperature})
         </div>
         <table className="data compact">
           <thead>

@@ -29,7 +29,19 @@ interface Props {
  * Drag to pan around the torus: the grid wraps, so neighbours across the seam sit side by side; the
  * dashed lines mark where θ = 0 and φ = 0 are.
  */
-export function TorusHeatmap({ thetaBins, phiBins, values, domain, diverging, fieldName, nodes, cursor, width, sqrt, highlight = [] }: Props) {
+export function TorusHeatmap({
+  thetaBins,
+  phiBins,
+  values,
+  domain,
+  diverging,
+  fieldName,
+  nodes,
+  cursor,
+  width,
+  sqrt,
+  highlight = [],
+}: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [offset, setOffset] = useState({ theta: 0, phi: 0 });
   const [hover, setHover] = useState<{ theta: number; phi: number; x: number; y: number } | null>(null);
@@ -51,10 +63,19 @@ export function TorusHeatmap({ thetaBins, phiBins, values, domain, diverging, fi
     const r = e.currentTarget.getBoundingClientRect();
     const col = Math.floor((e.clientX - r.left) / cell);
     const row = Math.floor((e.clientY - r.top) / cell);
-    return { theta: mod(row + offset.theta, thetaBins), phi: mod(col + offset.phi, phiBins), x: e.clientX - r.left, y: e.clientY - r.top };
+    return {
+      theta: mod(row + offset.theta, thetaBins),
+      phi: mod(col + offset.phi, phiBins),
+      x: e.clientX - r.left,
+      y: e.clientY - r.top,
+    };
   };
-  const place = (theta: number, phi: number) => ({ x: (mod(phi - offset.phi, phiBins) + 0.5) * cell, y: (mod(theta - offset.theta, thetaBins) + 0.5) * cell });
-  const nodeAt = (theta: number, phi: number) => nodes.filter((n) => n.theta === theta && n.phi === phi).map((n) => n.name);
+  const place = (theta: number, phi: number) => ({
+    x: (mod(phi - offset.phi, phiBins) + 0.5) * cell,
+    y: (mod(theta - offset.theta, thetaBins) + 0.5) * cell,
+  });
+  const nodeAt = (theta: number, phi: number) =>
+    nodes.filter((n) => n.theta === theta && n.phi === phi).map((n) => n.name);
   const seamX = mod(-offset.phi, phiBins) * cell;
   const seamY = mod(-offset.theta, thetaBins) * cell;
 
@@ -72,12 +93,19 @@ export function TorusHeatmap({ thetaBins, phiBins, values, domain, diverging, fi
         onPointerMove={(e) => {
           if (drag.current) {
             const d = drag.current;
-            setOffset({ theta: mod(d.theta - Math.round((e.clientY - d.y) / cell), thetaBins), phi: mod(d.phi - Math.round((e.clientX - d.x) / cell), phiBins) });
+            setOffset({
+              theta: mod(d.theta - Math.round((e.clientY - d.y) / cell), thetaBins),
+              phi: mod(d.phi - Math.round((e.clientX - d.x) / cell), phiBins),
+            });
           }
           setHover(at(e));
         }}
       >
-        <canvas ref={canvas} style={{ width: W, height: H, display: 'block' }} aria-label={`${fieldName} over the torus`} />
+        <canvas
+          ref={canvas}
+          style={{ width: W, height: H, display: 'block' }}
+          aria-label={`${fieldName} over the torus`}
+        />
         <svg width={W} height={H} className="heatmap-overlay">
           <line x1={seamX} x2={seamX} y1={0} y2={H} className="seam" />
           <line x1={0} x2={W} y1={seamY} y2={seamY} className="seam" />
@@ -85,20 +113,43 @@ export function TorusHeatmap({ thetaBins, phiBins, values, domain, diverging, fi
             const p = place(n.theta, n.phi);
             return <circle key={n.name} cx={p.x} cy={p.y} r={Math.max(2, cell * 0.22)} className="node-dot" />;
           })}
-          {cursor ? (() => {
-            const p = place(cursor.theta, cursor.phi);
-            return <circle cx={p.x} cy={p.y} r={cell * 0.55} className="cursor-ring" data-testid="cursor-ring" />;
-          })() : null}
+          {cursor
+            ? (() => {
+                const p = place(cursor.theta, cursor.phi);
+                return <circle cx={p.x} cy={p.y} r={cell * 0.55} className="cursor-ring" data-testid="cursor-ring" />;
+              })()
+            : null}
           {nodes
             .filter((n) => highlight.includes(n.name))
             .map((n) => {
               const p = place(n.theta, n.phi);
-              return <circle key={`h-${n.name}`} cx={p.x} cy={p.y} r={cell * 0.6} className="select-ring" data-testid="heatmap-highlight" />;
+              return (
+                <circle
+                  key={`h-${n.name}`}
+                  cx={p.x}
+                  cy={p.y}
+                  r={cell * 0.6}
+                  className="select-ring"
+                  data-testid="heatmap-highlight"
+                />
+              );
             })}
-          {hover ? <rect x={place(hover.theta, hover.phi).x - cell / 2} y={place(hover.theta, hover.phi).y - cell / 2} width={cell} height={cell} className="hover-cell" /> : null}
+          {hover ? (
+            <rect
+              x={place(hover.theta, hover.phi).x - cell / 2}
+              y={place(hover.theta, hover.phi).y - cell / 2}
+              width={cell}
+              height={cell}
+              className="hover-cell"
+            />
+          ) : null}
         </svg>
         {hover ? (
-          <div className="heatmap-tip" style={{ left: Math.min(hover.x + 12, W - 180), top: hover.y + 12 }} data-testid="heatmap-tooltip">
+          <div
+            className="heatmap-tip"
+            style={{ left: Math.min(hover.x + 12, W - 180), top: hover.y + 12 }}
+            data-testid="heatmap-tooltip"
+          >
             <div className="mono">
               θ {hover.theta} · φ {hover.phi}
             </div>
@@ -116,7 +167,14 @@ export function TorusHeatmap({ thetaBins, phiBins, values, domain, diverging, fi
       </div>
       <div className="heatmap-legend">
         <span className="mono">{fmt(diverging ? -Math.max(Math.abs(domain[0]), Math.abs(domain[1])) : domain[0])}</span>
-        <span className="legend-bar" style={{ background: diverging ? 'linear-gradient(90deg, rgb(5,48,97), rgb(247,247,247), rgb(103,0,31))' : 'linear-gradient(90deg, #000004, #57106e, #bc3754, #f98e09, #fcffa4)' }} />
+        <span
+          className="legend-bar"
+          style={{
+            background: diverging
+              ? 'linear-gradient(90deg, rgb(5,48,97), rgb(247,247,247), rgb(103,0,31))'
+              : 'linear-gradient(90deg, #000004, #57106e, #bc3754, #f98e09, #fcffa4)',
+          }}
+        />
         <span className="mono">{fmt(diverging ? Math.max(Math.abs(domain[0]), Math.abs(domain[1])) : domain[1])}</span>
         <span className="faint">
           {diverging ? `${fieldName}(B) − ${fieldName}(A)` : fieldName}

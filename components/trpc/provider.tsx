@@ -6,7 +6,7 @@ import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useState, type ReactNode } from 'react';
 import superjson from 'superjson';
 import type { AppRouter } from '@/server/routers/app';
-import { makeQueryClient } from './query-client';
+import { makeQueryClient } from '@/lib/trpc/query-client';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 

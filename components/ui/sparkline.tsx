@@ -3,7 +3,17 @@ import { prepareSparkline, type SparkSeries } from '@/lib/charts/prepare-sparkli
 const COLORS = ['var(--series-1)', 'var(--series-2)', 'var(--series-3)'];
 
 /** A tiny multi-series line chart; d3 computes the paths, React draws them. */
-export function Sparkline({ series, width = 120, height = 28, label }: { series: SparkSeries[]; width?: number; height?: number; label: string }) {
+export function Sparkline({
+  series,
+  width = 120,
+  height = 28,
+  label,
+}: {
+  series: SparkSeries[];
+  width?: number;
+  height?: number;
+  label: string;
+}) {
   const p = prepareSparkline(series, width, height);
   if (!p.paths.length) return <span className="faint">no data</span>;
   return (

@@ -31,20 +31,39 @@ describe('diffCcs', () => {
   });
   it('reports added, removed and changed terms per field', () => {
     const d = diffCcs(
-      { constraints: ['no_restart(nginx)', 'retry_only(x)'], uncertainty_signal: ['level(medium)', 'gaps(root_cause)'] },
-      { constraints: ['no_restart(nginx)', 'safe(y)'], uncertainty_signal: ['level(low)', 'gaps(root_cause)'], predictive_cue: ['check(z)'] },
+      {
+        constraints: ['no_restart(nginx)', 'retry_only(x)'],
+        uncertainty_signal: ['level(medium)', 'gaps(root_cause)'],
+      },
+      {
+        constraints: ['no_restart(nginx)', 'safe(y)'],
+        uncertainty_signal: ['level(low)', 'gaps(root_cause)'],
+        predictive_cue: ['check(z)'],
+      },
     );
     expect(d.counts).toEqual({ added: 2, removed: 1, changed: 1 });
     const byField = Object.fromEntries(d.fields.map((f) => [f.field, f]));
-    expect(byField.constraints).toMatchObject({ added: ['safe(y)'], removed: ['retry_only(x)'], unchanged: ['no_restart(nginx)'], changed: [] });
+    expect(byField.constraints).toMatchObject({
+      added: ['safe(y)'],
+      removed: ['retry_only(x)'],
+      unchanged: ['no_restart(nginx)'],
+      changed: [],
+    });
     expect(byField.uncertainty_signal?.changed).toEqual([{ from: 'level(medium)', to: 'level(low)' }]);
     expect(byField.predictive_cue?.added).toEqual(['check(z)']);
   });
   it('never pairs two different entities as a change', () => {
-    expect(diffField('focal_entities', ['service(nginx)'], ['service(redis)'])).toMatchObject({ added: ['service(redis)'], removed: ['service(nginx)'], changed: [] });
+    expect(diffField('focal_entities', ['service(nginx)'], ['service(redis)'])).toMatchObject({
+      added: ['service(redis)'],
+      removed: ['service(nginx)'],
+      changed: [],
+    });
   });
   it('does not pair when a name is ambiguous', () => {
-    expect(diffField('predictive_cue', ['check(a)', 'check(b)'], ['check(c)'])).toMatchObject({ changed: [], added: ['check(c)'] });
+    expect(diffField('predictive_cue', ['check(a)', 'check(b)'], ['check(c)'])).toMatchObject({
+      changed: [],
+      added: ['check(c)'],
+    });
   });
 });
 
@@ -60,8 +79,16 @@ describe('provenance', () => {
   it('knows the turn that brought a term in, and its history', () => {
     expect(blame(h, 'constraints', 'a', 5).introduced).toEqual({ turn: 5, kind: 'added' });
     expect(blame(h, 'constraints', 'a', 2).introduced).toEqual({ turn: 1, kind: 'added' });
-    expect(blame(h, 'constraints', 'a', 5).history.map((e) => `${e.kind}@${e.turn}`)).toEqual(['added@1', 'removed@3', 'added@5']);
-    expect(blame(h, 'uncertainty_signal', 'level(low)', 5).introduced).toEqual({ turn: 5, kind: 'changed_to', other: 'level(medium)' });
+    expect(blame(h, 'constraints', 'a', 5).history.map((e) => `${e.kind}@${e.turn}`)).toEqual([
+      'added@1',
+      'removed@3',
+      'added@5',
+    ]);
+    expect(blame(h, 'uncertainty_signal', 'level(low)', 5).introduced).toEqual({
+      turn: 5,
+      kind: 'changed_to',
+      other: 'level(medium)',
+    });
   });
 
   it('marks the turns that changed nothing', () => {
@@ -71,7 +98,13 @@ describe('provenance', () => {
 
   it('gives each constraint its runs of presence', () => {
     expect(h.constraints.map((c) => [c.term, segments(c.present)])).toEqual([
-      ['a', [[0, 1], [3, 3]]],
+      [
+        'a',
+        [
+          [0, 1],
+          [3, 3],
+        ],
+      ],
       ['b', [[1, 3]]],
     ]);
   });
@@ -81,8 +114,26 @@ describe('session outline', () => {
   it('round-trips every CCS through the dictionary encoding, and keeps metric columns aligned', async () => {
     const { encodeOutline, decodeCcs } = await import('./outline');
     const rows: import('./outline').OutlineRow[] = [
-      { turn: 1, timestamp: 't1', stress: null, footprint: { ccs: 10, transcript: 100 }, hallucination: 0, drift: null, judge: { relevance: 9 }, ccs: { constraints: ['a(1)', 'b'], goal_orientation: ['g'] } },
-      { turn: 3, timestamp: null, stress: 'conflict', footprint: null, hallucination: 0.2, drift: 0.1, judge: { coherence: 7 }, ccs: { constraints: ['b', 'a(1)'] } },
+      {
+        turn: 1,
+        timestamp: 't1',
+        stress: null,
+        footprint: { ccs: 10, transcript: 100 },
+        hallucination: 0,
+        drift: null,
+        judge: { relevance: 9 },
+        ccs: { constraints: ['a(1)', 'b'], goal_orientation: ['g'] },
+      },
+      {
+        turn: 3,
+        timestamp: null,
+        stress: 'conflict',
+        footprint: null,
+        hallucination: 0.2,
+        drift: 0.1,
+        judge: { coherence: 7 },
+        ccs: { constraints: ['b', 'a(1)'] },
+      },
     ];
     const o = encodeOutline(rows);
     expect(o.terms).toEqual(['a(1)', 'b', 'g']);

@@ -27,7 +27,8 @@ const IDENTITY_FIELDS = new Set(['focal_entities', 'retrieved_artifacts']);
 
 export function fieldOrder(a: CcsTerms, b: CcsTerms): string[] {
   const extra = new Set<string>();
-  for (const k of [...Object.keys(a), ...Object.keys(b)]) if (!(CCS_FIELDS as readonly string[]).includes(k)) extra.add(k);
+  for (const k of [...Object.keys(a), ...Object.keys(b)])
+    if (!(CCS_FIELDS as readonly string[]).includes(k)) extra.add(k);
   return [...CCS_FIELDS, ...extra];
 }
 
@@ -59,7 +60,8 @@ function without(list: readonly string[], drop: Set<string>): string[] {
 
 export function diffField(field: string, before: readonly string[], after: readonly string[]): FieldDiff {
   // Most fields do not change from one turn to the next: no allocation for those.
-  if (sameList(before, after)) return { field, added: NONE, removed: NONE, changed: NO_CHANGES, unchanged: after as string[] };
+  if (sameList(before, after))
+    return { field, added: NONE, removed: NONE, changed: NO_CHANGES, unchanged: after as string[] };
   const unchanged: string[] = [];
   let added: string[] = [];
   let removed: string[] = [];
@@ -67,8 +69,9 @@ export function diffField(field: string, before: readonly string[], after: reado
   const small = before.length <= 16 && after.length <= 16;
   const prev = small ? null : new Set(before);
   const next = small ? null : new Set(after);
-  for (const t of after) if (prev ? prev.has(t) : before.includes(t)) unchanged.push(t);
-  else added.push(t);
+  for (const t of after)
+    if (prev ? prev.has(t) : before.includes(t)) unchanged.push(t);
+    else added.push(t);
   for (const t of before) if (!(next ? next.has(t) : after.includes(t))) removed.push(t);
   let changed = NO_CHANGES;
   if (added.length && removed.length && !IDENTITY_FIELDS.has(field)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIGURE_3 } from '@/lib/demo/generate';
+import { FIGURE_3 } from './paper-example';
 import { CCS_FIELDS } from './contract';
 import { normalizeCcs, parseToon, splitTerms, toToon } from './parse';
 
@@ -9,10 +9,15 @@ describe('splitTerms', () => {
       'timing(502_spikes after(http2_enable))',
       'possible(upstream_timeout 502)',
     ]);
-    expect(splitTerms('mitigate(502) & diagnose(upstream_instability)')).toEqual(['mitigate(502)', 'diagnose(upstream_instability)']);
+    expect(splitTerms('mitigate(502) & diagnose(upstream_instability)')).toEqual([
+      'mitigate(502)',
+      'diagnose(upstream_instability)',
+    ]);
   });
   it('keeps free text as one term', () => {
-    expect(splitTerms('Mitigate the 502 errors, then check the upstream.')).toEqual(['Mitigate the 502 errors, then check the upstream.']);
+    expect(splitTerms('Mitigate the 502 errors, then check the upstream.')).toEqual([
+      'Mitigate the 502 errors, then check the upstream.',
+    ]);
   });
 });
 
@@ -20,12 +25,20 @@ describe('parseToon', () => {
   it("parses the paper's Figure 3 into the nine fields", () => {
     const ccs = parseToon(`user_query:\nWe see 502s.\n\nccs_t:\n\n${FIGURE_3}`);
     expect(Object.keys(ccs)).toEqual([...CCS_FIELDS]);
-    expect(ccs.constraints).toEqual(['no_restart(nginx)', 'reload_allowed(nginx)', 'safe_change(minimal)', 'avoid(speculation)']);
+    expect(ccs.constraints).toEqual([
+      'no_restart(nginx)',
+      'reload_allowed(nginx)',
+      'safe_change(minimal)',
+      'avoid(speculation)',
+    ]);
     expect(ccs.episodic_trace).toContain('observed(502_spikes after(enable(http2)))');
     expect(ccs.retrieved_artifacts).toHaveLength(3);
   });
   it('joins a term the PDF hyphenated across lines', () => {
-    expect(parseToon('focal_entities:\nfeature(http2) sig-\nnal(error_502)').focal_entities).toEqual(['feature(http2)', 'signal(error_502)']);
+    expect(parseToon('focal_entities:\nfeature(http2) sig-\nnal(error_502)').focal_entities).toEqual([
+      'feature(http2)',
+      'signal(error_502)',
+    ]);
   });
   it('reads terms on the field line itself', () => {
     expect(parseToon('constraints: no_restart(nginx) avoid(speculation)\ngoal_orientation: reduce(502_rate)')).toEqual({
@@ -37,8 +50,14 @@ describe('parseToon', () => {
 
 describe('normalizeCcs', () => {
   it('renders JSON and TOON forms of the same state alike', () => {
-    const json = normalizeCcs({ constraints: ['no_restart(nginx)', 'reload_allowed(nginx)'], semantic_gist: 'mitigate(502) & diagnose(x)', uncertainty_signal: null });
-    const toon = normalizeCcs('constraints: no_restart(nginx) reload_allowed(nginx)\nsemantic_gist: mitigate(502) & diagnose(x)');
+    const json = normalizeCcs({
+      constraints: ['no_restart(nginx)', 'reload_allowed(nginx)'],
+      semantic_gist: 'mitigate(502) & diagnose(x)',
+      uncertainty_signal: null,
+    });
+    const toon = normalizeCcs(
+      'constraints: no_restart(nginx) reload_allowed(nginx)\nsemantic_gist: mitigate(502) & diagnose(x)',
+    );
     expect(json).toEqual(toon);
   });
   it('round-trips through the text notation', () => {

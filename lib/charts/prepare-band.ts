@@ -7,14 +7,27 @@ export interface Band {
 }
 
 /** Paths for probability curves over days (y fixed to 0–1): each mean as a line, ±1σ as a band. */
-export function prepareBands(bands: readonly Band[], days: number, width: number, height: number, margin = { left: 36, right: 10, top: 8, bottom: 20 }) {
-  const x = scaleLinear().domain([1, Math.max(2, days)]).range([margin.left, width - margin.right]);
-  const y = scaleLinear().domain([0, 1]).range([height - margin.bottom, margin.top]);
+export function prepareBands(
+  bands: readonly Band[],
+  days: number,
+  width: number,
+  height: number,
+  margin = { left: 36, right: 10, top: 8, bottom: 20 },
+) {
+  const x = scaleLinear()
+    .domain([1, Math.max(2, days)])
+    .range([margin.left, width - margin.right]);
+  const y = scaleLinear()
+    .domain([0, 1])
+    .range([height - margin.bottom, margin.top]);
   const idx = Array.from({ length: days }, (_, i) => i);
   return {
     bands: bands.map((b) => ({
       key: b.key,
-      line: line<number>().x((i) => x(i + 1)).y((i) => y(b.mean[i]!))(idx) ?? '',
+      line:
+        line<number>()
+          .x((i) => x(i + 1))
+          .y((i) => y(b.mean[i]!))(idx) ?? '',
       band: b.std
         ? (area<number>()
             .x((i) => x(i + 1))

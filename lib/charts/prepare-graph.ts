@@ -1,4 +1,12 @@
-import { forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3';
+import {
+  forceCenter,
+  forceCollide,
+  forceLink,
+  forceManyBody,
+  forceSimulation,
+  type SimulationLinkDatum,
+  type SimulationNodeDatum,
+} from 'd3';
 
 export interface GraphNode extends SimulationNodeDatum {
   id: string;
@@ -14,7 +22,13 @@ export interface GraphLink extends SimulationLinkDatum<GraphNode> {
  * A force layout of the capability graph, run to rest synchronously (d3-force's own seeded random
  * source, so the same graph always lands the same way) and fitted to width × height.
  */
-export function layoutGraph(nodes: readonly string[], edges: readonly { src: string; dst: string; w: number }[], width: number, height: number, pad = 24) {
+export function layoutGraph(
+  nodes: readonly string[],
+  edges: readonly { src: string; dst: string; w: number }[],
+  width: number,
+  height: number,
+  pad = 24,
+) {
   const known = new Set(nodes);
   const degree = new Map<string, number>();
   for (const e of edges) {
@@ -29,7 +43,13 @@ export function layoutGraph(nodes: readonly string[], edges: readonly { src: str
     else unknown.push({ index, src: e.src, dst: e.dst });
   });
   const sim = forceSimulation(simNodes)
-    .force('link', forceLink<GraphNode, GraphLink>(links).id((d) => d.id).distance(60).strength(0.08))
+    .force(
+      'link',
+      forceLink<GraphNode, GraphLink>(links)
+        .id((d) => d.id)
+        .distance(60)
+        .strength(0.08),
+    )
     .force('charge', forceManyBody().strength(-160))
     .force('center', forceCenter(0, 0))
     .force('collide', forceCollide(14))
@@ -39,6 +59,17 @@ export function layoutGraph(nodes: readonly string[], edges: readonly { src: str
   const ys = simNodes.map((n) => n.y ?? 0);
   const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
   const k = Math.min((width - 2 * pad) / Math.max(1, x1 - x0), (height - 2 * pad) / Math.max(1, y1 - y0));
-  const pos = new Map(simNodes.map((n) => [n.id, { x: pad + ((n.x ?? 0) - x0) * k, y: pad + ((n.y ?? 0) - y0) * k, degree: n.degree }]));
-  return { pos, links: links.map((l) => ({ index: l.index, src: (l.source as GraphNode).id, dst: (l.target as GraphNode).id, w: l.w })), unknown };
+  const pos = new Map(
+    simNodes.map((n) => [n.id, { x: pad + ((n.x ?? 0) - x0) * k, y: pad + ((n.y ?? 0) - y0) * k, degree: n.degree }]),
+  );
+  return {
+    pos,
+    links: links.map((l) => ({
+      index: l.index,
+      src: (l.source as GraphNode).id,
+      dst: (l.target as GraphNode).id,
+      w: l.w,
+    })),
+    unknown,
+  };
 }

@@ -20,11 +20,22 @@ export interface PreparedSeries {
  * Scales and paths for a per-turn chart (d3 does the maths, React draws). All series share the y
  * scale, from 0 (or the data minimum when below 0) to the maximum; gaps (null) break the lines.
  */
-export function prepareSeries(series: readonly Series[], n: number, width: number, height: number, margin = { left: 44, right: 8, top: 6, bottom: 14 }): PreparedSeries {
+export function prepareSeries(
+  series: readonly Series[],
+  n: number,
+  width: number,
+  height: number,
+  margin = { left: 44, right: 8, top: 6, bottom: 14 },
+): PreparedSeries {
   const all = series.flatMap((s) => s.values.filter((v): v is number => v !== null && Number.isFinite(v)));
   const [lo, hi] = all.length ? (extent(all) as [number, number]) : [0, 1];
-  const x = scaleLinear().domain([0, Math.max(1, n - 1)]).range([margin.left, width - margin.right]);
-  const y = scaleLinear().domain([Math.min(0, lo), hi > 0 ? hi : 1]).nice(3).range([height - margin.bottom, margin.top]);
+  const x = scaleLinear()
+    .domain([0, Math.max(1, n - 1)])
+    .range([margin.left, width - margin.right]);
+  const y = scaleLinear()
+    .domain([Math.min(0, lo), hi > 0 ? hi : 1])
+    .nice(3)
+    .range([height - margin.bottom, margin.top]);
   const gen = line<number | null>()
     .defined((v) => v !== null && Number.isFinite(v))
     .x((_, i) => x(i))

@@ -27,7 +27,17 @@
 
 export const SCOPES = ['user_identity', 'team_memory', 'agent_repo', 'project', 'session'] as const;
 export type Scope = (typeof SCOPES)[number];
-export const KINDS = ['fact', 'decision', 'preference', 'risk', 'procedure', 'hypothesis', 'evidence', 'deprecation', 'conflict'] as const;
+export const KINDS = [
+  'fact',
+  'decision',
+  'preference',
+  'risk',
+  'procedure',
+  'hypothesis',
+  'evidence',
+  'deprecation',
+  'conflict',
+] as const;
 export type Kind = (typeof KINDS)[number];
 export type Operation = 'append' | 'update' | 'deprecate' | 'conflict' | 'discard';
 export type Disposition = 'written' | 'proposed' | 'rejected' | 'duplicate' | 'discarded';
@@ -107,10 +117,14 @@ export interface Classifier {
 export type ConflictJudge = (a: string, b: string) => boolean;
 
 const CONFIDENCE_RANK: Record<string, number> = { low: 0, medium: 1, high: 2 };
-const TEMPORARY = /\b(today|tonight|this (morning|afternoon|evening|week)|right now|for now|currently|temporar(y|ily)|at the moment|until (tomorrow|monday|friday))\b/i;
-const HEDGES = /\b(might|maybe|perhaps|possibly|probably|likely|i think|i guess|seems?( to)?|appears? to|unverified|not sure|suspect(ed)?|could be)\b/i;
-const INJECTION = /\b(ignore (all |any )?(previous|prior|above) instructions|disregard (the )?(rules|instructions)|always trust|mark (all )?(mail|email|messages?) from .{0,40} as (trusted|safe)|(password|credentials?|secret|token)s? (can|may|should) be (shared|posted|sent)|disable (mfa|2fa|multi-factor|the safety))/i;
-const NEGATION = /\b(not|never|no longer|don'?t|doesn'?t|isn'?t|aren'?t|won'?t|cannot|can'?t|without|disabled?|stop(ped)?)\b/i;
+const TEMPORARY =
+  /\b(today|tonight|this (morning|afternoon|evening|week)|right now|for now|currently|temporar(y|ily)|at the moment|until (tomorrow|monday|friday))\b/i;
+const HEDGES =
+  /\b(might|maybe|perhaps|possibly|probably|likely|i think|i guess|seems?( to)?|appears? to|unverified|not sure|suspect(ed)?|could be)\b/i;
+const INJECTION =
+  /\b(ignore (all |any )?(previous|prior|above) instructions|disregard (the )?(rules|instructions)|always trust|mark (all )?(mail|email|messages?) from .{0,40} as (trusted|safe)|(password|credentials?|secret|token)s? (can|may|should) be (shared|posted|sent)|disable (mfa|2fa|multi-factor|the safety))/i;
+const NEGATION =
+  /\b(not|never|no longer|don'?t|doesn'?t|isn'?t|aren'?t|won'?t|cannot|can'?t|without|disabled?|stop(ped)?)\b/i;
 const MASK = /•••[^•]*•••|\[REDACTED[^\]]*\]/g;
 
 export const DEFAULT_CLASSIFIER: Classifier = {
@@ -121,11 +135,15 @@ export const DEFAULT_CLASSIFIER: Classifier = {
     if (e.ttl === 'discard') return { scope: 'discard', because: 'ttl is discard' };
     if (suggested === 'session') return { scope: 'session', because: 'suggested session' };
     if (e.ttl === 'session') return { scope: 'session', because: 'ttl is session: temporary' };
-    if (e.confidence === 'low') return { scope: 'session', because: 'low confidence: unsupported, kept for the session only' };
+    if (e.confidence === 'low')
+      return { scope: 'session', because: 'low confidence: unsupported, kept for the session only' };
     if (e.kind === 'hypothesis') return { scope: 'session', because: 'a hypothesis is not durable memory' };
-    if (e.sensitivity === 'private' && suggested !== 'user_identity') return { scope: 'session', because: 'private content outside user_identity' };
-    if (TEMPORARY.test(e.content)) return { scope: 'session', because: `temporary wording ("${TEMPORARY.exec(e.content)![0]}")` };
-    if (!(SCOPES as readonly string[]).includes(suggested)) return { scope: 'session', because: `unknown scope ${suggested}: unclear` };
+    if (e.sensitivity === 'private' && suggested !== 'user_identity')
+      return { scope: 'session', because: 'private content outside user_identity' };
+    if (TEMPORARY.test(e.content))
+      return { scope: 'session', because: `temporary wording ("${TEMPORARY.exec(e.content)![0]}")` };
+    if (!(SCOPES as readonly string[]).includes(suggested))
+      return { scope: 'session', because: `unknown scope ${suggested}: unclear` };
     return { scope: suggested as Scope, because: `suggested ${e.suggestedScope}${alias}` };
   },
   kind(e) {
@@ -173,7 +191,10 @@ export function curate(
   judge: ConflictJudge = DEFAULT_CONFLICT_JUDGE,
 ): CurationDecision {
   const steps: StepRecord[] = [{ step: 'schema', outcome: 'valid' }];
-  const done = (d: Omit<CurationDecision, 'steps' | 'conflictsWith' | 'targetEntryId' | 'reviewBecause'> & Partial<CurationDecision>): CurationDecision => ({
+  const done = (
+    d: Omit<CurationDecision, 'steps' | 'conflictsWith' | 'targetEntryId' | 'reviewBecause'> &
+      Partial<CurationDecision>,
+  ): CurationDecision => ({
     reviewBecause: null,
     targetEntryId: null,
     conflictsWith: [],
@@ -186,28 +207,69 @@ export function curate(
   const masked = (e.content.match(MASK) ?? []).join('').length;
   if (e.sensitivity === 'secret') {
     steps.push({ step: 'safety', outcome: 'unsafe', detail: 'sensitivity is secret' });
-    return done({ disposition: 'rejected', operation: 'discard', scope: null, kind: emittedKind, reason: 'unsafe: marked secret; secrets are never stored as memory' });
+    return done({
+      disposition: 'rejected',
+      operation: 'discard',
+      scope: null,
+      kind: emittedKind,
+      reason: 'unsafe: marked secret; secrets are never stored as memory',
+    });
   }
   if (e.redactedCount && masked / Math.max(1, e.content.length) > 0.4) {
-    steps.push({ step: 'safety', outcome: 'unredactable', detail: `${e.redactedCount} secrets masked, ${Math.round((masked / e.content.length) * 100)}% of the text` });
-    return done({ disposition: 'rejected', operation: 'discard', scope: null, kind: emittedKind, reason: 'unsafe: mostly secrets; redaction leaves nothing worth keeping' });
+    steps.push({
+      step: 'safety',
+      outcome: 'unredactable',
+      detail: `${e.redactedCount} secrets masked, ${Math.round((masked / e.content.length) * 100)}% of the text`,
+    });
+    return done({
+      disposition: 'rejected',
+      operation: 'discard',
+      scope: null,
+      kind: emittedKind,
+      reason: 'unsafe: mostly secrets; redaction leaves nothing worth keeping',
+    });
   }
   if (INJECTION.test(e.content)) {
-    steps.push({ step: 'safety', outcome: 'unsafe', detail: `instruction aimed at memory: "${INJECTION.exec(e.content)![0]}"` });
-    return done({ disposition: 'rejected', operation: 'discard', scope: null, kind: emittedKind, reason: 'unsafe: tries to instruct future agents (memory poisoning)' });
+    steps.push({
+      step: 'safety',
+      outcome: 'unsafe',
+      detail: `instruction aimed at memory: "${INJECTION.exec(e.content)![0]}"`,
+    });
+    return done({
+      disposition: 'rejected',
+      operation: 'discard',
+      scope: null,
+      kind: emittedKind,
+      reason: 'unsafe: tries to instruct future agents (memory poisoning)',
+    });
   }
-  steps.push({ step: 'safety', outcome: e.redactedCount ? 'redacted' : 'clean', detail: e.redactedCount ? `${e.redactedCount} secret(s) masked before storage` : undefined });
+  steps.push({
+    step: 'safety',
+    outcome: e.redactedCount ? 'redacted' : 'clean',
+    detail: e.redactedCount ? `${e.redactedCount} secret(s) masked before storage` : undefined,
+  });
 
   // 3. Scope.
   const s = classifier.scope(e);
   steps.push({ step: 'scope', outcome: s.scope, detail: s.because });
-  if (s.scope === 'discard') return done({ disposition: 'discarded', operation: 'discard', scope: null, kind: emittedKind, reason: `discarded: ${s.because}` });
+  if (s.scope === 'discard')
+    return done({
+      disposition: 'discarded',
+      operation: 'discard',
+      scope: null,
+      kind: emittedKind,
+      reason: `discarded: ${s.because}`,
+    });
   let scope: Scope = s.scope;
 
   // 4. Kind.
   const k = classifier.kind(e, scope);
   let kind = k.kind;
-  steps.push({ step: 'kind', outcome: kind, detail: kind === e.kind ? undefined : `override ${e.kind} → ${kind}: ${k.because}` });
+  steps.push({
+    step: 'kind',
+    outcome: kind,
+    detail: kind === e.kind ? undefined : `override ${e.kind} → ${kind}: ${k.because}`,
+  });
   if (kind === 'hypothesis' && scope !== 'session') {
     steps.push({ step: 'scope', outcome: 'session', detail: 'a hypothesis is kept for the session only' });
     scope = 'session';
@@ -225,33 +287,79 @@ export function curate(
         steps.push({ step: 'evidence', outcome: 'insufficient', detail: missing });
         return done({ disposition: 'rejected', operation: 'discard', scope, kind, reason: `no evidence: ${missing}` });
       }
-    } else steps.push({ step: 'evidence', outcome: e.evidenceRefs.length ? `${e.evidenceRefs.length} ref(s)` : 'not required' });
+    } else
+      steps.push({
+        step: 'evidence',
+        outcome: e.evidenceRefs.length ? `${e.evidenceRefs.length} ref(s)` : 'not required',
+      });
   } else steps.push({ step: 'evidence', outcome: 'not required in session' });
 
   const neighbours = neighbourList ?? [];
-  const inScope = neighbours.filter((n) => n.scope === scope && n.status !== 'deprecated').sort((a, b) => b.cosine - a.cosine);
+  const inScope = neighbours
+    .filter((n) => n.scope === scope && n.status !== 'deprecated')
+    .sort((a, b) => b.cosine - a.cosine);
 
   // Explicit supersession: update (or deprecate) the entry it names.
-  const superseded = e.supersedes.length ? neighbours.find((n) => e.supersedes.includes(n.entryId) || (n.sourceEventId !== null && e.supersedes.includes(n.sourceEventId))) : undefined;
+  const superseded = e.supersedes.length
+    ? neighbours.find(
+        (n) => e.supersedes.includes(n.entryId) || (n.sourceEventId !== null && e.supersedes.includes(n.sourceEventId)),
+      )
+    : undefined;
 
   // 6. Dedup: a close entry is the same memory only if it says the same thing (the paper's
   // equivalence judgment): one that disagrees, or that the event names as a conflict, is not.
-  const explicit = neighbours.filter((n) => e.conflictsWith.includes(n.entryId) || (n.sourceEventId !== null && e.conflictsWith.includes(n.sourceEventId)));
-  const twin = inScope.find((n) => n.cosine >= policy.dedupThreshold && !explicit.includes(n) && !judge(e.content, n.content));
+  const explicit = neighbours.filter(
+    (n) =>
+      e.conflictsWith.includes(n.entryId) || (n.sourceEventId !== null && e.conflictsWith.includes(n.sourceEventId)),
+  );
+  const twin = inScope.find(
+    (n) => n.cosine >= policy.dedupThreshold && !explicit.includes(n) && !judge(e.content, n.content),
+  );
   if (!superseded && twin) {
-    steps.push({ step: 'dedup', outcome: 'duplicate', detail: `cosine ${twin.cosine.toFixed(3)} with entry ${twin.entryId}` });
-    return done({ disposition: 'duplicate', operation: null, scope, kind, reason: `equivalent to an existing ${scope} entry (cosine ${twin.cosine.toFixed(2)})`, targetEntryId: twin.entryId });
+    steps.push({
+      step: 'dedup',
+      outcome: 'duplicate',
+      detail: `cosine ${twin.cosine.toFixed(3)} with entry ${twin.entryId}`,
+    });
+    return done({
+      disposition: 'duplicate',
+      operation: null,
+      scope,
+      kind,
+      reason: `equivalent to an existing ${scope} entry (cosine ${twin.cosine.toFixed(2)})`,
+      targetEntryId: twin.entryId,
+    });
   }
-  if (neighbourList === null) steps.push({ step: 'dedup', outcome: 'unavailable', detail: 'the embedding model could not run; a person checks for duplicates' });
+  if (neighbourList === null)
+    steps.push({
+      step: 'dedup',
+      outcome: 'unavailable',
+      detail: 'the embedding model could not run; a person checks for duplicates',
+    });
   else {
     const near = inScope[0];
-    steps.push({ step: 'dedup', outcome: 'new', detail: near ? `nearest cosine ${near.cosine.toFixed(3)}${near.cosine >= policy.dedupThreshold ? ', but it disagrees' : ` < ${policy.dedupThreshold}`}` : 'no entry in this scope yet' });
+    steps.push({
+      step: 'dedup',
+      outcome: 'new',
+      detail: near
+        ? `nearest cosine ${near.cosine.toFixed(3)}${near.cosine >= policy.dedupThreshold ? ', but it disagrees' : ` < ${policy.dedupThreshold}`}`
+        : 'no entry in this scope yet',
+    });
   }
 
   // 7. Conflicts: explicit, then likely (close and disagreeing).
-  const likely = inScope.filter((n) => n.cosine >= policy.conflictThreshold && !explicit.includes(n) && n !== superseded && judge(e.content, n.content));
+  const likely = inScope.filter(
+    (n) =>
+      n.cosine >= policy.conflictThreshold && !explicit.includes(n) && n !== superseded && judge(e.content, n.content),
+  );
   const conflicts = [...explicit, ...likely].map((n) => n.entryId);
-  steps.push({ step: 'conflict', outcome: conflicts.length ? `${conflicts.length} conflict(s)` : 'none', detail: conflicts.length ? `${explicit.length} named by the event, ${likely.length} close and disagreeing` : undefined });
+  steps.push({
+    step: 'conflict',
+    outcome: conflicts.length ? `${conflicts.length} conflict(s)` : 'none',
+    detail: conflicts.length
+      ? `${explicit.length} named by the event, ${likely.length} close and disagreeing`
+      : undefined,
+  });
 
   // 8. Write or propose.
   let operation: Operation = 'append';
@@ -265,11 +373,11 @@ export function curate(
     ? 'the emitter asked for human review'
     : neighbourList === null
       ? 'duplicates could not be checked (embedding model unavailable)'
-    : operation !== 'append'
-      ? `${operation} changes existing memory`
-      : policy.approvalScopes.includes(scope)
-        ? `${scope} writes need approval in this project`
-        : null;
+      : operation !== 'append'
+        ? `${operation} changes existing memory`
+        : policy.approvalScopes.includes(scope)
+          ? `${scope} writes need approval in this project`
+          : null;
   steps.push({ step: 'write', outcome: review ? 'proposed' : 'written', detail: review ?? `${operation} to ${scope}` });
   return done({
     disposition: review ? 'proposed' : 'written',

@@ -25,7 +25,12 @@ export function pct(n: number, of: number): string {
 
 export function reportMarkdown(r: CurationReport): string {
   const count = (n: number) => `${n} (${pct(n, r.received)})`;
-  const table = (head: string[], rows: string[][]) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
+  const table = (head: string[], rows: string[][]) =>
+    [
+      `| ${head.join(' | ')} |`,
+      `|${head.map(() => '---').join('|')}|`,
+      ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+    ].join('\n');
   return [
     '# Memory Curation Report',
     '',
@@ -43,27 +48,45 @@ export function reportMarkdown(r: CurationReport): string {
     '',
     '## Accepted Writes',
     '',
-    table(['Event ID', 'Scope', 'Kind', 'Action', 'Target'], r.written.map((w) => [w.eventId, w.scope, w.kind, w.action, w.target])),
+    table(
+      ['Event ID', 'Scope', 'Kind', 'Action', 'Target'],
+      r.written.map((w) => [w.eventId, w.scope, w.kind, w.action, w.target]),
+    ),
     '',
     '## Proposed Writes',
     '',
-    table(['Event ID', 'Scope', 'Kind', 'Needs Review Because', 'Decision'], r.proposed.map((p) => [p.eventId, p.scope, p.kind, p.because, p.status])),
+    table(
+      ['Event ID', 'Scope', 'Kind', 'Needs Review Because', 'Decision'],
+      r.proposed.map((p) => [p.eventId, p.scope, p.kind, p.because, p.status]),
+    ),
     '',
     '## Rejected Events',
     '',
-    table(['Event ID', 'Reason'], r.rejected.map((x) => [x.eventId, x.disposition === 'rejected' ? x.reason : `${x.disposition}: ${x.reason}`])),
+    table(
+      ['Event ID', 'Reason'],
+      r.rejected.map((x) => [x.eventId, x.disposition === 'rejected' ? x.reason : `${x.disposition}: ${x.reason}`]),
+    ),
     '',
     '## Redactions',
     '',
-    table(['Event ID', 'Redaction'], r.redactions.map((x) => [x.eventId, x.redaction])),
+    table(
+      ['Event ID', 'Redaction'],
+      r.redactions.map((x) => [x.eventId, x.redaction]),
+    ),
     '',
     '## Conflicts',
     '',
-    table(['Event ID', 'Conflicts With', 'Resolution Needed'], r.conflicts.map((c) => [c.eventId, c.conflictsWith, c.resolution])),
+    table(
+      ['Event ID', 'Conflicts With', 'Resolution Needed'],
+      r.conflicts.map((c) => [c.eventId, c.conflictsWith, c.resolution]),
+    ),
     '',
     '## Deprecations',
     '',
-    table(['Event ID', 'Target'], r.deprecations.map((d) => [d.eventId, d.target])),
+    table(
+      ['Event ID', 'Target'],
+      r.deprecations.map((d) => [d.eventId, d.target]),
+    ),
     '',
     '## Audit Notes',
     '',

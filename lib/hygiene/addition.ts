@@ -57,7 +57,13 @@ export function additionReport(turns: LabTurn[], windows = 8): AdditionReport {
   const out: AdditionWindow[] = [];
   for (let from = 1; from <= last; from += size) {
     const to = Math.min(last, from + size - 1);
-    out.push(summarize(turns.filter((t) => t.step >= from && t.step <= to), from, to));
+    out.push(
+      summarize(
+        turns.filter((t) => t.step >= from && t.step <= to),
+        from,
+        to,
+      ),
+    );
   }
   return { reported, windows: out, total: summarize(turns, 1, last) };
 }

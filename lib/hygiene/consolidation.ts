@@ -48,7 +48,11 @@ export interface ConsolidationResult {
  * Nearest neighbours by cosine (unit vectors): for each query, the k best rows of `pool`. The
  * server passes a native implementation (one matrix product); `jsNearest` is the pure fallback.
  */
-export type Nearest = (queries: Float32Array[], pool: Float32Array[], k: number) => Promise<{ rows: number[][]; cosines: number[][] }>;
+export type Nearest = (
+  queries: Float32Array[],
+  pool: Float32Array[],
+  k: number,
+) => Promise<{ rows: number[][]; cosines: number[][] }>;
 
 export const jsNearest: Nearest = async (queries, pool, k) => {
   const rows: number[][] = [];
@@ -92,7 +96,13 @@ export async function novelty(atoms: Atom[], nearest: Nearest = jsNearest): Prom
   });
 }
 
-export async function consolidate(atoms: Atom[], B: number, policy: Consolidation, nearest: Nearest = jsNearest, seed = 7): Promise<ConsolidationResult> {
+export async function consolidate(
+  atoms: Atom[],
+  B: number,
+  policy: Consolidation,
+  nearest: Nearest = jsNearest,
+  seed = 7,
+): Promise<ConsolidationResult> {
   const recency = atoms.map((a) => a.addedStep);
   const usage = atoms.map((a) => a.usage);
   const record = (score: number[]) => Object.fromEntries(atoms.map((a, i) => [a.id, score[i]!]));
@@ -102,7 +112,9 @@ export async function consolidate(atoms: Atom[], B: number, policy: Consolidatio
     const supplied = atoms.length > 0 && atoms.every((a) => a.surprise !== null);
     const sigma = supplied ? atoms.map((a) => a.surprise!) : await novelty(atoms, nearest);
     const [s, r, u] = [scale(sigma), scale(recency), scale(usage)];
-    const score = atoms.map((_, i) => SURPRISE_WEIGHTS.sigma * s[i]! + SURPRISE_WEIGHTS.recency * r[i]! + SURPRISE_WEIGHTS.usage * u[i]!);
+    const score = atoms.map(
+      (_, i) => SURPRISE_WEIGHTS.sigma * s[i]! + SURPRISE_WEIGHTS.recency * r[i]! + SURPRISE_WEIGHTS.usage * u[i]!,
+    );
     return { policy, kept: topB(atoms, score, B), score: record(score), sigma: supplied ? 'supplied' : 'novelty' };
   }
   const clusters = await sleepClusters(atoms, B, nearest, seed);
@@ -116,7 +128,13 @@ export async function consolidate(atoms: Atom[], B: number, policy: Consolidatio
  * Spherical k-means into min(B, n) clusters; each cluster's kept atom is its medoid. Deterministic for
  * a seed. Seeding is k-means++ in rounds; the assignment step is one `nearest` call per iteration.
  */
-export async function sleepClusters(atoms: Atom[], B: number, nearest: Nearest = jsNearest, seed = 7, iterations = 12): Promise<Cluster[]> {
+export async function sleepClusters(
+  atoms: Atom[],
+  B: number,
+  nearest: Nearest = jsNearest,
+  seed = 7,
+  iterations = 12,
+): Promise<Cluster[]> {
   const n = atoms.length;
   const k = Math.min(B, n);
   if (!k) return [];
@@ -216,6 +234,9 @@ export function coverage(atoms: Atom[], r: ConsolidationResult): { retainedUsage
   const kept = new Set(r.clusters ? r.clusters.flatMap((c) => c.members) : r.kept);
   const total = atoms.reduce((s, a) => s + a.usage, 0);
   const held = atoms.filter((a) => kept.has(a.id)).reduce((s, a) => s + a.usage, 0);
-  const dropped = atoms.filter((a) => !new Set(r.kept).has(a.id)).sort((a, b) => b.usage - a.usage).map((a) => a.id);
+  const dropped = atoms
+    .filter((a) => !new Set(r.kept).has(a.id))
+    .sort((a, b) => b.usage - a.usage)
+    .map((a) => a.id);
   return { retainedUsage: total ? held / total : 1, dropped };
 }

@@ -63,7 +63,12 @@ function statsOf(retrievals: HistoryRetrieval[], upTo = Infinity): Map<string, S
 
 const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-export function periodicFires(addedStep: number, steps: number[], now: number, p: Pick<DeletionParams, 'period' | 'alpha'>): boolean {
+export function periodicFires(
+  addedStep: number,
+  steps: number[],
+  now: number,
+  p: Pick<DeletionParams, 'period' | 'alpha'>,
+): boolean {
   if (now - addedStep < p.period) return false;
   return steps.filter((s) => s > now - p.period && s <= now).length <= p.alpha;
 }
@@ -85,7 +90,12 @@ export interface Verdict {
 }
 
 /** Which records each policy would remove now (`now` = the last step), with the reason for each. */
-export function removeNow(records: HistoryRecord[], retrievals: HistoryRetrieval[], now: number, p: DeletionParams): Record<Policy, Verdict[]> {
+export function removeNow(
+  records: HistoryRecord[],
+  retrievals: HistoryRetrieval[],
+  now: number,
+  p: DeletionParams,
+): Record<Policy, Verdict[]> {
   const stats = statsOf(retrievals, now);
   const base = records.map((r) => {
     const s = stats.get(r.id) ?? { steps: [], utilities: [] };
@@ -95,26 +105,55 @@ export function removeNow(records: HistoryRecord[], retrievals: HistoryRetrieval
     const his = historyFires(s.steps, s.utilities, p);
     return { r, s, recent, mu, per, his };
   });
-  const verdict = (b: (typeof base)[number], removed: boolean, reason: string): Verdict => ({ id: b.r.id, removed, reason, recentRetrievals: b.recent, retrievals: b.s.steps.length, meanUtility: b.mu });
+  const verdict = (b: (typeof base)[number], removed: boolean, reason: string): Verdict => ({
+    id: b.r.id,
+    removed,
+    reason,
+    recentRetrievals: b.recent,
+    retrievals: b.s.steps.length,
+    meanUtility: b.mu,
+  });
   const perReason = (b: (typeof base)[number]) =>
-    b.per ? `retrieved ${b.recent}× in the last ${p.period} steps (≤ α = ${p.alpha})` : now - b.r.addedStep < p.period ? `younger than one period` : `retrieved ${b.recent}× in the last ${p.period} steps`;
+    b.per
+      ? `retrieved ${b.recent}× in the last ${p.period} steps (≤ α = ${p.alpha})`
+      : now - b.r.addedStep < p.period
+        ? `younger than one period`
+        : `retrieved ${b.recent}× in the last ${p.period} steps`;
   const hisReason = (b: (typeof base)[number]) =>
-    b.s.steps.length <= p.n ? `retrieved ${b.s.steps.length}× (judged after more than n = ${p.n})` : `mean utility ${fmt(b.mu)} over ${b.s.steps.length} retrievals${b.his ? ` (≤ β = ${p.beta})` : ''}`;
+    b.s.steps.length <= p.n
+      ? `retrieved ${b.s.steps.length}× (judged after more than n = ${p.n})`
+      : `mean utility ${fmt(b.mu)} over ${b.s.steps.length} retrievals${b.his ? ` (≤ β = ${p.beta})` : ''}`;
 
   const periodic = base.map((b) => verdict(b, b.per, perReason(b)));
   const history = base.map((b) => verdict(b, b.his, hisReason(b)));
-  const combined = base.map((b) => verdict(b, b.per || b.his, b.per && b.his ? `${perReason(b)}; ${hisReason(b)}` : b.his ? hisReason(b) : perReason(b)));
+  const combined = base.map((b) =>
+    verdict(
+      b,
+      b.per || b.his,
+      b.per && b.his ? `${perReason(b)}; ${hisReason(b)}` : b.his ? hisReason(b) : perReason(b),
+    ),
+  );
   // Capacity: periodic first, then the least useful until memory fits.
   const survivors = base.filter((b) => !b.per);
   const over = Math.max(0, survivors.length - p.capacity);
   const cut = new Set(
     [...survivors]
-      .sort((a, b) => (a.mu ?? 0.5) - (b.mu ?? 0.5) || a.s.steps.length - b.s.steps.length || a.r.addedStep - b.r.addedStep)
+      .sort(
+        (a, b) => (a.mu ?? 0.5) - (b.mu ?? 0.5) || a.s.steps.length - b.s.steps.length || a.r.addedStep - b.r.addedStep,
+      )
       .slice(0, over)
       .map((b) => b.r.id),
   );
   const capacity = base.map((b) =>
-    verdict(b, b.per || cut.has(b.r.id), b.per ? perReason(b) : cut.has(b.r.id) ? `over capacity ${p.capacity}: mean utility ${fmt(b.mu ?? 0.5)} is among the ${over} lowest` : `kept within capacity ${p.capacity}`),
+    verdict(
+      b,
+      b.per || cut.has(b.r.id),
+      b.per
+        ? perReason(b)
+        : cut.has(b.r.id)
+          ? `over capacity ${p.capacity}: mean utility ${fmt(b.mu ?? 0.5)} is among the ${over} lowest`
+          : `kept within capacity ${p.capacity}`,
+    ),
   );
   return { periodic, history, combined, capacity };
 }
@@ -134,7 +173,12 @@ export interface SizePoint {
  * multiple of P, the cap after every step. A removed record's later recalls are dropped (what the
  * agent would have recalled instead is unknown).
  */
-export function simulateSizes(records: HistoryRecord[], retrievals: HistoryRetrieval[], lastStep: number, p: DeletionParams): SizePoint[] {
+export function simulateSizes(
+  records: HistoryRecord[],
+  retrievals: HistoryRetrieval[],
+  lastStep: number,
+  p: DeletionParams,
+): SizePoint[] {
   const entering = new Map<number, string[]>();
   for (const r of records) entering.set(r.addedStep, [...(entering.get(r.addedStep) ?? []), r.id]);
   const at = new Map<number, HistoryRetrieval[]>();
@@ -167,8 +211,13 @@ export function simulateSizes(records: HistoryRecord[], retrievals: HistoryRetri
       for (const id of entering.get(step) ?? []) live.add(id);
       // A record's history changes only when it is recalled: judge just those.
       if (policy === 'history' || policy === 'combined')
-        for (const id of touched) if (live.has(id) && historyFires(get(id).steps, get(id).utilities, p)) live.delete(id);
-      if ((policy === 'periodic' || policy === 'combined' || policy === 'capacity') && step > 0 && step % p.period === 0)
+        for (const id of touched)
+          if (live.has(id) && historyFires(get(id).steps, get(id).utilities, p)) live.delete(id);
+      if (
+        (policy === 'periodic' || policy === 'combined' || policy === 'capacity') &&
+        step > 0 &&
+        step % p.period === 0
+      )
         for (const id of [...live]) if (periodicFires(added.get(id)!, get(id).steps, step, p)) live.delete(id);
       // Over the cap: drop the least useful, one at a time (usually one a step).
       while (policy === 'capacity' && live.size > p.capacity) {
@@ -192,7 +241,14 @@ export function simulateSizes(records: HistoryRecord[], retrievals: HistoryRetri
   const history = run('history');
   const combined = run('combined');
   const capacity = run('capacity');
-  return none.map((n, step) => ({ step, none: n, periodic: periodic[step]!, history: history[step]!, combined: combined[step]!, capacity: capacity[step]! }));
+  return none.map((n, step) => ({
+    step,
+    none: n,
+    periodic: periodic[step]!,
+    history: history[step]!,
+    combined: combined[step]!,
+    capacity: capacity[step]!,
+  }));
 }
 
 function fmt(x: number | null) {

@@ -125,7 +125,10 @@ describe('consolidation under a budget B', () => {
       { id: 'net2', vector: unit(0, 1, 0.9), addedStep: 5, usage: 0, surprise: null },
     ];
     const r = await consolidate(grouped, 2, 'sleep');
-    expect(r.clusters!.map((c) => c.members.sort())).toEqual([['db1', 'db2', 'db3'], ['net1', 'net2']]);
+    expect(r.clusters!.map((c) => c.members.sort())).toEqual([
+      ['db1', 'db2', 'db3'],
+      ['net1', 'net2'],
+    ]);
     expect(r.clusters![0]!.keep).toBe('db2'); // the middle one
     expect(r.kept).toHaveLength(2);
     // Nothing is dropped outright: every recall still lands on a kept or merged atom.
@@ -152,7 +155,12 @@ const rec = (id: string, fromTurn: number | null = null): LabRecord => ({
   surprise: null,
   addition: null,
 });
-const turn = (n: number, recalled: string[], utility: number | null, addition: LabTurn['addition'] = null): LabTurn => ({
+const turn = (
+  n: number,
+  recalled: string[],
+  utility: number | null,
+  addition: LabTurn['addition'] = null,
+): LabTurn => ({
   step: n,
   session: 's',
   turn: n,
@@ -179,11 +187,21 @@ describe('record health', () => {
   });
 
   it('flags a record recalled on similar inputs whose outputs the turns did not follow (misaligned)', () => {
-    const sims: Record<string, [number, number]> = { '1:m': [0.9, 0.2], '2:m': [0.85, 0.3], '3:m': [0.8, 0.9], '1:ok': [0.9, 0.9], '2:ok': [0.88, 0.8] };
-    const h = recordHealth([rec('m'), rec('ok'), rec('never')], [turn(1, ['m', 'ok'], 0.2), turn(2, ['m', 'ok'], 0.4), turn(3, ['m'], 1)], (t, r) => {
-      const s = sims[`${t.step}:${r.id}`]!;
-      return { input: s[0], output: s[1] };
-    });
+    const sims: Record<string, [number, number]> = {
+      '1:m': [0.9, 0.2],
+      '2:m': [0.85, 0.3],
+      '3:m': [0.8, 0.9],
+      '1:ok': [0.9, 0.9],
+      '2:ok': [0.88, 0.8],
+    };
+    const h = recordHealth(
+      [rec('m'), rec('ok'), rec('never')],
+      [turn(1, ['m', 'ok'], 0.2), turn(2, ['m', 'ok'], 0.4), turn(3, ['m'], 1)],
+      (t, r) => {
+        const s = sims[`${t.step}:${r.id}`]!;
+        return { input: s[0], output: s[1] };
+      },
+    );
     const by = Object.fromEntries(h.map((x) => [x.record.id, x]));
     expect(by.m).toMatchObject({ recalled: 3, misaligned: true });
     expect(by.m!.meanUtility).toBeCloseTo(0.5333, 3);
@@ -194,11 +212,22 @@ describe('record health', () => {
 
   it('follows an error-propagation chain: bad record → wrong turn → its stored output → recalled into a wrong turn again', () => {
     const records = [rec('r0'), rec('r5', 5), rec('r12', 12), rec('good', 7)];
-    const turns = [turn(5, ['r0'], 0), turn(7, ['r0'], 1), turn(12, ['r5'], 0.1), turn(20, ['r12'], 0.2), turn(21, ['good'], 0)];
+    const turns = [
+      turn(5, ['r0'], 0),
+      turn(7, ['r0'], 1),
+      turn(12, ['r5'], 0.1),
+      turn(20, ['r12'], 0.2),
+      turn(21, ['good'], 0),
+    ];
     const chains = errorChains(records, turns);
     expect(chains.map((c) => c.map((l) => `${l.record}@${l.turn.turn}`))).toEqual([['r0@5', 'r5@12', 'r12@20']]);
     // A good turn in the middle breaks the chain.
-    expect(errorChains(records, turns.map((t) => (t.step === 12 ? { ...t, utility: 0.9 } : t)))).toEqual([]);
+    expect(
+      errorChains(
+        records,
+        turns.map((t) => (t.step === 12 ? { ...t, utility: 0.9 } : t)),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -213,7 +242,13 @@ describe('addition report', () => {
     ];
     const r = additionReport(turns, 2);
     expect(r.reported).toBe(4);
-    expect(r.total).toMatchObject({ executions: 4, added: 3, skipped: 1, errorsAdded: 1, evaluators: ['none', 'strict'] });
+    expect(r.total).toMatchObject({
+      executions: 4,
+      added: 3,
+      skipped: 1,
+      errorsAdded: 1,
+      evaluators: ['none', 'strict'],
+    });
     expect(r.total.meanUtilityAll).toBeCloseTo(0.55);
     expect(r.total.meanUtilityAdded).toBeCloseTo(0.7333, 3);
     expect(r.windows.map((w) => [w.from, w.to, w.added, w.skipped])).toEqual([

@@ -52,7 +52,11 @@ export type UtilitySource = 'utility' | 'success' | 'judge' | 'hallucination';
  * A turn's utility: the agent's own `utility` (0–1) or `success` when it reports them, else the mean
  * judge score (scaled to 0–1 when scores run to 10 or 100), else 1 − H_t.
  */
-export function utilityOf(t: { extra?: Record<string, unknown> | null; judge?: Record<string, number> | null; hallucination?: number | null }): { value: number; source: UtilitySource } | null {
+export function utilityOf(t: {
+  extra?: Record<string, unknown> | null;
+  judge?: Record<string, number> | null;
+  hallucination?: number | null;
+}): { value: number; source: UtilitySource } | null {
   const u = t.extra?.utility;
   if (typeof u === 'number' && Number.isFinite(u)) return { value: clamp01(u), source: 'utility' };
   const s = t.extra?.success;
@@ -72,9 +76,18 @@ export function utilityOf(t: { extra?: Record<string, unknown> | null; judge?: R
 export function additionOf(v: unknown): AdditionDecision | null {
   if (!v || typeof v !== 'object') return null;
   const o = v as Record<string, unknown>;
-  const d = o.decision === 'added' || o.added === true ? 'added' : o.decision === 'skipped' || o.added === false ? 'skipped' : null;
+  const d =
+    o.decision === 'added' || o.added === true
+      ? 'added'
+      : o.decision === 'skipped' || o.added === false
+        ? 'skipped'
+        : null;
   if (!d) return null;
-  return { decision: d, evaluator: typeof o.evaluator === 'string' ? o.evaluator : null, score: typeof o.score === 'number' ? o.score : null };
+  return {
+    decision: d,
+    evaluator: typeof o.evaluator === 'string' ? o.evaluator : null,
+    score: typeof o.score === 'number' ? o.score : null,
+  };
 }
 
 export interface Retrieval {
@@ -133,13 +146,25 @@ export function recordHealth(
       if (!r) continue;
       const s = sim(t, r);
       const list = hits.get(id) ?? [];
-      list.push({ record: id, step: t.step, session: t.session, turn: t.turn, qualified: q.has(id), inputSim: s.input, outputSim: s.output, utility: t.utility });
+      list.push({
+        record: id,
+        step: t.step,
+        session: t.session,
+        turn: t.turn,
+        qualified: q.has(id),
+        inputSim: s.input,
+        outputSim: s.output,
+        utility: t.utility,
+      });
       hits.set(id, list);
     }
   }
   return records.map((record) => {
     const retrievals = hits.get(record.id) ?? [];
-    const bad = retrievals.filter((x) => x.inputSim !== null && x.outputSim !== null && x.inputSim >= rule.inputMin && x.outputSim <= rule.outputMax).length;
+    const bad = retrievals.filter(
+      (x) =>
+        x.inputSim !== null && x.outputSim !== null && x.inputSim >= rule.inputMin && x.outputSim <= rule.outputMax,
+    ).length;
     return {
       record,
       retrievals,
@@ -181,7 +206,8 @@ export function errorChains(records: LabRecord[], turns: LabTurn[], wrongBelow =
   }
   // A chain starts at a record that no wrong turn produced.
   const producedByWrong = new Set<string>();
-  for (const [, ts] of wrongInto) for (const t of ts) for (const r of storedFrom.get(turnKey(t.session, t.turn)) ?? []) producedByWrong.add(r);
+  for (const [, ts] of wrongInto)
+    for (const t of ts) for (const r of storedFrom.get(turnKey(t.session, t.turn)) ?? []) producedByWrong.add(r);
   const out: ChainLink[][] = [];
   const walk = (record: string, path: ChainLink[], seen: Set<string>) => {
     let extended = false;

@@ -4,7 +4,11 @@ import type { Envelope } from '@/lib/ingest/contract';
  * Splits envelopes into request-sized batches: at most `maxRecords` each, and at most about
  * `maxBytes` of JSON, so a workspace of 100 KB field snapshots does not become one huge request.
  */
-export function batchEnvelopes(envelopes: readonly Envelope[], maxRecords = 500, maxBytes = 4 * 1024 * 1024): Envelope[][] {
+export function batchEnvelopes(
+  envelopes: readonly Envelope[],
+  maxRecords = 500,
+  maxBytes = 4 * 1024 * 1024,
+): Envelope[][] {
   const out: Envelope[][] = [];
   let cur: Envelope[] = [];
   let bytes = 0;

@@ -26,9 +26,14 @@ describe('convertFiles on the reference fixtures', () => {
     const types = r.files.flatMap((f) => f.envelopes.map((e) => e.type));
     expect(types.filter((t) => t === 'ucs_state')).toHaveLength(22);
     expect(types.filter((t) => t === 'ucs_action')).toHaveLength(400);
-    for (const t of ['ucs_index', 'ucs_export', 'ucs_pp_history', 'ucs_status', 'ucs_consult_samples']) expect(types).toContain(t);
+    for (const t of ['ucs_index', 'ucs_export', 'ucs_pp_history', 'ucs_status', 'ucs_consult_samples'])
+      expect(types).toContain(t);
     expect(types.filter((t) => t === 'ucs_knowledge')).toHaveLength(3);
-    expect(r.files.flatMap((f) => f.envelopes).every((e) => e.type === 'ucs_export' || e.type === 'ucs_status' || e.agent === 'aegis-demo')).toBe(true);
+    expect(
+      r.files
+        .flatMap((f) => f.envelopes)
+        .every((e) => e.type === 'ucs_export' || e.type === 'ucs_status' || e.agent === 'aegis-demo'),
+    ).toBe(true);
   });
 
   it('converts the curator events and says why it skips the schema, report template and results table', () => {
@@ -36,14 +41,21 @@ describe('convertFiles on the reference fixtures', () => {
     expect(r.errors).toEqual([]);
     expect(r.files.map((f) => f.kind)).toEqual(['memory event', 'memory event']);
     expect(r.skipped.map((s) => s.path).sort()).toEqual(
-      ['SOURCE.md', 'mc_results.json', 'memory-curation-report.template.md', 'memory-event.schema.json', 'memory-event.schema.v1-legacy.json'].sort(),
+      [
+        'SOURCE.md',
+        'mc_results.json',
+        'memory-curation-report.template.md',
+        'memory-event.schema.json',
+        'memory-event.schema.v1-legacy.json',
+      ].sort(),
     );
   });
 
   it('keeps its demo copies identical to shared/fixtures', () => {
     if (!existsSync(shared)) return; // outside the workspace there is nothing to compare against
     for (const sub of ['curator', 'ucs-workspace'])
-      for (const f of read(path.join(shared, sub))) expect(readFileSync(path.join(demo, sub, f.path), 'utf8')).toBe(f.text);
+      for (const f of read(path.join(shared, sub)))
+        expect(readFileSync(path.join(demo, sub, f.path), 'utf8')).toBe(f.text);
   });
 });
 
@@ -52,20 +64,35 @@ describe('other inputs', () => {
     const md = '# Report\n\n## Memory Events\n\n```json\n[{"event_id":"e1"}]\n```\n\n## Audit Notes\n';
     expect(memoryEventsFromMarkdown(md)).toEqual([{ event_id: 'e1' }]);
     expect(memoryEventsFromMarkdown('## Memory Events\n```json\n{"not":"array"}\n```')).toBe('bad');
-    const r = convertFiles([{ path: 'report.md', text: md.replace('{"event_id":"e1"}', '{"event_id":"e1","kind":"fact","content":"x"}') }]);
-    expect(r.files[0]?.envelopes).toEqual([{ type: 'memory_event', data: { event_id: 'e1', kind: 'fact', content: 'x' }, source: 'report.md' }]);
+    const r = convertFiles([
+      { path: 'report.md', text: md.replace('{"event_id":"e1"}', '{"event_id":"e1","kind":"fact","content":"x"}') },
+    ]);
+    expect(r.files[0]?.envelopes).toEqual([
+      { type: 'memory_event', data: { event_id: 'e1', kind: 'fact', content: 'x' }, source: 'report.md' },
+    ]);
   });
 
   it('reads sessions as NDJSON of turns and as {session, turns}', () => {
     const ndjson = '{"session_id":"s","turn":1,"agent":"a"}\n{"session_id":"s","turn":2,"agent":"a"}\n';
-    expect(convertFiles([{ path: 't.jsonl', text: ndjson }]).files[0]?.envelopes.map((e) => e.type)).toEqual(['turn', 'turn']);
+    expect(convertFiles([{ path: 't.jsonl', text: ndjson }]).files[0]?.envelopes.map((e) => e.type)).toEqual([
+      'turn',
+      'turn',
+    ]);
     const obj = JSON.stringify({ session: { id: 's', agent: 'a' }, turns: [{ turn: 1 }] });
-    expect(convertFiles([{ path: 's.json', text: obj }]).files[0]?.envelopes[1]).toMatchObject({ type: 'turn', data: { session_id: 's', turn: 1 } });
+    expect(convertFiles([{ path: 's.json', text: obj }]).files[0]?.envelopes[1]).toMatchObject({
+      type: 'turn',
+      data: { session_id: 's', turn: 1 },
+    });
   });
 
   it('says what is wrong with a file it cannot read', () => {
     expect(convertFiles([{ path: 'x.json', text: '{oops' }]).errors[0]?.message).toMatch(/not valid JSON/);
-    expect(convertFiles([{ path: 'x.json', text: '{"hello": 1}' }]).errors[0]?.message).toMatch(/not a file Mnemoscope knows/);
-    expect(convertFiles([{ path: 'torusfield_state.json', text: JSON.stringify({ state: { theta_bins: 1 } }) }]).errors[0]?.message).toMatch(/--agent/);
+    expect(convertFiles([{ path: 'x.json', text: '{"hello": 1}' }]).errors[0]?.message).toMatch(
+      /not a file Mnemoscope knows/,
+    );
+    expect(
+      convertFiles([{ path: 'torusfield_state.json', text: JSON.stringify({ state: { theta_bins: 1 } }) }]).errors[0]
+        ?.message,
+    ).toMatch(/--agent/);
   });
 });

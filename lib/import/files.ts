@@ -43,7 +43,8 @@ function parseJsonLines(text: string): { values: unknown[]; error?: string } {
 }
 
 const isEnvelope = (v: unknown) => isObj(v) && typeof v.type === 'string' && 'data' in v;
-const isEvent = (v: unknown) => isObj(v) && typeof v.event_id === 'string' && ('memory_kind' in v || 'kind' in v) && 'content' in v;
+const isEvent = (v: unknown) =>
+  isObj(v) && typeof v.event_id === 'string' && ('memory_kind' in v || 'kind' in v) && 'content' in v;
 const isTurn = (v: unknown) => isObj(v) && 'session_id' in v && 'turn' in v;
 const isAction = (v: unknown) => isObj(v) && typeof v.t === 'number' && typeof v.action === 'string';
 
@@ -75,11 +76,21 @@ export function convertFile(file: SourceFile, agent?: string): ConvertedFile | {
 
   if (lower.endsWith('.md') || lower.endsWith('.markdown')) {
     const events = memoryEventsFromMarkdown(file.text);
-    if (events === 'bad') return { error: 'the "## Memory Events" section holds a fenced block that is not a JSON array of events' };
-    if (events) return { path: file.path, kind: 'memory events (Markdown)', envelopes: events.map((e) => env('memory_event', e)) };
+    if (events === 'bad')
+      return { error: 'the "## Memory Events" section holds a fenced block that is not a JSON array of events' };
+    if (events)
+      return {
+        path: file.path,
+        kind: 'memory events (Markdown)',
+        envelopes: events.map((e) => env('memory_event', e)),
+      };
     if (file.path.includes('knowledge/')) {
       if (!agent) return { error: 'UCS knowledge notes need the agent: pass --agent' };
-      return { path: file.path, kind: 'UCS knowledge notes', envelopes: [env('ucs_knowledge', { name: name.replace(/\.(md|markdown)$/i, ''), markdown: file.text })] };
+      return {
+        path: file.path,
+        kind: 'UCS knowledge notes',
+        envelopes: [env('ucs_knowledge', { name: name.replace(/\.(md|markdown)$/i, ''), markdown: file.text })],
+      };
     }
     return { skip: 'Markdown without a "## Memory Events" section' };
   }
@@ -89,8 +100,10 @@ export function convertFile(file: SourceFile, agent?: string): ConvertedFile | {
     if (error) return { error };
     if (!values.length) return { skip: 'empty file' };
     if (values.every(isEnvelope)) return { path: file.path, kind: 'ingest envelopes', envelopes: values as Envelope[] };
-    if (values.every(isEvent)) return { path: file.path, kind: 'memory events', envelopes: values.map((v) => env('memory_event', v)) };
-    if (values.every(isTurn)) return { path: file.path, kind: 'session turns', envelopes: values.map((v) => env('turn', v)) };
+    if (values.every(isEvent))
+      return { path: file.path, kind: 'memory events', envelopes: values.map((v) => env('memory_event', v)) };
+    if (values.every(isTurn))
+      return { path: file.path, kind: 'session turns', envelopes: values.map((v) => env('turn', v)) };
     if (values.every(isAction)) {
       if (!agent) return { error: 'a UCS action log needs the agent: pass --agent' };
       return { path: file.path, kind: 'UCS action log', envelopes: values.map((v) => env('ucs_action', v)) };
@@ -109,32 +122,43 @@ export function convertFile(file: SourceFile, agent?: string): ConvertedFile | {
   if (Array.isArray(v)) {
     if (!v.length) return { skip: 'empty array' };
     if (v.every(isEnvelope)) return { path: file.path, kind: 'ingest envelopes', envelopes: v as Envelope[] };
-    if (v.every(isEvent)) return { path: file.path, kind: 'memory events', envelopes: v.map((x) => env('memory_event', x)) };
+    if (v.every(isEvent))
+      return { path: file.path, kind: 'memory events', envelopes: v.map((x) => env('memory_event', x)) };
     if (v.every(isTurn)) return { path: file.path, kind: 'session turns', envelopes: v.map((x) => env('turn', x)) };
     if (v.every((x) => isObj(x) && 'consult' in x)) return ucs('UCS consult samples', 'ucs_consult_samples');
     return { error: 'a JSON array that is neither envelopes, memory events, session turns nor UCS consult samples' };
   }
   if (!isObj(v)) return { error: 'neither a JSON object nor an array' };
 
-  if (typeof v.$schema === 'string' && isObj(v.properties)) return { skip: 'a JSON Schema (describes data, holds none)' };
+  if (typeof v.$schema === 'string' && isObj(v.properties))
+    return { skip: 'a JSON Schema (describes data, holds none)' };
   if (isEnvelope(v)) return { path: file.path, kind: 'ingest envelope', envelopes: [v as unknown as Envelope] };
   if (isEvent(v)) return { path: file.path, kind: 'memory event', envelopes: [env('memory_event', v)] };
   if (isObj(v.state) && 'theta_bins' in v.state) return ucs('UCS field state', 'ucs_state');
-  if (typeof v.format === 'string' && v.format.startsWith('ucs_cognitive_export')) return ucs('UCS export package', 'ucs_export', true);
-  if ('methodology_entries' in v || 'dead_end_entries' in v || 'judgment_nodes' in v) return ucs('UCS annotation index', 'ucs_index');
-  if (Array.isArray(v.snapshots) && v.snapshots.every((s) => isObj(s) && 'pp' in s)) return ucs('UCS PP history', 'ucs_pp_history');
+  if (typeof v.format === 'string' && v.format.startsWith('ucs_cognitive_export'))
+    return ucs('UCS export package', 'ucs_export', true);
+  if ('methodology_entries' in v || 'dead_end_entries' in v || 'judgment_nodes' in v)
+    return ucs('UCS annotation index', 'ucs_index');
+  if (Array.isArray(v.snapshots) && v.snapshots.every((s) => isObj(s) && 'pp' in s))
+    return ucs('UCS PP history', 'ucs_pp_history');
   if ('pp_health' in v && 'status' in v) return ucs('UCS status', 'ucs_status', true);
   if (isObj(v.session) && Array.isArray(v.turns)) {
     const s = v.session;
     return {
       path: file.path,
       kind: 'session',
-      envelopes: [env('session', s), ...v.turns.map((t) => env('turn', isObj(t) && !('session_id' in t) ? { session_id: s.id, ...t } : t))],
+      envelopes: [
+        env('session', s),
+        ...v.turns.map((t) => env('turn', isObj(t) && !('session_id' in t) ? { session_id: s.id, ...t } : t)),
+      ],
     };
   }
   if (Object.values(v).length && Object.values(v).every((x) => isObj(x) && 'P_at_t365' in x))
     return { skip: "the curator paper's Monte Carlo results table (a figure, not memory)" };
-  return { error: 'not a file Mnemoscope knows (UCS state/index/export/PP history/status, memory events, session turns or envelopes)' };
+  return {
+    error:
+      'not a file Mnemoscope knows (UCS state/index/export/PP history/status, memory events, session turns or envelopes)',
+  };
 
   function ucs(kind: string, type: Envelope['type'], namesAgent = false): ConvertedFile | { error: string } {
     if (!agent && !(namesAgent && isObj(v) && typeof v.agent_id === 'string'))

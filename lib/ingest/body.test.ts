@@ -10,13 +10,26 @@ describe('parseIngestBody', () => {
   });
 
   it('reads NDJSON, making a bad line a rejected record of its own', () => {
-    const bad = new Uint8Array([...enc('{"type":"session","data":{"id":"a"}}\n'), 0x7b, 0xff, 0xfe, 0x7d, ...enc('\nnot json\n\n{"type":"turn","data":{}}\n')]);
+    const bad = new Uint8Array([
+      ...enc('{"type":"session","data":{"id":"a"}}\n'),
+      0x7b,
+      0xff,
+      0xfe,
+      0x7d,
+      ...enc('\nnot json\n\n{"type":"turn","data":{}}\n'),
+    ]);
     const r = parseIngestBody(bad);
     if (!r.ok) throw new Error(r.error);
     expect(r.format).toBe('ndjson');
     expect(r.items.map((i) => i.ok)).toEqual([true, false, false, true]);
-    expect(r.items[1]).toMatchObject({ ok: false, errors: [{ message: expect.stringContaining('line 2 is not valid UTF-8') }] });
-    expect(r.items[2]).toMatchObject({ ok: false, errors: [{ message: expect.stringContaining('line 3 is not valid JSON') }] });
+    expect(r.items[1]).toMatchObject({
+      ok: false,
+      errors: [{ message: expect.stringContaining('line 2 is not valid UTF-8') }],
+    });
+    expect(r.items[2]).toMatchObject({
+      ok: false,
+      errors: [{ message: expect.stringContaining('line 3 is not valid JSON') }],
+    });
   });
 
   it('takes one pretty-printed envelope', () => {
@@ -26,8 +39,14 @@ describe('parseIngestBody', () => {
 
   it('rejects an empty body, a broken JSON array and an array with invalid UTF-8 as a whole', () => {
     expect(parseIngestBody(enc('  \n'))).toMatchObject({ ok: false, error: expect.stringContaining('empty') });
-    expect(parseIngestBody(enc('[{"type":'))).toMatchObject({ ok: false, error: expect.stringContaining('not valid JSON') });
-    expect(parseIngestBody(new Uint8Array([0x5b, 0x22, 0xc3, 0x28, 0x22, 0x5d]))).toMatchObject({ ok: false, error: expect.stringContaining('offset 2') });
+    expect(parseIngestBody(enc('[{"type":'))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('not valid JSON'),
+    });
+    expect(parseIngestBody(new Uint8Array([0x5b, 0x22, 0xc3, 0x28, 0x22, 0x5d]))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('offset 2'),
+    });
     expect(parseIngestBody(enc('{"a":1}'.replace('{', '[{')))).toMatchObject({ ok: false });
   });
 });

@@ -20,7 +20,8 @@ function firstByte(bytes: Uint8Array): number {
  */
 export function parseIngestBody(bytes: Uint8Array): ParsedBody {
   const first = firstByte(bytes);
-  if (first === -1) return { ok: false, error: 'body is empty: send a JSON array or NDJSON of {"type", "data"} envelopes' };
+  if (first === -1)
+    return { ok: false, error: 'body is empty: send a JSON array or NDJSON of {"type", "data"} envelopes' };
   if (first === 0x5b /* [ */) {
     let text: string;
     try {
@@ -58,14 +59,20 @@ export function parseIngestBody(bytes: Uint8Array): ParsedBody {
     try {
       text = decoder.decode(chunk);
     } catch {
-      items.push({ ok: false, errors: [{ path: '', message: `line ${line} is not valid UTF-8 (bad byte at offset ${badUtf8Offset(chunk)})` }] });
+      items.push({
+        ok: false,
+        errors: [{ path: '', message: `line ${line} is not valid UTF-8 (bad byte at offset ${badUtf8Offset(chunk)})` }],
+      });
       continue;
     }
     if (!text.trim()) continue;
     try {
       items.push({ ok: true, value: JSON.parse(text) });
     } catch (e) {
-      items.push({ ok: false, errors: [{ path: '', message: `line ${line} is not valid JSON: ${(e as Error).message}` }] });
+      items.push({
+        ok: false,
+        errors: [{ path: '', message: `line ${line} is not valid JSON: ${(e as Error).message}` }],
+      });
     }
   }
   if (!items.length) return { ok: false, error: 'body holds no records' };

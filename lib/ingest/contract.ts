@@ -11,7 +11,11 @@ export const LIMITS = {
   listItems: 1000,
 } as const;
 
-const id = z.string().trim().min(1, 'must not be empty').max(LIMITS.idChars, `must be at most ${LIMITS.idChars} characters`);
+const id = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(LIMITS.idChars, `must be at most ${LIMITS.idChars} characters`);
 const text = z.string().max(LIMITS.textChars, `must be at most ${LIMITS.textChars} characters`);
 const isoTimestamp = z.iso.datetime({ offset: true, local: true, message: 'must be an ISO-8601 date-time' });
 const jsonObject = z.record(z.string(), z.unknown());
@@ -116,8 +120,26 @@ export const ARTIFACT_EXTRA_FIELDS = ['surprise'];
 
 // ---------------------------------------------------------------- memory events
 
-export const MEMORY_KINDS = ['fact', 'decision', 'preference', 'risk', 'procedure', 'hypothesis', 'evidence', 'deprecation', 'conflict'] as const;
-export const SCOPES = ['user_identity', 'team_memory', 'agent_repo', 'agent_team', 'project', 'session', 'discard'] as const;
+export const MEMORY_KINDS = [
+  'fact',
+  'decision',
+  'preference',
+  'risk',
+  'procedure',
+  'hypothesis',
+  'evidence',
+  'deprecation',
+  'conflict',
+] as const;
+export const SCOPES = [
+  'user_identity',
+  'team_memory',
+  'agent_repo',
+  'agent_team',
+  'project',
+  'session',
+  'discard',
+] as const;
 export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 export const EVIDENCE_TYPES = ['commit', 'file', 'message', 'url'] as const;
 
@@ -178,7 +200,11 @@ export const legacyEventSchema = z
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 /** Engine steps are stored as 32-bit integers. */
-const step = z.number().int('must be an integer').nonnegative('must be ≥ 0').max(2_147_483_647, 'must be at most 2147483647');
+const step = z
+  .number()
+  .int('must be an integer')
+  .nonnegative('must be ≥ 0')
+  .max(2_147_483_647, 'must be at most 2147483647');
 
 export const ucsStateSchema = z
   .object({

@@ -8,13 +8,33 @@ const json = (p: string) => JSON.parse(readFileSync(path.join(demo, p), 'utf8'))
 
 const turn = (over: Record<string, unknown> = {}) => ({
   type: 'turn',
-  data: { session_id: 's1', agent: 'a', turn: 1, input: 'in', output: 'out', ccs: { constraints: ['no_restart(nginx)'] }, ...over },
+  data: {
+    session_id: 's1',
+    agent: 'a',
+    turn: 1,
+    input: 'in',
+    output: 'out',
+    ccs: { constraints: ['no_restart(nginx)'] },
+    ...over,
+  },
 });
 
 describe('normalizeEnvelope: turns', () => {
   it('accepts a turn and names it session/turn', () => {
-    const r = normalizeEnvelope(turn({ footprint: { ccs: 120, transcript: 900 }, judge: { relevance: 9 }, hallucination: 0.1, drift: null, extra_field: 1 }));
-    expect(r).toMatchObject({ ok: true, id: 's1/1', record: { type: 'turn', ccs: { constraints: ['no_restart(nginx)'] }, extra: { extra_field: 1 } } });
+    const r = normalizeEnvelope(
+      turn({
+        footprint: { ccs: 120, transcript: 900 },
+        judge: { relevance: 9 },
+        hallucination: 0.1,
+        drift: null,
+        extra_field: 1,
+      }),
+    );
+    expect(r).toMatchObject({
+      ok: true,
+      id: 's1/1',
+      record: { type: 'turn', ccs: { constraints: ['no_restart(nginx)'] }, extra: { extra_field: 1 } },
+    });
   });
 
   it('names the field and the reason for each bad value', () => {
@@ -40,12 +60,18 @@ describe('normalizeEnvelope: turns', () => {
 
   it('rejects unknown record types and a missing data', () => {
     expect(normalizeEnvelope({ type: 'bogus', data: {} })).toMatchObject({ ok: false, errors: [{ path: 'type' }] });
-    expect(normalizeEnvelope({ type: 'turn' })).toMatchObject({ ok: false, errors: [{ path: 'data', message: 'required' }] });
+    expect(normalizeEnvelope({ type: 'turn' })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'data', message: 'required' }],
+    });
     expect(normalizeEnvelope('nope')).toMatchObject({ ok: false });
   });
 
   it('refuses NUL characters, which Postgres cannot store, naming where', () => {
-    expect(normalizeEnvelope(turn({ output: 'a\u0000b' }))).toMatchObject({ ok: false, errors: [{ path: 'data.output', message: expect.stringContaining('NUL') }] });
+    expect(normalizeEnvelope(turn({ output: 'a\u0000b' }))).toMatchObject({
+      ok: false,
+      errors: [{ path: 'data.output', message: expect.stringContaining('NUL') }],
+    });
     expect(normalizeEnvelope(turn({ ccs: { constraints: ['ok', 'bad \ud800'] } }))).toMatchObject({
       ok: false,
       errors: [{ path: 'data.ccs.constraints[1]', message: expect.stringContaining('surrogate') }],
@@ -54,7 +80,9 @@ describe('normalizeEnvelope: turns', () => {
   });
 
   it('redacts secrets and records where, keeping HTML as text', () => {
-    const r = normalizeEnvelope(turn({ input: '<script>alert(1)</script> password=hunter22', ccs: 'constraints: notify(ops@example.com)' }));
+    const r = normalizeEnvelope(
+      turn({ input: '<script>alert(1)</script> password=hunter22', ccs: 'constraints: notify(ops@example.com)' }),
+    );
     if (!r.ok || r.record.type !== 'turn') throw new Error('expected a turn');
     expect(r.record.input).toBe('<script>alert(1)</script> password=[REDACTED:password]');
     expect(r.record.ccs.constraints).toEqual(['notify([REDACTED:email])']);
@@ -69,7 +97,11 @@ describe('normalizeEnvelope: memory events', () => {
   it('accepts both Agentlas fixture events as they are', () => {
     for (const f of ['curator/memory-event.example.json', 'curator/memory-event.example.v1-legacy-agent_team.json']) {
       const r = normalizeEnvelope({ type: 'memory_event', data: json(f) });
-      expect(r).toMatchObject({ ok: true, id: 'memevt_example_0001', record: { shape: 'agentlas', kind: 'procedure' } });
+      expect(r).toMatchObject({
+        ok: true,
+        id: 'memevt_example_0001',
+        record: { shape: 'agentlas', kind: 'procedure' },
+      });
     }
   });
 
@@ -105,8 +137,14 @@ describe('normalizeEnvelope: UCS', () => {
   const state = json('ucs-workspace/ucs/state/torusfield_state.json');
 
   it('needs the agent for a state file, which does not name it', () => {
-    expect(normalizeEnvelope({ type: 'ucs_state', data: state })).toMatchObject({ ok: false, errors: [{ path: 'agent' }] });
-    expect(normalizeEnvelope({ type: 'ucs_state', agent: 'aegis-demo', data: state })).toMatchObject({ ok: true, id: 'aegis-demo@t600' });
+    expect(normalizeEnvelope({ type: 'ucs_state', data: state })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'agent' }],
+    });
+    expect(normalizeEnvelope({ type: 'ucs_state', agent: 'aegis-demo', data: state })).toMatchObject({
+      ok: true,
+      id: 'aegis-demo@t600',
+    });
   });
 
   it('checks each field holds theta_bins × phi_bins values', () => {
@@ -114,12 +152,17 @@ describe('normalizeEnvelope: UCS', () => {
     bad.state.fields.energy.pop();
     expect(normalizeEnvelope({ type: 'ucs_state', agent: 'x', data: bad })).toMatchObject({
       ok: false,
-      errors: [{ path: 'data.state.fields.energy', message: 'must hold theta_bins × phi_bins = 24×32 = 768 values, has 767' }],
+      errors: [
+        { path: 'data.state.fields.energy', message: 'must hold theta_bins × phi_bins = 24×32 = 768 values, has 767' },
+      ],
     });
   });
 
   it('takes the export package with its own agent id', () => {
-    expect(normalizeEnvelope({ type: 'ucs_export', data: json('ucs-workspace/export.json') })).toMatchObject({ ok: true, record: { agentId: 'aegis-demo', kind: 'export' } });
+    expect(normalizeEnvelope({ type: 'ucs_export', data: json('ucs-workspace/export.json') })).toMatchObject({
+      ok: true,
+      record: { agentId: 'aegis-demo', kind: 'export' },
+    });
   });
 });
 
@@ -131,10 +174,16 @@ describe('normalizeEnvelope: CCS storage', () => {
     const terms = { constraints: ['a(b)', 'c(d)'] };
     expect(asTerms).toMatchObject({ ok: true, record: { ccs: terms, ccsRaw: null } });
     expect(asText).toMatchObject({ ok: true, record: { ccs: terms, ccsRaw: 'constraints: a(b) c(d)' } });
-    expect(asString).toMatchObject({ ok: true, record: { ccs: terms, ccsRaw: { constraints: 'a(b) c(d)', goal_orientation: null } } });
+    expect(asString).toMatchObject({
+      ok: true,
+      record: { ccs: terms, ccsRaw: { constraints: 'a(b) c(d)', goal_orientation: null } },
+    });
   });
 
   it('refuses a CCS over the size limit, naming it', () => {
-    expect(normalizeEnvelope(turn({ ccs: `constraints: ${'x'.repeat(64_001)}` }))).toMatchObject({ ok: false, errors: [{ path: 'data.ccs', message: 'must be at most 64000 characters' }] });
+    expect(normalizeEnvelope(turn({ ccs: `constraints: ${'x'.repeat(64_001)}` }))).toMatchObject({
+      ok: false,
+      errors: [{ path: 'data.ccs', message: 'must be at most 64000 characters' }],
+    });
   });
 });

@@ -31,7 +31,15 @@ import {
 type Json = Record<string, unknown>;
 
 export type NormalizedRecord =
-  | { type: 'session'; id: string; agentId: string; title: string | null; domain: string | null; metadata: Json; extra: Json }
+  | {
+      type: 'session';
+      id: string;
+      agentId: string;
+      title: string | null;
+      domain: string | null;
+      metadata: Json;
+      extra: Json;
+    }
   | {
       type: 'turn';
       sessionId: string;
@@ -100,7 +108,8 @@ export type NormalizedRecord =
     }
   | { type: 'ucs_action'; agentId: string; t: number; data: Json };
 
-export type Normalized = { ok: true; record: NormalizedRecord; id: string } | { ok: false; type?: string; id?: string; errors: FieldError[] };
+export type Normalized =
+  { ok: true; record: NormalizedRecord; id: string } | { ok: false; type?: string; id?: string; errors: FieldError[] };
 
 function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   let s = prefix;
@@ -112,7 +121,8 @@ function formatPath(prefix: string, path: readonly PropertyKey[]): string {
 function issueMessage(i: z.core.$ZodIssue): string {
   if (i.code === 'unrecognized_keys') return `unknown field(s): ${i.keys.join(', ')}`;
   const m = /expected (\w+), received (\w+)/.exec(i.message);
-  if (i.code === 'invalid_type' && m) return m[2] === 'undefined' ? 'required' : `must be ${/^[aeiou]/.test(m[1]!) ? 'an' : 'a'} ${m[1]} (got ${m[2]})`;
+  if (i.code === 'invalid_type' && m)
+    return m[2] === 'undefined' ? 'required' : `must be ${/^[aeiou]/.test(m[1]!) ? 'an' : 'a'} ${m[1]} (got ${m[2]})`;
   return i.message;
 }
 
@@ -130,7 +140,9 @@ function zodErrors(error: z.ZodError, prefix: string): FieldError[] {
 
 const KNOWN_TURN = new Set(Object.keys(turnRecordSchema.shape).filter((k) => !TURN_EXTRA_FIELDS.includes(k)));
 const KNOWN_SESSION = new Set(Object.keys(sessionRecordSchema.shape));
-const KNOWN_ARTIFACT = new Set(Object.keys(artifactRecordSchema.shape).filter((k) => !ARTIFACT_EXTRA_FIELDS.includes(k)));
+const KNOWN_ARTIFACT = new Set(
+  Object.keys(artifactRecordSchema.shape).filter((k) => !ARTIFACT_EXTRA_FIELDS.includes(k)),
+);
 
 function extras(data: Json, known: Set<string>): Json {
   const out: Json = {};
@@ -209,9 +221,18 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       if (!r.success) return fail(zodErrors(r.error, 'data'));
       const d = r.data;
       const ccsSize = typeof d.ccs === 'string' ? d.ccs.length : JSON.stringify(d.ccs).length;
-      if (ccsSize > LIMITS.ccsChars) return fail([{ path: 'data.ccs', message: `must be at most ${LIMITS.ccsChars} characters` }], `${d.session_id}/${d.turn}`);
+      if (ccsSize > LIMITS.ccsChars)
+        return fail(
+          [{ path: 'data.ccs', message: `must be at most ${LIMITS.ccsChars} characters` }],
+          `${d.session_id}/${d.turn}`,
+        );
       const redactions: RedactionRecord[] = [];
-      const clean = redactDeep({ input: d.input, output: d.output, ccs: d.ccs, extra: extras(d as Json, KNOWN_TURN) }, '', [], redactions);
+      const clean = redactDeep(
+        { input: d.input, output: d.output, ccs: d.ccs, extra: extras(d as Json, KNOWN_TURN) },
+        '',
+        [],
+        redactions,
+      );
       const { input, output, extra } = clean;
       const sentCcs = clean.ccs;
       const ccs = normalizeCcs(sentCcs);
@@ -268,7 +289,8 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       const r = ucsStateSchema.safeParse(data);
       if (!r.success) return fail(zodErrors(r.error, 'data'));
       const agentId = agentFor(agent, r.data as Json);
-      if (!agentId) return fail([{ path: 'agent', message: 'required for ucs_state: the state file does not name its agent' }]);
+      if (!agentId)
+        return fail([{ path: 'agent', message: 'required for ucs_state: the state file does not name its agent' }]);
       const parts = splitUcsState(r.data as Json);
       return { ok: true, id: `${agentId}@t${parts.t}`, record: { type, agentId, parts, source: source ?? null } };
     }
@@ -277,7 +299,8 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       const r = ucsIndexSchema.safeParse(data);
       if (!r.success) return fail(zodErrors(r.error, 'data'));
       const agentId = agentFor(agent, data) ?? soleAgent(r.data.judgment_nodes);
-      if (!agentId) return fail([{ path: 'agent', message: 'required for ucs_index: the index does not name its agent' }]);
+      if (!agentId)
+        return fail([{ path: 'agent', message: 'required for ucs_index: the index does not name its agent' }]);
       return doc(agentId, 'index', null, data, entitiesFromIndex(data), `${agentId}/index`);
     }
     case 'ucs_export': {
@@ -316,7 +339,8 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       const r = ucsActionSchema.safeParse(data);
       if (!r.success) return fail(zodErrors(r.error, 'data'));
       const agentId = agentFor(agent, data as Json);
-      if (!agentId) return fail([{ path: 'agent', message: 'required for ucs_action: action log lines do not name their agent' }]);
+      if (!agentId)
+        return fail([{ path: 'agent', message: 'required for ucs_action: action log lines do not name their agent' }]);
       return { ok: true, id: `${agentId}@t${r.data.t}`, record: { type, agentId, t: r.data.t, data: data as Json } };
     }
   }
@@ -329,7 +353,11 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     entities: UcsEntities | null,
     id: string,
   ): Normalized {
-    return { ok: true, id, record: { type: 'ucs_document', recordType: type, agentId, kind, key, content, entities, source: source ?? null } };
+    return {
+      ok: true,
+      id,
+      record: { type: 'ucs_document', recordType: type, agentId, kind, key, content, entities, source: source ?? null },
+    };
   }
 }
 
@@ -440,6 +468,8 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
       },
     };
   }
-  return fail([{ path: 'data.memory_kind', message: 'required (or data.kind, for the paper\'s older event shape)' }], eventId);
+  return fail(
+    [{ path: 'data.memory_kind', message: "required (or data.kind, for the paper's older event shape)" }],
+    eventId,
+  );
 }
-

@@ -30,7 +30,9 @@ export function refuseCrossSite(
   } else if (origin === 'null') return 'opaque Origin';
   const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   // The sign-in form posts form-encoded: accepted only with an Origin of this site.
-  if (opts.formPost && type === 'application/x-www-form-urlencoded') return origin ? null : 'a form post must carry an Origin';
-  if (type !== 'application/json') return `state-changing requests must be application/json, not ${JSON.stringify(type || 'none')}`;
+  if (opts.formPost && type === 'application/x-www-form-urlencoded')
+    return origin ? null : 'a form post must carry an Origin';
+  if (type !== 'application/json')
+    return `state-changing requests must be application/json, not ${JSON.stringify(type || 'none')}`;
   return null;
 }

@@ -5,9 +5,14 @@ import { messagesText, otlpToEnvelopes } from './otlp';
 const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
 const i = (key: string, v: number) => ({ key, value: { intValue: String(v) } });
 const d = (key: string, v: number) => ({ key, value: { doubleValue: v } });
-const arr = (key: string, vs: string[]) => ({ key, value: { arrayValue: { values: vs.map((x) => ({ stringValue: x })) } } });
+const arr = (key: string, vs: string[]) => ({
+  key,
+  value: { arrayValue: { values: vs.map((x) => ({ stringValue: x })) } },
+});
 
-const body = (spans: unknown[], resource = [s('service.name', 'triage-bot')]) => ({ resourceSpans: [{ resource: { attributes: resource }, scopeSpans: [{ scope: { name: 't' }, spans }] }] });
+const body = (spans: unknown[], resource = [s('service.name', 'triage-bot')]) => ({
+  resourceSpans: [{ resource: { attributes: resource }, scopeSpans: [{ scope: { name: 't' }, spans }] }],
+});
 
 describe('OTLP/HTTP JSON to envelopes', () => {
   it('turns a span with mnemoscope.turn into a valid turn, with GenAI messages, usage and span events', () => {
@@ -23,8 +28,22 @@ describe('OTLP/HTTP JSON to envelopes', () => {
             s('gen_ai.conversation.id', 'conv-7'),
             i('mnemoscope.turn', 3),
             s('mnemoscope.title', 'Checkout 504s'),
-            s('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Why are checkouts failing?' }] }])),
-            s('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'The CA bundle is stale.' }, { type: 'tool_call', name: 'x' }] }])),
+            s(
+              'gen_ai.input.messages',
+              JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Why are checkouts failing?' }] }]),
+            ),
+            s(
+              'gen_ai.output.messages',
+              JSON.stringify([
+                {
+                  role: 'assistant',
+                  parts: [
+                    { type: 'text', content: 'The CA bundle is stale.' },
+                    { type: 'tool_call', name: 'x' },
+                  ],
+                },
+              ]),
+            ),
             s('mnemoscope.ccs', '{"goal_orientation": ["restore(checkout)"]}'),
             arr('mnemoscope.recalled', ['rb1', 'pm2']),
             s('mnemoscope.qualified', '["rb1"]'),
@@ -33,8 +52,14 @@ describe('OTLP/HTTP JSON to envelopes', () => {
             { key: 'mnemoscope.success', value: { boolValue: true } },
           ],
           events: [
-            { name: 'mnemoscope.artifact', attributes: [s('id', 'rb1'), s('content', 'Restart after CA rotation.'), s('kind', 'runbook')] },
-            { name: 'mnemoscope.memory_event', attributes: [s('event', JSON.stringify({ event_id: 'memevt_otel_00000001', content: 'x' }))] },
+            {
+              name: 'mnemoscope.artifact',
+              attributes: [s('id', 'rb1'), s('content', 'Restart after CA rotation.'), s('kind', 'runbook')],
+            },
+            {
+              name: 'mnemoscope.memory_event',
+              attributes: [s('event', JSON.stringify({ event_id: 'memevt_otel_00000001', content: 'x' }))],
+            },
             { name: 'exception', attributes: [] },
           ],
         },
@@ -61,7 +86,12 @@ describe('OTLP/HTTP JSON to envelopes', () => {
     expect(turn.source).toBe('resourceSpans[0].scopeSpans[0].spans[0]');
     // What the mapping makes passes the same validation as any ingest.
     expect(normalizeEnvelope({ type: turn.type, data: turn.data }).ok).toBe(true);
-    expect(r.envelopes[0]!.data).toMatchObject({ id: 'rb1', session_id: 'conv-7', agent: 'triage-bot', kind: 'runbook' });
+    expect(r.envelopes[0]!.data).toMatchObject({
+      id: 'rb1',
+      session_id: 'conv-7',
+      agent: 'triage-bot',
+      kind: 'runbook',
+    });
     expect(r.envelopes[1]!.data).toEqual({ event_id: 'memevt_otel_00000001', content: 'x' });
   });
 
@@ -70,21 +100,42 @@ describe('OTLP/HTTP JSON to envelopes', () => {
       body([
         { traceId: 't1', spanId: 'a', name: 'chat gpt', attributes: [s('gen_ai.operation.name', 'chat')] },
         { traceId: 't1', spanId: 'b', name: 'turn', attributes: [s('mnemoscope.turn', 'two')] },
-        { traceId: 't2', spanId: 'c', name: 'turn', attributes: [i('mnemoscope.turn', 1), s('mnemoscope.ccs', 'goal_orientation: x(y)')] },
+        {
+          traceId: 't2',
+          spanId: 'c',
+          name: 'turn',
+          attributes: [i('mnemoscope.turn', 1), s('mnemoscope.ccs', 'goal_orientation: x(y)')],
+        },
         { spanId: 'd', name: 'turn', attributes: [i('mnemoscope.turn', 1)] },
-        { traceId: 't3', spanId: 'e', events: [{ name: 'mnemoscope.memory_event', attributes: [s('event', '{not json')] }] },
+        {
+          traceId: 't3',
+          spanId: 'e',
+          events: [{ name: 'mnemoscope.memory_event', attributes: [s('event', '{not json')] }],
+        },
       ]),
     );
     expect(r.spans).toBe(5);
     expect(r.skipped).toBe(1);
     expect(r.errors).toEqual([
       { source: 'resourceSpans[0].scopeSpans[0].spans[1]', message: 'mnemoscope.turn must be an integer, got "two"' },
-      { source: 'resourceSpans[0].scopeSpans[0].spans[3]', message: 'no session: set mnemoscope.session_id (or gen_ai.conversation.id)' },
-      { source: 'resourceSpans[0].scopeSpans[0].spans[4].events[0]', message: 'attribute "event" must be the memory event as JSON' },
+      {
+        source: 'resourceSpans[0].scopeSpans[0].spans[3]',
+        message: 'no session: set mnemoscope.session_id (or gen_ai.conversation.id)',
+      },
+      {
+        source: 'resourceSpans[0].scopeSpans[0].spans[4].events[0]',
+        message: 'attribute "event" must be the memory event as JSON',
+      },
     ]);
     // The trace id is the session when nothing else names one; a text CCS stays text.
     expect(r.envelopes).toHaveLength(1);
-    expect(r.envelopes[0]!.data).toMatchObject({ session_id: 't2', turn: 1, ccs: 'goal_orientation: x(y)', input: '', output: '' });
+    expect(r.envelopes[0]!.data).toMatchObject({
+      session_id: 't2',
+      turn: 1,
+      ccs: 'goal_orientation: x(y)',
+      input: '',
+      output: '',
+    });
   });
 
   it('refuses a body that is not an export request', () => {

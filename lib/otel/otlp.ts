@@ -65,7 +65,12 @@ function attributes(list: unknown): Record<string, unknown> {
 }
 
 const str = (v: unknown) => (typeof v === 'string' && v.length ? v : null);
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : null);
+const num = (v: unknown) =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'string' && v.trim() && Number.isFinite(Number(v))
+      ? Number(v)
+      : null;
 
 /** A list attribute: an array, or a JSON array in a string (some SDKs only export strings). */
 function list(v: unknown): string[] | null {
@@ -75,13 +80,18 @@ function list(v: unknown): string[] | null {
       const p = JSON.parse(v);
       if (Array.isArray(p)) return p.map(String);
     } catch {
-      return v.split(',').map((s) => s.trim()).filter(Boolean);
+      return v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     }
   }
   return null;
 }
 
-/** Text of GenAI messages (`[{role, parts: [{type: "text", content}]}]` or `[{role, content}]`), else the string itself. */
+/**
+ * Text of GenAI messages (`[{role, parts: [{type: "text", content}]}]` or `[{role, content}]`), else the string itself.
+ */
 export function messagesText(v: unknown): string | null {
   let msgs: unknown = v;
   if (typeof v === 'string') {
@@ -96,7 +106,9 @@ export function messagesText(v: unknown): string | null {
     if (!m || typeof m !== 'object') return [];
     const o = m as { content?: unknown; parts?: { type?: string; content?: unknown }[] };
     if (typeof o.content === 'string') return [o.content];
-    return (o.parts ?? []).filter((p) => p && (p.type === 'text' || p.type === undefined) && typeof p.content === 'string').map((p) => p.content as string);
+    return (o.parts ?? [])
+      .filter((p) => p && (p.type === 'text' || p.type === undefined) && typeof p.content === 'string')
+      .map((p) => p.content as string);
   });
   return texts.length ? texts.join('\n') : typeof v === 'string' ? v : null;
 }
@@ -133,9 +145,20 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
       ((ss as { spans?: unknown[] })?.spans ?? []).forEach((sp, k) => {
         out.spans++;
         const source = `resourceSpans[${i}].scopeSpans[${j}].spans[${k}]`;
-        const span = (sp ?? {}) as { traceId?: string; spanId?: string; name?: string; startTimeUnixNano?: string | number; attributes?: unknown; events?: unknown[] };
+        const span = (sp ?? {}) as {
+          traceId?: string;
+          spanId?: string;
+          name?: string;
+          startTimeUnixNano?: string | number;
+          attributes?: unknown;
+          events?: unknown[];
+        };
         const a = { ...resource, ...attributes(span.attributes) };
-        const session = str(a['mnemoscope.session_id']) ?? str(a['gen_ai.conversation.id']) ?? str(a['session.id']) ?? str(span.traceId);
+        const session =
+          str(a['mnemoscope.session_id']) ??
+          str(a['gen_ai.conversation.id']) ??
+          str(a['session.id']) ??
+          str(span.traceId);
         const agent = str(a['mnemoscope.agent']) ?? str(a['gen_ai.agent.name']) ?? str(a['service.name']) ?? 'otel';
         const timestamp = nanosToIso(span.startTimeUnixNano);
         let used = false;
@@ -158,7 +181,11 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
             out.envelopes.push({ type: 'memory_event', data: (data ?? {}) as Record<string, unknown>, source: where });
           } else if (event.name === 'mnemoscope.artifact') {
             used = true;
-            out.envelopes.push({ type: 'artifact', data: { ...ea, ...(session ? { session_id: session } : {}), agent }, source: where });
+            out.envelopes.push({
+              type: 'artifact',
+              data: { ...ea, ...(session ? { session_id: session } : {}), agent },
+              source: where,
+            });
           }
         }
         const turnNo = num(a['mnemoscope.turn']);
@@ -167,7 +194,10 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
           return;
         }
         if (turnNo === null || !Number.isInteger(turnNo)) {
-          out.errors.push({ source, message: `mnemoscope.turn must be an integer, got ${JSON.stringify(a['mnemoscope.turn'])}` });
+          out.errors.push({
+            source,
+            message: `mnemoscope.turn must be an integer, got ${JSON.stringify(a['mnemoscope.turn'])}`,
+          });
           return;
         }
         if (!session) {
@@ -179,14 +209,22 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
           titled.add(session);
           out.envelopes.push({ type: 'session', data: { id: session, agent, title }, source });
         }
-        const usage = { input_tokens: num(a['gen_ai.usage.input_tokens']), output_tokens: num(a['gen_ai.usage.output_tokens']) };
+        const usage = {
+          input_tokens: num(a['gen_ai.usage.input_tokens']),
+          output_tokens: num(a['gen_ai.usage.output_tokens']),
+        };
         const footprint = Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== null));
         const data: Record<string, unknown> = {
           session_id: session,
           agent,
           turn: turnNo,
-          input: str(a['mnemoscope.input']) ?? messagesText(a['gen_ai.input.messages']) ?? str(a['gen_ai.prompt']) ?? '',
-          output: str(a['mnemoscope.output']) ?? messagesText(a['gen_ai.output.messages']) ?? str(a['gen_ai.completion']) ?? '',
+          input:
+            str(a['mnemoscope.input']) ?? messagesText(a['gen_ai.input.messages']) ?? str(a['gen_ai.prompt']) ?? '',
+          output:
+            str(a['mnemoscope.output']) ??
+            messagesText(a['gen_ai.output.messages']) ??
+            str(a['gen_ai.completion']) ??
+            '',
           ccs: ccsOf(a['mnemoscope.ccs']),
           recalled: list(a['mnemoscope.recalled']) ?? [],
           qualified: list(a['mnemoscope.qualified']) ?? [],

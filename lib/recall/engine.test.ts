@@ -6,7 +6,15 @@ import { VectorMatrix, topK } from './vectors';
 
 /** A toy embedder: a topic word decides the direction, so "meaning" is known exactly. */
 const TOPICS = ['web', 'database', 'food'];
-const SYNONYMS: Record<string, string> = { nginx: 'web', proxy: 'web', gateway: 'web', postgres: 'database', sql: 'database', vegetarian: 'food', peanuts: 'food' };
+const SYNONYMS: Record<string, string> = {
+  nginx: 'web',
+  proxy: 'web',
+  gateway: 'web',
+  postgres: 'database',
+  sql: 'database',
+  vegetarian: 'food',
+  peanuts: 'food',
+};
 const toy = (calls: string[][] = []): Embedder => ({
   modelId: 'toy',
   dims: 3,
@@ -25,7 +33,18 @@ const toy = (calls: string[][] = []): Embedder => ({
   },
 });
 
-const item = (id: string, text: string, extra: Partial<RecallItem> = {}): RecallItem => ({ id, kind: 'memory_entry', text, label: null, agent: 'a1', session: null, scope: 'project', ts: null, href: `/x/${id}`, ...extra });
+const item = (id: string, text: string, extra: Partial<RecallItem> = {}): RecallItem => ({
+  id,
+  kind: 'memory_entry',
+  text,
+  label: null,
+  agent: 'a1',
+  session: null,
+  scope: 'project',
+  ts: null,
+  href: `/x/${id}`,
+  ...extra,
+});
 
 const ITEMS = [
   item('e1', 'nginx returned 502 to clients', { agent: 'a1', ts: '2026-01-02T00:00:00.000Z' }),
@@ -37,8 +56,14 @@ const ITEMS = [
 describe('reciprocal rank fusion', () => {
   it('rewards agreement between lists and keeps each list rank', () => {
     const fused = reciprocalRankFusion([
-      [{ id: 'a', score: 9 }, { id: 'b', score: 5 }],
-      [{ id: 'b', score: 0.9 }, { id: 'c', score: 0.8 }],
+      [
+        { id: 'a', score: 9 },
+        { id: 'b', score: 5 },
+      ],
+      [
+        { id: 'b', score: 0.9 },
+        { id: 'c', score: 0.8 },
+      ],
     ]);
     expect(fused.map((f) => f.id)).toEqual(['b', 'a', 'c']);
     expect(fused[0]!.ranks).toEqual([2, 1]);
@@ -49,7 +74,13 @@ describe('reciprocal rank fusion', () => {
 describe('vectors', () => {
   it('topK picks the largest scores in order, skipping filtered rows', () => {
     const m = new VectorMatrix(2, 1);
-    for (const v of [[1, 0], [0, 1], [0.8, 0.6], [-1, 0]]) m.push(v);
+    for (const v of [
+      [1, 0],
+      [0, 1],
+      [0.8, 0.6],
+      [-1, 0],
+    ])
+      m.push(v);
     const scores = m.scoreAll([1, 0], (r) => r !== 2);
     expect(topK(scores, 2)).toEqual([0, 1]);
     expect(topK(m.scoreAll([1, 0]), 2)).toEqual([0, 2]);
@@ -75,14 +106,21 @@ describe('recall engine', () => {
     const e = new RecallEngine(toy());
     e.sync(ITEMS);
     await e.embedPending();
-    expect((await e.search('postgres nginx', { filters: { kinds: ['dead_end'] } })).map((h) => h.item.id)).toEqual(['e2']);
+    expect((await e.search('postgres nginx', { filters: { kinds: ['dead_end'] } })).map((h) => h.item.id)).toEqual([
+      'e2',
+    ]);
     expect((await e.search('postgres nginx', { filters: { agent: 'a1' } })).map((h) => h.item.id)).toEqual(['e1']);
-    expect((await e.search('postgres nginx', { filters: { from: '2026-02-01T00:00:00.000Z' } })).map((h) => h.item.id)).toEqual(['e2']);
+    expect(
+      (await e.search('postgres nginx', { filters: { from: '2026-02-01T00:00:00.000Z' } })).map((h) => h.item.id),
+    ).toEqual(['e2']);
   });
 
   it('embeds only what is new: cached vectors are reused, changed text is re-embedded, removed items disappear', async () => {
     const store = new Map<string, Float32Array>();
-    const cache: VectorCache = { getMany: async (keys) => keys.map((k) => store.get(k)), putMany: async (entries) => entries.forEach(([k, v]) => store.set(k, v)) };
+    const cache: VectorCache = {
+      getMany: async (keys) => keys.map((k) => store.get(k)),
+      putMany: async (entries) => entries.forEach(([k, v]) => store.set(k, v)),
+    };
     const calls: string[][] = [];
     const first = new RecallEngine(toy(calls), cache);
     first.sync(ITEMS);

@@ -73,7 +73,10 @@ export class RecallEngine {
     searchOptions: { boost: { label: 1.5 }, prefix: (t) => t.length > 3, fuzzy: (t) => (t.length > 6 ? 1 : 0) },
   });
 
-  constructor(private embedder: Embedder | null, private cache: VectorCache | null = null) {
+  constructor(
+    private embedder: Embedder | null,
+    private cache: VectorCache | null = null,
+  ) {
     this.matrix = embedder ? new VectorMatrix(embedder.dims) : null;
   }
 
@@ -100,7 +103,10 @@ export class RecallEngine {
     return this.embedder?.modelId ?? null;
   }
 
-  /** Makes the index hold exactly `items`: new ones added, changed ones replaced, missing ones dropped. Returns how many changed. */
+  /**
+   * Makes the index hold exactly `items`: new ones added, changed ones replaced, missing ones dropped. Returns how many
+   * changed.
+   */
   sync(items: readonly RecallItem[]): { added: number; removed: number } {
     const incoming = new Set<string>();
     let added = 0;
@@ -161,7 +167,10 @@ export class RecallEngine {
   }
 
   /** Embeds every item that has no vector yet, cached vectors first; reports progress after each batch. */
-  async embedPending(onProgress?: (done: number, total: number, fromCache: number) => void, shouldStop?: () => boolean): Promise<void> {
+  async embedPending(
+    onProgress?: (done: number, total: number, fromCache: number) => void,
+    shouldStop?: () => boolean,
+  ): Promise<void> {
     const matrix = this.matrix;
     const embedder = this.embedder;
     if (!matrix || !embedder) return;
@@ -291,13 +300,33 @@ export class RecallEngine {
     return this.fuse(kw, [], null, 'keyword', limit);
   }
 
-  private fuse(kw: Ranked[], vec: Ranked[], qv: ArrayLike<number> | null, mode: SearchMode, limit: number, all: Ranked[] = [], identifiers = 0): RecallHit[] {
+  private fuse(
+    kw: Ranked[],
+    vec: Ranked[],
+    qv: ArrayLike<number> | null,
+    mode: SearchMode,
+    limit: number,
+    all: Ranked[] = [],
+    identifiers = 0,
+  ): RecallHit[] {
     const fused =
-      mode === 'hybrid' ? reciprocalRankFusion([kw, vec, all], RRF_K, [1 + identifiers, VECTOR_WEIGHT * (1 - 0.5 * identifiers), 1]) : mode === 'keyword' && all.length ? reciprocalRankFusion([kw, [], all]) : reciprocalRankFusion([mode === 'keyword' ? kw : vec]).map((f) => (mode === 'keyword' ? { ...f, ranks: [f.ranks[0], null] } : { ...f, ranks: [null, f.ranks[0]] }));
+      mode === 'hybrid'
+        ? reciprocalRankFusion([kw, vec, all], RRF_K, [1 + identifiers, VECTOR_WEIGHT * (1 - 0.5 * identifiers), 1])
+        : mode === 'keyword' && all.length
+          ? reciprocalRankFusion([kw, [], all])
+          : reciprocalRankFusion([mode === 'keyword' ? kw : vec]).map((f) =>
+              mode === 'keyword' ? { ...f, ranks: [f.ranks[0], null] } : { ...f, ranks: [null, f.ranks[0]] },
+            );
     return fused.slice(0, limit).map((f) => {
       const i = Number(f.id);
       const cosine = qv && this.matrix && this.embedded[i] ? dot(this.matrix.row(i), qv) : null;
-      return { item: this.items[i]!, score: mode === 'vector' && cosine !== null ? cosine : f.score, keywordRank: f.ranks[0] ?? null, vectorRank: f.ranks[1] ?? null, cosine };
+      return {
+        item: this.items[i]!,
+        score: mode === 'vector' && cosine !== null ? cosine : f.score,
+        keywordRank: f.ranks[0] ?? null,
+        vectorRank: f.ranks[1] ?? null,
+        cosine,
+      };
     });
   }
 
@@ -381,7 +410,10 @@ export class RecallEngine {
       .map((g) => {
         const first = g[0]!;
         let minCosine = 1;
-        if (matrix) for (const i of g.slice(1)) if (this.embedded[i] && this.embedded[first]) minCosine = Math.min(minCosine, dot(matrix.row(first), matrix.row(i)));
+        if (matrix)
+          for (const i of g.slice(1))
+            if (this.embedded[i] && this.embedded[first])
+              minCosine = Math.min(minCosine, dot(matrix.row(first), matrix.row(i)));
         return { items: g.map((i) => this.items[i]!), minCosine };
       })
       .sort((a, b) => b.items.length - a.items.length || a.minCosine - b.minCosine);

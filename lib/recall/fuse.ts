@@ -15,7 +15,11 @@ export interface Fused {
 }
 
 /** `weights` scale each list's contribution (1 each by default). */
-export function reciprocalRankFusion(lists: readonly (readonly Ranked[])[], k = 60, weights?: readonly number[]): Fused[] {
+export function reciprocalRankFusion(
+  lists: readonly (readonly Ranked[])[],
+  k = 60,
+  weights?: readonly number[],
+): Fused[] {
   const byId = new Map<string, Fused>();
   lists.forEach((list, li) => {
     list.forEach((r, i) => {

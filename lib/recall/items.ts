@@ -1,5 +1,15 @@
 /** What recall searches: every piece of memory text a project holds, one item each. */
-export const RECALL_KINDS = ['turn', 'ccs_term', 'memory_event', 'memory_entry', 'artifact', 'dead_end', 'methodology', 'reflection', 'judgment'] as const;
+export const RECALL_KINDS = [
+  'turn',
+  'ccs_term',
+  'memory_event',
+  'memory_entry',
+  'artifact',
+  'dead_end',
+  'methodology',
+  'reflection',
+  'judgment',
+] as const;
 export type RecallKind = (typeof RECALL_KINDS)[number];
 
 export const KIND_LABEL: Record<RecallKind, string> = {

@@ -16,7 +16,13 @@ export interface ModelChoice {
 
 export const MODELS: readonly ModelChoice[] = [
   { id: MODEL_ID, label: 'Mnemoscope static (bundled, offline)', dims: MODEL_DIMS, bundled: true, sizeMb: 26 },
-  { id: 'Xenova/all-MiniLM-L6-v2', label: 'all-MiniLM-L6-v2 (hub, needs network once)', dims: 384, bundled: false, sizeMb: 23 },
+  {
+    id: 'Xenova/all-MiniLM-L6-v2',
+    label: 'all-MiniLM-L6-v2 (hub, needs network once)',
+    dims: 384,
+    bundled: false,
+    sizeMb: 23,
+  },
 ];
 
 export function modelChoice(id: string): ModelChoice {

@@ -1,7 +1,10 @@
 import type { DuplicateCluster, RecallHit, SearchOptions } from './engine';
 import type { RecallFilters } from './items';
 
-/** The recall worker's message protocol: every request carries an id, answered once by a result or an error; status is pushed. */
+/**
+ * The recall worker's message protocol: every request carries an id, answered once by a result or an error; status is
+ * pushed.
+ */
 export type Phase = 'idle' | 'loading' | 'ready' | 'failed';
 
 export interface RecallStatus {

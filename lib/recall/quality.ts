@@ -14,7 +14,11 @@ export interface Quality {
 }
 
 /** recall@5 and mean reciprocal rank (within the top 50) of one ranking mode over a labelled set. */
-export async function evaluate(engine: RecallEngine, queries: readonly LabelledQuery[], mode: SearchMode): Promise<Quality> {
+export async function evaluate(
+  engine: RecallEngine,
+  queries: readonly LabelledQuery[],
+  mode: SearchMode,
+): Promise<Quality> {
   let hits5 = 0;
   let rr = 0;
   for (const { q, relevant } of queries) {

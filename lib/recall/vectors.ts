@@ -7,7 +7,10 @@ export class VectorMatrix {
   private data: Float32Array;
   private rows = 0;
 
-  constructor(readonly dims: number, capacity = 1024) {
+  constructor(
+    readonly dims: number,
+    capacity = 1024,
+  ) {
     this.data = new Float32Array(dims * capacity);
   }
 

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { mayHoldSecret, redactDeep, redactText, type RedactionRecord } from './redact';
 
 const cases: [string, string, string][] = [
-  ['private_key', 'key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----\nend', 'MIIEowIBAAKCAQEA7'],
+  [
+    'private_key',
+    'key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----\nend',
+    'MIIEowIBAAKCAQEA7',
+  ],
   ['aws_access_key', 'use AKIAIOSFODNN7EXAMPLE for s3', 'AKIAIOSFODNN7EXAMPLE'],
   ['github_token', 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789 here', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
   ['api_key', 'OPENAI sk-proj-abcdefghijklmnopqrstuvwx', 'sk-proj-abcdefghijklmnopqrstuvwx'],
@@ -35,7 +39,8 @@ describe('redactText', () => {
   });
 
   it('leaves CCS terms, numbers and ordinary prose alone', () => {
-    const text = 'timing(502_spikes after(http2_enable)) constraints: no_restart(nginx) 502 rate 2.1% → 0.05% at 10:41; order 1234 5678';
+    const text =
+      'timing(502_spikes after(http2_enable)) constraints: no_restart(nginx) 502 rate 2.1% → 0.05% at 10:41; order 1234 5678';
     expect(redactText(text)).toEqual({ text, findings: [] });
   });
 

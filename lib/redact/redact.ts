@@ -34,7 +34,10 @@ interface Rule {
 }
 
 const RULES: Rule[] = [
-  { type: 'private_key', re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g },
+  {
+    type: 'private_key',
+    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+  },
   { type: 'aws_access_key', re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
   { type: 'github_token', re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b/g },
   { type: 'api_key', re: /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g },
@@ -81,7 +84,8 @@ export function mask(type: SecretType): string {
  * against 5.9 µs for one case-insensitive expression and 9.7 µs for a list of `includes`. Keep it
  * in step with RULES (a test runs every rule's examples through it).
  */
-const GATE_WORDS = /@|-----begin|akia|asia|gh[pousr]_|github_pat_|sk-|xox|aiza|_live_|_test_|eyj|earer|pass|pwd|secret|api.?key|token|private.?key/;
+const GATE_WORDS =
+  /@|-----begin|akia|asia|gh[pousr]_|github_pat_|sk-|xox|aiza|_live_|_test_|eyj|earer|pass|pwd|secret|api.?key|token|private.?key/;
 const GATE_DIGITS = /\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d/;
 
 export function mayHoldSecret(text: string): boolean {
@@ -124,9 +128,16 @@ export interface RedactionRecord {
  * Redacts every string inside a JSON value, reporting findings by path (`output`, `ccs.constraints[2]`).
  * Object keys are not touched: they are schema, not memory text.
  */
-export function redactDeep<T>(value: T, path: string, hints: readonly string[] = [], out: RedactionRecord[] = [], json?: string): T {
+export function redactDeep<T>(
+  value: T,
+  path: string,
+  hints: readonly string[] = [],
+  out: RedactionRecord[] = [],
+  json?: string,
+): T {
   // One test of the whole value decides for most records that there is nothing to walk.
-  if (!hints.length && typeof value === 'object' && value !== null && !mayHoldSecret(json ?? JSON.stringify(value))) return value;
+  if (!hints.length && typeof value === 'object' && value !== null && !mayHoldSecret(json ?? JSON.stringify(value)))
+    return value;
   return walk(value, path, hints, out);
 }
 

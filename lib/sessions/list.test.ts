@@ -2,11 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { filterSessions, sortSessions, type SessionListItem } from './list';
 
 const s = (id: string, over: Partial<SessionListItem> = {}): SessionListItem => ({
-  id, agentId: 'a', title: null, domain: null, turnCount: 1, firstAt: null, lastAt: null, meanHallucination: null, meanDrift: null, ...over,
+  id,
+  agentId: 'a',
+  title: null,
+  domain: null,
+  turnCount: 1,
+  firstAt: null,
+  lastAt: null,
+  meanHallucination: null,
+  meanDrift: null,
+  ...over,
 });
 const rows = [
-  s('a', { title: 'Nginx 502', domain: 'it_ops', turnCount: 50, lastAt: '2026-11-18T10:00:00Z', meanHallucination: 0.02 }),
-  s('b', { title: 'OAuth consent', domain: 'cybersecurity', turnCount: 12, lastAt: '2026-11-19T10:00:00Z', meanHallucination: 0.05 }),
+  s('a', {
+    title: 'Nginx 502',
+    domain: 'it_ops',
+    turnCount: 50,
+    lastAt: '2026-11-18T10:00:00Z',
+    meanHallucination: 0.02,
+  }),
+  s('b', {
+    title: 'OAuth consent',
+    domain: 'cybersecurity',
+    turnCount: 12,
+    lastAt: '2026-11-19T10:00:00Z',
+    meanHallucination: 0.05,
+  }),
   s('c', { agentId: 'acc-clinical', turnCount: 30 }),
 ];
 

@@ -42,9 +42,22 @@ describe('stepping one field', () => {
 
 describe('routing', () => {
   it('reproduces the reference consult scores from their components', () => {
-    const paths = consult[0].consult.suggested_paths as { to: string; edge_index: number; score: number; context_boost: number; components: Record<string, number> }[];
+    const paths = consult[0].consult.suggested_paths as {
+      to: string;
+      edge_index: number;
+      score: number;
+      context_boost: number;
+      components: Record<string, number>;
+    }[];
     // The sample's raw edge parameters, as the reference reported them when it consulted.
-    const edges = paths.map((p) => ({ src: 'message', dst: p.to, u: p.components.utility!, c: -p.components.cost!, n: p.components.novelty!, w: p.components.weight! }));
+    const edges = paths.map((p) => ({
+      src: 'message',
+      dst: p.to,
+      u: p.components.utility!,
+      c: -p.components.cost!,
+      n: p.components.novelty!,
+      w: p.components.weight!,
+    }));
     const bias = Object.fromEntries(paths.map((p, k) => [String(k), p.components.bias!]));
     const contextEnergy = Object.fromEntries(paths.map((p) => [p.to, p.context_boost / 0.5]));
     const scored = scoreOutgoing(edges, 'message', { bias, contextEnergy });

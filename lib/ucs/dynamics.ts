@@ -9,7 +9,13 @@
 
 export const FIELD_DEFAULTS = { thetaMix: 0.06, phiMix: 0.04, decay: 0.995 } as const;
 
-export function inject(values: readonly number[], phiBins: number, theta: number, phi: number, magnitude: number): number[] {
+export function inject(
+  values: readonly number[],
+  phiBins: number,
+  theta: number,
+  phi: number,
+  magnitude: number,
+): number[] {
   const thetaBins = values.length / phiBins;
   const out = values.slice();
   const i = (((theta % thetaBins) + thetaBins) % thetaBins) * phiBins + (((phi % phiBins) + phiBins) % phiBins);
@@ -17,7 +23,13 @@ export function inject(values: readonly number[], phiBins: number, theta: number
   return out;
 }
 
-export function diffuse(values: readonly number[], thetaBins: number, phiBins: number, thetaMix: number = FIELD_DEFAULTS.thetaMix, phiMix: number = FIELD_DEFAULTS.phiMix): number[] {
+export function diffuse(
+  values: readonly number[],
+  thetaBins: number,
+  phiBins: number,
+  thetaMix: number = FIELD_DEFAULTS.thetaMix,
+  phiMix: number = FIELD_DEFAULTS.phiMix,
+): number[] {
   const out = new Array<number>(values.length);
   const keep = 1 - thetaMix - phiMix;
   for (let th = 0; th < thetaBins; th++) {
@@ -28,20 +40,31 @@ export function diffuse(values: readonly number[], thetaBins: number, phiBins: n
       const right = (ph + 1) % phiBins;
       const left = (ph - 1 + phiBins) % phiBins;
       out[row + ph] =
-        keep * values[row + ph]! + (thetaMix / 2) * (values[up + ph]! + values[down + ph]!) + (phiMix / 2) * (values[row + right]! + values[row + left]!);
+        keep * values[row + ph]! +
+        (thetaMix / 2) * (values[up + ph]! + values[down + ph]!) +
+        (phiMix / 2) * (values[row + right]! + values[row + left]!);
     }
   }
   return out;
 }
 
-export function decay(fields: Readonly<Record<string, readonly number[]>>, rate: number = FIELD_DEFAULTS.decay): Record<string, number[]> {
+export function decay(
+  fields: Readonly<Record<string, readonly number[]>>,
+  rate: number = FIELD_DEFAULTS.decay,
+): Record<string, number[]> {
   const out: Record<string, number[]> = {};
-  for (const [name, values] of Object.entries(fields)) out[name] = name === 'context_energy' ? values.slice() : values.map((v) => v * rate);
+  for (const [name, values] of Object.entries(fields))
+    out[name] = name === 'context_energy' ? values.slice() : values.map((v) => v * rate);
   return out;
 }
 
 /** One step of the field as the kernel runs it between actions: diffuse the energy, then decay. */
-export function step(fields: Readonly<Record<string, readonly number[]>>, thetaBins: number, phiBins: number, params = FIELD_DEFAULTS): Record<string, number[]> {
+export function step(
+  fields: Readonly<Record<string, readonly number[]>>,
+  thetaBins: number,
+  phiBins: number,
+  params = FIELD_DEFAULTS,
+): Record<string, number[]> {
   const diffused: Record<string, readonly number[]> = { ...fields };
   if (fields.energy) diffused.energy = diffuse(fields.energy, thetaBins, phiBins, params.thetaMix, params.phiMix);
   return decay(diffused, params.decay);
@@ -51,7 +74,14 @@ export function step(fields: Readonly<Record<string, readonly number[]>>, thetaB
  * n steps of one field alone, as `step` treats it: energy diffuses and decays, context_energy is
  * left as it is, any other field decays.
  */
-export function stepField(name: string, values: readonly number[], thetaBins: number, phiBins: number, n: number, params = FIELD_DEFAULTS): number[] {
+export function stepField(
+  name: string,
+  values: readonly number[],
+  thetaBins: number,
+  phiBins: number,
+  n: number,
+  params = FIELD_DEFAULTS,
+): number[] {
   let v = values.slice();
   for (let k = 0; k < n; k++) {
     if (name === 'context_energy') break;

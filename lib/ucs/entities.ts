@@ -7,7 +7,14 @@
 type Json = Record<string, unknown>;
 
 export interface UcsEntities {
-  artifacts: { id: string; kind: string; payload: Json; score: number | null; createdT: number | null; meta: Json | null }[];
+  artifacts: {
+    id: string;
+    kind: string;
+    payload: Json;
+    score: number | null;
+    createdT: number | null;
+    meta: Json | null;
+  }[];
   annotations: { artifactId: string; data: Json }[];
   methodology: Json[];
   deadEnds: Json[];
@@ -20,7 +27,15 @@ const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v.filter((x) => x && ty
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export function emptyEntities(): UcsEntities {
-  return { artifacts: [], annotations: [], methodology: [], deadEnds: [], judgments: [], ppHistory: [], policyOverrides: [] };
+  return {
+    artifacts: [],
+    annotations: [],
+    methodology: [],
+    deadEnds: [],
+    judgments: [],
+    ppHistory: [],
+    policyOverrides: [],
+  };
 }
 
 export function entitiesFromIndex(index: Json): UcsEntities {
@@ -47,7 +62,8 @@ export function entitiesFromExport(doc: Json): UcsEntities {
       createdT: num(art.created_t),
       meta: (art.meta as Json) ?? null,
     });
-    if (art.annotation && typeof art.annotation === 'object') e.annotations.push({ artifactId: id, data: art.annotation as Json });
+    if (art.annotation && typeof art.annotation === 'object')
+      e.annotations.push({ artifactId: id, data: art.annotation as Json });
   }
   e.methodology = arr(doc.methodology);
   e.deadEnds = arr(doc.dead_ends);

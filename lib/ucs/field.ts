@@ -53,7 +53,12 @@ export interface NodePosition {
  * Capability positions on the torus: the injection schedule's θ/φ for `cap_<name>` ports when the
  * state has them, otherwise capability i at (i mod θ, 3i mod φ) as the reference places them.
  */
-export function nodePositions(nodes: readonly string[], schedule: readonly unknown[] | null, thetaBins: number, phiBins: number): NodePosition[] {
+export function nodePositions(
+  nodes: readonly string[],
+  schedule: readonly unknown[] | null,
+  thetaBins: number,
+  phiBins: number,
+): NodePosition[] {
   const fromSchedule = new Map<string, { theta: number; phi: number }>();
   for (const s of schedule ?? []) {
     const e = s as { port?: unknown; theta?: unknown; phi?: unknown };
@@ -62,6 +67,8 @@ export function nodePositions(nodes: readonly string[], schedule: readonly unkno
   }
   return nodes.map((name, i) => {
     const p = fromSchedule.get(name);
-    return p ? { name, ...p, source: 'schedule' as const } : { name, theta: i % thetaBins, phi: (3 * i) % phiBins, source: 'derived' as const };
+    return p
+      ? { name, ...p, source: 'schedule' as const }
+      : { name, theta: i % thetaBins, phi: (3 * i) % phiBins, source: 'derived' as const };
   });
 }

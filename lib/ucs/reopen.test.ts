@@ -2,8 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { highlight, wouldReopen, words } from './reopen';
 
 const deadEnds = [
-  { id: 'a', topic: 'foundry_metrics for debug', reopenConditions: 'new evidence that foundry_metrics output changed', capabilities: ['foundry_metrics'], keywords: ['debug', 'flaky'] },
-  { id: 'b', topic: 'read for research', reopenConditions: 'new evidence that read output changed', capabilities: ['read'], keywords: ['research'] },
+  {
+    id: 'a',
+    topic: 'foundry_metrics for debug',
+    reopenConditions: 'new evidence that foundry_metrics output changed',
+    capabilities: ['foundry_metrics'],
+    keywords: ['debug', 'flaky'],
+  },
+  {
+    id: 'b',
+    topic: 'read for research',
+    reopenConditions: 'new evidence that read output changed',
+    capabilities: ['read'],
+    keywords: ['research'],
+  },
 ];
 
 describe('would this reopen?', () => {

@@ -6,8 +6,39 @@
  */
 
 const STOP = new Set([
-  'the', 'and', 'for', 'that', 'this', 'with', 'from', 'into', 'when', 'then', 'than', 'was', 'were', 'are', 'has', 'have', 'had',
-  'new', 'any', 'all', 'not', 'but', 'its', 'our', 'you', 'can', 'will', 'would', 'should', 'could', 'after', 'before', 'there',
+  'the',
+  'and',
+  'for',
+  'that',
+  'this',
+  'with',
+  'from',
+  'into',
+  'when',
+  'then',
+  'than',
+  'was',
+  'were',
+  'are',
+  'has',
+  'have',
+  'had',
+  'new',
+  'any',
+  'all',
+  'not',
+  'but',
+  'its',
+  'our',
+  'you',
+  'can',
+  'will',
+  'would',
+  'should',
+  'could',
+  'after',
+  'before',
+  'there',
 ]);
 
 export function words(text: string): string[] {
@@ -40,7 +71,10 @@ export function wouldReopen<T extends DeadEndLike>(situation: string, deadEnds: 
   const out: ReopenMatch<T>[] = [];
   deadEnds.forEach((d, k) => {
     const cond = conds[k]!;
-    const extra = new Set([...d.capabilities.flatMap((c) => [c.toLowerCase(), ...words(c)]), ...d.keywords.map((kw) => kw.toLowerCase())]);
+    const extra = new Set([
+      ...d.capabilities.flatMap((c) => [c.toLowerCase(), ...words(c)]),
+      ...d.keywords.map((kw) => kw.toLowerCase()),
+    ]);
     const matched = [...said].filter((w) => cond.has(w) || extra.has(w));
     const inCond = [...cond].filter((w) => said.has(w)).length;
     if (!matched.some((w) => !generic.has(w))) return;

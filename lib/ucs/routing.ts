@@ -4,7 +4,14 @@
  * with the reference defaults α 1.25, β 1.10, γ 0.35, δ 0.50, ε 0.75, temperature 1.0.
  */
 
-export const ROUTING_DEFAULTS = { alpha: 1.25, beta: 1.1, gamma: 0.35, delta: 0.5, epsilon: 0.75, temperature: 1.0 } as const;
+export const ROUTING_DEFAULTS = {
+  alpha: 1.25,
+  beta: 1.1,
+  gamma: 0.35,
+  delta: 0.5,
+  epsilon: 0.75,
+  temperature: 1.0,
+} as const;
 export type RoutingParams = { [K in keyof typeof ROUTING_DEFAULTS]: number };
 
 export interface EdgeParams {
@@ -20,7 +27,15 @@ export interface ScoredEdge {
   edgeIndex: number;
   to: string;
   /** The weighted terms that add up to the score (cost and penalty already negative). */
-  parts: { utility: number; cost: number; novelty: number; weight: number; bias: number; context: number; penalty: number };
+  parts: {
+    utility: number;
+    cost: number;
+    novelty: number;
+    weight: number;
+    bias: number;
+    context: number;
+    penalty: number;
+  };
   score: number;
   probability: number;
 }
@@ -28,7 +43,12 @@ export interface ScoredEdge {
 export function scoreOutgoing(
   edges: readonly EdgeParams[],
   from: string,
-  opts: { bias?: Readonly<Record<string, number>>; contextEnergy?: Readonly<Record<string, number>>; penalty?: Readonly<Record<string, number>>; params?: Partial<RoutingParams> } = {},
+  opts: {
+    bias?: Readonly<Record<string, number>>;
+    contextEnergy?: Readonly<Record<string, number>>;
+    penalty?: Readonly<Record<string, number>>;
+    params?: Partial<RoutingParams>;
+  } = {},
 ): ScoredEdge[] {
   const p = { ...ROUTING_DEFAULTS, ...opts.params };
   const scored: ScoredEdge[] = [];
@@ -43,7 +63,8 @@ export function scoreOutgoing(
       context: p.delta * (opts.contextEnergy?.[e.dst] ?? 0),
       penalty: -p.epsilon * (opts.penalty?.[e.dst] ?? 0),
     };
-    const score = parts.utility + parts.cost + parts.novelty + parts.weight + parts.bias + parts.context + parts.penalty;
+    const score =
+      parts.utility + parts.cost + parts.novelty + parts.weight + parts.bias + parts.context + parts.penalty;
     scored.push({ edgeIndex: i, to: e.dst, parts, score, probability: 0 });
   });
   if (!scored.length) return scored;

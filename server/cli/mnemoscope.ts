@@ -51,7 +51,8 @@ function options(argv: string[]) {
     },
   });
   const batch = Number(values.batch);
-  if (!Number.isInteger(batch) || batch < 1) throw new CliError(`--batch must be a positive integer, got ${values.batch}`);
+  if (!Number.isInteger(batch) || batch < 1)
+    throw new CliError(`--batch must be a positive integer, got ${values.batch}`);
   return { ...values, batch, url: values.url.replace(/\/+$/, ''), positionals };
 }
 
@@ -61,7 +62,9 @@ async function request(url: string, key: string | undefined, init: RequestInit =
   try {
     res = await fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${key}` } });
   } catch (e) {
-    throw new CliError(`cannot reach ${url}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message} (is the server running? npm start)`);
+    throw new CliError(
+      `cannot reach ${url}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message} (is the server running? npm start)`,
+    );
   }
   if (res.status === 401 || res.status === 400 || res.status === 413 || res.status === 404) {
     const body = (await res.json().catch(() => ({}))) as { error?: string };
@@ -94,7 +97,11 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
     }
 
   const bar = new cliProgress.SingleBar(
-    { format: 'importing [{bar}] {percentage}% | {value}/{total} records | {rate} rec/s', stream: process.stderr, hideCursor: true },
+    {
+      format: 'importing [{bar}] {percentage}% | {value}/{total} records | {rate} rec/s',
+      stream: process.stderr,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   const t0 = performance.now();
@@ -122,10 +129,17 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
   if (process.stderr.isTTY) bar.stop();
 
   for (const [path, s] of perFile)
-    console.log(`${s.rejected ? '✗' : '✓'} ${path} (${s.kind}): ${s.accepted} accepted, ${s.duplicate} already stored, ${s.rejected} rejected`);
+    console.log(
+      `${s.rejected ? '✗' : '✓'} ${path} (${s.kind}): ${s.accepted} accepted, ${s.duplicate} already stored, ${s.rejected} rejected`,
+    );
   for (const { path, result } of rejected.slice(0, 50))
-    console.error(`  ${path} record ${result.id ?? result.index}: ${result.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}`);
-  const total = [...perFile.values()].reduce((a, s) => ({ accepted: a.accepted + s.accepted, duplicate: a.duplicate + s.duplicate }), { accepted: 0, duplicate: 0 });
+    console.error(
+      `  ${path} record ${result.id ?? result.index}: ${result.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}`,
+    );
+  const total = [...perFile.values()].reduce(
+    (a, s) => ({ accepted: a.accepted + s.accepted, duplicate: a.duplicate + s.duplicate }),
+    { accepted: 0, duplicate: 0 },
+  );
   console.log(
     `${envelopes.length} records from ${plan.files.length} files in ${Math.round(performance.now() - t0)} ms: ${total.accepted} accepted, ${total.duplicate} already stored, ${rejected.length} rejected; ${plan.skipped.length} files skipped, ${plan.errors.length} unreadable`,
   );
@@ -147,7 +161,9 @@ async function exportProjectTo(o: ReturnType<typeof options>): Promise<number> {
   const t0 = performance.now();
   const res = await request(`${o.url}/api/v1/project/export`, o.key);
   await res.body!.pipeTo(Writable.toWeb(createWriteStream(o.out)));
-  console.error(`wrote ${o.out} (${(statSync(o.out).size / 1024).toFixed(0)} KiB) in ${Math.round(performance.now() - t0)} ms`);
+  console.error(
+    `wrote ${o.out} (${(statSync(o.out).size / 1024).toFixed(0)} KiB) in ${Math.round(performance.now() - t0)} ms`,
+  );
   return 0;
 }
 
@@ -168,7 +184,9 @@ async function importProjectFrom(o: ReturnType<typeof options>): Promise<number>
   } as RequestInit);
   const r = (await res.json()) as { project: string; rows: number; tables: Record<string, number> };
   const tables = Object.entries(r.tables).map(([t, n]) => `${n} ${t}`);
-  console.log(`imported ${r.rows} rows into project ${r.project} in ${Math.round(performance.now() - t0)} ms: ${tables.join(', ')}`);
+  console.log(
+    `imported ${r.rows} rows into project ${r.project} in ${Math.round(performance.now() - t0)} ms: ${tables.join(', ')}`,
+  );
   return 0;
 }
 

@@ -19,12 +19,26 @@ function newest(p: string): number {
   if (!existsSync(p)) return 0;
   const st = statSync(p);
   if (!st.isDirectory()) return st.mtimeMs;
-  return readdirSync(p).reduce((m, n) => (n === 'node_modules' || n === 'demo' ? m : Math.max(m, newest(path.join(p, n)))), st.mtimeMs);
+  return readdirSync(p).reduce(
+    (m, n) => (n === 'node_modules' || n === 'demo' ? m : Math.max(m, newest(path.join(p, n)))),
+    st.mtimeMs,
+  );
 }
 
 const buildId = path.join(root, '.next', 'BUILD_ID');
-const sources = ['app', 'components', 'lib', 'server', 'public', 'drizzle', 'next.config.js', 'package-lock.json', 'instrumentation.ts'];
-const stale = !existsSync(buildId) || Math.max(...sources.map((s) => newest(path.join(root, s)))) > statSync(buildId).mtimeMs;
+const sources = [
+  'app',
+  'components',
+  'lib',
+  'server',
+  'public',
+  'drizzle',
+  'next.config.js',
+  'package-lock.json',
+  'instrumentation.ts',
+];
+const stale =
+  !existsSync(buildId) || Math.max(...sources.map((s) => newest(path.join(root, s)))) > statSync(buildId).mtimeMs;
 
 let config;
 try {
@@ -49,7 +63,9 @@ if (config.MNEMOSCOPE_AUTH === 'users' && !(config.MNEMOSCOPE_ADMIN_USER && conf
   const users = await userCount(handle.db);
   await handle.close();
   if (!users) {
-    console.error('[mnemoscope] refusing to start: MNEMOSCOPE_AUTH=users but no user can sign in. Set MNEMOSCOPE_ADMIN_USER and MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) to create the first admin.');
+    console.error(
+      '[mnemoscope] refusing to start: MNEMOSCOPE_AUTH=users but no user can sign in. Set MNEMOSCOPE_ADMIN_USER and MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) to create the first admin.',
+    );
     process.exit(2);
   }
   delete (globalThis as { __mnemoscopeDb?: unknown }).__mnemoscopeDb;
@@ -61,7 +77,12 @@ if (stale) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-console.log(`[mnemoscope] starting on http://${config.HOST}:${config.PORT} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.MNEMOSCOPE_DATA_DIR}`})`);
-const child = spawn(process.execPath, [nextBin, 'start', '-H', config.HOST, '-p', String(config.PORT)], { stdio: 'inherit', env: childEnv });
+console.log(
+  `[mnemoscope] starting on http://${config.HOST}:${config.PORT} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.MNEMOSCOPE_DATA_DIR}`})`,
+);
+const child = spawn(process.execPath, [nextBin, 'start', '-H', config.HOST, '-p', String(config.PORT)], {
+  stdio: 'inherit',
+  env: childEnv,
+});
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -4,10 +4,10 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { env } from '@/server/env';
 import * as projects from './schema/projects';
 import * as sessions from './schema/sessions';
-import * as memory from './schema/memory';
-import * as ucs from './schema/ucs';
+import * as curation from './schema/curation';
+import * as substrate from './schema/substrate';
 
-export const schema = { ...projects, ...sessions, ...memory, ...ucs };
+export const schema = { ...projects, ...sessions, ...curation, ...substrate };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself: services take either. */
@@ -36,7 +36,12 @@ export async function openDb(opts: OpenOptions): Promise<DbHandle> {
     const { drizzle } = await import('drizzle-orm/postgres-js');
     const client = postgres(opts.url, { max: 10, onnotice: () => {} });
     const db = drizzle(client, { schema }) as unknown as Db;
-    return { db, driver: 'postgres', location: opts.url.replace(/:[^:@/]*@/, ':***@'), close: () => client.end({ timeout: 5 }) };
+    return {
+      db,
+      driver: 'postgres',
+      location: opts.url.replace(/:[^:@/]*@/, ':***@'),
+      close: () => client.end({ timeout: 5 }),
+    };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -44,12 +49,17 @@ export async function openDb(opts: OpenOptions): Promise<DbHandle> {
   let client: InstanceType<typeof PGlite>;
   if (dir === 'memory') client = await PGlite.create();
   else {
-    const dataPath = path.resolve(/*turbopackIgnore: true*/ dir, "pglite");
+    const dataPath = path.resolve(/*turbopackIgnore: true*/ dir, 'pglite');
     mkdirSync(dataPath, { recursive: true });
     client = await PGlite.create({ dataDir: dataPath });
   }
   const db = drizzle(client, { schema }) as unknown as Db;
-  return { db, driver: 'pglite', location: dir === 'memory' ? 'memory' : path.resolve(/*turbopackIgnore: true*/ dir), close: () => client.close() };
+  return {
+    db,
+    driver: 'pglite',
+    location: dir === 'memory' ? 'memory' : path.resolve(/*turbopackIgnore: true*/ dir),
+    close: () => client.close(),
+  };
 }
 
 export async function migrateDb(handle: DbHandle): Promise<void> {

@@ -2,7 +2,7 @@ import { NextResponse } from 'next/server';
 import type { Db } from '@/server/db';
 import { exportProject, importProject } from '@/server/services/archive';
 import { DomainError } from '@/server/services/errors';
-import { jsonError } from './respond';
+import { domainErrorStatus, jsonError } from './respond';
 
 /** A project's archive as a gzip download, streamed as it is read (backpressure from the client). */
 export function archiveDownload(db: Db, projectId: string): Response {
@@ -41,8 +41,12 @@ export async function* bodyLines(body: ReadableStream<Uint8Array>): AsyncGenerat
     cancel: (why) => reader.cancel(why),
   });
   const gz = head[0] === 0x1f && head[1] === 0x8b;
-  const bytes = gz ? rest.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>) : rest;
-  const text = bytes.pipeThrough(new TextDecoderStream('utf-8', { fatal: true }) as unknown as TransformStream<Uint8Array, string>);
+  const bytes = gz
+    ? rest.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
+    : rest;
+  const text = bytes.pipeThrough(
+    new TextDecoderStream('utf-8', { fatal: true }) as unknown as TransformStream<Uint8Array, string>,
+  );
   let carry = '';
   for await (const chunk of text as unknown as AsyncIterable<string>) {
     const parts = (carry + chunk).split('\n');
@@ -59,8 +63,9 @@ export async function archiveUpload(db: Db, projectId: string, req: Request): Pr
     const r = await importProject(db, bodyLines(req.body), { as: projectId });
     return NextResponse.json(r);
   } catch (e) {
-    if (e instanceof DomainError) return jsonError(400, e.message);
-    if (e instanceof TypeError && /decod|gzip|header/i.test(e.message)) return jsonError(400, `the body could not be read: ${e.message}`);
+    if (e instanceof DomainError) return jsonError(domainErrorStatus(e), e.message);
+    if (e instanceof TypeError && /decod|gzip|header/i.test(e.message))
+      return jsonError(400, `the body could not be read: ${e.message}`);
     throw e;
   }
 }

@@ -4,9 +4,28 @@ import { verifyKey } from '@/server/services/api-keys';
 import type { Db } from '@/server/db';
 import { env } from '@/server/env';
 import { RateLimiter } from '@/lib/limits/rate';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '@/server/services/errors';
 
 export function jsonError(status: number, error: string, extra: Record<string, unknown> = {}) {
   return NextResponse.json({ error, ...extra }, { status });
+}
+
+/** The one place a domain error becomes an HTTP status (tRPC has its own in server/trpc/init.ts). */
+export function domainErrorStatus(e: DomainError): number {
+  if (e instanceof NotFoundError) return 404;
+  if (e instanceof ConflictError) return 409;
+  if (e instanceof ForbiddenError) return 403;
+  return 400;
+}
+
+/** Runs a handler; a domain error it throws becomes a JSON error with its status, anything else is rethrown. */
+export async function withDomainErrors(f: () => Promise<Response>): Promise<Response> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof DomainError) return jsonError(domainErrorStatus(e), e.message);
+    throw e;
+  }
 }
 
 export type Authed = { db: Db; projectId: string; actor: string; keyId: string };
@@ -20,7 +39,11 @@ export function rateLimit(keyId: string): NextResponse | null {
   if (g.__mnemoscopeRate?.limit !== limit) g.__mnemoscopeRate = { limit, limiter: new RateLimiter(limit) };
   const r = g.__mnemoscopeRate.limiter.take(keyId);
   if (r.ok) return null;
-  const res = jsonError(429, `rate limit of ${limit} requests a minute for this API key exceeded; retry after ${r.retryAfterSeconds} s`, { retryAfterSeconds: r.retryAfterSeconds });
+  const res = jsonError(
+    429,
+    `rate limit of ${limit} requests a minute for this API key exceeded; retry after ${r.retryAfterSeconds} s`,
+    { retryAfterSeconds: r.retryAfterSeconds },
+  );
   res.headers.set('Retry-After', String(r.retryAfterSeconds));
   return res;
 }
@@ -30,7 +53,11 @@ export async function authenticate(req: Request): Promise<Authed | NextResponse>
   const { db } = await ready();
   const header = req.headers.get('authorization') ?? '';
   const m = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!m) return jsonError(401, 'missing API key: send "Authorization: Bearer <key>" (create keys in Settings, or set MNEMOSCOPE_API_KEY)');
+  if (!m)
+    return jsonError(
+      401,
+      'missing API key: send "Authorization: Bearer <key>" (create keys in Settings, or set MNEMOSCOPE_API_KEY)',
+    );
   const key = await verifyKey(db, m[1]!);
   if (!key) return jsonError(401, 'unknown or revoked API key');
   return { db, projectId: key.projectId, actor: `api_key:${key.keyId}`, keyId: key.keyId };
@@ -38,7 +65,10 @@ export async function authenticate(req: Request): Promise<Authed | NextResponse>
 
 /** Reads a request body, refusing more than `limit` bytes without buffering them all. */
 export async function readBody(req: Request, limit: number): Promise<Uint8Array | NextResponse> {
-  const tooLarge = () => jsonError(413, `body is larger than the limit of ${limit} bytes; split it into smaller batches`, { limitBytes: limit });
+  const tooLarge = () =>
+    jsonError(413, `body is larger than the limit of ${limit} bytes; split it into smaller batches`, {
+      limitBytes: limit,
+    });
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) return tooLarge();
   if (!req.body) return new Uint8Array();
@@ -65,7 +95,10 @@ export async function readBody(req: Request, limit: number): Promise<Uint8Array 
 }
 
 /** Authenticates, applies the key's rate limit and reads the body within the limit: the start of every keyed write. */
-export async function authedBody(req: Request, limit: number): Promise<{ auth: Authed; body: Uint8Array } | NextResponse> {
+export async function authedBody(
+  req: Request,
+  limit: number,
+): Promise<{ auth: Authed; body: Uint8Array } | NextResponse> {
   const auth = await authenticate(req);
   if (auth instanceof NextResponse) return auth;
   const limited = rateLimit(auth.keyId);

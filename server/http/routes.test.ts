@@ -18,12 +18,17 @@ const projectImport = await import('@/app/api/v1/project/import/route');
 const settingsExport = await import('@/app/api/project/export/route');
 
 /** The lines of a gzip NDJSON response. */
-const gunzipLines = async (r: Response) => (await new Response(r.body!.pipeThrough(new DecompressionStream('gzip'))).text()).trim().split('\n');
+const gunzipLines = async (r: Response) =>
+  (await new Response(r.body!.pipeThrough(new DecompressionStream('gzip'))).text()).trim().split('\n');
 
 let keyA = '';
 let keyB = '';
 const req = (url: string, key: string | null, body?: string) =>
-  new Request(`http://127.0.0.1${url}`, { method: body === undefined ? 'GET' : 'POST', headers: key ? { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' } : {}, body });
+  new Request(`http://127.0.0.1${url}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: key ? { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' } : {},
+    body,
+  });
 const params = <T>(p: T) => ({ params: Promise.resolve(p) });
 
 describe('HTTP routes with API keys of two projects', () => {
@@ -32,37 +37,78 @@ describe('HTTP routes with API keys of two projects', () => {
     await ensureProject(db, 'other', 'Other');
     keyA = (await createKey(db, 'default', 'a', 'test')).key;
     keyB = (await createKey(db, 'other', 'b', 'test')).key;
-    const r = await ingestRoute.POST(req('/api/v1/ingest', keyB, JSON.stringify({ type: 'turn', data: { session_id: 'b-only', agent: 'b', turn: 1, input: 'q', output: 'a', ccs: 'goal_orientation: x' } })));
+    const r = await ingestRoute.POST(
+      req(
+        '/api/v1/ingest',
+        keyB,
+        JSON.stringify({
+          type: 'turn',
+          data: { session_id: 'b-only', agent: 'b', turn: 1, input: 'q', output: 'a', ccs: 'goal_orientation: x' },
+        }),
+      ),
+    );
     expect(r.status).toBe(200);
   }, 120_000);
   afterAll(() => leaveApp(saved));
 
   it('refuses a request without a key on every keyed route', async () => {
     expect((await ingestRoute.POST(req('/api/v1/ingest', null, '[]'))).status).toBe(401);
-    expect((await sessionExport.GET(req('/api/v1/sessions/itops-nginx-502/export', null), params({ id: 'itops-nginx-502' }))).status).toBe(401);
-    expect((await ucsExport.GET(req('/api/v1/agents/aegis-demo/ucs/export', null), params({ agent: 'aegis-demo' }))).status).toBe(401);
+    expect(
+      (await sessionExport.GET(req('/api/v1/sessions/itops-nginx-502/export', null), params({ id: 'itops-nginx-502' })))
+        .status,
+    ).toBe(401);
+    expect(
+      (await ucsExport.GET(req('/api/v1/agents/aegis-demo/ucs/export', null), params({ agent: 'aegis-demo' }))).status,
+    ).toBe(401);
   });
 
   it('lets a key read its own project and nothing of another', async () => {
-    expect((await sessionExport.GET(req('/api/v1/sessions/itops-nginx-502/export', keyA), params({ id: 'itops-nginx-502' }))).status).toBe(200);
-    expect((await sessionExport.GET(req('/api/v1/sessions/itops-nginx-502/export', keyB), params({ id: 'itops-nginx-502' }))).status).toBe(404);
-    expect((await sessionExport.GET(req('/api/v1/sessions/b-only/export', keyA), params({ id: 'b-only' }))).status).toBe(404);
-    expect((await sessionExport.GET(req('/api/v1/sessions/b-only/export', keyB), params({ id: 'b-only' }))).status).toBe(200);
-    expect((await ucsExport.GET(req('/api/v1/agents/aegis-demo/ucs/export', keyA), params({ agent: 'aegis-demo' }))).status).toBe(200);
-    expect((await ucsExport.GET(req('/api/v1/agents/aegis-demo/ucs/export', keyB), params({ agent: 'aegis-demo' }))).status).toBe(404);
+    expect(
+      (await sessionExport.GET(req('/api/v1/sessions/itops-nginx-502/export', keyA), params({ id: 'itops-nginx-502' })))
+        .status,
+    ).toBe(200);
+    expect(
+      (await sessionExport.GET(req('/api/v1/sessions/itops-nginx-502/export', keyB), params({ id: 'itops-nginx-502' })))
+        .status,
+    ).toBe(404);
+    expect(
+      (await sessionExport.GET(req('/api/v1/sessions/b-only/export', keyA), params({ id: 'b-only' }))).status,
+    ).toBe(404);
+    expect(
+      (await sessionExport.GET(req('/api/v1/sessions/b-only/export', keyB), params({ id: 'b-only' }))).status,
+    ).toBe(200);
+    expect(
+      (await ucsExport.GET(req('/api/v1/agents/aegis-demo/ucs/export', keyA), params({ agent: 'aegis-demo' }))).status,
+    ).toBe(200);
+    expect(
+      (await ucsExport.GET(req('/api/v1/agents/aegis-demo/ucs/export', keyB), params({ agent: 'aegis-demo' }))).status,
+    ).toBe(404);
   });
 
   it('writes with a key land in the key’s project only', async () => {
-    const r = await ingestRoute.POST(req('/api/v1/ingest', keyA, JSON.stringify({ type: 'turn', data: { session_id: 'b-only', agent: 'a', turn: 2, input: 'q', output: 'a', ccs: 'goal_orientation: y' } })));
+    const r = await ingestRoute.POST(
+      req(
+        '/api/v1/ingest',
+        keyA,
+        JSON.stringify({
+          type: 'turn',
+          data: { session_id: 'b-only', agent: 'a', turn: 2, input: 'q', output: 'a', ccs: 'goal_orientation: y' },
+        }),
+      ),
+    );
     expect(r.status).toBe(200);
-    const b = await (await sessionExport.GET(req('/api/v1/sessions/b-only/export', keyB), params({ id: 'b-only' }))).text();
+    const b = await (
+      await sessionExport.GET(req('/api/v1/sessions/b-only/export', keyB), params({ id: 'b-only' }))
+    ).text();
     expect(b.split('\n').filter((l) => l.includes('"type":"turn"'))).toHaveLength(1);
   });
 
   it('exports a key’s whole project and nothing of another, and imports it into an empty project only', async () => {
     expect((await projectExport.GET(req('/api/v1/project/export', null))).status).toBe(401);
     const res = await projectExport.GET(req('/api/v1/project/export', keyB));
-    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="mnemoscope-other-\d{4}-\d\d-\d\d\.ndjson\.gz"/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /attachment; filename="mnemoscope-other-\d{4}-\d\d-\d\d\.ndjson\.gz"/,
+    );
     const lines = await gunzipLines(res);
     const header = JSON.parse(lines[0]!);
     expect(header.project.id).toBe('other');
@@ -74,11 +120,19 @@ describe('HTTP routes with API keys of two projects', () => {
     await ensureProject(db, 'moved', 'Moved');
     const keyC = (await createKey(db, 'moved', 'c', 'test')).key;
     const gz = new Response(new Blob([lines.join('\n') + '\n']).stream().pipeThrough(new CompressionStream('gzip')));
-    const up = await projectImport.POST(new Request('http://127.0.0.1/api/v1/project/import', { method: 'POST', headers: { authorization: `Bearer ${keyC}` }, body: await gz.arrayBuffer() }));
+    const up = await projectImport.POST(
+      new Request('http://127.0.0.1/api/v1/project/import', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keyC}` },
+        body: await gz.arrayBuffer(),
+      }),
+    );
     expect(up.status, await up.clone().text()).toBe(200);
     expect(await up.json()).toMatchObject({ project: 'moved', rows: lines.length - 2 });
     const again = await gunzipLines(await projectExport.GET(req('/api/v1/project/export', keyC)));
-    expect(again.slice(1)).toEqual(lines.slice(1).map((l) => l.replaceAll('"project_id": "other"', '"project_id": "moved"')));
+    expect(again.slice(1)).toEqual(
+      lines.slice(1).map((l) => l.replaceAll('"project_id": "other"', '"project_id": "moved"')),
+    );
 
     // A project with data refuses, naming why; a damaged file names its line.
     const full = await projectImport.POST(req('/api/v1/project/import', keyA, lines.join('\n')));
@@ -86,7 +140,9 @@ describe('HTTP routes with API keys of two projects', () => {
     expect((await full.json()).error).toMatch(/project "default" already holds data/);
     await ensureProject(db, 'empty', 'Empty');
     const keyE = (await createKey(db, 'empty', 'e', 'test')).key;
-    const bad = await projectImport.POST(req('/api/v1/project/import', keyE, [lines[0], '{"t":"turns","r":', ...lines.slice(1)].join('\n')));
+    const bad = await projectImport.POST(
+      req('/api/v1/project/import', keyE, [lines[0], '{"t":"turns","r":', ...lines.slice(1)].join('\n')),
+    );
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toMatch(/^line 2: not a JSON object/);
   });

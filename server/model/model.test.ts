@@ -4,13 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { dot } from '@/lib/recall/vectors';
 import { MODEL_DIMS, MODEL_ID } from '@/lib/recall/model';
 import { serverEmbedder } from '@/server/services/embeddings';
-import { sha256 } from './build';
+import { sha256 } from '@/server/build/model';
 
 const dir = path.join(process.cwd(), 'public', 'models', MODEL_ID);
 
 describe('the bundled embedding model', () => {
   it('is the model that was built: every file matches its recorded checksum', () => {
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { files: Record<string, string>; dims: number };
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as {
+      files: Record<string, string>;
+      dims: number;
+    };
     expect(manifest.dims).toBe(MODEL_DIMS);
     for (const [file, hash] of Object.entries(manifest.files)) expect(sha256(path.join(dir, file)), file).toBe(hash);
   });

@@ -7,7 +7,7 @@ import { appRouter } from '@/server/routers/app';
 import { createCallerFactory, type Context, type Role } from '@/server/trpc/init';
 import { createUser, principal, setMember, signIn } from '@/server/services/auth';
 import { ensureProject } from '@/server/services/projects';
-import { seedDemo } from '@/server/services/demo';
+import { seedDemo } from '@/server/demo/seed';
 import { ingest } from '@/server/services/ingest';
 import { DRIVERS, freshDb } from '@/server/test/db';
 
@@ -16,12 +16,12 @@ import { DRIVERS, freshDb } from '@/server/test/db';
  * added without an entry here fails the first test; each entry is checked for every role.
  */
 const ACCESS: Record<string, Role> = {
-  'apiKey.list': 'admin',
+  'apiKeys.list': 'admin',
   'hygiene.agents': 'viewer',
   'hygiene.lab': 'viewer',
   'hygiene.propose': 'reviewer',
-  'apiKey.create': 'admin',
-  'apiKey.revoke': 'admin',
+  'apiKeys.create': 'admin',
+  'apiKeys.revoke': 'admin',
   'members.list': 'admin',
   'members.set': 'admin',
   'members.remove': 'admin',
@@ -40,24 +40,24 @@ const ACCESS: Record<string, Role> = {
   'curation.rejected': 'viewer',
   'curation.health': 'viewer',
   'curation.policy': 'viewer',
-  'memory.events': 'viewer',
+  'curation.events': 'viewer',
   'recall.corpus': 'viewer',
   'recall.version': 'viewer',
-  'session.list': 'viewer',
-  'session.byId': 'viewer',
-  'session.artifacts': 'viewer',
-  'session.outline': 'viewer',
-  'session.window': 'viewer',
-  'session.turns': 'viewer',
+  'sessions.list': 'viewer',
+  'sessions.byId': 'viewer',
+  'sessions.artifacts': 'viewer',
+  'sessions.outline': 'viewer',
+  'sessions.window': 'viewer',
+  'sessions.turns': 'viewer',
   'system.info': 'viewer',
-  'ucs.agents': 'viewer',
-  'ucs.snapshots': 'viewer',
-  'ucs.routing': 'viewer',
-  'ucs.artifacts': 'viewer',
-  'ucs.judgment': 'viewer',
-  'ucs.consultSamples': 'viewer',
-  'ucs.deadEnds': 'viewer',
-  'ucs.fieldSeries': 'viewer',
+  'substrate.agents': 'viewer',
+  'substrate.snapshots': 'viewer',
+  'substrate.routing': 'viewer',
+  'substrate.fieldArtifacts': 'viewer',
+  'substrate.judgment': 'viewer',
+  'substrate.consultSamples': 'viewer',
+  'substrate.deadEnds': 'viewer',
+  'substrate.fieldSeries': 'viewer',
 };
 
 /** Every HTTP route and who may use it; a route file without an entry fails the test. */
@@ -115,7 +115,14 @@ describe('authorization matrix', () => {
 
     it.each(Object.entries(ACCESS))('%s needs %s', async (proc, least) => {
       for (const role of ['none', 'viewer', 'reviewer', 'admin'] as const) {
-        const ctx: Context = { db: h.db, driver: h.driver, location: h.location, projectId: role === 'none' ? '' : 'default', actor: `t-${role}`, role };
+        const ctx: Context = {
+          db: h.db,
+          driver: h.driver,
+          location: h.location,
+          projectId: role === 'none' ? '' : 'default',
+          actor: `t-${role}`,
+          role,
+        };
         const code = await call(ctx, proc);
         if (role === 'none') expect(code, `${proc} as nobody`).toBe('UNAUTHORIZED');
         else if (RANK[role] < RANK[least]) expect(code, `${proc} as ${role}`).toBe('FORBIDDEN');
@@ -127,17 +134,37 @@ describe('authorization matrix', () => {
       await ensureProject(h.db, 'other', 'Other');
       await createUser(h.db, 'bob', 'correct horse battery');
       await setMember(h.db, 'other', 'bob', 'admin', null, 'test');
-      await ingest(h.db, 'other', [{ ok: true, value: { type: 'turn', data: { session_id: 'bob-s', agent: 'b', turn: 1, input: 'q', output: 'a', ccs: 'goal_orientation: x' } } }], 'test');
+      await ingest(
+        h.db,
+        'other',
+        [
+          {
+            ok: true,
+            value: {
+              type: 'turn',
+              data: { session_id: 'bob-s', agent: 'b', turn: 1, input: 'q', output: 'a', ccs: 'goal_orientation: x' },
+            },
+          },
+        ],
+        'test',
+      );
       const s = (await signIn(h.db, 'bob', 'correct horse battery'))!;
       expect(await signIn(h.db, 'bob', 'wrong password here')).toBeNull();
       // Asking for the default project does not get it: bob is not a member there.
       const p = (await principal(h.db, s.token, 'default'))!;
       expect([p.projectId, p.role]).toEqual(['other', 'admin']);
-      const bob = createCaller({ db: h.db, driver: h.driver, location: h.location, projectId: p.projectId, actor: p.username, role: p.role });
-      expect((await bob.session.list()).map((x) => x.id)).toEqual(['bob-s']);
-      await expect(bob.session.byId({ id: 'itops-nginx-502' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      const bob = createCaller({
+        db: h.db,
+        driver: h.driver,
+        location: h.location,
+        projectId: p.projectId,
+        actor: p.username,
+        role: p.role,
+      });
+      expect((await bob.sessions.list()).map((x) => x.id)).toEqual(['bob-s']);
+      await expect(bob.sessions.byId({ id: 'itops-nginx-502' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
       expect((await bob.curation.inbox({ status: 'pending' })).items).toEqual([]);
-      expect(await bob.apiKey.list()).toEqual([]);
+      expect(await bob.apiKeys.list()).toEqual([]);
       expect(await principal(h.db, 'not-a-token', 'default')).toBeNull();
     });
   });

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, DRIVERS } from '@/server/test/db';
 import type { DbHandle } from '@/server/db';
 import { createCallerFactory } from '@/server/trpc/init';
-import { seedDemo } from '@/server/services/demo';
+import { seedDemo } from '@/server/demo/seed';
 import type { RecallItem } from '@/lib/recall/items';
 import { verifyKey } from '@/server/services/api-keys';
 import { sql } from 'drizzle-orm';
-import { ucsDeadEnds } from '@/server/db/schema/ucs';
+import { ucsDeadEnds } from '@/server/db/schema/substrate';
 import { decodeCcs, type SessionOutline } from '@/lib/ccs/outline';
 import { appRouter } from './app';
 
@@ -19,13 +19,26 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
   beforeAll(async () => {
     h = await freshDb(driver);
     await seedDemo(h.db, 'default');
-    caller = createCaller({ db: h.db, driver: h.driver, location: h.location, projectId: 'default', actor: 'tester', role: 'admin' });
+    caller = createCaller({
+      db: h.db,
+      driver: h.driver,
+      location: h.location,
+      projectId: 'default',
+      actor: 'tester',
+      role: 'admin',
+    });
   });
   afterAll(async () => h?.close());
 
   it('session.list gives every demo session with its turns, span and footprint', async () => {
-    const list = await caller.session.list();
-    expect(list.map((s) => s.id).sort()).toEqual(['ehr-agent-day-1', 'ehr-agent-day-2', 'health-fhir-labs', 'itops-nginx-502', 'secops-oauth-consent']);
+    const list = await caller.sessions.list();
+    expect(list.map((s) => s.id).sort()).toEqual([
+      'ehr-agent-day-1',
+      'ehr-agent-day-2',
+      'health-fhir-labs',
+      'itops-nginx-502',
+      'secops-oauth-consent',
+    ]);
     expect(list.filter((s) => s.id.startsWith('ehr-')).map((s) => s.turnCount)).toEqual([48, 48]);
     for (const s of list.filter((x) => !x.id.startsWith('ehr-'))) {
       expect(s.turnCount).toBe(50);
@@ -36,75 +49,101 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
   });
 
   it('session.turns gives the TOON and JSON sessions the same parsed shape', async () => {
-    const itops = await caller.session.turns({ id: 'itops-nginx-502' });
-    const sec = await caller.session.turns({ id: 'secops-oauth-consent' });
-    expect(itops[0]?.ccs.constraints).toEqual(['no_restart(nginx)', 'reload_allowed(nginx)', 'safe_change(minimal)', 'avoid(speculation)']);
+    const itops = await caller.sessions.turns({ id: 'itops-nginx-502' });
+    const sec = await caller.sessions.turns({ id: 'secops-oauth-consent' });
+    expect(itops[0]?.ccs.constraints).toEqual([
+      'no_restart(nginx)',
+      'reload_allowed(nginx)',
+      'safe_change(minimal)',
+      'avoid(speculation)',
+    ]);
     expect(sec[0]?.ccs.constraints).toContain('preserve(evidence)');
     expect(Object.keys(itops[10]!.ccs).sort()).toEqual(Object.keys(sec[10]!.ccs).sort());
   });
 
   it('the demo redacted the credential pasted in the IT-ops session', async () => {
-    const turns = await caller.session.turns({ id: 'itops-nginx-502' });
+    const turns = await caller.sessions.turns({ id: 'itops-nginx-502' });
     const pasted = turns.find((t) => t.input.includes('DB_PASSWORD'))!;
     expect(pasted.input).toContain('DB_PASSWORD=[REDACTED:password]');
     expect(pasted.redactions).toEqual([{ path: 'input', type: 'password', count: 1 }]);
   });
 
   it('session.byId says NOT_FOUND for an unknown session', async () => {
-    await expect(caller.session.byId({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'session "nope" not found' });
-    await expect(caller.session.byId({ id: 'nope' })).rejects.toBeInstanceOf(TRPCError);
+    await expect(caller.sessions.byId({ id: 'nope' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'session "nope" not found',
+    });
+    await expect(caller.sessions.byId({ id: 'nope' })).rejects.toBeInstanceOf(TRPCError);
   });
 
   it('apiKey: a created key works until it is revoked, and only its hash is kept', async () => {
-    const { key, apiKey } = await caller.apiKey.create({ name: 'ci agent' });
+    const { key, apiKey } = await caller.apiKeys.create({ name: 'ci agent' });
     expect(key).toMatch(/^msk_/);
     expect(await verifyKey(h.db, key)).toEqual({ projectId: 'default', keyId: apiKey.id });
-    const listed = await caller.apiKey.list();
+    const listed = await caller.apiKeys.list();
     expect(JSON.stringify(listed)).not.toContain(key);
-    await caller.apiKey.revoke({ id: apiKey.id });
+    await caller.apiKeys.revoke({ id: apiKey.id });
     expect(await verifyKey(h.db, key)).toBeNull();
-    await expect(caller.apiKey.create({ name: '  ' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(caller.apiKeys.create({ name: '  ' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
-  it('memory.events and ucs.agents show what the demo holds', async () => {
-    const events = await caller.memory.events();
+  it('curation.events and substrate.agents show what the demo holds', async () => {
+    const events = await caller.curation.events();
     expect(events.length).toBe(15);
     expect(events.find((e) => e.eventId === 'evt-legacy-0001')?.content).not.toContain('Gr4f4na');
-    const [agent] = await caller.ucs.agents();
-    expect(agent).toMatchObject({ agentId: 'aegis-demo', snapshots: 21, thetaBins: 24, phiBins: 32, deadEnds: 9, methodology: 16, judgments: 52, actions: 400, artifacts: 9, annotated: 1 });
+    const [agent] = await caller.substrate.agents();
+    expect(agent).toMatchObject({
+      agentId: 'aegis-demo',
+      snapshots: 21,
+      thetaBins: 24,
+      phiBins: 32,
+      deadEnds: 9,
+      methodology: 16,
+      judgments: 52,
+      actions: 400,
+      artifacts: 9,
+      annotated: 1,
+    });
   });
 
   it('ucs.snapshots and ucs.fieldSeries give the field over time, in step order', async () => {
-    const meta = await caller.ucs.snapshots({ agent: 'aegis-demo' });
-    expect(meta.snapshots.map((s) => s.t)).toEqual(Array.from({ length: 21 }, (_, k) => (k === 20 ? 600 : 201 + 20 * k)));
+    const meta = await caller.substrate.snapshots({ agent: 'aegis-demo' });
+    expect(meta.snapshots.map((s) => s.t)).toEqual(
+      Array.from({ length: 21 }, (_, k) => (k === 20 ? 600 : 201 + 20 * k)),
+    );
     expect(meta.snapshots[0]?.fields).toEqual(['context_energy', 'energy', 'memory', 'salience']);
     expect(meta.nodes).toHaveLength(45);
-    const series = await caller.ucs.fieldSeries({ agent: 'aegis-demo', field: 'energy' });
+    const series = await caller.substrate.fieldSeries({ agent: 'aegis-demo', field: 'energy' });
     expect(series).toHaveLength(21);
     expect(series.every((s) => s.values?.length === 768)).toBe(true);
-    expect((await caller.ucs.fieldSeries({ agent: 'aegis-demo', field: 'nope' }))[0]?.values).toBeNull();
-    await expect(caller.ucs.snapshots({ agent: 'nobody' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await caller.substrate.fieldSeries({ agent: 'aegis-demo', field: 'nope' }))[0]?.values).toBeNull();
+    await expect(caller.substrate.snapshots({ agent: 'nobody' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('ucs: artifacts with annotations, dead ends, judgment, routing state and consult samples', async () => {
-    const arts = await caller.ucs.artifacts({ agent: 'aegis-demo' });
+    const arts = await caller.substrate.fieldArtifacts({ agent: 'aegis-demo' });
     expect(arts).toHaveLength(9);
     expect(arts[0]!.score).toBeGreaterThanOrEqual(arts[8]!.score!);
-    expect(arts.find((a) => a.id === 'c6b826111c1d656d')?.annotation).toMatchObject({ generalized_pattern: 'read before write' });
+    expect(arts.find((a) => a.id === 'c6b826111c1d656d')?.annotation).toMatchObject({
+      generalized_pattern: 'read before write',
+    });
     expect(arts.filter((a) => !a.annotation)).toHaveLength(8);
-    expect(await caller.ucs.deadEnds({ agent: 'aegis-demo' })).toHaveLength(9);
-    const j = await caller.ucs.judgment({ agent: 'aegis-demo' });
+    expect(await caller.substrate.deadEnds({ agent: 'aegis-demo' })).toHaveLength(9);
+    const j = await caller.substrate.judgment({ agent: 'aegis-demo' });
     expect([j.actions.length, j.methodology.length, j.judgments.length]).toEqual([400, 16, 52]);
     expect(j.pp.length).toBeGreaterThanOrEqual(5);
-    const r = await caller.ucs.routing({ agent: 'aegis-demo', t: 600 });
+    const r = await caller.substrate.routing({ agent: 'aegis-demo', t: 600 });
     expect(r.contextEnergy).toHaveLength(768);
     expect((r.cursor as { node: string }).node).toBe('sessions_spawn');
-    await expect(caller.ucs.routing({ agent: 'aegis-demo', t: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect(await caller.ucs.consultSamples({ agent: 'aegis-demo' })).toHaveLength(8);
+    await expect(caller.substrate.routing({ agent: 'aegis-demo', t: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await caller.substrate.consultSamples({ agent: 'aegis-demo' })).toHaveLength(8);
   });
 
   it('keeps a dead end the bridge wrote twice once, counting it twice', async () => {
-    const rows = await h.db.select().from(ucsDeadEnds).where(sql`id = 'ad32c79a6c4a'`);
+    const rows = await h.db
+      .select()
+      .from(ucsDeadEnds)
+      .where(sql`id = 'ad32c79a6c4a'`);
     expect(rows.map((r) => r.occurrences)).toEqual([2]);
   });
 
@@ -121,7 +160,17 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect(cursor).toBeNull();
     expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
     const kinds = new Set(items.map((i) => i.kind));
-    for (const k of ['turn', 'ccs_term', 'memory_event', 'artifact', 'dead_end', 'methodology', 'reflection', 'judgment']) expect(kinds).toContain(k);
+    for (const k of [
+      'turn',
+      'ccs_term',
+      'memory_event',
+      'artifact',
+      'dead_end',
+      'methodology',
+      'reflection',
+      'judgment',
+    ])
+      expect(kinds).toContain(k);
     // A CCS term opens the turn where it first appeared; a turn its own.
     const turn = items.find((i) => i.id === 'turn:itops-nginx-502/7')!;
     expect(turn.href).toBe('/sessions/itops-nginx-502?turn=7');
@@ -132,39 +181,70 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     // The version moves when memory is added.
     const before = await caller.recall.version();
     expect(await caller.recall.version()).toBe(before);
-    await h.db.insert(ucsDeadEnds).values({ projectId: 'default', agentId: 'aegis-demo', id: 'recall-test', topic: 'a new dead end', data: {} });
+    await h.db
+      .insert(ucsDeadEnds)
+      .values({ projectId: 'default', agentId: 'aegis-demo', id: 'recall-test', topic: 'a new dead end', data: {} });
     expect(await caller.recall.version()).not.toBe(before);
     await h.db.delete(ucsDeadEnds).where(sql`id = 'recall-test'`);
   });
 
   it('session.outline gives the whole session compactly, with stress turns from turns or session metadata', async () => {
-    const o = JSON.parse(await caller.session.outline({ id: 'itops-nginx-502' })) as SessionOutline;
+    const o = JSON.parse(await caller.sessions.outline({ id: 'itops-nginx-502' })) as SessionOutline;
     expect(o.turns).toEqual(Array.from({ length: 50 }, (_, k) => k + 1));
     expect(o.stress.filter(Boolean)).toEqual(['conflict', 'injection', 'poison']);
-    expect(decodeCcs(o, 0).constraints).toEqual(['no_restart(nginx)', 'reload_allowed(nginx)', 'safe_change(minimal)', 'avoid(speculation)']);
+    expect(decodeCcs(o, 0).constraints).toEqual([
+      'no_restart(nginx)',
+      'reload_allowed(nginx)',
+      'safe_change(minimal)',
+      'avoid(speculation)',
+    ]);
     expect(Object.keys(o.judge).sort()).toEqual(['answer_quality', 'coherence', 'instruction_following', 'relevance']);
 
     await caller.ingest.batch({
       records: [
         { type: 'session', data: { id: 'meta-stress', agent: 'a', metadata: { stress_turns: { '2': 'poison' } } } },
-        ...[1, 2, 3].map((t) => ({ type: 'turn', data: { session_id: 'meta-stress', agent: 'a', turn: t, input: 'i', output: 'o', ccs: 'constraints: a(b)' } })),
+        ...[1, 2, 3].map((t) => ({
+          type: 'turn',
+          data: { session_id: 'meta-stress', agent: 'a', turn: t, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
+        })),
       ],
     });
-    expect((JSON.parse(await caller.session.outline({ id: 'meta-stress' })) as SessionOutline).stress).toEqual([null, 'poison', null]);
+    expect((JSON.parse(await caller.sessions.outline({ id: 'meta-stress' })) as SessionOutline).stress).toEqual([
+      null,
+      'poison',
+      null,
+    ]);
     // A new turn invalidates the cached outline.
-    await caller.ingest.batch({ records: [{ type: 'turn', data: { session_id: 'meta-stress', agent: 'a', turn: 4, input: 'i', output: 'o', ccs: 'constraints: a(b)' } }] });
-    expect((JSON.parse(await caller.session.outline({ id: 'meta-stress' })) as SessionOutline).turns).toEqual([1, 2, 3, 4]);
-    await expect(caller.session.outline({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await caller.ingest.batch({
+      records: [
+        {
+          type: 'turn',
+          data: { session_id: 'meta-stress', agent: 'a', turn: 4, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
+        },
+      ],
+    });
+    expect((JSON.parse(await caller.sessions.outline({ id: 'meta-stress' })) as SessionOutline).turns).toEqual([
+      1, 2, 3, 4,
+    ]);
+    await expect(caller.sessions.outline({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('session.window gives full turns by position', async () => {
-    const w = await caller.session.window({ id: 'itops-nginx-502', offset: 45, limit: 100 });
+    const w = await caller.sessions.window({ id: 'itops-nginx-502', offset: 45, limit: 100 });
     expect(w.map((t) => t.turn)).toEqual([46, 47, 48, 49, 50]);
     expect(w[0]?.input.length).toBeGreaterThan(0);
   });
 
   it('ingest.batch goes through the same service as the HTTP API', async () => {
-    const r = await caller.ingest.batch({ records: [{ type: 'turn', data: { session_id: 'ui', agent: 'a', turn: 0, input: 'x', output: 'y', ccs: 'constraints: a(b)' } }, { type: 'nope', data: {} }] });
+    const r = await caller.ingest.batch({
+      records: [
+        {
+          type: 'turn',
+          data: { session_id: 'ui', agent: 'a', turn: 0, input: 'x', output: 'y', ccs: 'constraints: a(b)' },
+        },
+        { type: 'nope', data: {} },
+      ],
+    });
     expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected']);
     expect((await caller.system.info()).counts.sessions).toBe(7);
   });

@@ -1,26 +1,24 @@
 import { router } from '@/server/trpc/init';
-import { apiKeyRouter } from './api-key';
+import { apiKeysRouter } from './api-keys';
 import { hygieneRouter } from './hygiene';
 import { ingestRouter } from './ingest';
-import { memoryRouter } from './memory';
 import { recallRouter } from './recall';
 import { curationRouter } from './curation';
 import { membersRouter } from './members';
-import { sessionRouter } from './session';
+import { sessionsRouter } from './sessions';
 import { systemRouter } from './system';
-import { ucsRouter } from './ucs';
+import { substrateRouter } from './substrate';
 
 export const appRouter = router({
-  apiKey: apiKeyRouter,
+  apiKeys: apiKeysRouter,
   hygiene: hygieneRouter,
   ingest: ingestRouter,
-  memory: memoryRouter,
   recall: recallRouter,
   curation: curationRouter,
   members: membersRouter,
-  session: sessionRouter,
+  sessions: sessionsRouter,
   system: systemRouter,
-  ucs: ucsRouter,
+  substrate: substrateRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,22 +2,47 @@ import { z } from 'zod';
 import { adminProcedure, procedure, reviewerProcedure, router } from '@/server/trpc/init';
 import { KINDS, SCOPES } from '@/lib/curation/pipeline';
 import { curationPolicy, decideProposal, deprecateEntry, setCurationPolicy } from '@/server/services/curation';
-import { auditPage, batchReport, curationHealth, entryDetail, inbox, listBatches, listEntries, listRejectedEvents, proposalDetail } from '@/server/services/curation-views';
+import {
+  auditPage,
+  batchReport,
+  curationHealth,
+  entryDetail,
+  inbox,
+  listBatches,
+  listEntries,
+  listEvents,
+  listRejectedEvents,
+  proposalDetail,
+} from '@/server/services/curation-views';
 
 const scope = z.enum(SCOPES);
 const kind = z.enum(KINDS);
 const decision = z.object({
   action: z.enum(['approve', 'reject']),
   reason: z.string().max(2000).optional(),
-  edits: z.object({ content: z.string().max(4000).optional(), scope: scope.optional(), kind: kind.optional() }).optional(),
+  edits: z
+    .object({ content: z.string().max(4000).optional(), scope: scope.optional(), kind: kind.optional() })
+    .optional(),
 });
 
 export const curationRouter = router({
   inbox: procedure
-    .input(z.object({ status: z.enum(['pending', 'approved', 'rejected']).default('pending'), scope: z.string().nullish(), kind: z.string().nullish(), agent: z.string().nullish(), confidence: z.string().nullish() }))
+    .input(
+      z.object({
+        status: z.enum(['pending', 'approved', 'rejected']).default('pending'),
+        scope: z.string().nullish(),
+        kind: z.string().nullish(),
+        agent: z.string().nullish(),
+        confidence: z.string().nullish(),
+      }),
+    )
     .query(({ ctx, input }) => inbox(ctx.db, ctx.projectId, input)),
-  proposal: procedure.input(z.object({ id: z.uuid() })).query(({ ctx, input }) => proposalDetail(ctx.db, ctx.projectId, input.id)),
-  decide: reviewerProcedure.input(z.object({ id: z.uuid(), decision })).mutation(({ ctx, input }) => decideProposal(ctx.db, ctx.projectId, input.id, input.decision, ctx.actor)),
+  proposal: procedure
+    .input(z.object({ id: z.uuid() }))
+    .query(({ ctx, input }) => proposalDetail(ctx.db, ctx.projectId, input.id)),
+  decide: reviewerProcedure
+    .input(z.object({ id: z.uuid(), decision }))
+    .mutation(({ ctx, input }) => decideProposal(ctx.db, ctx.projectId, input.id, input.decision, ctx.actor)),
   /** Bulk approve or reject: each proposal in its own transaction; the answer says what happened to each. */
   decideMany: reviewerProcedure
     .input(z.object({ ids: z.array(z.uuid()).min(1).max(500), decision: decision.omit({ edits: true }) }))
@@ -33,18 +58,44 @@ export const curationRouter = router({
       }
       return out;
     }),
-  entries: procedure.input(z.object({ scope: z.string().nullish(), status: z.string().nullish(), query: z.string().max(200).nullish() })).query(({ ctx, input }) => listEntries(ctx.db, ctx.projectId, input)),
-  entry: procedure.input(z.object({ id: z.uuid() })).query(({ ctx, input }) => entryDetail(ctx.db, ctx.projectId, input.id)),
-  deprecate: reviewerProcedure.input(z.object({ id: z.uuid(), reason: z.string().max(2000) })).mutation(({ ctx, input }) => deprecateEntry(ctx.db, ctx.projectId, input.id, input.reason, ctx.actor)),
+  entries: procedure
+    .input(
+      z.object({ scope: z.string().nullish(), status: z.string().nullish(), query: z.string().max(200).nullish() }),
+    )
+    .query(({ ctx, input }) => listEntries(ctx.db, ctx.projectId, input)),
+  entry: procedure
+    .input(z.object({ id: z.uuid() }))
+    .query(({ ctx, input }) => entryDetail(ctx.db, ctx.projectId, input.id)),
+  deprecate: reviewerProcedure
+    .input(z.object({ id: z.uuid(), reason: z.string().max(2000) }))
+    .mutation(({ ctx, input }) => deprecateEntry(ctx.db, ctx.projectId, input.id, input.reason, ctx.actor)),
   batches: procedure.query(({ ctx }) => listBatches(ctx.db, ctx.projectId)),
-  report: procedure.input(z.object({ batchId: z.uuid() })).query(({ ctx, input }) => batchReport(ctx.db, ctx.projectId, input.batchId)),
+  report: procedure
+    .input(z.object({ batchId: z.uuid() }))
+    .query(({ ctx, input }) => batchReport(ctx.db, ctx.projectId, input.batchId)),
   audit: procedure
-    .input(z.object({ action: z.string().nullish(), actor: z.string().nullish(), subject: z.string().nullish(), before: z.number().int().nullish(), limit: z.number().int().min(1).max(500).default(100) }))
+    .input(
+      z.object({
+        action: z.string().nullish(),
+        actor: z.string().nullish(),
+        subject: z.string().nullish(),
+        before: z.number().int().nullish(),
+        limit: z.number().int().min(1).max(500).default(100),
+      }),
+    )
     .query(({ ctx, input }) => auditPage(ctx.db, ctx.projectId, input)),
+  events: procedure.query(({ ctx }) => listEvents(ctx.db, ctx.projectId)),
   rejected: procedure.query(({ ctx }) => listRejectedEvents(ctx.db, ctx.projectId)),
   health: procedure.query(({ ctx }) => curationHealth(ctx.db, ctx.projectId)),
   policy: procedure.query(({ ctx }) => curationPolicy(ctx.db, ctx.projectId)),
   setPolicy: adminProcedure
-    .input(z.object({ approvalScopes: z.array(scope).optional(), dedupThreshold: z.number().min(0.5).max(1).optional(), conflictThreshold: z.number().min(0.3).max(1).optional(), demoteFrom: z.enum(['low', 'medium', 'high']).optional() }))
+    .input(
+      z.object({
+        approvalScopes: z.array(scope).optional(),
+        dedupThreshold: z.number().min(0.5).max(1).optional(),
+        conflictThreshold: z.number().min(0.3).max(1).optional(),
+        demoteFrom: z.enum(['low', 'medium', 'high']).optional(),
+      }),
+    )
     .mutation(({ ctx, input }) => setCurationPolicy(ctx.db, ctx.projectId, input, ctx.actor)),
 });

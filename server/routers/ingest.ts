@@ -7,5 +7,12 @@ import { ingest } from '@/server/services/ingest';
 export const ingestRouter = router({
   batch: reviewerProcedure
     .input(z.object({ records: z.array(z.unknown()).min(1).max(LIMITS.recordsPerBatch) }))
-    .mutation(({ ctx, input }) => ingest(ctx.db, ctx.projectId, input.records.map((value) => ({ ok: true as const, value })), ctx.actor)),
+    .mutation(({ ctx, input }) =>
+      ingest(
+        ctx.db,
+        ctx.projectId,
+        input.records.map((value) => ({ ok: true as const, value })),
+        ctx.actor,
+      ),
+    ),
 });

@@ -6,7 +6,9 @@ const cursor = z.object({ kind: z.number().int().min(0), after: z.array(z.string
 
 export const recallRouter = router({
   /** One page of the project's memory text for the browser's recall index. */
-  corpus: procedure.input(z.object({ cursor, limit: z.number().int().min(100).max(20000).default(5000) })).query(({ ctx, input }) => corpusPage(ctx.db, ctx.projectId, input.cursor, input.limit)),
+  corpus: procedure
+    .input(z.object({ cursor, limit: z.number().int().min(100).max(20000).default(5000) }))
+    .query(({ ctx, input }) => corpusPage(ctx.db, ctx.projectId, input.cursor, input.limit)),
   /** Changes when the corpus may have changed. */
   version: procedure.query(({ ctx }) => corpusVersion(ctx.db, ctx.projectId)),
 });

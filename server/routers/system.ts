@@ -1,5 +1,5 @@
 import { procedure, router } from '@/server/trpc/init';
-import { projectCounts } from '@/server/services/overview';
+import { projectCounts } from '@/server/services/system';
 
 export const systemRouter = router({
   info: procedure.query(async ({ ctx }) => ({
@@ -8,6 +8,11 @@ export const systemRouter = router({
     projectId: ctx.projectId,
     counts: await projectCounts(ctx.db, ctx.projectId),
     /** Who is asking: the mode, and in users mode the person, their role here and their projects. */
-    auth: { mode: ctx.mode ?? 'local', role: ctx.role, username: ctx.user?.username ?? null, projects: ctx.user?.projects ?? [] },
+    auth: {
+      mode: ctx.mode ?? 'local',
+      role: ctx.role,
+      username: ctx.user?.username ?? null,
+      projects: ctx.user?.projects ?? [],
+    },
   })),
 });

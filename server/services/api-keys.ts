@@ -29,13 +29,25 @@ export async function listKeys(db: Tx, projectId: string): Promise<ApiKeyDto[]> 
 }
 
 /** Creates a key; the plain key is returned this once and only its hash is stored. */
-export async function createKey(db: Tx, projectId: string, name: string, actor: string): Promise<{ key: string; apiKey: ApiKeyDto }> {
+export async function createKey(
+  db: Tx,
+  projectId: string,
+  name: string,
+  actor: string,
+): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const key = `msk_${randomBytes(24).toString('base64url')}`;
   const [apiKey] = await db
     .insert(apiKeys)
     .values({ projectId, name, prefix: key.slice(0, 8), keyHash: hashKey(key) })
     .returning(columns);
-  await db.insert(auditLog).values({ projectId, actor, action: 'api_key.create', subjectType: 'api_key', subjectId: apiKey!.id, detail: { name } });
+  await db.insert(auditLog).values({
+    projectId,
+    actor,
+    action: 'api_key.create',
+    subjectType: 'api_key',
+    subjectId: apiKey!.id,
+    detail: { name },
+  });
   return { key, apiKey: apiKey! };
 }
 
@@ -46,7 +58,9 @@ export async function revokeKey(db: Tx, projectId: string, id: string, actor: st
     .where(and(eq(apiKeys.projectId, projectId), eq(apiKeys.id, id)))
     .returning(columns);
   if (!row) throw new NotFoundError('api key', id);
-  await db.insert(auditLog).values({ projectId, actor, action: 'api_key.revoke', subjectType: 'api_key', subjectId: id, detail: {} });
+  await db
+    .insert(auditLog)
+    .values({ projectId, actor, action: 'api_key.revoke', subjectType: 'api_key', subjectId: id, detail: {} });
   return row;
 }
 
@@ -61,7 +75,12 @@ export async function verifyKey(db: Tx, key: string): Promise<{ projectId: strin
   await db
     .update(apiKeys)
     .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
+    .where(
+      and(
+        eq(apiKeys.id, row.id),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`)),
+      ),
+    );
   return { projectId: row.projectId, keyId: row.id };
 }
 

@@ -1,11 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { rowsOf, type DbHandle } from '@/server/db';
-import { proposals } from '@/server/db/schema/memory';
+import { proposals } from '@/server/db/schema/curation';
 import { freshDb } from '@/server/test/db';
-import { exportProject, importProject, projectCounts } from './archive';
+import { exportProject, importProject, tableCounts } from './archive';
 import { decideProposal, deprecateEntry } from './curation';
-import { seedDemo } from './demo';
+import { seedDemo } from '@/server/demo/seed';
 
 async function exportLines(h: DbHandle, project = 'default'): Promise<string[]> {
   const lines: string[] = [];
@@ -13,7 +13,10 @@ async function exportLines(h: DbHandle, project = 'default'): Promise<string[]> 
   return lines;
 }
 /** The file without the moment it was made. */
-const comparable = (lines: string[]) => [JSON.stringify({ ...JSON.parse(lines[0]!), exported_at: null }), ...lines.slice(1)];
+const comparable = (lines: string[]) => [
+  JSON.stringify({ ...JSON.parse(lines[0]!), exported_at: null }),
+  ...lines.slice(1),
+];
 
 describe.each([
   ['pglite', 'postgres'],
@@ -26,10 +29,23 @@ describe.each([
     [a, b] = await Promise.all([freshDb(from), freshDb(to)]);
     await seedDemo(a.db, 'default');
     // Decisions, versions, links and audit records: the parts a plain ingest does not make.
-    const pending = await a.db.select({ id: proposals.id }).from(proposals).where(and(eq(proposals.projectId, 'default'), eq(proposals.status, 'pending')));
-    await decideProposal(a.db, 'default', pending[0]!.id, { action: 'approve', edits: { content: 'Edited before approval: keep the nginx upstream keepalive at 64.' } }, 'alice');
+    const pending = await a.db
+      .select({ id: proposals.id })
+      .from(proposals)
+      .where(and(eq(proposals.projectId, 'default'), eq(proposals.status, 'pending')));
+    await decideProposal(
+      a.db,
+      'default',
+      pending[0]!.id,
+      { action: 'approve', edits: { content: 'Edited before approval: keep the nginx upstream keepalive at 64.' } },
+      'alice',
+    );
     await decideProposal(a.db, 'default', pending[1]!.id, { action: 'reject', reason: 'not durable' }, 'bob');
-    const [entry] = rowsOf<{ id: string }>(await a.db.execute(sql`select id from memory_entries where project_id = 'default' and status = 'active' order by created_at limit 1`));
+    const [entry] = rowsOf<{ id: string }>(
+      await a.db.execute(
+        sql`select id from memory_entries where project_id = 'default' and status = 'active' order by created_at limit 1`,
+      ),
+    );
     await deprecateEntry(a.db, 'default', entry!.id, 'superseded by the runbook', 'alice');
     file = await exportLines(a);
   }, 240_000);
@@ -42,7 +58,19 @@ describe.each([
     const header = JSON.parse(file[0]!);
     expect(header).toMatchObject({ format: 'mnemoscope-project', version: 1, project: { id: 'default' } });
     expect(header.schema).toBeGreaterThanOrEqual(4);
-    for (const t of ['sessions', 'turns', 'artifacts', 'memory_events', 'memory_entries', 'memory_entry_versions', 'proposals', 'curation_outcomes', 'audit_log', 'ucs_snapshots', 'ucs_dead_ends'])
+    for (const t of [
+      'sessions',
+      'turns',
+      'artifacts',
+      'memory_events',
+      'memory_entries',
+      'memory_entry_versions',
+      'proposals',
+      'curation_outcomes',
+      'audit_log',
+      'ucs_snapshots',
+      'ucs_dead_ends',
+    ])
       expect(header.tables[t], t).toBeGreaterThan(0);
     const total = Object.values(header.tables as Record<string, number>).reduce((x, y) => x + y, 0);
     expect(file).toHaveLength(total + 2);
@@ -56,32 +84,53 @@ describe.each([
     expect(r.rows).toBe(file.length - 2);
     expect(comparable(await exportLines(b))).toEqual(comparable(file));
     // Not only bytes: the imported data works, e.g. a decided proposal is still decided by its reviewer.
-    const [p] = rowsOf<{ decided_by: string; decision_note: string | null }>(await b.db.execute(sql`select decided_by, decision_note from proposals where project_id = 'default' and status = 'rejected'`));
+    const [p] = rowsOf<{ decided_by: string; decision_note: string | null }>(
+      await b.db.execute(
+        sql`select decided_by, decision_note from proposals where project_id = 'default' and status = 'rejected'`,
+      ),
+    );
     expect(p).toMatchObject({ decided_by: 'bob', decision_note: 'not durable' });
   });
 
   it('refuses to import into a project that holds data, and changes nothing', async () => {
-    const before = await projectCounts(b.db, 'default');
-    await expect(importProject(b.db, file)).rejects.toThrow(/project "default" already holds data \(\d+ agents, \d+ sessions/);
-    expect(await projectCounts(b.db, 'default')).toEqual(before);
+    const before = await tableCounts(b.db, 'default');
+    await expect(importProject(b.db, file)).rejects.toThrow(
+      /project "default" already holds data \(\d+ agents, \d+ sessions/,
+    );
+    expect(await tableCounts(b.db, 'default')).toEqual(before);
   });
 
   it('refuses a truncated, reordered or foreign file, naming the line, and writes nothing', async () => {
     const c = await freshDb(to);
     onTestFinished(() => c.close());
     const target = 'default';
-    await expect(importProject(c.db, file.slice(0, -1), { as: target })).rejects.toThrow(/without its end marker: it is truncated/);
-    await expect(importProject(c.db, [file[0]!, ...file.slice(1, -1).reverse(), file.at(-1)!], { as: target })).rejects.toThrow(/line \d+: ucs_\w+ rows after .* rows \(the file is out of order\)/);
-    await expect(importProject(c.db, ['{"format":"something-else"}'], { as: target })).rejects.toThrow(/line 1: not a Mnemoscope project export/);
-    await expect(importProject(c.db, [file[0]!, 'not json'], { as: target })).rejects.toThrow(/line 2: not a JSON object/);
+    await expect(importProject(c.db, file.slice(0, -1), { as: target })).rejects.toThrow(
+      /without its end marker: it is truncated/,
+    );
+    await expect(
+      importProject(c.db, [file[0]!, ...file.slice(1, -1).reverse(), file.at(-1)!], { as: target }),
+    ).rejects.toThrow(/line \d+: ucs_\w+ rows after .* rows \(the file is out of order\)/);
+    await expect(importProject(c.db, ['{"format":"something-else"}'], { as: target })).rejects.toThrow(
+      /line 1: not a Mnemoscope project export/,
+    );
+    await expect(importProject(c.db, [file[0]!, 'not json'], { as: target })).rejects.toThrow(
+      /line 2: not a JSON object/,
+    );
     const header = JSON.parse(file[0]!);
-    await expect(importProject(c.db, [JSON.stringify({ ...header, schema: 1 }), ...file.slice(1)], { as: target })).rejects.toThrow(/exported at schema 1; this database is at schema/);
-    const counts = await projectCounts(c.db, target);
+    await expect(
+      importProject(c.db, [JSON.stringify({ ...header, schema: 1 }), ...file.slice(1)], { as: target }),
+    ).rejects.toThrow(/exported at schema 1; this database is at schema/);
+    const counts = await tableCounts(c.db, target);
     expect(Object.values(counts).every((n) => n === 0)).toBe(true);
-    const [row] = rowsOf<{ settings: unknown }>(await c.db.execute(sql`select settings from projects where id = ${target}`));
+    const [row] = rowsOf<{ settings: unknown }>(
+      await c.db.execute(sql`select settings from projects where id = ${target}`),
+    );
     expect(row!.settings).toEqual({}); // the header's project settings were not applied either
-    // Rows of one project under another id in the same instance collide on their global ids: refused whole, with the reason.
-    await expect(importProject(b.db, file, { as: 'copy' })).rejects.toThrow(/rows before line \d+ could not be stored: duplicate key value/);
-    expect(Object.values(await projectCounts(b.db, 'copy')).every((n) => n === 0)).toBe(true);
+    // Rows of one project under another id in the same instance collide on their global ids: refused whole, with the
+    // reason.
+    await expect(importProject(b.db, file, { as: 'copy' })).rejects.toThrow(
+      /rows before line \d+ could not be stored: duplicate key value/,
+    );
+    expect(Object.values(await tableCounts(b.db, 'copy')).every((n) => n === 0)).toBe(true);
   });
 });

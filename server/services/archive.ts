@@ -1,10 +1,19 @@
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db, type Tx } from '@/server/db';
-import { memoryEntries, memoryEntryLinks, memoryEntryVersions, memoryEvents, curationOutcomes, proposals, ingestBatches, rejectedEvents } from '@/server/db/schema/memory';
+import {
+  memoryEntries,
+  memoryEntryLinks,
+  memoryEntryVersions,
+  memoryEvents,
+  curationOutcomes,
+  proposals,
+  ingestBatches,
+  rejectedEvents,
+} from '@/server/db/schema/curation';
 import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
-import * as ucs from '@/server/db/schema/ucs';
+import * as ucs from '@/server/db/schema/substrate';
 import { InvalidInputError } from './errors';
 
 /**
@@ -82,16 +91,23 @@ async function schemaVersion(db: Db | Tx): Promise<number> {
 
 // Rows are aliased `row_`: a bare `t` would name ucs_snapshots' column t, not the row.
 function whereProject(p: Part, projectId: string) {
-  const own = p.via === 'memory_entries' ? sql`row_.entry_id in (select id from memory_entries where project_id = ${projectId})` : sql`row_.project_id = ${projectId}`;
+  const own =
+    p.via === 'memory_entries'
+      ? sql`row_.entry_id in (select id from memory_entries where project_id = ${projectId})`
+      : sql`row_.project_id = ${projectId}`;
   return p.instanceRows ? sql`${own} and not (${sql.raw(p.instanceRows)})` : own;
 }
 
 /** Counts of a project's rows per table. */
-export async function projectCounts(db: Db | Tx, projectId: string): Promise<Record<string, number>> {
+export async function tableCounts(db: Db | Tx, projectId: string): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const p of PARTS) {
     const m = meta(p);
-    const [r] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from ${sql.raw(q(m.name))} row_ where ${whereProject(p, projectId)}`));
+    const [r] = rowsOf<{ n: number }>(
+      await db.execute(
+        sql`select count(*)::int as n from ${sql.raw(q(m.name))} row_ where ${whereProject(p, projectId)}`,
+      ),
+    );
     out[m.name] = r?.n ?? 0;
   }
   return out;
@@ -101,14 +117,27 @@ export async function projectCounts(db: Db | Tx, projectId: string): Promise<Rec
  * Writes a project's archive, line by line (each without its newline), in one repeatable-read
  * transaction so the file is one consistent moment of the project.
  */
-export async function exportProject(db: Db, projectId: string, write: (line: string) => void | Promise<void>): Promise<ArchiveHeader> {
+export async function exportProject(
+  db: Db,
+  projectId: string,
+  write: (line: string) => void | Promise<void>,
+): Promise<ArchiveHeader> {
   return db.transaction(
     async (tx) => {
       const [project] = rowsOf<ArchiveHeader['project']>(
-        await tx.execute(sql`select id, name, settings, to_jsonb(created_at) #>> '{}' as created_at from projects where id = ${projectId}`),
+        await tx.execute(
+          sql`select id, name, settings, to_jsonb(created_at) #>> '{}' as created_at from projects where id = ${projectId}`,
+        ),
       );
       if (!project) throw new InvalidInputError(`project ${JSON.stringify(projectId)} does not exist`);
-      const header: ArchiveHeader = { format: ARCHIVE_FORMAT, version: ARCHIVE_VERSION, schema: await schemaVersion(tx), exported_at: new Date().toISOString(), project, tables: await projectCounts(tx, projectId) };
+      const header: ArchiveHeader = {
+        format: ARCHIVE_FORMAT,
+        version: ARCHIVE_VERSION,
+        schema: await schemaVersion(tx),
+        exported_at: new Date().toISOString(),
+        project,
+        tables: await tableCounts(tx, projectId),
+      };
       await write(JSON.stringify(header));
       let rows = 0;
       for (const p of PARTS) {
@@ -117,7 +146,9 @@ export async function exportProject(db: Db, projectId: string, write: (line: str
         const omit = p.omit?.length ? sql` - ${sql.raw(`'{${p.omit.join(',')}}'::text[]`)}` : sql``;
         for (let offset = 0; ; offset += PAGE) {
           const page = rowsOf<{ r: string }>(
-            await tx.execute(sql`select (to_jsonb(row_)${omit})::text as r from ${sql.raw(q(m.name))} row_ where ${whereProject(p, projectId)} order by ${order} limit ${PAGE} offset ${offset}`),
+            await tx.execute(
+              sql`select (to_jsonb(row_)${omit})::text as r from ${sql.raw(q(m.name))} row_ where ${whereProject(p, projectId)} order by ${order} limit ${PAGE} offset ${offset}`,
+            ),
           );
           for (const { r } of page) await write(`{"t":${JSON.stringify(m.name)},"r":${r}}`);
           rows += page.length;
@@ -142,8 +173,14 @@ export interface ImportResult {
  * hold no data yet. Refuses a file of another format or schema, a truncated file, and counts that do
  * not match the header, naming the line.
  */
-export async function importProject(db: Db, lines: AsyncIterable<string> | Iterable<string>, opts: { as?: string } = {}): Promise<ImportResult> {
-  const it = (Symbol.asyncIterator in lines ? lines[Symbol.asyncIterator]() : (lines as Iterable<string>)[Symbol.iterator]()) as AsyncIterator<string> | Iterator<string>;
+export async function importProject(
+  db: Db,
+  lines: AsyncIterable<string> | Iterable<string>,
+  opts: { as?: string } = {},
+): Promise<ImportResult> {
+  const it = (
+    Symbol.asyncIterator in lines ? lines[Symbol.asyncIterator]() : (lines as Iterable<string>)[Symbol.iterator]()
+  ) as AsyncIterator<string> | Iterator<string>;
   const next = async () => {
     for (;;) {
       const r = await it.next();
@@ -154,17 +191,27 @@ export async function importProject(db: Db, lines: AsyncIterable<string> | Itera
   const first = await next();
   if (!first) throw new InvalidInputError('the file is empty');
   const header = parseLine(first, 1) as Partial<ArchiveHeader>;
-  if (header.format !== ARCHIVE_FORMAT) throw new InvalidInputError(`line 1: not a Mnemoscope project export (format is ${JSON.stringify(header.format)}, expected "${ARCHIVE_FORMAT}")`);
-  if (header.version !== ARCHIVE_VERSION) throw new InvalidInputError(`line 1: export version ${header.version} is not supported (this Mnemoscope reads version ${ARCHIVE_VERSION})`);
+  if (header.format !== ARCHIVE_FORMAT)
+    throw new InvalidInputError(
+      `line 1: not a Mnemoscope project export (format is ${JSON.stringify(header.format)}, expected "${ARCHIVE_FORMAT}")`,
+    );
+  if (header.version !== ARCHIVE_VERSION)
+    throw new InvalidInputError(
+      `line 1: export version ${header.version} is not supported (this Mnemoscope reads version ${ARCHIVE_VERSION})`,
+    );
   const projectId = opts.as ?? header.project?.id;
-  if (!projectId || !header.project || !header.tables) throw new InvalidInputError('line 1: the header lacks project or tables');
+  if (!projectId || !header.project || !header.tables)
+    throw new InvalidInputError('line 1: the header lacks project or tables');
   const known = new Map(PARTS.map((p) => [meta(p).name, p]));
   const order = PARTS.map((p) => meta(p).name);
 
   return db.transaction(async (tx) => {
     const schema = await schemaVersion(tx);
-    if (header.schema !== schema) throw new InvalidInputError(`the file was exported at schema ${header.schema}; this database is at schema ${schema}: import it with the Mnemoscope version that exported it, or export again after upgrading that one`);
-    const existing = Object.entries(await projectCounts(tx, projectId)).filter(([, n]) => n > 0);
+    if (header.schema !== schema)
+      throw new InvalidInputError(
+        `the file was exported at schema ${header.schema}; this database is at schema ${schema}: import it with the Mnemoscope version that exported it, or export again after upgrading that one`,
+      );
+    const existing = Object.entries(await tableCounts(tx, projectId)).filter(([, n]) => n > 0);
     if (existing.length)
       throw new InvalidInputError(
         `project ${JSON.stringify(projectId)} already holds data (${existing.map(([t, n]) => `${n} ${t}`).join(', ')}); import into an empty instance (MNEMOSCOPE_DEMO=0 and a new data directory or database) or under another project id`,
@@ -182,10 +229,14 @@ export async function importProject(db: Db, lines: AsyncIterable<string> | Itera
       const m = meta(known.get(batchTable)!);
       const cols = sql.raw(m.columns.map(q).join(', '));
       try {
-        await tx.execute(sql`insert into ${sql.raw(q(m.name))} (${cols}) select ${cols} from jsonb_populate_recordset(null::${sql.raw(q(m.name))}, ${JSON.stringify(batch)}::jsonb)`);
+        await tx.execute(
+          sql`insert into ${sql.raw(q(m.name))} (${cols}) select ${cols} from jsonb_populate_recordset(null::${sql.raw(q(m.name))}, ${JSON.stringify(batch)}::jsonb)`,
+        );
       } catch (e) {
         const err = e as Error & { cause?: Error };
-        throw new InvalidInputError(`${batchTable} rows before line ${lineNo + 1} could not be stored: ${(err.cause?.message ?? err.message).split('\n')[0]}`);
+        throw new InvalidInputError(
+          `${batchTable} rows before line ${lineNo + 1} could not be stored: ${(err.cause?.message ?? err.message).split('\n')[0]}`,
+        );
       }
       counts[batchTable] = (counts[batchTable] ?? 0) + batch.length;
       batch = [];
@@ -200,10 +251,15 @@ export async function importProject(db: Db, lines: AsyncIterable<string> | Itera
         trailer = rec;
         continue;
       }
-      if (typeof rec.t !== 'string' || !known.has(rec.t)) throw new InvalidInputError(`line ${lineNo}: unknown table ${JSON.stringify(rec.t)}`);
-      if (!rec.r || typeof rec.r !== 'object') throw new InvalidInputError(`line ${lineNo}: "r" must be the row object`);
+      if (typeof rec.t !== 'string' || !known.has(rec.t))
+        throw new InvalidInputError(`line ${lineNo}: unknown table ${JSON.stringify(rec.t)}`);
+      if (!rec.r || typeof rec.r !== 'object')
+        throw new InvalidInputError(`line ${lineNo}: "r" must be the row object`);
       const index = order.indexOf(rec.t);
-      if (index < lastIndex) throw new InvalidInputError(`line ${lineNo}: ${rec.t} rows after ${order[lastIndex]} rows (the file is out of order)`);
+      if (index < lastIndex)
+        throw new InvalidInputError(
+          `line ${lineNo}: ${rec.t} rows after ${order[lastIndex]} rows (the file is out of order)`,
+        );
       if (rec.t !== batchTable || batch.length >= 500) {
         await flush();
         batchTable = rec.t;
@@ -212,11 +268,14 @@ export async function importProject(db: Db, lines: AsyncIterable<string> | Itera
       batch.push('project_id' in rec.r ? { ...rec.r, project_id: projectId } : rec.r);
     }
     await flush();
-    if (!trailer) throw new InvalidInputError(`the file ends at line ${lineNo} without its end marker: it is truncated`);
+    if (!trailer)
+      throw new InvalidInputError(`the file ends at line ${lineNo} without its end marker: it is truncated`);
     const rows = Object.values(counts).reduce((a, b) => a + b, 0);
-    if (trailer.rows !== rows) throw new InvalidInputError(`the end marker says ${trailer.rows} rows but the file holds ${rows}`);
+    if (trailer.rows !== rows)
+      throw new InvalidInputError(`the end marker says ${trailer.rows} rows but the file holds ${rows}`);
     for (const [t, n] of Object.entries(header.tables!)) {
-      if ((counts[t] ?? 0) !== n) throw new InvalidInputError(`the header says ${n} ${t} rows but the file holds ${counts[t] ?? 0}`);
+      if ((counts[t] ?? 0) !== n)
+        throw new InvalidInputError(`the header says ${n} ${t} rows but the file holds ${counts[t] ?? 0}`);
     }
     // No audit record of the import itself: the project's history stays exactly what was exported.
     return { project: projectId, rows, tables: counts };

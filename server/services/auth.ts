@@ -15,7 +15,12 @@ export const SESSION_COOKIE = 'mnemoscope_session';
 export const PROJECT_COOKIE = 'mnemoscope_project';
 const SESSION_DAYS = 7;
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number }) => Promise<Buffer>;
+const scrypt = promisify(scryptCb) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number },
+) => Promise<Buffer>;
 const N = 16384;
 
 export async function hashPassword(password: string): Promise<string> {
@@ -35,7 +40,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 function checkUsername(username: string) {
-  if (!/^[A-Za-z0-9._@-]{2,64}$/.test(username)) throw new InvalidInputError('username: 2–64 letters, digits or . _ @ -');
+  if (!/^[A-Za-z0-9._@-]{2,64}$/.test(username))
+    throw new InvalidInputError('username: 2–64 letters, digits or . _ @ -');
 }
 function checkPassword(password: string) {
   if (password.length < 12) throw new InvalidInputError('password: at least 12 characters');
@@ -44,16 +50,25 @@ function checkPassword(password: string) {
 export async function createUser(db: Db | Tx, username: string, password: string): Promise<string> {
   checkUsername(username);
   checkPassword(password);
-  const [row] = await db.insert(users).values({ username, passwordHash: await hashPassword(password) }).onConflictDoNothing().returning({ id: users.id });
+  const [row] = await db
+    .insert(users)
+    .values({ username, passwordHash: await hashPassword(password) })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
   if (!row) throw new ConflictError(`username: ${username} is taken`);
   return row.id;
 }
 
-/** The admin named by the environment exists and is admin of the project (its password is set only when it is created). */
+/**
+ * The admin named by the environment exists and is admin of the project (its password is set only when it is created).
+ */
 export async function ensureAdmin(db: Db, projectId: string, username: string, password: string) {
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.username, username));
   const id = existing?.id ?? (await createUser(db, username, password));
-  await db.insert(memberships).values({ projectId, userId: id, role: 'admin' }).onConflictDoUpdate({ target: [memberships.projectId, memberships.userId], set: { role: 'admin' } });
+  await db
+    .insert(memberships)
+    .values({ projectId, userId: id, role: 'admin' })
+    .onConflictDoUpdate({ target: [memberships.projectId, memberships.userId], set: { role: 'admin' } });
 }
 
 export async function userCount(db: Db): Promise<number> {
@@ -62,9 +77,18 @@ export async function userCount(db: Db): Promise<number> {
 }
 
 /** Checks a password and opens a session; the same answer for an unknown user and a wrong password. */
-export async function signIn(db: Db, username: string, password: string): Promise<{ token: string; expires: Date } | null> {
-  const [u] = await db.select().from(users).where(and(eq(users.username, username), isNull(users.disabledAt)));
-  const ok = u ? await verifyPassword(password, u.passwordHash) : await verifyPassword(password, 'scrypt$16384$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+export async function signIn(
+  db: Db,
+  username: string,
+  password: string,
+): Promise<{ token: string; expires: Date } | null> {
+  const [u] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.username, username), isNull(users.disabledAt)));
+  const ok = u
+    ? await verifyPassword(password, u.passwordHash)
+    : await verifyPassword(password, 'scrypt$16384$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
   if (!u || !ok) return null;
   const token = randomBytes(32).toString('base64url');
   const expires = new Date(Date.now() + SESSION_DAYS * 86_400_000);
@@ -94,7 +118,13 @@ export async function principal(db: Db, token: string | null, wantProject: strin
     .select({ userId: users.id, username: users.username })
     .from(userSessions)
     .innerJoin(users, eq(users.id, userSessions.userId))
-    .where(and(eq(userSessions.tokenHash, tokenHash(token)), gt(userSessions.expiresAt, sql`now()`), isNull(users.disabledAt)));
+    .where(
+      and(
+        eq(userSessions.tokenHash, tokenHash(token)),
+        gt(userSessions.expiresAt, sql`now()`),
+        isNull(users.disabledAt),
+      ),
+    );
   if (!s) return null;
   const mine = await db
     .select({ id: projects.id, name: projects.name, role: memberships.role })
@@ -104,7 +134,12 @@ export async function principal(db: Db, token: string | null, wantProject: strin
     .orderBy(asc(projects.id));
   const current = mine.find((p) => p.id === wantProject) ?? mine[0];
   if (!current) return null;
-  return { ...s, projectId: current.id, role: current.role as Role, projects: mine.map((p) => ({ ...p, role: p.role as Role })) };
+  return {
+    ...s,
+    projectId: current.id,
+    role: current.role as Role,
+    projects: mine.map((p) => ({ ...p, role: p.role as Role })),
+  };
 }
 
 export async function listMembers(db: Tx, projectId: string) {
@@ -117,7 +152,14 @@ export async function listMembers(db: Tx, projectId: string) {
 }
 
 /** Adds a person to the project (creating the user when a password is given), or changes their role. */
-export async function setMember(db: Db, projectId: string, username: string, role: Role, password: string | null, actor: string) {
+export async function setMember(
+  db: Db,
+  projectId: string,
+  username: string,
+  role: Role,
+  password: string | null,
+  actor: string,
+) {
   if (!ROLES.includes(role)) throw new InvalidInputError(`role: one of ${ROLES.join(', ')}`);
   await db.transaction(async (tx) => {
     const [u] = await tx.select({ id: users.id }).from(users).where(eq(users.username, username));
@@ -126,8 +168,18 @@ export async function setMember(db: Db, projectId: string, username: string, rol
       if (!password) throw new NotFoundError('user', username);
       id = await createUser(tx, username, password);
     }
-    await tx.insert(memberships).values({ projectId, userId: id, role }).onConflictDoUpdate({ target: [memberships.projectId, memberships.userId], set: { role } });
-    await tx.insert(auditLog).values({ projectId, actor, action: 'member.set', subjectType: 'user', subjectId: username, detail: { role, created: !u } });
+    await tx
+      .insert(memberships)
+      .values({ projectId, userId: id, role })
+      .onConflictDoUpdate({ target: [memberships.projectId, memberships.userId], set: { role } });
+    await tx.insert(auditLog).values({
+      projectId,
+      actor,
+      action: 'member.set',
+      subjectType: 'user',
+      subjectId: username,
+      detail: { role, created: !u },
+    });
   });
 }
 
@@ -135,10 +187,16 @@ export async function removeMember(db: Db, projectId: string, username: string, 
   await db.transaction(async (tx) => {
     const [u] = await tx.select({ id: users.id }).from(users).where(eq(users.username, username));
     if (!u) throw new NotFoundError('user', username);
-    const admins = await tx.select({ userId: memberships.userId }).from(memberships).where(and(eq(memberships.projectId, projectId), eq(memberships.role, 'admin')));
-    if (admins.length === 1 && admins[0]!.userId === u.id) throw new ConflictError('the last admin of a project cannot be removed');
+    const admins = await tx
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.projectId, projectId), eq(memberships.role, 'admin')));
+    if (admins.length === 1 && admins[0]!.userId === u.id)
+      throw new ConflictError('the last admin of a project cannot be removed');
     await tx.delete(memberships).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, u.id)));
     await tx.delete(userSessions).where(eq(userSessions.userId, u.id));
-    await tx.insert(auditLog).values({ projectId, actor, action: 'member.remove', subjectType: 'user', subjectId: username, detail: {} });
+    await tx
+      .insert(auditLog)
+      .values({ projectId, actor, action: 'member.remove', subjectType: 'user', subjectId: username, detail: {} });
   });
 }

@@ -2,7 +2,16 @@ import { and, asc, desc, eq, ilike, inArray, lt, sql, type SQL } from 'drizzle-o
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import { nearestInScope } from './curation';
 import { auditLog } from '@/server/db/schema/projects';
-import { curationOutcomes, ingestBatches, memoryEntries, memoryEntryLinks, memoryEntryVersions, memoryEvents, proposals, rejectedEvents } from '@/server/db/schema/memory';
+import {
+  curationOutcomes,
+  ingestBatches,
+  memoryEntries,
+  memoryEntryLinks,
+  memoryEntryVersions,
+  memoryEvents,
+  proposals,
+  rejectedEvents,
+} from '@/server/db/schema/curation';
 import type { CurationReport } from '@/lib/curation/report';
 import type { HealthDay } from '@/lib/curation/health';
 import { artifacts } from '@/server/db/schema/sessions';
@@ -51,11 +60,21 @@ export async function inbox(db: Tx, projectId: string, f: InboxFilters) {
       .orderBy(status === 'pending' ? asc(proposals.createdAt) : desc(proposals.decidedAt), asc(proposals.eventId))
       .limit(500),
     db
-      .select({ scope: proposals.scope, kind: proposals.kind, agent: proposals.sourceAgent, confidence: proposals.confidence, n: sql<number>`count(*)::int` })
+      .select({
+        scope: proposals.scope,
+        kind: proposals.kind,
+        agent: proposals.sourceAgent,
+        confidence: proposals.confidence,
+        n: sql<number>`count(*)::int`,
+      })
       .from(proposals)
       .where(and(eq(proposals.projectId, projectId), eq(proposals.status, status)))
       .groupBy(proposals.scope, proposals.kind, proposals.sourceAgent, proposals.confidence),
-    db.select({ status: proposals.status, n: sql<number>`count(*)::int` }).from(proposals).where(eq(proposals.projectId, projectId)).groupBy(proposals.status),
+    db
+      .select({ status: proposals.status, n: sql<number>`count(*)::int` })
+      .from(proposals)
+      .where(eq(proposals.projectId, projectId))
+      .groupBy(proposals.status),
   ]);
   const count = (key: 'scope' | 'kind' | 'agent' | 'confidence') => {
     const m: Record<string, number> = {};
@@ -82,7 +101,10 @@ const entryColumns = {
 
 /** One proposal with everything a reviewer needs: the event as sent, the curator's steps, nearest and conflicting entries. */
 export async function proposalDetail(db: Db, projectId: string, id: string) {
-  const [p] = await db.select().from(proposals).where(and(eq(proposals.projectId, projectId), eq(proposals.id, id)));
+  const [p] = await db
+    .select()
+    .from(proposals)
+    .where(and(eq(proposals.projectId, projectId), eq(proposals.id, id)));
   if (!p) throw new NotFoundError('proposal', id);
   const [event] = await db
     .select({
@@ -107,10 +129,21 @@ export async function proposalDetail(db: Db, projectId: string, id: string) {
     .from(memoryEvents)
     .where(and(eq(memoryEvents.projectId, projectId), eq(memoryEvents.eventId, p.eventId)));
   const linked = [...p.conflictsWith, ...(p.targetEntryId ? [p.targetEntryId] : [])];
-  const named = linked.length ? await db.select(entryColumns).from(memoryEntries).where(and(eq(memoryEntries.projectId, projectId), inArray(memoryEntries.id, linked))) : [];
+  const named = linked.length
+    ? await db
+        .select(entryColumns)
+        .from(memoryEntries)
+        .where(and(eq(memoryEntries.projectId, projectId), inArray(memoryEntries.id, linked)))
+    : [];
   const [targetArtifact] = p.targetArtifactId
     ? await db
-        .select({ id: artifacts.id, kind: artifacts.kind, content: artifacts.content, session: artifacts.sessionId, status: artifacts.status })
+        .select({
+          id: artifacts.id,
+          kind: artifacts.kind,
+          content: artifacts.content,
+          session: artifacts.sessionId,
+          status: artifacts.status,
+        })
         .from(artifacts)
         .where(and(eq(artifacts.projectId, projectId), eq(artifacts.id, p.targetArtifactId)))
     : [];
@@ -136,27 +169,57 @@ export async function listEntries(db: Tx, projectId: string, f: EntryFilters) {
     db
       .select(entryColumns)
       .from(memoryEntries)
-      .where(and(eq(memoryEntries.projectId, projectId), f.scope ? eq(memoryEntries.scope, f.scope) : undefined, f.status ? eq(memoryEntries.status, f.status) : undefined, f.query ? ilike(memoryEntries.content, `%${escape(f.query)}%`) : undefined))
+      .where(
+        and(
+          eq(memoryEntries.projectId, projectId),
+          f.scope ? eq(memoryEntries.scope, f.scope) : undefined,
+          f.status ? eq(memoryEntries.status, f.status) : undefined,
+          f.query ? ilike(memoryEntries.content, `%${escape(f.query)}%`) : undefined,
+        ),
+      )
       .orderBy(desc(memoryEntries.updatedAt))
       .limit(1000),
-    db.select({ scope: memoryEntries.scope, status: memoryEntries.status, n: sql<number>`count(*)::int` }).from(memoryEntries).where(eq(memoryEntries.projectId, projectId)).groupBy(memoryEntries.scope, memoryEntries.status),
+    db
+      .select({ scope: memoryEntries.scope, status: memoryEntries.status, n: sql<number>`count(*)::int` })
+      .from(memoryEntries)
+      .where(eq(memoryEntries.projectId, projectId))
+      .groupBy(memoryEntries.scope, memoryEntries.status),
   ]);
   return { items, counts };
 }
 
 /** An entry with its versions (oldest first), links, and provenance: the event and every decision about it. */
 export async function entryDetail(db: Tx, projectId: string, id: string) {
-  const [entry] = await db.select(entryColumns).from(memoryEntries).where(and(eq(memoryEntries.projectId, projectId), eq(memoryEntries.id, id)));
+  const [entry] = await db
+    .select(entryColumns)
+    .from(memoryEntries)
+    .where(and(eq(memoryEntries.projectId, projectId), eq(memoryEntries.id, id)));
   if (!entry) throw new NotFoundError('memory entry', id);
   const [versions, links, decisions] = await Promise.all([
-    db.select().from(memoryEntryVersions).where(eq(memoryEntryVersions.entryId, id)).orderBy(asc(memoryEntryVersions.version)),
     db
-      .select({ otherId: memoryEntryLinks.otherId, relation: memoryEntryLinks.relation, content: memoryEntries.content, status: memoryEntries.status, scope: memoryEntries.scope })
+      .select()
+      .from(memoryEntryVersions)
+      .where(eq(memoryEntryVersions.entryId, id))
+      .orderBy(asc(memoryEntryVersions.version)),
+    db
+      .select({
+        otherId: memoryEntryLinks.otherId,
+        relation: memoryEntryLinks.relation,
+        content: memoryEntries.content,
+        status: memoryEntries.status,
+        scope: memoryEntries.scope,
+      })
       .from(memoryEntryLinks)
       .innerJoin(memoryEntries, eq(memoryEntries.id, memoryEntryLinks.otherId))
       .where(and(eq(memoryEntryLinks.projectId, projectId), eq(memoryEntryLinks.entryId, id))),
     db
-      .select({ eventId: curationOutcomes.eventId, disposition: curationOutcomes.disposition, reason: curationOutcomes.reason, decidedBy: curationOutcomes.decidedBy, decidedAt: curationOutcomes.decidedAt })
+      .select({
+        eventId: curationOutcomes.eventId,
+        disposition: curationOutcomes.disposition,
+        reason: curationOutcomes.reason,
+        decidedBy: curationOutcomes.decidedBy,
+        decidedAt: curationOutcomes.decidedAt,
+      })
       .from(curationOutcomes)
       .where(and(eq(curationOutcomes.projectId, projectId), eq(curationOutcomes.entryId, id)))
       .orderBy(asc(curationOutcomes.decidedAt)),
@@ -183,41 +246,102 @@ export async function listBatches(db: Tx, projectId: string) {
 
 /** The data of a curation report (the template's sections) for one ingest batch. */
 export async function batchReport(db: Tx, projectId: string, batchId: string): Promise<CurationReport> {
-  const [batch] = await db.select().from(ingestBatches).where(and(eq(ingestBatches.projectId, projectId), eq(ingestBatches.id, batchId)));
+  const [batch] = await db
+    .select()
+    .from(ingestBatches)
+    .where(and(eq(ingestBatches.projectId, projectId), eq(ingestBatches.id, batchId)));
   if (!batch) throw new NotFoundError('ingest batch', batchId);
   const outcomes = await db
-    .select({ eventId: curationOutcomes.eventId, disposition: curationOutcomes.disposition, scope: curationOutcomes.scope, kind: curationOutcomes.kind, reason: curationOutcomes.reason, rationale: curationOutcomes.rationale, entryId: curationOutcomes.entryId })
+    .select({
+      eventId: curationOutcomes.eventId,
+      disposition: curationOutcomes.disposition,
+      scope: curationOutcomes.scope,
+      kind: curationOutcomes.kind,
+      reason: curationOutcomes.reason,
+      rationale: curationOutcomes.rationale,
+      entryId: curationOutcomes.entryId,
+    })
     .from(curationOutcomes)
     .where(and(eq(curationOutcomes.projectId, projectId), eq(curationOutcomes.batchId, batchId)))
     .orderBy(asc(curationOutcomes.eventId));
   const eventIds = outcomes.map((o) => o.eventId);
   const redactions = eventIds.length
-    ? await db.select({ eventId: memoryEvents.eventId, redactions: memoryEvents.redactions }).from(memoryEvents).where(and(eq(memoryEvents.projectId, projectId), inArray(memoryEvents.eventId, eventIds)))
+    ? await db
+        .select({ eventId: memoryEvents.eventId, redactions: memoryEvents.redactions })
+        .from(memoryEvents)
+        .where(and(eq(memoryEvents.projectId, projectId), inArray(memoryEvents.eventId, eventIds)))
     : [];
   const decided = await db
     .select({ eventId: proposals.eventId, status: proposals.status, decidedBy: proposals.decidedBy })
     .from(proposals)
     .where(and(eq(proposals.projectId, projectId), eq(proposals.batchId, batchId)));
-  const statusOf = new Map(decided.map((d) => [d.eventId, d.status === 'pending' ? 'pending' : `${d.status} by ${d.decidedBy}`]));
+  const statusOf = new Map(
+    decided.map((d) => [d.eventId, d.status === 'pending' ? 'pending' : `${d.status} by ${d.decidedBy}`]),
+  );
   const audit = await db
-    .select({ at: auditLog.at, actor: auditLog.actor, action: auditLog.action, subjectId: auditLog.subjectId, eventId: sql<string | null>`${auditLog.detail}->>'eventId'`, reason: sql<string | null>`${auditLog.detail}->>'reason'` })
+    .select({
+      at: auditLog.at,
+      actor: auditLog.actor,
+      action: auditLog.action,
+      subjectId: auditLog.subjectId,
+      eventId: sql<string | null>`${auditLog.detail}->>'eventId'`,
+      reason: sql<string | null>`${auditLog.detail}->>'reason'`,
+    })
     .from(auditLog)
-    .where(and(eq(auditLog.projectId, projectId), sql`${auditLog.detail}->>'batchId' = ${batchId}`, sql`${auditLog.action} not like 'curate.%'`));
+    .where(
+      and(
+        eq(auditLog.projectId, projectId),
+        sql`${auditLog.detail}->>'batchId' = ${batchId}`,
+        sql`${auditLog.action} not like 'curate.%'`,
+      ),
+    );
   const op = (o: (typeof outcomes)[number]) => (o.rationale as { operation?: string }).operation ?? null;
   return {
     batchId,
     receivedAt: batch.receivedAt.toISOString(),
     actor: batch.actor,
     received: batch.events,
-    written: outcomes.filter((o) => o.disposition === 'written').map((o) => ({ eventId: o.eventId, scope: o.scope ?? '', kind: o.kind ?? '', action: op(o) ?? 'append', target: o.entryId ?? '' })),
-    proposed: outcomes.filter((o) => o.disposition === 'proposed').map((o) => ({ eventId: o.eventId, scope: o.scope ?? '', kind: o.kind ?? '', because: (o.reason ?? '').replace(/^proposal queued: /, ''), status: statusOf.get(o.eventId) ?? 'pending' })),
-    rejected: outcomes.filter((o) => ['rejected', 'duplicate', 'discarded'].includes(o.disposition)).map((o) => ({ eventId: o.eventId, disposition: o.disposition, reason: o.reason ?? '' })),
-    redactions: redactions.flatMap((r) => r.redactions.map((x) => ({ eventId: r.eventId, redaction: `${x.count} × ${x.type} at ${x.path || 'event'}` }))),
+    written: outcomes
+      .filter((o) => o.disposition === 'written')
+      .map((o) => ({
+        eventId: o.eventId,
+        scope: o.scope ?? '',
+        kind: o.kind ?? '',
+        action: op(o) ?? 'append',
+        target: o.entryId ?? '',
+      })),
+    proposed: outcomes
+      .filter((o) => o.disposition === 'proposed')
+      .map((o) => ({
+        eventId: o.eventId,
+        scope: o.scope ?? '',
+        kind: o.kind ?? '',
+        because: (o.reason ?? '').replace(/^proposal queued: /, ''),
+        status: statusOf.get(o.eventId) ?? 'pending',
+      })),
+    rejected: outcomes
+      .filter((o) => ['rejected', 'duplicate', 'discarded'].includes(o.disposition))
+      .map((o) => ({ eventId: o.eventId, disposition: o.disposition, reason: o.reason ?? '' })),
+    redactions: redactions.flatMap((r) =>
+      r.redactions.map((x) => ({ eventId: r.eventId, redaction: `${x.count} × ${x.type} at ${x.path || 'event'}` })),
+    ),
     conflicts: outcomes
       .filter((o) => ((o.rationale as { conflictsWith?: string[] }).conflictsWith ?? []).length)
-      .map((o) => ({ eventId: o.eventId, conflictsWith: ((o.rationale as { conflictsWith?: string[] }).conflictsWith ?? []).join(', '), resolution: o.disposition === 'proposed' ? 'review: keep both and link, or reject' : 'both kept and linked' })),
-    deprecations: outcomes.filter((o) => op(o) === 'deprecate').map((o) => ({ eventId: o.eventId, target: ((o.rationale as { targetEntryId?: string }).targetEntryId ?? '') as string })),
-    notes: audit.map((a) => `${a.at.toISOString()} ${a.actor} ${a.action.replace('proposal.', '')} ${a.subjectId}${a.eventId ? ` (event ${a.eventId})` : ''}${a.reason ? `: ${a.reason}` : ''}`),
+      .map((o) => ({
+        eventId: o.eventId,
+        conflictsWith: ((o.rationale as { conflictsWith?: string[] }).conflictsWith ?? []).join(', '),
+        resolution: o.disposition === 'proposed' ? 'review: keep both and link, or reject' : 'both kept and linked',
+      })),
+    deprecations: outcomes
+      .filter((o) => op(o) === 'deprecate')
+      .map((o) => ({
+        eventId: o.eventId,
+        target: ((o.rationale as { targetEntryId?: string }).targetEntryId ?? '') as string,
+      })),
+    notes: audit.map(
+      (a) =>
+        `${a.at.toISOString()} ${a.actor} ${a.action.replace('proposal.', '')} ${a.subjectId}${a.eventId ? ` (event ${a.eventId})` : ''}${a.reason ? `: ${a.reason}` : ''}`,
+    ),
   };
 }
 
@@ -238,17 +362,32 @@ export async function auditPage(db: Tx, projectId: string, f: AuditFilters) {
     f.before ? lt(auditLog.id, f.before) : undefined,
   ];
   const limit = f.limit ?? 100;
-  const rows = await db.select().from(auditLog).where(and(...conds)).orderBy(desc(auditLog.id)).limit(limit + 1);
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(...conds))
+    .orderBy(desc(auditLog.id))
+    .limit(limit + 1);
   const [actions, actors] = await Promise.all([
     db.selectDistinct({ v: auditLog.action }).from(auditLog).where(eq(auditLog.projectId, projectId)),
     db.selectDistinct({ v: auditLog.actor }).from(auditLog).where(eq(auditLog.projectId, projectId)),
   ]);
-  return { rows: rows.slice(0, limit), next: rows.length > limit ? rows[limit - 1]!.id : null, actions: actions.map((a) => a.v).sort(), actors: actors.map((a) => a.v).sort() };
+  return {
+    rows: rows.slice(0, limit),
+    next: rows.length > limit ? rows[limit - 1]!.id : null,
+    actions: actions.map((a) => a.v).sort(),
+    actors: actors.map((a) => a.v).sort(),
+  };
 }
 
 /** Malformed memory events with their reasons. */
 export async function listRejectedEvents(db: Tx, projectId: string) {
-  return db.select().from(rejectedEvents).where(eq(rejectedEvents.projectId, projectId)).orderBy(desc(rejectedEvents.receivedAt)).limit(500);
+  return db
+    .select()
+    .from(rejectedEvents)
+    .where(eq(rejectedEvents.projectId, projectId))
+    .orderBy(desc(rejectedEvents.receivedAt))
+    .limit(500);
 }
 
 /**
@@ -279,4 +418,64 @@ export async function curationHealth(db: Tx, projectId: string) {
       percentile_cont(0.95) within group (order by latency_ms) as p95
     from o group by day order by day`);
   return rowsOf<HealthDay>(r);
+}
+
+/** The incoming memory events, newest first (the Events tab). */
+export async function listEvents(db: Tx, projectId: string, limit = 500) {
+  return db
+    .select({
+      eventId: memoryEvents.eventId,
+      shape: memoryEvents.shape,
+      sourceAgent: memoryEvents.sourceAgent,
+      taskId: memoryEvents.taskId,
+      kind: memoryEvents.kind,
+      content: memoryEvents.content,
+      suggestedScope: memoryEvents.suggestedScope,
+      confidence: memoryEvents.confidence,
+      sensitivity: memoryEvents.sensitivity,
+      evidenceCount: sql<number>`jsonb_array_length(${memoryEvents.evidenceRefs})`,
+      humanReviewRequired: memoryEvents.humanReviewRequired,
+      redactions: memoryEvents.redactions,
+      timestamp: memoryEvents.timestamp,
+    })
+    .from(memoryEvents)
+    .where(eq(memoryEvents.projectId, projectId))
+    .orderBy(desc(memoryEvents.ts), memoryEvents.eventId)
+    .limit(limit);
+}
+
+/** What the curator made of an event: its latest outcome, and the proposal when it waits for review. */
+export async function eventDisposition(db: Tx, projectId: string, eventId: string) {
+  const [o] = await db
+    .select({
+      disposition: curationOutcomes.disposition,
+      scope: curationOutcomes.scope,
+      kind: curationOutcomes.kind,
+      reason: curationOutcomes.reason,
+      entryId: curationOutcomes.entryId,
+    })
+    .from(curationOutcomes)
+    .where(and(eq(curationOutcomes.projectId, projectId), eq(curationOutcomes.eventId, eventId)))
+    .orderBy(desc(curationOutcomes.decidedAt))
+    .limit(1);
+  if (!o)
+    return {
+      disposition: 'pending_curation',
+      reason: 'stored; the curator has not decided yet (it runs again at the next start)',
+    };
+  const [p] = await db
+    .select({ id: proposals.id, status: proposals.status })
+    .from(proposals)
+    .where(and(eq(proposals.projectId, projectId), eq(proposals.eventId, eventId)))
+    .orderBy(desc(proposals.createdAt))
+    .limit(1);
+  return {
+    disposition: o.disposition,
+    reason: o.reason,
+    scope: o.scope,
+    kind: o.kind,
+    entry_id: o.entryId,
+    ...(p ? { proposal_id: p.id, proposal_status: p.status, review_url: `/curation?proposal=${p.id}` } : {}),
+    ...(o.entryId ? { entry_url: `/curation/entries?entry=${o.entryId}` } : {}),
+  };
 }

@@ -1,12 +1,29 @@
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
-import { additionOf, errorChains, recordHealth, utilityOf, type LabRecord, type LabTurn, type MisalignmentRule } from '@/lib/hygiene/records';
+import {
+  additionOf,
+  errorChains,
+  recordHealth,
+  utilityOf,
+  type LabRecord,
+  type LabTurn,
+  type MisalignmentRule,
+} from '@/lib/hygiene/records';
 import { removeNow, simulateSizes, type DeletionParams, type Policy, type SizePoint } from '@/lib/hygiene/deletion';
-import { compareKept, consolidate, coverage, jsNearest, CONSOLIDATIONS, type Atom, type Nearest } from '@/lib/hygiene/consolidation';
+import {
+  compareKept,
+  consolidate,
+  coverage,
+  jsNearest,
+  CONSOLIDATIONS,
+  type Atom,
+  type Nearest,
+} from '@/lib/hygiene/consolidation';
 import { additionReport } from '@/lib/hygiene/addition';
+import type { ProposalPolicy } from '@/lib/hygiene/contract';
 import { MODEL_ID } from '@/lib/recall/model';
 import type { Db, Tx } from '@/server/db';
-import { memoryEntries } from '@/server/db/schema/memory';
+import { memoryEntries } from '@/server/db/schema/curation';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
@@ -28,7 +45,12 @@ export interface LabParams {
   wrongBelow: number;
 }
 
-const refId = (r: unknown): string | null => (typeof r === 'string' ? r : r && typeof r === 'object' && typeof (r as { id?: unknown }).id === 'string' ? (r as { id: string }).id : null);
+const refId = (r: unknown): string | null =>
+  typeof r === 'string'
+    ? r
+    : r && typeof r === 'object' && typeof (r as { id?: unknown }).id === 'string'
+      ? (r as { id: string }).id
+      : null;
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : null);
 
 /** Agents with a timeline the lab can show: turns, and how many recalls they report. */
@@ -45,7 +67,9 @@ export async function hygieneAgents(db: Tx, projectId: string) {
     .from(turns)
     .where(eq(turns.projectId, projectId))
     .groupBy(turns.agentId);
-  return rows.map((r) => ({ ...r, turns: Number(r.turns) })).sort((a, b) => b.reporting - a.reporting || b.recalls - a.recalls || b.turns - a.turns);
+  return rows
+    .map((r) => ({ ...r, turns: Number(r.turns) }))
+    .sort((a, b) => b.reporting - a.reporting || b.recalls - a.recalls || b.turns - a.turns);
 }
 
 // Embeddings by text, shared across requests (the texts of a store change rarely).
@@ -157,11 +181,27 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
   };
   const sessionIds = [...firstStep.keys()];
   const arts = await db
-    .select({ id: artifacts.id, session: artifacts.sessionId, kind: artifacts.kind, content: artifacts.content, provenance: artifacts.provenance, createdTurn: artifacts.createdTurn, ts: artifacts.ts, extra: artifacts.extra, status: artifacts.status })
+    .select({
+      id: artifacts.id,
+      session: artifacts.sessionId,
+      kind: artifacts.kind,
+      content: artifacts.content,
+      provenance: artifacts.provenance,
+      createdTurn: artifacts.createdTurn,
+      ts: artifacts.ts,
+      extra: artifacts.extra,
+      status: artifacts.status,
+    })
     .from(artifacts)
-    .where(and(eq(artifacts.projectId, projectId), or(eq(artifacts.agentId, agent), inArray(artifacts.sessionId, sessionIds))));
+    .where(
+      and(
+        eq(artifacts.projectId, projectId),
+        or(eq(artifacts.agentId, agent), inArray(artifacts.sessionId, sessionIds)),
+      ),
+    );
   const records: Loaded['records'] = arts.map((a) => {
-    const from = a.session !== null && a.createdTurn !== null ? stepOf.get(`${a.session}\u0000${a.createdTurn}`) : undefined;
+    const from =
+      a.session !== null && a.createdTurn !== null ? stepOf.get(`${a.session}\u0000${a.createdTurn}`) : undefined;
     const prov = a.provenance ?? {};
     const surprise = typeof a.extra?.surprise === 'number' ? a.extra.surprise : null;
     return {
@@ -181,9 +221,20 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
     };
   });
   const entries = await db
-    .select({ id: memoryEntries.id, kind: memoryEntries.kind, content: memoryEntries.content, status: memoryEntries.status, createdAt: memoryEntries.createdAt })
+    .select({
+      id: memoryEntries.id,
+      kind: memoryEntries.kind,
+      content: memoryEntries.content,
+      status: memoryEntries.status,
+      createdAt: memoryEntries.createdAt,
+    })
     .from(memoryEntries)
-    .where(and(eq(memoryEntries.projectId, projectId), inArray(memoryEntries.status, ['active', 'in_conflict', 'deprecated'])));
+    .where(
+      and(
+        eq(memoryEntries.projectId, projectId),
+        inArray(memoryEntries.status, ['active', 'in_conflict', 'deprecated']),
+      ),
+    );
   for (const e of entries)
     records.push({
       id: e.id,
@@ -210,22 +261,40 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
   let vectors: Map<string, Float32Array> | null = null;
   let unavailable: string | null = null;
   try {
-    vectors = await embedAll([...tl.flatMap((t) => [t.input, t.output]), ...records.flatMap((r) => [r.query, r.execution])]);
+    vectors = await embedAll([
+      ...tl.flatMap((t) => [t.input, t.output]),
+      ...records.flatMap((r) => [r.query, r.execution]),
+    ]);
   } catch (e) {
     unavailable = (e as Error).message.split('\n')[0]!;
   }
   const byId = new Map(records.map((r) => [r.id, r]));
-  const health = recordHealth(records, tl, (t, r) => ({ input: cos(vectors?.get(t.input), vectors?.get(byId.get(r.id)!.query)), output: cos(vectors?.get(t.output), vectors?.get(byId.get(r.id)!.execution)) }), p.misalignment);
+  const health = recordHealth(
+    records,
+    tl,
+    (t, r) => ({
+      input: cos(vectors?.get(t.input), vectors?.get(byId.get(r.id)!.query)),
+      output: cos(vectors?.get(t.output), vectors?.get(byId.get(r.id)!.execution)),
+    }),
+    p.misalignment,
+  );
   const chains = errorChains(records, tl, p.wrongBelow);
   const lastStep = tl.length;
 
   // Deletion and consolidation act on the agent's store (durable entries are the curator's): today on
   // what is still active; over history on everything that was ever in it.
   const store = records.filter((r) => r.source === 'artifact');
-  const retrievals = health.filter((h) => h.record.source === 'artifact').flatMap((h) => h.retrievals.map((x) => ({ record: x.record, step: x.step, utility: x.utility })));
+  const retrievals = health
+    .filter((h) => h.record.source === 'artifact')
+    .flatMap((h) => h.retrievals.map((x) => ({ record: x.record, step: x.step, utility: x.utility })));
   const active = store.filter((r) => r.status === 'active');
   const activeIds = new Set(active.map((r) => r.id));
-  const now = removeNow(active, retrievals.filter((x) => activeIds.has(x.record)), lastStep, p.deletion);
+  const now = removeNow(
+    active,
+    retrievals.filter((x) => activeIds.has(x.record)),
+    lastStep,
+    p.deletion,
+  );
   const sizes = simulateSizes(store, retrievals, lastStep, p.deletion);
   // At most ~400 points: every k-th step, and always the last.
   const every = Math.max(1, Math.ceil(sizes.length / 400));
@@ -234,9 +303,19 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
   // Consolidation over the active records that have a vector.
   const usage = new Map(health.map((h) => [h.record.id, h.recalled]));
   // An atom's embedding: its query and its execution together.
-  const atoms: Atom[] = vectors ? active.map((r) => ({ id: r.id, vector: unitSum(vectors!.get(r.query)!, vectors!.get(r.execution)!), addedStep: r.addedStep, usage: usage.get(r.id) ?? 0, surprise: r.surprise })) : [];
+  const atoms: Atom[] = vectors
+    ? active.map((r) => ({
+        id: r.id,
+        vector: unitSum(vectors!.get(r.query)!, vectors!.get(r.execution)!),
+        addedStep: r.addedStep,
+        usage: usage.get(r.id) ?? 0,
+        surprise: r.surprise,
+      }))
+    : [];
   const budget = Math.max(1, Math.min(p.budget, Math.max(1, atoms.length)));
-  const results = atoms.length ? await Promise.all(CONSOLIDATIONS.map((c) => consolidate(atoms, budget, c, nativeNearest))) : [];
+  const results = atoms.length
+    ? await Promise.all(CONSOLIDATIONS.map((c) => consolidate(atoms, budget, c, nativeNearest)))
+    : [];
   const cmp = compareKept(results);
 
   const healthOut = health.map((h) => {
@@ -263,7 +342,17 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
       misaligned: h.misaligned,
       retrievals: h.retrievals.map((x) => {
         const t = tl[x.step - 1]!;
-        return { step: x.step, session: x.session, turn: x.turn, inputSim: x.inputSim, outputSim: x.outputSim, utility: x.utility, qualified: x.qualified, hallucination: t.hallucination, drift: t.drift };
+        return {
+          step: x.step,
+          session: x.session,
+          turn: x.turn,
+          inputSim: x.inputSim,
+          outputSim: x.outputSim,
+          utility: x.utility,
+          qualified: x.qualified,
+          hallucination: t.hallucination,
+          drift: t.drift,
+        };
       }),
     };
   });
@@ -273,14 +362,31 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
   return {
     agent: p.agent,
     params: p,
-    timeline: { turns: tl.length, sessions: [...new Set(tl.map((t) => t.session))], first: tl[0]?.ts ?? null, last: tl.at(-1)?.ts ?? null },
+    timeline: {
+      turns: tl.length,
+      sessions: [...new Set(tl.map((t) => t.session))],
+      first: tl[0]?.ts ?? null,
+      last: tl.at(-1)?.ts ?? null,
+    },
     utilitySources: sources,
     similarity: { available: !!vectors, model: MODEL_ID, reason: unavailable },
     records: healthOut,
-    turns: tl.map((t) => ({ step: t.step, session: t.session, turn: t.turn, utility: t.utility, input: clip(t.input, 200), output: clip(t.output, 200) })),
+    turns: tl.map((t) => ({
+      step: t.step,
+      session: t.session,
+      turn: t.turn,
+      utility: t.utility,
+      input: clip(t.input, 200),
+      output: clip(t.output, 200),
+    })),
     chains,
     deletion: {
-      now: { periodic: removed('periodic'), history: removed('history'), combined: removed('combined'), capacity: removed('capacity') },
+      now: {
+        periodic: removed('periodic'),
+        history: removed('history'),
+        combined: removed('combined'),
+        capacity: removed('capacity'),
+      },
       activeRecords: active.length,
       sizes: series,
     },
@@ -290,7 +396,14 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
       sigma: results.find((r) => r.policy === 'surprise')?.sigma ?? null,
       results: results.map((r, i) => {
         const c = coverage(atoms, r);
-        return { policy: r.policy, kept: r.kept, score: r.score, retainedUsage: c.retainedUsage, dropped: c.dropped, onlyHere: cmp.onlyHere[i]! };
+        return {
+          policy: r.policy,
+          kept: r.kept,
+          score: r.score,
+          retainedUsage: c.retainedUsage,
+          dropped: c.dropped,
+          onlyHere: cmp.onlyHere[i]!,
+        };
       }),
       overlap: cmp.overlap,
       clusters: (results.find((r) => r.policy === 'sleep')?.clusters ?? []).filter((c) => c.members.length > 1),
@@ -302,11 +415,17 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
 export type HygieneLab = Awaited<ReturnType<typeof hygieneLab>>;
 
 /** Raises a deprecation proposal for a record the lab selected, with the policy's reason and numbers. */
-export async function proposeFromLab(db: Db, projectId: string, p: LabParams & { record: string; policy: Policy | 'misaligned' | 'chain' | 'manual' }, actor: string) {
+export async function proposeFromLab(
+  db: Db,
+  projectId: string,
+  p: LabParams & { record: string; policy: ProposalPolicy },
+  actor: string,
+) {
   const lab = await hygieneLab(db, projectId, p);
   const rec = lab.records.find((r) => r.id === p.record);
   if (!rec) throw new NotFoundError('record', p.record);
-  const verdict = p.policy in lab.deletion.now ? lab.deletion.now[p.policy as Policy].find((v) => v.id === p.record) : undefined;
+  const verdict =
+    p.policy in lab.deletion.now ? lab.deletion.now[p.policy as Policy].find((v) => v.id === p.record) : undefined;
   const policyName = {
     periodic: `periodic deletion (P = ${p.deletion.period}, α = ${p.deletion.alpha})`,
     history: `history-based deletion (n = ${p.deletion.n}, β = ${p.deletion.beta})`,

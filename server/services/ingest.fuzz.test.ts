@@ -13,7 +13,14 @@ import { ingest } from './ingest';
  * a field, and a rejected record leaves nothing behind.
  */
 const VALID: Record<string, () => Record<string, unknown>> = {
-  turn: () => ({ session_id: 'fuzz-s', agent: 'fuzz', turn: 1, input: 'q', output: 'a', ccs: 'goal_orientation: fix(502)' }),
+  turn: () => ({
+    session_id: 'fuzz-s',
+    agent: 'fuzz',
+    turn: 1,
+    input: 'q',
+    output: 'a',
+    ccs: 'goal_orientation: fix(502)',
+  }),
   session: () => ({ id: 'fuzz-s', agent: 'fuzz', title: 'Fuzz' }),
   artifact: () => ({ id: 'fuzz-a', session_id: 'fuzz-s', kind: 'log', content: 'a log line' }),
   memory_event: () => ({
@@ -34,9 +41,26 @@ const VALID: Record<string, () => Record<string, unknown>> = {
 const hostileString = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary', maxLength: 50 }),
-  fc.constantFrom('', ' ', '__proto__', 'constructor', '<script>alert(1)</script>', '\u0000', '\uD800', 'x'.repeat(70_000), '2026-13-45T99:99:99Z', 'NaN', '-1', '1e309'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '__proto__',
+    'constructor',
+    '<script>alert(1)</script>',
+    '\u0000',
+    '\uD800',
+    'x'.repeat(70_000),
+    '2026-13-45T99:99:99Z',
+    'NaN',
+    '-1',
+    '1e309',
+  ),
 );
-const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 3 }), hostileString, fc.constantFrom(null, -1, 0, 1.5, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, true));
+const anyJson = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  hostileString,
+  fc.constantFrom(null, -1, 0, 1.5, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, true),
+);
 
 const mutated = fc
   .record({
@@ -45,7 +69,11 @@ const mutated = fc
       fc.oneof(
         fc.record({ op: fc.constant('drop' as const), key: fc.nat() }),
         fc.record({ op: fc.constant('set' as const), key: fc.nat(), value: anyJson }),
-        fc.record({ op: fc.constant('add' as const), key: fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor', 'prototype')), value: anyJson }),
+        fc.record({
+          op: fc.constant('add' as const),
+          key: fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor', 'prototype')),
+          value: anyJson,
+        }),
       ),
       { maxLength: 4 },
     ),
@@ -73,7 +101,10 @@ describe('ingest under fuzzing', () => {
   });
   afterAll(() => h?.close());
 
-  const counts = async () => rowsOf<Record<string, number>>(await h.db.execute(sql.raw(`select ${TABLES.map((t) => `(select count(*)::int from ${t}) as ${t}`).join(', ')}`)))[0]!;
+  const counts = async () =>
+    rowsOf<Record<string, number>>(
+      await h.db.execute(sql.raw(`select ${TABLES.map((t) => `(select count(*)::int from ${t}) as ${t}`).join(', ')}`)),
+    )[0]!;
 
   it('answers 10,000 generated records without an exception; every rejection names a field and stores nothing', async () => {
     let n = 0;
@@ -82,9 +113,18 @@ describe('ingest under fuzzing', () => {
       fc.asyncProperty(record, async (value) => {
         n++;
         // Fresh ids so valid records are new, not duplicates of an earlier case.
-        if (value && typeof value === 'object' && !Array.isArray(value) && 'data' in value && value.data && typeof value.data === 'object') {
+        if (
+          value &&
+          typeof value === 'object' &&
+          !Array.isArray(value) &&
+          'data' in value &&
+          value.data &&
+          typeof value.data === 'object'
+        ) {
           const d = value.data as Record<string, unknown>;
-          for (const k of ['session_id', 'id', 'event_id'] as const) if (typeof d[k] === 'string' && (d[k] as string).startsWith(k === 'event_id' ? 'memevt_fuzz' : 'fuzz-')) d[k] = `${d[k]}${n}`;
+          for (const k of ['session_id', 'id', 'event_id'] as const)
+            if (typeof d[k] === 'string' && (d[k] as string).startsWith(k === 'event_id' ? 'memevt_fuzz' : 'fuzz-'))
+              d[k] = `${d[k]}${n}`;
         }
         const before = await counts();
         const r = await ingest(h.db, 'default', [{ ok: true, value }], 'fuzz');

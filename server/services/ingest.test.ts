@@ -4,23 +4,36 @@ import path from 'node:path';
 import { freshDb, DRIVERS } from '@/server/test/db';
 import type { DbHandle } from '@/server/db';
 import { auditLog } from '@/server/db/schema/projects';
-import { memoryEvents } from '@/server/db/schema/memory';
+import { memoryEvents } from '@/server/db/schema/curation';
 import { sessions, turns } from '@/server/db/schema/sessions';
-import { demoSessions } from '@/lib/demo/generate';
+import { demoSessions } from '@/server/demo/generate';
 import { convertFiles } from '@/lib/import/files';
 import { readTree } from '@/server/fs/read-tree';
 import { ingest } from './ingest';
 import { exportSession } from './sessions';
-import { exportUcsAgent } from './ucs';
+import { exportSubstrate } from './substrate';
 
 const items = (values: unknown[]) => values.map((value) => ({ ok: true as const, value }));
 const turn = (n: number, over: Record<string, unknown> = {}) => ({
   type: 'turn',
-  data: { session_id: 'batch', agent: 'a', turn: n, input: `in ${n}`, output: `out ${n}`, ccs: { constraints: ['keep(x)'] }, ...over },
+  data: {
+    session_id: 'batch',
+    agent: 'a',
+    turn: n,
+    input: `in ${n}`,
+    output: `out ${n}`,
+    ccs: { constraints: ['keep(x)'] },
+    ...over,
+  },
 });
 const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
-const count = async (h: DbHandle, table: typeof turns | typeof sessions | typeof memoryEvents) => (await h.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
+  JSON.stringify(v, (_, x) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b)))
+      : x,
+  );
+const count = async (h: DbHandle, table: typeof turns | typeof sessions | typeof memoryEvents) =>
+  (await h.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
 
 describe.each(DRIVERS)('ingest service on %s', (driver) => {
   let h: DbHandle;
@@ -30,7 +43,12 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
   afterAll(async () => h?.close());
 
   it('stores the valid records of a batch and leaves nothing of the rejected ones', async () => {
-    const r = await ingest(h.db, 'default', items([turn(1), turn('two' as unknown as number), turn(3, { hallucination: 7 }), turn(4)]), 'test');
+    const r = await ingest(
+      h.db,
+      'default',
+      items([turn(1), turn('two' as unknown as number), turn(3, { hallucination: 7 }), turn(4)]),
+      'test',
+    );
     expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected', 'rejected', 'accepted']);
     expect(await count(h, turns)).toBe(2);
   });
@@ -42,22 +60,41 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
   });
 
   it('creates a session from its first turn, and lets a session record fill it in once', async () => {
-    const first = await ingest(h.db, 'default', items([{ type: 'session', data: { id: 'batch', agent: 'a', title: 'Named later' } }]), 'test');
+    const first = await ingest(
+      h.db,
+      'default',
+      items([{ type: 'session', data: { id: 'batch', agent: 'a', title: 'Named later' } }]),
+      'test',
+    );
     expect(first.results[0]?.status).toBe('accepted');
-    const again = await ingest(h.db, 'default', items([{ type: 'session', data: { id: 'batch', agent: 'a', title: 'Renamed' } }]), 'test');
+    const again = await ingest(
+      h.db,
+      'default',
+      items([{ type: 'session', data: { id: 'batch', agent: 'a', title: 'Renamed' } }]),
+      'test',
+    );
     expect(again.results[0]?.status).toBe('duplicate');
-    const [s] = await h.db.select().from(sessions).where(sql`id = 'batch'`);
+    const [s] = await h.db
+      .select()
+      .from(sessions)
+      .where(sql`id = 'batch'`);
     expect(s?.title).toBe('Named later');
   });
 
   it('rejects, alone, a record the database refuses, and keeps the rest of the batch', async () => {
     // A rule only the database knows (as an administrator's constraint would be).
-    await h.db.execute(sql`create function refuse_explode() returns trigger as $$ begin if new.input = 'explode' then raise exception 'input refused by policy'; end if; return new; end $$ language plpgsql`);
-    await h.db.execute(sql`create trigger refuse_explode before insert on turns for each row execute function refuse_explode()`);
+    await h.db.execute(
+      sql`create function refuse_explode() returns trigger as $$ begin if new.input = 'explode' then raise exception 'input refused by policy'; end if; return new; end $$ language plpgsql`,
+    );
+    await h.db.execute(
+      sql`create trigger refuse_explode before insert on turns for each row execute function refuse_explode()`,
+    );
     try {
       const r = await ingest(h.db, 'default', items([turn(10), turn(11, { input: 'explode' }), turn(12)]), 'test');
       expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected', 'accepted']);
-      expect(r.results[1]).toMatchObject({ errors: [{ path: '', message: 'could not be stored: input refused by policy' }] });
+      expect(r.results[1]).toMatchObject({
+        errors: [{ path: '', message: 'could not be stored: input refused by policy' }],
+      });
       expect(await count(h, turns)).toBe(5);
     } finally {
       await h.db.execute(sql`drop trigger refuse_explode on turns`);
@@ -68,16 +105,27 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
     const html = '<img src=x onerror="alert(1)"> <script>steal()</script>';
     const r = await ingest(h.db, 'default', items([turn(20, { input: `${html} key AKIAIOSFODNN7EXAMPLE` })]), 'tester');
     expect(r.accepted).toBe(1);
-    const [row] = await h.db.select().from(turns).where(sql`turn = 20`);
+    const [row] = await h.db
+      .select()
+      .from(turns)
+      .where(sql`turn = 20`);
     expect(row?.input).toBe(`${html} key [REDACTED:aws_access_key]`);
     expect(row?.redactions).toEqual([{ path: 'input', type: 'aws_access_key', count: 1 }]);
-    const audit = await h.db.select().from(auditLog).where(sql`action = 'redact' and subject_id = 'batch/20'`);
+    const audit = await h.db
+      .select()
+      .from(auditLog)
+      .where(sql`action = 'redact' and subject_id = 'batch/20'`);
     expect(audit).toHaveLength(1);
     expect(audit[0]?.actor).toBe('tester');
   });
 
   it('keeps the audit log append-only', async () => {
-    await expect(h.db.update(auditLog).set({ actor: 'x' }).where(sql`true`)).rejects.toThrow();
+    await expect(
+      h.db
+        .update(auditLog)
+        .set({ actor: 'x' })
+        .where(sql`true`),
+    ).rejects.toThrow();
     await expect(h.db.delete(auditLog).where(sql`true`)).rejects.toThrow();
     expect((await h.db.select({ n: sql<number>`count(*)::int` }).from(auditLog))[0]!.n).toBeGreaterThan(0);
   });
@@ -109,7 +157,7 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
     const r = await ingest(h.db, 'default', items(sent), 'test');
     expect(r.rejected).toBe(0);
     expect(r.duplicates).toBe(1); // ucs/state/torusfield_state.json is snapshot 00399 again
-    const back = await exportUcsAgent(h.db, 'default', 'aegis-demo');
+    const back = await exportSubstrate(h.db, 'default', 'aegis-demo');
     // The same data; jsonb keeps its own key order, so compare key-sorted.
     const key = (e: { type: string; data: unknown }) => `${e.type}:${canonical(e.data)}`;
     const sentKeys = new Set(sent.map(key));

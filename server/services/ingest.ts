@@ -8,7 +8,7 @@ import { policyOverrideKey, artifactsFromState, type UcsEntities } from '@/lib/u
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
-import { memoryEvents } from '@/server/db/schema/memory';
+import { memoryEvents } from '@/server/db/schema/curation';
 import { redactDeep } from '@/lib/redact/redact';
 import { curateBatch, toStoredEvent, type CurationCounts, type StoredEvent } from './curation';
 import {
@@ -22,7 +22,7 @@ import {
   ucsPolicyOverrides,
   ucsPpHistory,
   ucsSnapshots,
-} from '@/server/db/schema/ucs';
+} from '@/server/db/schema/substrate';
 
 type Rec<T extends NormalizedRecord['type']> = Extract<NormalizedRecord, { type: T }>;
 type Json = Record<string, unknown>;
@@ -271,7 +271,12 @@ async function writeBatch(tx: Tx, projectId: string, pending: Pending[], actor: 
       )
       .onConflictDoNothing()
       .returning({ id: artifacts.id });
-    markStored(rows.map((r) => r.id), chunk, (p) => p.record.id, stored);
+    markStored(
+      rows.map((r) => r.id),
+      chunk,
+      (p) => p.record.id,
+      stored,
+    );
   }
 
   for (const chunk of chunks(firstOf(by('memory_event'), (p) => p.record.eventId))) {
@@ -303,7 +308,12 @@ async function writeBatch(tx: Tx, projectId: string, pending: Pending[], actor: 
       )
       .onConflictDoNothing()
       .returning({ eventId: memoryEvents.eventId });
-    markStored(rows.map((r) => r.eventId), chunk, (p) => p.record.eventId, stored);
+    markStored(
+      rows.map((r) => r.eventId),
+      chunk,
+      (p) => p.record.eventId,
+      stored,
+    );
   }
 
   await writeUcs(tx, projectId, pending, stored, by, firstOf);
@@ -323,7 +333,8 @@ async function writeBatch(tx: Tx, projectId: string, pending: Pending[], actor: 
     });
   }
   const counts: Record<string, number> = {};
-  for (const p of pending) if (stored.has(p.index)) counts[recordType(p.record)] = (counts[recordType(p.record)] ?? 0) + 1;
+  for (const p of pending)
+    if (stored.has(p.index)) counts[recordType(p.record)] = (counts[recordType(p.record)] ?? 0) + 1;
   if (stored.size)
     audit.push({
       projectId,
@@ -353,26 +364,52 @@ async function writeUcs(
   const entities: (UcsEntities & { agentId: string; t: number | null })[] = [];
 
   // Snapshots carry ~100 KB each: a few per statement.
-  for (const chunk of chunks(firstOf(by('ucs_state'), (p) => `${p.record.agentId}@${p.record.parts.t}`), 8)) {
+  for (const chunk of chunks(
+    firstOf(by('ucs_state'), (p) => `${p.record.agentId}@${p.record.parts.t}`),
+    8,
+  )) {
     const rows = await tx
       .insert(ucsSnapshots)
       .values(chunk.map(({ record: r }) => ({ projectId, agentId: r.agentId, source: r.source, ...r.parts })))
       .onConflictDoNothing()
       .returning({ agentId: ucsSnapshots.agentId, t: ucsSnapshots.t });
-    markStored(rows.map((r) => `${r.agentId}@${r.t}`), chunk, (p) => `${p.record.agentId}@${p.record.parts.t}`, stored);
+    markStored(
+      rows.map((r) => `${r.agentId}@${r.t}`),
+      chunk,
+      (p) => `${p.record.agentId}@${p.record.parts.t}`,
+      stored,
+    );
     for (const { record: r } of chunk)
       entities.push({ ...emptyWith(artifactsFromState(r.parts.artifacts)), agentId: r.agentId, t: r.parts.t });
   }
 
   const docs = by('ucs_document').map((p) => ({ ...p, key: p.record.key ?? sha256(p.record.content) }));
-  for (const chunk of chunks(firstOf(docs, (p) => `${p.record.agentId}|${p.record.kind}|${p.key}`), 20)) {
+  for (const chunk of chunks(
+    firstOf(docs, (p) => `${p.record.agentId}|${p.record.kind}|${p.key}`),
+    20,
+  )) {
     const rows = await tx
       .insert(ucsDocuments)
-      .values(chunk.map((p) => ({ projectId, agentId: p.record.agentId, kind: p.record.kind, key: p.key, content: p.record.content, source: p.record.source })))
+      .values(
+        chunk.map((p) => ({
+          projectId,
+          agentId: p.record.agentId,
+          kind: p.record.kind,
+          key: p.key,
+          content: p.record.content,
+          source: p.record.source,
+        })),
+      )
       .onConflictDoNothing()
       .returning({ agentId: ucsDocuments.agentId, kind: ucsDocuments.kind, key: ucsDocuments.key });
-    markStored(rows.map((r) => `${r.agentId}|${r.kind}|${r.key}`), chunk, (p) => `${p.record.agentId}|${p.record.kind}|${p.key}`, stored);
-    for (const p of chunk) if (p.record.entities) entities.push({ ...p.record.entities, agentId: p.record.agentId, t: null });
+    markStored(
+      rows.map((r) => `${r.agentId}|${r.kind}|${r.key}`),
+      chunk,
+      (p) => `${p.record.agentId}|${p.record.kind}|${p.key}`,
+      stored,
+    );
+    for (const p of chunk)
+      if (p.record.entities) entities.push({ ...p.record.entities, agentId: p.record.agentId, t: null });
   }
 
   for (const chunk of chunks(firstOf(by('ucs_action'), (p) => `${p.record.agentId}@${p.record.t}`))) {
@@ -402,14 +439,27 @@ async function writeUcs(
       )
       .onConflictDoNothing()
       .returning({ agentId: ucsActions.agentId, t: ucsActions.t });
-    markStored(rows.map((r) => `${r.agentId}@${r.t}`), chunk, (p) => `${p.record.agentId}@${p.record.t}`, stored);
+    markStored(
+      rows.map((r) => `${r.agentId}@${r.t}`),
+      chunk,
+      (p) => `${p.record.agentId}@${p.record.t}`,
+      stored,
+    );
   }
 
   await upsertEntities(tx, projectId, entities);
 }
 
 function emptyWith(arts: UcsEntities['artifacts']): UcsEntities {
-  return { artifacts: arts, annotations: [], methodology: [], deadEnds: [], judgments: [], ppHistory: [], policyOverrides: [] };
+  return {
+    artifacts: arts,
+    annotations: [],
+    methodology: [],
+    deadEnds: [],
+    judgments: [],
+    ppHistory: [],
+    policyOverrides: [],
+  };
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -423,7 +473,13 @@ function lastByKey<T>(rows: T[], key: (r: T) => string): T[] {
   return [...m.values()];
 }
 
-async function upsert<T extends PgTable>(tx: Tx, table: T, rows: T['$inferInsert'][], target: unknown[], set: Record<string, unknown>) {
+async function upsert<T extends PgTable>(
+  tx: Tx,
+  table: T,
+  rows: T['$inferInsert'][],
+  target: unknown[],
+  set: Record<string, unknown>,
+) {
   for (const chunk of chunks(rows)) {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- drizzle's generic insert over a table parameter
     await (tx.insert(table as any).values(chunk) as any).onConflictDoUpdate({ target, set });
@@ -433,12 +489,18 @@ async function upsert<T extends PgTable>(tx: Tx, table: T, rows: T['$inferInsert
 const excluded = (col: string) => sql.raw(`excluded.${col}`);
 
 /** Entities pulled from UCS documents and states: upserted, later documents refine earlier ones. */
-async function upsertEntities(tx: Tx, projectId: string, list: (UcsEntities & { agentId: string; t: number | null })[]) {
+async function upsertEntities(
+  tx: Tx,
+  projectId: string,
+  list: (UcsEntities & { agentId: string; t: number | null })[],
+) {
   if (!list.length) return;
   const o = (agentId: string) => ({ projectId, agentId });
 
   const arts = lastByKey(
-    list.flatMap((e) => e.artifacts.map((a) => ({ ...o(e.agentId), ...a, lastSeenT: e.t }))).sort((a, b) => (a.lastSeenT ?? -1) - (b.lastSeenT ?? -1)),
+    list
+      .flatMap((e) => e.artifacts.map((a) => ({ ...o(e.agentId), ...a, lastSeenT: e.t })))
+      .sort((a, b) => (a.lastSeenT ?? -1) - (b.lastSeenT ?? -1)),
     (a) => `${a.agentId}|${a.id}`,
   );
   await upsert(tx, ucsArtifacts, arts, [ucsArtifacts.projectId, ucsArtifacts.agentId, ucsArtifacts.id], {
@@ -464,13 +526,19 @@ async function upsertEntities(tx: Tx, projectId: string, list: (UcsEntities & { 
     ),
     (a) => `${a.agentId}|${a.artifactId}`,
   );
-  await upsert(tx, ucsAnnotations, anns, [ucsAnnotations.projectId, ucsAnnotations.agentId, ucsAnnotations.artifactId], {
-    text: excluded('text'),
-    failureCondition: excluded('failure_condition'),
-    generalizedPattern: excluded('generalized_pattern'),
-    annotatedAt: excluded('annotated_at'),
-    data: excluded('data'),
-  });
+  await upsert(
+    tx,
+    ucsAnnotations,
+    anns,
+    [ucsAnnotations.projectId, ucsAnnotations.agentId, ucsAnnotations.artifactId],
+    {
+      text: excluded('text'),
+      failureCondition: excluded('failure_condition'),
+      generalizedPattern: excluded('generalized_pattern'),
+      annotatedAt: excluded('annotated_at'),
+      data: excluded('data'),
+    },
+  );
 
   const meth = lastByKey(
     list.flatMap((e) =>
@@ -487,7 +555,10 @@ async function upsertEntities(tx: Tx, projectId: string, list: (UcsEntities & { 
     ),
     (m) => `${m.agentId}|${m.id}`,
   );
-  await upsert(tx, ucsMethodology, meth, [ucsMethodology.projectId, ucsMethodology.agentId, ucsMethodology.id], { data: excluded('data'), summary: excluded('summary') });
+  await upsert(tx, ucsMethodology, meth, [ucsMethodology.projectId, ucsMethodology.agentId, ucsMethodology.id], {
+    data: excluded('data'),
+    summary: excluded('summary'),
+  });
 
   const dead = lastByKey(
     list.flatMap((e) => {
@@ -531,13 +602,22 @@ async function upsertEntities(tx: Tx, projectId: string, list: (UcsEntities & { 
     ),
     (j) => `${j.agentId}|${j.id}`,
   );
-  await upsert(tx, ucsJudgments, judg, [ucsJudgments.projectId, ucsJudgments.agentId, ucsJudgments.id], { data: excluded('data') });
+  await upsert(tx, ucsJudgments, judg, [ucsJudgments.projectId, ucsJudgments.agentId, ucsJudgments.id], {
+    data: excluded('data'),
+  });
 
   const pp = lastByKey(
     list.flatMap((e) =>
       e.ppHistory
         .filter((p) => typeof p.t === 'number')
-        .map((p) => ({ ...o(e.agentId), t: p.t as number, ts: str(p.timestamp), pp: (p.pp as Record<string, number>) ?? {}, health: num(p.health), data: p })),
+        .map((p) => ({
+          ...o(e.agentId),
+          t: p.t as number,
+          ts: str(p.timestamp),
+          pp: (p.pp as Record<string, number>) ?? {},
+          health: num(p.health),
+          data: p,
+        })),
     ),
     (p) => `${p.agentId}|${p.t}`,
   );
@@ -561,5 +641,11 @@ async function upsertEntities(tx: Tx, projectId: string, list: (UcsEntities & { 
     ),
     (p) => `${p.agentId}|${p.key}`,
   );
-  await upsert(tx, ucsPolicyOverrides, ov, [ucsPolicyOverrides.projectId, ucsPolicyOverrides.agentId, ucsPolicyOverrides.key], { data: excluded('data') });
+  await upsert(
+    tx,
+    ucsPolicyOverrides,
+    ov,
+    [ucsPolicyOverrides.projectId, ucsPolicyOverrides.agentId, ucsPolicyOverrides.key],
+    { data: excluded('data') },
+  );
 }

@@ -5,13 +5,19 @@ import { buildKnnGraph } from '@/server/model/onnx';
  * native matrix product and top-k for a whole ingest batch.
  */
 type Session = { run(feeds: Record<string, unknown>): Promise<Record<string, { data: Float32Array | BigInt64Array }>> };
-let session: Promise<{ session: Session; Tensor: new (type: string, data: unknown, dims: number[]) => unknown }> | null = null;
+let session: Promise<{
+  session: Session;
+  Tensor: new (type: string, data: unknown, dims: number[]) => unknown;
+}> | null = null;
 
 function load() {
   session ??= (async () => {
     const ort = await import('onnxruntime-node');
     const s = await ort.InferenceSession.create(buildKnnGraph(), { intraOpNumThreads: 2 });
-    return { session: s as unknown as Session, Tensor: ort.Tensor as unknown as new (type: string, data: unknown, dims: number[]) => unknown };
+    return {
+      session: s as unknown as Session,
+      Tensor: ort.Tensor as unknown as new (type: string, data: unknown, dims: number[]) => unknown,
+    };
   })().catch((error: unknown) => {
     session = null;
     throw error;

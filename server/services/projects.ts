@@ -4,7 +4,11 @@ import { projects } from '@/server/db/schema/projects';
 
 export const DEFAULT_PROJECT = 'default';
 
-export async function ensureProject(db: Tx, id = DEFAULT_PROJECT, name = 'Default project'): Promise<{ created: boolean }> {
+export async function ensureProject(
+  db: Tx,
+  id = DEFAULT_PROJECT,
+  name = 'Default project',
+): Promise<{ created: boolean }> {
   const rows = await db.insert(projects).values({ id, name }).onConflictDoNothing().returning({ id: projects.id });
   return { created: rows.length > 0 };
 }

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '@/server/db';
 import { artifacts, turns } from '@/server/db/schema/sessions';
-import { memoryEntries, memoryEvents } from '@/server/db/schema/memory';
-import { ucsAnnotations, ucsDeadEnds, ucsJudgments, ucsMethodology } from '@/server/db/schema/ucs';
+import { memoryEntries, memoryEvents } from '@/server/db/schema/curation';
+import { ucsAnnotations, ucsDeadEnds, ucsJudgments, ucsMethodology } from '@/server/db/schema/substrate';
 import type { RecallItem } from '@/lib/recall/items';
 
 /**
@@ -23,7 +23,12 @@ export interface CorpusPage {
 const enc = encodeURIComponent;
 const turnHref = (session: string, turn: number) => `/sessions/${enc(session)}?turn=${turn}`;
 
-type Fetcher = (db: Tx, projectId: string, after: string[] | null, limit: number) => Promise<{ items: RecallItem[]; last: string[] | null }>;
+type Fetcher = (
+  db: Tx,
+  projectId: string,
+  after: string[] | null,
+  limit: number,
+) => Promise<{ items: RecallItem[]; last: string[] | null }>;
 
 /** Turns and their CCS terms, whole sessions a page (a term's item opens the turn where it first appeared). */
 const turnsAndTerms: Fetcher = async (db, projectId, after, limit) => {
@@ -43,7 +48,15 @@ const turnsAndTerms: Fetcher = async (db, projectId, after, limit) => {
   }
   if (!chosen.length) return { items: [], last: null };
   const rows = await db
-    .select({ session: turns.sessionId, turn: turns.turn, agent: turns.agentId, input: turns.input, output: turns.output, ccs: turns.ccs, ts: turns.ts })
+    .select({
+      session: turns.sessionId,
+      turn: turns.turn,
+      agent: turns.agentId,
+      input: turns.input,
+      output: turns.output,
+      ccs: turns.ccs,
+      ts: turns.ts,
+    })
     .from(turns)
     .where(and(eq(turns.projectId, projectId), inArray(turns.sessionId, chosen)))
     .orderBy(asc(turns.sessionId), asc(turns.turn));
@@ -51,13 +64,33 @@ const turnsAndTerms: Fetcher = async (db, projectId, after, limit) => {
   const seen = new Set<string>();
   for (const r of rows) {
     const ts = r.ts ? new Date(r.ts).toISOString() : null;
-    items.push({ id: `turn:${r.session}/${r.turn}`, kind: 'turn', text: `${r.input}\n${r.output}`, label: `turn ${r.turn}`, agent: r.agent, session: r.session, scope: null, ts, href: turnHref(r.session, r.turn) });
+    items.push({
+      id: `turn:${r.session}/${r.turn}`,
+      kind: 'turn',
+      text: `${r.input}\n${r.output}`,
+      label: `turn ${r.turn}`,
+      agent: r.agent,
+      session: r.session,
+      scope: null,
+      ts,
+      href: turnHref(r.session, r.turn),
+    });
     for (const [field, terms] of Object.entries(r.ccs)) {
       for (const term of terms ?? []) {
         const key = `${r.session}\u0000${field}\u0000${term}`;
         if (seen.has(key) || term.length < 3) continue;
         seen.add(key);
-        items.push({ id: `ccs_term:${r.session}/${field}/${term}`, kind: 'ccs_term', text: term, label: field, agent: r.agent, session: r.session, scope: null, ts, href: turnHref(r.session, r.turn) });
+        items.push({
+          id: `ccs_term:${r.session}/${field}/${term}`,
+          kind: 'ccs_term',
+          text: term,
+          label: field,
+          agent: r.agent,
+          session: r.session,
+          scope: null,
+          ts,
+          href: turnHref(r.session, r.turn),
+        });
       }
     }
   }
@@ -66,33 +99,75 @@ const turnsAndTerms: Fetcher = async (db, projectId, after, limit) => {
 
 const memoryEventsPage: Fetcher = async (db, projectId, after, limit) => {
   const rows = await db
-    .select({ id: memoryEvents.eventId, agent: memoryEvents.sourceAgent, kind: memoryEvents.kind, content: memoryEvents.content, scope: memoryEvents.suggestedScope, ts: memoryEvents.timestamp })
+    .select({
+      id: memoryEvents.eventId,
+      agent: memoryEvents.sourceAgent,
+      kind: memoryEvents.kind,
+      content: memoryEvents.content,
+      scope: memoryEvents.suggestedScope,
+      ts: memoryEvents.timestamp,
+    })
     .from(memoryEvents)
     .where(and(eq(memoryEvents.projectId, projectId), after ? gt(memoryEvents.eventId, after[0]!) : undefined))
     .orderBy(asc(memoryEvents.eventId))
     .limit(limit);
   return {
-    items: rows.map((r) => ({ id: `memory_event:${r.id}`, kind: 'memory_event', text: r.content, label: r.kind, agent: r.agent, session: null, scope: r.scope, ts: isoOrNull(r.ts), href: `/curation/events?focus=${enc(r.id)}` })),
+    items: rows.map((r) => ({
+      id: `memory_event:${r.id}`,
+      kind: 'memory_event',
+      text: r.content,
+      label: r.kind,
+      agent: r.agent,
+      session: null,
+      scope: r.scope,
+      ts: isoOrNull(r.ts),
+      href: `/curation/events?focus=${enc(r.id)}`,
+    })),
     last: rows.length ? [rows.at(-1)!.id] : null,
   };
 };
 
 const memoryEntriesPage: Fetcher = async (db, projectId, after, limit) => {
   const rows = await db
-    .select({ id: memoryEntries.id, kind: memoryEntries.kind, content: memoryEntries.content, scope: memoryEntries.scope, status: memoryEntries.status, ts: memoryEntries.updatedAt })
+    .select({
+      id: memoryEntries.id,
+      kind: memoryEntries.kind,
+      content: memoryEntries.content,
+      scope: memoryEntries.scope,
+      status: memoryEntries.status,
+      ts: memoryEntries.updatedAt,
+    })
     .from(memoryEntries)
     .where(and(eq(memoryEntries.projectId, projectId), after ? gt(memoryEntries.id, after[0]!) : undefined))
     .orderBy(asc(memoryEntries.id))
     .limit(limit);
   return {
-    items: rows.map((r) => ({ id: `memory_entry:${r.id}`, kind: 'memory_entry', text: r.content, label: `${r.kind} · ${r.status}`, agent: null, session: null, scope: r.scope, ts: r.ts.toISOString(), href: `/curation/memory?entry=${enc(r.id)}` })),
+    items: rows.map((r) => ({
+      id: `memory_entry:${r.id}`,
+      kind: 'memory_entry',
+      text: r.content,
+      label: `${r.kind} · ${r.status}`,
+      agent: null,
+      session: null,
+      scope: r.scope,
+      ts: r.ts.toISOString(),
+      href: `/curation/entries?entry=${enc(r.id)}`,
+    })),
     last: rows.length ? [rows.at(-1)!.id] : null,
   };
 };
 
 const artifactsPage: Fetcher = async (db, projectId, after, limit) => {
   const rows = await db
-    .select({ id: artifacts.id, session: artifacts.sessionId, agent: artifacts.agentId, kind: artifacts.kind, content: artifacts.content, turn: artifacts.createdTurn, ts: artifacts.ts })
+    .select({
+      id: artifacts.id,
+      session: artifacts.sessionId,
+      agent: artifacts.agentId,
+      kind: artifacts.kind,
+      content: artifacts.content,
+      turn: artifacts.createdTurn,
+      ts: artifacts.ts,
+    })
     .from(artifacts)
     .where(and(eq(artifacts.projectId, projectId), after ? gt(artifacts.id, after[0]!) : undefined))
     .orderBy(asc(artifacts.id))
@@ -124,13 +199,21 @@ function ucsPage<T extends { agent: string; id: string }>(
   };
 }
 
-const agentKeyAfter = (agentCol: unknown, idCol: unknown, after: string[] | null) => (after ? sql`(${agentCol}, ${idCol}) > (${after[0]!}, ${after[1]!})` : undefined);
+const agentKeyAfter = (agentCol: unknown, idCol: unknown, after: string[] | null) =>
+  after ? sql`(${agentCol}, ${idCol}) > (${after[0]!}, ${after[1]!})` : undefined;
 const agentHref = (agent: string, rest = '') => `/substrate/${enc(agent)}${rest}`;
 
 const deadEndsPage = ucsPage(
   (db, projectId, after, limit) =>
     db
-      .select({ agent: ucsDeadEnds.agentId, id: ucsDeadEnds.id, topic: ucsDeadEnds.topic, why: ucsDeadEnds.whyClosed, reopen: ucsDeadEnds.reopenConditions, date: ucsDeadEnds.date })
+      .select({
+        agent: ucsDeadEnds.agentId,
+        id: ucsDeadEnds.id,
+        topic: ucsDeadEnds.topic,
+        why: ucsDeadEnds.whyClosed,
+        reopen: ucsDeadEnds.reopenConditions,
+        date: ucsDeadEnds.date,
+      })
       .from(ucsDeadEnds)
       .where(and(eq(ucsDeadEnds.projectId, projectId), agentKeyAfter(ucsDeadEnds.agentId, ucsDeadEnds.id, after)))
       .orderBy(asc(ucsDeadEnds.agentId), asc(ucsDeadEnds.id))
@@ -151,26 +234,58 @@ const deadEndsPage = ucsPage(
 const methodologyPage = ucsPage(
   (db, projectId, after, limit) =>
     db
-      .select({ agent: ucsMethodology.agentId, id: ucsMethodology.id, summary: ucsMethodology.summary, date: ucsMethodology.date, source: ucsMethodology.sourceType })
+      .select({
+        agent: ucsMethodology.agentId,
+        id: ucsMethodology.id,
+        summary: ucsMethodology.summary,
+        date: ucsMethodology.date,
+        source: ucsMethodology.sourceType,
+      })
       .from(ucsMethodology)
-      .where(and(eq(ucsMethodology.projectId, projectId), agentKeyAfter(ucsMethodology.agentId, ucsMethodology.id, after)))
+      .where(
+        and(eq(ucsMethodology.projectId, projectId), agentKeyAfter(ucsMethodology.agentId, ucsMethodology.id, after)),
+      )
       .orderBy(asc(ucsMethodology.agentId), asc(ucsMethodology.id))
       .limit(limit),
-  (r) => ({ id: `methodology:${r.agent}/${r.id}`, kind: 'methodology', text: r.summary, label: r.source, agent: r.agent, session: null, scope: null, ts: isoOrNull(r.date), href: agentHref(r.agent, `/judgment?focus=${enc(r.id)}`) }),
+  (r) => ({
+    id: `methodology:${r.agent}/${r.id}`,
+    kind: 'methodology',
+    text: r.summary,
+    label: r.source,
+    agent: r.agent,
+    session: null,
+    scope: null,
+    ts: isoOrNull(r.date),
+    href: agentHref(r.agent, `/judgment?focus=${enc(r.id)}`),
+  }),
 );
 
 const reflectionsPage = ucsPage(
   (db, projectId, after, limit) =>
     db
-      .select({ agent: ucsAnnotations.agentId, id: ucsAnnotations.artifactId, text: ucsAnnotations.text, failure: ucsAnnotations.failureCondition, pattern: ucsAnnotations.generalizedPattern, at: ucsAnnotations.annotatedAt })
+      .select({
+        agent: ucsAnnotations.agentId,
+        id: ucsAnnotations.artifactId,
+        text: ucsAnnotations.text,
+        failure: ucsAnnotations.failureCondition,
+        pattern: ucsAnnotations.generalizedPattern,
+        at: ucsAnnotations.annotatedAt,
+      })
       .from(ucsAnnotations)
-      .where(and(eq(ucsAnnotations.projectId, projectId), agentKeyAfter(ucsAnnotations.agentId, ucsAnnotations.artifactId, after)))
+      .where(
+        and(
+          eq(ucsAnnotations.projectId, projectId),
+          agentKeyAfter(ucsAnnotations.agentId, ucsAnnotations.artifactId, after),
+        ),
+      )
       .orderBy(asc(ucsAnnotations.agentId), asc(ucsAnnotations.artifactId))
       .limit(limit),
   (r) => ({
     id: `reflection:${r.agent}/${r.id}`,
     kind: 'reflection',
-    text: [r.text, r.failure ? `fails when: ${r.failure}` : null, r.pattern ? `pattern: ${r.pattern}` : null].filter(Boolean).join('. '),
+    text: [r.text, r.failure ? `fails when: ${r.failure}` : null, r.pattern ? `pattern: ${r.pattern}` : null]
+      .filter(Boolean)
+      .join('. '),
     label: r.pattern,
     agent: r.agent,
     session: null,
@@ -183,7 +298,14 @@ const reflectionsPage = ucsPage(
 const judgmentsPage = ucsPage(
   (db, projectId, after, limit) =>
     db
-      .select({ agent: ucsJudgments.agentId, id: ucsJudgments.id, action: ucsJudgments.action, outcome: ucsJudgments.outcome, ts: ucsJudgments.ts, task: sql<string | null>`${ucsJudgments.data}->'context'->>'task_description'` })
+      .select({
+        agent: ucsJudgments.agentId,
+        id: ucsJudgments.id,
+        action: ucsJudgments.action,
+        outcome: ucsJudgments.outcome,
+        ts: ucsJudgments.ts,
+        task: sql<string | null>`${ucsJudgments.data}->'context'->>'task_description'`,
+      })
       .from(ucsJudgments)
       .where(and(eq(ucsJudgments.projectId, projectId), agentKeyAfter(ucsJudgments.agentId, ucsJudgments.id, after)))
       .orderBy(asc(ucsJudgments.agentId), asc(ucsJudgments.id))
@@ -201,7 +323,16 @@ const judgmentsPage = ucsPage(
   }),
 );
 
-const FETCHERS: Fetcher[] = [turnsAndTerms, memoryEventsPage, memoryEntriesPage, artifactsPage, deadEndsPage, methodologyPage, reflectionsPage, judgmentsPage];
+const FETCHERS: Fetcher[] = [
+  turnsAndTerms,
+  memoryEventsPage,
+  memoryEntriesPage,
+  artifactsPage,
+  deadEndsPage,
+  methodologyPage,
+  reflectionsPage,
+  judgmentsPage,
+];
 
 function isoOrNull(s: string | null): string | null {
   if (!s) return null;
@@ -210,7 +341,12 @@ function isoOrNull(s: string | null): string | null {
 }
 
 /** One page of the corpus (about `limit` items; a page of turns holds whole sessions). Start with `cursor` null. */
-export async function corpusPage(db: Tx, projectId: string, cursor: CorpusCursor | null, limit = 5000): Promise<CorpusPage> {
+export async function corpusPage(
+  db: Tx,
+  projectId: string,
+  cursor: CorpusCursor | null,
+  limit = 5000,
+): Promise<CorpusPage> {
   let c: CorpusCursor = cursor ?? { kind: 0, after: null };
   while (c.kind < FETCHERS.length) {
     const { items, last } = await FETCHERS[c.kind]!(db, projectId, c.after, limit);
@@ -237,4 +373,60 @@ export async function corpusVersion(db: Tx, projectId: string): Promise<string> 
       (select count(*) from ucs_judgments where project_id = ${projectId})
     ) as v`);
   return rowsOf<{ v: string }>(r)[0]?.v ?? '';
+}
+
+/** Keyword search (Postgres full text) over entries and artifacts: the MCP `search_memory` tool. */
+export async function keywordSearch(
+  db: Tx,
+  projectId: string,
+  query: string,
+  limit: number,
+  includeDeprecated: boolean,
+) {
+  const run = (tsquery: ReturnType<typeof sql>) =>
+    db.execute(sql`
+      with q as (select ${tsquery} as q)
+      select * from (
+        select 'memory_entry' as source, e.id::text as id, e.scope, e.kind, e.status, e.content, e.updated_at as at,
+               ts_rank(to_tsvector('english', e.content), q.q) as score
+          from memory_entries e, q
+         where e.project_id = ${projectId} and to_tsvector('english', e.content) @@ q.q
+           and (${includeDeprecated} or e.status in ('active', 'in_conflict'))
+        union all
+        select 'artifact', a.id, null, a.kind, null, a.content, coalesce(a.ts, a.ingested_at),
+               ts_rank(to_tsvector('english', a.content), q.q)
+          from artifacts a, q
+         where a.project_id = ${projectId} and to_tsvector('english', a.content) @@ q.q
+           and (${includeDeprecated} or a.status = 'active')
+      ) hits
+      order by score desc, at desc
+      limit ${limit}`);
+  type Hit = {
+    source: string;
+    id: string;
+    scope: string | null;
+    kind: string | null;
+    status: string | null;
+    content: string;
+    score: number;
+  };
+  let rows = rowsOf<Hit>(await run(sql`websearch_to_tsquery('english', ${query})`));
+  let match = 'all words';
+  if (!rows.length) {
+    rows = rowsOf<Hit>(
+      await run(sql`nullif(replace(plainto_tsquery('english', ${query})::text, '&', '|'), '')::tsquery`),
+    );
+    match = 'any word';
+  }
+  return rows.map((r) => ({
+    source: r.source,
+    id: r.id,
+    ...(r.scope ? { scope: r.scope } : {}),
+    ...(r.kind ? { kind: r.kind } : {}),
+    ...(r.status ? { status: r.status } : {}),
+    content: r.content.length > 1000 ? `${r.content.slice(0, 1000)}…` : r.content,
+    score: Number(Number(r.score).toFixed(4)),
+    match,
+    url: r.source === 'memory_entry' ? `/curation/entries?entry=${r.id}` : undefined,
+  }));
 }

@@ -1,5 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Tx } from '@/server/db';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { rowsOf, type Tx } from '@/server/db';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import type { Envelope } from '@/lib/ingest/contract';
 import { downsample } from '@/lib/charts/downsample';
@@ -68,7 +68,12 @@ export async function getSession(db: Tx, projectId: string, id: string) {
 }
 
 /** The turns of a session, in order, with everything the replay shows; a window of them with offset and limit. */
-export async function listTurns(db: Tx, projectId: string, sessionId: string, window?: { offset: number; limit: number }) {
+export async function listTurns(
+  db: Tx,
+  projectId: string,
+  sessionId: string,
+  window?: { offset: number; limit: number },
+) {
   const q = db
     .select({
       turn: turns.turn,
@@ -96,13 +101,21 @@ export async function listTurns(db: Tx, projectId: string, sessionId: string, wi
 /** The session's external artifact store: what its turns recalled, with content and provenance. */
 export async function listArtifacts(db: Tx, projectId: string, sessionId: string) {
   return db
-    .select({ id: artifacts.id, kind: artifacts.kind, content: artifacts.content, provenance: artifacts.provenance, createdTurn: artifacts.createdTurn, redactions: artifacts.redactions })
+    .select({
+      id: artifacts.id,
+      kind: artifacts.kind,
+      content: artifacts.content,
+      provenance: artifacts.provenance,
+      createdTurn: artifacts.createdTurn,
+      redactions: artifacts.redactions,
+    })
     .from(artifacts)
     .where(and(eq(artifacts.projectId, projectId), eq(artifacts.sessionId, sessionId)))
     .orderBy(asc(artifacts.id));
 }
 
-const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+const defined = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
 /**
  * A session in the format the importer takes: the session record, its artifacts, then its turns.
@@ -117,7 +130,14 @@ export async function exportSession(db: Tx, projectId: string, id: string): Prom
   const out: Envelope[] = [
     {
       type: 'session',
-      data: defined({ ...s.extra, id: s.id, agent: s.agentId, title: s.title, domain: s.domain, metadata: Object.keys(s.metadata).length ? s.metadata : null }),
+      data: defined({
+        ...s.extra,
+        id: s.id,
+        agent: s.agentId,
+        title: s.title,
+        domain: s.domain,
+        metadata: Object.keys(s.metadata).length ? s.metadata : null,
+      }),
     },
   ];
   const arts = await db
@@ -166,4 +186,47 @@ export async function exportSession(db: Tx, projectId: string, id: string): Prom
       }),
     });
   return out;
+}
+
+/** The latest CCS of a session, or the one committed at `turn` (the MCP `get_session_state` tool). */
+export async function sessionState(db: Tx, projectId: string, sessionId: string, turn?: number) {
+  const [row] = await db
+    .select({
+      turn: turns.turn,
+      agent: turns.agentId,
+      ccs: turns.ccs,
+      timestamp: turns.timestamp,
+      hallucination: turns.hallucination,
+      drift: turns.drift,
+      title: sessions.title,
+    })
+    .from(turns)
+    .innerJoin(sessions, and(eq(sessions.projectId, turns.projectId), eq(sessions.id, turns.sessionId)))
+    .where(
+      and(
+        eq(turns.projectId, projectId),
+        eq(turns.sessionId, sessionId),
+        turn === undefined ? undefined : eq(turns.turn, turn),
+      ),
+    )
+    .orderBy(desc(turns.turn))
+    .limit(1);
+  if (!row) return null;
+  const [{ n }] = rowsOf<{ n: number }>(
+    await db.execute(
+      sql`select count(*)::int as n from turns where project_id = ${projectId} and session_id = ${sessionId}`,
+    ),
+  ) as [{ n: number }];
+  return {
+    session_id: sessionId,
+    title: row.title,
+    agent: row.agent,
+    turn: row.turn,
+    turns: n,
+    timestamp: row.timestamp,
+    ccs: row.ccs,
+    hallucination: row.hallucination,
+    drift: row.drift,
+    url: `/sessions/${encodeURIComponent(sessionId)}?turn=${row.turn}`,
+  };
 }

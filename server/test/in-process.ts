@@ -7,7 +7,12 @@ const KEYS = ['MNEMOSCOPE_DATA_DIR', 'DATABASE_URL', 'MNEMOSCOPE_DEMO', 'MNEMOSC
 
 export function enterApp(): Record<string, string | undefined> {
   const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
-  Object.assign(process.env, { MNEMOSCOPE_DATA_DIR: 'memory', DATABASE_URL: '', MNEMOSCOPE_DEMO: '1', MNEMOSCOPE_AUTH: 'local' });
+  Object.assign(process.env, {
+    MNEMOSCOPE_DATA_DIR: 'memory',
+    DATABASE_URL: '',
+    MNEMOSCOPE_DEMO: '1',
+    MNEMOSCOPE_AUTH: 'local',
+  });
   return saved;
 }
 

@@ -19,14 +19,22 @@ export interface NextServer {
  * env says otherwise, and resolves once it answers. Used by the end-to-end setup, the crash test and
  * the benchmarks.
  */
-export async function startNextServer(env: Record<string, string>, port?: number, timeoutMs = 90_000): Promise<NextServer> {
+export async function startNextServer(
+  env: Record<string, string>,
+  port?: number,
+  timeoutMs = 90_000,
+): Promise<NextServer> {
   const p = port ?? (await freePort());
   let out = '';
-  const proc = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(p)], {
-    cwd: ROOT,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', MNEMOSCOPE_DEMO: '0', ...env },
-    detached: true,
-  });
+  const proc = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(p)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', MNEMOSCOPE_DEMO: '0', ...env },
+      detached: true,
+    },
+  );
   proc.stdout?.on('data', (d) => (out += d));
   proc.stderr?.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${p}`;
@@ -44,7 +52,13 @@ export async function startNextServer(env: Record<string, string>, port?: number
       // Answered by the app once it has started (database migrated, demo loaded): 200 without
       // sign-in, 401 from the tRPC context with it (the probe cookie gets past proxy.ts to it).
       const r = await fetch(`${url}/api/trpc/system.info`, { headers: { cookie: 'mnemoscope_session=probe' } });
-      if (r.ok || (r.status === 401 && (r.headers.get('content-type') ?? '').includes('json') && (await r.text()).includes('UNAUTHORIZED'))) return { url, port: p, proc, output: () => out, kill };
+      if (
+        r.ok ||
+        (r.status === 401 &&
+          (r.headers.get('content-type') ?? '').includes('json') &&
+          (await r.text()).includes('UNAUTHORIZED'))
+      )
+        return { url, port: p, proc, output: () => out, kill };
     } catch {
       /* not up yet */
     }

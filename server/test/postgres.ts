@@ -19,7 +19,9 @@ function pgBin(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
   for (const v of versions) if (existsSync(path.join(root, v, 'bin', 'initdb'))) return path.join(root, v, 'bin');
-  throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: install the "postgresql" package (npm test does), or set TEST_DATABASE_URL');
+  throw new Error(
+    'PostgreSQL server binaries not found under /usr/lib/postgresql: install the "postgresql" package (npm test does), or set TEST_DATABASE_URL',
+  );
 }
 
 /**
@@ -44,7 +46,16 @@ export async function startPostgres(): Promise<{ url: string; stop: () => void }
   const port = await freePort();
   run(path.join(bin, 'initdb'), ['-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   // fsync stays on: tests include durability; the server is small and private.
-  run(path.join(bin, 'pg_ctl'), ['-D', dir, '-l', path.join(dir, 'log'), '-o', `-h 127.0.0.1 -p ${port} -k ${dir} -c max_connections=200`, '-w', 'start']);
+  run(path.join(bin, 'pg_ctl'), [
+    '-D',
+    dir,
+    '-l',
+    path.join(dir, 'log'),
+    '-o',
+    `-h 127.0.0.1 -p ${port} -k ${dir} -c max_connections=200`,
+    '-w',
+    'start',
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => {

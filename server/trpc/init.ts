@@ -15,7 +15,10 @@ export interface Context {
   /** The project every query is scoped to ('' when nobody is signed in: nothing matches). */
   projectId: string;
   actor: string;
-  /** viewer reads; reviewer also decides proposals and imports; admin also manages keys, members and policy. 'none': not signed in. */
+  /**
+   * viewer reads; reviewer also decides proposals and imports; admin also manages keys, members and policy. 'none': not
+   * signed in.
+   */
   role: Role | 'none';
   /** 'local': single-user on loopback, no sign-in. 'users': people sign in. */
   mode?: 'local' | 'users';
@@ -39,7 +42,8 @@ function cookie(header: string | null | undefined, name: string): string | null 
 export async function createContext(opts?: { req?: Request; cookieHeader?: string | null }): Promise<Context> {
   const h = await ready();
   const base = { db: h.db, driver: h.driver, location: h.location };
-  if (env().MNEMOSCOPE_AUTH === 'local') return { ...base, projectId: DEFAULT_PROJECT, actor: 'local-user', role: 'admin', mode: 'local', user: null };
+  if (env().MNEMOSCOPE_AUTH === 'local')
+    return { ...base, projectId: DEFAULT_PROJECT, actor: 'local-user', role: 'admin', mode: 'local', user: null };
   const header = opts?.req?.headers.get('cookie') ?? opts?.cookieHeader ?? null;
   const p = await principal(h.db, cookie(header, SESSION_COOKIE), cookie(header, PROJECT_COOKIE));
   if (!p) return { ...base, projectId: '', actor: 'anonymous', role: 'none', mode: 'users', user: null };
@@ -49,7 +53,10 @@ export async function createContext(opts?: { req?: Request; cookieHeader?: strin
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
-    return { ...shape, data: { ...shape.data, zodError: error.cause instanceof ZodError ? error.cause.flatten() : null } };
+    return {
+      ...shape,
+      data: { ...shape.data, zodError: error.cause instanceof ZodError ? error.cause.flatten() : null },
+    };
   },
 });
 
@@ -59,7 +66,15 @@ const mapErrors = t.middleware(async ({ next }) => {
   if (!res.ok && res.error.cause instanceof DomainError) {
     const cause = res.error.cause;
     const code =
-      cause instanceof NotFoundError ? 'NOT_FOUND' : cause instanceof InvalidInputError ? 'BAD_REQUEST' : cause instanceof ConflictError ? 'CONFLICT' : cause instanceof ForbiddenError ? 'FORBIDDEN' : 'INTERNAL_SERVER_ERROR';
+      cause instanceof NotFoundError
+        ? 'NOT_FOUND'
+        : cause instanceof InvalidInputError
+          ? 'BAD_REQUEST'
+          : cause instanceof ConflictError
+            ? 'CONFLICT'
+            : cause instanceof ForbiddenError
+              ? 'FORBIDDEN'
+              : 'INTERNAL_SERVER_ERROR';
     throw new TRPCError({ code, message: cause.message, cause });
   }
   return res;
@@ -74,7 +89,8 @@ const RANK: Record<Role | 'none', number> = { none: -1, viewer: 0, reviewer: 1, 
 function requireRole(min: Role) {
   return t.middleware(({ ctx, next }) => {
     if (ctx.role === 'none') throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in first' });
-    if (RANK[ctx.role] < RANK[min]) throw new TRPCError({ code: 'FORBIDDEN', message: `this needs the ${min} role; you are a ${ctx.role}` });
+    if (RANK[ctx.role] < RANK[min])
+      throw new TRPCError({ code: 'FORBIDDEN', message: `this needs the ${min} role; you are a ${ctx.role}` });
     return next();
   });
 }

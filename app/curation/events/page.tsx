@@ -8,7 +8,7 @@ export const metadata = { title: 'Memory events · Curation' };
 
 export default async function EventsPage() {
   const qc = getQueryClient();
-  await qc.prefetchQuery(trpc.memory.events.queryOptions());
+  await qc.prefetchQuery(trpc.curation.events.queryOptions());
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <EventsTable />

@@ -1,6 +1,6 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
-import { ReplayView } from '@/components/replay/replay-view';
+import { ReplayView } from '@/components/sessions/replay-view';
 import { decodeSegment } from '@/lib/net/path';
 import { indexOfTurn, TURN_WINDOW as WINDOW } from '@/lib/ccs/outline';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
@@ -12,23 +12,29 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: decodeSegment(id) };
 }
 
-export default async function SessionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ turn?: string }> }) {
+export default async function SessionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ turn?: string }>;
+}) {
   const id = decodeSegment((await params).id);
   const turnParam = Number((await searchParams).turn);
   const qc = getQueryClient();
   try {
-    await qc.fetchQuery(trpc.session.byId.queryOptions({ id }));
+    await qc.fetchQuery(trpc.sessions.byId.queryOptions({ id }));
   } catch (e) {
     if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
     throw e;
   }
   // The outline, then the window of full turns the player opens at, so the first paint shows the turn.
-  const outline = JSON.parse(await qc.fetchQuery(trpc.session.outline.queryOptions({ id }))) as { turns: number[] };
+  const outline = JSON.parse(await qc.fetchQuery(trpc.sessions.outline.queryOptions({ id }))) as { turns: number[] };
   const initial = Number.isFinite(turnParam) ? indexOfTurn(outline.turns, turnParam) : 0;
   const offset = Math.floor(initial / WINDOW) * WINDOW;
   await Promise.all([
-    qc.prefetchQuery(trpc.session.window.queryOptions({ id, offset, limit: WINDOW })),
-    qc.prefetchQuery(trpc.session.artifacts.queryOptions({ id })),
+    qc.prefetchQuery(trpc.sessions.window.queryOptions({ id, offset, limit: WINDOW })),
+    qc.prefetchQuery(trpc.sessions.artifacts.queryOptions({ id })),
   ]);
   return (
     <HydrationBoundary state={dehydrate(qc)}>

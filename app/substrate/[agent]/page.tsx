@@ -10,12 +10,12 @@ export default async function AgentSubstratePage({ params }: { params: Promise<{
   const agent = decodeSegment((await params).agent);
   const qc = getQueryClient();
   try {
-    await qc.fetchQuery(trpc.ucs.snapshots.queryOptions({ agent }));
+    await qc.fetchQuery(trpc.substrate.snapshots.queryOptions({ agent }));
   } catch (e) {
     if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
     throw e;
   }
-  await qc.prefetchQuery(trpc.ucs.fieldSeries.queryOptions({ agent, field: 'energy' }));
+  await qc.prefetchQuery(trpc.substrate.fieldSeries.queryOptions({ agent, field: 'energy' }));
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <FieldPlayer agent={agent} />

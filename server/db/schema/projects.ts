@@ -11,7 +11,9 @@ export const projects = pgTable('projects', {
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     projectId: text('project_id')
       .notNull()
       .references(() => projects.id),
@@ -66,7 +68,10 @@ export const users = pgTable('users', {
   disabledAt: timestamp('disabled_at', { withTimezone: true }),
 });
 
-/** A user's role in a project: viewer reads, reviewer also decides proposals, admin also manages keys, members and policy. */
+/**
+ * A user's role in a project: viewer reads, reviewer also decides proposals, admin also manages keys, members and
+ * policy.
+ */
 export const memberships = pgTable(
   'memberships',
   {

@@ -1,34 +1,7 @@
-import { ready } from '@/server/bootstrap';
-import { SESSION_COOKIE, signIn } from '@/server/services/auth';
-import { RateLimiter } from '@/lib/limits/rate';
+import { signInPost } from '@/server/http/auth';
 
 export const runtime = 'nodejs';
-
-const g = globalThis as unknown as { __mnemoscopeSignIn?: RateLimiter };
-const limiter = (g.__mnemoscopeSignIn ??= new RateLimiter(10));
 export const dynamic = 'force-dynamic';
 
-/** Only same-site paths: a sign-in never redirects elsewhere. */
-function safeNext(next: FormDataEntryValue | null): string {
-  const n = typeof next === 'string' ? next : '';
-  return n.startsWith('/') && !n.startsWith('//') && !n.startsWith('/\\') ? n : '/sessions';
-}
-
-/** The sign-in form posts here (cross-site posts are refused by proxy.ts): a session cookie, or back with an error. */
-export async function POST(request: Request) {
-  const form = await request.formData();
-  const username = String(form.get('username') ?? '').trim();
-  const password = String(form.get('password') ?? '');
-  const next = safeNext(form.get('next'));
-  const back = (error: string) => new Response(null, { status: 303, headers: { location: `/sign-in?error=${error}&next=${encodeURIComponent(next)}` } });
-  // Ten attempts a minute per username slow down password guessing.
-  if (!limiter.take(username.toLowerCase()).ok) return back('slow');
-  const { db } = await ready();
-  const s = username && password ? await signIn(db, username, password) : null;
-  if (!s) return back('invalid');
-  const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
-  return new Response(null, {
-    status: 303,
-    headers: { location: next, 'set-cookie': `${SESSION_COOKIE}=${s.token}; Path=/; HttpOnly; SameSite=Lax; Expires=${s.expires.toUTCString()}${secure}` },
-  });
-}
+/** The sign-in form posts here (server/http/auth.ts). */
+export const POST = signInPost;

@@ -1,11 +1,7 @@
-import { ready } from '@/server/bootstrap';
-import { SESSION_COOKIE, signOut } from '@/server/services/auth';
+import { signOutPost } from '@/server/http/auth';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export async function POST(request: Request) {
-  const token = /(?:^|;\s*)mnemoscope_session=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
-  if (token) await signOut((await ready()).db, decodeURIComponent(token));
-  return new Response(null, { status: 303, headers: { location: '/sign-in', 'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0` } });
-}
+/** Sign-out (server/http/auth.ts). */
+export const POST = signOutPost;

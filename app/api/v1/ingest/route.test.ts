@@ -6,7 +6,13 @@ const KEY = 'route-test-key-0123456789';
 let POST: (req: Request) => Promise<Response>;
 
 beforeAll(async () => {
-  Object.assign(process.env, { MNEMOSCOPE_DATA_DIR: 'memory', MNEMOSCOPE_DEMO: '0', MNEMOSCOPE_API_KEY: KEY, MNEMOSCOPE_RATE_LIMIT: '3', DATABASE_URL: '' });
+  Object.assign(process.env, {
+    MNEMOSCOPE_DATA_DIR: 'memory',
+    MNEMOSCOPE_DEMO: '0',
+    MNEMOSCOPE_API_KEY: KEY,
+    MNEMOSCOPE_RATE_LIMIT: '3',
+    DATABASE_URL: '',
+  });
   ({ POST } = await import('./route'));
 });
 afterAll(async () => {
@@ -14,8 +20,13 @@ afterAll(async () => {
   await (await getDbHandle()).close();
 });
 
-const req = (body: string, key = KEY) => new Request('http://localhost/api/v1/ingest', { method: 'POST', headers: { authorization: `Bearer ${key}` }, body });
-const turn = (n: number) => JSON.stringify({ type: 'turn', data: { session_id: 'rl', agent: 'a', turn: n, input: 'i', output: 'o', ccs: 'constraints: a(b)' } });
+const req = (body: string, key = KEY) =>
+  new Request('http://localhost/api/v1/ingest', { method: 'POST', headers: { authorization: `Bearer ${key}` }, body });
+const turn = (n: number) =>
+  JSON.stringify({
+    type: 'turn',
+    data: { session_id: 'rl', agent: 'a', turn: n, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
+  });
 
 describe('POST /api/v1/ingest', () => {
   it('answers 401 for an unknown key and 429 with Retry-After past the per-key rate', async () => {

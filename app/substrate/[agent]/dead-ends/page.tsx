@@ -9,7 +9,7 @@ export const metadata = { title: 'Dead ends' };
 export default async function DeadEndsPage({ params }: { params: Promise<{ agent: string }> }) {
   const agent = decodeSegment((await params).agent);
   const qc = getQueryClient();
-  await qc.prefetchQuery(trpc.ucs.deadEnds.queryOptions({ agent }));
+  await qc.prefetchQuery(trpc.substrate.deadEnds.queryOptions({ agent }));
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <DeadEnds agent={agent} />

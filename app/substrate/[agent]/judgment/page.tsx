@@ -9,7 +9,7 @@ export const metadata = { title: 'Judgment' };
 export default async function JudgmentPage({ params }: { params: Promise<{ agent: string }> }) {
   const agent = decodeSegment((await params).agent);
   const qc = getQueryClient();
-  await qc.prefetchQuery(trpc.ucs.judgment.queryOptions({ agent }));
+  await qc.prefetchQuery(trpc.substrate.judgment.queryOptions({ agent }));
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <JudgmentView agent={agent} />

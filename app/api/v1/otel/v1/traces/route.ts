@@ -1,43 +1,7 @@
-import { NextResponse } from 'next/server';
-import { otlpToEnvelopes } from '@/lib/otel/otlp';
-import { env } from '@/server/env';
-import { authedBody, jsonError } from '@/server/http/respond';
-import { ingest } from '@/server/services/ingest';
+import { otlpTracesPost } from '@/server/http/ingest';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/**
- * POST /api/v1/otel/v1/traces — OTLP/HTTP JSON traces (set OTEL_EXPORTER_OTLP_ENDPOINT to
- * `<mnemoscope>/api/v1/otel` and OTEL_EXPORTER_OTLP_HEADERS to `Authorization=Bearer <key>`). Spans
- * carrying Mnemoscope attributes become turns, memory events and artifacts (lib/otel/otlp.ts); the
- * answer is the OTLP ExportTraceServiceResponse, with partialSuccess naming what was refused.
- */
-export async function POST(req: Request) {
-  const got = await authedBody(req, env().MNEMOSCOPE_MAX_BODY_BYTES);
-  if (got instanceof NextResponse) return got;
-  const { auth, body: raw } = got;
-  if (/protobuf/i.test(req.headers.get('content-type') ?? '')) return jsonError(415, 'OTLP protobuf is not accepted: export OTLP/HTTP JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json)');
-  let text: string;
-  try {
-    const bytes = /gzip/i.test(req.headers.get('content-encoding') ?? '') ? new Uint8Array(await new Response(new Blob([raw as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer()) : raw;
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch (e) {
-    return jsonError(400, `body could not be read: ${(e as Error).message}`);
-  }
-  let mapped: ReturnType<typeof otlpToEnvelopes>;
-  try {
-    mapped = otlpToEnvelopes(JSON.parse(text));
-  } catch (e) {
-    return jsonError(400, e instanceof SyntaxError ? `body is not JSON: ${e.message}` : (e as Error).message);
-  }
-  const summary = mapped.envelopes.length
-    ? await ingest(auth.db, auth.projectId, mapped.envelopes.map((e) => ({ ok: true as const, value: { type: e.type, data: e.data, source: `otlp:${e.source}` } })), auth.actor)
-    : { results: [], accepted: 0, duplicates: 0, rejected: 0 };
-  const refused = [
-    ...mapped.errors.map((e) => `${e.source}: ${e.message}`),
-    ...summary.results.flatMap((r) => (r.status === 'rejected' ? [`${mapped.envelopes[r.index]!.source} (${mapped.envelopes[r.index]!.type}): ${r.errors.map((x) => `${x.path || 'record'} ${x.message}`).join('; ')}`] : [])),
-  ];
-  const detail = { spans: mapped.spans, skipped: mapped.skipped, accepted: summary.accepted, duplicates: summary.duplicates, rejected: refused.length };
-  return NextResponse.json(refused.length ? { partialSuccess: { rejectedSpans: refused.length, errorMessage: refused.slice(0, 20).join('\n') }, mnemoscope: detail } : { mnemoscope: detail });
-}
+/** POST /api/v1/otel/v1/traces — OTLP/HTTP traces in (server/http/ingest.ts). */
+export const POST = otlpTracesPost;

@@ -1,0 +1,231 @@
+'use client';
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useDeferredValue, useState } from 'react';
+import { SCOPES } from '@/lib/curation/pipeline';
+import { fmtDateTime, fmtInt } from '@/lib/format';
+import { useTRPC } from '@/components/trpc/provider';
+import { MemoryText } from '@/components/ui/memory-text';
+import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { TextDiff } from './text-diff';
+
+const STATUS_TONE: Record<string, string> = { active: 'ok', deprecated: '', in_conflict: 'danger' };
+
+/** Durable memory by scope: entries with kind, status and provenance; each with its version history. */
+export function EntriesBrowser() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const params = useSearchParams();
+  const [scope, setScope] = useState('');
+  const [status, setStatus] = useState('');
+  const [query, setQuery] = useState('');
+  const deferred = useDeferredValue(query.trim());
+  const list = useQuery({
+    ...trpc.curation.entries.queryOptions({ scope: scope || null, status: status || null, query: deferred || null }),
+    placeholderData: keepPreviousData,
+  });
+  const selected = params.get('entry');
+  const count = (s: string) =>
+    (list.data?.counts ?? []).filter((c) => !s || c.scope === s).reduce((n, c) => n + c.n, 0);
+  return (
+    <>
+      <div className="toolbar" style={{ flexWrap: 'wrap', marginBottom: 10 }}>
+        <div className="seg" role="group" aria-label="Scope">
+          {['', ...SCOPES].map((s) => (
+            <button key={s || 'all'} type="button" aria-pressed={scope === s} onClick={() => setScope(s)}>
+              {s || 'all scopes'} <span className="muted">{fmtInt(count(s))}</span>
+            </button>
+          ))}
+        </div>
+        <select className="select" aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value)}>
+          <option value="">any status</option>
+          <option value="active">active</option>
+          <option value="in_conflict">in conflict</option>
+          <option value="deprecated">deprecated</option>
+        </select>
+        <input
+          className="input"
+          type="search"
+          placeholder="words in the entry"
+          aria-label="Search entries"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </div>
+      {list.error ? <ErrorBox error={list.error} /> : null}
+      <div className="inbox">
+        <div className="panel inbox-list" data-testid="entries">
+          {list.data && !list.data.items.length ? (
+            <EmptyState title="No entries here">
+              Entries appear when the curator writes, or a reviewer approves, a memory event.
+            </EmptyState>
+          ) : (
+            (list.data?.items ?? []).map((e) => (
+              <div
+                key={e.id}
+                className="inbox-row"
+                style={{ gridTemplateColumns: '1fr' }}
+                aria-selected={e.id === selected}
+                data-entry={e.id}
+                onClick={() => router.replace(`/curation/entries?entry=${e.id}`, { scroll: false })}
+              >
+                <div>
+                  <MemoryText className="clip" text={e.content} />
+                  <div className="meta">
+                    <span className="badge">{e.scope}</span>
+                    <span className="badge">{e.kind}</span>
+                    <span className={`badge ${STATUS_TONE[e.status] ?? ''}`}>{e.status.replace('_', ' ')}</span>
+                    <span>v{e.version}</span>
+                    <span>{fmtDateTime(new Date(e.updatedAt).toISOString())}</span>
+                  </div>
+                </div>
+              </div>
+            ))
+          )}
+        </div>
+        <div className="panel detail">
+          {selected ? (
+            <EntryDetail id={selected} />
+          ) : (
+            <EmptyState title="Select an entry">
+              Its versions, links and the decisions behind it appear here.
+            </EmptyState>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}
+
+function EntryDetail({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const q = useQuery(trpc.curation.entry.queryOptions({ id }));
+  const [reason, setReason] = useState('');
+  const [asking, setAsking] = useState(false);
+  const deprecate = useMutation(
+    trpc.curation.deprecate.mutationOptions({
+      onSuccess: () => {
+        setAsking(false);
+        void qc.invalidateQueries({ queryKey: trpc.curation.pathKey() });
+      },
+    }),
+  );
+  if (q.error) return <ErrorBox error={q.error} />;
+  if (!q.data) return <div className="panel-body muted">Loading…</div>;
+  const { entry, versions, links, decisions } = q.data;
+  return (
+    <div className="panel-body" data-testid="entry-detail">
+      <div className="toolbar" style={{ justifyContent: 'space-between' }}>
+        <span>
+          <span className="badge">{entry.scope}</span> <span className="badge">{entry.kind}</span>{' '}
+          <span className={`badge ${STATUS_TONE[entry.status] ?? ''}`}>{entry.status.replace('_', ' ')}</span> v
+          {entry.version}
+        </span>
+        {entry.status !== 'deprecated' ? (
+          asking ? (
+            <form
+              className="toolbar"
+              onSubmit={(e) => {
+                e.preventDefault();
+                deprecate.mutate({ id, reason });
+              }}
+            >
+              <input
+                className="input"
+                autoFocus
+                aria-label="Why deprecate"
+                placeholder="why it is no longer valid"
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+              />
+              <button type="submit" className="btn btn-danger" disabled={!reason.trim() || deprecate.isPending}>
+                Deprecate
+              </button>
+            </form>
+          ) : (
+            <button type="button" className="btn" onClick={() => setAsking(true)}>
+              Deprecate…
+            </button>
+          )
+        ) : null}
+      </div>
+      {deprecate.error ? <ErrorBox error={deprecate.error} /> : null}
+      <p style={{ fontSize: 15, lineHeight: 1.5 }}>
+        <MemoryText text={entry.content} />
+      </p>
+      <h3>Version history</h3>
+      <ol className="steps" data-testid="versions">
+        {versions.map((v, i) => (
+          <li key={v.version} style={{ gridTemplateColumns: '40px 90px 1fr' }}>
+            <b>v{v.version}</b>
+            <span>
+              {v.operation}
+              <div className="cell-sub">{v.createdBy}</div>
+            </span>
+            <span>
+              {i > 0 && versions[i - 1]!.content !== v.content ? (
+                <TextDiff before={versions[i - 1]!.content} after={v.content} />
+              ) : (
+                <MemoryText text={v.content} />
+              )}
+              <div className="cell-sub">
+                {v.status} · {v.scope} · {v.kind} · {fmtDateTime(new Date(v.createdAt).toISOString())}
+                {v.eventId ? ` · event ${v.eventId}` : ''}
+              </div>
+            </span>
+          </li>
+        ))}
+      </ol>
+      {links.length ? (
+        <>
+          <h3>Linked entries</h3>
+          <ul style={{ paddingLeft: 16, margin: 0 }}>
+            {links.map((l) => (
+              <li key={l.otherId + l.relation}>
+                <span className="badge danger">{l.relation.replace('_', ' ')}</span>{' '}
+                <Link href={`/curation/entries?entry=${l.otherId}`}>
+                  <MemoryText text={l.content} />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <h3>Provenance</h3>
+      <dl className="kv">
+        <dt>source event</dt>
+        <dd>
+          {entry.sourceEventId ? (
+            <Link href={`/curation/events?focus=${encodeURIComponent(entry.sourceEventId)}`}>
+              {entry.sourceEventId}
+            </Link>
+          ) : (
+            '—'
+          )}
+        </dd>
+        {decisions.map((d, i) => (
+          <FragmentDecision key={i} d={d} />
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+function FragmentDecision({
+  d,
+}: {
+  d: { disposition: string; reason: string | null; decidedBy: string; decidedAt: Date };
+}) {
+  return (
+    <>
+      <dt>{d.disposition}</dt>
+      <dd>
+        by {d.decidedBy}, {fmtDateTime(new Date(d.decidedAt).toISOString())}
+        {d.reason ? ` — ${d.reason}` : ''}
+      </dd>
+    </>
+  );
+}

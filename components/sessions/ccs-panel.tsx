@@ -1,0 +1,203 @@
+'use client';
+
+import type { CcsTerms } from '@/lib/ccs/contract';
+import type { CcsDiff } from '@/lib/ccs/diff';
+import { blame, type SessionHistory, type TermEvent } from '@/lib/ccs/provenance';
+import { TermChip } from './term-chip';
+import { useReplay } from './store';
+
+/** Goal and constraints first: they are what a reviewer checks every turn against. */
+export const FIELD_ORDER = [
+  'goal_orientation',
+  'constraints',
+  'semantic_gist',
+  'uncertainty_signal',
+  'episodic_trace',
+  'focal_entities',
+  'relational_map',
+  'predictive_cue',
+  'retrieved_artifacts',
+];
+
+const TYPED = new Set(['focal_entities']);
+
+function ordered(fields: string[]): string[] {
+  const rest = fields.filter((f) => !FIELD_ORDER.includes(f));
+  return [...FIELD_ORDER.filter((f) => fields.includes(f)), ...rest];
+}
+
+const label = (e: TermEvent) =>
+  e.kind === 'added'
+    ? `added at turn ${e.turn}`
+    : e.kind === 'removed'
+      ? `dropped at turn ${e.turn}`
+      : e.kind === 'changed_to'
+        ? `changed from ${e.other} at turn ${e.turn}`
+        : `changed to ${e.other} at turn ${e.turn}`;
+
+export interface CcsPanelProps {
+  turn: number;
+  ccs: CcsTerms;
+  /** The CCS as sent; undefined while the turn's window is loading. */
+  ccsRaw: unknown;
+  diff: CcsDiff;
+  /** The turn the diff is against (null at the first turn). */
+  baseTurn: number | null;
+  history: SessionHistory;
+  onJump: (turn: number) => void;
+}
+
+export function CcsPanel(p: CcsPanelProps) {
+  const { tab, set } = useReplay();
+  return (
+    <div className="panel" data-testid="ccs-panel">
+      <div className="panel-head">
+        <span>
+          CCS at turn <span className="mono">{p.turn}</span>
+        </span>
+        <div className="tabs" role="tablist">
+          {(['state', 'diff', 'raw'] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              aria-selected={tab === t}
+              className="tab"
+              onClick={() => set({ tab: t })}
+            >
+              {t === 'state' ? 'State' : t === 'diff' ? 'Diff' : 'Raw'}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="panel-body">
+        {tab === 'state' ? <StateView {...p} /> : tab === 'diff' ? <DiffView {...p} /> : <RawView {...p} />}
+      </div>
+    </div>
+  );
+}
+
+function StateView({ turn, ccs, diff, history, onJump }: CcsPanelProps) {
+  const byField = new Map(diff.fields.map((f) => [f.field, f]));
+  const fields = ordered(Object.keys(ccs).filter((f) => ccs[f]?.length || byField.get(f)?.removed.length));
+  if (!fields.length) return <div className="faint">This turn committed an empty CCS.</div>;
+  return (
+    <div className="ccs-grid" data-testid="ccs-state">
+      {fields.map((f) => {
+        const d = byField.get(f);
+        const added = new Set(d?.added);
+        const changed = new Map(d?.changed.map((c) => [c.to, c.from]));
+        return (
+          <div key={f} style={{ display: 'contents' }}>
+            <div className="field">{f}</div>
+            <div data-field={f}>
+              {(ccs[f] ?? []).map((t) => {
+                const b = blame(history, f, t, turn);
+                const intro = b.introduced;
+                const mark = added.has(t) ? 'added' : changed.has(t) ? 'changed' : null;
+                return (
+                  <TermChip
+                    key={t}
+                    term={t}
+                    typed={TYPED.has(f)}
+                    mark={mark}
+                    badge={intro && intro.turn !== turn ? String(intro.turn) : undefined}
+                    title={[mark === 'changed' ? `was ${changed.get(t)}` : null, ...b.history.map(label)]
+                      .filter(Boolean)
+                      .join(' · ')}
+                    onClick={intro && intro.turn !== turn ? () => onJump(intro.turn) : undefined}
+                  />
+                );
+              })}
+              {d?.removed.map((t) => (
+                <TermChip key={`-${t}`} term={t} typed={TYPED.has(f)} mark="removed" title="dropped at this turn" />
+              ))}
+            </div>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function DiffView({ diff, baseTurn, ccs }: CcsPanelProps) {
+  const { expandUnchanged, set } = useReplay();
+  if (baseTurn === null) return <div className="faint">The first turn: everything in it is new.</div>;
+  const changedFields = diff.fields.filter((f) => f.added.length || f.removed.length || f.changed.length);
+  const quiet = diff.fields.filter((f) => !changedFields.includes(f));
+  return (
+    <div data-testid="ccs-diff">
+      <div className="diff-summary">
+        {diff.same ? (
+          <span className="badge">no change from turn {baseTurn}</span>
+        ) : (
+          <>
+            <span className="badge ok">+{diff.counts.added}</span>{' '}
+            <span className="badge danger">−{diff.counts.removed}</span>{' '}
+            <span className="badge warn">~{diff.counts.changed}</span>{' '}
+            <span className="muted">against turn {baseTurn}</span>
+          </>
+        )}
+      </div>
+      <div className="ccs-grid">
+        {ordered(changedFields.map((f) => f.field)).map((name) => {
+          const f = changedFields.find((x) => x.field === name)!;
+          return (
+            <div key={name} style={{ display: 'contents' }}>
+              <div className="field">{name}</div>
+              <div data-field={name}>
+                {f.added.map((t) => (
+                  <TermChip key={`+${t}`} term={t} mark="added" typed={TYPED.has(name)} />
+                ))}
+                {f.changed.map((c) => (
+                  <span key={`~${c.to}`} className="change-pair">
+                    <TermChip term={c.from} mark="removed" />
+                    <span className="arrow">→</span>
+                    <TermChip term={c.to} mark="changed" />
+                  </span>
+                ))}
+                {f.removed.map((t) => (
+                  <TermChip key={`-${t}`} term={t} mark="removed" typed={TYPED.has(name)} />
+                ))}
+                {f.unchanged.length ? (
+                  expandUnchanged ? (
+                    f.unchanged.map((t) => <TermChip key={`=${t}`} term={t} typed={TYPED.has(name)} />)
+                  ) : (
+                    <button type="button" className="link-btn" onClick={() => set({ expandUnchanged: true })}>
+                      {f.unchanged.length} unchanged
+                    </button>
+                  )
+                ) : null}
+              </div>
+            </div>
+          );
+        })}
+      </div>
+      {quiet.length ? (
+        <div className="muted" style={{ marginTop: 10 }}>
+          Unchanged: {quiet.map((f) => `${f.field} (${(ccs[f.field] ?? []).length})`).join(' · ')}
+          {expandUnchanged ? (
+            <button type="button" className="link-btn" onClick={() => set({ expandUnchanged: false })}>
+              collapse
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function RawView({ ccsRaw }: CcsPanelProps) {
+  if (ccsRaw === undefined) return <div className="skeleton" />;
+  const raw = ccsRaw;
+  return (
+    <div>
+      <div className="muted" style={{ marginBottom: 6 }}>
+        {typeof raw === 'string' ? 'As sent, in the TOON-style text notation' : 'As sent, JSON'}
+      </div>
+      <pre className="raw" data-testid="ccs-raw">
+        {typeof raw === 'string' ? raw : JSON.stringify(raw, null, 2)}
+      </pre>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+'use client';
+
+import { useMemo, useState } from 'react';
+import { prepareSeries, type Series } from '@/lib/charts/prepare-series';
+import { useWidth } from '@/components/ui/use-width';
+
+const COLORS = ['var(--series-1)', 'var(--series-2)', 'var(--series-3)', 'var(--series-4)'];
+const HEIGHT = 96;
+
+interface Props {
+  title: string;
+  series: Series[];
+  turns: number[];
+  stress: (string | null)[];
+  index: number;
+  format: (v: number | null) => string;
+  onJump: (index: number) => void;
+}
+
+/**
+ * A per-turn chart linked to the player: the cursor is the current turn, hover shows a turn's values, click jumps
+ * there.
+ */
+export function SeriesChart({ title, series, turns, stress, index, format, onJump }: Props) {
+  const [ref, width] = useWidth<HTMLDivElement>(360);
+  const [hover, setHover] = useState<number | null>(null);
+  const p = useMemo(() => prepareSeries(series, turns.length, width, HEIGHT), [series, turns.length, width]);
+  const shown = hover ?? index;
+  // Axes, stress marks and lines do not move with the player: built once per data and width.
+  const statics = useMemo(
+    () => (
+      <>
+        {p.yTicks.map((t) => (
+          <g key={t.value}>
+            <line x1={44} x2={width - 8} y1={t.y} y2={t.y} className="grid" />
+            <text x={40} y={t.y + 3} textAnchor="end" className="axis">
+              {format(t.value)}
+            </text>
+          </g>
+        ))}
+        {stress.map((s, i) =>
+          s ? <line key={i} x1={p.x(i)} x2={p.x(i)} y1={6} y2={HEIGHT - 14} className="stress-line" /> : null,
+        )}
+        {p.paths.map((s, i) => (
+          <path
+            key={s.key}
+            d={s.d}
+            fill="none"
+            stroke={COLORS[i % COLORS.length]}
+            strokeWidth={1.5}
+            strokeLinejoin="round"
+          />
+        ))}
+      </>
+    ),
+    [p, stress, width, format],
+  );
+  const present = series.filter((s) => s.values.some((v) => v !== null));
+  return (
+    <div className="chart" ref={ref} data-testid={`chart-${title}`}>
+      <div className="chart-head">
+        <span className="chart-title">{title}</span>
+        <span className="legend">
+          {present.map((s) => (
+            <span key={s.key}>
+              <i style={{ background: COLORS[series.indexOf(s) % COLORS.length] }} />
+              {s.label} <b>{format(s.values[shown] ?? null)}</b>
+            </span>
+          ))}
+          {hover !== null ? <span className="faint">turn {turns[shown]}</span> : null}
+        </span>
+      </div>
+      {present.length ? (
+        <svg
+          width={width}
+          height={HEIGHT}
+          onPointerMove={(e) => setHover(p.indexAt(e.clientX - e.currentTarget.getBoundingClientRect().left))}
+          onPointerLeave={() => setHover(null)}
+          onClick={(e) => onJump(p.indexAt(e.clientX - e.currentTarget.getBoundingClientRect().left))}
+          role="img"
+          aria-label={title}
+        >
+          {statics}
+          <line x1={p.x(index)} x2={p.x(index)} y1={4} y2={HEIGHT - 12} className="cursor-line" />
+          {hover !== null ? (
+            <line x1={p.x(hover)} x2={p.x(hover)} y1={4} y2={HEIGHT - 12} className="hover-line" />
+          ) : null}
+        </svg>
+      ) : (
+        <div className="faint" style={{ height: HEIGHT, display: 'grid', placeItems: 'center' }}>
+          not reported by this agent
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import type { ReactNode } from 'react';
+import { parseTerm, typeSlot, type TermNode } from '@/lib/ccs/terms';
+import { MemoryText } from '@/components/ui/memory-text';
+
+function Node({ node, depth }: { node: TermNode; depth: number }): ReactNode {
+  if (typeof node === 'string') return <MemoryText text={node} className="t-atom" />;
+  return (
+    <span className={depth ? 't-inner' : undefined}>
+      <span className="t-name">{node.name}</span>
+      <span className="t-paren">(</span>
+      {node.args.map((a, i) => (
+        <span key={i}>
+          {i ? ' ' : null}
+          <Node node={a} depth={depth + 1} />
+        </span>
+      ))}
+      <span className="t-paren">)</span>
+    </span>
+  );
+}
+
+export type ChipMark = 'added' | 'removed' | 'changed' | null;
+
+/**
+ * A predicate term as a structured chip; typed entities take their type's colour; malformed terms show raw with a
+ * warning.
+ */
+export function TermChip({
+  term,
+  typed,
+  mark,
+  title,
+  onClick,
+  badge,
+}: {
+  term: string;
+  typed?: boolean;
+  mark?: ChipMark;
+  title?: string;
+  onClick?: () => void;
+  badge?: string;
+}) {
+  const parsed = parseTerm(term);
+  const slot = typed && parsed.ok && typeof parsed.node !== 'string' ? typeSlot(parsed.node.name) : null;
+  const cls = [
+    'chip',
+    mark ? `chip-${mark}` : '',
+    slot !== null ? `type-${slot}` : '',
+    parsed.ok ? '' : 'chip-bad',
+    onClick ? 'chip-link' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const body = parsed.ok ? <Node node={parsed.node} depth={0} /> : <MemoryText text={parsed.raw} />;
+  return (
+    <span
+      className={cls}
+      title={parsed.ok ? title : `Could not parse this term (${parsed.error}); shown as sent. ${title ?? ''}`}
+      onClick={onClick}
+      role={onClick ? 'button' : undefined}
+      tabIndex={onClick ? 0 : undefined}
+      data-term={term}
+      data-mark={mark ?? undefined}
+    >
+      {mark === 'added' ? (
+        <span className="chip-sign">+</span>
+      ) : mark === 'removed' ? (
+        <span className="chip-sign">−</span>
+      ) : null}
+      {parsed.ok ? null : <span className="chip-warn">⚠</span>}
+      {body}
+      {badge ? <sup className="chip-badge">{badge}</sup> : null}
+    </span>
+  );
+}

@@ -1,0 +1,97 @@
+'use client';
+
+import { useState } from 'react';
+import type { RouterOutputs } from '@/components/trpc/outputs';
+import { MemoryText } from '@/components/ui/memory-text';
+
+type Ref = string | { id: string; score?: number; [k: string]: unknown };
+const refId = (r: Ref) => (typeof r === 'string' ? r : r.id);
+
+type Artifact = RouterOutputs['sessions']['artifacts'][number];
+
+/** The turn itself: input x_t, the output, and recalled A_t next to qualified A_t+, each artifact openable. */
+export function TurnPanel({
+  input,
+  output,
+  recalled,
+  qualified,
+  artifacts,
+}: {
+  input: string;
+  output: string;
+  recalled: Ref[];
+  qualified: Ref[];
+  artifacts: Map<string, Artifact>;
+}) {
+  const [open, setOpen] = useState<string | null>(null);
+  const kept = new Set(qualified.map(refId));
+  const all = [...recalled, ...qualified.filter((q) => !recalled.some((r) => refId(r) === refId(q)))];
+  const opened = open ? artifacts.get(open) : null;
+  return (
+    <div className="panel" data-testid="turn-panel">
+      <div className="panel-head">The turn</div>
+      <div className="panel-body">
+        <div className="label-sm">Input x_t</div>
+        <MemoryText className="pre" text={input} />
+        <div className="label-sm" style={{ marginTop: 10 }}>
+          Output
+        </div>
+        <MemoryText className="pre" text={output} />
+        <div className="label-sm" style={{ marginTop: 12 }}>
+          Recalled A_t ({recalled.length}) → let in A_t+ ({qualified.length})
+        </div>
+        {all.length ? (
+          <table className="data compact" data-testid="artifacts">
+            <tbody>
+              {all.map((r) => {
+                const id = refId(r);
+                const score = typeof r === 'string' ? undefined : r.score;
+                return (
+                  <tr
+                    key={id}
+                    className="clickable"
+                    onClick={() => setOpen(open === id ? null : id)}
+                    data-artifact={id}
+                  >
+                    <td style={{ width: 1 }}>
+                      {kept.has(id) ? (
+                        <span className="badge ok">let in</span>
+                      ) : (
+                        <span className="badge">kept out</span>
+                      )}
+                    </td>
+                    <td className="mono">{id}</td>
+                    <td className="num faint">{typeof score === 'number' ? score.toFixed(2) : ''}</td>
+                    <td className="faint">{artifacts.get(id)?.kind ?? ''}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        ) : (
+          <div className="faint">Nothing recalled at this turn.</div>
+        )}
+        {open ? (
+          <div className="artifact-box" data-testid="artifact-content">
+            <div className="mono" style={{ marginBottom: 4 }}>
+              {open}{' '}
+              {opened?.provenance ? (
+                <span className="faint">
+                  ·{' '}
+                  {Object.entries(opened.provenance)
+                    .map(([k, v]) => `${k}: ${String(v)}`)
+                    .join(' · ')}
+                </span>
+              ) : null}
+            </div>
+            {opened ? (
+              <MemoryText className="pre" text={opened.content} />
+            ) : (
+              <span className="faint">Not in this session&apos;s artifact store (only referenced).</span>
+            )}
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

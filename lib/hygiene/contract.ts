@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { PAPER_DEFAULTS } from './deletion';
+import { DEFAULT_MISALIGNMENT } from './records';
+
+/** Why a memory item may be proposed for deprecation from the lab: a deletion policy, a verdict, or a person. */
+export const PROPOSAL_POLICIES = [
+  'periodic',
+  'history',
+  'combined',
+  'capacity',
+  'misaligned',
+  'chain',
+  'manual',
+] as const;
+export type ProposalPolicy = (typeof PROPOSAL_POLICIES)[number];
+
+const unit = z.number().min(0).max(1);
+/** The lab's parameters; every one has the paper's value (or ours, said on screen) as default. */
+export const labInput = z.object({
+  agent: z.string().min(1).max(256),
+  deletion: z
+    .object({
+      period: z.number().int().min(1).max(1_000_000).default(PAPER_DEFAULTS.period),
+      alpha: z.number().int().min(0).max(1000).default(PAPER_DEFAULTS.alpha),
+      n: z.number().int().min(0).max(1000).default(PAPER_DEFAULTS.n),
+      beta: unit.default(PAPER_DEFAULTS.beta),
+      capacity: z.number().int().min(1).max(1_000_000).default(PAPER_DEFAULTS.capacity),
+    })
+    .prefault({}),
+  budget: z.number().int().min(1).max(100_000).default(16),
+  misalignment: z
+    .object({
+      inputMin: unit.default(DEFAULT_MISALIGNMENT.inputMin),
+      outputMax: unit.default(DEFAULT_MISALIGNMENT.outputMax),
+      minHits: z.number().int().min(1).max(1000).default(DEFAULT_MISALIGNMENT.minHits),
+    })
+    .prefault({}),
+  wrongBelow: unit.default(0.5),
+});
+export type LabInput = z.infer<typeof labInput>;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { CONFIDENCES, MEMORY_KINDS, SCOPES, agentlasEventSchema } from '@/lib/ingest/contract';
+
+/**
+ * The MCP tools agents call (the transport is server/http/mcp.ts): names, what each does, and the
+ * argument schemas the MCP SDK validates against. Pure, so the Connect page can show them too.
+ */
+export const MCP_TOOLS = ['submit_memory_event', 'search_memory', 'get_session_state', 'list_dead_ends'] as const;
+
+/** What each tool does, as MCP clients (and the Connect page) show it. */
+export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
+  submit_memory_event:
+    'Proposes a durable memory to the curator. It is validated, redacted, checked for safety, evidence, duplicates and conflicts, then written, queued for human review, or rejected. Returns the disposition and the reason.',
+  search_memory:
+    'Keyword search (Postgres full text, English stemming) over the project’s durable memory entries and its artifact store. All words must match; when nothing does, any word may. Semantic search runs in the Mnemoscope browser UI.',
+  get_session_state:
+    'The latest Compressed Cognitive State of a session (or the one committed at a given turn), with the turn it belongs to and its H_t / D_t.',
+  list_dead_ends:
+    'What the agent learned does not work: each dead end with why it was closed and the conditions that would reopen it. Give `situation` (what you are about to try, or what changed) to see which dead ends it touches.',
+};
+
+const A = agentlasEventSchema.shape;
+
+/** The Agentlas memory event, with what a tool caller need not fill in made optional. */
+export const memoryEventArgs = {
+  content: A.content.describe(
+    'The memory itself, one statement (≤ 1200 characters). Secrets are redacted before storage.',
+  ),
+  memory_kind: A.memory_kind.describe(`One of ${MEMORY_KINDS.join(', ')}.`),
+  suggested_scope: A.suggested_scope.describe(`Where it belongs: ${SCOPES.join(', ')}.`),
+  source_agent: A.source_agent.describe('The agent emitting the event.'),
+  task_id: A.task_id.describe('The task the agent was working on.'),
+  confidence: A.confidence.optional().describe(`${CONFIDENCES.join(', ')} (default medium).`),
+  evidence_refs: A.evidence_refs
+    .optional()
+    .describe(
+      'Evidence: "commit:<sha>", "file:<path>", "message:<id>" or "url:<url>". Facts, decisions and procedures without evidence are rejected.',
+    ),
+  sensitivity: A.sensitivity
+    .optional()
+    .describe('public, internal (default), private, confidential or secret (secret is never stored).'),
+  ttl: A.ttl.optional().describe('durable (default), until_milestone, session or discard.'),
+  event_id: A.event_id
+    .optional()
+    .describe('memevt_… id; give the same one when retrying so the event is not stored twice. Generated when absent.'),
+  timestamp: A.timestamp.optional(),
+  project_id: A.project_id,
+  agent_repo: A.agent_repo,
+  team_id: A.team_id,
+  request_context: A.request_context,
+  supersedes: A.supersedes,
+  conflicts_with: A.conflicts_with,
+  human_review_required: A.human_review_required,
+};
+
+/** Arguments of the read tools. */
+export const searchMemoryArgs = {
+  query: z.string().trim().min(1, 'must not be empty').max(500),
+  limit: z.number().int().min(1).max(50).optional().describe('At most this many results (default 10).'),
+  include_deprecated: z.boolean().optional().describe('Also search deprecated entries and records (default false).'),
+};
+export const sessionStateArgs = {
+  session_id: z.string().trim().min(1).max(256),
+  turn: z.number().int().nonnegative().optional().describe('A turn number; default the latest.'),
+};
+export const deadEndsArgs = {
+  agent: z.string().trim().min(1).max(256).optional().describe('A UCS agent id; default every agent of the project.'),
+  situation: z.string().max(2000).optional(),
+};

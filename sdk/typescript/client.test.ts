@@ -1,0 +1,389 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { IngestResult } from '@/lib/ingest/contract';
+import { Mnemoscope, type MnemoscopeOptions, type RejectedRecord } from './index';
+
+type Reply = (
+  records: { type: string; data: Record<string, unknown> }[],
+) => Response | Promise<Response> | 'down' | 'hang';
+
+/**
+ * A scripted ingest endpoint: each request takes the next reply (the last one repeats), and stores what a 200 accepts.
+ */
+function fakeServer(...replies: Reply[]) {
+  const stored = new Set<string>();
+  const requests: { size: number; at: number }[] = [];
+  const keyOf = (r: { type: string; data: Record<string, unknown> }) =>
+    `${r.type}:${r.data.id ?? r.data.event_id ?? `${r.data.session_id}/${r.data.turn}`}`;
+  const ok = (records: { type: string; data: Record<string, unknown> }[]) => {
+    const results: IngestResult[] = records.map((r, index) => {
+      const k = keyOf(r);
+      const dup = stored.has(k);
+      stored.add(k);
+      return { index, status: dup ? 'duplicate' : 'accepted', type: r.type as 'turn', id: k };
+    });
+    return Response.json({ results });
+  };
+  const fetchImpl = (async (_url: string, init: RequestInit) => {
+    const records = String(init.body)
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    requests.push({ size: records.length, at: Date.now() });
+    const reply = replies[Math.min(requests.length - 1, replies.length - 1)]!(records);
+    const r = await reply;
+    if (r === 'down')
+      throw Object.assign(new TypeError('fetch failed'), { cause: new Error('connect ECONNREFUSED 127.0.0.1:3000') });
+    if (r === 'hang')
+      return new Promise<Response>((_, reject) =>
+        init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      );
+    return r;
+  }) as typeof fetch;
+  return { fetchImpl, stored, requests, ok };
+}
+
+const clients: Mnemoscope[] = [];
+function client(fetchImpl: typeof fetch, o: MnemoscopeOptions = {}) {
+  const c = new Mnemoscope({
+    url: 'http://mnemo.test',
+    apiKey: 'k',
+    fetch: fetchImpl,
+    flushOnExit: false,
+    flushIntervalMs: 10,
+    backoffMs: { base: 5, max: 20 },
+    onError: () => {},
+    ...o,
+  });
+  clients.push(c);
+  return c;
+}
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.shutdown(0);
+});
+
+const turns = (c: Mnemoscope, n: number, session = 's1') => {
+  const s = c.acc({ id: session, agent: 'bot' });
+  for (let i = 0; i < n; i++) s.turn({ input: `q${i}`, output: `a${i}`, ccs: { goal_orientation: [`step_${i}`] } });
+};
+
+describe('Mnemoscope client', () => {
+  it('sends records in background batches of batchSize, in order', async () => {
+    const srv = fakeServer((r) => srv.ok(r));
+    const c = client(srv.fetchImpl, { batchSize: 100 });
+    turns(c, 249);
+    await c.flush();
+    expect(srv.requests.map((r) => r.size)).toEqual([100, 100, 50]);
+    expect(c.stats()).toMatchObject({ accepted: 250, duplicates: 0, dropped: 0, buffered: 0 });
+  });
+
+  it('never blocks or throws while the server is down, then delivers everything once it is back', async () => {
+    let up = false;
+    const srv = fakeServer((r) => (up ? srv.ok(r) : 'down'));
+    const c = client(srv.fetchImpl, { maxAttempts: 1000 });
+    turns(c, 300);
+    // record() only queues: nothing was sent while the 301 records were handed over.
+    expect(srv.requests).toHaveLength(0);
+    expect(c.stats().buffered).toBe(301);
+    await vi.waitFor(() => expect(c.stats().retries).toBeGreaterThan(2));
+    expect(srv.stored.size).toBe(0);
+    expect(c.stats().lastError).toMatch(/cannot reach http:\/\/mnemo\.test: connect ECONNREFUSED/);
+    up = true;
+    await c.flush();
+    expect(srv.stored.size).toBe(301);
+    expect(c.stats()).toMatchObject({ accepted: 301, dropped: 0 });
+  });
+
+  it('is idempotent across retries: an answer lost after the server stored the batch ends in duplicates, not copies', async () => {
+    const srv = fakeServer(
+      (r) => {
+        srv.ok(r); // stored, but the answer never arrives
+        return 'down';
+      },
+      (r) => srv.ok(r),
+    );
+    const c = client(srv.fetchImpl);
+    turns(c, 9);
+    await c.flush();
+    expect(srv.requests).toHaveLength(2);
+    expect(c.stats()).toMatchObject({ accepted: 0, duplicates: 10, dropped: 0 });
+    expect(srv.stored.size).toBe(10);
+  });
+
+  it('keeps at most maxBuffer records while the server is unreachable, dropping the oldest and counting them', async () => {
+    const srv = fakeServer(() => 'down');
+    const c = client(srv.fetchImpl, { maxBuffer: 100, maxAttempts: 1000, batchSize: 10 });
+    turns(c, 249);
+    expect(c.stats().buffered).toBe(100);
+    expect(c.stats().dropped).toBe(150);
+    expect(c.stats().lastError).toMatch(/buffer full \(100 records\)/);
+  });
+
+  it('gives up on a batch after maxAttempts, with backoff between tries', async () => {
+    const srv = fakeServer(() => new Response('upstream exploded', { status: 502 }));
+    const c = client(srv.fetchImpl, { maxAttempts: 4, backoffMs: { base: 20, max: 40 } });
+    turns(c, 4);
+    await c.flush();
+    expect(srv.requests).toHaveLength(4);
+    expect(c.stats()).toMatchObject({ dropped: 5, retries: 3, accepted: 0 });
+    expect(c.stats().lastError).toMatch(
+      /502 from http:\/\/mnemo\.test\/api\/v1\/ingest: upstream exploded; dropped 5 record\(s\) after 4 attempts/,
+    );
+  });
+
+  it('times out a slow server and retries', async () => {
+    const srv = fakeServer(
+      () => 'hang',
+      (r) => srv.ok(r),
+    );
+    const c = client(srv.fetchImpl, { timeoutMs: 50 });
+    turns(c, 2);
+    await c.flush();
+    expect(srv.requests).toHaveLength(2);
+    expect(c.stats()).toMatchObject({ accepted: 3, retries: 1 });
+  });
+
+  it('waits as long as a 429 Retry-After asks', async () => {
+    const srv = fakeServer(
+      () =>
+        new Response(JSON.stringify({ error: 'rate limit', retryAfterSeconds: 1 }), {
+          status: 429,
+          headers: { 'retry-after': '1' },
+        }),
+      (r) => srv.ok(r),
+    );
+    const c = client(srv.fetchImpl, { backoffMs: { base: 5, max: 5000 } });
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    turns(c, 1);
+    await c.flush();
+    // The wait before the retry is the server's 1 s, not the 5 ms backoff.
+    const waits = timers.mock.calls.map(([, ms]) => ms ?? 0);
+    timers.mockRestore();
+    expect(waits).toContain(1000);
+    expect(c.stats().accepted).toBe(2);
+  });
+
+  it('reports records a 207 rejects, with their field errors, and does not resend the batch', async () => {
+    const srv = fakeServer((records) =>
+      Response.json(
+        {
+          results: records.map((r, index) =>
+            r.type === 'turn' && r.data.turn === 2
+              ? { index, status: 'rejected', errors: [{ path: 'data.ccs', message: 'too large' }] }
+              : { index, status: 'accepted', type: r.type, id: String(index) },
+          ),
+        },
+        { status: 207 },
+      ),
+    );
+    const rejected: RejectedRecord[] = [];
+    const c = client(srv.fetchImpl, { onRejected: (r) => rejected.push(r) });
+    turns(c, 3);
+    await c.flush();
+    expect(srv.requests).toHaveLength(1);
+    expect(c.stats()).toMatchObject({ accepted: 3, rejected: 1 });
+    expect(rejected).toEqual([
+      {
+        by: 'server',
+        envelope: expect.objectContaining({ type: 'turn', data: expect.objectContaining({ turn: 2 }) }),
+        errors: [{ path: 'data.ccs', message: 'too large' }],
+      },
+    ]);
+  });
+
+  it('splits a batch the server finds too large', async () => {
+    const srv = fakeServer((r) =>
+      r.length > 30
+        ? new Response(JSON.stringify({ error: 'body is larger than the limit' }), { status: 413 })
+        : srv.ok(r),
+    );
+    const c = client(srv.fetchImpl, { batchSize: 100 });
+    turns(c, 99);
+    await c.flush();
+    expect(srv.stored.size).toBe(100);
+    expect(srv.requests.map((r) => r.size)).toEqual([100, 50, 25, 25, 50, 25, 25]);
+  });
+
+  it('drops a batch the server refuses for its key, and says so', async () => {
+    const srv = fakeServer(
+      () => new Response(JSON.stringify({ error: 'unknown or revoked API key' }), { status: 401 }),
+    );
+    const c = client(srv.fetchImpl);
+    turns(c, 1);
+    await c.flush();
+    expect(srv.requests).toHaveLength(1);
+    expect(c.stats()).toMatchObject({ dropped: 2, retries: 0 });
+    expect(c.stats().lastError).toMatch(/401 .*unknown or revoked API key; dropped 2/);
+  });
+
+  it('refuses an invalid record before sending, naming the field, without throwing', async () => {
+    const srv = fakeServer((r) => srv.ok(r));
+    const rejected: RejectedRecord[] = [];
+    const c = client(srv.fetchImpl, { onRejected: (r) => rejected.push(r) });
+    expect(
+      c.record({ type: 'turn', data: { session_id: 's', agent: 'a', turn: -1, input: '', output: '', ccs: 'x' } }),
+    ).toBe(false);
+    expect(
+      c
+        .curator({ sourceAgent: 'w', taskId: 't' })
+        .emit({ memory_kind: 'fact', content: '', suggested_scope: 'project' }),
+    ).toMatch(/^memevt_/);
+    await c.flush();
+    expect(srv.requests).toHaveLength(0);
+    expect(rejected.map((r) => [r.by, r.errors[0]!.path])).toEqual([
+      ['local', 'data.turn'],
+      ['local', expect.stringMatching(/^data/)],
+    ]);
+    expect(c.stats().invalid).toBe(2);
+  });
+
+  it('survives a callback that throws', async () => {
+    const srv = fakeServer(() => new Response('{"error":"bad"}', { status: 400 }));
+    const c = client(srv.fetchImpl, {
+      onRejected: () => {
+        throw new Error('user bug');
+      },
+    });
+    turns(c, 1);
+    await expect(c.flush()).resolves.toBeUndefined();
+    expect(c.stats().rejected).toBe(2);
+  });
+
+  it('builds producer records with stable ids: turns numbered, Agentlas events, UCS records named for their agent', async () => {
+    const srv = fakeServer((r) => srv.ok(r));
+    const seen: { type: string; agent?: string; data: Record<string, unknown> }[] = [];
+    const c = client(((u: string, init: RequestInit) => {
+      for (const l of String(init.body).split('\n')) seen.push(JSON.parse(l));
+      return srv.fetchImpl(u, init);
+    }) as typeof fetch);
+    const s = c.acc({ id: 'run', agent: 'bot', firstTurn: 5 });
+    expect(s.turn({ input: 'a', output: 'b', ccs: 'goal_orientation: fix(db)' })).toBe(5);
+    expect(s.turn({ input: 'a', output: 'b', ccs: 'goal_orientation: fix(db)' })).toBe(6);
+    const id = c.curator({ sourceAgent: 'worker', taskId: 'T-1', projectId: 'p' }).emit({
+      memory_kind: 'decision',
+      content: 'Use blue/green deploys',
+      suggested_scope: 'project',
+      evidence_refs: ['commit:abc'],
+    });
+    c.ucs('ucs-1').action({ t: 3, action: 'consult' });
+    await c.flush();
+    expect(seen.map((r) => r.type)).toEqual(['session', 'turn', 'turn', 'memory_event', 'ucs_action']);
+    expect(seen[2]!.data).toMatchObject({ session_id: 'run', agent: 'bot', turn: 6 });
+    expect(seen[3]!.data).toMatchObject({
+      event_id: id,
+      source_agent: 'worker',
+      task_id: 'T-1',
+      project_id: 'p',
+      ttl: 'durable',
+      sensitivity: 'internal',
+      confidence: 'medium',
+    });
+    expect(seen[4]).toMatchObject({ agent: 'ucs-1' });
+    expect(c.stats().invalid).toBe(0);
+  });
+});
+
+/** A local ingest endpoint that records what arrives; for the exit tests' child processes. */
+async function recordingServer() {
+  const got: string[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const lines = body.split('\n').filter(Boolean);
+      got.push(...lines);
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          results: lines.map((_, index) => ({ index, status: 'accepted', type: 'turn', id: String(index) })),
+        }),
+      );
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { got, port: (server.address() as { port: number }).port, close: () => server.close() };
+}
+
+/**
+ * Runs an agent script with tsx in a child process (asynchronously: a blocking spawn would stop the server it talks
+ * to).
+ */
+function runAgent(body: string): Promise<{ status: number | null; stderr: string }> {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const script = path.join(mkdtempSync(path.join(os.tmpdir(), 'mnemo-sdk-')), 'agent.ts');
+  writeFileSync(script, `import { Mnemoscope } from '${path.join(root, 'sdk/typescript/index.ts')}';\n${body}`);
+  return new Promise((resolve) => {
+    const p = spawn(
+      path.join(root, 'node_modules/.bin/tsx'),
+      ['--tsconfig', path.join(root, 'tsconfig.json'), script],
+      { cwd: root },
+    );
+    let stderr = '';
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('exit', (status) => resolve({ status, stderr }));
+  });
+}
+
+describe('flush on exit', () => {
+  it('delivers what an agent queued just before its process ends, without an explicit flush', async () => {
+    const srv = await recordingServer();
+    const child = await runAgent(`
+      const m = new Mnemoscope({ url: 'http://127.0.0.1:${srv.port}', apiKey: 'k', flushIntervalMs: 60000 });
+      const s = m.acc({ id: 'exit-test', agent: 'bot' });
+      for (let i = 0; i < 42; i++) s.turn({ input: 'q', output: 'a', ccs: { goal_orientation: ['x'] } });
+    `);
+    srv.close();
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    expect(srv.got).toHaveLength(43);
+  }, 30_000);
+
+  it('flushes on SIGTERM, then exits as the signal would', async () => {
+    const srv = await recordingServer();
+    const child = await runAgent(`
+      const m = new Mnemoscope({ url: 'http://127.0.0.1:${srv.port}', apiKey: 'k', flushIntervalMs: 60000 });
+      const s = m.acc({ id: 'sigterm-test', agent: 'bot' });
+      for (let i = 0; i < 9; i++) s.turn({ input: 'q', output: 'a', ccs: { goal_orientation: ['x'] } });
+      setInterval(() => {}, 1000); // a long-running agent
+      process.kill(process.pid, 'SIGTERM');
+    `);
+    srv.close();
+    expect(child.status).toBe(143);
+    expect(srv.got).toHaveLength(10);
+  }, 30_000);
+});
+
+describe('the bundled SDK (npm run sdk:bundle)', () => {
+  it('is one ES module that plain Node imports and uses, validation included', async () => {
+    const { bundleSdk } = await import('@/server/build/sdk-bundle');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-bundle-'));
+    const size = await bundleSdk(path.join(dir, 'mnemoscope-sdk.mjs'));
+    expect(size).toBeGreaterThan(10_000);
+    const srv = await recordingServer();
+    const script = path.join(dir, 'agent.mjs');
+    writeFileSync(
+      script,
+      `import { Mnemoscope } from './mnemoscope-sdk.mjs';
+      const m = new Mnemoscope({ url: 'http://127.0.0.1:${srv.port}', apiKey: 'k', onRejected: (r) => console.log('refused', r.errors[0].path) });
+      const s = m.acc({ id: 'bundle', agent: 'js-agent' });
+      s.turn({ input: 'q', output: 'a', ccs: 'goal_orientation: x(y)' });
+      m.record({ type: 'turn', data: { session_id: 'bundle', agent: 'js-agent', turn: -1, input: '', output: '', ccs: 'x' } });
+      const stats = await m.shutdown();
+      console.log(JSON.stringify(stats));`,
+    );
+    const out = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const p = spawn(process.execPath, [script], { cwd: dir });
+      let stdout = '';
+      p.stdout.on('data', (d) => (stdout += d));
+      p.on('exit', (status) => resolve({ status, stdout }));
+    });
+    srv.close();
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain('refused data.turn');
+    expect(JSON.parse(out.stdout.trim().split('\n').at(-1)!)).toMatchObject({ accepted: 2, invalid: 1, dropped: 0 });
+    expect(srv.got).toHaveLength(2);
+  }, 60_000);
+});

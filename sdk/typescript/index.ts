@@ -1,0 +1,38 @@
+/**
+ * Mnemoscope SDK for TypeScript/JavaScript agents.
+ *
+ *   import { Mnemoscope } from '<mnemoscope>/sdk/typescript';
+ *   const mnemo = new Mnemoscope({ url: 'http://127.0.0.1:3000', apiKey: process.env.MNEMOSCOPE_API_KEY });
+ *   const session = mnemo.acc({ id: 'run-42', agent: 'triage-bot' });
+ *   session.turn({ input, output, ccs, recalled: ['a1'], qualified: ['a1'] });
+ *
+ * Records go out in the background; see `client.ts` for what happens when the server is down.
+ */
+import { Mnemoscope as Client, type MnemoscopeOptions } from './client';
+import { AccSession, CuratorEmitter, UcsBridge, type AccSessionOptions, type CuratorOptions } from './producers';
+
+export class Mnemoscope extends Client {
+  constructor(options: MnemoscopeOptions = {}) {
+    super(options);
+  }
+
+  /** An ACC session: declares it, then `turn()` once per turn. */
+  acc(o: AccSessionOptions): AccSession {
+    return new AccSession(this, o);
+  }
+
+  /** A curator emitter for one worker agent and task. */
+  curator(o: CuratorOptions): CuratorEmitter {
+    return new CuratorEmitter(this, o);
+  }
+
+  /** A bridge for one UCS agent's files. */
+  ucs(agent: string): UcsBridge {
+    return new UcsBridge(this, agent);
+  }
+}
+
+export type { ClientStats, Envelope, MnemoscopeOptions, RecordData, RejectedRecord } from './client';
+export { AccSession, CuratorEmitter, UcsBridge } from './producers';
+export { newEventId } from '@/lib/curation/event-id';
+export type { AccSessionOptions, ArtifactInput, CuratorOptions, MemoryEventInput, TurnInput } from './producers';

@@ -1,0 +1,215 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { EvidenceRef, Redaction } from '@/lib/ingest/contract';
+import { projects } from './projects';
+
+/** Memory events exactly as emitters sent them (after redaction), in both known shapes. */
+export const memoryEvents = pgTable(
+  'memory_events',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    eventId: text('event_id').notNull(),
+    /** 'agentlas' (memory_kind, string evidence refs) or 'legacy' (the paper's kind + object refs). */
+    shape: text('shape').notNull(),
+    sourceAgent: text('source_agent').notNull(),
+    taskId: text('task_id'),
+    kind: text('kind').notNull(),
+    content: text('content').notNull(),
+    suggestedScope: text('suggested_scope').notNull(),
+    confidence: text('confidence').notNull(),
+    sensitivity: text('sensitivity'),
+    ttl: text('ttl'),
+    evidenceRefs: jsonb('evidence_refs').$type<EvidenceRef[]>().notNull(),
+    requestContext: jsonb('request_context').$type<Record<string, unknown>>(),
+    supersedes: jsonb('supersedes').$type<string[]>().notNull().default([]),
+    conflictsWith: jsonb('conflicts_with').$type<string[]>().notNull().default([]),
+    humanReviewRequired: boolean('human_review_required').notNull().default(false),
+    /** The event as sent, redacted, so an export gives back the emitter's own shape. */
+    raw: jsonb('raw').$type<Record<string, unknown>>().notNull(),
+    redactions: jsonb('redactions').$type<Redaction[]>().notNull().default([]),
+    timestamp: text('timestamp').notNull(),
+    ts: timestamp('ts', { withTimezone: true, mode: 'string' }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.eventId] }),
+    index('memory_events_agent_idx').on(t.projectId, t.sourceAgent),
+  ],
+);
+
+/** One row per curator decision on an event (the pipeline writes these). */
+export const curationOutcomes = pgTable(
+  'curation_outcomes',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    eventId: text('event_id').notNull(),
+    disposition: text('disposition').notNull(),
+    scope: text('scope'),
+    kind: text('kind'),
+    reason: text('reason'),
+    rationale: jsonb('rationale').$type<Record<string, unknown>>().notNull().default({}),
+    entryId: uuid('entry_id'),
+    /** The ingest batch the event came in (reports group by it); null for a reviewer's decision. */
+    batchId: uuid('batch_id'),
+    /** Milliseconds the pipeline took for this event. */
+    latencyMs: doublePrecision('latency_ms'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedBy: text('decided_by').notNull(),
+  },
+  (t) => [
+    index('curation_outcomes_event_idx').on(t.projectId, t.eventId),
+    index('curation_outcomes_batch_idx').on(t.projectId, t.batchId),
+  ],
+);
+
+/** Writes the curator may not make itself: queued for a person to approve or reject. */
+export const proposals = pgTable(
+  'proposals',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    eventId: text('event_id').notNull(),
+    operation: text('operation').notNull(),
+    scope: text('scope').notNull(),
+    kind: text('kind').notNull(),
+    content: text('content').notNull(),
+    rationale: jsonb('rationale').$type<Record<string, unknown>>().notNull().default({}),
+    status: text('status').notNull().default('pending'),
+    targetEntryId: uuid('target_entry_id'),
+    /** A record of the external artifact store the proposal deprecates (raised from the hygiene lab). */
+    targetArtifactId: text('target_artifact_id'),
+    /** Entries the proposed memory disagrees with: approving keeps both and links them. */
+    conflictsWith: jsonb('conflicts_with').$type<string[]>().notNull().default([]),
+    confidence: text('confidence'),
+    sourceAgent: text('source_agent'),
+    batchId: uuid('batch_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: text('decided_by'),
+    decisionNote: text('decision_note'),
+  },
+  (t) => [index('proposals_status_idx').on(t.projectId, t.status)],
+);
+
+/** Durable memory: the current version of each entry; history is in memory_entry_versions. */
+export const memoryEntries = pgTable(
+  'memory_entries',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    scope: text('scope').notNull(),
+    kind: text('kind').notNull(),
+    content: text('content').notNull(),
+    status: text('status').notNull().default('active'),
+    version: integer('version').notNull().default(1),
+    sourceEventId: text('source_event_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('memory_entries_scope_idx').on(t.projectId, t.scope)],
+);
+
+export const memoryEntryVersions = pgTable(
+  'memory_entry_versions',
+  {
+    entryId: uuid('entry_id')
+      .notNull()
+      .references(() => memoryEntries.id),
+    version: integer('version').notNull(),
+    operation: text('operation').notNull(),
+    scope: text('scope').notNull(),
+    kind: text('kind').notNull(),
+    content: text('content').notNull(),
+    status: text('status').notNull(),
+    eventId: text('event_id'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.version] })],
+);
+
+/** Links between entries: both sides of a conflict, and what an update superseded. */
+export const memoryEntryLinks = pgTable(
+  'memory_entry_links',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    entryId: uuid('entry_id')
+      .notNull()
+      .references(() => memoryEntries.id),
+    otherId: uuid('other_id')
+      .notNull()
+      .references(() => memoryEntries.id),
+    relation: text('relation').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.otherId, t.relation] })],
+);
+
+/** One row per ingest request that carried memory events: what curation reports are made of. */
+export const ingestBatches = pgTable(
+  'ingest_batches',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    actor: text('actor').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    events: integer('events').notNull(),
+  },
+  (t) => [index('ingest_batches_project_idx').on(t.projectId, t.receivedAt)],
+);
+
+/**
+ * Memory events that failed the schema check: the reason and the (redacted) payload, so they can be
+ * browsed. `key` hashes the payload, so the same malformed event sent twice is stored once.
+ */
+export const rejectedEvents = pgTable(
+  'rejected_events',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    key: text('key').notNull(),
+    eventId: text('event_id'),
+    batchId: uuid('batch_id'),
+    errors: jsonb('errors').$type<{ path: string; message: string }[]>().notNull(),
+    raw: jsonb('raw').$type<unknown>(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('rejected_events_key_idx').on(t.projectId, t.key)],
+);

@@ -1,0 +1,48 @@
+import { ready } from '@/server/bootstrap';
+import { SESSION_COOKIE, signIn, signOut } from '@/server/services/auth';
+import { RateLimiter } from '@/lib/limits/rate';
+
+const g = globalThis as unknown as { __mnemoscopeSignIn?: RateLimiter };
+const limiter = (g.__mnemoscopeSignIn ??= new RateLimiter(10));
+
+/** Only same-site paths: a sign-in never redirects elsewhere. */
+function safeNext(next: FormDataEntryValue | null): string {
+  const n = typeof next === 'string' ? next : '';
+  return n.startsWith('/') && !n.startsWith('//') && !n.startsWith('/\\') ? n : '/sessions';
+}
+
+/** The sign-in form posts here (cross-site posts are refused by proxy.ts): a session cookie, or back with an error. */
+export async function signInPost(request: Request) {
+  const form = await request.formData();
+  const username = String(form.get('username') ?? '').trim();
+  const password = String(form.get('password') ?? '');
+  const next = safeNext(form.get('next'));
+  const back = (error: string) =>
+    new Response(null, {
+      status: 303,
+      headers: { location: `/sign-in?error=${error}&next=${encodeURIComponent(next)}` },
+    });
+  // Ten attempts a minute per username slow down password guessing.
+  if (!limiter.take(username.toLowerCase()).ok) return back('slow');
+  const { db } = await ready();
+  const s = username && password ? await signIn(db, username, password) : null;
+  if (!s) return back('invalid');
+  const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
+  return new Response(null, {
+    status: 303,
+    headers: {
+      location: next,
+      'set-cookie': `${SESSION_COOKIE}=${s.token}; Path=/; HttpOnly; SameSite=Lax; Expires=${s.expires.toUTCString()}${secure}`,
+    },
+  });
+}
+
+/** Ends the browser session and goes back to the sign-in page. */
+export async function signOutPost(request: Request) {
+  const token = /(?:^|;\s*)mnemoscope_session=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
+  if (token) await signOut((await ready()).db, decodeURIComponent(token));
+  return new Response(null, {
+    status: 303,
+    headers: { location: '/sign-in', 'set-cookie': `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0` },
+  });
+}

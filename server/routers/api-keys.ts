@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { adminProcedure, router } from '@/server/trpc/init';
+import { createKey, listKeys, revokeKey } from '@/server/services/api-keys';
+
+export const apiKeysRouter = router({
+  list: adminProcedure.query(({ ctx }) => listKeys(ctx.db, ctx.projectId)),
+  create: adminProcedure
+    .input(z.object({ name: z.string().trim().min(1, 'name is required').max(100) }))
+    .mutation(({ ctx, input }) => createKey(ctx.db, ctx.projectId, input.name, ctx.actor)),
+  revoke: adminProcedure
+    .input(z.object({ id: z.uuid() }))
+    .mutation(({ ctx, input }) => revokeKey(ctx.db, ctx.projectId, input.id, ctx.actor)),
+});

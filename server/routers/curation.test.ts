@@ -1,0 +1,379 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCallerFactory } from '@/server/trpc/init';
+import { appRouter } from '@/server/routers/app';
+import type { DbHandle } from '@/server/db';
+import {
+  memoryEntries,
+  memoryEntryLinks,
+  memoryEntryVersions,
+  proposals,
+  rejectedEvents,
+  curationOutcomes,
+} from '@/server/db/schema/curation';
+import { auditLog } from '@/server/db/schema/projects';
+import { DRIVERS, freshDb } from '@/server/test/db';
+import { reportMarkdown } from '@/lib/curation/report';
+import { ingest } from '@/server/services/ingest';
+import { curateBacklog } from '@/server/services/curation';
+
+const createCaller = createCallerFactory(appRouter);
+
+/** Distinct memories (a static model sees sentences of one template as near-duplicates). */
+const FACTS = [
+  'The billing service retries failed charges three times before giving up.',
+  'Search indexes are rebuilt every Sunday night from the primary replica.',
+  'Auth tokens for the mobile app expire after twelve hours of inactivity.',
+  'The ingest worker drops messages larger than one megabyte with a warning.',
+  'Export jobs write CSV files to the reports bucket with gzip compression.',
+  'Customer support escalates outages through the incident channel first.',
+  'Design reviews require two approvals from senior engineers.',
+  'Staging databases are refreshed from anonymised production snapshots weekly.',
+  'The marketing site is deployed from the main branch on every merge.',
+  'Feature flags older than ninety days are cleaned up by the platform team.',
+  'Translation files live in the locales folder and are edited through the vendor portal.',
+  'Load tests run against the perf cluster before each quarterly release.',
+  'On-call engineers hand over at nine in the morning Berlin time.',
+  'Accessibility audits use screen readers on both desktop and phones.',
+  'Invoices are numbered per country and never reuse a number.',
+  'The data science notebooks run on shared GPU machines booked in advance.',
+  'Legal must sign off on any change to the privacy policy text.',
+  'Log retention for debug level is seven days, for errors one year.',
+  'The warehouse nightly load starts after the European market closes.',
+  'Mobile crash reports are grouped by app version and device model.',
+];
+let n = 0;
+const ev = (over: Record<string, unknown> = {}) => ({
+  event_id: `memevt_cur_${String(++n).padStart(6, '0')}`,
+  timestamp: '2026-11-21T08:00:00Z',
+  source_agent: 'worker-a',
+  task_id: 'task_1',
+  memory_kind: 'fact',
+  content: FACTS[n % FACTS.length]!,
+  suggested_scope: 'project',
+  sensitivity: 'internal',
+  confidence: 'high',
+  evidence_refs: ['docs/ports.md'],
+  ttl: 'durable',
+  ...over,
+});
+
+describe.each(DRIVERS)('curation on %s', (driver) => {
+  let h: DbHandle;
+  let admin: ReturnType<typeof createCaller>;
+  let alice: ReturnType<typeof createCaller>;
+  let bob: ReturnType<typeof createCaller>;
+  let viewer: ReturnType<typeof createCaller>;
+  const send = (events: unknown[], actor = 'agent-key') =>
+    ingest(
+      h.db,
+      'default',
+      events.map((data) => ({ ok: true as const, value: { type: 'memory_event', data } })),
+      actor,
+    );
+
+  beforeAll(async () => {
+    h = await freshDb(driver);
+    const base = { db: h.db, driver: h.driver, location: h.location, projectId: 'default' };
+    admin = createCaller({ ...base, actor: 'admin', role: 'admin' });
+    alice = createCaller({ ...base, actor: 'alice', role: 'reviewer' });
+    bob = createCaller({ ...base, actor: 'bob', role: 'reviewer' });
+    viewer = createCaller({ ...base, actor: 'victor', role: 'viewer' });
+  });
+  afterAll(async () => h?.close());
+
+  it('writes an evidenced project fact at once, with a version, an outcome and an audit record', async () => {
+    const e = ev();
+    const r = await send([e]);
+    expect(r.curation).toMatchObject({ events: 1, written: 1, proposed: 0 });
+    const [entry] = await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, e.event_id));
+    expect(entry).toMatchObject({ scope: 'project', kind: 'fact', status: 'active', version: 1, content: e.content });
+    expect(
+      await h.db.select().from(memoryEntryVersions).where(eq(memoryEntryVersions.entryId, entry!.id)),
+    ).toHaveLength(1);
+    const audit = await h.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.subjectId, e.event_id), eq(auditLog.action, 'curate.written')));
+    expect(audit).toHaveLength(1);
+  });
+
+  it('calls a paraphrase of an existing entry a duplicate and writes nothing', async () => {
+    const e = ev({ content: 'Grafana dashboards are served from the edge proxy on port 3000.' });
+    await send([e]);
+    const twin = ev({ content: 'The Grafana dashboards are served from the edge proxy, port 3000.' });
+    const r = await send([twin]);
+    expect(r.curation).toMatchObject({ duplicate: 1, written: 0 });
+    expect(await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, twin.event_id))).toHaveLength(
+      0,
+    );
+  });
+
+  it('sends a replayed event to nobody: a duplicate at ingest, not a second proposal', async () => {
+    const e = ev({ suggested_scope: 'team_memory' });
+    const first = await send([e]);
+    expect(first.curation).toMatchObject({ proposed: 1 });
+    const again = await send([e]);
+    expect(again.results[0]!.status).toBe('duplicate');
+    expect(again.curation).toBeUndefined();
+    expect(await h.db.select().from(proposals).where(eq(proposals.eventId, e.event_id))).toHaveLength(1);
+  });
+
+  it('stores a malformed event with its reason, once, and never its secret', async () => {
+    const bad = {
+      event_id: 'memevt_bad_00000001',
+      content: 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      memory_kind: 'fact',
+    };
+    const r1 = await send([bad]);
+    const r2 = await send([bad]);
+    expect(r1.results[0]!.status).toBe('rejected');
+    expect(r1.curation).toMatchObject({ rejected: 1 });
+    expect(r2.curation).toMatchObject({ rejected: 0 });
+    const rows = await h.db.select().from(rejectedEvents).where(eq(rejectedEvents.eventId, 'memevt_bad_00000001'));
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows[0]!.raw)).not.toContain('ghp_abcdef');
+    expect(rows[0]!.errors.map((e) => e.path)).toContain('data.source_agent');
+    const [outcome] = await h.db
+      .select()
+      .from(curationOutcomes)
+      .where(eq(curationOutcomes.eventId, 'memevt_bad_00000001'));
+    expect(outcome!.reason).toMatch(/^malformed: .*data\.source_agent required/);
+  });
+
+  it('approve applies an append; the second reviewer deciding at once is told it lost, and nothing is applied twice', async () => {
+    const e = ev({
+      suggested_scope: 'agent_repo',
+      content: 'The finance agent attaches an assumptions table to every handoff.',
+    });
+    await send([e]);
+    const [p] = await h.db.select().from(proposals).where(eq(proposals.eventId, e.event_id));
+    const results = await Promise.allSettled([
+      alice.curation.decide({ id: p!.id, decision: { action: 'approve' } }),
+      bob.curation.decide({ id: p!.id, decision: { action: 'reject', reason: 'not needed' } }),
+    ]);
+    const won = results.filter((r) => r.status === 'fulfilled');
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]!.reason).toMatchObject({ code: 'CONFLICT' });
+    expect(String(lost[0]!.reason.message)).toMatch(/proposal already (approved|rejected) by (alice|bob)/);
+    const entries = await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, e.event_id));
+    const [after] = await h.db.select().from(proposals).where(eq(proposals.id, p!.id));
+    expect(entries).toHaveLength(after!.status === 'approved' ? 1 : 0);
+  });
+
+  it('50 concurrent decisions on one proposal apply exactly once, and the audit log has every attempt', async () => {
+    const e = ev({
+      suggested_scope: 'agent_repo',
+      content: 'The release agent tags images with the commit hash, never latest.',
+    });
+    await send([e]);
+    const [p] = await h.db.select().from(proposals).where(eq(proposals.eventId, e.event_id));
+    const base = { db: h.db, driver: h.driver, location: h.location, projectId: 'default', role: 'reviewer' as const };
+    const attempts = Array.from({ length: 50 }, (_, i) =>
+      createCaller({ ...base, actor: `reviewer-${i}` }).curation.decide({
+        id: p!.id,
+        decision: i % 2 ? { action: 'approve' } : { action: 'reject', reason: `no (${i})` },
+      }),
+    );
+    const results = await Promise.allSettled(attempts);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(
+      results.filter((r) => r.status === 'rejected' && (r.reason as { code?: string }).code === 'CONFLICT'),
+    ).toHaveLength(49);
+    const [after] = await h.db.select().from(proposals).where(eq(proposals.id, p!.id));
+    expect(await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, e.event_id))).toHaveLength(
+      after!.status === 'approved' ? 1 : 0,
+    );
+    const audit = await h.db.select().from(auditLog).where(eq(auditLog.subjectId, p!.id));
+    expect(audit.filter((a) => a.action === `proposal.${after!.status}`)).toHaveLength(1);
+    expect(audit.filter((a) => a.action === 'proposal.refused')).toHaveLength(49);
+    expect(new Set(audit.map((a) => a.actor)).size).toBe(50);
+  });
+
+  it('shows a reviewer the nearest live entries of the proposal scope, closest first', async () => {
+    const a = ev({
+      suggested_scope: 'team_memory',
+      content: 'Incident reviews are written within two working days of the outage.',
+    });
+    await send([a]);
+    const [pa] = await h.db.select().from(proposals).where(eq(proposals.eventId, a.event_id));
+    const { entryId } = await alice.curation.decide({ id: pa!.id, decision: { action: 'approve' } });
+    const b = ev({
+      suggested_scope: 'team_memory',
+      content: 'Write the postmortem no later than two days after an incident.',
+    });
+    await send([b]);
+    const [pb] = await h.db.select().from(proposals).where(eq(proposals.eventId, b.event_id));
+    const detail = await viewer.curation.proposal({ id: pb!.id });
+    expect(detail.nearest[0]!.id).toBe(entryId);
+    expect(detail.nearest.every((n) => n.scope === 'team_memory' && n.status !== 'deprecated')).toBe(true);
+    const cos = detail.nearest.map((n) => n.cosine);
+    expect([...cos].sort((x, y) => y - x)).toEqual(cos);
+  });
+
+  it('edit-then-approve writes the edited content (redacted), scope and kind', async () => {
+    const e = ev({
+      suggested_scope: 'team_memory',
+      memory_kind: 'procedure',
+      content: 'Rotate the edge keys each quarter.',
+    });
+    await send([e]);
+    const [p] = await h.db.select().from(proposals).where(eq(proposals.eventId, e.event_id));
+    const r = await alice.curation.decide({
+      id: p!.id,
+      decision: {
+        action: 'approve',
+        edits: {
+          content: 'Rotate the edge keys every quarter; old key sk-live-abcdefghijklmnopqrstuvwx is revoked.',
+          scope: 'project',
+          kind: 'decision',
+        },
+      },
+    });
+    const [entry] = await h.db.select().from(memoryEntries).where(eq(memoryEntries.id, r.entryId!));
+    expect(entry).toMatchObject({ scope: 'project', kind: 'decision', status: 'active' });
+    expect(entry!.content).toContain('Rotate the edge keys every quarter');
+    expect(entry!.content).not.toContain('abcdefghijklmnop');
+  });
+
+  it('update supersedes an entry and keeps the old version; deprecate marks it; nothing is deleted', async () => {
+    const orig = ev({ content: 'Nightly backups are kept for 14 days in the cold bucket.' });
+    await send([orig]);
+    const [entry] = await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, orig.event_id));
+    const upd = ev({
+      content: 'Nightly backups are now kept for 30 days in the cold bucket.',
+      supersedes: [orig.event_id],
+    });
+    expect((await send([upd])).curation).toMatchObject({ proposed: 1 });
+    const [p] = await h.db.select().from(proposals).where(eq(proposals.eventId, upd.event_id));
+    expect([p!.operation, p!.targetEntryId]).toEqual(['update', entry!.id]);
+    await alice.curation.decide({ id: p!.id, decision: { action: 'approve' } });
+    const detail = await viewer.curation.entry({ id: entry!.id });
+    expect(detail.entry).toMatchObject({ version: 2, content: upd.content, status: 'active' });
+    expect(detail.versions.map((v) => [v.version, v.operation, v.content])).toEqual([
+      [1, 'append', orig.content],
+      [2, 'update', upd.content],
+    ]);
+    await expect(viewer.curation.deprecate({ id: entry!.id, reason: 'x' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    await expect(alice.curation.deprecate({ id: entry!.id, reason: ' ' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await alice.curation.deprecate({ id: entry!.id, reason: 'backups moved to the new vault' });
+    const after = await viewer.curation.entry({ id: entry!.id });
+    expect([after.entry.status, after.entry.version, after.versions.at(-1)!.operation]).toEqual([
+      'deprecated',
+      3,
+      'deprecate',
+    ]);
+    await expect(alice.curation.deprecate({ id: entry!.id, reason: 'again' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+  });
+
+  it('conflict keeps both sides and links them; a deprecation event deprecates its target on approval', async () => {
+    const a = ev({ content: 'The payments API times out after 30 seconds.' });
+    await send([a]);
+    const [ea] = await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, a.event_id));
+    const b = ev({ content: 'The payments API times out after 90 seconds.', conflicts_with: [a.event_id] });
+    await send([b]);
+    const [pb] = await h.db.select().from(proposals).where(eq(proposals.eventId, b.event_id));
+    expect([pb!.operation, pb!.conflictsWith]).toEqual(['conflict', [ea!.id]]);
+    const { entryId } = await alice.curation.decide({ id: pb!.id, decision: { action: 'approve' } });
+    const both = await h.db
+      .select()
+      .from(memoryEntries)
+      .where(sql`${memoryEntries.id} in (${ea!.id}, ${entryId!})`);
+    expect(both.map((x) => x.status)).toEqual(['in_conflict', 'in_conflict']);
+    expect(await h.db.select().from(memoryEntryLinks).where(eq(memoryEntryLinks.entryId, ea!.id))).toMatchObject([
+      { otherId: entryId, relation: 'conflicts_with' },
+    ]);
+    const dep = ev({
+      memory_kind: 'deprecation',
+      content: 'The 30-second payments timeout note is obsolete.',
+      supersedes: [a.event_id],
+    });
+    await send([dep]);
+    const [pd] = await h.db.select().from(proposals).where(eq(proposals.eventId, dep.event_id));
+    expect(pd!.operation).toBe('deprecate');
+    await bob.curation.decide({ id: pd!.id, decision: { action: 'approve' } });
+    expect((await viewer.curation.entry({ id: ea!.id })).entry.status).toBe('deprecated');
+  });
+
+  it('reject needs a reason and the reviewer role; discard writes nothing', async () => {
+    const e = ev({ suggested_scope: 'team_memory', content: 'Team lunch is on Fridays at noon.' });
+    await send([e]);
+    const [p] = await h.db.select().from(proposals).where(eq(proposals.eventId, e.event_id));
+    await expect(alice.curation.decide({ id: p!.id, decision: { action: 'reject' } })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'reason: a rejection needs a reason',
+    });
+    await expect(
+      viewer.curation.decide({ id: p!.id, decision: { action: 'reject', reason: 'x' } }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await alice.curation.decide({ id: p!.id, decision: { action: 'reject', reason: 'not durable team knowledge' } });
+    expect(await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, e.event_id))).toHaveLength(0);
+    const discard = ev({ suggested_scope: 'discard' });
+    expect((await send([discard])).curation).toMatchObject({ discarded: 1 });
+  });
+
+  it('bulk decisions report each proposal, and the inbox counts by facet', async () => {
+    const es = [ev({ suggested_scope: 'agent_repo' }), ev({ suggested_scope: 'agent_repo', source_agent: 'worker-b' })];
+    await send(es);
+    const box = await viewer.curation.inbox({ scope: 'agent_repo' });
+    expect(box.items.length).toBeGreaterThanOrEqual(2);
+    expect(box.facets.agent['worker-b']).toBe(1);
+    const ids = box.items.map((i) => i.id);
+    const out = await alice.curation.decideMany({ ids: [...ids, ids[0]!], decision: { action: 'approve' } });
+    expect(out.filter((o) => o.ok)).toHaveLength(ids.length);
+    expect(out.at(-1)).toMatchObject({ ok: false, message: expect.stringMatching(/already approved by alice/) });
+    expect((await viewer.curation.inbox({ scope: 'agent_repo' })).items).toHaveLength(0);
+  });
+
+  it('reports a batch in the template layout and keeps health figures', async () => {
+    const r = await send([
+      ev(),
+      ev({ suggested_scope: 'team_memory' }),
+      ev({ sensitivity: 'secret' }),
+      ev({ content: 'Password for the db is hunter22hunter and API key sk-live-abcdefghijklmnopqrstuvwx' }),
+    ]);
+    const batchId = (r.curation as { batchId: string }).batchId;
+    const report = await viewer.curation.report({ batchId });
+    expect([report.received, report.written.length, report.proposed.length, report.rejected.length]).toEqual([
+      4, 1, 1, 2,
+    ]);
+    const md = reportMarkdown(report);
+    expect(md).toContain('- Accepted writes: 1 (25.0%)');
+    expect(md).toContain('## Proposed Writes');
+    expect(md).toMatch(/\| memevt_cur_\d+ \| unsafe: marked secret/);
+    const health = await viewer.curation.health();
+    const today = health.at(-1)!;
+    expect(today.curated).toBeGreaterThan(10);
+    expect(today.p95).toBeGreaterThan(0);
+    const audit = await viewer.curation.audit({ action: 'proposal.', limit: 5 });
+    expect(audit.rows.every((a) => a.action.startsWith('proposal.'))).toBe(true);
+  });
+
+  it('curates events a crash left uncurated, once', async () => {
+    const e = ev();
+    await send([e]);
+    await h.db.delete(curationOutcomes).where(eq(curationOutcomes.eventId, e.event_id));
+    const first = await curateBacklog(h.db, 'default');
+    expect(first).toMatchObject({ events: 1 });
+    expect(await curateBacklog(h.db, 'default')).toBeNull();
+  });
+
+  it('policy: admins choose which scopes need approval, and the dedup threshold', async () => {
+    await expect(alice.curation.setPolicy({ approvalScopes: [] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await admin.curation.setPolicy({ approvalScopes: ['user_identity'], dedupThreshold: 0.9 });
+    expect(await viewer.curation.policy()).toMatchObject({ approvalScopes: ['user_identity'], dedupThreshold: 0.9 });
+    expect((await send([ev({ suggested_scope: 'team_memory' })])).curation).toMatchObject({ written: 1 });
+    await admin.curation.setPolicy({
+      approvalScopes: ['user_identity', 'team_memory', 'agent_repo'],
+      dedupThreshold: 0.85,
+    });
+  });
+});

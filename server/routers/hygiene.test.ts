@@ -1,0 +1,132 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbHandle } from '@/server/db';
+import { auditLog } from '@/server/db/schema/projects';
+import { artifacts } from '@/server/db/schema/sessions';
+import { appRouter } from '@/server/routers/app';
+import { labInput } from '@/lib/hygiene/contract';
+import { createCallerFactory, type Context } from '@/server/trpc/init';
+import { DRIVERS, freshDb } from '@/server/test/db';
+import { HYGIENE_AGENT } from '@/server/demo/hygiene';
+import { seedDemo } from '@/server/demo/seed';
+
+const createCaller = createCallerFactory(appRouter);
+
+describe.each(DRIVERS)('hygiene lab on %s, on the demo', (driver) => {
+  let h: DbHandle;
+  const as = (role: 'viewer' | 'reviewer') =>
+    createCaller({
+      db: h.db,
+      driver: h.driver,
+      location: h.location,
+      projectId: 'default',
+      actor: `t-${role}`,
+      role,
+    } as Context);
+  const params = labInput.parse({ agent: HYGIENE_AGENT, deletion: { period: 24, capacity: 32 } });
+  beforeAll(async () => {
+    h = await freshDb(driver);
+    await seedDemo(h.db, 'default');
+  }, 240_000);
+  afterAll(() => h?.close());
+
+  it('lists the demo agent first: it reports utility and addition decisions', async () => {
+    const agents = await as('viewer').hygiene.agents();
+    expect(agents[0]).toMatchObject({ agent: HYGIENE_AGENT, turns: 96, sessions: 2, reporting: 96 });
+  });
+
+  it('finds the misaligned record, the error-propagation chain, and what each policy removes', async () => {
+    const lab = await as('viewer').hygiene.lab(params);
+    expect(lab.timeline).toMatchObject({ turns: 96, sessions: ['ehr-agent-day-1', 'ehr-agent-day-2'] });
+    expect(lab.utilitySources.utility).toBe(96);
+    expect(lab.records.filter((r) => r.misaligned).map((r) => r.id)).toEqual(['rec_hr_monitor']);
+    const hr = lab.records.find((r) => r.id === 'rec_hr_monitor')!;
+    expect(hr.meanInputSim!).toBeGreaterThan(0.9);
+    expect(hr.meanOutputSim!).toBeLessThan(0.6);
+    // The seed's wrong length-of-stay query, copied, stored and recalled again turn after turn.
+    const chain = lab.chains[0]!.map((l) => `${l.record}@${l.turn.session}#${l.turn.turn}`);
+    expect(chain.slice(0, 4)).toEqual([
+      'rec_los_seed@ehr-agent-day-1#6',
+      'rec_day-1_06@ehr-agent-day-1#14',
+      'rec_day-1_14@ehr-agent-day-1#23',
+      'rec_day-1_23@ehr-agent-day-1#35',
+    ]);
+    // Deletion: history-based removes the misaligned record only; combined is the union with periodic.
+    expect(lab.deletion.now.history.map((v) => v.id)).toEqual(['rec_hr_monitor']);
+    const periodic = new Set(lab.deletion.now.periodic.map((v) => v.id));
+    expect(periodic.has('rec_beds')).toBe(true); // never recalled
+    expect(periodic.has('rec_hr_monitor')).toBe(false); // recalled in the last period
+    expect(new Set(lab.deletion.now.combined.map((v) => v.id))).toEqual(new Set([...periodic, 'rec_hr_monitor']));
+    const last = lab.deletion.sizes.at(-1)!;
+    expect(last.none).toBe(lab.deletion.activeRecords);
+    expect(last.combined).toBeLessThanOrEqual(Math.min(last.periodic, last.history));
+    expect(last.capacity).toBeLessThanOrEqual(32);
+    // Consolidation: four policies, B each, σ estimated (the demo sends no log-probabilities).
+    expect(lab.consolidation.sigma).toBe('novelty');
+    expect(lab.consolidation.results.map((r) => [r.policy, r.kept.length])).toEqual([
+      ['recency', 16],
+      ['frequency', 16],
+      ['surprise', 16],
+      ['sleep', 16],
+    ]);
+    expect(lab.consolidation.results.find((r) => r.policy === 'frequency')!.kept[0]).toBe('rec_hr_monitor');
+    expect(lab.consolidation.results.find((r) => r.policy === 'sleep')!.retainedUsage).toBe(1);
+    // Addition: day 1 adds everything, day 2 only what the strict evaluator accepts.
+    expect(lab.addition.total).toMatchObject({
+      executions: 96,
+      evaluators: ['none (add-all)', 'strict (answer matched)'],
+    });
+    const [day1, day2] = [lab.addition.windows.slice(0, 4), lab.addition.windows.slice(4)];
+    expect(day1.every((w) => w.skipped === 0)).toBe(true);
+    expect(day1.reduce((n, w) => n + w.errorsAdded, 0)).toBeGreaterThan(5);
+    expect(day2.reduce((n, w) => n + w.errorsAdded, 0)).toBe(0);
+  });
+
+  it('raises a deprecation proposal through the curator; approving it deprecates the record, nothing is deleted', async () => {
+    await expect(
+      as('viewer').hygiene.propose({ ...params, record: 'rec_hr_monitor', policy: 'history' }),
+    ).rejects.toThrow(/reviewer/);
+    const { proposalId } = await as('reviewer').hygiene.propose({
+      ...params,
+      record: 'rec_hr_monitor',
+      policy: 'history',
+    });
+    await expect(
+      as('reviewer').hygiene.propose({ ...params, record: 'rec_hr_monitor', policy: 'misaligned' }),
+    ).rejects.toThrow(/already waiting for review/);
+    const detail = await as('viewer').curation.proposal({ id: proposalId });
+    expect(detail.proposal).toMatchObject({
+      operation: 'deprecate',
+      status: 'pending',
+      targetArtifactId: 'rec_hr_monitor',
+    });
+    expect(detail.targetArtifact).toMatchObject({ id: 'rec_hr_monitor', status: 'active' });
+    expect(String(detail.proposal.rationale.reviewBecause)).toMatch(/history-based deletion \(n = 5, β = 0.5\)/);
+    const steps = detail.proposal.rationale.steps as { step: string; outcome: string; detail?: string }[];
+    expect(steps[0]).toMatchObject({ step: 'policy', detail: 'mean utility 0.32 over 22 retrievals (≤ β = 0.5)' });
+
+    await as('reviewer').curation.decide({ id: proposalId, decision: { action: 'approve' } });
+    const [row] = await h.db
+      .select()
+      .from(artifacts)
+      .where(and(eq(artifacts.projectId, 'default'), eq(artifacts.id, 'rec_hr_monitor')));
+    expect(row).toMatchObject({ status: 'deprecated', statusChangedBy: 't-reviewer' });
+    const audit = await h.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(and(eq(auditLog.projectId, 'default'), eq(auditLog.subjectId, 'rec_hr_monitor')));
+    expect(audit.map((a) => a.action)).toEqual(['artifact.deprecate']);
+    // The lab now counts it out of today's memory but keeps its history.
+    const after = await as('viewer').hygiene.lab(params);
+    expect(after.records.find((r) => r.id === 'rec_hr_monitor')).toMatchObject({ status: 'deprecated', recalled: 22 });
+    expect(after.deletion.now.history).toEqual([]);
+    expect(after.consolidation.results.every((r) => !r.kept.includes('rec_hr_monitor'))).toBe(true);
+    await expect(
+      as('reviewer').hygiene.propose({ ...params, record: 'rec_hr_monitor', policy: 'manual' }),
+    ).rejects.toThrow(/already deprecated/);
+  });
+
+  it('names the agent it does not know', async () => {
+    await expect(as('viewer').hygiene.lab({ ...params, agent: 'nobody' })).rejects.toThrow(/agent with turns.*nobody/);
+  });
+});

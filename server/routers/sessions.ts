@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { procedure, router } from '@/server/trpc/init';
+import { getSession, listArtifacts, listSessions, listTurns } from '@/server/services/sessions';
+import { sessionOutlineJson } from '@/server/services/session-outline';
+
+export const sessionsRouter = router({
+  list: procedure.query(({ ctx }) => listSessions(ctx.db, ctx.projectId)),
+  byId: procedure
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ ctx, input }) => getSession(ctx.db, ctx.projectId, input.id)),
+  artifacts: procedure
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ ctx, input }) => listArtifacts(ctx.db, ctx.projectId, input.id)),
+  /** The compact whole-session outline (lib/ccs/outline.ts), as JSON text. */
+  outline: procedure
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ ctx, input }) => sessionOutlineJson(ctx.db, ctx.projectId, input.id)),
+  /** Full turns by position: the replay fetches them in windows around the playhead. */
+  window: procedure
+    .input(
+      z.object({ id: z.string().min(1), offset: z.number().int().min(0), limit: z.number().int().min(1).max(500) }),
+    )
+    .query(({ ctx, input }) =>
+      listTurns(ctx.db, ctx.projectId, input.id, { offset: input.offset, limit: input.limit }),
+    ),
+  turns: procedure
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ ctx, input }) => listTurns(ctx.db, ctx.projectId, input.id)),
+});

@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Tx } from '@/server/db';
+
+/** Counts for the app shell: one round trip. */
+export async function projectCounts(db: Tx, projectId: string) {
+  const q = (table: string) => sql.raw(`(select count(*)::int from ${table} where project_id = `);
+  const rows = await db.execute<{
+    sessions: number;
+    turns: number;
+    events: number;
+    snapshots: number;
+    dead_ends: number;
+    audit: number;
+    pending: number;
+  }>(sql`
+    select ${q('sessions')}${projectId}) as sessions,
+           ${q('turns')}${projectId}) as turns,
+           ${q('memory_events')}${projectId}) as events,
+           ${q('ucs_snapshots')}${projectId}) as snapshots,
+           ${q('ucs_dead_ends')}${projectId}) as dead_ends,
+           ${q('audit_log')}${projectId}) as audit,
+           (select count(*)::int from proposals where status = 'pending' and project_id = ${projectId}) as pending`);
+  const row = rowsOf<Record<string, number>>(rows)[0]!;
+  return {
+    sessions: row.sessions!,
+    turns: row.turns!,
+    events: row.events!,
+    snapshots: row.snapshots!,
+    deadEnds: row.dead_ends!,
+    audit: row.audit!,
+    pending: row.pending!,
+  };
+}
