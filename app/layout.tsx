@@ -12,7 +12,11 @@ export const metadata: Metadata = {
 };
 
 // Sets the theme before first paint from the persisted choice, so a dark-mode user never sees a white flash.
-const themeScript = `try{var s=JSON.parse(localStorage.getItem(${JSON.stringify(THEME_KEY)})||'{}');var t=(s.state&&s.state.theme)||'system';var d=t==='dark'||(t==='system'&&matchMedia('(prefers-color-scheme: dark)').matches);document.documentElement.dataset.theme=d?'dark':'light'}catch(e){}`;
+const themeScript =
+  `try{var s=JSON.parse(localStorage.getItem(${JSON.stringify(THEME_KEY)})||'{}');` +
+  "var t=(s.state&&s.state.theme)||'system';" +
+  "var d=t==='dark'||(t==='system'&&matchMedia('(prefers-color-scheme: dark)').matches);" +
+  "document.documentElement.dataset.theme=d?'dark':'light'}catch(e){}";
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // The per-request CSP nonce from proxy.ts: the one inline script carries it (reading headers also

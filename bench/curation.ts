@@ -12,7 +12,8 @@ import { sql } from 'drizzle-orm';
 import { VectorMatrix, topK } from '@/lib/recall/vectors';
 import { migrateDb, openDb, rowsOf } from '@/server/db';
 import { memoryEntries, memoryEntryVersions } from '@/server/db/schema/curation';
-import { curateBatch, type StoredEvent } from '@/server/services/curation';
+import type { CurationEvent } from '@/lib/curation/event';
+import { curateBatch } from '@/server/services/curation';
 import { knn } from '@/server/services/knn';
 import { serverEmbedder } from '@/server/services/embeddings';
 import { ensureProject } from '@/server/services/projects';
@@ -131,7 +132,7 @@ async function main() {
   // Warm the entry index (embeds the 10,000 entries once, as the first batch after a start would).
   const tIndex = performance.now();
   await curateBatch(h.db, 'default', [], [], 'bench');
-  const events: StoredEvent[] = Array.from({ length: N }, (_, i) => ({
+  const events: CurationEvent[] = Array.from({ length: N }, (_, i) => ({
     eventId: `memevt_bench_${String(i).padStart(6, '0')}`,
     sourceAgent: `worker-${i % 5}`,
     kind: i % 11 === 0 ? 'decision' : 'fact',

@@ -56,14 +56,15 @@ async function run(T: number) {
   await migrateDb(h);
   await ensureProject(h.db, 'default');
   const rand = rng(T);
-  const items: { ok: true; value: unknown }[] = [
+  // Parsed ingest envelopes (ingest records), not the lab's memory items.
+  const envelopes: { ok: true; value: unknown }[] = [
     { ok: true, value: { type: 'session', data: { id: 'bench', agent: 'bench-agent' } } },
   ];
   for (let t = 1; t <= T; t++) {
     const { q, e } = task(t);
     const recalled = t > 1 ? [`r${Math.max(1, t - 1 - Math.floor(rand() * Math.min(t - 1, 200)))}`] : [];
     const utility = rand() < 0.8 ? 1 : 0;
-    items.push({
+    envelopes.push({
       ok: true,
       value: {
         type: 'turn',
@@ -82,7 +83,7 @@ async function run(T: number) {
         },
       },
     });
-    items.push({
+    envelopes.push({
       ok: true,
       value: {
         type: 'artifact',
@@ -98,7 +99,7 @@ async function run(T: number) {
       },
     });
   }
-  for (let i = 0; i < items.length; i += 2000) await ingest(h.db, 'default', items.slice(i, i + 2000), 'bench');
+  for (let i = 0; i < envelopes.length; i += 2000) await ingest(h.db, 'default', envelopes.slice(i, i + 2000), 'bench');
   const params = labInput.parse({
     agent: 'bench-agent',
     deletion: { period: Math.round(T / 4), capacity: Math.round(T / 3) },
@@ -117,12 +118,12 @@ async function run(T: number) {
   const best = Math.min(...warm);
   return {
     T,
-    records: lab.deletion.activeRecords,
-    retrievals: lab.records.reduce((n, r) => n + r.recalled, 0),
+    items: lab.deletion.activeItems,
+    retrievals: lab.items.reduce((n, r) => n + r.recalled, 0),
     cold,
     warm: best,
     chains: lab.chains.length,
-    misaligned: lab.records.filter((r) => r.misaligned).length,
+    misaligned: lab.items.filter((r) => r.misaligned).length,
   };
 }
 
@@ -130,11 +131,11 @@ async function main() {
   const rows = [];
   for (const T of SIZES) rows.push(await run(T));
   console.log('\nHygiene lab (one agent, add-all, one recall a turn; PGlite, bundled model)');
-  console.log('| turns | records | recalls | cold (embed all) | warm (cached) | warm per turn |');
+  console.log('| turns | memory items | recalls | cold (embed all) | warm (cached) | warm per turn |');
   console.log('|---:|---:|---:|---:|---:|---:|');
   for (const r of rows)
     console.log(
-      `| ${r.T} | ${r.records} | ${r.retrievals} | ${(r.cold / 1000).toFixed(2)} s ` +
+      `| ${r.T} | ${r.items} | ${r.retrievals} | ${(r.cold / 1000).toFixed(2)} s ` +
         `| ${(r.warm / 1000).toFixed(2)} s | ${((r.warm / r.T) * 1000).toFixed(0)} µs |`,
     );
   if (rows.length > 1) {

@@ -91,50 +91,57 @@ describe.each(servers)('HTTP API on $name', (srv) => {
     expect((await post('[]', { authorization: 'Bearer wrong' })).status).toBe(401);
   });
 
-  it('gives each record of a mixed batch its own result, stores only the valid ones, and never answers 500', async () => {
-    const sid = `mixed-${srv.name}`;
-    const body = Buffer.concat([
-      Buffer.from(
-        ndjson([
-          turn(sid, 1),
-          turn(sid, 'two' as unknown as number),
-          { type: 'bogus', data: {} },
-          { type: 'turn', data: { session_id: sid } },
-          turn(sid, 1, { input: 'same id again' }),
-          turn(sid, 3, { input: '<script>window.__pwned=1</script>', hallucination: 0.2 }),
-        ]) + '\n',
-      ),
-      Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]),
-      Buffer.from('{"type": "turn", "data": \n'),
-    ]);
-    const r = await post(body);
-    expect(r.status).toBe(207);
-    const j = await r.json();
-    expect(j.results.map((x: { status: string }) => x.status)).toEqual([
-      'accepted',
-      'rejected',
-      'rejected',
-      'rejected',
-      'duplicate',
-      'accepted',
-      'rejected',
-      'rejected',
-    ]);
-    expect(j.results[1].errors).toEqual([{ path: 'data.turn', message: 'must be a number (got string)' }]);
-    expect(j.results[2].errors[0].path).toBe('type');
-    expect(j.results[3].errors.map((e: { path: string }) => e.path)).toEqual(
-      expect.arrayContaining(['data.agent', 'data.turn', 'data.input', 'data.output', 'data.ccs']),
-    );
-    expect(j.results[6].errors[0].message).toMatch(/line 7 is not valid UTF-8/);
-    expect(j.results[7].errors[0].message).toMatch(/line 8 is not valid JSON/);
-    const exp = await exportOf(sid);
-    expect(exp.lines.filter((l) => l.type === 'turn').map((l) => l.data.turn)).toEqual([1, 3]);
-    expect(exp.lines.find((l) => l.data.turn === 3).data.input).toBe('<script>window.__pwned=1</script>');
+  it(
+    'gives each record of a mixed batch its own result, stores only the valid ones, ' +
+      'and ' +
+      'never ' +
+      'answers ' +
+      '500',
+    async () => {
+      const sid = `mixed-${srv.name}`;
+      const body = Buffer.concat([
+        Buffer.from(
+          ndjson([
+            turn(sid, 1),
+            turn(sid, 'two' as unknown as number),
+            { type: 'bogus', data: {} },
+            { type: 'turn', data: { session_id: sid } },
+            turn(sid, 1, { input: 'same id again' }),
+            turn(sid, 3, { input: '<script>window.__pwned=1</script>', hallucination: 0.2 }),
+          ]) + '\n',
+        ),
+        Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]),
+        Buffer.from('{"type": "turn", "data": \n'),
+      ]);
+      const r = await post(body);
+      expect(r.status).toBe(207);
+      const j = await r.json();
+      expect(j.results.map((x: { status: string }) => x.status)).toEqual([
+        'accepted',
+        'rejected',
+        'rejected',
+        'rejected',
+        'duplicate',
+        'accepted',
+        'rejected',
+        'rejected',
+      ]);
+      expect(j.results[1].errors).toEqual([{ path: 'data.turn', message: 'must be a number (got string)' }]);
+      expect(j.results[2].errors[0].path).toBe('type');
+      expect(j.results[3].errors.map((e: { path: string }) => e.path)).toEqual(
+        expect.arrayContaining(['data.agent', 'data.turn', 'data.input', 'data.output', 'data.ccs']),
+      );
+      expect(j.results[6].errors[0].message).toMatch(/line 7 is not valid UTF-8/);
+      expect(j.results[7].errors[0].message).toMatch(/line 8 is not valid JSON/);
+      const exp = await exportOf(sid);
+      expect(exp.lines.filter((l) => l.type === 'turn').map((l) => l.data.turn)).toEqual([1, 3]);
+      expect(exp.lines.find((l) => l.data.turn === 3).data.input).toBe('<script>window.__pwned=1</script>');
 
-    const again = await (await post(body)).json();
-    expect(again.accepted).toBe(0);
-    expect(again.duplicates).toBe(3);
-  });
+      const again = await (await post(body)).json();
+      expect(again.accepted).toBe(0);
+      expect(again.duplicates).toBe(3);
+    },
+  );
 
   it('answers a malformed or empty body, or one too large, with a clear error', async () => {
     const bad = await post('[{"type": "turn",', { 'content-type': 'application/json' });

@@ -102,7 +102,10 @@ describe('curation inbox, by keyboard', () => {
     await fetch(`${srv.url}/api/v1/ingest`, {
       method: 'POST',
       headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-ndjson' },
-      body: `${JSON.stringify({ type: 'memory_event', data: { event_id: 'memevt_e2e_malformed', memory_kind: 'fact', content: 'no source' } })}\n`,
+      body: `${JSON.stringify({
+        type: 'memory_event',
+        data: { event_id: 'memevt_e2e_malformed', memory_kind: 'fact', content: 'no source' },
+      })}\n`,
     });
     await open(page, `${srv.url}/curation/events`);
     const rejected = page.getByTestId('rejected-events');

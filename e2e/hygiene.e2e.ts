@@ -16,18 +16,19 @@ afterAll(async () => browser?.close());
 const text = (testId: string) => page.getByTestId(testId).textContent();
 
 describe('memory hygiene lab', () => {
-  it('finds the misaligned record and follows the error-propagation chain to the turn', async () => {
+  it('finds the misaligned memory item and follows the error-propagation chain to the turn', async () => {
     await open(page, `${srv.url}/hygiene`);
     await expect.poll(() => text('lab-summary'), { timeout: 20_000 }).toMatch(/96 turns in 2 sessions/);
     expect(await page.getByLabel('Agent').inputValue()).toBe('ehr-sql-agent');
     // Misaligned: recalled on near-identical questions, never followed.
-    const mis = page.getByTestId('misaligned-record');
+    const mis = page.getByTestId('misaligned-item');
     await expect.poll(() => mis.count()).toBe(1);
     expect(await mis.textContent()).toMatch(/rec_hr_monitor\s*22× · in 0\.9\d · out 0\.5\d · utility 0\.32/);
     await mis.getByRole('button', { name: 'rec_hr_monitor' }).click();
-    await expect.poll(() => text('record-detail')).toContain('vitals_api.fetch');
-    expect(await page.getByTestId('record-detail').locator('tbody tr').count()).toBe(22);
-    expect(page.url()).toContain('record=rec_hr_monitor');
+    await expect.poll(() => text('item-detail')).toContain('vitals_api.fetch');
+    expect(await page.getByTestId('item-detail').locator('tbody tr').count()).toBe(22);
+    expect(page.url()).toContain('item=rec_hr_monitor');
+    expect(page.url()).not.toContain('record=');
     // The scatter has one dot per retrieval.
     expect(await page.getByTestId('scatter').locator('circle').count()).toBe(96);
 
@@ -55,15 +56,15 @@ describe('memory hygiene lab', () => {
     expect(periodic).toBeGreaterThan(10);
     expect(combined).toBe(periodic + 1);
     expect(await page.getByTestId('size-chart').locator('path').count()).toBe(5);
-    // β below the record's mean utility: history-based deletion keeps it.
+    // β below the item's mean utility: history-based deletion keeps it.
     await page.getByLabel('β (mean utility ≤)').fill('0.3');
     await expect.poll(() => history.textContent()).toMatch(/removes 0 of/);
     await page.getByLabel('β (mean utility ≤)').fill('0.5');
     await expect.poll(() => history.textContent()).toMatch(/removes 1 of/);
-    // A record named in a policy's list opens its health, on the records tab.
+    // An item named in a policy's list opens its health, on the item health tab.
     await history.getByRole('button', { name: 'rec_hr_monitor' }).click();
-    await expect.poll(() => text('record-detail')).toContain('vitals_api.fetch');
-    expect(page.url()).toMatch(/tab=records/);
+    await expect.poll(() => text('item-detail')).toContain('vitals_api.fetch');
+    expect(page.url()).toMatch(/tab=items/);
   });
 
   it('shows the four consolidation policies side by side under a budget', async () => {
@@ -98,12 +99,13 @@ describe('memory hygiene lab', () => {
     await page.getByRole('button', { name: /^Approve/ }).click();
     await expect.poll(() => page.getByTestId('target-artifact').count()).toBe(0);
 
-    await open(page, `${srv.url}/hygiene?record=rec_hr_monitor`);
+    // A bookmark from before the rename (`tab=records&record=…`) still opens the item.
+    await open(page, `${srv.url}/hygiene?tab=records&record=rec_hr_monitor`);
     await expect
-      .poll(() => text('record-detail'), { timeout: 20_000 })
-      .toMatch(/record of the external store · experience · deprecated/);
-    expect(
-      await page.getByTestId('records-table').locator('tr', { hasText: 'rec_hr_monitor' }).textContent(),
-    ).toContain('deprecated');
+      .poll(() => text('item-detail'), { timeout: 20_000 })
+      .toMatch(/artifact of the external store · experience · deprecated/);
+    expect(await page.getByTestId('items-table').locator('tr', { hasText: 'rec_hr_monitor' }).textContent()).toContain(
+      'deprecated',
+    );
   });
 });

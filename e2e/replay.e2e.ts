@@ -79,7 +79,9 @@ describe('session replay', () => {
     expect(
       await page
         .locator(
-          '[data-testid=ccs-state] [data-field=episodic_trace] [data-term="detected(prompt_injection source(phishing_email))"]',
+          '[data-testid=ccs-state] [data-field=episodic_trace] ' +
+            '[data-term="detected(prompt_injection ' +
+            'source(phishing_email))"]',
         )
         .count(),
     ).toBe(1);

@@ -25,7 +25,9 @@ export function ready(): Promise<DbHandle> {
           await ensureAdmin(db, DEFAULT_PROJECT, e.MNEMOSCOPE_ADMIN_USER, e.MNEMOSCOPE_ADMIN_PASSWORD);
         else if (!(await userCount(db)))
           throw new Error(
-            'MNEMOSCOPE_AUTH=users but no user exists: set MNEMOSCOPE_ADMIN_USER and MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) to create the first admin',
+            'MNEMOSCOPE_AUTH=users but no user exists: set MNEMOSCOPE_ADMIN_USER and ' +
+              'MNEMOSCOPE_ADMIN_PASSWORD ' +
+              '(12+ characters) to create the first admin',
           );
       }
       if (e.MNEMOSCOPE_API_KEY) await provisionKey(db, DEFAULT_PROJECT, e.MNEMOSCOPE_API_KEY);

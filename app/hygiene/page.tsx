@@ -10,8 +10,8 @@ export default function HygienePage() {
         <div>
           <h1>Memory hygiene lab</h1>
           <div className="sub">
-            What the agent keeps: which records it follows, which mislead it, how errors spread, and what each deletion,
-            consolidation and addition policy would keep
+            What the agent keeps: which memory items it follows, which mislead it, how errors spread, and what each
+            deletion, consolidation and addition policy would keep
           </div>
         </div>
       </div>

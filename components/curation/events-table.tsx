@@ -81,7 +81,9 @@ export function EventsTable() {
                   <td className="num">
                     {e.evidenceCount ? fmtInt(e.evidenceCount) : <span className="badge danger">none</span>}
                   </td>
-                  <td className="cell-sub">{e.shape === 'agentlas' ? 'Agentlas schema' : "paper's older shape"}</td>
+                  <td className="cell-sub">
+                    {e.shape === 'agentlas' ? 'Agentlas schema' : "Curator paper's older shape"}
+                  </td>
                 </tr>
               ))}
             </tbody>

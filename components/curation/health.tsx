@@ -16,7 +16,7 @@ const METRICS: { key: keyof Omit<HealthRates, 'day'>; label: string; what: strin
   { key: 'p95', label: 'Latency p95 (M7)', what: 'curator time per event, embedding included', ms: true },
 ];
 
-/** The paper's curation metrics that the stored decisions allow, per day. */
+/** The Memory Curator paper's curation metrics that the stored decisions allow, per day. */
 export function Health() {
   const trpc = useTRPC();
   const q = useQuery(trpc.curation.health.queryOptions());

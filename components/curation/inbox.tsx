@@ -1,18 +1,16 @@
 'use client';
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { KINDS, SCOPES } from '@/lib/curation/pipeline';
-import { fmtDateTime, fmtInt } from '@/lib/format';
+import { fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { MemoryText } from '@/components/ui/memory-text';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
-import { TextDiff } from './text-diff';
+import { CONFIDENCE_TONE, ProposalDetail, type DetailMode } from './proposal-detail';
 
 type Status = 'pending' | 'approved' | 'rejected';
-const CONF: Record<string, string> = { high: 'ok', medium: 'warn', low: 'danger' };
 
 /**
  * The review inbox: proposals the curator may not write itself, one at a time with everything
@@ -46,7 +44,7 @@ export function Inbox() {
     : Math.min(cursor, Math.max(0, items.length - 1));
   const current = items[at];
   const [checked, setChecked] = useState<Set<string>>(new Set());
-  const [mode, setMode] = useState<'view' | 'reject' | 'edit'>('view');
+  const [mode, setMode] = useState<DetailMode>('view');
   const [banner, setBanner] = useState<{ tone: 'ok' | 'warn' | 'danger'; text: string } | null>(null);
   const detail = useQuery({
     ...trpc.curation.proposal.queryOptions({ id: current?.id ?? '00000000-0000-0000-0000-000000000000' }),
@@ -86,7 +84,9 @@ export function Inbox() {
         const failed = r.filter((x) => !x.ok);
         setBanner({
           tone: failed.length ? 'warn' : 'ok',
-          text: `${r.length - failed.length} decided${failed.length ? `; ${failed.length} not: ${failed[0]!.message}` : ''}`,
+          text:
+            `${r.length - failed.length} decided` +
+            (failed.length ? `; ${failed.length} not: ${failed[0]!.message}` : ''),
         });
         setChecked(new Set());
         void refresh();
@@ -212,7 +212,8 @@ export function Inbox() {
           ) : !items.length ? (
             <EmptyState title={status === 'pending' ? 'Nothing waits for review' : `No ${status} proposals`}>
               {status === 'pending'
-                ? 'The curator queues writes here when a scope needs approval, the emitter asked for review, or a write would change existing memory.'
+                ? 'The curator queues writes here when a scope needs approval, the emitter asked for review, ' +
+                  'or a write would change existing memory.'
                 : 'Decisions appear here with who made them.'}
             </EmptyState>
           ) : (
@@ -239,7 +240,9 @@ export function Inbox() {
                     <span className="badge accent">{p.operation}</span>
                     <span className="badge">{p.scope}</span>
                     <span className="badge">{p.kind}</span>
-                    {p.confidence ? <span className={`badge ${CONF[p.confidence] ?? ''}`}>{p.confidence}</span> : null}
+                    {p.confidence ? (
+                      <span className={`badge ${CONFIDENCE_TONE[p.confidence] ?? ''}`}>{p.confidence}</span>
+                    ) : null}
                     {p.conflicts ? <span className="badge danger">{p.conflicts} conflict</span> : null}
                     <span>{p.sourceAgent}</span>
                     {p.decidedBy ? (
@@ -298,365 +301,5 @@ function BulkReject({ count, onReject }: { count: number; onReject: (reason: str
         Reject {count}
       </button>
     </span>
-  );
-}
-
-type Detail = {
-  proposal: {
-    id: string;
-    eventId: string;
-    operation: string;
-    scope: string;
-    kind: string;
-    content: string;
-    confidence: string | null;
-    sourceAgent: string | null;
-    rationale: Record<string, unknown>;
-    status: string;
-    decidedBy: string | null;
-    decidedAt: Date | null;
-    decisionNote: string | null;
-    createdAt: Date;
-  };
-  event: {
-    eventId: string;
-    shape: string;
-    sourceAgent: string;
-    taskId: string | null;
-    kind: string;
-    suggestedScope: string;
-    sensitivity: string | null;
-    ttl: string | null;
-    evidenceRefs: { type: string; ref: string }[];
-    requestContext: Record<string, unknown> | null;
-    redactions: { path: string; type: string; count: number }[];
-    timestamp: string;
-    humanReviewRequired: boolean;
-  } | null;
-  target: { id: string; content: string; scope: string; kind: string; status: string; version: number } | null;
-  targetArtifact: { id: string; kind: string | null; content: string; session: string | null; status: string } | null;
-  conflicting: { id: string; content: string; scope: string; kind: string; status: string; version: number }[];
-  nearest: { id: string; content: string; scope: string; kind: string; status: string; cosine: number }[];
-};
-
-function ProposalDetail({
-  data,
-  mode,
-  busy,
-  pending,
-  onApprove,
-  onReject,
-  onCancel,
-  onMode,
-}: {
-  data: Detail;
-  mode: 'view' | 'reject' | 'edit';
-  busy: boolean;
-  pending: boolean;
-  onApprove: (edits?: { content?: string; scope?: (typeof SCOPES)[number]; kind?: (typeof KINDS)[number] }) => void;
-  onReject: (reason: string) => void;
-  onCancel: () => void;
-  onMode: (m: 'view' | 'reject' | 'edit') => void;
-}) {
-  const { proposal: p, event: e } = data;
-  const steps = (p.rationale.steps ?? []) as { step: string; outcome: string; detail?: string }[];
-  const [reason, setReason] = useState('');
-  const [edit, setEdit] = useState({ content: p.content, scope: p.scope, kind: p.kind });
-  const ctx = e?.requestContext ?? null;
-  return (
-    <div className="panel-body">
-      <div className="toolbar" style={{ justifyContent: 'space-between' }}>
-        <span>
-          <span className="badge accent">{p.operation}</span> <span className="badge">{p.scope}</span>{' '}
-          <span className="badge">{p.kind}</span>{' '}
-          {p.confidence ? <span className={`badge ${CONF[p.confidence] ?? ''}`}>{p.confidence} confidence</span> : null}
-        </span>
-        <Link className="mono muted" href={`/curation/events?focus=${encodeURIComponent(p.eventId)}`}>
-          {p.eventId}
-        </Link>
-      </div>
-      {mode === 'edit' ? (
-        <form
-          className="decision-bar"
-          style={{ display: 'grid', gap: 8 }}
-          onSubmit={(ev) => {
-            ev.preventDefault();
-            onApprove({
-              content: edit.content !== p.content ? edit.content : undefined,
-              scope: edit.scope !== p.scope ? (edit.scope as (typeof SCOPES)[number]) : undefined,
-              kind: edit.kind !== p.kind ? (edit.kind as (typeof KINDS)[number]) : undefined,
-            });
-          }}
-          onKeyDown={(ev) => {
-            if (ev.key === 'Escape') onCancel();
-            if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) ev.currentTarget.requestSubmit();
-          }}
-        >
-          <textarea
-            className="input"
-            aria-label="Content"
-            autoFocus
-            value={edit.content}
-            onChange={(ev) => setEdit({ ...edit, content: ev.target.value })}
-          />
-          <div className="toolbar">
-            <select
-              className="select"
-              aria-label="Scope"
-              value={edit.scope}
-              onChange={(ev) => setEdit({ ...edit, scope: ev.target.value })}
-            >
-              {SCOPES.map((s) => (
-                <option key={s}>{s}</option>
-              ))}
-            </select>
-            <select
-              className="select"
-              aria-label="Kind"
-              value={edit.kind}
-              onChange={(ev) => setEdit({ ...edit, kind: ev.target.value })}
-            >
-              {KINDS.map((k) => (
-                <option key={k}>{k}</option>
-              ))}
-            </select>
-            <button type="submit" className="btn btn-primary" disabled={busy || !edit.content.trim()}>
-              Approve edited <kbd>Ctrl</kbd>+<kbd>Enter</kbd>
-            </button>
-            <button type="button" className="btn" onClick={onCancel}>
-              Cancel <kbd>Esc</kbd>
-            </button>
-          </div>
-          {edit.content !== p.content ? (
-            <div style={{ fontSize: 13 }}>
-              <TextDiff before={p.content} after={edit.content} />
-            </div>
-          ) : null}
-        </form>
-      ) : (
-        <p style={{ fontSize: 15, lineHeight: 1.5, margin: '10px 0' }} data-testid="proposal-content">
-          <MemoryText text={p.content} />
-        </p>
-      )}
-      {p.status !== 'pending' ? (
-        <div className={`banner ${p.status === 'approved' ? 'ok' : 'danger'}`}>
-          {p.status} by {p.decidedBy} {p.decidedAt ? fmtDateTime(new Date(p.decidedAt).toISOString()) : ''}{' '}
-          {p.decisionNote ? `— ${p.decisionNote}` : ''}
-        </div>
-      ) : mode === 'reject' ? (
-        <form
-          className="decision-bar"
-          onSubmit={(ev) => {
-            ev.preventDefault();
-            onReject(reason);
-          }}
-          onKeyDown={(ev) => ev.key === 'Escape' && onCancel()}
-        >
-          <input
-            className="input"
-            autoFocus
-            aria-label="Reason for rejecting"
-            placeholder="Why not? (kept in the audit log)"
-            value={reason}
-            onChange={(ev) => setReason(ev.target.value)}
-            style={{ flex: 1 }}
-          />
-          <button type="submit" className="btn btn-danger" disabled={busy || !reason.trim()}>
-            Reject
-          </button>
-          <button type="button" className="btn" onClick={onCancel}>
-            Cancel
-          </button>
-        </form>
-      ) : mode === 'view' && pending ? (
-        <div className="decision-bar">
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => onApprove()}>
-            Approve <kbd>a</kbd>
-          </button>
-          <button type="button" className="btn" onClick={() => onMode('edit')}>
-            Edit <kbd>e</kbd>
-          </button>
-          <button type="button" className="btn btn-danger" onClick={() => onMode('reject')}>
-            Reject <kbd>r</kbd>
-          </button>
-          <span className="muted" style={{ fontSize: 12 }}>
-            {String(p.rationale.reviewBecause ?? '')}
-          </span>
-        </div>
-      ) : null}
-
-      {data.target ? (
-        <>
-          <h3>
-            {p.operation === 'deprecate' ? 'Would deprecate' : 'Would supersede'} (entry v{data.target.version})
-          </h3>
-          <div className="compare" data-testid="target-diff">
-            <div>
-              <MemoryText text={data.target.content} />
-            </div>
-            <div>
-              {p.operation === 'update' ? (
-                <TextDiff before={data.target.content} after={p.content} />
-              ) : (
-                <MemoryText text={p.content} />
-              )}
-            </div>
-          </div>
-        </>
-      ) : null}
-      {data.targetArtifact ? (
-        <>
-          <h3>Would deprecate a record of the external store</h3>
-          <div className="compare" data-testid="target-artifact">
-            <div>
-              <span className="badge mono">{data.targetArtifact.id}</span>{' '}
-              <span className="badge">
-                {data.targetArtifact.kind ?? 'record'} · {data.targetArtifact.status}
-              </span>
-              {data.targetArtifact.session ? <span className="muted"> in {data.targetArtifact.session}</span> : null}
-              <div style={{ marginTop: 6 }}>
-                <MemoryText text={data.targetArtifact.content} />
-              </div>
-            </div>
-            <div className="muted">
-              Approving marks it deprecated: it stays in the store and its history, and the hygiene lab counts it as
-              removed.
-            </div>
-          </div>
-        </>
-      ) : null}
-      {data.conflicting.length ? (
-        <>
-          <h3>Conflicts with — approving keeps both and links them</h3>
-          {data.conflicting.map((c) => (
-            <div className="compare" key={c.id} data-testid="conflict-diff" style={{ marginBottom: 6 }}>
-              <div>
-                <span className="badge">existing · {c.status.replace('_', ' ')}</span> <MemoryText text={c.content} />
-              </div>
-              <div>
-                <TextDiff before={c.content} after={p.content} />
-              </div>
-            </div>
-          ))}
-        </>
-      ) : null}
-      <h3>Nearest existing entries in {p.scope}</h3>
-      {data.nearest.length ? (
-        <table className="data compact" data-testid="nearest">
-          <tbody>
-            {data.nearest.map((n) => (
-              <tr key={n.id}>
-                <td className="num nowrap" style={{ width: 1 }}>
-                  cos {n.cosine.toFixed(2)}
-                </td>
-                <td>
-                  <Link href={`/curation/entries?entry=${n.id}`}>
-                    {n.cosine >= 0.8 ? (
-                      <TextDiff before={n.content} after={p.content} />
-                    ) : (
-                      <MemoryText text={n.content} />
-                    )}
-                  </Link>
-                </td>
-                <td className="nowrap" style={{ width: 1 }}>
-                  <span className="badge">{n.kind}</span>{' '}
-                  {n.status !== 'active' ? <span className="badge warn">{n.status}</span> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p className="muted" style={{ fontSize: 12 }}>
-          No entries in {p.scope} yet.
-        </p>
-      )}
-
-      <h3>Curator&apos;s rationale</h3>
-      <ol className="steps" data-testid="steps">
-        {steps.map((s, i) => (
-          <li key={i}>
-            <b>{s.step}</b>
-            <span>{s.outcome}</span>
-            <span className="muted">{s.detail ?? ''}</span>
-          </li>
-        ))}
-      </ol>
-      {e ? (
-        <>
-          <h3>Evidence</h3>
-          {e.evidenceRefs.length ? (
-            <ul style={{ margin: 0, paddingLeft: 18, fontSize: 13 }}>
-              {e.evidenceRefs.map((r, i) => (
-                <li key={i}>
-                  <span className="badge">{r.type}</span> <span className="mono">{r.ref}</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="muted" style={{ fontSize: 12 }}>
-              No evidence refs.
-            </p>
-          )}
-          <h3>Request context</h3>
-          {ctx ? (
-            <dl className="kv" data-testid="request-context">
-              {Object.entries(ctx).map(([k, v]) => (
-                <FragmentKV key={k} k={k} v={v} />
-              ))}
-            </dl>
-          ) : (
-            <p className="muted" style={{ fontSize: 12 }}>
-              The emitter sent no request-context capsule.
-            </p>
-          )}
-          <h3>Event</h3>
-          <dl className="kv">
-            <dt>from</dt>
-            <dd>
-              {e.sourceAgent}
-              {e.taskId ? ` · task ${e.taskId}` : ''}
-            </dd>
-            <dt>suggested</dt>
-            <dd>
-              {e.suggestedScope} · {e.kind}
-            </dd>
-            <dt>sensitivity · ttl</dt>
-            <dd>
-              {e.sensitivity ?? '—'} · {e.ttl ?? '—'}
-            </dd>
-            <dt>sent</dt>
-            <dd>{e.timestamp}</dd>
-            <dt>redactions</dt>
-            <dd>
-              {e.redactions.length
-                ? e.redactions.map((r) => `${r.count} × ${r.type} in ${r.path || 'event'}`).join('; ')
-                : 'none'}
-            </dd>
-            <dt>shape</dt>
-            <dd>{e.shape}</dd>
-          </dl>
-        </>
-      ) : null}
-    </div>
-  );
-}
-
-function FragmentKV({ k, v }: { k: string; v: unknown }) {
-  return (
-    <>
-      <dt>{k.replace(/_/g, ' ')}</dt>
-      <dd>
-        {v === null || v === undefined ? (
-          '—'
-        ) : Array.isArray(v) ? (
-          v.join(', ')
-        ) : typeof v === 'object' ? (
-          JSON.stringify(v)
-        ) : (
-          <MemoryText text={String(v)} />
-        )}
-      </dd>
-    </>
   );
 }

@@ -17,7 +17,7 @@ const PRESETS = [
 const HORIZONS = [30, 90, 180, 365];
 
 /**
- * The paper's Monte Carlo model of hallucination compounding, live: P_t (chance a retrieval surfaces
+ * The Memory Curator paper's Monte Carlo model of hallucination compounding, live: P_t (chance a retrieval surfaces
  * at least one hallucinated entry) over a year, mean ± 1σ over seeded runs, against the uncurated
  * baseline. Settings can come from this project's observed admission and rejection rates.
  */
@@ -99,7 +99,8 @@ export function Simulator() {
           }
         >
           {observed
-            ? `Use this project's rates: α ${observed.alpha.toFixed(2)}, η ${observed.eta.toFixed(2)} (${observed.curated} events)`
+            ? `Use this project's rates: α ${observed.alpha.toFixed(2)}, η ${observed.eta.toFixed(2)} ` +
+              `(${observed.curated} events)`
             : 'No curated events yet to take rates from'}
         </button>
         <p className="muted" style={{ fontSize: 11, margin: 0 }}>
@@ -175,8 +176,8 @@ export function Simulator() {
           </tbody>
         </table>
         <p className="muted" style={{ fontSize: 11 }}>
-          The paper&apos;s Table A (P_365): {PRESETS.map((p) => `${p.label} ${p.paper}`).join(' · ')}. A unit test
-          checks this simulator reproduces all four within 2σ.
+          The Memory Curator paper&apos;s Table A (P_365): {PRESETS.map((p) => `${p.label} ${p.paper}`).join(' · ')}. A
+          unit test checks this simulator reproduces all four within 2σ.
         </p>
       </div>
     </div>

@@ -1,22 +1,22 @@
 'use client';
 
-import { scaleLinear, line as d3line } from 'd3';
 import { useWidth } from '@/components/ui/use-width';
+import {
+  prepareLineChart,
+  prepareRecallStrip,
+  prepareScatter,
+  type LineSeries,
+  type ScatterPoint,
+  type Tone,
+} from '@/lib/hygiene/prepare-charts';
 
-export interface ScatterPoint {
-  key: string;
-  record: string;
-  x: number;
-  y: number;
-  utility: number | null;
-  flagged: boolean;
-  label: string;
-}
+const TONE_FILL: Record<Tone, string> = { good: 'var(--ok)', bad: 'var(--danger)', none: 'var(--faint)' };
 
 /**
- * The paper's experience-following plot: one dot per retrieval, input similarity (query vs the
- * record's query) against output similarity (the turn's output vs the record's execution). The
- * shaded corner is where the misalignment rule fires.
+ * The experience-following plot of "How Memory Management Impacts LLM Agents: An Empirical Study of
+ * Experience-Following Behavior": one dot per retrieval, input similarity (query vs the memory item's
+ * query) against output similarity (the turn's output vs the item's execution). The shaded corner is
+ * where the misalignment rule fires.
  */
 export function Scatter({
   points,
@@ -29,19 +29,12 @@ export function Scatter({
   inputMin: number;
   outputMax: number;
   selected: string | null;
-  onSelect: (record: string) => void;
+  onSelect: (item: string) => void;
 }) {
   const [ref, width] = useWidth<HTMLDivElement>(560);
   const h = 300;
-  const m = { l: 40, r: 12, t: 10, b: 34 };
-  const lo = Math.min(0.4, ...points.map((p) => Math.min(p.x, p.y)));
-  const x = scaleLinear()
-    .domain([lo, 1])
-    .range([m.l, width - m.r]);
-  const y = scaleLinear()
-    .domain([lo, 1])
-    .range([h - m.b, m.t]);
-  const ticks = x.ticks(6);
+  const c = prepareScatter(points, inputMin, outputMax, width, h);
+  const f = c.frame;
   return (
     <div ref={ref} className="chart" data-testid="scatter">
       <svg
@@ -50,46 +43,40 @@ export function Scatter({
         role="img"
         aria-label={`Input similarity against output similarity for ${points.length} retrievals`}
       >
-        <rect
-          x={x(inputMin)}
-          y={y(outputMax)}
-          width={Math.max(0, x(1) - x(inputMin))}
-          height={Math.max(0, y(lo) - y(outputMax))}
-          fill="var(--danger-soft)"
-        />
-        <text x={x(1) - 4} y={y(lo) - 6} textAnchor="end" className="axis" fill="var(--danger)">
+        <rect x={c.zone.x} y={c.zone.y} width={c.zone.width} height={c.zone.height} fill="var(--danger-soft)" />
+        <text x={c.zoneLabel.x} y={c.zoneLabel.y} textAnchor="end" className="axis" fill="var(--danger)">
           misaligned: similar input, output not followed
         </text>
-        {ticks.map((t) => (
-          <g key={t}>
-            <line className="grid" x1={x(t)} x2={x(t)} y1={m.t} y2={h - m.b} />
-            <line className="grid" x1={m.l} x2={width - m.r} y1={y(t)} y2={y(t)} />
-            <text className="axis" x={x(t)} y={h - m.b + 14} textAnchor="middle">
-              {t.toFixed(1)}
+        {c.ticks.map((t) => (
+          <g key={t.value}>
+            <line className="grid" x1={t.x} x2={t.x} y1={f.top} y2={f.bottom} />
+            <line className="grid" x1={f.left} x2={f.right} y1={t.y} y2={t.y} />
+            <text className="axis" x={t.x} y={f.bottom + 14} textAnchor="middle">
+              {t.label}
             </text>
-            <text className="axis" x={m.l - 6} y={y(t) + 4} textAnchor="end">
-              {t.toFixed(1)}
+            <text className="axis" x={f.left - 6} y={t.y + 4} textAnchor="end">
+              {t.label}
             </text>
           </g>
         ))}
-        <text className="axis" x={(m.l + width - m.r) / 2} y={h - 4} textAnchor="middle">
-          input similarity (query vs record&apos;s query)
+        <text className="axis" x={c.xLabel.x} y={c.xLabel.y} textAnchor="middle">
+          input similarity (query vs item&apos;s query)
         </text>
-        <text className="axis" transform={`translate(11 ${(m.t + h - m.b) / 2}) rotate(-90)`} textAnchor="middle">
+        <text className="axis" transform={`translate(${c.yLabel.x} ${c.yLabel.y}) rotate(-90)`} textAnchor="middle">
           output similarity
         </text>
-        {points.map((p) => (
+        {c.dots.map((p) => (
           <circle
             key={p.key}
-            cx={x(p.x)}
-            cy={y(p.y)}
-            r={p.record === selected ? 6 : p.flagged ? 4.5 : 3.5}
-            fill={p.utility === null ? 'var(--faint)' : p.utility < 0.5 ? 'var(--danger)' : 'var(--ok)'}
-            fillOpacity={selected && p.record !== selected ? 0.25 : 0.75}
-            stroke={p.record === selected ? 'var(--text)' : p.flagged ? 'var(--danger)' : 'none'}
+            cx={p.cx}
+            cy={p.cy}
+            r={p.item === selected ? 6 : p.flagged ? 4.5 : 3.5}
+            fill={TONE_FILL[p.tone]}
+            fillOpacity={selected && p.item !== selected ? 0.25 : 0.75}
+            stroke={p.item === selected ? 'var(--text)' : p.flagged ? 'var(--danger)' : 'none'}
             strokeWidth={1.5}
             style={{ cursor: 'pointer' }}
-            onClick={() => onSelect(p.record)}
+            onClick={() => onSelect(p.item)}
           >
             <title>{p.label}</title>
           </circle>
@@ -97,25 +84,17 @@ export function Scatter({
       </svg>
       <div className="legend">
         <span>
-          <i style={{ background: 'var(--ok)' }} /> turn went well
+          <i style={{ background: TONE_FILL.good }} /> turn went well
         </span>
         <span>
-          <i style={{ background: 'var(--danger)' }} /> turn went wrong
+          <i style={{ background: TONE_FILL.bad }} /> turn went wrong
         </span>
         <span>
-          <i style={{ background: 'var(--faint)' }} /> no utility reported
+          <i style={{ background: TONE_FILL.none }} /> no utility reported
         </span>
       </div>
     </div>
   );
-}
-
-export interface Series {
-  key: string;
-  label: string;
-  color: string;
-  values: { x: number; y: number }[];
-  dashed?: boolean;
 }
 
 /** A small multi-line chart (memory size over steps; utility by window). */
@@ -127,7 +106,7 @@ export function LineChart({
   yMax,
   testId,
 }: {
-  series: Series[];
+  series: LineSeries[];
   xLabel: string;
   yLabel: string;
   height?: number;
@@ -135,61 +114,68 @@ export function LineChart({
   testId?: string;
 }) {
   const [ref, width] = useWidth<HTMLDivElement>(700);
-  const m = { l: 44, r: 12, t: 10, b: 32 };
-  const xs = series.flatMap((s) => s.values.map((v) => v.x));
-  const ys = series.flatMap((s) => s.values.map((v) => v.y));
-  const x = scaleLinear()
-    .domain([Math.min(...xs, 0), Math.max(...xs, 1)])
-    .range([m.l, width - m.r]);
-  const y = scaleLinear()
-    .domain([0, yMax ?? Math.max(1, ...ys)])
-    .nice()
-    .range([height - m.b, m.t]);
-  const path = d3line<{ x: number; y: number }>()
-    .x((d) => x(d.x))
-    .y((d) => y(d.y));
+  const c = prepareLineChart(series, width, height, yMax);
+  const f = c.frame;
   return (
     <div ref={ref} className="chart" data-testid={testId}>
       <svg width={width} height={height} role="img" aria-label={`${yLabel} by ${xLabel}`}>
-        {y.ticks(5).map((t) => (
-          <g key={t}>
-            <line className="grid" x1={m.l} x2={width - m.r} y1={y(t)} y2={y(t)} />
-            <text className="axis" x={m.l - 6} y={y(t) + 4} textAnchor="end">
-              {t}
+        {c.yTicks.map((t) => (
+          <g key={t.value}>
+            <line className="grid" x1={f.left} x2={f.right} y1={t.y} y2={t.y} />
+            <text className="axis" x={f.left - 6} y={t.y + 4} textAnchor="end">
+              {t.value}
             </text>
           </g>
         ))}
-        {x.ticks(8).map((t) => (
-          <text key={t} className="axis" x={x(t)} y={height - m.b + 14} textAnchor="middle">
-            {t}
+        {c.xTicks.map((t) => (
+          <text key={t.value} className="axis" x={t.x} y={f.bottom + 14} textAnchor="middle">
+            {t.value}
           </text>
         ))}
-        <text className="axis" x={(m.l + width - m.r) / 2} y={height - 4} textAnchor="middle">
+        <text className="axis" x={c.xLabel.x} y={c.xLabel.y} textAnchor="middle">
           {xLabel}
         </text>
-        {series.map((s) => (
+        {c.paths.map((p) => (
           <path
-            key={s.key}
-            d={path(s.values) ?? ''}
+            key={p.key}
+            d={p.d}
             fill="none"
-            stroke={s.color}
+            stroke={p.color}
             strokeWidth={2}
-            strokeDasharray={s.dashed ? '4 3' : undefined}
+            strokeDasharray={p.dashed ? '4 3' : undefined}
           />
         ))}
       </svg>
       <div className="legend">
-        {series.map((s) => (
+        {c.legend.map((s) => (
           <span key={s.key}>
             <i style={{ background: s.color }} /> {s.label}
-            {s.values.length ? (
-              <b style={{ marginLeft: 4 }}>
-                {s.values.at(-1)!.y.toFixed(Number.isInteger(s.values.at(-1)!.y) ? 0 : 2)}
-              </b>
-            ) : null}
+            {s.last !== null ? <b style={{ marginLeft: 4 }}>{s.last}</b> : null}
           </span>
         ))}
       </div>
     </div>
+  );
+}
+
+/** When a memory item was recalled, across the timeline (red: into a turn that went wrong). */
+export function RecallStrip({
+  retrievals,
+  total,
+  added,
+}: {
+  retrievals: { step: number; utility: number | null }[];
+  total: number;
+  added: number;
+}) {
+  const w = 140;
+  const c = prepareRecallStrip(retrievals, total, added, w);
+  return (
+    <svg width={w} height={14} aria-label={`${c.marks.length} recalls`}>
+      <line x1={c.from} x2={w - 1} y1={7} y2={7} stroke="var(--border-strong)" />
+      {c.marks.map((s, i) => (
+        <rect key={i} x={s.x - 1} y={2} width={2} height={10} fill={s.bad ? 'var(--danger)' : 'var(--ok)'} />
+      ))}
+    </svg>
   );
 }

@@ -196,7 +196,8 @@ export function RecallPage() {
                   </span>
                   <span className="muted" style={{ fontWeight: 400, fontSize: 12 }} data-testid="recall-timing">
                     {active.data
-                      ? `${active.data.ms.toFixed(1)} ms in the worker${'mode' in active.data ? ` · ${active.data.mode}` : ''}`
+                      ? `${active.data.ms.toFixed(1)} ms in the worker` +
+                        ('mode' in active.data ? ` · ${active.data.mode}` : '')
                       : 'searching…'}
                   </span>
                 </div>
@@ -270,7 +271,8 @@ function DuplicatesView({ filters }: { filters: RecallFilters }) {
       <div className="panel-head">
         <span>
           {dups.data
-            ? `${fmtInt(clusters.length)} clusters of near-identical memory · ${fmtInt(clusters.reduce((s, c) => s + c.items.length, 0))} items`
+            ? `${fmtInt(clusters.length)} clusters of near-identical memory · ` +
+              `${fmtInt(clusters.reduce((s, c) => s + c.items.length, 0))} items`
             : 'finding duplicates…'}
         </span>
         <label className="muted" style={{ fontWeight: 400, fontSize: 12 }}>

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { ErrorBox, EmptyState } from '@/components/ui/states';
 import { buildHistory } from '@/lib/ccs/provenance';
-import { decodeCcs, indexOfTurn, TURN_WINDOW as WINDOW, type SessionOutline } from '@/lib/ccs/outline';
+import { decodeCcs, indexOfTurn, parseOutline, TURN_WINDOW as WINDOW } from '@/lib/ccs/outline';
 import { diffCcs } from '@/lib/ccs/diff';
 import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens } from '@/lib/format';
 import { CcsPanel } from './ccs-panel';
@@ -86,10 +86,7 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
   // "Follow live" also moves the player to the newest turn.
   const outlineQ = useQuery({ ...trpc.sessions.outline.queryOptions({ id }), refetchInterval: 2500 });
   const artifactsQ = useQuery(trpc.sessions.artifacts.queryOptions({ id }));
-  const outline = useMemo(
-    () => (outlineQ.data ? (JSON.parse(outlineQ.data) as SessionOutline) : null),
-    [outlineQ.data],
-  );
+  const outline = useMemo(() => (outlineQ.data ? parseOutline(outlineQ.data) : null), [outlineQ.data]);
   const turnNumbers = useMemo(() => outline?.turns ?? [], [outline]);
   const history = useMemo(
     () => buildHistory(turnNumbers.map((turn, k) => ({ turn, ccs: decodeCcs(outline!, k) }))),

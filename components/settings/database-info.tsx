@@ -4,6 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
 
+const DRIVER_LABEL = { pglite: 'Embedded PGlite', postgres: 'PostgreSQL server' } as const;
+
 export function DatabaseInfo() {
   const trpc = useTRPC();
   const info = useQuery(trpc.system.info.queryOptions());
@@ -15,7 +17,7 @@ export function DatabaseInfo() {
         {d ? (
           <>
             <div style={{ marginBottom: 10 }}>
-              <span className="badge accent">{d.driver === 'pglite' ? 'Embedded PGlite' : 'PostgreSQL server'}</span>{' '}
+              <span className="badge accent">{DRIVER_LABEL[d.driver]}</span>{' '}
               <span className="mono muted">{d.location}</span>
             </div>
             <div className="stats">
@@ -41,8 +43,8 @@ export function DatabaseInfo() {
               </div>
             </div>
             <p className="muted">
-              Set <code>DATABASE_URL=postgres://…</code> to use a PostgreSQL server; <code>MNEMOSCOPE_DATA_DIR</code>{' '}
-              moves the embedded database.
+              Set <code>DATABASE_URL=postgres://…</code> to use a PostgreSQL server;
+              <code> MNEMOSCOPE_DATA_DIR</code> moves the embedded database.
             </p>
             {d.auth.role === 'admin' && (
               <div style={{ display: 'flex', gap: 10, alignItems: 'center', flexWrap: 'wrap' }}>

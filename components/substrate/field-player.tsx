@@ -138,7 +138,9 @@ export function FieldPlayer({ agent }: { agent: string }) {
           <h1>Torus field of {agent}</h1>
           <div className="sub">
             {snaps.length
-              ? `${fmtInt(snaps.length)} snapshots, steps t ${fmtInt(snaps[0]!.t)}–${fmtInt(snaps.at(-1)!.t)} · ${snaps.at(-1)!.thetaBins}×${snaps.at(-1)!.phiBins} bins · ${fmtInt(meta.data?.nodes.length ?? 0)} capabilities`
+              ? `${fmtInt(snaps.length)} snapshots, steps t ${fmtInt(snaps[0]!.t)}–${fmtInt(snaps.at(-1)!.t)} · ` +
+                `${snaps.at(-1)!.thetaBins}×${snaps.at(-1)!.phiBins} bins · ` +
+                `${fmtInt(meta.data?.nodes.length ?? 0)} capabilities`
               : 'Loading…'}
           </div>
         </div>
@@ -206,7 +208,10 @@ export function FieldPlayer({ agent }: { agent: string }) {
           {cursor?.node ? <span className="badge accent">cursor: {cursor.node}</span> : null}
           <span
             className="toolbar"
-            title={`Diffusion α_θ ${FIELD_DEFAULTS.thetaMix}, α_φ ${FIELD_DEFAULTS.phiMix}; decay λ ${FIELD_DEFAULTS.decay}; context energy is not decayed`}
+            title={
+              `Diffusion α_θ ${FIELD_DEFAULTS.thetaMix}, α_φ ${FIELD_DEFAULTS.phiMix}; ` +
+              `decay λ ${FIELD_DEFAULTS.decay}; context energy is not decayed`
+            }
           >
             <button
               type="button"

@@ -63,7 +63,8 @@ export function JudgmentView({ agent }: { agent: string }) {
           <h1>Judgment</h1>
           <div className="sub">
             {d
-              ? `${fmtInt(actions.length)} actions (${fmtInt(routed)} routed along an edge) · ${fmtInt(d.methodology.length)} methodology entries · ${fmtInt(d.judgments.length)} judgment nodes`
+              ? `${fmtInt(actions.length)} actions (${fmtInt(routed)} routed along an edge) · ` +
+                `${fmtInt(d.methodology.length)} methodology entries · ${fmtInt(d.judgments.length)} judgment nodes`
               : 'Loading…'}
           </div>
         </div>

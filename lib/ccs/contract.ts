@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The nine typed fields of a Compressed Cognitive State, in the paper's order. */
+/** The nine typed fields of a Compressed Cognitive State, in the ACC paper's order. */
 export const CCS_FIELDS = [
   'episodic_trace',
   'semantic_gist',
@@ -24,7 +24,7 @@ const ccsValue = z.union([z.array(z.union([z.string(), z.number(), z.boolean()])
 /** A CCS as JSON: the nine fields (any may be missing), each a string of terms or a list of terms. */
 export const ccsObjectSchema = z.record(z.string().min(1).max(64), ccsValue);
 
-/** A CCS as sent: a JSON object, or the paper's TOON-style text (`field: term term(...)`). */
+/** A CCS as sent: a JSON object, or the ACC paper's TOON-style text (`field: term term(...)`). */
 export const ccsInputSchema = z.union([ccsObjectSchema, z.string().min(1)]);
 
 export type CcsInput = z.infer<typeof ccsInputSchema>;

@@ -81,6 +81,11 @@ export function encodeOutline(rows: readonly OutlineRow[]): SessionOutline {
   return out;
 }
 
+/** The outline as the server sends it (JSON text of `encodeOutline`'s result, server/services/session-outline.ts). */
+export function parseOutline(json: string): SessionOutline {
+  return JSON.parse(json) as SessionOutline;
+}
+
 /** The CCS of turn index i, with strings shared from the dictionary (nothing is copied). */
 export function decodeCcs(o: SessionOutline, i: number): CcsTerms {
   const ccs: CcsTerms = {};

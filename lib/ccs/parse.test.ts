@@ -22,7 +22,7 @@ describe('splitTerms', () => {
 });
 
 describe('parseToon', () => {
-  it("parses the paper's Figure 3 into the nine fields", () => {
+  it("parses the ACC paper's Figure 3 into the nine fields", () => {
     const ccs = parseToon(`user_query:\nWe see 502s.\n\nccs_t:\n\n${FIGURE_3}`);
     expect(Object.keys(ccs)).toEqual([...CCS_FIELDS]);
     expect(ccs.constraints).toEqual([

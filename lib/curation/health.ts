@@ -1,4 +1,4 @@
-/** Per-day curation counts (from the outcomes table) turned into the paper's rates. */
+/** Per-day curation counts (from the outcomes table) turned into the Memory Curator paper's rates. */
 export interface HealthDay {
   day: string;
   curated: number;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, curate, type CurationEvent, type Neighbour } from './pipeline';
+import type { CurationEvent } from './event';
+import { DEFAULT_POLICY, curate, type Neighbour } from './pipeline';
 
 const event = (over: Partial<CurationEvent> = {}): CurationEvent => ({
   eventId: 'memevt_test_0001',

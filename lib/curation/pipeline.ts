@@ -1,11 +1,14 @@
+import type { CurationEvent } from './event';
+
 /**
- * The Memory Curator's pipeline (paper §6, Algorithm 1) as pure decisions: steps 2–8 on one event
+ * The Memory Curator's pipeline (§6, Algorithm 1 of "Self-Evolving Agents Hallucinate at Scale: A Provable
+ * Memory Curator Architecture", the curator paper) as pure decisions: steps 2–8 on one event
  * that passed the schema check (step 1 is the ingest contract; malformed events are rejected there
  * with their field errors) and redaction (done before anything is stored). Every step leaves an
  * audit line (step 9). Scope and kind classification go through `Classifier`, so an LLM classifier
  * can replace the deterministic rules below; conflict judgment goes through `ConflictJudge`.
  *
- * The default rules, conservative as the paper asks ("durable memory must be earned"):
+ * The default rules, conservative as the curator paper asks ("durable memory must be earned"):
  * - scope: `agent_team` is `team_memory`; `discard` is discarded; a session/discard TTL, low
  *   confidence, a hypothesis, private sensitivity outside `user_identity`, or temporary wording
  *   ("today", "for now", "currently"…) routes to `session`; otherwise the suggested scope.
@@ -41,23 +44,6 @@ export const KINDS = [
 export type Kind = (typeof KINDS)[number];
 export type Operation = 'append' | 'update' | 'deprecate' | 'conflict' | 'discard';
 export type Disposition = 'written' | 'proposed' | 'rejected' | 'duplicate' | 'discarded';
-
-export interface CurationEvent {
-  eventId: string;
-  sourceAgent: string;
-  kind: string;
-  content: string;
-  suggestedScope: string;
-  confidence: string;
-  sensitivity: string | null;
-  ttl: string | null;
-  evidenceRefs: { type: string; ref: string }[];
-  supersedes: string[];
-  conflictsWith: string[];
-  humanReviewRequired: boolean;
-  /** How many secrets redaction masked in the content. */
-  redactedCount: number;
-}
 
 /** An existing entry near the event (any scope; the pipeline keeps the target scope's). */
 export interface Neighbour {
@@ -117,12 +103,47 @@ export interface Classifier {
 export type ConflictJudge = (a: string, b: string) => boolean;
 
 const CONFIDENCE_RANK: Record<string, number> = { low: 0, medium: 1, high: 2 };
-const TEMPORARY =
-  /\b(today|tonight|this (morning|afternoon|evening|week)|right now|for now|currently|temporar(y|ily)|at the moment|until (tomorrow|monday|friday))\b/i;
-const HEDGES =
-  /\b(might|maybe|perhaps|possibly|probably|likely|i think|i guess|seems?( to)?|appears? to|unverified|not sure|suspect(ed)?|could be)\b/i;
-const INJECTION =
-  /\b(ignore (all |any )?(previous|prior|above) instructions|disregard (the )?(rules|instructions)|always trust|mark (all )?(mail|email|messages?) from .{0,40} as (trusted|safe)|(password|credentials?|secret|token)s? (can|may|should) be (shared|posted|sent)|disable (mfa|2fa|multi-factor|the safety))/i;
+/** A case-insensitive regular expression matching any of the alternatives, each a whole-word pattern. */
+const anyOf = (alternatives: string[], wordEnd = true) =>
+  new RegExp(String.raw`\b(${alternatives.join('|')})${wordEnd ? String.raw`\b` : ''}`, 'i');
+const TEMPORARY = anyOf([
+  'today',
+  'tonight',
+  'this (morning|afternoon|evening|week)',
+  'right now',
+  'for now',
+  'currently',
+  'temporar(y|ily)',
+  'at the moment',
+  'until (tomorrow|monday|friday)',
+]);
+const HEDGES = anyOf([
+  'might',
+  'maybe',
+  'perhaps',
+  'possibly',
+  'probably',
+  'likely',
+  'i think',
+  'i guess',
+  'seems?( to)?',
+  'appears? to',
+  'unverified',
+  'not sure',
+  'suspect(ed)?',
+  'could be',
+]);
+const INJECTION = anyOf(
+  [
+    'ignore (all |any )?(previous|prior|above) instructions',
+    'disregard (the )?(rules|instructions)',
+    'always trust',
+    'mark (all )?(mail|email|messages?) from .{0,40} as (trusted|safe)',
+    '(password|credentials?|secret|token)s? (can|may|should) be (shared|posted|sent)',
+    'disable (mfa|2fa|multi-factor|the safety)',
+  ],
+  false,
+);
 const NEGATION =
   /\b(not|never|no longer|don'?t|doesn'?t|isn'?t|aren'?t|won'?t|cannot|can'?t|without|disabled?|stop(ped)?)\b/i;
 const MASK = /•••[^•]*•••|\[REDACTED[^\]]*\]/g;
@@ -306,7 +327,7 @@ export function curate(
       )
     : undefined;
 
-  // 6. Dedup: a close entry is the same memory only if it says the same thing (the paper's
+  // 6. Dedup: a close entry is the same memory only if it says the same thing (the curator paper's
   // equivalence judgment): one that disagrees, or that the event names as a conflict, is not.
   const explicit = neighbours.filter(
     (n) =>
@@ -342,7 +363,8 @@ export function curate(
       step: 'dedup',
       outcome: 'new',
       detail: near
-        ? `nearest cosine ${near.cosine.toFixed(3)}${near.cosine >= policy.dedupThreshold ? ', but it disagrees' : ` < ${policy.dedupThreshold}`}`
+        ? `nearest cosine ${near.cosine.toFixed(3)}` +
+          (near.cosine >= policy.dedupThreshold ? ', but it disagrees' : ` < ${policy.dedupThreshold}`)
         : 'no entry in this scope yet',
     });
   }

@@ -1,10 +1,11 @@
 /**
- * Addition policy report (memory-addition-deletion paper §4): for agents that report their
+ * Addition policy report ("How Memory Management Impacts LLM Agents: An Empirical Study of
+ * Experience-Following Behavior", §4): for agents that report their
  * evaluator's decision per turn (`addition: {decision: "added" | "skipped", evaluator, score}`), what
  * add-all would have stored against what selective addition stored, and the quality (utility) of
  * each, window by window over time.
  */
-import type { LabTurn } from './records';
+import type { LabTurn } from './items';
 
 export interface AdditionWindow {
   from: number;

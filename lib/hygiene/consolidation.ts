@@ -1,6 +1,6 @@
 /**
- * Consolidation under a budget of B atoms (memory-consolidation-policies paper §3): which atoms each
- * policy keeps.
+ * Consolidation under a budget of B atoms ("Memory Consolidation Strategies for Long-Running AI Agents",
+ * §3): which atoms each policy keeps. An atom is an active memory item of the agent's store.
  *
  * - recency: the B most recent atoms.
  * - frequency: the B most retrieved (ties: more recent first).
@@ -105,9 +105,9 @@ export async function consolidate(
 ): Promise<ConsolidationResult> {
   const recency = atoms.map((a) => a.addedStep);
   const usage = atoms.map((a) => a.usage);
-  const record = (score: number[]) => Object.fromEntries(atoms.map((a, i) => [a.id, score[i]!]));
-  if (policy === 'recency') return { policy, kept: topB(atoms, recency, B), score: record(recency) };
-  if (policy === 'frequency') return { policy, kept: topB(atoms, usage, B), score: record(usage) };
+  const byAtom = (score: number[]) => Object.fromEntries(atoms.map((a, i) => [a.id, score[i]!]));
+  if (policy === 'recency') return { policy, kept: topB(atoms, recency, B), score: byAtom(recency) };
+  if (policy === 'frequency') return { policy, kept: topB(atoms, usage, B), score: byAtom(usage) };
   if (policy === 'surprise') {
     const supplied = atoms.length > 0 && atoms.every((a) => a.surprise !== null);
     const sigma = supplied ? atoms.map((a) => a.surprise!) : await novelty(atoms, nearest);
@@ -115,7 +115,7 @@ export async function consolidate(
     const score = atoms.map(
       (_, i) => SURPRISE_WEIGHTS.sigma * s[i]! + SURPRISE_WEIGHTS.recency * r[i]! + SURPRISE_WEIGHTS.usage * u[i]!,
     );
-    return { policy, kept: topB(atoms, score, B), score: record(score), sigma: supplied ? 'supplied' : 'novelty' };
+    return { policy, kept: topB(atoms, score, B), score: byAtom(score), sigma: supplied ? 'supplied' : 'novelty' };
   }
   const clusters = await sleepClusters(atoms, B, nearest, seed);
   const score: Record<string, number> = {};
@@ -200,7 +200,8 @@ export async function sleepClusters(
   atoms.forEach((a, i) => groups.set(assign[i]!, [...(groups.get(assign[i]!) ?? []), a]));
   const out: Cluster[] = [];
   for (const members of groups.values()) {
-    // Medoid: the member closest to the cluster's mean direction (the member with the highest total cosine to the others).
+    // Medoid: the member closest to the cluster's mean direction (the member with the highest total
+    // cosine to the others).
     const mean = new Float32Array(dims);
     for (const m of members) for (let d = 0; d < dims; d++) mean[d]! += m.vector[d]!;
     let keep = members[0]!;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAPER_DEFAULTS } from './deletion';
-import { DEFAULT_MISALIGNMENT } from './records';
+import { DEFAULT_MISALIGNMENT } from './items';
 
 /** Why a memory item may be proposed for deprecation from the lab: a deletion policy, a verdict, or a person. */
 export const PROPOSAL_POLICIES = [
@@ -15,7 +15,10 @@ export const PROPOSAL_POLICIES = [
 export type ProposalPolicy = (typeof PROPOSAL_POLICIES)[number];
 
 const unit = z.number().min(0).max(1);
-/** The lab's parameters; every one has the paper's value (or ours, said on screen) as default. */
+/**
+ * The lab's parameters; every one has as default the value of "How Memory Management Impacts LLM Agents: An
+ * Empirical Study of Experience-Following Behavior" (or ours, said on screen).
+ */
 export const labInput = z.object({
   agent: z.string().min(1).max(256),
   deletion: z
@@ -35,6 +38,7 @@ export const labInput = z.object({
       minHits: z.number().int().min(1).max(1000).default(DEFAULT_MISALIGNMENT.minHits),
     })
     .prefault({}),
+  /** A turn "went wrong" below this utility (error chains). */
   wrongBelow: unit.default(0.5),
 });
 export type LabInput = z.infer<typeof labInput>;

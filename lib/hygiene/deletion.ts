@@ -1,29 +1,30 @@
 /**
- * Deletion policies of the memory-addition-deletion paper (§5.1, §6.2), on the recorded history:
+ * Deletion policies of "How Memory Management Impacts LLM Agents: An Empirical Study of
+ * Experience-Following Behavior" (§5.1, §6.2), on the recorded history:
  *
  * - periodic: removed when retrieved ≤ α times in the last period of P steps
- *   (φ_period = 1[freq_t − freq_{t−P} ≤ α]); a record younger than a period is not judged yet.
+ *   (φ_period = 1[freq_t − freq_{t−P} ≤ α]); a memory item younger than a period is not judged yet.
  * - history-based: removed when retrieved more than n times with mean utility ≤ β
  *   (φ_history = 1[mean Φ ≤ β] if freq_t > n).
- * - combined: both deletions applied, i.e. removed when either fires. The paper prints
+ * - combined: both deletions applied, i.e. removed when either fires. That paper prints
  *   φ_period × φ_history, but its Table 2 (combined keeps the smallest memory) only holds when both
  *   deletions run; the intersection could never be smaller than either.
- * - capacity cap (§6.2): periodic deletion, then the least-utility records while memory exceeds C.
+ * - capacity cap (§6.2): periodic deletion, then the least-utility items while memory exceeds C.
  *
- * Utilities of retrievals whose turn reported none are left out of the mean; a record with no known
+ * Utilities of retrievals whose turn reported none are left out of the mean; an item with no known
  * utility ranks as 0.5 for the cap.
  */
 
 export interface DeletionParams {
   /** P: the period, in steps (turns of the agent's timeline). */
   period: number;
-  /** α: most retrievals in the last period that still get a record removed. */
+  /** α: most retrievals in the last period that still get an item removed. */
   alpha: number;
-  /** n: a record is judged on its history only after more than n retrievals. */
+  /** n: an item is judged on its history only after more than n retrievals. */
   n: number;
-  /** β: mean utility at or below which a well-tried record is removed. */
+  /** β: mean utility at or below which a well-tried item is removed. */
   beta: number;
-  /** C: most records memory may hold (capacity policy). */
+  /** C: most items memory may hold (capacity policy). */
   capacity: number;
 }
 
@@ -32,14 +33,14 @@ export const PAPER_DEFAULTS: DeletionParams = { period: 200, alpha: 0, n: 5, bet
 export type Policy = 'periodic' | 'history' | 'combined' | 'capacity';
 export const POLICIES: Policy[] = ['periodic', 'history', 'combined', 'capacity'];
 
-export interface HistoryRecord {
+export interface HistoryItem {
   id: string;
-  /** Step at which it entered memory (records made from turn s enter after step s). */
+  /** Step at which it entered memory (items made from turn s enter after step s). */
   addedStep: number;
 }
 
 export interface HistoryRetrieval {
-  record: string;
+  item: string;
   step: number;
   utility: number | null;
 }
@@ -53,10 +54,10 @@ function statsOf(retrievals: HistoryRetrieval[], upTo = Infinity): Map<string, S
   const m = new Map<string, Stats>();
   for (const r of retrievals) {
     if (r.step > upTo) continue;
-    const s = m.get(r.record) ?? { steps: [], utilities: [] };
+    const s = m.get(r.item) ?? { steps: [], utilities: [] };
     s.steps.push(r.step);
     if (r.utility !== null) s.utilities.push(r.utility);
-    m.set(r.record, s);
+    m.set(r.item, s);
   }
   return m;
 }
@@ -89,15 +90,15 @@ export interface Verdict {
   meanUtility: number | null;
 }
 
-/** Which records each policy would remove now (`now` = the last step), with the reason for each. */
+/** Which memory items each policy would remove now (`now` = the last step), with the reason for each. */
 export function removeNow(
-  records: HistoryRecord[],
+  items: HistoryItem[],
   retrievals: HistoryRetrieval[],
   now: number,
   p: DeletionParams,
 ): Record<Policy, Verdict[]> {
   const stats = statsOf(retrievals, now);
-  const base = records.map((r) => {
+  const base = items.map((r) => {
     const s = stats.get(r.id) ?? { steps: [], utilities: [] };
     const recent = s.steps.filter((x) => x > now - p.period && x <= now).length;
     const mu = meanOf(s.utilities);
@@ -168,22 +169,22 @@ export interface SizePoint {
 }
 
 /**
- * Memory size over the recorded history under each policy: records enter at their step, recalls
+ * Memory size over the recorded history under each policy: items enter at their step, recalls
  * happen as recorded, history-based deletion runs after every step, periodic deletion at every
- * multiple of P, the cap after every step. A removed record's later recalls are dropped (what the
+ * multiple of P, the cap after every step. A removed item's later recalls are dropped (what the
  * agent would have recalled instead is unknown).
  */
 export function simulateSizes(
-  records: HistoryRecord[],
+  items: HistoryItem[],
   retrievals: HistoryRetrieval[],
   lastStep: number,
   p: DeletionParams,
 ): SizePoint[] {
   const entering = new Map<number, string[]>();
-  for (const r of records) entering.set(r.addedStep, [...(entering.get(r.addedStep) ?? []), r.id]);
+  for (const r of items) entering.set(r.addedStep, [...(entering.get(r.addedStep) ?? []), r.id]);
   const at = new Map<number, HistoryRetrieval[]>();
   for (const r of retrievals) at.set(r.step, [...(at.get(r.step) ?? []), r]);
-  const added = new Map(records.map((r) => [r.id, r.addedStep]));
+  const added = new Map(items.map((r) => [r.id, r.addedStep]));
 
   const run = (policy: Policy | 'none') => {
     const live = new Set<string>();
@@ -198,18 +199,18 @@ export function simulateSizes(
       // Recalls of this step's turn happen before what the turn adds enters memory.
       const touched: string[] = [];
       for (const r of at.get(step) ?? []) {
-        if (!live.has(r.record)) continue;
-        const s = get(r.record);
+        if (!live.has(r.item)) continue;
+        const s = get(r.item);
         s.steps.push(step);
         if (r.utility !== null) {
           s.utilities.push(r.utility);
           s.sum += r.utility;
         }
-        stats.set(r.record, s);
-        touched.push(r.record);
+        stats.set(r.item, s);
+        touched.push(r.item);
       }
       for (const id of entering.get(step) ?? []) live.add(id);
-      // A record's history changes only when it is recalled: judge just those.
+      // An item's history changes only when it is recalled: judge just those.
       if (policy === 'history' || policy === 'combined')
         for (const id of touched)
           if (live.has(id) && historyFires(get(id).steps, get(id).utilities, p)) live.delete(id);

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { additionReport } from './addition';
 import { compareKept, consolidate, coverage, novelty, type Atom } from './consolidation';
 import { historyFires, periodicFires, removeNow, simulateSizes, type DeletionParams } from './deletion';
-import { errorChains, recordHealth, utilityOf, type LabRecord, type LabTurn } from './records';
+import { errorChains, itemHealth, utilityOf, type LabTurn, type MemoryItem } from './items';
 
 const P: DeletionParams = { period: 10, alpha: 0, n: 5, beta: 0.5, capacity: 100 };
 
 describe('periodic deletion: retrieved ≤ α times in the last period', () => {
-  it('removes a record not retrieved in the last P steps, keeps one retrieved in it, and does not judge one younger than P', () => {
+  it('removes an item not retrieved in the last P steps, keeps one retrieved in it, does not judge one younger', () => {
     expect(periodicFires(0, [3], 20, P)).toBe(true); // last retrieval at 3, window (10, 20]
     expect(periodicFires(0, [3, 15], 20, P)).toBe(false);
     expect(periodicFires(15, [], 20, P)).toBe(false); // in memory for 5 steps only
@@ -28,21 +28,21 @@ describe('history-based deletion: retrieved more than n times with mean utility 
 });
 
 describe('removeNow', () => {
-  const records = [
+  const items = [
     { id: 'stale', addedStep: 0 }, // never recalled since step 2
     { id: 'bad', addedStep: 0 }, // recalled a lot, badly
     { id: 'good', addedStep: 0 },
     { id: 'fresh', addedStep: 18 },
   ];
   const retr = [
-    { record: 'stale', step: 2, utility: 1 },
-    ...[11, 12, 13, 14, 15, 16].map((step) => ({ record: 'bad', step, utility: 0.1 })),
-    ...[12, 19].map((step) => ({ record: 'good', step, utility: 0.9 })),
+    { item: 'stale', step: 2, utility: 1 },
+    ...[11, 12, 13, 14, 15, 16].map((step) => ({ item: 'bad', step, utility: 0.1 })),
+    ...[12, 19].map((step) => ({ item: 'good', step, utility: 0.9 })),
   ];
   const removed = (v: { id: string; removed: boolean }[]) => v.filter((x) => x.removed).map((x) => x.id);
 
   it('selects per policy; combined is either rule; each verdict says why', () => {
-    const r = removeNow(records, retr, 20, P);
+    const r = removeNow(items, retr, 20, P);
     expect(removed(r.periodic)).toEqual(['stale']);
     expect(removed(r.history)).toEqual(['bad']);
     expect(removed(r.combined)).toEqual(['stale', 'bad']);
@@ -51,15 +51,15 @@ describe('removeNow', () => {
     expect(r.periodic.find((v) => v.id === 'fresh')!.reason).toBe('younger than one period');
   });
 
-  it('capacity: periodic first, then the least useful records until memory fits', () => {
-    const r = removeNow(records, retr, 20, { ...P, capacity: 2 });
+  it('capacity: periodic first, then the least useful items until memory fits', () => {
+    const r = removeNow(items, retr, 20, { ...P, capacity: 2 });
     // After periodic: bad (0.1), good (0.9), fresh (unknown = 0.5): one over → bad goes.
     expect(removed(r.capacity)).toEqual(['stale', 'bad']);
     expect(r.capacity.find((v) => v.id === 'bad')!.reason).toMatch(/over capacity 2/);
   });
 
   it('replays memory size over the history under each policy', () => {
-    const sizes = simulateSizes(records, retr, 20, { ...P, capacity: 2 });
+    const sizes = simulateSizes(items, retr, 20, { ...P, capacity: 2 });
     expect(sizes).toHaveLength(21);
     // Periodic at step 10 judges (0, 10]: 'bad' and 'good' were not recalled yet and go (so their
     // later recalls never happen); 'stale' (recalled at 2) stays until step 20; 'fresh' enters at 18.
@@ -144,7 +144,7 @@ describe('consolidation under a budget B', () => {
   });
 });
 
-const rec = (id: string, fromTurn: number | null = null): LabRecord => ({
+const item = (id: string, fromTurn: number | null = null): MemoryItem => ({
   id,
   source: 'artifact',
   kind: 'experience',
@@ -176,7 +176,7 @@ const turn = (
   addition,
 });
 
-describe('record health', () => {
+describe('memory item health', () => {
   it('takes utility from what the agent reports, best source first', () => {
     expect(utilityOf({ extra: { utility: 0.3 }, judge: { r: 9 } })).toEqual({ value: 0.3, source: 'utility' });
     expect(utilityOf({ extra: { success: false } })).toEqual({ value: 0, source: 'success' });
@@ -186,7 +186,7 @@ describe('record health', () => {
     expect(utilityOf({})).toBeNull();
   });
 
-  it('flags a record recalled on similar inputs whose outputs the turns did not follow (misaligned)', () => {
+  it('flags an item recalled on similar inputs whose outputs the turns did not follow (misaligned)', () => {
     const sims: Record<string, [number, number]> = {
       '1:m': [0.9, 0.2],
       '2:m': [0.85, 0.3],
@@ -194,15 +194,15 @@ describe('record health', () => {
       '1:ok': [0.9, 0.9],
       '2:ok': [0.88, 0.8],
     };
-    const h = recordHealth(
-      [rec('m'), rec('ok'), rec('never')],
+    const h = itemHealth(
+      [item('m'), item('ok'), item('never')],
       [turn(1, ['m', 'ok'], 0.2), turn(2, ['m', 'ok'], 0.4), turn(3, ['m'], 1)],
       (t, r) => {
         const s = sims[`${t.step}:${r.id}`]!;
         return { input: s[0], output: s[1] };
       },
     );
-    const by = Object.fromEntries(h.map((x) => [x.record.id, x]));
+    const by = Object.fromEntries(h.map((x) => [x.item.id, x]));
     expect(by.m).toMatchObject({ recalled: 3, misaligned: true });
     expect(by.m!.meanUtility).toBeCloseTo(0.5333, 3);
     expect(by.m!.meanOutputSim).toBeCloseTo(0.4667, 3);
@@ -210,8 +210,8 @@ describe('record health', () => {
     expect(by.never).toMatchObject({ recalled: 0, meanUtility: null, lastStep: null, misaligned: false });
   });
 
-  it('follows an error-propagation chain: bad record → wrong turn → its stored output → recalled into a wrong turn again', () => {
-    const records = [rec('r0'), rec('r5', 5), rec('r12', 12), rec('good', 7)];
+  it('follows an error chain: bad item → wrong turn → its stored output → recalled into a wrong turn again', () => {
+    const items = [item('r0'), item('r5', 5), item('r12', 12), item('good', 7)];
     const turns = [
       turn(5, ['r0'], 0),
       turn(7, ['r0'], 1),
@@ -219,12 +219,12 @@ describe('record health', () => {
       turn(20, ['r12'], 0.2),
       turn(21, ['good'], 0),
     ];
-    const chains = errorChains(records, turns);
-    expect(chains.map((c) => c.map((l) => `${l.record}@${l.turn.turn}`))).toEqual([['r0@5', 'r5@12', 'r12@20']]);
+    const chains = errorChains(items, turns);
+    expect(chains.map((c) => c.map((l) => `${l.item}@${l.turn.turn}`))).toEqual([['r0@5', 'r5@12', 'r12@20']]);
     // A good turn in the middle breaks the chain.
     expect(
       errorChains(
-        records,
+        items,
         turns.map((t) => (t.step === 12 ? { ...t, utility: 0.9 } : t)),
       ),
     ).toEqual([]);

@@ -179,7 +179,7 @@ export const agentlasEventSchema = z.strictObject({
 export const evidenceRefSchema = z.object({ type: z.enum(EVIDENCE_TYPES), ref: z.string().min(1).max(2000) });
 export type EvidenceRef = z.infer<typeof evidenceRefSchema>;
 
-/** The paper's older shape: `kind`, object evidence refs, `redact_hints`. */
+/** The Memory Curator paper's older shape: `kind`, object evidence refs, `redact_hints`. */
 export const legacyEventSchema = z
   .object({
     event_id: id,
@@ -226,7 +226,11 @@ export const ucsStateSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['state', 'fields', name],
-          message: `must hold theta_bins × phi_bins = ${doc.state.theta_bins}×${doc.state.phi_bins} = ${n} values, has ${values.length}`,
+          message:
+            `must hold theta_bins × phi_bins ` +
+            `= ${doc.state.theta_bins}×${doc.state.phi_bins} ` +
+            `= ${n} ` +
+            `values, has ${values.length}`,
         });
     }
   });

@@ -105,7 +105,7 @@ describe('normalizeEnvelope: memory events', () => {
     }
   });
 
-  it("accepts the paper's older shape and never stores the redact hints", () => {
+  it("accepts the Memory Curator paper's older shape and never stores the redact hints", () => {
     const r = normalizeEnvelope({
       type: 'memory_event',
       data: {

@@ -4,6 +4,7 @@ import type { CcsTerms } from '@/lib/ccs/contract';
 import { mask, redactDeep, type RedactionRecord } from '@/lib/redact/redact';
 import { splitUcsState, type UcsStateParts } from '@/lib/ucs/state';
 import { entitiesFromExport, entitiesFromIndex, type UcsEntities } from '@/lib/ucs/entities';
+import type { MemoryEvent } from '@/lib/curation/event';
 import {
   ARTIFACT_EXTRA_FIELDS,
   DATA_SCHEMAS,
@@ -73,27 +74,7 @@ export type NormalizedRecord =
       extra: Json;
       redactions: RedactionRecord[];
     }
-  | {
-      type: 'memory_event';
-      eventId: string;
-      shape: 'agentlas' | 'legacy';
-      sourceAgent: string;
-      taskId: string | null;
-      kind: string;
-      content: string;
-      suggestedScope: string;
-      confidence: string;
-      sensitivity: string | null;
-      ttl: string | null;
-      evidenceRefs: EvidenceRef[];
-      requestContext: Json | null;
-      supersedes: string[];
-      conflictsWith: string[];
-      humanReviewRequired: boolean;
-      timestamp: string;
-      raw: Json;
-      redactions: RedactionRecord[];
-    }
+  | ({ type: 'memory_event' } & MemoryEvent)
   | { type: 'ucs_state'; agentId: string; parts: UcsStateParts; source: string | null }
   | {
       type: 'ucs_document';
@@ -117,7 +98,10 @@ function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   return s;
 }
 
-/** Zod's "Invalid input: expected number, received string" becomes "must be a number (got string)"; a missing field "required". */
+/**
+ * Zod's "Invalid input: expected number, received string" becomes "must be a number (got string)"; a missing
+ * field "required".
+ */
 function issueMessage(i: z.core.$ZodIssue): string {
   if (i.code === 'unrecognized_keys') return `unknown field(s): ${i.keys.join(', ')}`;
   const m = /expected (\w+), received (\w+)/.exec(i.message);
@@ -469,7 +453,12 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
     };
   }
   return fail(
-    [{ path: 'data.memory_kind', message: "required (or data.kind, for the paper's older event shape)" }],
+    [
+      {
+        path: 'data.memory_kind',
+        message: "required (or data.kind, for the Memory Curator paper's older event shape)",
+      },
+    ],
     eventId,
   );
 }

@@ -7,7 +7,7 @@
  *   else `gen_ai.agent.name`, else the resource's `service.name`. Input and output come from
  *   `mnemoscope.input` / `mnemoscope.output`, else the GenAI conventions' `gen_ai.input.messages` /
  *   `gen_ai.output.messages` (text parts joined) or `gen_ai.prompt` / `gen_ai.completion`. The CCS is
- *   `mnemoscope.ccs` (JSON object or the paper's text notation). Also read: `mnemoscope.recalled`,
+ *   `mnemoscope.ccs` (JSON object or the ACC paper's text notation). Also read: `mnemoscope.recalled`,
  *   `mnemoscope.qualified` (string arrays or JSON), `mnemoscope.hallucination`, `mnemoscope.drift`,
  *   `mnemoscope.utility`, `mnemoscope.success`, `mnemoscope.title`; token usage
  *   (`gen_ai.usage.input_tokens` / `output_tokens`) goes into the footprint.

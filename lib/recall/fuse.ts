@@ -1,6 +1,6 @@
 /**
  * Reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009): score(d) = Σ 1 / (k + rank_i(d)).
- * Rank-based, so BM25 scores and cosines need no common scale; k = 60 is the paper's constant.
+ * Rank-based, so BM25 scores and cosines need no common scale; k = 60 is Cormack et al.'s constant.
  */
 export interface Ranked {
   id: string;

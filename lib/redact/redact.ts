@@ -49,7 +49,16 @@ const RULES: Rule[] = [
   { type: 'url_password', re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s@/]+)@/gi, group: 1 },
   {
     type: 'password',
-    re: /(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key)\b["']?(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:[:=]|\bis\b)\s*["']?([^\s"',;)]{4,})/gi,
+    // A secret-looking name (prefixes allowed), optionally "for the <thing>", then `:`/`=`/"is" and the value.
+    re: new RegExp(
+      [
+        String.raw`(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_-])*`,
+        String.raw`(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token`,
+        String.raw`|auth[_-]?token|refresh[_-]?token|private[_-]?key)`,
+        String.raw`\b["']?(?:\s+(?:for|of|on|to)\s+(?:the\s+)?[\w.-]+)?\s*(?:[:=]|\bis\b)\s*["']?([^\s"',;)]{4,})`,
+      ].join(''),
+      'gi',
+    ),
     group: 1,
   },
   { type: 'card_number', re: /\b\d(?:[ -]?\d){12,18}\b/g, check: luhn },
@@ -84,8 +93,10 @@ export function mask(type: SecretType): string {
  * against 5.9 µs for one case-insensitive expression and 9.7 µs for a list of `includes`. Keep it
  * in step with RULES (a test runs every rule's examples through it).
  */
-const GATE_WORDS =
-  /@|-----begin|akia|asia|gh[pousr]_|github_pat_|sk-|xox|aiza|_live_|_test_|eyj|earer|pass|pwd|secret|api.?key|token|private.?key/;
+const GATE_WORDS = new RegExp(
+  String.raw`@|-----begin|akia|asia|gh[pousr]_|github_pat_|sk-|xox|aiza|_live_|_test_|eyj|earer` +
+    String.raw`|pass|pwd|secret|api.?key|token|private.?key`,
+);
 const GATE_DIGITS = /\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d/;
 
 export function mayHoldSecret(text: string): boolean {

@@ -28,21 +28,38 @@ const runbook = session.artifact({
   id: `${SESSION}/runbook-gateway-tls`,
   kind: 'runbook',
   content:
-    'Payments gateway TLS: the client trust bundle lives in /etc/checkout/ca.pem and is reloaded only on restart of checkout-api.',
+    'Payments gateway TLS: the client trust bundle lives in /etc/checkout/ca.pem and ' +
+    'is ' +
+    'reloaded ' +
+    'only ' +
+    'on ' +
+    'restart ' +
+    'of checkout-api.',
   created_turn: 0,
 });
 const dashboard = session.artifact({
   id: `${SESSION}/dash-checkout-latency`,
   kind: 'observation',
   content:
-    'checkout-api p99 latency 30 s (timeout) since 14:02 UTC; 504 rate 38 %; payments-gateway healthy from its own probes.',
+    'checkout-api p99 latency 30 s (timeout) since 14:02 UTC; 504 rate 38 %; ' +
+    'payments-gateway ' +
+    'healthy ' +
+    'from ' +
+    'its ' +
+    'own probes.',
   created_turn: 0,
 });
 const postmortem = session.artifact({
   id: `${SESSION}/pm-2025-tls`,
   kind: 'postmortem',
   content:
-    'Postmortem 2025-03: after a CA rotation checkout kept the old bundle in memory; fix was a rolling restart, follow-up was hot reload (never shipped).',
+    'Postmortem 2025-03: after a CA rotation checkout kept the old bundle in memory; ' +
+    'fix ' +
+    'was ' +
+    'a ' +
+    'rolling ' +
+    'restart, ' +
+    'follow-up was hot reload (never shipped).',
   created_turn: 0,
 });
 
@@ -110,7 +127,12 @@ const steps: Step[] = [
   {
     input: 'Try hot-reloading the trust bundle with SIGHUP?',
     output:
-      'SIGHUP is ignored by checkout-api for TLS (hot reload was never shipped, per the 2025 postmortem). Not retrying it.',
+      'SIGHUP is ignored by checkout-api for TLS (hot reload was never shipped, per ' +
+      'the ' +
+      '2025 ' +
+      'postmortem). ' +
+      'Not ' +
+      'retrying it.',
     ccs: {
       episodic_trace: ['log(x509_unknown_authority)', 'attempt(sighup_reload, failed)'],
       semantic_gist: ['hot_reload_unsupported'],
@@ -177,7 +199,11 @@ const ids = [
     event_id: `memevt_${SESSION.replace(/[^A-Za-z0-9_-]/g, '_')}_bundle`,
     memory_kind: 'procedure',
     content:
-      'After a payments gateway CA rotation, deploy the new bundle to /etc/checkout/ca.pem and rolling-restart checkout-api; it reads the bundle only at start.',
+      'After a payments gateway CA rotation, deploy the new bundle to ' +
+      '/etc/checkout/ca.pem ' +
+      'and ' +
+      'rolling-restart ' +
+      'checkout-api; it reads the bundle only at start.',
     suggested_scope: 'project',
     confidence: 'high',
     evidence_refs: ['file:/etc/checkout/ca.pem', 'message:INC-checkout-504'],
@@ -265,7 +291,12 @@ ucs.index({
 
 const stats = await mnemo.shutdown(15_000);
 console.log(
-  `session ${SESSION}: ${steps.length} turns, ${ids.length} memory events, 4 field snapshots → accepted ${stats.accepted}, already stored ${stats.duplicates}, rejected ${stats.rejected + stats.invalid}, dropped ${stats.dropped} (${stats.requests} requests, ${stats.retries} retries)`,
+  `session ${SESSION}: ${steps.length} turns, ${ids.length} memory events, 4 field ` +
+    `snapshots ` +
+    `→ ` +
+    `accepted ${stats.accepted}, already stored ${stats.duplicates}, ` +
+    `rejected ${stats.rejected + stats.invalid}, ` +
+    `dropped ${stats.dropped} (${stats.requests} requests, ${stats.retries} retries)`,
 );
 if (stats.rejected || stats.invalid || stats.dropped) {
   console.error(`mnemoscope: not everything arrived${stats.lastError ? `: ${stats.lastError}` : ''}`);

@@ -43,7 +43,8 @@ def send(records, attempts=5):
 
 
 records = [
-    {"type": "session", "data": {"id": SESSION, "agent": "py-agent", "title": "Disk filling up on db-3", "domain": "it-ops"}},
+    {"type": "session", "data": {"id": SESSION, "agent": "py-agent", "title": "Disk filling up on db-3",
+                                 "domain": "it-ops"}},
     {"type": "artifact", "data": {"id": SESSION + "/df", "session_id": SESSION, "kind": "observation",
                                   "content": "df -h on db-3: /var/lib/postgresql 97% used, WAL directory 41 GB"}},
     {"type": "turn", "data": {
@@ -58,13 +59,16 @@ records = [
         "session_id": SESSION, "agent": "py-agent", "turn": 2,
         "input": "pg_replication_slots shows slot analytics_old inactive since May.",
         "output": "Dropped the inactive slot analytics_old; WAL shrank to 2 GB, disk at 61%.",
-        "ccs": "goal_orientation: confirm(disk_ok)\nepisodic_trace: drop(slot analytics_old) wal(41GB->2GB)\nconstraints: keep(active_slots)",
+        "ccs": ("goal_orientation: confirm(disk_ok)\n"
+                "episodic_trace: drop(slot analytics_old) wal(41GB->2GB)\n"
+                "constraints: keep(active_slots)"),
         "recalled": [], "qualified": [], "hallucination": 0.01, "drift": 0.05}},
     {"type": "memory_event", "data": {
         "event_id": "memevt_" + SESSION.replace("-", "_") + "_slot",
         "timestamp": "2026-11-21T10:00:00Z", "source_agent": "py-agent", "task_id": "INC-db3-disk",
         "memory_kind": "procedure",
-        "content": "When WAL grows on a primary, look for inactive replication slots first; dropping a stale slot frees the WAL.",
+        "content": ("When WAL grows on a primary, look for inactive replication slots first; "
+                    "dropping a stale slot frees the WAL."),
         "suggested_scope": "project", "sensitivity": "internal", "confidence": "high",
         "evidence_refs": ["message:INC-db3-disk"], "ttl": "durable"}},
 ]
@@ -72,6 +76,8 @@ records = [
 summary = send(records)
 for r in summary["results"]:
     if r["status"] == "rejected":
-        print("rejected record %d: %s" % (r["index"], "; ".join(e["path"] + ": " + e["message"] for e in r["errors"])), file=sys.stderr)
-print("session %s: %d accepted, %d already stored, %d rejected" % (SESSION, summary["accepted"], summary["duplicates"], summary["rejected"]))
+        reasons = "; ".join(e["path"] + ": " + e["message"] for e in r["errors"])
+        print("rejected record %d: %s" % (r["index"], reasons), file=sys.stderr)
+print("session %s: %d accepted, %d already stored, %d rejected"
+      % (SESSION, summary["accepted"], summary["duplicates"], summary["rejected"]))
 sys.exit(1 if summary["rejected"] else 0)

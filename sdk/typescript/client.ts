@@ -135,7 +135,8 @@ export class Mnemoscope {
       options.onRejected ??
       ((r) =>
         console.warn(
-          `mnemoscope: ${r.envelope.type} refused${r.by === 'local' ? ' before sending' : ''}: ${r.errors.map((e) => `${e.path || '(record)'}: ${e.message}`).join('; ')}`,
+          `mnemoscope: ${r.envelope.type} refused${r.by === 'local' ? ' before sending' : ''}: ` +
+            r.errors.map((e) => `${e.path || '(record)'}: ${e.message}`).join('; '),
         ));
     this.onError =
       options.onError ??

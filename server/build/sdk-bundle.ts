@@ -30,7 +30,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   bundleSdk(values.out!).then(
     (size) =>
       console.log(
-        `wrote ${values.out} (${Math.round(size / 1024)} KiB): import { Mnemoscope } from './${path.basename(values.out!)}'`,
+        `wrote ${values.out} (${Math.round(size / 1024)} KiB): import { Mnemoscope } ` +
+          `from ` +
+          `'./${path.basename(values.out!)}'`,
       ),
     (e: Error) => {
       console.error(`sdk:bundle: ${e.message}`);

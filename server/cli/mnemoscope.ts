@@ -63,7 +63,10 @@ async function request(url: string, key: string | undefined, init: RequestInit =
     res = await fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${key}` } });
   } catch (e) {
     throw new CliError(
-      `cannot reach ${url}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message} (is the server running? npm start)`,
+      `cannot reach ${url}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message} ` +
+        `(is ` +
+        `the ` +
+        `server running? npm start)`,
     );
   }
   if (res.status === 401 || res.status === 400 || res.status === 413 || res.status === 404) {
@@ -130,18 +133,26 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
 
   for (const [path, s] of perFile)
     console.log(
-      `${s.rejected ? '✗' : '✓'} ${path} (${s.kind}): ${s.accepted} accepted, ${s.duplicate} already stored, ${s.rejected} rejected`,
+      `${s.rejected ? '✗' : '✓'} ${path} (${s.kind}): ${s.accepted} ` +
+        `accepted, ${s.duplicate} ` +
+        `already ` +
+        `stored, ${s.rejected} rejected`,
     );
   for (const { path, result } of rejected.slice(0, 50))
     console.error(
-      `  ${path} record ${result.id ?? result.index}: ${result.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}`,
+      `  ${path} record ${result.id ?? result.index}: ` +
+        result.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; '),
     );
   const total = [...perFile.values()].reduce(
     (a, s) => ({ accepted: a.accepted + s.accepted, duplicate: a.duplicate + s.duplicate }),
     { accepted: 0, duplicate: 0 },
   );
   console.log(
-    `${envelopes.length} records from ${plan.files.length} files in ${Math.round(performance.now() - t0)} ms: ${total.accepted} accepted, ${total.duplicate} already stored, ${rejected.length} rejected; ${plan.skipped.length} files skipped, ${plan.errors.length} unreadable`,
+    `${envelopes.length} records from ${plan.files.length} files ` +
+      `in ${Math.round(performance.now() - t0)} ` +
+      `ms: ${total.accepted} accepted, ${total.duplicate} already ` +
+      `stored, ${rejected.length} ` +
+      `rejected; ${plan.skipped.length} files skipped, ${plan.errors.length} unreadable`,
   );
   return rejected.length || plan.errors.length ? 1 : 0;
 }
@@ -185,7 +196,9 @@ async function importProjectFrom(o: ReturnType<typeof options>): Promise<number>
   const r = (await res.json()) as { project: string; rows: number; tables: Record<string, number> };
   const tables = Object.entries(r.tables).map(([t, n]) => `${n} ${t}`);
   console.log(
-    `imported ${r.rows} rows into project ${r.project} in ${Math.round(performance.now() - t0)} ms: ${tables.join(', ')}`,
+    `imported ${r.rows} rows into project ${r.project} ` +
+      `in ${Math.round(performance.now() - t0)} ` +
+      `ms: ${tables.join(', ')}`,
   );
   return 0;
 }

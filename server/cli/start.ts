@@ -64,7 +64,10 @@ if (config.MNEMOSCOPE_AUTH === 'users' && !(config.MNEMOSCOPE_ADMIN_USER && conf
   await handle.close();
   if (!users) {
     console.error(
-      '[mnemoscope] refusing to start: MNEMOSCOPE_AUTH=users but no user can sign in. Set MNEMOSCOPE_ADMIN_USER and MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) to create the first admin.',
+      '[mnemoscope] refusing to start: MNEMOSCOPE_AUTH=users but no user can sign in. ' +
+        'Set ' +
+        'MNEMOSCOPE_ADMIN_USER ' +
+        'and MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) to create the first admin.',
     );
     process.exit(2);
   }
@@ -78,7 +81,8 @@ if (stale) {
 }
 
 console.log(
-  `[mnemoscope] starting on http://${config.HOST}:${config.PORT} (${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.MNEMOSCOPE_DATA_DIR}`})`,
+  `[mnemoscope] starting on http://${config.HOST}:${config.PORT} ` +
+    `(${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.MNEMOSCOPE_DATA_DIR}`})`,
 );
 const child = spawn(process.execPath, [nextBin, 'start', '-H', config.HOST, '-p', String(config.PORT)], {
   stdio: 'inherit',

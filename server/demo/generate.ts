@@ -17,7 +17,7 @@ function beatAt(s: Scenario, t: number): Beat {
 /**
  * One ACC session as ingest envelopes: the session, its artifact store, and 50 turns whose CCS is
  * committed turn by turn from the previous one (entities and relations accumulate, constraints
- * persist, the trace says what changed). `toon` sends the CCS in the paper's text notation.
+ * persist, the trace says what changed). `toon` sends the CCS in the ACC paper's text notation.
  */
 export function sessionEnvelopes(s: Scenario, seed: number, toon: boolean): Envelope[] {
   const rand = rng(seed);

@@ -48,21 +48,48 @@ function sql(f: Family, k: number, wrong: boolean): string {
   switch (f) {
     case 'count':
       return wrong
-        ? `SELECT COUNT(*) FROM admissions WHERE admittime >= '2026-${pad(m)}-01' AND admittime <= '2026-${pad(m + 1)}-01';`
-        : `SELECT COUNT(*) FROM admissions WHERE admittime >= '2026-${pad(m)}-01' AND admittime < '2026-${pad(m + 1)}-01';`;
+        ? `SELECT COUNT(*) FROM admissions WHERE admittime >= '2026-${pad(m)}-01' AND ` +
+            `admittime ` +
+            `<= ` +
+            `'2026-${pad(m + 1)}-01';`
+        : `SELECT COUNT(*) FROM admissions WHERE admittime >= '2026-${pad(m)}-01' AND ` +
+            `admittime ` +
+            `< ` +
+            `'2026-${pad(m + 1)}-01';`;
     case 'los':
       // The seed bug: transfers.intime instead of the discharge time, so every stay comes out near zero.
       return wrong
-        ? `SELECT AVG(outtime - intime) FROM transfers WHERE careunit = '${WARDS[k % WARDS.length]}' AND eventtype = 'admit';`
+        ? `SELECT AVG(outtime - intime) FROM transfers WHERE careunit = ` +
+            `'${WARDS[k % WARDS.length]}' ` +
+            `AND ` +
+            `eventtype = 'admit';`
         : `SELECT AVG(dischtime - admittime) FROM admissions WHERE ward = '${WARDS[k % WARDS.length]}';`;
     case 'lab':
-      return `SELECT valuenum FROM labevents WHERE subject_id = ${id} AND itemid IN (SELECT itemid FROM d_labitems WHERE label = '${LABS[k % LABS.length]}') ORDER BY charttime DESC LIMIT ${wrong ? 5 : 1};`;
+      return (
+        `SELECT valuenum FROM labevents WHERE subject_id = ${id} AND itemid IN ` +
+        `(SELECT ` +
+        `itemid ` +
+        `FROM ` +
+        `d_labitems WHERE label = '${LABS[k % LABS.length]}') ORDER BY charttime DESC LIMIT ${wrong ? 5 : 1};`
+      );
     case 'drug':
-      return `SELECT DISTINCT drug FROM prescriptions WHERE hadm_id = (SELECT hadm_id FROM admissions WHERE subject_id = ${id} ORDER BY admittime ${wrong ? 'ASC' : 'DESC'} LIMIT 1);`;
+      return (
+        `SELECT DISTINCT drug FROM prescriptions WHERE hadm_id = (SELECT hadm_id ` +
+        `FROM ` +
+        `admissions ` +
+        `WHERE ` +
+        `subject_id = ${id} ORDER BY admittime ${wrong ? 'ASC' : 'DESC'} LIMIT 1);`
+      );
     case 'hr':
       return wrong
         ? `SELECT AVG(valuenum) FROM chartevents WHERE subject_id = ${id} AND itemid = 220045;`
-        : `SELECT valuenum FROM chartevents WHERE subject_id = ${id} AND itemid = 220045 ORDER BY charttime DESC LIMIT 1;`;
+        : `SELECT valuenum FROM chartevents WHERE subject_id = ${id} AND itemid = ` +
+            `220045 ` +
+            `ORDER ` +
+            `BY ` +
+            `charttime ` +
+            `DESC ` +
+            `LIMIT 1;`;
   }
 }
 
@@ -115,7 +142,13 @@ const SEEDS: Rec[] = [
     id: 'rec_hr_monitor',
     family: 'hr',
     q: 'What was the last heart rate of patient 1042?',
-    e: 'Call the bedside monitor export vitals_api.fetch(patient=1042, signal=HR, window=1h) and report the median of the samples.',
+    e:
+      'Call the bedside monitor export vitals_api.fetch(patient=1042, signal=HR, ' +
+      'window=1h) ' +
+      'and ' +
+      'report ' +
+      'the ' +
+      'median of the samples.',
     session: HYGIENE_SESSIONS[0],
     turn: 0,
   },

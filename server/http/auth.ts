@@ -32,7 +32,9 @@ export async function signInPost(request: Request) {
     status: 303,
     headers: {
       location: next,
-      'set-cookie': `${SESSION_COOKIE}=${s.token}; Path=/; HttpOnly; SameSite=Lax; Expires=${s.expires.toUTCString()}${secure}`,
+      'set-cookie':
+        `${SESSION_COOKIE}=${s.token}; Path=/; HttpOnly; SameSite=Lax; ` +
+        `Expires=${s.expires.toUTCString()}${secure}`,
     },
   });
 }

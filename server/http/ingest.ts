@@ -71,7 +71,8 @@ export async function otlpTracesPost(req: Request) {
     ...summary.results.flatMap((r) =>
       r.status === 'rejected'
         ? [
-            `${mapped.envelopes[r.index]!.source} (${mapped.envelopes[r.index]!.type}): ${r.errors.map((x) => `${x.path || 'record'} ${x.message}`).join('; ')}`,
+            `${mapped.envelopes[r.index]!.source} (${mapped.envelopes[r.index]!.type}): ` +
+              r.errors.map((x) => `${x.path || 'record'} ${x.message}`).join('; '),
           ]
         : [],
     ),

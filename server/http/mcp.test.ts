@@ -70,23 +70,33 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
     expect(tools.find((t) => t.name === 'search_memory')!.annotations?.readOnlyHint).toBe(true);
   });
 
-  it('submit_memory_event runs the curator and answers with its disposition; a retry with the same id is a duplicate', async () => {
-    const first = await call(client, 'submit_memory_event', event({ event_id: 'memevt_mcp_write_0001' }));
-    expect(first.isError).toBeFalsy();
-    expect(first.structuredContent).toMatchObject({
-      event_id: 'memevt_mcp_write_0001',
-      stored: 'accepted',
-      disposition: 'written',
-      scope: 'project',
-      entry_id: expect.any(String),
-    });
-    const again = await call(client, 'submit_memory_event', event({ event_id: 'memevt_mcp_write_0001' }));
-    expect(again.structuredContent).toMatchObject({
-      stored: 'duplicate',
-      disposition: 'written',
-      entry_id: first.structuredContent!.entry_id,
-    });
-  });
+  it(
+    'submit_memory_event runs the curator and answers with its disposition; a retry ' +
+      'with ' +
+      'the ' +
+      'same ' +
+      'id ' +
+      'is ' +
+      'a ' +
+      'duplicate',
+    async () => {
+      const first = await call(client, 'submit_memory_event', event({ event_id: 'memevt_mcp_write_0001' }));
+      expect(first.isError).toBeFalsy();
+      expect(first.structuredContent).toMatchObject({
+        event_id: 'memevt_mcp_write_0001',
+        stored: 'accepted',
+        disposition: 'written',
+        scope: 'project',
+        entry_id: expect.any(String),
+      });
+      const again = await call(client, 'submit_memory_event', event({ event_id: 'memevt_mcp_write_0001' }));
+      expect(again.structuredContent).toMatchObject({
+        stored: 'duplicate',
+        disposition: 'written',
+        entry_id: first.structuredContent!.entry_id,
+      });
+    },
+  );
 
   it('queues team memory for review, refuses secrets and instructions to future agents', async () => {
     const team = await call(

@@ -46,7 +46,8 @@ export function createMcpServer(db: Db, projectId: string, actor: string): McpSe
     { name: 'mnemoscope', version: '0.1.0' },
     {
       instructions:
-        'Mnemoscope holds this project’s agent memory. Submit durable memory through submit_memory_event; check list_dead_ends before retrying an approach.',
+        'Mnemoscope holds this project’s agent memory. Submit durable memory through submit_memory_event; ' +
+        'check list_dead_ends before retrying an approach.',
     },
   );
 

@@ -8,7 +8,7 @@ import type { RecallItem } from '@/lib/recall/items';
 import { verifyKey } from '@/server/services/api-keys';
 import { sql } from 'drizzle-orm';
 import { ucsDeadEnds } from '@/server/db/schema/substrate';
-import { decodeCcs, type SessionOutline } from '@/lib/ccs/outline';
+import { decodeCcs, parseOutline } from '@/lib/ccs/outline';
 import { appRouter } from './app';
 
 const createCaller = createCallerFactory(appRouter);
@@ -147,87 +147,92 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect(rows.map((r) => r.occurrences)).toEqual([2]);
   });
 
-  it('recall.corpus pages through every kind of memory text once, each item with a link to where it lives', async () => {
-    const items: RecallItem[] = [];
-    let cursor: Parameters<typeof caller.recall.corpus>[0]['cursor'] = null;
-    let pages = 0;
-    do {
-      const page = await caller.recall.corpus({ cursor, limit: 200 });
-      items.push(...page.items);
-      cursor = page.next;
-      pages++;
-    } while (cursor && pages < 500);
-    expect(cursor).toBeNull();
-    expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
-    const kinds = new Set(items.map((i) => i.kind));
-    for (const k of [
-      'turn',
-      'ccs_term',
-      'memory_event',
-      'artifact',
-      'dead_end',
-      'methodology',
-      'reflection',
-      'judgment',
-    ])
-      expect(kinds).toContain(k);
-    // A CCS term opens the turn where it first appeared; a turn its own.
-    const turn = items.find((i) => i.id === 'turn:itops-nginx-502/7')!;
-    expect(turn.href).toBe('/sessions/itops-nginx-502?turn=7');
-    const terms = items.filter((i) => i.kind === 'ccs_term' && i.session === 'itops-nginx-502');
-    expect(terms.length).toBeGreaterThan(20);
-    expect(new Set(terms.map((t) => `${t.label}|${t.text}`)).size).toBe(terms.length);
-    expect(items.find((i) => i.kind === 'dead_end')!.href).toMatch(/^\/substrate\/aegis-demo\/dead-ends\?focus=/);
-    // The version moves when memory is added.
-    const before = await caller.recall.version();
-    expect(await caller.recall.version()).toBe(before);
-    await h.db
-      .insert(ucsDeadEnds)
-      .values({ projectId: 'default', agentId: 'aegis-demo', id: 'recall-test', topic: 'a new dead end', data: {} });
-    expect(await caller.recall.version()).not.toBe(before);
-    await h.db.delete(ucsDeadEnds).where(sql`id = 'recall-test'`);
-  });
+  it(
+    'recall.corpus pages through every kind of memory text once, ' + 'each item with a link to where it lives',
+    async () => {
+      const items: RecallItem[] = [];
+      let cursor: Parameters<typeof caller.recall.corpus>[0]['cursor'] = null;
+      let pages = 0;
+      do {
+        const page = await caller.recall.corpus({ cursor, limit: 200 });
+        items.push(...page.items);
+        cursor = page.next;
+        pages++;
+      } while (cursor && pages < 500);
+      expect(cursor).toBeNull();
+      expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+      const kinds = new Set(items.map((i) => i.kind));
+      for (const k of [
+        'turn',
+        'ccs_term',
+        'memory_event',
+        'artifact',
+        'dead_end',
+        'methodology',
+        'reflection',
+        'judgment',
+      ])
+        expect(kinds).toContain(k);
+      // A CCS term opens the turn where it first appeared; a turn its own.
+      const turn = items.find((i) => i.id === 'turn:itops-nginx-502/7')!;
+      expect(turn.href).toBe('/sessions/itops-nginx-502?turn=7');
+      const terms = items.filter((i) => i.kind === 'ccs_term' && i.session === 'itops-nginx-502');
+      expect(terms.length).toBeGreaterThan(20);
+      expect(new Set(terms.map((t) => `${t.label}|${t.text}`)).size).toBe(terms.length);
+      expect(items.find((i) => i.kind === 'dead_end')!.href).toMatch(/^\/substrate\/aegis-demo\/dead-ends\?focus=/);
+      // The version moves when memory is added.
+      const before = await caller.recall.version();
+      expect(await caller.recall.version()).toBe(before);
+      await h.db
+        .insert(ucsDeadEnds)
+        .values({ projectId: 'default', agentId: 'aegis-demo', id: 'recall-test', topic: 'a new dead end', data: {} });
+      expect(await caller.recall.version()).not.toBe(before);
+      await h.db.delete(ucsDeadEnds).where(sql`id = 'recall-test'`);
+    },
+  );
 
-  it('session.outline gives the whole session compactly, with stress turns from turns or session metadata', async () => {
-    const o = JSON.parse(await caller.sessions.outline({ id: 'itops-nginx-502' })) as SessionOutline;
-    expect(o.turns).toEqual(Array.from({ length: 50 }, (_, k) => k + 1));
-    expect(o.stress.filter(Boolean)).toEqual(['conflict', 'injection', 'poison']);
-    expect(decodeCcs(o, 0).constraints).toEqual([
-      'no_restart(nginx)',
-      'reload_allowed(nginx)',
-      'safe_change(minimal)',
-      'avoid(speculation)',
-    ]);
-    expect(Object.keys(o.judge).sort()).toEqual(['answer_quality', 'coherence', 'instruction_following', 'relevance']);
+  it(
+    'session.outline gives the whole session compactly, ' + 'with stress turns from turns or session metadata',
+    async () => {
+      const o = parseOutline(await caller.sessions.outline({ id: 'itops-nginx-502' }));
+      expect(o.turns).toEqual(Array.from({ length: 50 }, (_, k) => k + 1));
+      expect(o.stress.filter(Boolean)).toEqual(['conflict', 'injection', 'poison']);
+      expect(decodeCcs(o, 0).constraints).toEqual([
+        'no_restart(nginx)',
+        'reload_allowed(nginx)',
+        'safe_change(minimal)',
+        'avoid(speculation)',
+      ]);
+      expect(Object.keys(o.judge).sort()).toEqual([
+        'answer_quality',
+        'coherence',
+        'instruction_following',
+        'relevance',
+      ]);
 
-    await caller.ingest.batch({
-      records: [
-        { type: 'session', data: { id: 'meta-stress', agent: 'a', metadata: { stress_turns: { '2': 'poison' } } } },
-        ...[1, 2, 3].map((t) => ({
-          type: 'turn',
-          data: { session_id: 'meta-stress', agent: 'a', turn: t, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
-        })),
-      ],
-    });
-    expect((JSON.parse(await caller.sessions.outline({ id: 'meta-stress' })) as SessionOutline).stress).toEqual([
-      null,
-      'poison',
-      null,
-    ]);
-    // A new turn invalidates the cached outline.
-    await caller.ingest.batch({
-      records: [
-        {
-          type: 'turn',
-          data: { session_id: 'meta-stress', agent: 'a', turn: 4, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
-        },
-      ],
-    });
-    expect((JSON.parse(await caller.sessions.outline({ id: 'meta-stress' })) as SessionOutline).turns).toEqual([
-      1, 2, 3, 4,
-    ]);
-    await expect(caller.sessions.outline({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-  });
+      await caller.ingest.batch({
+        records: [
+          { type: 'session', data: { id: 'meta-stress', agent: 'a', metadata: { stress_turns: { '2': 'poison' } } } },
+          ...[1, 2, 3].map((t) => ({
+            type: 'turn',
+            data: { session_id: 'meta-stress', agent: 'a', turn: t, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
+          })),
+        ],
+      });
+      expect(parseOutline(await caller.sessions.outline({ id: 'meta-stress' })).stress).toEqual([null, 'poison', null]);
+      // A new turn invalidates the cached outline.
+      await caller.ingest.batch({
+        records: [
+          {
+            type: 'turn',
+            data: { session_id: 'meta-stress', agent: 'a', turn: 4, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
+          },
+        ],
+      });
+      expect(parseOutline(await caller.sessions.outline({ id: 'meta-stress' })).turns).toEqual([1, 2, 3, 4]);
+      await expect(caller.sessions.outline({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    },
+  );
 
   it('session.window gives full turns by position', async () => {
     const w = await caller.sessions.window({ id: 'itops-nginx-502', offset: 45, limit: 100 });

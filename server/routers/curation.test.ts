@@ -141,7 +141,7 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect(outcome!.reason).toMatch(/^malformed: .*data\.source_agent required/);
   });
 
-  it('approve applies an append; the second reviewer deciding at once is told it lost, and nothing is applied twice', async () => {
+  it('applies an approved append; a second reviewer deciding at once is told it lost; nothing twice', async () => {
     const e = ev({
       suggested_scope: 'agent_repo',
       content: 'The finance agent attaches an assumptions table to every handoff.',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { adminProcedure, procedure, reviewerProcedure, router } from '@/server/trpc/init';
 import { KINDS, SCOPES } from '@/lib/curation/pipeline';
-import { curationPolicy, decideProposal, deprecateEntry, setCurationPolicy } from '@/server/services/curation';
+import { curationPolicy, setCurationPolicy } from '@/server/services/curation';
+import { decideProposal, deprecateEntry } from '@/server/services/curation-decisions';
 import {
   auditPage,
   batchReport,

@@ -35,30 +35,30 @@ describe.each(DRIVERS)('hygiene lab on %s, on the demo', (driver) => {
     expect(agents[0]).toMatchObject({ agent: HYGIENE_AGENT, turns: 96, sessions: 2, reporting: 96 });
   });
 
-  it('finds the misaligned record, the error-propagation chain, and what each policy removes', async () => {
+  it('finds the misaligned memory item, the error-propagation chain, and what each policy removes', async () => {
     const lab = await as('viewer').hygiene.lab(params);
     expect(lab.timeline).toMatchObject({ turns: 96, sessions: ['ehr-agent-day-1', 'ehr-agent-day-2'] });
     expect(lab.utilitySources.utility).toBe(96);
-    expect(lab.records.filter((r) => r.misaligned).map((r) => r.id)).toEqual(['rec_hr_monitor']);
-    const hr = lab.records.find((r) => r.id === 'rec_hr_monitor')!;
+    expect(lab.items.filter((r) => r.misaligned).map((r) => r.id)).toEqual(['rec_hr_monitor']);
+    const hr = lab.items.find((r) => r.id === 'rec_hr_monitor')!;
     expect(hr.meanInputSim!).toBeGreaterThan(0.9);
     expect(hr.meanOutputSim!).toBeLessThan(0.6);
     // The seed's wrong length-of-stay query, copied, stored and recalled again turn after turn.
-    const chain = lab.chains[0]!.map((l) => `${l.record}@${l.turn.session}#${l.turn.turn}`);
+    const chain = lab.chains[0]!.map((l) => `${l.item}@${l.turn.session}#${l.turn.turn}`);
     expect(chain.slice(0, 4)).toEqual([
       'rec_los_seed@ehr-agent-day-1#6',
       'rec_day-1_06@ehr-agent-day-1#14',
       'rec_day-1_14@ehr-agent-day-1#23',
       'rec_day-1_23@ehr-agent-day-1#35',
     ]);
-    // Deletion: history-based removes the misaligned record only; combined is the union with periodic.
+    // Deletion: history-based removes the misaligned item only; combined is the union with periodic.
     expect(lab.deletion.now.history.map((v) => v.id)).toEqual(['rec_hr_monitor']);
     const periodic = new Set(lab.deletion.now.periodic.map((v) => v.id));
     expect(periodic.has('rec_beds')).toBe(true); // never recalled
     expect(periodic.has('rec_hr_monitor')).toBe(false); // recalled in the last period
     expect(new Set(lab.deletion.now.combined.map((v) => v.id))).toEqual(new Set([...periodic, 'rec_hr_monitor']));
     const last = lab.deletion.sizes.at(-1)!;
-    expect(last.none).toBe(lab.deletion.activeRecords);
+    expect(last.none).toBe(lab.deletion.activeItems);
     expect(last.combined).toBeLessThanOrEqual(Math.min(last.periodic, last.history));
     expect(last.capacity).toBeLessThanOrEqual(32);
     // Consolidation: four policies, B each, σ estimated (the demo sends no log-probabilities).
@@ -82,17 +82,17 @@ describe.each(DRIVERS)('hygiene lab on %s, on the demo', (driver) => {
     expect(day2.reduce((n, w) => n + w.errorsAdded, 0)).toBe(0);
   });
 
-  it('raises a deprecation proposal through the curator; approving it deprecates the record, nothing is deleted', async () => {
+  it('raises a deprecation proposal through the curator; approving deprecates the item, deletes nothing', async () => {
     await expect(
-      as('viewer').hygiene.propose({ ...params, record: 'rec_hr_monitor', policy: 'history' }),
+      as('viewer').hygiene.propose({ ...params, item: 'rec_hr_monitor', policy: 'history' }),
     ).rejects.toThrow(/reviewer/);
     const { proposalId } = await as('reviewer').hygiene.propose({
       ...params,
-      record: 'rec_hr_monitor',
+      item: 'rec_hr_monitor',
       policy: 'history',
     });
     await expect(
-      as('reviewer').hygiene.propose({ ...params, record: 'rec_hr_monitor', policy: 'misaligned' }),
+      as('reviewer').hygiene.propose({ ...params, item: 'rec_hr_monitor', policy: 'misaligned' }),
     ).rejects.toThrow(/already waiting for review/);
     const detail = await as('viewer').curation.proposal({ id: proposalId });
     expect(detail.proposal).toMatchObject({
@@ -118,11 +118,11 @@ describe.each(DRIVERS)('hygiene lab on %s, on the demo', (driver) => {
     expect(audit.map((a) => a.action)).toEqual(['artifact.deprecate']);
     // The lab now counts it out of today's memory but keeps its history.
     const after = await as('viewer').hygiene.lab(params);
-    expect(after.records.find((r) => r.id === 'rec_hr_monitor')).toMatchObject({ status: 'deprecated', recalled: 22 });
+    expect(after.items.find((r) => r.id === 'rec_hr_monitor')).toMatchObject({ status: 'deprecated', recalled: 22 });
     expect(after.deletion.now.history).toEqual([]);
     expect(after.consolidation.results.every((r) => !r.kept.includes('rec_hr_monitor'))).toBe(true);
     await expect(
-      as('reviewer').hygiene.propose({ ...params, record: 'rec_hr_monitor', policy: 'manual' }),
+      as('reviewer').hygiene.propose({ ...params, item: 'rec_hr_monitor', policy: 'manual' }),
     ).rejects.toThrow(/already deprecated/);
   });
 

@@ -6,8 +6,8 @@ import { procedure, reviewerProcedure, router } from '@/server/trpc/init';
 export const hygieneRouter = router({
   agents: procedure.query(({ ctx }) => hygieneAgents(ctx.db, ctx.projectId)),
   lab: procedure.input(labInput).query(({ ctx, input }) => hygieneLab(ctx.db, ctx.projectId, input)),
-  /** Raises a deprecation proposal for a record; a reviewer decides it in the inbox like any other. */
+  /** Raises a deprecation proposal for a memory item; a reviewer decides it in the inbox like any other. */
   propose: reviewerProcedure
-    .input(labInput.extend({ record: z.string().min(1).max(256), policy: z.enum(PROPOSAL_POLICIES) }))
+    .input(labInput.extend({ item: z.string().min(1).max(256), policy: z.enum(PROPOSAL_POLICIES) }))
     .mutation(({ ctx, input }) => proposeFromLab(ctx.db, ctx.projectId, input, ctx.actor)),
 });

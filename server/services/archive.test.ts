@@ -4,7 +4,7 @@ import { rowsOf, type DbHandle } from '@/server/db';
 import { proposals } from '@/server/db/schema/curation';
 import { freshDb } from '@/server/test/db';
 import { exportProject, importProject, tableCounts } from './archive';
-import { decideProposal, deprecateEntry } from './curation';
+import { decideProposal, deprecateEntry } from './curation-decisions';
 import { seedDemo } from '@/server/demo/seed';
 
 async function exportLines(h: DbHandle, project = 'default'): Promise<string[]> {
@@ -43,7 +43,8 @@ describe.each([
     await decideProposal(a.db, 'default', pending[1]!.id, { action: 'reject', reason: 'not durable' }, 'bob');
     const [entry] = rowsOf<{ id: string }>(
       await a.db.execute(
-        sql`select id from memory_entries where project_id = 'default' and status = 'active' order by created_at limit 1`,
+        sql`select id from memory_entries
+             where project_id = 'default' and status = 'active' order by created_at limit 1`,
       ),
     );
     await deprecateEntry(a.db, 'default', entry!.id, 'superseded by the runbook', 'alice');

@@ -126,7 +126,8 @@ export async function exportProject(
     async (tx) => {
       const [project] = rowsOf<ArchiveHeader['project']>(
         await tx.execute(
-          sql`select id, name, settings, to_jsonb(created_at) #>> '{}' as created_at from projects where id = ${projectId}`,
+          sql`select id, name, settings, to_jsonb(created_at) #>> '{}' as created_at
+               from projects where id = ${projectId}`,
         ),
       );
       if (!project) throw new InvalidInputError(`project ${JSON.stringify(projectId)} does not exist`);
@@ -147,7 +148,8 @@ export async function exportProject(
         for (let offset = 0; ; offset += PAGE) {
           const page = rowsOf<{ r: string }>(
             await tx.execute(
-              sql`select (to_jsonb(row_)${omit})::text as r from ${sql.raw(q(m.name))} row_ where ${whereProject(p, projectId)} order by ${order} limit ${PAGE} offset ${offset}`,
+              sql`select (to_jsonb(row_)${omit})::text as r from ${sql.raw(q(m.name))} row_
+                   where ${whereProject(p, projectId)} order by ${order} limit ${PAGE} offset ${offset}`,
             ),
           );
           for (const { r } of page) await write(`{"t":${JSON.stringify(m.name)},"r":${r}}`);
@@ -193,7 +195,10 @@ export async function importProject(
   const header = parseLine(first, 1) as Partial<ArchiveHeader>;
   if (header.format !== ARCHIVE_FORMAT)
     throw new InvalidInputError(
-      `line 1: not a Mnemoscope project export (format is ${JSON.stringify(header.format)}, expected "${ARCHIVE_FORMAT}")`,
+      `line 1: not a Mnemoscope project export (format ` +
+        `is ${JSON.stringify(header.format)}, ` +
+        `expected ` +
+        `"${ARCHIVE_FORMAT}")`,
     );
   if (header.version !== ARCHIVE_VERSION)
     throw new InvalidInputError(
@@ -209,16 +214,27 @@ export async function importProject(
     const schema = await schemaVersion(tx);
     if (header.schema !== schema)
       throw new InvalidInputError(
-        `the file was exported at schema ${header.schema}; this database is at schema ${schema}: import it with the Mnemoscope version that exported it, or export again after upgrading that one`,
+        `the file was exported at schema ${header.schema}; this database is at ` +
+          `schema ${schema}: ` +
+          `import ` +
+          `it ` +
+          `with ` +
+          `the Mnemoscope version that exported it, or export again after upgrading that one`,
       );
     const existing = Object.entries(await tableCounts(tx, projectId)).filter(([, n]) => n > 0);
     if (existing.length)
       throw new InvalidInputError(
-        `project ${JSON.stringify(projectId)} already holds data (${existing.map(([t, n]) => `${n} ${t}`).join(', ')}); import into an empty instance (MNEMOSCOPE_DEMO=0 and a new data directory or database) or under another project id`,
+        `project ${JSON.stringify(projectId)} already holds data ` +
+          `(${existing.map(([t, n]) => `${n} ${t}`).join(', ')}); import into an empty ` +
+          `instance ` +
+          `(MNEMOSCOPE_DEMO=0 and a new data directory or database) or under another project id`,
       );
     await tx.execute(sql`
-      insert into projects (id, name, settings, created_at) values (${projectId}, ${header.project!.name}, ${JSON.stringify(header.project!.settings ?? {})}::jsonb, ${header.project!.created_at}::timestamptz)
-      on conflict (id) do update set name = excluded.name, settings = excluded.settings, created_at = excluded.created_at`);
+      insert into projects (id, name, settings, created_at)
+      values (${projectId}, ${header.project!.name}, ${JSON.stringify(header.project!.settings ?? {})}::jsonb,
+              ${header.project!.created_at}::timestamptz)
+      on conflict (id) do update
+        set name = excluded.name, settings = excluded.settings, created_at = excluded.created_at`);
 
     const counts: Record<string, number> = {};
     let batch: unknown[] = [];
@@ -230,12 +246,15 @@ export async function importProject(
       const cols = sql.raw(m.columns.map(q).join(', '));
       try {
         await tx.execute(
-          sql`insert into ${sql.raw(q(m.name))} (${cols}) select ${cols} from jsonb_populate_recordset(null::${sql.raw(q(m.name))}, ${JSON.stringify(batch)}::jsonb)`,
+          sql`insert into ${sql.raw(q(m.name))} (${cols})
+               select ${cols}
+                 from jsonb_populate_recordset(null::${sql.raw(q(m.name))}, ${JSON.stringify(batch)}::jsonb)`,
         );
       } catch (e) {
         const err = e as Error & { cause?: Error };
         throw new InvalidInputError(
-          `${batchTable} rows before line ${lineNo + 1} could not be stored: ${(err.cause?.message ?? err.message).split('\n')[0]}`,
+          `${batchTable} rows before line ${lineNo + 1} could not be ` +
+            `stored: ${(err.cause?.message ?? err.message).split('\n')[0]}`,
         );
       }
       counts[batchTable] = (counts[batchTable] ?? 0) + batch.length;

@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type Tx } from '@/server/db';
-import { nearestInScope } from './curation';
 import { auditLog } from '@/server/db/schema/projects';
 import {
   curationOutcomes,
@@ -12,12 +11,17 @@ import {
   proposals,
   rejectedEvents,
 } from '@/server/db/schema/curation';
+import { artifacts } from '@/server/db/schema/sessions';
+import { memoryEventFieldsBut, pick } from '@/lib/curation/event';
 import type { CurationReport } from '@/lib/curation/report';
 import type { HealthDay } from '@/lib/curation/health';
-import { artifacts } from '@/server/db/schema/sessions';
+import { nearestInScope } from './curation-index';
 import { NotFoundError } from './errors';
 
-/** Read models of the curation pages: the inbox, one proposal with its context, the memory browser, reports, audit, health. */
+/**
+ * Read models of the curation pages: the inbox, one proposal with its context, the memory browser, reports,
+ * audit, health.
+ */
 
 export interface InboxFilters {
   status?: 'pending' | 'approved' | 'rejected';
@@ -99,7 +103,19 @@ const entryColumns = {
   updatedAt: memoryEntries.updatedAt,
 };
 
-/** One proposal with everything a reviewer needs: the event as sent, the curator's steps, nearest and conflicting entries. */
+/** A memory event as a reviewer reads it: every stored field but the raw JSON. */
+const eventColumns = pick(memoryEvents, memoryEventFieldsBut('raw'));
+
+/** A row of the Events tab: the longer fields are left out (evidence refs are counted). */
+const eventRowColumns = pick(
+  memoryEvents,
+  memoryEventFieldsBut('ttl', 'evidenceRefs', 'requestContext', 'supersedes', 'conflictsWith', 'raw'),
+);
+
+/**
+ * One proposal with everything a reviewer needs: the event as sent, the curator's steps, nearest and
+ * conflicting entries.
+ */
 export async function proposalDetail(db: Db, projectId: string, id: string) {
   const [p] = await db
     .select()
@@ -107,25 +123,7 @@ export async function proposalDetail(db: Db, projectId: string, id: string) {
     .where(and(eq(proposals.projectId, projectId), eq(proposals.id, id)));
   if (!p) throw new NotFoundError('proposal', id);
   const [event] = await db
-    .select({
-      eventId: memoryEvents.eventId,
-      shape: memoryEvents.shape,
-      sourceAgent: memoryEvents.sourceAgent,
-      taskId: memoryEvents.taskId,
-      kind: memoryEvents.kind,
-      content: memoryEvents.content,
-      suggestedScope: memoryEvents.suggestedScope,
-      confidence: memoryEvents.confidence,
-      sensitivity: memoryEvents.sensitivity,
-      ttl: memoryEvents.ttl,
-      evidenceRefs: memoryEvents.evidenceRefs,
-      requestContext: memoryEvents.requestContext,
-      supersedes: memoryEvents.supersedes,
-      conflictsWith: memoryEvents.conflictsWith,
-      humanReviewRequired: memoryEvents.humanReviewRequired,
-      redactions: memoryEvents.redactions,
-      timestamp: memoryEvents.timestamp,
-    })
+    .select(eventColumns)
     .from(memoryEvents)
     .where(and(eq(memoryEvents.projectId, projectId), eq(memoryEvents.eventId, p.eventId)));
   const linked = [...p.conflictsWith, ...(p.targetEntryId ? [p.targetEntryId] : [])];
@@ -234,9 +232,12 @@ export async function listBatches(db: Tx, projectId: string) {
       actor: ingestBatches.actor,
       receivedAt: ingestBatches.receivedAt,
       events: ingestBatches.events,
-      written: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = "ingest_batches"."id" and o.disposition = 'written')`,
-      proposed: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = "ingest_batches"."id" and o.disposition = 'proposed')`,
-      rejected: sql<number>`(select count(*)::int from ${curationOutcomes} o where o.batch_id = "ingest_batches"."id" and o.disposition = 'rejected')`,
+      written: sql<number>`(select count(*)::int from ${curationOutcomes} o
+        where o.batch_id = "ingest_batches"."id" and o.disposition = 'written')`,
+      proposed: sql<number>`(select count(*)::int from ${curationOutcomes} o
+        where o.batch_id = "ingest_batches"."id" and o.disposition = 'proposed')`,
+      rejected: sql<number>`(select count(*)::int from ${curationOutcomes} o
+        where o.batch_id = "ingest_batches"."id" and o.disposition = 'rejected')`,
     })
     .from(ingestBatches)
     .where(eq(ingestBatches.projectId, projectId))
@@ -340,7 +341,9 @@ export async function batchReport(db: Tx, projectId: string, batchId: string): P
       })),
     notes: audit.map(
       (a) =>
-        `${a.at.toISOString()} ${a.actor} ${a.action.replace('proposal.', '')} ${a.subjectId}${a.eventId ? ` (event ${a.eventId})` : ''}${a.reason ? `: ${a.reason}` : ''}`,
+        `${a.at.toISOString()} ${a.actor} ${a.action.replace('proposal.', '')} ${a.subjectId}` +
+        (a.eventId ? ` (event ${a.eventId})` : '') +
+        (a.reason ? `: ${a.reason}` : ''),
     ),
   };
 }
@@ -391,7 +394,8 @@ export async function listRejectedEvents(db: Tx, projectId: string) {
 }
 
 /**
- * The paper's curation metrics that can be computed from what is stored, per day: approval and
+ * The curation metrics of the curator paper ("Self-Evolving Agents Hallucinate at Scale: A Provable Memory
+ * Curator Architecture") that can be computed from what is stored, per day: approval and
  * rejection rates of reviewed proposals (M-), evidence sufficiency (M3: events that passed the
  * evidence check without demotion), redundancy (M4: duplicates among curated events), conflicts
  * (M5, detected), and curator latency per event (M7, p50 / p95).
@@ -411,9 +415,12 @@ export async function curationHealth(db: Tx, projectId: string) {
       count(*) filter (where disposition = 'discarded')::int as discarded,
       count(*) filter (where disposition = 'approved')::int as approved,
       count(*) filter (where disposition = 'rejected' and decided_by <> 'curator')::int as declined,
-      count(*) filter (where decided_by = 'curator' and rationale->'steps' @> '[{"step":"evidence","outcome":"demoted"}]')::int as demoted,
-      count(*) filter (where decided_by = 'curator' and rationale->'steps' @> '[{"step":"evidence","outcome":"insufficient"}]')::int as insufficient,
-      count(*) filter (where jsonb_array_length(coalesce(rationale->'conflictsWith', '[]'::jsonb)) > 0)::int as conflicts,
+      count(*) filter (where decided_by = 'curator'
+        and rationale->'steps' @> '[{"step":"evidence","outcome":"demoted"}]')::int as demoted,
+      count(*) filter (where decided_by = 'curator'
+        and rationale->'steps' @> '[{"step":"evidence","outcome":"insufficient"}]')::int as insufficient,
+      count(*) filter (where jsonb_array_length(coalesce(rationale->'conflictsWith', '[]'::jsonb)) > 0)::int
+        as conflicts,
       percentile_cont(0.5) within group (order by latency_ms) as p50,
       percentile_cont(0.95) within group (order by latency_ms) as p95
     from o group by day order by day`);
@@ -423,21 +430,7 @@ export async function curationHealth(db: Tx, projectId: string) {
 /** The incoming memory events, newest first (the Events tab). */
 export async function listEvents(db: Tx, projectId: string, limit = 500) {
   return db
-    .select({
-      eventId: memoryEvents.eventId,
-      shape: memoryEvents.shape,
-      sourceAgent: memoryEvents.sourceAgent,
-      taskId: memoryEvents.taskId,
-      kind: memoryEvents.kind,
-      content: memoryEvents.content,
-      suggestedScope: memoryEvents.suggestedScope,
-      confidence: memoryEvents.confidence,
-      sensitivity: memoryEvents.sensitivity,
-      evidenceCount: sql<number>`jsonb_array_length(${memoryEvents.evidenceRefs})`,
-      humanReviewRequired: memoryEvents.humanReviewRequired,
-      redactions: memoryEvents.redactions,
-      timestamp: memoryEvents.timestamp,
-    })
+    .select({ ...eventRowColumns, evidenceCount: sql<number>`jsonb_array_length(${memoryEvents.evidenceRefs})` })
     .from(memoryEvents)
     .where(eq(memoryEvents.projectId, projectId))
     .orderBy(desc(memoryEvents.ts), memoryEvents.eventId)

@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
-import {
-  additionOf,
-  errorChains,
-  recordHealth,
-  utilityOf,
-  type LabRecord,
-  type LabTurn,
-  type MisalignmentRule,
-} from '@/lib/hygiene/records';
-import { removeNow, simulateSizes, type DeletionParams, type Policy, type SizePoint } from '@/lib/hygiene/deletion';
+import { additionOf, errorChains, itemHealth, utilityOf, type LabTurn, type MemoryItem } from '@/lib/hygiene/items';
+import { removeNow, simulateSizes, type Policy, type SizePoint } from '@/lib/hygiene/deletion';
 import {
   compareKept,
   consolidate,
@@ -20,7 +12,7 @@ import {
   type Nearest,
 } from '@/lib/hygiene/consolidation';
 import { additionReport } from '@/lib/hygiene/addition';
-import type { ProposalPolicy } from '@/lib/hygiene/contract';
+import type { LabInput, ProposalPolicy } from '@/lib/hygiene/contract';
 import { MODEL_ID } from '@/lib/recall/model';
 import type { Db, Tx } from '@/server/db';
 import { memoryEntries } from '@/server/db/schema/curation';
@@ -32,18 +24,13 @@ import { raiseDeprecation } from './curation';
 
 /**
  * The memory hygiene lab on the server: loads one agent's timeline (its turns across sessions, by
- * time), its external store and the durable memory entries, embeds queries and executions with the
- * recall model (cached by text), and runs the pure policies of lib/hygiene over them.
+ * time) and its memory items (the artifacts of its external store and the durable memory entries),
+ * embeds queries and executions with the recall model (cached by text), and runs the pure policies of
+ * lib/hygiene over them.
  */
 
-export interface LabParams {
-  agent: string;
-  deletion: DeletionParams;
-  budget: number;
-  misalignment: MisalignmentRule;
-  /** A turn "went wrong" below this utility (error chains). */
-  wrongBelow: number;
-}
+/** The lab's parameters, as `labInput` (lib/hygiene/contract.ts) parses them. */
+export type LabParams = LabInput;
 
 const refId = (r: unknown): string | null =>
   typeof r === 'string'
@@ -106,7 +93,10 @@ function flat(vs: Float32Array[]): Float32Array {
   return out;
 }
 
-/** Nearest neighbours as one native matrix product (onnxruntime, as the curator's dedup); the JS scan if it cannot load. */
+/**
+ * Nearest neighbours as one native matrix product (onnxruntime, as the curator's dedup); the JS scan if it
+ * cannot load.
+ */
 const nativeNearest: Nearest = async (queries, pool, k) => {
   if (!queries.length || !pool.length) return jsNearest(queries, pool, k);
   try {
@@ -126,7 +116,7 @@ function unitSum(a: Float32Array, b: Float32Array): Float32Array {
 
 interface Loaded {
   turns: LabTurn[];
-  records: (LabRecord & { query: string; execution: string; status: string; session: string | null })[];
+  items: (MemoryItem & { query: string; execution: string; status: string; session: string | null })[];
 }
 
 async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
@@ -199,7 +189,7 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
         or(eq(artifacts.agentId, agent), inArray(artifacts.sessionId, sessionIds)),
       ),
     );
-  const records: Loaded['records'] = arts.map((a) => {
+  const items: Loaded['items'] = arts.map((a) => {
     const from =
       a.session !== null && a.createdTurn !== null ? stepOf.get(`${a.session}\u0000${a.createdTurn}`) : undefined;
     const prov = a.provenance ?? {};
@@ -236,7 +226,7 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
       ),
     );
   for (const e of entries)
-    records.push({
+    items.push({
       id: e.id,
       source: 'entry',
       kind: e.kind,
@@ -251,26 +241,26 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
       status: e.status === 'deprecated' ? 'deprecated' : 'active',
       session: null,
     });
-  return { turns: labTurns, records };
+  return { turns: labTurns, items };
 }
 
 const clip = (s: string, n = 600) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
-  const { turns: tl, records } = await load(db, projectId, p.agent);
+  const { turns: tl, items } = await load(db, projectId, p.agent);
   let vectors: Map<string, Float32Array> | null = null;
   let unavailable: string | null = null;
   try {
     vectors = await embedAll([
       ...tl.flatMap((t) => [t.input, t.output]),
-      ...records.flatMap((r) => [r.query, r.execution]),
+      ...items.flatMap((r) => [r.query, r.execution]),
     ]);
   } catch (e) {
     unavailable = (e as Error).message.split('\n')[0]!;
   }
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const health = recordHealth(
-    records,
+  const byId = new Map(items.map((r) => [r.id, r]));
+  const health = itemHealth(
+    items,
     tl,
     (t, r) => ({
       input: cos(vectors?.get(t.input), vectors?.get(byId.get(r.id)!.query)),
@@ -278,20 +268,20 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
     }),
     p.misalignment,
   );
-  const chains = errorChains(records, tl, p.wrongBelow);
+  const chains = errorChains(items, tl, p.wrongBelow);
   const lastStep = tl.length;
 
   // Deletion and consolidation act on the agent's store (durable entries are the curator's): today on
   // what is still active; over history on everything that was ever in it.
-  const store = records.filter((r) => r.source === 'artifact');
+  const store = items.filter((r) => r.source === 'artifact');
   const retrievals = health
-    .filter((h) => h.record.source === 'artifact')
-    .flatMap((h) => h.retrievals.map((x) => ({ record: x.record, step: x.step, utility: x.utility })));
+    .filter((h) => h.item.source === 'artifact')
+    .flatMap((h) => h.retrievals.map((x) => ({ item: x.item, step: x.step, utility: x.utility })));
   const active = store.filter((r) => r.status === 'active');
   const activeIds = new Set(active.map((r) => r.id));
   const now = removeNow(
     active,
-    retrievals.filter((x) => activeIds.has(x.record)),
+    retrievals.filter((x) => activeIds.has(x.item)),
     lastStep,
     p.deletion,
   );
@@ -300,8 +290,8 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
   const every = Math.max(1, Math.ceil(sizes.length / 400));
   const series: SizePoint[] = sizes.filter((_, i) => i % every === 0 || i === sizes.length - 1);
 
-  // Consolidation over the active records that have a vector.
-  const usage = new Map(health.map((h) => [h.record.id, h.recalled]));
+  // Consolidation over the active items that have a vector.
+  const usage = new Map(health.map((h) => [h.item.id, h.recalled]));
   // An atom's embedding: its query and its execution together.
   const atoms: Atom[] = vectors
     ? active.map((r) => ({
@@ -319,7 +309,7 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
   const cmp = compareKept(results);
 
   const healthOut = health.map((h) => {
-    const r = byId.get(h.record.id)!;
+    const r = byId.get(h.item.id)!;
     return {
       id: r.id,
       source: r.source,
@@ -370,7 +360,7 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
     },
     utilitySources: sources,
     similarity: { available: !!vectors, model: MODEL_ID, reason: unavailable },
-    records: healthOut,
+    items: healthOut,
     turns: tl.map((t) => ({
       step: t.step,
       session: t.session,
@@ -387,7 +377,7 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
         combined: removed('combined'),
         capacity: removed('capacity'),
       },
-      activeRecords: active.length,
+      activeItems: active.length,
       sizes: series,
     },
     consolidation: {
@@ -414,48 +404,53 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
 
 export type HygieneLab = Awaited<ReturnType<typeof hygieneLab>>;
 
-/** Raises a deprecation proposal for a record the lab selected, with the policy's reason and numbers. */
+/** Raises a deprecation proposal for a memory item the lab selected, with the policy's reason and numbers. */
 export async function proposeFromLab(
   db: Db,
   projectId: string,
-  p: LabParams & { record: string; policy: ProposalPolicy },
+  p: LabParams & { item: string; policy: ProposalPolicy },
   actor: string,
 ) {
   const lab = await hygieneLab(db, projectId, p);
-  const rec = lab.records.find((r) => r.id === p.record);
-  if (!rec) throw new NotFoundError('record', p.record);
+  const item = lab.items.find((r) => r.id === p.item);
+  if (!item) throw new NotFoundError('memory item', p.item);
   const verdict =
-    p.policy in lab.deletion.now ? lab.deletion.now[p.policy as Policy].find((v) => v.id === p.record) : undefined;
+    p.policy in lab.deletion.now ? lab.deletion.now[p.policy as Policy].find((v) => v.id === p.item) : undefined;
   const policyName = {
     periodic: `periodic deletion (P = ${p.deletion.period}, α = ${p.deletion.alpha})`,
     history: `history-based deletion (n = ${p.deletion.n}, β = ${p.deletion.beta})`,
-    combined: `combined deletion (P = ${p.deletion.period}, α = ${p.deletion.alpha}, n = ${p.deletion.n}, β = ${p.deletion.beta})`,
+    combined:
+      `combined deletion (P = ${p.deletion.period}, α = ${p.deletion.alpha}, ` +
+      `n = ${p.deletion.n}, β = ${p.deletion.beta})`,
     capacity: `capacity cap (C = ${p.deletion.capacity})`,
-    misaligned: `misaligned experience replay (input ≥ ${p.misalignment.inputMin}, output ≤ ${p.misalignment.outputMax})`,
+    misaligned:
+      `misaligned experience replay (input ≥ ${p.misalignment.inputMin}, ` + `output ≤ ${p.misalignment.outputMax})`,
     chain: 'error-propagation chain',
     manual: 'chosen in the hygiene lab',
   }[p.policy];
   const reason =
     verdict?.reason ??
     (p.policy === 'misaligned'
-      ? `recalled ${rec.recalled}× with mean input similarity ${rec.meanInputSim?.toFixed(2)} but mean output similarity ${rec.meanOutputSim?.toFixed(2)}`
+      ? `recalled ${item.recalled}× with mean input similarity ${item.meanInputSim?.toFixed(2)} ` +
+        `but mean output similarity ${item.meanOutputSim?.toFixed(2)}`
       : p.policy === 'chain'
-        ? `part of an error-propagation chain: recalled into turns that went wrong, whose outputs were stored and recalled again`
+        ? 'part of an error-propagation chain: recalled into turns that went wrong, ' +
+          'whose outputs were stored and recalled again'
         : `selected by ${actor}`);
   return raiseDeprecation(
     db,
     projectId,
     {
-      target: { source: rec.source, id: rec.id },
+      target: { source: item.source, id: item.id },
       policy: policyName,
       reason,
       evidence: {
         agent: p.agent,
-        recalled: rec.recalled,
-        'mean utility': rec.meanUtility ?? 'unknown',
-        'mean input similarity': rec.meanInputSim ?? 'unknown',
-        'mean output similarity': rec.meanOutputSim ?? 'unknown',
-        'last recalled at step': rec.lastStep ?? 'never',
+        recalled: item.recalled,
+        'mean utility': item.meanUtility ?? 'unknown',
+        'mean input similarity': item.meanInputSim ?? 'unknown',
+        'mean output similarity': item.meanOutputSim ?? 'unknown',
+        'last recalled at step': item.lastStep ?? 'never',
         'timeline steps': lab.timeline.turns,
       },
     },

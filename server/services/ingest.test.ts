@@ -84,7 +84,9 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
   it('rejects, alone, a record the database refuses, and keeps the rest of the batch', async () => {
     // A rule only the database knows (as an administrator's constraint would be).
     await h.db.execute(
-      sql`create function refuse_explode() returns trigger as $$ begin if new.input = 'explode' then raise exception 'input refused by policy'; end if; return new; end $$ language plpgsql`,
+      sql`create function refuse_explode() returns trigger as $$
+        begin if new.input = 'explode' then raise exception 'input refused by policy'; end if; return new; end
+      $$ language plpgsql`,
     );
     await h.db.execute(
       sql`create trigger refuse_explode before insert on turns for each row execute function refuse_explode()`,

@@ -57,7 +57,11 @@ describe('recall quality on the labelled set (104 query→memory pairs, demo cor
       evaluate(engine, labelled.queries, 'vector'),
     ]);
     console.log(
-      `[recall quality] hybrid r@5 ${hybrid.recallAt5.toFixed(3)} mrr ${hybrid.mrr.toFixed(3)} · keyword ${keyword.recallAt5.toFixed(3)} / ${keyword.mrr.toFixed(3)} · vector ${vector.recallAt5.toFixed(3)} / ${vector.mrr.toFixed(3)}`,
+      `[recall quality] hybrid r@5 ${hybrid.recallAt5.toFixed(3)} ` +
+        `mrr ${hybrid.mrr.toFixed(3)} ` +
+        `· ` +
+        `keyword ${keyword.recallAt5.toFixed(3)} / ${keyword.mrr.toFixed(3)} · ` +
+        `vector ${vector.recallAt5.toFixed(3)} / ${vector.mrr.toFixed(3)}`,
     );
     expect(labelled.queries.length).toBeGreaterThanOrEqual(100);
     expect(hybrid.recallAt5).toBeGreaterThan(keyword.recallAt5);

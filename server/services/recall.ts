@@ -364,8 +364,10 @@ export async function corpusVersion(db: Tx, projectId: string): Promise<string> 
   const r = await db.execute(sql`
     select concat_ws('/',
       (select count(*) || ':' || coalesce(max(ingested_at)::text, '') from turns where project_id = ${projectId}),
-      (select count(*) || ':' || coalesce(max(received_at)::text, '') from memory_events where project_id = ${projectId}),
-      (select count(*) || ':' || coalesce(max(updated_at)::text, '') from memory_entries where project_id = ${projectId}),
+      (select count(*) || ':' || coalesce(max(received_at)::text, '') from memory_events
+        where project_id = ${projectId}),
+      (select count(*) || ':' || coalesce(max(updated_at)::text, '') from memory_entries
+        where project_id = ${projectId}),
       (select count(*) || ':' || coalesce(max(ingested_at)::text, '') from artifacts where project_id = ${projectId}),
       (select count(*) from ucs_dead_ends where project_id = ${projectId}),
       (select count(*) from ucs_methodology where project_id = ${projectId}),

@@ -10,7 +10,10 @@ const MAX_CACHED = 20;
 // One cache per database handle, so two databases in one process (tests) never share entries.
 const caches = new WeakMap<object, Map<string, { stamp: string; json: string }>>();
 
-/** Stress turns declared in session metadata: `{"stress_turns": {"15": "conflict"}}` or `[{"turn": 15, "kind": "conflict"}]`. */
+/**
+ * Stress turns declared in session metadata: `{"stress_turns": {"15": "conflict"}}` or
+ * `[{"turn": 15, "kind": "conflict"}]`.
+ */
 function stressFromMetadata(metadata: Record<string, unknown>): Map<number, string> {
   const out = new Map<number, string>();
   const s = metadata.stress_turns;
@@ -24,15 +27,18 @@ function stressFromMetadata(metadata: Record<string, unknown>): Map<number, stri
   return out;
 }
 
-/** The session's outline as JSON text (sent as is: a large nested array is cheaper to parse natively than to walk). */
+/**
+ * The session's outline as JSON text (sent as is: a large nested array is cheaper to parse natively than to
+ * walk); the UI reads it with `parseOutline`.
+ */
 export async function sessionOutlineJson(db: Tx, projectId: string, id: string): Promise<string> {
   const [meta] = await db
     .select({
       metadata: sessions.metadata,
-      count: sql<number>`(select count(*)::int from ${turns} t where t.project_id = ${sessions.projectId} and t.session_id = ${sessions.id})`,
-      last: sql<
-        string | null
-      >`(select max(t.ingested_at)::text from ${turns} t where t.project_id = ${sessions.projectId} and t.session_id = ${sessions.id})`,
+      count: sql<number>`(select count(*)::int from ${turns} t
+        where t.project_id = ${sessions.projectId} and t.session_id = ${sessions.id})`,
+      last: sql<string | null>`(select max(t.ingested_at)::text from ${turns} t
+        where t.project_id = ${sessions.projectId} and t.session_id = ${sessions.id})`,
     })
     .from(sessions)
     .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id)));

@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
 import { ReplayView } from '@/components/sessions/replay-view';
 import { decodeSegment } from '@/lib/net/path';
-import { indexOfTurn, TURN_WINDOW as WINDOW } from '@/lib/ccs/outline';
+import { indexOfTurn, parseOutline, TURN_WINDOW as WINDOW } from '@/lib/ccs/outline';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 
 export const dynamic = 'force-dynamic';
@@ -29,7 +29,7 @@ export default async function SessionPage({
     throw e;
   }
   // The outline, then the window of full turns the player opens at, so the first paint shows the turn.
-  const outline = JSON.parse(await qc.fetchQuery(trpc.sessions.outline.queryOptions({ id }))) as { turns: number[] };
+  const outline = parseOutline(await qc.fetchQuery(trpc.sessions.outline.queryOptions({ id })));
   const initial = Number.isFinite(turnParam) ? indexOfTurn(outline.turns, turnParam) : 0;
   const offset = Math.floor(initial / WINDOW) * WINDOW;
   await Promise.all([

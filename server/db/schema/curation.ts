@@ -23,7 +23,7 @@ export const memoryEvents = pgTable(
       .notNull()
       .references(() => projects.id),
     eventId: text('event_id').notNull(),
-    /** 'agentlas' (memory_kind, string evidence refs) or 'legacy' (the paper's kind + object refs). */
+    /** 'agentlas' (memory_kind, string evidence refs) or 'legacy' (the Memory Curator paper's kind + object refs). */
     shape: text('shape').notNull(),
     sourceAgent: text('source_agent').notNull(),
     taskId: text('task_id'),

@@ -1,11 +1,13 @@
 /**
- * Record health for the memory hygiene lab (memory-addition-deletion paper): for every record in the
- * agent's external store, each time it was recalled, into which turn, how that turn went, and the
- * paper's two similarities — input (the turn's query vs the record's query) and output (the turn's
- * output vs the record's execution). Pure: similarities come in as numbers.
+ * Memory item health for the memory hygiene lab, after "How Memory Management Impacts LLM Agents: An
+ * Empirical Study of Experience-Following Behavior": for every memory item (an artifact of the agent's
+ * external store, or a durable memory entry), each time it was recalled, into which turn, how that turn
+ * went, and that paper's two similarities — input (the turn's query vs the item's query) and output
+ * (the turn's output vs the item's execution). Pure: similarities come in as numbers.
  */
 
-export interface LabRecord {
+/** The hygiene lab's unit ("memory record" in that paper; not an ingest record). */
+export interface MemoryItem {
   id: string;
   /** An artifact of the external store, or a durable memory entry. */
   source: 'artifact' | 'entry';
@@ -91,7 +93,7 @@ export function additionOf(v: unknown): AdditionDecision | null {
 }
 
 export interface Retrieval {
-  record: string;
+  item: string;
   step: number;
   session: string;
   turn: number;
@@ -101,8 +103,8 @@ export interface Retrieval {
   utility: number | null;
 }
 
-export interface RecordHealth {
-  record: LabRecord;
+export interface ItemHealth {
+  item: MemoryItem;
   retrievals: Retrieval[];
   recalled: number;
   qualified: number;
@@ -130,14 +132,14 @@ const mean = (xs: (number | null)[]): number | null => {
   return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
 };
 
-/** Joins records and the turns that recalled them. `sim(turnStep, recordId)` gives the two similarities. */
-export function recordHealth(
-  records: LabRecord[],
+/** Joins memory items and the turns that recalled them. `sim(turn, item)` gives the two similarities. */
+export function itemHealth(
+  items: MemoryItem[],
   turns: LabTurn[],
-  sim: (turn: LabTurn, record: LabRecord) => { input: number | null; output: number | null },
+  sim: (turn: LabTurn, item: MemoryItem) => { input: number | null; output: number | null },
   rule: MisalignmentRule = DEFAULT_MISALIGNMENT,
-): RecordHealth[] {
-  const byId = new Map(records.map((r) => [r.id, r]));
+): ItemHealth[] {
+  const byId = new Map(items.map((r) => [r.id, r]));
   const hits = new Map<string, Retrieval[]>();
   for (const t of turns) {
     const q = new Set(t.qualified);
@@ -147,7 +149,7 @@ export function recordHealth(
       const s = sim(t, r);
       const list = hits.get(id) ?? [];
       list.push({
-        record: id,
+        item: id,
         step: t.step,
         session: t.session,
         turn: t.turn,
@@ -159,14 +161,14 @@ export function recordHealth(
       hits.set(id, list);
     }
   }
-  return records.map((record) => {
-    const retrievals = hits.get(record.id) ?? [];
+  return items.map((item) => {
+    const retrievals = hits.get(item.id) ?? [];
     const bad = retrievals.filter(
       (x) =>
         x.inputSim !== null && x.outputSim !== null && x.inputSim >= rule.inputMin && x.outputSim <= rule.outputMax,
     ).length;
     return {
-      record,
+      item,
       retrievals,
       recalled: retrievals.length,
       qualified: retrievals.filter((x) => x.qualified).length,
@@ -179,40 +181,40 @@ export function recordHealth(
   });
 }
 
-/** One link of an error-propagation chain: a record recalled into a turn that went wrong. */
+/** One link of an error-propagation chain: a memory item recalled into a turn that went wrong. */
 export interface ChainLink {
-  record: string;
+  item: string;
   turn: { session: string; turn: number; step: number; utility: number | null };
 }
 
 /**
- * Error-propagation chains: a record recalled into a turn that went wrong (utility below
- * `wrongBelow`), whose execution was stored as a record that was recalled into a turn that went
+ * Error-propagation chains: a memory item recalled into a turn that went wrong (utility below
+ * `wrongBelow`), whose execution was stored as an item that was recalled into a turn that went
  * wrong, and so on. Returns every maximal chain of at least `minLinks` links, longest first.
  */
-export function errorChains(records: LabRecord[], turns: LabTurn[], wrongBelow = 0.5, minLinks = 2): ChainLink[][] {
+export function errorChains(items: MemoryItem[], turns: LabTurn[], wrongBelow = 0.5, minLinks = 2): ChainLink[][] {
   const turnKey = (s: string, n: number) => `${s}\u0000${n}`;
-  const storedFrom = new Map<string, string[]>(); // turn → records made from it
-  for (const r of records)
+  const storedFrom = new Map<string, string[]>(); // turn → items made from it
+  for (const r of items)
     if (r.fromTurn) {
       const k = turnKey(r.fromTurn.session, r.fromTurn.turn);
       storedFrom.set(k, [...(storedFrom.get(k) ?? []), r.id]);
     }
-  const known = new Set(records.map((r) => r.id));
-  const wrongInto = new Map<string, LabTurn[]>(); // record → wrong turns it was recalled into
+  const known = new Set(items.map((r) => r.id));
+  const wrongInto = new Map<string, LabTurn[]>(); // item → wrong turns it was recalled into
   for (const t of turns) {
     if (t.utility === null || t.utility >= wrongBelow) continue;
     for (const id of new Set(t.recalled)) if (known.has(id)) wrongInto.set(id, [...(wrongInto.get(id) ?? []), t]);
   }
-  // A chain starts at a record that no wrong turn produced.
+  // A chain starts at an item that no wrong turn produced.
   const producedByWrong = new Set<string>();
   for (const [, ts] of wrongInto)
     for (const t of ts) for (const r of storedFrom.get(turnKey(t.session, t.turn)) ?? []) producedByWrong.add(r);
   const out: ChainLink[][] = [];
-  const walk = (record: string, path: ChainLink[], seen: Set<string>) => {
+  const walk = (item: string, path: ChainLink[], seen: Set<string>) => {
     let extended = false;
-    for (const t of wrongInto.get(record) ?? []) {
-      const link: ChainLink = { record, turn: { session: t.session, turn: t.turn, step: t.step, utility: t.utility } };
+    for (const t of wrongInto.get(item) ?? []) {
+      const link: ChainLink = { item, turn: { session: t.session, turn: t.turn, step: t.step, utility: t.utility } };
       const next = (storedFrom.get(turnKey(t.session, t.turn)) ?? []).filter((r) => !seen.has(r));
       for (const r of next) {
         extended = true;
@@ -227,7 +229,7 @@ export function errorChains(records: LabRecord[], turns: LabTurn[], wrongBelow =
   };
   for (const r of wrongInto.keys()) if (!producedByWrong.has(r)) walk(r, [], new Set([r]));
   // Keep maximal chains only: drop a chain that is a prefix of a longer one.
-  const sig = (c: ChainLink[]) => c.map((l) => `${l.record}>${l.turn.step}`).join('|');
+  const sig = (c: ChainLink[]) => c.map((l) => `${l.item}>${l.turn.step}`).join('|');
   const sigs = out.map(sig);
   return out
     .filter((c, i) => !sigs.some((s, j) => j !== i && s.length > sigs[i]!.length && s.startsWith(sigs[i]!)))

@@ -1,0 +1,142 @@
+'use client';
+
+import { fmtInt } from '@/lib/format';
+import { PAPER_DEFAULTS, type DeletionParams } from '@/lib/hygiene/deletion';
+import { LineChart } from './charts';
+import { POLICY_COLOR, POLICY_LABEL } from './labels';
+import { NumberField } from './number-field';
+import { ProposeButton } from './propose-button';
+import type { Lab, Raise } from './types';
+
+/**
+ * The deletion policies of "How Memory Management Impacts LLM Agents: An Empirical Study of
+ * Experience-Following Behavior": their parameters, memory size over the history, and what each removes today.
+ */
+export function DeletionTab({
+  lab,
+  params: p,
+  setParams,
+  onSelect,
+  raise,
+  busy,
+}: {
+  lab: Lab;
+  params: DeletionParams;
+  setParams: (p: DeletionParams) => void;
+  onSelect: (id: string) => void;
+  raise: Raise;
+  busy: boolean;
+}) {
+  const s = lab.deletion.sizes;
+  const series = (['none', 'periodic', 'history', 'combined', 'capacity'] as const).map((k) => ({
+    key: k,
+    label: k === 'none' ? 'no deletion' : POLICY_LABEL[k],
+    color: POLICY_COLOR[k],
+    dashed: k === 'none',
+    values: s.map((pt) => ({ x: pt.step, y: pt[k] })),
+  }));
+  return (
+    <>
+      <section className="panel">
+        <div className="panel-head">Parameters</div>
+        <div className="panel-body">
+          <div className="toolbar" style={{ flexWrap: 'wrap', gap: 14 }}>
+            <NumberField
+              label="Period P (steps)"
+              value={p.period}
+              min={1}
+              onChange={(v) => setParams({ ...p, period: Math.max(1, Math.round(v)) })}
+            />
+            <NumberField
+              label="α (max recalls in P)"
+              value={p.alpha}
+              onChange={(v) => setParams({ ...p, alpha: Math.max(0, Math.round(v)) })}
+            />
+            <NumberField
+              label="n (recalls before judged)"
+              value={p.n}
+              onChange={(v) => setParams({ ...p, n: Math.max(0, Math.round(v)) })}
+            />
+            <NumberField
+              label="β (mean utility ≤)"
+              value={p.beta}
+              step={0.05}
+              max={1}
+              onChange={(v) => setParams({ ...p, beta: Math.min(1, Math.max(0, v)) })}
+            />
+            <NumberField
+              label="Capacity C"
+              value={p.capacity}
+              min={1}
+              onChange={(v) => setParams({ ...p, capacity: Math.max(1, Math.round(v)) })}
+            />
+            <button type="button" className="btn btn-small" onClick={() => setParams({ ...PAPER_DEFAULTS })}>
+              Paper&apos;s values
+            </button>
+          </div>
+          <p className="muted" style={{ marginBottom: 0, fontSize: 12 }}>
+            The memory-addition-deletion paper uses P = 200–300 steps, α = 0–1, n = 5, β = 0.3–0.7 and C = 100.
+            Periodic: retrieved ≤ α times in the last P steps (items younger than P are not judged). History-based:
+            retrieved more than n times with mean utility ≤ β. Combined: both deletions run (that paper&apos;s Table 2;
+            its printed φ<sub>period</sub>·φ
+            <sub>history</sub> would be the intersection). Capacity: periodic, then the least useful until C fit.
+          </p>
+        </div>
+      </section>
+      <section className="panel" style={{ marginTop: 14 }}>
+        <div className="panel-head">
+          Memory size over the recorded history{' '}
+          <span className="muted">recalls replayed as recorded; a removed item&apos;s later recalls are dropped</span>
+        </div>
+        <div className="panel-body">
+          <LineChart
+            series={series}
+            xLabel="step (turns of this agent, in time order)"
+            yLabel="items in memory"
+            testId="size-chart"
+          />
+        </div>
+      </section>
+      <div className="lab-columns" style={{ marginTop: 14 }} data-testid="deletion-now">
+        {(['periodic', 'history', 'combined', 'capacity'] as const).map((k) => {
+          const list = lab.deletion.now[k];
+          return (
+            <section className="panel" key={k} data-testid={`remove-${k}`}>
+              <div className="panel-head">
+                <span>{POLICY_LABEL[k]}</span>
+                <span className="muted">
+                  removes <b>{fmtInt(list.length)}</b> of {fmtInt(lab.deletion.activeItems)} today
+                </span>
+              </div>
+              <div style={{ maxHeight: 360, overflow: 'auto' }}>
+                {list.length ? (
+                  <table className="data compact">
+                    <tbody>
+                      {list.map((v) => (
+                        <tr key={v.id}>
+                          <td>
+                            <button type="button" className="link-btn mono" onClick={() => onSelect(v.id)}>
+                              {v.id}
+                            </button>
+                            <div className="cell-sub">{v.reason}</div>
+                          </td>
+                          <td className="right">
+                            <ProposeButton item={v.id} policy={k} raise={raise} busy={busy} label="Propose" />
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                ) : (
+                  <p className="muted panel-body" style={{ margin: 0 }}>
+                    Nothing to remove with these parameters.
+                  </p>
+                )}
+              </div>
+            </section>
+          );
+        })}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+'use client';
+
+import { useMemo } from 'react';
+import { fmtInt } from '@/lib/format';
+import type { MisalignmentRule } from '@/lib/hygiene/items';
+import { groupChains, itemsInChains } from '@/lib/hygiene/lab-view';
+import { scatterPoints } from '@/lib/hygiene/prepare-charts';
+import { Scatter } from './charts';
+import { FlaggedPanel } from './flagged-panel';
+import { ItemDetail } from './item-detail';
+import { ItemsTable } from './items-table';
+import type { Lab, Raise } from './types';
+
+/**
+ * Memory item health: the experience-following plot with the misalignment rule, the flagged items
+ * (misaligned, error chains), every item, and the selected one in detail.
+ */
+export function ItemHealthTab({
+  lab,
+  selected,
+  onSelect,
+  mis,
+  setMis,
+  raise,
+  busy,
+}: {
+  lab: Lab;
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+  mis: MisalignmentRule;
+  setMis: (m: MisalignmentRule) => void;
+  raise: Raise;
+  busy: boolean;
+}) {
+  const inChains = useMemo(() => itemsInChains(lab.chains), [lab.chains]);
+  const chains = useMemo(() => groupChains(lab.chains), [lab.chains]);
+  const points = useMemo(() => scatterPoints(lab.items), [lab.items]);
+  const misaligned = lab.items.filter((r) => r.misaligned);
+  const sel = lab.items.find((r) => r.id === selected) ?? null;
+  return (
+    <>
+      <div className="grid-2" style={{ gridTemplateColumns: 'minmax(420px, 3fr) minmax(340px, 2fr)' }}>
+        <section className="panel">
+          <div className="panel-head">
+            Experience following <span className="muted">{fmtInt(points.length)} retrievals</span>
+          </div>
+          <div className="panel-body">
+            <Scatter
+              points={points}
+              inputMin={mis.inputMin}
+              outputMax={mis.outputMax}
+              selected={selected}
+              onSelect={onSelect}
+            />
+            <div className="toolbar" style={{ flexWrap: 'wrap', fontSize: 12 }}>
+              <span className="muted">Misaligned when input ≥</span>
+              <input
+                className="input"
+                style={{ width: 64 }}
+                type="number"
+                step={0.05}
+                min={0}
+                max={1}
+                aria-label="Input similarity at least"
+                value={mis.inputMin}
+                onChange={(e) => setMis({ ...mis, inputMin: Number(e.target.value) })}
+              />
+              <span className="muted">and output ≤</span>
+              <input
+                className="input"
+                style={{ width: 64 }}
+                type="number"
+                step={0.05}
+                min={0}
+                max={1}
+                aria-label="Output similarity at most"
+                value={mis.outputMax}
+                onChange={(e) => setMis({ ...mis, outputMax: Number(e.target.value) })}
+              />
+              <span className="muted">in ≥ {mis.minHits} retrievals and half of them.</span>
+            </div>
+          </div>
+        </section>
+        <FlaggedPanel misaligned={misaligned} chains={chains} onSelect={onSelect} />
+      </div>
+
+      <div
+        className="grid-2"
+        style={{ marginTop: 14, gridTemplateColumns: sel ? 'minmax(480px, 3fr) minmax(340px, 2fr)' : '1fr' }}
+      >
+        <ItemsTable
+          items={lab.items}
+          inChains={inChains}
+          selected={selected}
+          onSelect={onSelect}
+          turns={lab.timeline.turns}
+        />
+        {sel ? (
+          <ItemDetail
+            r={sel}
+            lab={lab}
+            inChain={inChains.has(sel.id)}
+            onClose={() => onSelect(null)}
+            raise={raise}
+            busy={busy}
+          />
+        ) : null}
+      </div>
+    </>
+  );
+}

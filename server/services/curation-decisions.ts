@@ -1,0 +1,161 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '@/server/db';
+import { auditLog } from '@/server/db/schema/projects';
+import { curationOutcomes, proposals } from '@/server/db/schema/curation';
+import { KINDS, SCOPES, type Kind, type Operation, type Scope } from '@/lib/curation/pipeline';
+import { redactText } from '@/lib/redact/redact';
+import { lockCuration } from './curation-index';
+import { applyOperation, lockEntry, newVersion } from './curation-writes';
+import { ConflictError, InvalidInputError, NotFoundError } from './errors';
+
+/**
+ * Reviewers' decisions: approving or rejecting a proposal from the inbox, and deprecating an entry from
+ * the memory browser. Each is one transaction, a curation outcome where it decides an event, and an audit record.
+ */
+
+export interface Decision {
+  action: 'approve' | 'reject';
+  /** Required to reject. */
+  reason?: string;
+  /** Edit, then approve. */
+  edits?: { content?: string; scope?: Scope; kind?: Kind };
+}
+
+/**
+ * Decides one pending proposal and applies it, all in one transaction. Two reviewers deciding at
+ * once: the first to commit wins; the other gets a ConflictError naming who decided and how.
+ */
+export async function decideProposal(
+  db: Db,
+  projectId: string,
+  proposalId: string,
+  d: Decision,
+  reviewer: string,
+): Promise<{ status: string; entryId: string | null }> {
+  if (d.action === 'reject' && !d.reason?.trim()) throw new InvalidInputError('reason: a rejection needs a reason');
+  if (d.edits?.scope && !(SCOPES as readonly string[]).includes(d.edits.scope))
+    throw new InvalidInputError(`edits.scope: must be one of ${SCOPES.join(', ')}`);
+  if (d.edits?.kind && !(KINDS as readonly string[]).includes(d.edits.kind))
+    throw new InvalidInputError(`edits.kind: must be one of ${KINDS.join(', ')}`);
+  if (d.edits?.content !== undefined && !d.edits.content.trim())
+    throw new InvalidInputError('edits.content: must not be empty');
+  const content = d.edits?.content !== undefined ? redactText(d.edits.content).text : undefined;
+  try {
+    return await applyDecision(db, projectId, proposalId, d, content, reviewer);
+  } catch (error) {
+    // A refused attempt (someone decided first) is audited too, outside the rolled-back transaction.
+    if (error instanceof ConflictError)
+      await db.insert(auditLog).values({
+        projectId,
+        actor: reviewer,
+        action: 'proposal.refused',
+        subjectType: 'proposal',
+        subjectId: proposalId,
+        detail: { attempted: d.action, reason: error.message },
+      });
+    throw error;
+  }
+}
+
+async function applyDecision(
+  db: Db,
+  projectId: string,
+  proposalId: string,
+  d: Decision,
+  content: string | undefined,
+  reviewer: string,
+): Promise<{ status: string; entryId: string | null }> {
+  return db.transaction(async (tx) => {
+    await lockCuration(tx, projectId);
+    const status = d.action === 'approve' ? 'approved' : 'rejected';
+    const [p] = await tx
+      .update(proposals)
+      .set({
+        status,
+        decidedAt: sql`now()`,
+        decidedBy: reviewer,
+        decisionNote: d.reason ?? null,
+        ...(content !== undefined ? { content } : {}),
+        ...(d.edits?.scope ? { scope: d.edits.scope } : {}),
+        ...(d.edits?.kind ? { kind: d.edits.kind } : {}),
+      })
+      .where(and(eq(proposals.projectId, projectId), eq(proposals.id, proposalId), eq(proposals.status, 'pending')))
+      .returning();
+    if (!p) {
+      const [cur] = await tx
+        .select()
+        .from(proposals)
+        .where(and(eq(proposals.projectId, projectId), eq(proposals.id, proposalId)));
+      if (!cur) throw new NotFoundError('proposal', proposalId);
+      throw new ConflictError(
+        `proposal already ${cur.status} by ${cur.decidedBy ?? 'someone'} ` +
+          `at ${cur.decidedAt?.toISOString() ?? 'an earlier time'}; your decision was not applied`,
+      );
+    }
+    const entryId =
+      status === 'approved'
+        ? await applyOperation(
+            tx,
+            projectId,
+            p.operation as Operation,
+            {
+              scope: p.scope as Scope,
+              kind: p.kind as Kind,
+              content: p.content,
+              eventId: p.eventId,
+              targetEntryId: p.targetEntryId,
+              targetArtifactId: p.targetArtifactId,
+              conflictsWith: p.conflictsWith,
+            },
+            reviewer,
+          )
+        : null;
+    const edited = d.edits && Object.keys(d.edits).length ? d.edits : null;
+    await tx.insert(curationOutcomes).values({
+      projectId,
+      eventId: p.eventId,
+      disposition: status,
+      scope: p.scope,
+      kind: p.kind,
+      reason: d.reason ?? (edited ? 'edited, then approved' : 'approved'),
+      rationale: { proposalId, operation: p.operation, edited: edited ? Object.keys(edited) : [] },
+      entryId,
+      decidedBy: reviewer,
+    });
+    await tx.insert(auditLog).values({
+      projectId,
+      actor: reviewer,
+      action: `proposal.${status}`,
+      subjectType: 'proposal',
+      subjectId: proposalId,
+      detail: {
+        eventId: p.eventId,
+        batchId: p.batchId,
+        operation: p.operation,
+        entryId,
+        reason: d.reason ?? null,
+        edited: edited ? Object.keys(edited) : [],
+      },
+    });
+    return { status, entryId };
+  });
+}
+
+/** Deprecates an entry from the memory browser (nothing is ever deleted). */
+export async function deprecateEntry(db: Db, projectId: string, entryId: string, reason: string, actor: string) {
+  if (!reason.trim()) throw new InvalidInputError('reason: say why the entry is no longer valid');
+  await db.transaction(async (tx) => {
+    await lockCuration(tx, projectId);
+    const cur = await lockEntry(tx, projectId, entryId);
+    if (cur.status === 'deprecated') throw new ConflictError('the entry is already deprecated');
+    await newVersion(tx, projectId, entryId, 'deprecate', { status: 'deprecated' }, null, actor);
+    await tx.insert(auditLog).values({
+      projectId,
+      actor,
+      action: 'entry.deprecate',
+      subjectType: 'memory_entry',
+      subjectId: entryId,
+      detail: { reason },
+    });
+  });
+}

@@ -1,0 +1,124 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Db, Tx } from '@/server/db';
+import { memoryEntries } from '@/server/db/schema/curation';
+import { pick } from '@/lib/curation/event';
+import type { Neighbour } from '@/lib/curation/pipeline';
+import { VectorMatrix, topK } from '@/lib/recall/vectors';
+import type { Embedder } from '@/lib/recall/engine';
+import { serverEmbedder } from './embeddings';
+
+/**
+ * The entry index: vectors of a project's live entries, kept in step with the table, cached per
+ * database handle. The curator finds an event's neighbours in it; a reviewer sees a proposal's.
+ */
+
+/** The columns of an entry the index keeps beside its vector. */
+const INDEXED_FIELDS = ['id', 'scope', 'kind', 'content', 'status', 'sourceEventId'] as const;
+export const indexedColumns = pick(memoryEntries, INDEXED_FIELDS);
+export type IndexedEntry = Pick<typeof memoryEntries.$inferSelect, (typeof INDEXED_FIELDS)[number]>;
+
+export interface EntryIndex {
+  vectors: VectorMatrix;
+  rows: IndexedEntry[];
+  byId: Map<string, number>;
+  watermark: string | null;
+  modelId: string;
+}
+
+/** Statuses of the entries that count: dedup, conflicts and the nearest list ignore the rest. */
+export const ACTIVE = ['active', 'in_conflict'];
+
+const indexes = new WeakMap<object, Map<string, EntryIndex>>();
+
+/**
+ * Every writer of entries holds this lock and stamps rows with clock_timestamp(), so the index's
+ * watermark (newest updated_at it has read) never skips a row committed later.
+ */
+export async function lockCuration(tx: Tx, projectId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`curation:${projectId}`}))`);
+}
+
+export const NOW = sql`clock_timestamp()`;
+
+/** `owner` is the database handle the index belongs to (a transaction is new each time; the handle is not). */
+export async function entryIndex(owner: object, db: Tx, projectId: string, embedder: Embedder): Promise<EntryIndex> {
+  let perDb = indexes.get(owner);
+  if (!perDb) indexes.set(owner, (perDb = new Map()));
+  let idx = perDb.get(projectId);
+  if (!idx || idx.modelId !== embedder.modelId) {
+    idx = {
+      vectors: new VectorMatrix(embedder.dims, 4096),
+      rows: [],
+      byId: new Map(),
+      watermark: null,
+      modelId: embedder.modelId,
+    };
+    perDb.set(projectId, idx);
+  }
+  const changed = await db
+    .select({ ...indexedColumns, updatedAt: sql<string>`${memoryEntries.updatedAt}::text` })
+    .from(memoryEntries)
+    .where(
+      and(
+        eq(memoryEntries.projectId, projectId),
+        idx.watermark ? gt(memoryEntries.updatedAt, sql`${idx.watermark}::timestamptz`) : undefined,
+      ),
+    );
+  const toEmbed: IndexedEntry[] = [];
+  for (const r of changed) {
+    const at = idx.byId.get(r.id);
+    const row: IndexedEntry = pick(r, INDEXED_FIELDS);
+    if (at === undefined || idx.rows[at]!.content !== r.content) toEmbed.push(row);
+    else idx.rows[at] = row;
+    if (!idx.watermark || r.updatedAt > idx.watermark) idx.watermark = r.updatedAt;
+  }
+  if (toEmbed.length) {
+    const vectors = await embedder.embed(toEmbed.map((r) => r.content));
+    toEmbed.forEach((r, i) => indexPut(idx, r, vectors.subarray(i * embedder.dims, (i + 1) * embedder.dims)));
+  }
+  return idx;
+}
+
+export function indexPut(idx: EntryIndex, row: IndexedEntry, vector: Float32Array) {
+  const at = idx.byId.get(row.id);
+  if (at !== undefined) {
+    idx.rows[at] = row;
+    idx.vectors.row(at).set(vector);
+    return;
+  }
+  idx.byId.set(row.id, idx.rows.length);
+  idx.rows.push(row);
+  idx.vectors.push(vector);
+}
+
+/** Forgets a project's index (after a failed write, so nothing phantom stays in it). */
+export function dropIndex(db: object, projectId: string) {
+  indexes.get(db)?.delete(projectId);
+}
+
+export function asNeighbour(idx: EntryIndex, row: number, cosine: number): Neighbour {
+  const r = idx.rows[row]!;
+  return { ...r, entryId: r.id, cosine };
+}
+
+/**
+ * The live entries of a scope nearest in meaning to a text, from the curator's cached entry index
+ * (nothing is re-embedded but the text): what a reviewer sees beside a proposal.
+ */
+export async function nearestInScope(
+  db: Db,
+  projectId: string,
+  content: string,
+  scope: string,
+  k: number,
+): Promise<(IndexedEntry & { cosine: number })[]> {
+  const embedder = await serverEmbedder().catch(() => null);
+  if (!embedder) return [];
+  const idx = await entryIndex(db, db, projectId, embedder);
+  const q = await embedder.embed([content]);
+  const scores = idx.vectors.scoreAll(
+    q,
+    (row) => idx.rows[row]!.scope === scope && ACTIVE.includes(idx.rows[row]!.status),
+  );
+  return topK(scores, k).map((row) => ({ ...idx.rows[row]!, cosine: scores[row]! }));
+}
