@@ -8,7 +8,7 @@ import { refuseCrossSite } from '@/lib/net/origin';
  * so no script can ride in on memory content. Styles allow inline (React style attributes); the
  * page never renders memory text as HTML in the first place.
  */
-const PUBLIC = ['/sign-in', '/api/auth/', '/api/v1/', '/models/', '/ort/'];
+const PUBLIC = ['/sign-in', '/api/auth/', '/api/v1/', '/api/health', '/api/ready', '/models/', '/ort/'];
 
 export function proxy(request: NextRequest) {
   // Next's router answers a path with malformed percent-encoding with a bare 500: say what is wrong.

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs: Chromium for end-to-end tests, PostgreSQL server binaries
-# for the tests that run on a real PostgreSQL. Installs only what is missing.
+# Debian packages the test suite needs: Chromium for end-to-end tests, nginx for the cluster test, PostgreSQL
+# server binaries for the tests that run on a real PostgreSQL. Installs only what is missing.
 set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+[ -x /usr/sbin/nginx ] || need+=(nginx)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite (npm test): static checks (format, types, lint, import boundaries, line length),
 # unit tests (pure, no database), integration tests on PGlite and on a private PostgreSQL, a production
-# build, and end-to-end tests in Chromium against `next start`.
+# build, and end-to-end tests in Chromium against the production server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -35,7 +35,7 @@ step "production build"
 npx next build > "$results/build.log" 2>&1 || { cat "$results/build.log"; exit 1; }
 tail -n 3 "$results/build.log"
 
-step "end-to-end tests (Chromium against next start)"
+step "end-to-end tests (Chromium against the production server)"
 npx vitest run --config e2e/vitest.config.ts --reporter=default --reporter=json --outputFile="$results/e2e.json"
 
 node -e '

@@ -150,10 +150,7 @@ function rawRows(envs: unknown[]) {
   });
 }
 const COLS =
-  'project_id, session_id, turn, agent_id, input, output, ccs_raw, ccs, recalled, ' +
-  'qualified, ' +
-  'footprint, ' +
-  'judge, ' +
+  'project_id, session_id, turn, agent_id, input, output, ccs_raw, ccs, recalled, qualified, footprint, judge, ' +
   'hallucination, drift, "timestamp", ts, extra, redactions';
 function insertSql(n: number): string {
   const per = 18;
@@ -290,11 +287,7 @@ async function main() {
     }
 
     console.log(
-      '\n| database | requests in flight | HTTP ingest (turns/s) | raw driver insert ' +
-        '(rows/s, ' +
-        '1 ' +
-        'connection) ' +
-        '| ' +
+      '\n| database | requests in flight | HTTP ingest (turns/s) | raw driver insert (rows/s, 1 connection) | ' +
         'HTTP / raw |',
     );
     console.log('|---|---:|---:|---:|---:|');

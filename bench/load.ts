@@ -1,5 +1,5 @@
 /**
- * Load: sustained ingest for 60 s (DURATION_S) against `next start` on loopback, on embedded PGlite
+ * Load: sustained ingest for 60 s (DURATION_S) against the production server on loopback, on embedded PGlite
  * and on PostgreSQL (LOAD_DB) with the demo, while a second client runs the UI's main queries in a loop (the shell's
  * counts,
  * the session list, a session outline and a window of turns, the curation inbox, the recall

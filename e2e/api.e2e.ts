@@ -91,57 +91,50 @@ describe.each(servers)('HTTP API on $name', (srv) => {
     expect((await post('[]', { authorization: 'Bearer wrong' })).status).toBe(401);
   });
 
-  it(
-    'gives each record of a mixed batch its own result, stores only the valid ones, ' +
-      'and ' +
-      'never ' +
-      'answers ' +
-      '500',
-    async () => {
-      const sid = `mixed-${srv.name}`;
-      const body = Buffer.concat([
-        Buffer.from(
-          ndjson([
-            turn(sid, 1),
-            turn(sid, 'two' as unknown as number),
-            { type: 'bogus', data: {} },
-            { type: 'turn', data: { session_id: sid } },
-            turn(sid, 1, { input: 'same id again' }),
-            turn(sid, 3, { input: '<script>window.__pwned=1</script>', hallucination: 0.2 }),
-          ]) + '\n',
-        ),
-        Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]),
-        Buffer.from('{"type": "turn", "data": \n'),
-      ]);
-      const r = await post(body);
-      expect(r.status).toBe(207);
-      const j = await r.json();
-      expect(j.results.map((x: { status: string }) => x.status)).toEqual([
-        'accepted',
-        'rejected',
-        'rejected',
-        'rejected',
-        'duplicate',
-        'accepted',
-        'rejected',
-        'rejected',
-      ]);
-      expect(j.results[1].errors).toEqual([{ path: 'data.turn', message: 'must be a number (got string)' }]);
-      expect(j.results[2].errors[0].path).toBe('type');
-      expect(j.results[3].errors.map((e: { path: string }) => e.path)).toEqual(
-        expect.arrayContaining(['data.agent', 'data.turn', 'data.input', 'data.output', 'data.ccs']),
-      );
-      expect(j.results[6].errors[0].message).toMatch(/line 7 is not valid UTF-8/);
-      expect(j.results[7].errors[0].message).toMatch(/line 8 is not valid JSON/);
-      const exp = await exportOf(sid);
-      expect(exp.lines.filter((l) => l.type === 'turn').map((l) => l.data.turn)).toEqual([1, 3]);
-      expect(exp.lines.find((l) => l.data.turn === 3).data.input).toBe('<script>window.__pwned=1</script>');
+  it('gives each record of a mixed batch its own result, stores only the valid ones, never answers 500', async () => {
+    const sid = `mixed-${srv.name}`;
+    const body = Buffer.concat([
+      Buffer.from(
+        ndjson([
+          turn(sid, 1),
+          turn(sid, 'two' as unknown as number),
+          { type: 'bogus', data: {} },
+          { type: 'turn', data: { session_id: sid } },
+          turn(sid, 1, { input: 'same id again' }),
+          turn(sid, 3, { input: '<script>window.__pwned=1</script>', hallucination: 0.2 }),
+        ]) + '\n',
+      ),
+      Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]),
+      Buffer.from('{"type": "turn", "data": \n'),
+    ]);
+    const r = await post(body);
+    expect(r.status).toBe(207);
+    const j = await r.json();
+    expect(j.results.map((x: { status: string }) => x.status)).toEqual([
+      'accepted',
+      'rejected',
+      'rejected',
+      'rejected',
+      'duplicate',
+      'accepted',
+      'rejected',
+      'rejected',
+    ]);
+    expect(j.results[1].errors).toEqual([{ path: 'data.turn', message: 'must be a number (got string)' }]);
+    expect(j.results[2].errors[0].path).toBe('type');
+    expect(j.results[3].errors.map((e: { path: string }) => e.path)).toEqual(
+      expect.arrayContaining(['data.agent', 'data.turn', 'data.input', 'data.output', 'data.ccs']),
+    );
+    expect(j.results[6].errors[0].message).toMatch(/line 7 is not valid UTF-8/);
+    expect(j.results[7].errors[0].message).toMatch(/line 8 is not valid JSON/);
+    const exp = await exportOf(sid);
+    expect(exp.lines.filter((l) => l.type === 'turn').map((l) => l.data.turn)).toEqual([1, 3]);
+    expect(exp.lines.find((l) => l.data.turn === 3).data.input).toBe('<script>window.__pwned=1</script>');
 
-      const again = await (await post(body)).json();
-      expect(again.accepted).toBe(0);
-      expect(again.duplicates).toBe(3);
-    },
-  );
+    const again = await (await post(body)).json();
+    expect(again.accepted).toBe(0);
+    expect(again.duplicates).toBe(3);
+  });
 
   it('answers a malformed or empty body, or one too large, with a clear error', async () => {
     const bad = await post('[{"type": "turn",', { 'content-type': 'application/json' });
@@ -249,6 +242,34 @@ describe('npm start', () => {
     });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/refusing to start: MNEMOSCOPE_AUTH=users but no user can sign in/);
+  });
+});
+
+describe('health and readiness', () => {
+  it.each(servers)('answers /api/health and /api/ready on $name without data or sign-in', async (srv) => {
+    const health = await fetch(`${srv.url}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${srv.url}/api/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', migrations: 'ok', model: 'ok' },
+    });
+  });
+
+  it('refuses a second server on the same embedded data directory, naming it and its holder', () => {
+    const lite = servers.find((s) => s.name === 'pglite')!;
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/start.ts'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, MNEMOSCOPE_DATA_DIR: lite.dataDir!, DATABASE_URL: '', PORT: '39997' },
+      timeout: 60_000,
+    });
+    expect(r.status).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(
+      new RegExp(`start-up failed, exiting: the data directory ${lite.dataDir} is in use by process \\d+`),
+    );
   });
 });
 

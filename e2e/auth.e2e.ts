@@ -37,6 +37,9 @@ describe('sign-in (users mode)', () => {
   it('sends pages to sign-in and answers the API with 401 until signed in', async () => {
     const page = await fetch(`${server.url}/curation`, { redirect: 'manual' });
     expect(page.status).toBe(307);
+    // Load balancers probe without a session: health and readiness answer them.
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+    expect((await fetch(`${server.url}/api/ready`)).status).toBe(200);
     expect(page.headers.get('location')).toMatch(/\/sign-in\?next=%2Fcuration$/);
     expect((await trpcGet(null, 'sessions.list')).status).toBe(401);
     expect((await trpcGet('mnemoscope_session=forged', 'sessions.list')).status).toBe(401);
@@ -85,6 +88,28 @@ describe('sign-in (users mode)', () => {
       return /mnemoscope_session=([^;]+)/.exec(r.headers.get('set-cookie') ?? '')?.[0] ?? null;
     };
     const admin = (await signIn(ADMIN.user, ADMIN.password))!;
+    // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the session cookie is Secure; over plain HTTP not.
+    const viaProxy = await fetch(`${server.url}/api/auth/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        origin: server.url,
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-proto': 'https',
+      },
+      body: new URLSearchParams({ username: ADMIN.user, password: ADMIN.password, next: '/sessions' }),
+    });
+    expect(viaProxy.headers.get('set-cookie')).toMatch(/; Secure/);
+    expect(
+      (
+        await fetch(`${server.url}/api/auth/sign-in`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ username: ADMIN.user, password: ADMIN.password, next: '/sessions' }),
+        })
+      ).headers.get('set-cookie'),
+    ).not.toMatch(/Secure/);
     const post = (cookie: string, proc: string, json: unknown) =>
       fetch(`${server.url}/api/trpc/${proc}`, {
         method: 'POST',

@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchPage } from './browser';
 import { open } from './page';
+import { uiServer } from './ui-server';
 
-const srv = inject('servers').find((s) => s.name === 'pglite')!;
+const srv = uiServer();
 let browser: Browser;
 let page: Page;
 

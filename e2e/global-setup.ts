@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import postgres from 'postgres';
 import { startPostgres } from '../server/test/postgres';
 import { startNextServer, type NextServer } from '../server/test/next-server';
 
@@ -15,14 +16,17 @@ export interface ServerInfo {
 declare module 'vitest' {
   export interface ProvidedContext {
     servers: ServerInfo[];
+    /** The servers with the demo loaded, on which the UI test files run: PGlite, and PostgreSQL. */
+    uiServers: ServerInfo[];
   }
 }
 
 const KEY = 'e2e-key-0123456789abcdef';
 
 /**
- * Starts the built app twice with `next start`, as a user would: on embedded PGlite with the demo
- * (a fresh data directory), and on a private PostgreSQL server without the demo.
+ * Starts the built app twice as `npm start` serves it: on embedded PGlite with the demo
+ * (a fresh data directory), and on a private PostgreSQL server without the demo; and a third time on that
+ * PostgreSQL server, with the demo in a database of its own, for the UI flows.
  */
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, '..');
@@ -48,6 +52,17 @@ export default async function setup(project: TestProject) {
     servers.push({ name, url: server.url, key: KEY, dataDir });
   }
   project.provide('servers', servers);
+  // The UI flows also run on PostgreSQL (e2e/on-postgres/), on a database of its own with the demo.
+  const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
+  await admin.unsafe('create database ui_demo');
+  await admin.end();
+  const pgDemo = await startNextServer({
+    MNEMOSCOPE_API_KEY: KEY,
+    MNEMOSCOPE_DEMO: '1',
+    DATABASE_URL: pg.url.replace(/\/[^/]*$/, '/ui_demo'),
+  });
+  running.push(pgDemo);
+  project.provide('uiServers', [servers[0]!, { name: 'postgres', url: pgDemo.url, key: KEY, dataDir: null }]);
   return () => {
     for (const s of running) s.kill();
     pg.stop();

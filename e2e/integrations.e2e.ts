@@ -48,11 +48,7 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
   const sid = `example-${srv.name}`;
 
   it(
-    'the example agent replays its incident through the SDK; a second run stores ' +
-      'nothing ' +
-      'new; ' +
-      'the ' +
-      'session, ' +
+    'the example agent replays its incident through the SDK; a second run stores nothing new; the session, ' +
       'memory and dead end show in the UI',
     async () => {
       const first = await run(tsx, ['sdk/examples/incident-agent.ts', sid], env);
@@ -98,149 +94,132 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
     await expect.poll(() => page.locator('main').textContent()).toContain('Dropped the inactive slot analytics_old');
   });
 
-  it(
-    'an MCP client submits a memory event and reads state and dead ends; the entry ' +
-      'shows ' +
-      'in ' +
-      'the ' +
-      'memory ' +
-      'browser',
-    async () => {
-      const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${srv.url}/api/v1/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${srv.key}` } },
-        }),
-      );
-      try {
-        const content = `On ${srv.name}, the staging load balancer drains connections for 30 seconds before a deploy.`;
-        const r = (await client.callTool({
-          name: 'submit_memory_event',
-          arguments: {
-            content,
-            memory_kind: 'fact',
-            suggested_scope: 'project',
-            source_agent: 'mcp-e2e',
-            task_id: 'T-1',
-            evidence_refs: ['url:https://wiki.example.com/lb'],
-          },
-        })) as unknown as { structuredContent: { disposition: string; entry_id: string; entry_url: string } };
-        expect(r.structuredContent.disposition).toBe('written');
-        const state = (await client.callTool({
-          name: 'get_session_state',
-          arguments: { session_id: sid },
-        })) as unknown as { structuredContent: { turn: number; ccs: Record<string, string[]> } };
-        expect(state.structuredContent.turn).toBe(6);
-        expect(state.structuredContent.ccs.semantic_gist).toEqual(['resolved(tls_trust_mismatch)']);
-        const dead = (await client.callTool({
-          name: 'list_dead_ends',
-          arguments: { situation: 'checkout-api now ships trust bundle hot reload' },
-        })) as unknown as { structuredContent: { dead_ends: { id: string }[] } };
-        expect(dead.structuredContent.dead_ends.map((d) => d.id)).toContain('de-sighup-tls');
-        const found = (await client.callTool({
-          name: 'search_memory',
-          arguments: { query: 'load balancer drains' },
-        })) as unknown as { structuredContent: { results: { content: string }[] } };
-        expect(found.structuredContent.results[0]!.content).toBe(content);
-        const bad = (await client.callTool({
-          name: 'get_session_state',
-          arguments: { session_id: 'no-such-session' },
-        })) as unknown as { isError: boolean };
-        expect(bad.isError).toBe(true);
+  it('an MCP client submits a memory event, reads state and dead ends; the entry shows in the browser', async () => {
+    const client = new Client({ name: 'e2e-agent', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${srv.url}/api/v1/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${srv.key}` } },
+      }),
+    );
+    try {
+      const content = `On ${srv.name}, the staging load balancer drains connections for 30 seconds before a deploy.`;
+      const r = (await client.callTool({
+        name: 'submit_memory_event',
+        arguments: {
+          content,
+          memory_kind: 'fact',
+          suggested_scope: 'project',
+          source_agent: 'mcp-e2e',
+          task_id: 'T-1',
+          evidence_refs: ['url:https://wiki.example.com/lb'],
+        },
+      })) as unknown as { structuredContent: { disposition: string; entry_id: string; entry_url: string } };
+      expect(r.structuredContent.disposition).toBe('written');
+      const state = (await client.callTool({
+        name: 'get_session_state',
+        arguments: { session_id: sid },
+      })) as unknown as { structuredContent: { turn: number; ccs: Record<string, string[]> } };
+      expect(state.structuredContent.turn).toBe(6);
+      expect(state.structuredContent.ccs.semantic_gist).toEqual(['resolved(tls_trust_mismatch)']);
+      const dead = (await client.callTool({
+        name: 'list_dead_ends',
+        arguments: { situation: 'checkout-api now ships trust bundle hot reload' },
+      })) as unknown as { structuredContent: { dead_ends: { id: string }[] } };
+      expect(dead.structuredContent.dead_ends.map((d) => d.id)).toContain('de-sighup-tls');
+      const found = (await client.callTool({
+        name: 'search_memory',
+        arguments: { query: 'load balancer drains' },
+      })) as unknown as { structuredContent: { results: { content: string }[] } };
+      expect(found.structuredContent.results[0]!.content).toBe(content);
+      const bad = (await client.callTool({
+        name: 'get_session_state',
+        arguments: { session_id: 'no-such-session' },
+      })) as unknown as { isError: boolean };
+      expect(bad.isError).toBe(true);
 
-        await open(page, `${srv.url}${r.structuredContent.entry_url}`);
-        await expect.poll(() => page.getByTestId('entry-detail').textContent(), { timeout: 10_000 }).toContain(content);
-      } finally {
-        await client.close();
-      }
-    },
-  );
+      await open(page, `${srv.url}${r.structuredContent.entry_url}`);
+      await expect.poll(() => page.getByTestId('entry-detail').textContent(), { timeout: 10_000 }).toContain(content);
+    } finally {
+      await client.close();
+    }
+  });
 
-  it(
-    'an OpenTelemetry SDK exports spans over OTLP/HTTP JSON; they become turns and ' +
-      'memory ' +
-      'and ' +
-      'show ' +
-      'in ' +
-      'the ' +
-      'UI',
-    async () => {
-      const { TracerProvider, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace');
-      const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-      const { resourceFromAttributes } = await import('@opentelemetry/resources');
-      const exporter = new OTLPTraceExporter({
-        url: `${srv.url}/api/v1/otel/v1/traces`,
-        headers: { Authorization: `Bearer ${srv.key}` },
+  it('an OpenTelemetry SDK exports spans over OTLP/HTTP JSON; they become turns and memory in the UI', async () => {
+    const { TracerProvider, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace');
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+    const { resourceFromAttributes } = await import('@opentelemetry/resources');
+    const exporter = new OTLPTraceExporter({
+      url: `${srv.url}/api/v1/otel/v1/traces`,
+      headers: { Authorization: `Bearer ${srv.key}` },
+    });
+    const provider = new TracerProvider({
+      resource: resourceFromAttributes({ 'service.name': 'otel-agent' }),
+      spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    });
+    const tracer = provider.getTracer('e2e');
+    const conv = `otel-${srv.name}`;
+    const questions = [
+      'Disk alert on db-7: 95% full.',
+      'WAL directory holds 38 GB.',
+      'Dropped the stale slot; disk at 58%.',
+    ];
+    questions.forEach((q, k) => {
+      const span = tracer.startSpan('invoke_agent ops-bot', {
+        attributes: {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.conversation.id': conv,
+          'mnemoscope.turn': k + 1,
+          'mnemoscope.title': 'Disk pressure on db-7 (OpenTelemetry)',
+          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: q }] }]),
+          'gen_ai.output.messages': JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'text', content: `Step ${k + 1} handled.` }] },
+          ]),
+          'mnemoscope.ccs': JSON.stringify({
+            goal_orientation: ['free_disk(db-7)'],
+            episodic_trace: [`step(${k + 1})`],
+          }),
+          'mnemoscope.recalled': ['otel-runbook'],
+          'gen_ai.usage.input_tokens': 300 + k * 120,
+        },
       });
-      const provider = new TracerProvider({
-        resource: resourceFromAttributes({ 'service.name': 'otel-agent' }),
-        spanProcessors: [new SimpleSpanProcessor({ exporter })],
-      });
-      const tracer = provider.getTracer('e2e');
-      const conv = `otel-${srv.name}`;
-      const questions = [
-        'Disk alert on db-7: 95% full.',
-        'WAL directory holds 38 GB.',
-        'Dropped the stale slot; disk at 58%.',
-      ];
-      questions.forEach((q, k) => {
-        const span = tracer.startSpan('invoke_agent ops-bot', {
-          attributes: {
-            'gen_ai.operation.name': 'invoke_agent',
-            'gen_ai.conversation.id': conv,
-            'mnemoscope.turn': k + 1,
-            'mnemoscope.title': 'Disk pressure on db-7 (OpenTelemetry)',
-            'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: q }] }]),
-            'gen_ai.output.messages': JSON.stringify([
-              { role: 'assistant', parts: [{ type: 'text', content: `Step ${k + 1} handled.` }] },
-            ]),
-            'mnemoscope.ccs': JSON.stringify({
-              goal_orientation: ['free_disk(db-7)'],
-              episodic_trace: [`step(${k + 1})`],
-            }),
-            'mnemoscope.recalled': ['otel-runbook'],
-            'gen_ai.usage.input_tokens': 300 + k * 120,
-          },
+      if (k === 0)
+        span.addEvent('mnemoscope.artifact', {
+          id: 'otel-runbook',
+          content: 'Inactive replication slots hold WAL on the primary.',
+          kind: 'runbook',
         });
-        if (k === 0)
-          span.addEvent('mnemoscope.artifact', {
-            id: 'otel-runbook',
-            content: 'Inactive replication slots hold WAL on the primary.',
-            kind: 'runbook',
-          });
-        span.end();
-      });
-      // A GenAI span without Mnemoscope attributes is fine and ignored.
-      tracer.startSpan('chat gpt-x', { attributes: { 'gen_ai.operation.name': 'chat' } }).end();
-      await provider.forceFlush();
-      await provider.shutdown();
+      span.end();
+    });
+    // A GenAI span without Mnemoscope attributes is fine and ignored.
+    tracer.startSpan('chat gpt-x', { attributes: { 'gen_ai.operation.name': 'chat' } }).end();
+    await provider.forceFlush();
+    await provider.shutdown();
 
-      const exported = await fetch(`${srv.url}/api/v1/sessions/${conv}/export`, {
-        headers: { authorization: `Bearer ${srv.key}` },
-      });
-      expect(exported.status).toBe(200);
-      const turns = (await exported.text())
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
-        .filter((e) => e.type === 'turn');
-      expect(turns.map((t) => [t.data.turn, t.data.input, t.data.agent])).toEqual(
-        questions.map((q, k) => [k + 1, q, 'otel-agent']),
-      );
-      // Protobuf is refused with the setting to change.
-      const proto = await fetch(`${srv.url}/api/v1/otel/v1/traces`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-protobuf' },
-        body: new Uint8Array([1, 2]),
-      });
-      expect(proto.status).toBe(415);
-      expect((await proto.json()).error).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL=http\/json/);
+    const exported = await fetch(`${srv.url}/api/v1/sessions/${conv}/export`, {
+      headers: { authorization: `Bearer ${srv.key}` },
+    });
+    expect(exported.status).toBe(200);
+    const turns = (await exported.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'turn');
+    expect(turns.map((t) => [t.data.turn, t.data.input, t.data.agent])).toEqual(
+      questions.map((q, k) => [k + 1, q, 'otel-agent']),
+    );
+    // Protobuf is refused with the setting to change.
+    const proto = await fetch(`${srv.url}/api/v1/otel/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-protobuf' },
+      body: new Uint8Array([1, 2]),
+    });
+    expect(proto.status).toBe(415);
+    expect((await proto.json()).error).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL=http\/json/);
 
-      await open(page, `${srv.url}/sessions/${conv}?turn=2`);
-      await expect.poll(() => page.locator('h1').textContent()).toBe('Disk pressure on db-7 (OpenTelemetry)');
-      await expect.poll(() => page.locator('main').textContent()).toContain('WAL directory holds 38 GB.');
-    },
-  );
+    await open(page, `${srv.url}/sessions/${conv}?turn=2`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Disk pressure on db-7 (OpenTelemetry)');
+    await expect.poll(() => page.locator('main').textContent()).toContain('WAL directory holds 38 GB.');
+  });
 
   it('the SDK splits a batch the server finds too large, and everything arrives', async () => {
     const mnemo = new Mnemoscope({ url: srv.url, apiKey: srv.key, flushOnExit: false, batchSize: 600 });
@@ -256,12 +235,7 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
 
 describe('moving a project to PostgreSQL with the CLI', () => {
   it(
-    'exports the embedded project, imports it into an empty PostgreSQL instance, and ' +
-      'the ' +
-      'copy ' +
-      'is ' +
-      'identical ' +
-      'and ' +
+    'exports the embedded project, imports it into an empty PostgreSQL instance, and the copy is identical and ' +
       'browsable',
     async () => {
       const from = servers.find((s) => s.name === 'pglite')!;

@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchPage } from './browser';
 import { open } from './page';
+import { uiServer } from './ui-server';
 import { scoreOutgoing } from '../lib/ucs/routing';
 import { nodePositions } from '../lib/ucs/field';
 import { stepField } from '../lib/ucs/dynamics';
 
-const srv = inject('servers').find((s) => s.name === 'pglite')!;
+const srv = uiServer();
 const state = JSON.parse(
   readFileSync(
     path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/ucs/state/torusfield_state.json'),

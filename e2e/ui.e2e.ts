@@ -2,11 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launch } from './browser';
 import { open } from './page';
+import { uiServer } from './ui-server';
 
-const srv = inject('servers').find((s) => s.name === 'pglite')!;
+const srv = uiServer();
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -29,6 +30,34 @@ const ingest = (rows: unknown[], key = srv.key) =>
     headers: { authorization: `Bearer ${key}` },
     body: JSON.stringify(rows),
   });
+
+describe(`sessions with sparse fields on ${srv.name}`, () => {
+  it('lists a session without footprint, judge or drift with dashes, never NaN, and no console errors', async () => {
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    const turn = (n: number) => ({
+      type: 'turn',
+      data: {
+        session_id: 'sparse-fields',
+        agent: 'a',
+        turn: n,
+        input: `i${n}`,
+        output: `o${n}`,
+        ccs: 'goal_orientation: g(x)',
+      },
+    });
+    expect((await ingest([turn(1), turn(2), turn(3)])).status).toBe(200);
+    await open(page, '/sessions');
+    const row = page.locator('[data-testid=sessions-table] tbody tr', { hasText: 'sparse-fields' });
+    await row.waitFor();
+    const cells = await row.locator('td').allTextContents();
+    expect(cells.join(' | ')).not.toMatch(/NaN/);
+    expect(cells.slice(-3)).toEqual(['—', '—', '—']);
+    expect(await page.locator('body').textContent()).not.toMatch(/NaN/);
+    expect(consoleErrors).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
 
 describe('a new user on the embedded database', () => {
   it('sees the demo sessions, finds one, and opens it at its own URL', async () => {

@@ -5,6 +5,7 @@ import { provisionKey } from '@/server/services/api-keys';
 import { ensureAdmin, userCount } from '@/server/services/auth';
 import { seedDemo } from '@/server/demo/seed';
 import { curateBacklog } from '@/server/services/curation';
+import { job, log } from '@/server/log';
 
 const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
 
@@ -25,28 +26,24 @@ export function ready(): Promise<DbHandle> {
           await ensureAdmin(db, DEFAULT_PROJECT, e.MNEMOSCOPE_ADMIN_USER, e.MNEMOSCOPE_ADMIN_PASSWORD);
         else if (!(await userCount(db)))
           throw new Error(
-            'MNEMOSCOPE_AUTH=users but no user exists: set MNEMOSCOPE_ADMIN_USER and ' +
-              'MNEMOSCOPE_ADMIN_PASSWORD ' +
+            'MNEMOSCOPE_AUTH=users but no user exists: set MNEMOSCOPE_ADMIN_USER and MNEMOSCOPE_ADMIN_PASSWORD ' +
               '(12+ characters) to create the first admin',
           );
       }
       if (e.MNEMOSCOPE_API_KEY) await provisionKey(db, DEFAULT_PROJECT, e.MNEMOSCOPE_API_KEY);
       const project = await getProject(db, DEFAULT_PROJECT);
-      if (e.MNEMOSCOPE_DEMO === '1' && !project?.settings.demoLoadedAt) {
-        const t0 = performance.now();
-        const summary = await seedDemo(db, DEFAULT_PROJECT);
-        await setProjectSetting(db, DEFAULT_PROJECT, 'demoLoadedAt', new Date().toISOString());
-        console.log(
-          `[mnemoscope] demo data loaded: ${summary.accepted} records in ${Math.round(performance.now() - t0)} ms`,
-        );
-      }
+      if (e.MNEMOSCOPE_DEMO === '1' && !project?.settings.demoLoadedAt)
+        await job('demo-seed', async () => {
+          const summary = await seedDemo(db, DEFAULT_PROJECT);
+          await setProjectSetting(db, DEFAULT_PROJECT, 'demoLoadedAt', new Date().toISOString());
+          return { project: DEFAULT_PROJECT, accepted: summary.accepted };
+        });
       // Events stored by a batch whose curation never ran (a crash between the two) are curated now.
-      const backlog = await curateBacklog(db, DEFAULT_PROJECT).catch(
-        (err: unknown) => (console.error('[mnemoscope] curation backlog failed:', err), null),
-      );
-      if (backlog?.events)
-        console.log(`[mnemoscope] curated ${backlog.events} memory events left uncurated by an earlier stop`);
-      console.log(`[mnemoscope] database: ${handle.driver} (${handle.location})`);
+      await job('curation-backlog', async () => ({
+        project: DEFAULT_PROJECT,
+        events: (await curateBacklog(db, DEFAULT_PROJECT))?.events ?? 0,
+      })).catch(() => null);
+      log.info({ event: 'database', driver: handle.driver, location: handle.location }, 'database ready');
       return handle;
     })();
     g.__mnemoscopeReady.catch((err) => {

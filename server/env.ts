@@ -34,6 +34,8 @@ const schema = z.object({
     .min(12, 'must be at least 12 characters')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** On SIGTERM, how long requests in flight may run before their connections are closed. */
+  MNEMOSCOPE_SHUTDOWN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
 });

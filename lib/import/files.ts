@@ -157,11 +157,7 @@ export function convertFile(file: SourceFile, agent?: string): ConvertedFile | {
     return { skip: "the curator paper's Monte Carlo results table (a figure, not memory)" };
   return {
     error:
-      'not a file Mnemoscope knows (UCS state/index/export/PP history/status, memory ' +
-      'events, ' +
-      'session ' +
-      'turns ' +
-      'or ' +
+      'not a file Mnemoscope knows (UCS state/index/export/PP history/status, memory events, session turns or ' +
       'envelopes)',
   };
 

@@ -10,42 +10,18 @@ export const MCP_TOOLS = ['submit_memory_event', 'search_memory', 'get_session_s
 /** What each tool does, as MCP clients (and the Connect page) show it. */
 export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
   submit_memory_event:
-    'Proposes a durable memory to the curator. It is validated, redacted, checked for ' +
-    'safety, ' +
-    'evidence, ' +
-    'duplicates and conflicts, then written, queued for human review, or rejected. ' +
-    'Returns ' +
-    'the ' +
-    'disposition ' +
-    'and ' +
+    'Proposes a durable memory to the curator. It is validated, redacted, checked for safety, evidence, ' +
+    'duplicates and conflicts, then written, queued for human review, or rejected. Returns the disposition and ' +
     'the reason.',
   search_memory:
-    'Keyword search (Postgres full text, English stemming) over the project’s durable ' +
-    'memory ' +
-    'entries ' +
-    'and ' +
-    'its ' +
-    'artifact store. All words must match; when nothing does, any word may. Semantic ' +
-    'search ' +
-    'runs ' +
-    'in ' +
-    'the ' +
+    'Keyword search (Postgres full text, English stemming) over the project’s durable memory entries and its ' +
+    'artifact store. All words must match; when nothing does, any word may. Semantic search runs in the ' +
     'Mnemoscope browser UI.',
   get_session_state:
-    'The latest Compressed Cognitive State of a session (or the one committed at a ' +
-    'given ' +
-    'turn), ' +
-    'with ' +
-    'the ' +
-    'turn ' +
-    'it ' +
-    'belongs to and its H_t / D_t.',
+    'The latest Compressed Cognitive State of a session (or the one committed at a given turn), with the turn ' +
+    'it belongs to and its H_t / D_t.',
   list_dead_ends:
-    'What the agent learned does not work: each dead end with why it was closed and ' +
-    'the ' +
-    'conditions ' +
-    'that ' +
-    'would ' +
+    'What the agent learned does not work: each dead end with why it was closed and the conditions that would ' +
     'reopen it. Give `situation` (what you are about to try, or what changed) to see which dead ends it touches.',
 };
 
@@ -64,10 +40,7 @@ export const memoryEventArgs = {
   evidence_refs: A.evidence_refs
     .optional()
     .describe(
-      'Evidence: "commit:<sha>", "file:<path>", "message:<id>" or "url:<url>". Facts, ' +
-        'decisions ' +
-        'and ' +
-        'procedures ' +
+      'Evidence: "commit:<sha>", "file:<path>", "message:<id>" or "url:<url>". Facts, decisions and procedures ' +
         'without evidence are rejected.',
     ),
   sensitivity: A.sensitivity

@@ -115,37 +115,31 @@ describe('recall engine', () => {
     ).toEqual(['e2']);
   });
 
-  it(
-    'embeds only what is new: cached vectors are reused, changed text is re-embedded, ' +
-      'removed ' +
-      'items ' +
-      'disappear',
-    async () => {
-      const store = new Map<string, Float32Array>();
-      const cache: VectorCache = {
-        getMany: async (keys) => keys.map((k) => store.get(k)),
-        putMany: async (entries) => entries.forEach(([k, v]) => store.set(k, v)),
-      };
-      const calls: string[][] = [];
-      const first = new RecallEngine(toy(calls), cache);
-      first.sync(ITEMS);
-      await first.embedPending();
-      expect(calls.flat()).toHaveLength(4);
-      calls.length = 0;
-      const second = new RecallEngine(toy(calls), cache);
-      expect(second.sync([...ITEMS.slice(0, 3), item('e4', 'the user eats peanuts')])).toEqual({
-        added: 4,
-        removed: 0,
-      });
-      let last = [0, 0, 0];
-      await second.embedPending((done, total, fromCache) => (last = [done, total, fromCache]));
-      expect(calls.flat()).toEqual(['the user eats peanuts']);
-      expect(last).toEqual([4, 4, 3]);
-      expect(second.sync(ITEMS.slice(0, 2))).toEqual({ added: 0, removed: 2 });
-      expect(second.size).toBe(2);
-      expect((await second.search('vegetarian')).length).toBe(0);
-    },
-  );
+  it('embeds only what is new: cached vectors reused, changed text re-embedded, removed items gone', async () => {
+    const store = new Map<string, Float32Array>();
+    const cache: VectorCache = {
+      getMany: async (keys) => keys.map((k) => store.get(k)),
+      putMany: async (entries) => entries.forEach(([k, v]) => store.set(k, v)),
+    };
+    const calls: string[][] = [];
+    const first = new RecallEngine(toy(calls), cache);
+    first.sync(ITEMS);
+    await first.embedPending();
+    expect(calls.flat()).toHaveLength(4);
+    calls.length = 0;
+    const second = new RecallEngine(toy(calls), cache);
+    expect(second.sync([...ITEMS.slice(0, 3), item('e4', 'the user eats peanuts')])).toEqual({
+      added: 4,
+      removed: 0,
+    });
+    let last = [0, 0, 0];
+    await second.embedPending((done, total, fromCache) => (last = [done, total, fromCache]));
+    expect(calls.flat()).toEqual(['the user eats peanuts']);
+    expect(last).toEqual([4, 4, 3]);
+    expect(second.sync(ITEMS.slice(0, 2))).toEqual({ added: 0, removed: 2 });
+    expect(second.size).toBe(2);
+    expect((await second.search('vegetarian')).length).toBe(0);
+  });
 
   it('more like this ranks by the item own vector, never itself', async () => {
     const e = new RecallEngine(toy());

@@ -28,24 +28,15 @@ const runbook = session.artifact({
   id: `${SESSION}/runbook-gateway-tls`,
   kind: 'runbook',
   content:
-    'Payments gateway TLS: the client trust bundle lives in /etc/checkout/ca.pem and ' +
-    'is ' +
-    'reloaded ' +
-    'only ' +
-    'on ' +
-    'restart ' +
-    'of checkout-api.',
+    'Payments gateway TLS: the client trust bundle lives in /etc/checkout/ca.pem and is reloaded only on ' +
+    'restart of checkout-api.',
   created_turn: 0,
 });
 const dashboard = session.artifact({
   id: `${SESSION}/dash-checkout-latency`,
   kind: 'observation',
   content:
-    'checkout-api p99 latency 30 s (timeout) since 14:02 UTC; 504 rate 38 %; ' +
-    'payments-gateway ' +
-    'healthy ' +
-    'from ' +
-    'its ' +
+    'checkout-api p99 latency 30 s (timeout) since 14:02 UTC; 504 rate 38 %; payments-gateway healthy from its ' +
     'own probes.',
   created_turn: 0,
 });
@@ -53,12 +44,7 @@ const postmortem = session.artifact({
   id: `${SESSION}/pm-2025-tls`,
   kind: 'postmortem',
   content:
-    'Postmortem 2025-03: after a CA rotation checkout kept the old bundle in memory; ' +
-    'fix ' +
-    'was ' +
-    'a ' +
-    'rolling ' +
-    'restart, ' +
+    'Postmortem 2025-03: after a CA rotation checkout kept the old bundle in memory; fix was a rolling restart, ' +
     'follow-up was hot reload (never shipped).',
   created_turn: 0,
 });
@@ -127,11 +113,7 @@ const steps: Step[] = [
   {
     input: 'Try hot-reloading the trust bundle with SIGHUP?',
     output:
-      'SIGHUP is ignored by checkout-api for TLS (hot reload was never shipped, per ' +
-      'the ' +
-      '2025 ' +
-      'postmortem). ' +
-      'Not ' +
+      'SIGHUP is ignored by checkout-api for TLS (hot reload was never shipped, per the 2025 postmortem). Not ' +
       'retrying it.',
     ccs: {
       episodic_trace: ['log(x509_unknown_authority)', 'attempt(sighup_reload, failed)'],
@@ -199,10 +181,7 @@ const ids = [
     event_id: `memevt_${SESSION.replace(/[^A-Za-z0-9_-]/g, '_')}_bundle`,
     memory_kind: 'procedure',
     content:
-      'After a payments gateway CA rotation, deploy the new bundle to ' +
-      '/etc/checkout/ca.pem ' +
-      'and ' +
-      'rolling-restart ' +
+      'After a payments gateway CA rotation, deploy the new bundle to /etc/checkout/ca.pem and rolling-restart ' +
       'checkout-api; it reads the bundle only at start.',
     suggested_scope: 'project',
     confidence: 'high',

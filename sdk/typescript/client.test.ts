@@ -98,11 +98,7 @@ describe('Mnemoscope client', () => {
   });
 
   it(
-    'is idempotent across retries: an answer lost after the server stored the batch ' +
-      'ends ' +
-      'in ' +
-      'duplicates, ' +
-      'not ' +
+    'is idempotent across retries: an answer lost after the server stored the batch ends in duplicates, not ' +
       'copies',
     async () => {
       const srv = fakeServer(
@@ -121,21 +117,14 @@ describe('Mnemoscope client', () => {
     },
   );
 
-  it(
-    'keeps at most maxBuffer records while the server is unreachable, dropping the ' +
-      'oldest ' +
-      'and ' +
-      'counting ' +
-      'them',
-    async () => {
-      const srv = fakeServer(() => 'down');
-      const c = client(srv.fetchImpl, { maxBuffer: 100, maxAttempts: 1000, batchSize: 10 });
-      turns(c, 249);
-      expect(c.stats().buffered).toBe(100);
-      expect(c.stats().dropped).toBe(150);
-      expect(c.stats().lastError).toMatch(/buffer full \(100 records\)/);
-    },
-  );
+  it('keeps at most maxBuffer records while the server is unreachable, dropping the oldest, counted', async () => {
+    const srv = fakeServer(() => 'down');
+    const c = client(srv.fetchImpl, { maxBuffer: 100, maxAttempts: 1000, batchSize: 10 });
+    turns(c, 249);
+    expect(c.stats().buffered).toBe(100);
+    expect(c.stats().dropped).toBe(150);
+    expect(c.stats().lastError).toMatch(/buffer full \(100 records\)/);
+  });
 
   it('gives up on a batch after maxAttempts, with backoff between tries', async () => {
     const srv = fakeServer(() => new Response('upstream exploded', { status: 502 }));
@@ -267,46 +256,38 @@ describe('Mnemoscope client', () => {
     expect(c.stats().rejected).toBe(2);
   });
 
-  it(
-    'builds producer records with stable ids: turns numbered, Agentlas events, UCS ' +
-      'records ' +
-      'named ' +
-      'for ' +
-      'their ' +
-      'agent',
-    async () => {
-      const srv = fakeServer((r) => srv.ok(r));
-      const seen: { type: string; agent?: string; data: Record<string, unknown> }[] = [];
-      const c = client(((u: string, init: RequestInit) => {
-        for (const l of String(init.body).split('\n')) seen.push(JSON.parse(l));
-        return srv.fetchImpl(u, init);
-      }) as typeof fetch);
-      const s = c.acc({ id: 'run', agent: 'bot', firstTurn: 5 });
-      expect(s.turn({ input: 'a', output: 'b', ccs: 'goal_orientation: fix(db)' })).toBe(5);
-      expect(s.turn({ input: 'a', output: 'b', ccs: 'goal_orientation: fix(db)' })).toBe(6);
-      const id = c.curator({ sourceAgent: 'worker', taskId: 'T-1', projectId: 'p' }).emit({
-        memory_kind: 'decision',
-        content: 'Use blue/green deploys',
-        suggested_scope: 'project',
-        evidence_refs: ['commit:abc'],
-      });
-      c.ucs('ucs-1').action({ t: 3, action: 'consult' });
-      await c.flush();
-      expect(seen.map((r) => r.type)).toEqual(['session', 'turn', 'turn', 'memory_event', 'ucs_action']);
-      expect(seen[2]!.data).toMatchObject({ session_id: 'run', agent: 'bot', turn: 6 });
-      expect(seen[3]!.data).toMatchObject({
-        event_id: id,
-        source_agent: 'worker',
-        task_id: 'T-1',
-        project_id: 'p',
-        ttl: 'durable',
-        sensitivity: 'internal',
-        confidence: 'medium',
-      });
-      expect(seen[4]).toMatchObject({ agent: 'ucs-1' });
-      expect(c.stats().invalid).toBe(0);
-    },
-  );
+  it('builds producer records with stable ids: turns numbered, Agentlas events, UCS records per agent', async () => {
+    const srv = fakeServer((r) => srv.ok(r));
+    const seen: { type: string; agent?: string; data: Record<string, unknown> }[] = [];
+    const c = client(((u: string, init: RequestInit) => {
+      for (const l of String(init.body).split('\n')) seen.push(JSON.parse(l));
+      return srv.fetchImpl(u, init);
+    }) as typeof fetch);
+    const s = c.acc({ id: 'run', agent: 'bot', firstTurn: 5 });
+    expect(s.turn({ input: 'a', output: 'b', ccs: 'goal_orientation: fix(db)' })).toBe(5);
+    expect(s.turn({ input: 'a', output: 'b', ccs: 'goal_orientation: fix(db)' })).toBe(6);
+    const id = c.curator({ sourceAgent: 'worker', taskId: 'T-1', projectId: 'p' }).emit({
+      memory_kind: 'decision',
+      content: 'Use blue/green deploys',
+      suggested_scope: 'project',
+      evidence_refs: ['commit:abc'],
+    });
+    c.ucs('ucs-1').action({ t: 3, action: 'consult' });
+    await c.flush();
+    expect(seen.map((r) => r.type)).toEqual(['session', 'turn', 'turn', 'memory_event', 'ucs_action']);
+    expect(seen[2]!.data).toMatchObject({ session_id: 'run', agent: 'bot', turn: 6 });
+    expect(seen[3]!.data).toMatchObject({
+      event_id: id,
+      source_agent: 'worker',
+      task_id: 'T-1',
+      project_id: 'p',
+      ttl: 'durable',
+      sensitivity: 'internal',
+      confidence: 'medium',
+    });
+    expect(seen[4]).toMatchObject({ agent: 'ucs-1' });
+    expect(c.stats().invalid).toBe(0);
+  });
 });
 
 /** A local ingest endpoint that records what arrives; for the exit tests' child processes. */

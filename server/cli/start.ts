@@ -1,9 +1,9 @@
 /**
- * `npm start`: builds the app when there is no build or the sources are newer than it, then runs
- * `next start` on HOST:PORT. The database is opened, migrated and (on first start) given the demo
+ * `npm start`: builds the app when there is no build or the sources are newer than it, then serves it on
+ * HOST:PORT (server/cli/serve.ts). The database is opened, migrated and (on first start) given the demo
  * by the server itself.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { env } from '@/server/env';
@@ -64,9 +64,7 @@ if (config.MNEMOSCOPE_AUTH === 'users' && !(config.MNEMOSCOPE_ADMIN_USER && conf
   await handle.close();
   if (!users) {
     console.error(
-      '[mnemoscope] refusing to start: MNEMOSCOPE_AUTH=users but no user can sign in. ' +
-        'Set ' +
-        'MNEMOSCOPE_ADMIN_USER ' +
+      '[mnemoscope] refusing to start: MNEMOSCOPE_AUTH=users but no user can sign in. Set MNEMOSCOPE_ADMIN_USER ' +
         'and MNEMOSCOPE_ADMIN_PASSWORD (12+ characters) to create the first admin.',
     );
     process.exit(2);
@@ -84,9 +82,4 @@ console.log(
   `[mnemoscope] starting on http://${config.HOST}:${config.PORT} ` +
     `(${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.MNEMOSCOPE_DATA_DIR}`})`,
 );
-const child = spawn(process.execPath, [nextBin, 'start', '-H', config.HOST, '-p', String(config.PORT)], {
-  stdio: 'inherit',
-  env: childEnv,
-});
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+await import('./serve');

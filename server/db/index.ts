@@ -6,8 +6,9 @@ import * as projects from './schema/projects';
 import * as sessions from './schema/sessions';
 import * as curation from './schema/curation';
 import * as substrate from './schema/substrate';
+import * as limits from './schema/limits';
 
-export const schema = { ...projects, ...sessions, ...curation, ...substrate };
+export const schema = { ...projects, ...sessions, ...curation, ...substrate, ...limits };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself: services take either. */
@@ -19,15 +20,31 @@ export interface DbHandle {
   /** Where the data lives: the data directory, `memory`, or the server URL without its password. */
   location: string;
   close: () => Promise<void>;
+  /** Applies the migrations in `drizzle/` (on PostgreSQL under an advisory lock: one instance at a time). */
+  migrate: () => Promise<void>;
 }
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'drizzle');
+
+/** pg_advisory_lock key that serializes migrations across instances ('mnem' in ASCII). */
+const MIGRATION_LOCK = 0x6d6e656d;
 
 export interface OpenOptions {
   /** A postgres:// URL; otherwise PGlite. */
   url?: string;
   /** PGlite data directory, or 'memory' for an in-memory database. */
   dataDir?: string;
+}
+
+/** The URL with its password masked (parsed, so a password holding `@` or `:` does not leak in part). */
+export function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(a DATABASE_URL that is not a valid URL)';
+  }
 }
 
 export async function openDb(opts: OpenOptions): Promise<DbHandle> {
@@ -39,39 +56,65 @@ export async function openDb(opts: OpenOptions): Promise<DbHandle> {
     return {
       db,
       driver: 'postgres',
-      location: opts.url.replace(/:[^:@/]*@/, ':***@'),
+      location: withoutPassword(opts.url),
       close: () => client.end({ timeout: 5 }),
+      // Instances started together take turns: one migrates while the others wait on the lock, then find
+      // nothing left to do. A client of one connection holds the lock and runs the migrations.
+      migrate: async () => {
+        const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+        const one = postgres(opts.url!, { max: 1, onnotice: () => {} });
+        try {
+          await one`select pg_advisory_lock(${MIGRATION_LOCK})`;
+          try {
+            await migrate(drizzle(one), { migrationsFolder: MIGRATIONS_FOLDER });
+          } finally {
+            await one`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+          }
+        } finally {
+          await one.end({ timeout: 5 });
+        }
+      },
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const dir = opts.dataDir ?? 'memory';
   let client: InstanceType<typeof PGlite>;
+  let unlock = () => {};
   if (dir === 'memory') client = await PGlite.create();
   else {
+    const { lockDataDir } = await import('./dir-lock');
+    unlock = await lockDataDir(path.resolve(/*turbopackIgnore: true*/ dir));
     const dataPath = path.resolve(/*turbopackIgnore: true*/ dir, 'pglite');
     mkdirSync(dataPath, { recursive: true });
-    client = await PGlite.create({ dataDir: dataPath });
+    try {
+      client = await PGlite.create({ dataDir: dataPath });
+    } catch (e) {
+      unlock();
+      throw e;
+    }
   }
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
     driver: 'pglite',
     location: dir === 'memory' ? 'memory' : path.resolve(/*turbopackIgnore: true*/ dir),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    },
+    migrate: async () => {
+      const { migrate } = await import('drizzle-orm/pglite/migrator');
+      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    },
   };
 }
 
 export async function migrateDb(handle: DbHandle): Promise<void> {
-  if (handle.driver === 'postgres') {
-    const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator wants the driver's own type
-    await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_FOLDER });
-  } else {
-    const { migrate } = await import('drizzle-orm/pglite/migrator');
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator wants the driver's own type
-    await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_FOLDER });
-  }
+  await handle.migrate();
 }
 
 // One database per process, kept on globalThis so Next's separate bundles and hot reload share it.

@@ -143,11 +143,7 @@ const SEEDS: Rec[] = [
     family: 'hr',
     q: 'What was the last heart rate of patient 1042?',
     e:
-      'Call the bedside monitor export vitals_api.fetch(patient=1042, signal=HR, ' +
-      'window=1h) ' +
-      'and ' +
-      'report ' +
-      'the ' +
+      'Call the bedside monitor export vitals_api.fetch(patient=1042, signal=HR, window=1h) and report the ' +
       'median of the samples.',
     session: HYGIENE_SESSIONS[0],
     turn: 0,

@@ -1,9 +1,6 @@
 import { ready } from '@/server/bootstrap';
 import { SESSION_COOKIE, signIn, signOut } from '@/server/services/auth';
-import { RateLimiter } from '@/lib/limits/rate';
-
-const g = globalThis as unknown as { __mnemoscopeSignIn?: RateLimiter };
-const limiter = (g.__mnemoscopeSignIn ??= new RateLimiter(10));
+import { takeToken } from '@/server/services/limits';
 
 /** Only same-site paths: a sign-in never redirects elsewhere. */
 function safeNext(next: FormDataEntryValue | null): string {
@@ -22,12 +19,16 @@ export async function signInPost(request: Request) {
       status: 303,
       headers: { location: `/sign-in?error=${error}&next=${encodeURIComponent(next)}` },
     });
-  // Ten attempts a minute per username slow down password guessing.
-  if (!limiter.take(username.toLowerCase()).ok) return back('slow');
   const { db } = await ready();
+  // Ten attempts a minute per username slow down password guessing, counted for all instances.
+  if (!(await takeToken(db, `sign-in:${username.toLowerCase()}`, 10)).ok) return back('slow');
   const s = username && password ? await signIn(db, username, password) : null;
   if (!s) return back('invalid');
-  const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
+  // Behind a TLS-terminating proxy the app sees http: the proxy's X-Forwarded-Proto says what the browser used.
+  const https =
+    new URL(request.url).protocol === 'https:' ||
+    request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+  const secure = https ? '; Secure' : '';
   return new Response(null, {
     status: 303,
     headers: {

@@ -3,7 +3,14 @@ import { parseIngestBody } from '@/lib/ingest/body';
 import { otlpToEnvelopes } from '@/lib/otel/otlp';
 import { env } from '@/server/env';
 import { ingest } from '@/server/services/ingest';
+import { annotate } from '@/server/log';
 import { authedBody, jsonError } from './respond';
+
+const counts = (s: { accepted: number; duplicates: number; rejected: number }) => ({
+  accepted: s.accepted,
+  duplicates: s.duplicates,
+  rejected: s.rejected,
+});
 
 /** POST /api/v1/ingest — a JSON array or NDJSON of {"type", "data"} envelopes; one result per record, in order. */
 export async function ingestPost(req: Request) {
@@ -18,6 +25,7 @@ export async function ingestPost(req: Request) {
       limitRecords: MNEMOSCOPE_MAX_BATCH,
     });
   const summary = await ingest(auth.db, auth.projectId, parsed.items, auth.actor);
+  annotate({ records: counts(summary) });
   return NextResponse.json(summary, { status: summary.rejected ? 207 : 200 });
 }
 
@@ -66,6 +74,7 @@ export async function otlpTracesPost(req: Request) {
         auth.actor,
       )
     : { results: [], accepted: 0, duplicates: 0, rejected: 0 };
+  annotate({ records: { ...counts(summary), refused: mapped.errors.length } });
   const refused = [
     ...mapped.errors.map((e) => `${e.source}: ${e.message}`),
     ...summary.results.flatMap((r) =>

@@ -71,13 +71,7 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
   });
 
   it(
-    'submit_memory_event runs the curator and answers with its disposition; a retry ' +
-      'with ' +
-      'the ' +
-      'same ' +
-      'id ' +
-      'is ' +
-      'a ' +
+    'submit_memory_event runs the curator and answers with its disposition; a retry with the same id is a ' +
       'duplicate',
     async () => {
       const first = await call(client, 'submit_memory_event', event({ event_id: 'memevt_mcp_write_0001' }));

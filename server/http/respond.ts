@@ -3,11 +3,14 @@ import { ready } from '@/server/bootstrap';
 import { verifyKey } from '@/server/services/api-keys';
 import type { Db } from '@/server/db';
 import { env } from '@/server/env';
-import { RateLimiter } from '@/lib/limits/rate';
+import { annotate, currentRequestId } from '@/server/log';
+import { takeToken } from '@/server/services/limits';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '@/server/services/errors';
 
+/** A JSON error answer; it carries the request id (also in `x-request-id`) so a user can quote it from a log. */
 export function jsonError(status: number, error: string, extra: Record<string, unknown> = {}) {
-  return NextResponse.json({ error, ...extra }, { status });
+  const requestId = currentRequestId();
+  return NextResponse.json({ error, ...extra, ...(requestId ? { requestId } : {}) }, { status });
 }
 
 /** The one place a domain error becomes an HTTP status (tRPC has its own in server/trpc/init.ts). */
@@ -30,14 +33,10 @@ export async function withDomainErrors(f: () => Promise<Response>): Promise<Resp
 
 export type Authed = { db: Db; projectId: string; actor: string; keyId: string };
 
-// One limiter per process, kept on globalThis like the database.
-const g = globalThis as unknown as { __mnemoscopeRate?: { limit: number; limiter: RateLimiter } };
-
-/** Per-key rate limit: null when the request may pass, else a 429 with Retry-After. */
-export function rateLimit(keyId: string): NextResponse | null {
+/** Per-key rate limit, counted in the database for all instances: null when the request may pass, else a 429. */
+export async function rateLimit(db: Db, keyId: string): Promise<NextResponse | null> {
   const limit = env().MNEMOSCOPE_RATE_LIMIT;
-  if (g.__mnemoscopeRate?.limit !== limit) g.__mnemoscopeRate = { limit, limiter: new RateLimiter(limit) };
-  const r = g.__mnemoscopeRate.limiter.take(keyId);
+  const r = await takeToken(db, `ingest:${keyId}`, limit);
   if (r.ok) return null;
   const res = jsonError(
     429,
@@ -60,6 +59,7 @@ export async function authenticate(req: Request): Promise<Authed | NextResponse>
     );
   const key = await verifyKey(db, m[1]!);
   if (!key) return jsonError(401, 'unknown or revoked API key');
+  annotate({ project: key.projectId });
   return { db, projectId: key.projectId, actor: `api_key:${key.keyId}`, keyId: key.keyId };
 }
 
@@ -101,7 +101,7 @@ export async function authedBody(
 ): Promise<{ auth: Authed; body: Uint8Array } | NextResponse> {
   const auth = await authenticate(req);
   if (auth instanceof NextResponse) return auth;
-  const limited = rateLimit(auth.keyId);
+  const limited = await rateLimit(auth.db, auth.keyId);
   if (limited) return limited;
   const body = await readBody(req, limit);
   if (body instanceof NextResponse) return body;

@@ -64,6 +64,8 @@ const ACCESS: Record<string, Role> = {
 const ROUTES: Record<string, string> = {
   'api/auth/sign-in': 'anyone (the form; cross-site posts refused by proxy.ts)',
   'api/auth/sign-out': 'anyone (ends the caller’s own session)',
+  'api/health': 'anyone (liveness for load balancers: no database, no data)',
+  'api/ready': 'anyone (readiness for load balancers: which check failed, no data)',
   'api/trpc/[trpc]': 'per procedure (the matrix above)',
   'api/v1/agents/[agent]/ucs/export': 'API key, its own project only',
   'api/v1/ingest': 'API key, its own project only',

@@ -254,3 +254,36 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect((await caller.system.info()).counts.sessions).toBe(7);
   });
 });
+
+describe.each(DRIVERS)('sessions list on %s with sparse turns', (driver) => {
+  let h: DbHandle;
+  let caller: ReturnType<typeof createCaller>;
+  beforeAll(async () => {
+    h = await freshDb(driver);
+    caller = createCaller({
+      db: h.db,
+      driver: h.driver,
+      location: h.location,
+      projectId: 'default',
+      actor: 'tester',
+      role: 'admin',
+    });
+  });
+  afterAll(async () => h?.close());
+
+  it('session.list gives null, not NaN, for turns without footprint, judge or drift', async () => {
+    const { ingest } = await import('@/server/services/ingest');
+    const sparse = (turn: number, footprint?: Record<string, number>) => ({
+      ok: true as const,
+      value: {
+        type: 'turn',
+        data: { session_id: 'sparse', agent: 'a', turn, input: 'i', output: 'o', ccs: 'constraints: a(b)', footprint },
+      },
+    });
+    await ingest(h.db, 'default', [sparse(1), sparse(2, { ccs: 12, transcript: 40 }), sparse(3)], 'tester');
+    const s = (await caller.sessions.list()).find((x) => x.id === 'sparse')!;
+    expect(s.footprint).toEqual({ ccs: [null, 12, null], transcript: [null, 40, null] });
+    expect(s.meanHallucination).toBeNull();
+    expect(s.meanDrift).toBeNull();
+  });
+});

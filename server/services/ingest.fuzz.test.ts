@@ -106,51 +106,43 @@ describe('ingest under fuzzing', () => {
       await h.db.execute(sql.raw(`select ${TABLES.map((t) => `(select count(*)::int from ${t}) as ${t}`).join(', ')}`)),
     )[0]!;
 
-  it(
-    'answers 10,000 generated records without an exception; every rejection names a ' +
-      'field ' +
-      'and ' +
-      'stores ' +
-      'nothing',
-    async () => {
-      let n = 0;
-      let accepted = 0;
-      await fc.assert(
-        fc.asyncProperty(record, async (value) => {
-          n++;
-          // Fresh ids so valid records are new, not duplicates of an earlier case.
-          if (
-            value &&
-            typeof value === 'object' &&
-            !Array.isArray(value) &&
-            'data' in value &&
-            value.data &&
-            typeof value.data === 'object'
-          ) {
-            const d = value.data as Record<string, unknown>;
-            for (const k of ['session_id', 'id', 'event_id'] as const)
-              if (typeof d[k] === 'string' && (d[k] as string).startsWith(k === 'event_id' ? 'memevt_fuzz' : 'fuzz-'))
-                d[k] = `${d[k]}${n}`;
+  it('answers 10,000 generated records with no exception; each rejection names a field, stores nothing', async () => {
+    let n = 0;
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(record, async (value) => {
+        n++;
+        // Fresh ids so valid records are new, not duplicates of an earlier case.
+        if (
+          value &&
+          typeof value === 'object' &&
+          !Array.isArray(value) &&
+          'data' in value &&
+          value.data &&
+          typeof value.data === 'object'
+        ) {
+          const d = value.data as Record<string, unknown>;
+          for (const k of ['session_id', 'id', 'event_id'] as const)
+            if (typeof d[k] === 'string' && (d[k] as string).startsWith(k === 'event_id' ? 'memevt_fuzz' : 'fuzz-'))
+              d[k] = `${d[k]}${n}`;
+        }
+        const before = await counts();
+        const r = await ingest(h.db, 'default', [{ ok: true, value }], 'fuzz');
+        expect(r.results).toHaveLength(1);
+        const res = r.results[0]!;
+        if (res.status === 'rejected') {
+          expect(res.errors?.length).toBeGreaterThan(0);
+          const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+          for (const e of res.errors!) {
+            expect(e.message.length).toBeGreaterThan(0);
+            if (isObject) expect(e.path).toMatch(/^(type|data)/);
           }
-          const before = await counts();
-          const r = await ingest(h.db, 'default', [{ ok: true, value }], 'fuzz');
-          expect(r.results).toHaveLength(1);
-          const res = r.results[0]!;
-          if (res.status === 'rejected') {
-            expect(res.errors?.length).toBeGreaterThan(0);
-            const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-            for (const e of res.errors!) {
-              expect(e.message.length).toBeGreaterThan(0);
-              if (isObject) expect(e.path).toMatch(/^(type|data)/);
-            }
-            expect(await counts()).toEqual(before);
-          } else accepted++;
-        }),
-        { numRuns: 10_000, seed: 20261121 },
-      );
-      console.log(`[fuzz] ${n} records, ${accepted} accepted, ${n - accepted} rejected`);
-      expect(accepted).toBeGreaterThan(50);
-    },
-    300_000,
-  );
+          expect(await counts()).toEqual(before);
+        } else accepted++;
+      }),
+      { numRuns: 10_000, seed: 20261121 },
+    );
+    console.log(`[fuzz] ${n} records, ${accepted} accepted, ${n - accepted} rejected`);
+    expect(accepted).toBeGreaterThan(50);
+  }, 300_000);
 });

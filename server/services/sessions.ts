@@ -13,6 +13,9 @@ export interface SessionSummary extends SessionListItem {
   footprint: { ccs: (number | null)[]; transcript: (number | null)[] };
 }
 
+const finiteOrNull = (xs: unknown[] | null): (number | null)[] =>
+  (xs ?? []).map((x) => (typeof x === 'number' && Number.isFinite(x) ? x : null));
+
 export async function listSessions(db: Tx, projectId: string): Promise<SessionSummary[]> {
   const rows = await db
     .select({
@@ -26,8 +29,9 @@ export async function listSessions(db: Tx, projectId: string): Promise<SessionSu
       lastAt: iso(sql`max(${turns.ts})`),
       meanH: sql<number | null>`avg(${turns.hallucination})::float8`,
       meanD: sql<number | null>`avg(${turns.drift})::float8`,
-      ccs: sql<(number | null)[]>`array_agg((${turns.footprint}->>'ccs')::float8 order by ${turns.turn})`,
-      transcript: sql<(number | null)[]>`array_agg((${turns.footprint}->>'transcript')::float8 order by ${turns.turn})`,
+      // json_agg, not array_agg: postgres.js reads a NULL inside a float8[] as NaN.
+      ccs: sql<(number | null)[]>`json_agg((${turns.footprint}->>'ccs')::float8 order by ${turns.turn})`,
+      transcript: sql<(number | null)[]>`json_agg((${turns.footprint}->>'transcript')::float8 order by ${turns.turn})`,
     })
     .from(sessions)
     .leftJoin(turns, and(eq(turns.projectId, sessions.projectId), eq(turns.sessionId, sessions.id)))
@@ -45,8 +49,8 @@ export async function listSessions(db: Tx, projectId: string): Promise<SessionSu
     meanHallucination: r.meanH,
     meanDrift: r.meanD,
     footprint: {
-      ccs: downsample(r.turnCount ? (r.ccs ?? []) : [], 64),
-      transcript: downsample(r.turnCount ? (r.transcript ?? []) : [], 64),
+      ccs: downsample(r.turnCount ? finiteOrNull(r.ccs) : [], 64),
+      transcript: downsample(r.turnCount ? finiteOrNull(r.transcript) : [], 64),
     },
   }));
 }

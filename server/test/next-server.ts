@@ -15,9 +15,9 @@ export interface NextServer {
 }
 
 /**
- * Starts the built app with `next start` on a free loopback port (or `port`), with the demo off unless
- * env says otherwise, and resolves once it answers. Used by the end-to-end setup, the crash test and
- * the benchmarks.
+ * Starts the built app as `npm start` serves it (server/cli/serve.ts, without the build step) on a free loopback
+ * port (or `port`), with the demo off unless env says otherwise, and resolves once it answers. Used by the
+ * end-to-end setup, the crash, operations and cluster tests, and the benchmarks.
  */
 export async function startNextServer(
   env: Record<string, string>,
@@ -26,15 +26,19 @@ export async function startNextServer(
 ): Promise<NextServer> {
   const p = port ?? (await freePort());
   let out = '';
-  const proc = spawn(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(p)],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', MNEMOSCOPE_DEMO: '0', ...env },
-      detached: true,
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/cli/serve.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      MNEMOSCOPE_DEMO: '0',
+      MNEMOSCOPE_LOG_LEVEL: 'info', // the server logs as in production, though started from a test
+      HOST: '127.0.0.1',
+      PORT: String(p),
+      ...env,
     },
-  );
+    detached: true,
+  });
   proc.stdout?.on('data', (d) => (out += d));
   proc.stderr?.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${p}`;

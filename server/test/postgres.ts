@@ -20,11 +20,7 @@ function pgBin(): string {
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
   for (const v of versions) if (existsSync(path.join(root, v, 'bin', 'initdb'))) return path.join(root, v, 'bin');
   throw new Error(
-    'PostgreSQL server binaries not found under /usr/lib/postgresql: install the ' +
-      '"postgresql" ' +
-      'package ' +
-      '(npm ' +
-      'test ' +
+    'PostgreSQL server binaries not found under /usr/lib/postgresql: install the "postgresql" package (npm test ' +
       'does), or set TEST_DATABASE_URL',
   );
 }

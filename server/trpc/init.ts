@@ -6,6 +6,7 @@ import type { Db } from '@/server/db';
 import { DEFAULT_PROJECT } from '@/server/services/projects';
 import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from '@/server/services/errors';
 import { env } from '@/server/env';
+import { currentRequestId } from '@/server/log';
 import { PROJECT_COOKIE, SESSION_COOKIE, principal, type Principal } from '@/server/services/auth';
 
 export interface Context {
@@ -55,7 +56,12 @@ const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     return {
       ...shape,
-      data: { ...shape.data, zodError: error.cause instanceof ZodError ? error.cause.flatten() : null },
+      data: {
+        ...shape.data,
+        zodError: error.cause instanceof ZodError ? error.cause.flatten() : null,
+        // The id of the request in the server's log (also in the x-request-id answer header).
+        requestId: currentRequestId() ?? null,
+      },
     };
   },
 });

@@ -9,5 +9,5 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request) {
   const auth = await authenticate(req);
   if (auth instanceof NextResponse) return auth;
-  return rateLimit(auth.keyId) ?? archiveDownload(auth.db, auth.projectId);
+  return (await rateLimit(auth.db, auth.keyId)) ?? archiveDownload(auth.db, auth.projectId);
 }

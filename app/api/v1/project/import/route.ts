@@ -12,5 +12,5 @@ export const dynamic = 'force-dynamic';
 export async function POST(req: Request) {
   const auth = await authenticate(req);
   if (auth instanceof NextResponse) return auth;
-  return rateLimit(auth.keyId) ?? archiveUpload(auth.db, auth.projectId, req);
+  return (await rateLimit(auth.db, auth.keyId)) ?? archiveUpload(auth.db, auth.projectId, req);
 }

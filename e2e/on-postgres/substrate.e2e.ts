@@ -1,0 +1,4 @@
+// The same UI flows as e2e/substrate.e2e.ts, on PostgreSQL with the demo.
+process.env.MNEMOSCOPE_E2E_DB = 'postgres';
+await import('../substrate.e2e');
+export {};

@@ -1,0 +1,99 @@
+/**
+ * The production server: Next's request handler inside a Node HTTP server we own, so that every request gets an
+ * id (`x-request-id`, taken from the proxy when it sends a sane one) and one JSON log line, and SIGTERM stops the
+ * instance gracefully: readiness turns 503, no new connections are accepted, requests in flight finish (at most
+ * MNEMOSCOPE_SHUTDOWN_MS), the database is closed, and the process exits 0. `npm start` runs it after building.
+ *
+ *   tsx server/cli/serve.ts            (HOST, PORT and the rest from the environment; see server/env.ts)
+ */
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { env, type Env } from '@/server/env';
+import { log, requestContext, type RequestContext } from '@/server/log';
+import { beginShutdown } from '@/server/lifecycle';
+
+(process.env as Record<string, string>).NODE_ENV = 'production';
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+
+let config: Env;
+try {
+  config = env();
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(2);
+}
+
+const { default: next } = await import('next');
+const app = next({ dev: false, dir: process.cwd(), hostname: config.HOST, port: config.PORT });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+/** Asset requests are not worth a line each; pages and API calls are. */
+const QUIET = /^\/(_next\/|models\/|ort\/|favicon\.ico|icon\.svg)/;
+const ID = /^[A-Za-z0-9._:-]{1,128}$/;
+let inFlight = 0;
+let stopping = false;
+
+const server = http.createServer((req, res) => {
+  const given = req.headers['x-request-id'];
+  const ctx: RequestContext = { requestId: typeof given === 'string' && ID.test(given) ? given : randomUUID() };
+  res.setHeader('x-request-id', ctx.requestId);
+  if (stopping) res.setHeader('connection', 'close');
+  const t0 = performance.now();
+  const path = (req.url ?? '/').split('?')[0]!;
+  inFlight++;
+  res.on('close', () => {
+    inFlight--;
+    // Keep-alive connections of requests that were running when the shutdown began close once they are idle.
+    if (stopping) server.closeIdleConnections();
+    if (QUIET.test(path)) return;
+    log.info(
+      {
+        requestId: ctx.requestId,
+        method: req.method,
+        route: path,
+        status: res.statusCode,
+        ms: Math.round(performance.now() - t0),
+        ...(ctx.project ? { project: ctx.project } : {}),
+        ...(ctx.records ? { records: ctx.records } : {}),
+        ...(res.writableFinished ? {} : { aborted: true }),
+      },
+      'request',
+    );
+  });
+  requestContext.run(ctx, () => {
+    handle(req, res).catch((e: unknown) => {
+      log.error({ requestId: ctx.requestId, route: path, err: (e as Error).message }, 'request failed');
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+});
+// Longer than the usual proxy keep-alive (nginx 60 s), so the proxy closes idle connections first.
+server.keepAliveTimeout = 65_000;
+server.listen(config.PORT, config.HOST);
+await once(server, 'listening');
+log.info({ event: 'listening', url: `http://${config.HOST}:${config.PORT}`, pid: process.pid }, 'listening');
+
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  const t0 = performance.now();
+  const budget = config.MNEMOSCOPE_SHUTDOWN_MS;
+  log.info({ event: 'shutdown', signal, inFlight }, 'shutting down');
+  beginShutdown();
+  const closed = once(server, 'close');
+  server.close();
+  server.closeIdleConnections();
+  const timer = setTimeout(() => {
+    log.warn({ event: 'shutdown', inFlight }, `requests still running after ${budget} ms: closing them`);
+    server.closeAllConnections();
+  }, budget);
+  await closed;
+  clearTimeout(timer);
+  const db = (globalThis as { __mnemoscopeDb?: Promise<{ close: () => Promise<void> }> }).__mnemoscopeDb;
+  if (db) await (await db.catch(() => null))?.close().catch(() => {});
+  log.info({ event: 'stopped', ms: Math.round(performance.now() - t0) }, 'stopped');
+  process.exit(0);
+}
+for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => void shutdown(sig));

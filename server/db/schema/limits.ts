@@ -1,0 +1,13 @@
+import { doublePrecision, pgTable, text, timestamp, boolean } from 'drizzle-orm/pg-core';
+
+/**
+ * Token buckets for rate limits, in the database so that every app instance counts against the same
+ * bucket (`server/services/limits.ts`). `key` is `<limit>:<subject>`, e.g. `ingest:<api key id>`.
+ */
+export const rateBuckets = pgTable('rate_buckets', {
+  key: text('key').primaryKey(),
+  tokens: doublePrecision('tokens').notNull(),
+  /** Whether the last take was granted (read back by the same statement that takes). */
+  granted: boolean('granted').notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});

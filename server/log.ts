@@ -1,0 +1,53 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pino from 'pino';
+
+/**
+ * One JSON line per API request and per background job, on stdout (pino). Lines carry ids, routes, statuses,
+ * durations, projects and counts: never memory content, request bodies or keys.
+ */
+export const log = pino({
+  // Tests keep their output for failures: warnings and errors only, unless MNEMOSCOPE_LOG_LEVEL says otherwise.
+  level: process.env.MNEMOSCOPE_LOG_LEVEL ?? (process.env.VITEST ? 'warn' : 'info'),
+  base: { service: 'mnemoscope' },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }) },
+});
+
+/** What a request's log line says beyond the HTTP basics; handlers fill it in with `annotate`. */
+export interface RequestContext {
+  requestId: string;
+  project?: string;
+  records?: Record<string, number>;
+}
+
+// On globalThis: the server (server/cli/serve.ts) and the app's bundled route handlers load this module separately.
+const g = globalThis as unknown as { __mnemoscopeRequests?: AsyncLocalStorage<RequestContext> };
+export const requestContext = (g.__mnemoscopeRequests ??= new AsyncLocalStorage<RequestContext>());
+
+/** Adds to the current request's log line (a no-op outside a request). */
+export function annotate(fields: Omit<Partial<RequestContext>, 'requestId'>): void {
+  const c = requestContext.getStore();
+  if (c) Object.assign(c, fields);
+}
+
+/** The current request's id (also in the `x-request-id` answer header), if any. */
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
+}
+
+/** Runs a background job with one log line at its end: name, duration, outcome and the counts it returns. */
+export async function job<T extends Record<string, unknown> | void>(name: string, f: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    const out = await f();
+    const counts = Object.fromEntries(
+      Object.entries(out ?? {}).filter(([k, v]) => typeof v === 'number' || k === 'project'),
+    );
+    log.info({ job: name, ms: Math.round(performance.now() - t0), ok: true, ...counts }, `job ${name}`);
+    return out;
+  } catch (e) {
+    const err = String((e as Error)?.message ?? e).slice(0, 300);
+    log.error({ job: name, ms: Math.round(performance.now() - t0), ok: false, err }, `job ${name}`);
+    throw e;
+  }
+}

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { afterAll, describe, expect, it, inject } from 'vitest';
+import { freshDb, DRIVERS } from '@/server/test/db';
+import { migrateDb, openDb, type DbHandle } from '@/server/db';
+import { takeToken } from './limits';
+
+describe('a rate limit on PostgreSQL with four instances', () => {
+  const admin = inject('pgUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const handles: DbHandle[] = [];
+  afterAll(async () => {
+    await Promise.all(handles.map((h) => h.close()));
+    const s = postgres(admin, { max: 1, onnotice: () => {} });
+    await s.unsafe(`drop database if exists ${name} with (force)`);
+    await s.end();
+  });
+
+  it('is counted once across instances: exactly the burst passes', async () => {
+    const s = postgres(admin, { max: 1, onnotice: () => {} });
+    await s.unsafe(`create database ${name}`);
+    await s.end();
+    for (let i = 0; i < 4; i++) handles.push(await openDb({ url: admin.replace(/\/[^/]*$/, `/${name}`) }));
+    await migrateDb(handles[0]!);
+    const takes = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => takeToken(handles[i % 4]!.db, 'ingest:shared', 60, 5)),
+    );
+    expect(takes.filter((t) => t.ok)).toHaveLength(5);
+    for (const t of takes.filter((x) => !x.ok)) expect(t).toEqual({ ok: false, retryAfterSeconds: 1 });
+  });
+});
+
+describe.each(DRIVERS)('rate buckets on %s', (driver) => {
+  let h: DbHandle;
+  afterAll(async () => h?.close());
+  it('refill with time, per key, and say how long to wait', async () => {
+    h = await freshDb(driver);
+    const takes = [];
+    for (let i = 0; i < 4; i++) takes.push(await takeToken(h.db, 'sign-in:ada', 60, 3));
+    expect(takes.map((t) => t.ok)).toEqual([true, true, true, false]);
+    expect(takes[3]).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect((await takeToken(h.db, 'sign-in:bob', 60, 3)).ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await takeToken(h.db, 'sign-in:ada', 60, 3)).ok).toBe(true);
+    expect((await takeToken(h.db, 'sign-in:ada', 60, 3)).ok).toBe(false);
+  });
+});
