@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,6 +77,56 @@ describe('an instance as an operator runs it', () => {
     expect(server.output()).not.toContain(SECRET_TEXT);
     expect(server.output()).not.toContain(KEY);
   });
+
+  it('reads bodies whole up to the limit, gzip on every route, refuses bombs and deep nesting per record', async () => {
+    // 12 MB: past the 10 MB at which Next cut bodies that went through proxy.ts, below the 16 MiB limit.
+    const big = Array.from({ length: 4000 }, (_, k) =>
+      JSON.stringify({
+        type: 'turn',
+        data: { session_id: 'big-body', agent: 'a', turn: k, input: 'x'.repeat(3000), output: 'o', ccs: 'a: b(c)' },
+      }),
+    ).join('\n');
+    expect(big.length).toBeGreaterThan(12_000_000);
+    const whole = await post(big);
+    expect(whole.status).toBe(200);
+    expect((await whole.json()).accepted).toBe(4000);
+
+    const send = (body: Buffer, headers: Record<string, string>, route = '/api/v1/ingest') =>
+      fetch(`${server.url}${route}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, ...headers },
+        body: new Uint8Array(body),
+      });
+    const gz = await send(gzipSync(turns('gzipped', 3)), { 'content-encoding': 'gzip' });
+    expect(gz.status).toBe(200);
+    expect((await gz.json()).accepted).toBe(3);
+
+    // 256 MB of zeros in 250 KB of gzip, at both JSON routes: refused once 16 MiB are inflated.
+    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.proc.pid}/status`, 'utf8'))![1]) * 1024;
+    const bomb = gzipSync(Buffer.alloc(256 * 1024 * 1024));
+    const before = rss();
+    for (const route of ['/api/v1/ingest', '/api/v1/otel/v1/traces']) {
+      const r = await send(bomb, { 'content-encoding': 'gzip', 'content-type': 'application/json' }, route);
+      expect(r.status, route).toBe(413);
+      expect((await r.json()).error).toMatch(/larger than the limit of \d+ bytes once inflated/);
+    }
+    expect(rss() - before).toBeLessThan(200 * 1024 * 1024);
+    expect((await send(Buffer.from('not gzip at all'), { 'content-encoding': 'gzip' })).status).toBe(400);
+    expect((await send(Buffer.from('[]'), { 'content-encoding': 'br' })).status).toBe(415);
+
+    // 10,000 levels of nesting in one record: that record is refused with its path, its neighbour is stored.
+    const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+    const mixed = await post(
+      `{"type":"turn","data":{"session_id":"deep","agent":"a","turn":1,"input":"i","output":"o","ccs":"a: b(c)",` +
+        `"extra":${deep}}}\n${turns('deep-neighbour', 1)}`,
+    );
+    expect(mixed.status).toBe(207);
+    const results = (await mixed.json()).results;
+    expect(results[0]).toMatchObject({ status: 'rejected' });
+    expect(results[0].errors[0].path).toMatch(/^data\.extra\[0\]/);
+    expect(results[0].errors[0].message).toBe('nested deeper than 64 levels');
+    expect(results[1]).toMatchObject({ status: 'accepted' });
+  }, 120_000);
 
   it('on SIGTERM finishes the request in flight, refuses new ones, closes the database and exits 0', async () => {
     const exited = new Promise<number | null>((r) => server.proc.on('exit', (code) => r(code)));

@@ -18,7 +18,7 @@ export function DatabaseInfo() {
           <>
             <div style={{ marginBottom: 10 }}>
               <span className="badge accent">{DRIVER_LABEL[d.driver]}</span>{' '}
-              <span className="mono muted">{d.location}</span>
+              <span className="mono muted">{d.location ?? 'location shown to admins'}</span>
             </div>
             <div className="stats">
               <div className="stat">

@@ -68,7 +68,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </button>
         <div className="sidebar-foot">
           <ThemeToggle />
-          <span title={info.data?.location}>
+          <span title={info.data?.location ?? undefined}>
             {info.data
               ? `${info.data.driver === 'pglite' ? 'Embedded PGlite' : 'PostgreSQL'} · project ${info.data.projectId}`
               : 'connecting…'}

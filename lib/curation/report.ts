@@ -17,7 +17,16 @@ export interface CurationReport {
   notes: string[];
 }
 
-const cell = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/**
+ * Sender text as inert Markdown: no table breaks, no links, images, autolinks, code spans, emphasis or raw HTML
+ * (`<`, `>` and `&` become entities; the rest a backslash escape).
+ */
+export const inert = (s: string) =>
+  s
+    .replace(/\r?\n/g, ' ')
+    .replace(/[\\`*[\]|!]/g, (c) => `\\${c}`)
+    .replace(/[<>&]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&amp;'));
+const cell = inert;
 
 export function pct(n: number, of: number): string {
   return of ? `${((n / of) * 100).toFixed(1)}%` : '0.0%';
@@ -34,7 +43,7 @@ export function reportMarkdown(r: CurationReport): string {
   return [
     '# Memory Curation Report',
     '',
-    `Batch ${r.batchId}, received ${r.receivedAt} from ${r.actor}.`,
+    `Batch ${inert(r.batchId)}, received ${inert(r.receivedAt)} from ${inert(r.actor)}.`,
     '',
     '## Summary',
     '',
@@ -90,7 +99,7 @@ export function reportMarkdown(r: CurationReport): string {
     '',
     '## Audit Notes',
     '',
-    ...(r.notes.length ? r.notes.map((n) => `- ${n}`) : ['- No reviewer decisions yet.']),
+    ...(r.notes.length ? r.notes.map((n) => `- ${inert(n)}`) : ['- No reviewer decisions yet.']),
     '',
   ].join('\n');
 }

@@ -9,6 +9,8 @@ export const LIMITS = {
   textChars: 200_000,
   ccsChars: 64_000,
   listItems: 1000,
+  /** Arrays and objects inside one record's data, nested at most this deep. */
+  depth: 64,
 } as const;
 
 const id = z

@@ -187,3 +187,42 @@ describe('normalizeEnvelope: CCS storage', () => {
     });
   });
 });
+
+describe('normalizeEnvelope: secrets in every stored text field', () => {
+  const SECRET = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+  const stored = (envelope: unknown) => {
+    const r = normalizeEnvelope(envelope);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    return JSON.stringify(r.record);
+  };
+
+  it('masks them in session titles and domains, artifact provenance, evidence refs, UCS documents and actions', () => {
+    const records = [
+      { type: 'session', data: { id: 's', agent: 'a', title: `deploy with ${SECRET}`, domain: `ops ${SECRET}` } },
+      { type: 'artifact', data: { id: 'x', content: 'c', provenance: { source: `git clone ${SECRET}` } } },
+      {
+        type: 'memory_event',
+        data: {
+          event_id: 'memevt_0123456789abcdef',
+          timestamp: '2026-11-24T00:00:00Z',
+          source_agent: 'a',
+          task_id: 't',
+          memory_kind: 'fact',
+          content: 'the build uses a token',
+          suggested_scope: 'project',
+          sensitivity: 'internal',
+          confidence: 'high',
+          evidence_refs: [`https://ci.example/log?token=${SECRET}`],
+          ttl: 'durable',
+        },
+      },
+      { type: 'ucs_action', agent: 'a', data: { t: 3, action: 'consult', note: `used ${SECRET}` } },
+      { type: 'ucs_knowledge', agent: 'a', data: { name: 'reflections', markdown: `# Notes\nkey ${SECRET}` } },
+    ];
+    for (const r of records) {
+      const out = stored(r);
+      expect(out, r.type).not.toContain(SECRET);
+      expect(out, r.type).toContain('[REDACTED:');
+    }
+  });
+});

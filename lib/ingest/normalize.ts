@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { normalizeCcs } from '@/lib/ccs/parse';
 import type { CcsTerms } from '@/lib/ccs/contract';
-import { mask, redactDeep, type RedactionRecord } from '@/lib/redact/redact';
+import { mask, redactDeep, redactText, type RedactionRecord } from '@/lib/redact/redact';
+import { tooDeep } from './depth';
 import { splitUcsState, type UcsStateParts } from '@/lib/ucs/state';
 import { entitiesFromExport, entitiesFromIndex, type UcsEntities } from '@/lib/ucs/entities';
 import type { MemoryEvent } from '@/lib/curation/event';
@@ -170,12 +171,16 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     const t = isObject(raw) && typeof raw.type === 'string' ? raw.type : undefined;
     return { ok: false, type: t, errors: zodErrors(env.error, '') };
   }
-  const { type, data, agent, source } = env.data;
-  if (data === undefined || data === null) return { ok: false, type, errors: [{ path: 'data', message: 'required' }] };
+  const { type, data: sent, agent, source } = env.data;
+  if (sent === undefined || sent === null) return { ok: false, type, errors: [{ path: 'data', message: 'required' }] };
+  const deep = tooDeep(sent, LIMITS.depth, 'data');
+  if (deep) return { ok: false, type, errors: [{ path: deep, message: `nested deeper than ${LIMITS.depth} levels` }] };
   // Serialised once: JSON escapes NUL and unpaired surrogates, so most records skip the walk.
-  const json = JSON.stringify(data);
-  const bad = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(json) ? findUnstorable(data, 'data') : null;
+  const json = JSON.stringify(sent);
+  const bad = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(json) ? findUnstorable(sent, 'data') : null;
   if (bad) return { ok: false, type, errors: [bad] };
+  // UCS documents and the action log are shown in pages and exports like any memory text: redacted whole.
+  const data = type.startsWith('ucs_') ? redactDeep(sent, '', [], [], json) : sent;
   const fail = (errors: FieldError[], id?: string): Normalized => ({ ok: false, type, id, errors });
   const needObject = () => fail([{ path: 'data', message: `must be a JSON object for ${type}` }]);
 
@@ -193,8 +198,8 @@ export function normalizeEnvelope(raw: unknown): Normalized {
           type,
           id: d.id,
           agentId,
-          title: d.title ?? null,
-          domain: d.domain ?? null,
+          title: d.title === undefined ? null : redactText(d.title).text,
+          domain: d.domain === undefined ? null : redactText(d.domain).text,
           metadata: redactDeep(d.metadata ?? {}, 'metadata'),
           extra: extras(d as Json, KNOWN_SESSION),
         },
@@ -259,7 +264,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
           agentId: agent ?? d.agent ?? null,
           kind: d.kind ?? null,
           content: redactDeep(d.content, 'content', [], redactions),
-          provenance: d.provenance ?? null,
+          provenance: d.provenance === undefined ? null : redactDeep(d.provenance, 'provenance', [], redactions),
           createdTurn: d.created_turn ?? null,
           timestamp: d.timestamp ?? null,
           extra: redactDeep(extras(d as Json, KNOWN_ARTIFACT), 'extra', [], redactions),
@@ -406,7 +411,7 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
         confidence: e.confidence,
         sensitivity: e.sensitivity,
         ttl: e.ttl,
-        evidenceRefs: e.evidence_refs.map((ref) => ({ type: inferEvidenceType(ref), ref })),
+        evidenceRefs: (raw.evidence_refs as string[]).map((ref) => ({ type: inferEvidenceType(ref), ref })),
         requestContext,
         supersedes: e.supersedes ?? [],
         conflictsWith: e.conflicts_with ?? [],
@@ -441,7 +446,7 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
         confidence: e.confidence,
         sensitivity: null,
         ttl: null,
-        evidenceRefs: e.evidence_refs,
+        evidenceRefs: raw.evidence_refs as typeof e.evidence_refs,
         requestContext: null,
         supersedes: Array.isArray(data.supersedes) ? (data.supersedes as string[]) : [],
         conflictsWith: Array.isArray(data.conflicts_with) ? (data.conflicts_with as string[]) : [],

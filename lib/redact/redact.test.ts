@@ -19,6 +19,32 @@ const cases: [string, string, string][] = [
   ['card_number', 'card 4111 1111 1111 1111 exp 12/29', '4111 1111 1111 1111'],
   ['email', 'mail jlee.personal@example.com now', 'jlee.personal@example.com'],
   ['us_ssn', 'ssn 123-45-6789', '123-45-6789'],
+  ['password', 'aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'wJalrXUtnFEMI/K7MDENG'],
+  [
+    'private_key',
+    '-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBF0xyz\n-----END PGP PRIVATE KEY BLOCK-----',
+    'lQOYBF0xyz',
+  ],
+  [
+    'slack_webhook',
+    'post to https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX now',
+    'XXXXXXXXXXXXXXXXXXXXXXXX',
+  ],
+  ['basic_auth', 'Authorization: Basic dXNlcjpodW50ZXIy', 'dXNlcjpodW50ZXIy'],
+  ['npm_token', 'npm_abcdefghijklmnopqrstuvwxyz0123456789 in .npmrc', 'npm_abcdefghijklmnopqrstuvwxyz0123456789'],
+  ['huggingface_token', 'HF hf_abcdefghijklmnopqrstuvwxyzABCDEFGH ok', 'hf_abcdefghijklmnopqrstuvwxyzABCDEFGH'],
+  ['gitlab_token', 'glpat-abcdefghij0123456789 for ci', 'glpat-abcdefghij0123456789'],
+  [
+    'sendgrid_key',
+    'SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG mail',
+    'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG',
+  ],
+  [
+    'azure_key',
+    'DefaultEndpointsProtocol=https;AccountName=x;AccountKey=' + 'A'.repeat(86) + '==;EndpointSuffix=core',
+    'A'.repeat(86),
+  ],
+  ['azure_key', 'client secret abc8Q~abcdefghijklmnopqrstuvwxyz012345 set', 'abc8Q~abcdefghijklmnopqrstuvwxyz012345'],
 ];
 
 describe('redactText', () => {

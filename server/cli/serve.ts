@@ -62,6 +62,15 @@ const server = http.createServer((req, res) => {
       'request',
     );
   });
+  // Next's router answers a path with malformed percent-encoding with a bare 500: say what is wrong, for every
+  // route (proxy.ts does the same under `next dev`).
+  try {
+    decodeURIComponent(path);
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+    res.end('Bad request: the path has malformed percent-encoding\n');
+    return;
+  }
   requestContext.run(ctx, () => {
     handle(req, res).catch((e: unknown) => {
       log.error({ requestId: ctx.requestId, route: path, err: (e as Error).message }, 'request failed');

@@ -2,10 +2,17 @@ import { ready } from '@/server/bootstrap';
 import { SESSION_COOKIE, signIn, signOut } from '@/server/services/auth';
 import { takeToken } from '@/server/services/limits';
 
-/** Only same-site paths: a sign-in never redirects elsewhere. */
-function safeNext(next: FormDataEntryValue | null): string {
+/**
+ * Only same-site paths: a sign-in never redirects elsewhere. Browsers drop tabs and newlines from URLs and read
+ * `\\` as `/`, so `/\t/evil.example` would become `//evil.example`: any control character, space or backslash
+ * refuses the target, and what is left must resolve to this origin.
+ */
+export function safeNext(next: FormDataEntryValue | null): string {
   const n = typeof next === 'string' ? next : '';
-  return n.startsWith('/') && !n.startsWith('//') && !n.startsWith('/\\') ? n : '/sessions';
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+  if (!n.startsWith('/') || /[\u0000-\u0020\u007f\\]/.test(n)) return '/sessions';
+  const base = 'http://mnemoscope.invalid';
+  return new URL(n, base).origin === base && !n.startsWith('//') ? n : '/sessions';
 }
 
 /** The sign-in form posts here (cross-site posts are refused by proxy.ts): a session cookie, or back with an error. */

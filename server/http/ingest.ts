@@ -1,6 +1,7 @@
 import { NextResponse } from 'next/server';
 import { parseIngestBody } from '@/lib/ingest/body';
 import { otlpToEnvelopes } from '@/lib/otel/otlp';
+import { tooDeep } from '@/lib/ingest/depth';
 import { env } from '@/server/env';
 import { ingest } from '@/server/services/ingest';
 import { annotate } from '@/server/log';
@@ -46,20 +47,16 @@ export async function otlpTracesPost(req: Request) {
     );
   let text: string;
   try {
-    const bytes = /gzip/i.test(req.headers.get('content-encoding') ?? '')
-      ? new Uint8Array(
-          await new Response(
-            new Blob([raw as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip')),
-          ).arrayBuffer(),
-        )
-      : raw;
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
   } catch (e) {
     return jsonError(400, `body could not be read: ${(e as Error).message}`);
   }
   let mapped: ReturnType<typeof otlpToEnvelopes>;
   try {
-    mapped = otlpToEnvelopes(JSON.parse(text));
+    const traces: unknown = JSON.parse(text);
+    const deep = tooDeep(traces, 256);
+    if (deep) return jsonError(400, `body is nested deeper than 256 levels at ${deep.slice(0, 200)}`);
+    mapped = otlpToEnvelopes(traces);
   } catch (e) {
     return jsonError(400, e instanceof SyntaxError ? `body is not JSON: ${e.message}` : (e as Error).message);
   }

@@ -63,27 +63,43 @@ export async function authenticate(req: Request): Promise<Authed | NextResponse>
   return { db, projectId: key.projectId, actor: `api_key:${key.keyId}`, keyId: key.keyId };
 }
 
-/** Reads a request body, refusing more than `limit` bytes without buffering them all. */
+/**
+ * Reads a request body, refusing more than `limit` bytes without buffering them all. `Content-Encoding: gzip` is
+ * accepted on every route and inflated as it streams in; the limit applies to the inflated size, so a gzip bomb
+ * is refused after `limit` bytes of output, never inflated whole.
+ */
 export async function readBody(req: Request, limit: number): Promise<Uint8Array | NextResponse> {
+  const encoding = (req.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'identity' && encoding !== 'gzip' && encoding !== 'x-gzip')
+    return jsonError(415, `Content-Encoding ${JSON.stringify(encoding)} is not accepted: send the body plain or gzip`);
+  const gzip = encoding !== 'identity';
   const tooLarge = () =>
-    jsonError(413, `body is larger than the limit of ${limit} bytes; split it into smaller batches`, {
-      limitBytes: limit,
-    });
+    jsonError(
+      413,
+      `body is larger than the limit of ${limit} bytes${gzip ? ' once inflated' : ''}; split it into smaller batches`,
+      { limitBytes: limit },
+    );
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) return tooLarge();
   if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
+  const stream = gzip ? req.body.pipeThrough(new DecompressionStream('gzip')) : req.body;
+  const reader = stream.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return tooLarge();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      parts.push(value);
     }
-    parts.push(value);
+  } catch (e) {
+    if (!gzip) throw e;
+    return jsonError(400, `body is not valid gzip: ${(e as Error).message}`);
   }
   const out = new Uint8Array(size);
   let off = 0;

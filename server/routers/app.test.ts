@@ -286,4 +286,17 @@ describe.each(DRIVERS)('sessions list on %s with sparse turns', (driver) => {
     expect(s.meanHallucination).toBeNull();
     expect(s.meanDrift).toBeNull();
   });
+
+  it('shows where the data lives to admins only, with the password masked', async () => {
+    expect((await caller.system.info()).location).toBe(h.location);
+    const viewer = createCaller({
+      db: h.db,
+      driver: h.driver,
+      location: 'postgres://app:***@db.internal:5432/mnemoscope',
+      projectId: 'default',
+      actor: 'viewer',
+      role: 'viewer',
+    });
+    expect((await viewer.system.info()).location).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/routers/app';
@@ -10,12 +10,14 @@ import {
   proposals,
   rejectedEvents,
   curationOutcomes,
+  memoryEvents,
 } from '@/server/db/schema/curation';
 import { auditLog } from '@/server/db/schema/projects';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { reportMarkdown } from '@/lib/curation/report';
 import { ingest } from '@/server/services/ingest';
-import { curateBacklog } from '@/server/services/curation';
+import { curateBacklog, curateBatch } from '@/server/services/curation';
+import { toCurationEvent } from '@/lib/curation/event';
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -364,6 +366,23 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const first = await curateBacklog(h.db, 'default');
     expect(first).toMatchObject({ events: 1 });
     expect(await curateBacklog(h.db, 'default')).toBeNull();
+  });
+
+  it('decides an event once when two instances curate it at once (a start-up backlog and a fresh batch)', async () => {
+    const events = [ev(), ev(), ev()];
+    await send(events);
+    const ids = events.map((e) => e.event_id);
+    await h.db.delete(curationOutcomes).where(inArray(curationOutcomes.eventId, ids));
+    const rows = await h.db.select().from(memoryEvents).where(inArray(memoryEvents.eventId, ids));
+    const fresh = rows.map(toCurationEvent);
+    // One instance's start-up backlog and another's batch that stored the same events, racing for the lock.
+    const [a, b] = await Promise.all([
+      curateBacklog(h.db, 'default'),
+      curateBatch(h.db, 'default', fresh, [], 'agent-key'),
+    ]);
+    expect((a?.events ?? 0) + b.events).toBe(3);
+    const outcomes = await h.db.select().from(curationOutcomes).where(inArray(curationOutcomes.eventId, ids));
+    expect(outcomes.map((o) => o.eventId).sort()).toEqual([...ids].sort());
   });
 
   it('policy: admins choose which scopes need approval, and the dedup threshold', async () => {

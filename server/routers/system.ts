@@ -4,7 +4,8 @@ import { projectCounts } from '@/server/services/system';
 export const systemRouter = router({
   info: procedure.query(async ({ ctx }) => ({
     driver: ctx.driver,
-    location: ctx.location,
+    // Where the data lives is the deployment's business: admins see it (password masked), others do not.
+    location: ctx.role === 'admin' ? ctx.location : null,
     projectId: ctx.projectId,
     counts: await projectCounts(ctx.db, ctx.projectId),
     /** Who is asking: the mode, and in users mode the person, their role here and their projects. */

@@ -129,8 +129,28 @@ describe.each([
     expect(row!.settings).toEqual({}); // the header's project settings were not applied either
     // Rows of one project under another id in the same instance collide on their global ids: refused whole, with the
     // reason.
+    // A file may not reach into another project: versions, links, outcomes or proposals that point at entries of
+    // `default` are refused whole, and `default` is untouched.
+    const head = JSON.parse(file[0]!);
+    const rowOf = (t: string) => JSON.parse(file.find((l) => l.startsWith(`{"t":"${t}"`))!).r;
+    const crafted = (t: string, r: Record<string, unknown>) => [
+      JSON.stringify({ ...head, project: { ...head.project, id: 'intruder' }, tables: { [t]: 1 } }),
+      JSON.stringify({ t, r }),
+      JSON.stringify({ end: true, rows: 1 }),
+    ];
+    const before = await tableCounts(b.db, 'default');
+    await expect(
+      importProject(b.db, crafted('memory_entry_versions', { ...rowOf('memory_entry_versions'), version: 99 })),
+    ).rejects.toThrow(/memory_entry_versions rows before line \d+ refer to entries that are not in this file/);
+    const theirs = rowOf('memory_entry_versions').entry_id as string;
+    const link = { project_id: 'x', entry_id: theirs, other_id: theirs, relation: 'conflicts_with' };
+    await expect(
+      importProject(b.db, crafted('memory_entry_links', { ...link, created_at: '2026-11-24T00:00:00+00:00' })),
+    ).rejects.toThrow(/1 curation outcome, proposal or link rows refer to entries that are not in this file/);
+    expect(await tableCounts(b.db, 'default')).toEqual(before);
+    expect(Object.values(await tableCounts(b.db, 'intruder')).every((n) => n === 0)).toBe(true);
     await expect(importProject(b.db, file, { as: 'copy' })).rejects.toThrow(
-      /rows before line \d+ could not be stored: duplicate key value/,
+      /rows before line \d+ could not be stored: duplicate key value violates unique constraint "[a-z_]+"$/,
     );
     expect(Object.values(await tableCounts(b.db, 'copy')).every((n) => n === 0)).toBe(true);
   });

@@ -242,6 +242,18 @@ export async function importProject(
     let lastIndex = -1;
     const flush = async () => {
       if (!batch.length) return;
+      // Versions have no project of their own: each must belong to an entry this file has just imported.
+      if (batchTable === 'memory_entry_versions') {
+        const ids = [...new Set(batch.map((r) => String((r as { entry_id?: unknown }).entry_id)))];
+        const [own] = rowsOf<{ n: number }>(
+          await tx.execute(sql`select count(*)::int as n from memory_entries where project_id = ${projectId}
+            and id::text in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`),
+        );
+        if (Number(own?.n) !== ids.length)
+          throw new InvalidInputError(
+            `memory_entry_versions rows before line ${lineNo + 1} refer to entries that are not in this file`,
+          );
+      }
       const m = meta(known.get(batchTable)!);
       const cols = sql.raw(m.columns.map(q).join(', '));
       try {
@@ -252,10 +264,9 @@ export async function importProject(
         );
       } catch (e) {
         const err = e as Error & { cause?: Error };
-        throw new InvalidInputError(
-          `${batchTable} rows before line ${lineNo + 1} could not be ` +
-            `stored: ${(err.cause?.message ?? err.message).split('\n')[0]}`,
-        );
+        // The reason, without the values the database quotes (they may be another project's).
+        const reason = (err.cause?.message ?? err.message).split('\n')[0]!.replace(/\(.*$/, '').trim();
+        throw new InvalidInputError(`${batchTable} rows before line ${lineNo + 1} could not be stored: ${reason}`);
       }
       counts[batchTable] = (counts[batchTable] ?? 0) + batch.length;
       batch = [];
@@ -296,6 +307,20 @@ export async function importProject(
       if ((counts[t] ?? 0) !== n)
         throw new InvalidInputError(`the header says ${n} ${t} rows but the file holds ${counts[t] ?? 0}`);
     }
+    // Every reference to an entry must stay inside the project: a file must not reach another project's entries.
+    const [foreign] = rowsOf<{ n: number }>(
+      await tx.execute(sql`with own as (select id from memory_entries where project_id = ${projectId})
+        select (select count(*) from curation_outcomes where project_id = ${projectId}
+                  and entry_id is not null and entry_id not in (select id from own))
+             + (select count(*) from proposals where project_id = ${projectId}
+                  and target_entry_id is not null and target_entry_id not in (select id from own))
+             + (select count(*) from memory_entry_links where project_id = ${projectId}
+                  and (entry_id not in (select id from own) or other_id not in (select id from own))) as n`),
+    );
+    if (Number(foreign?.n))
+      throw new InvalidInputError(
+        `${foreign!.n} curation outcome, proposal or link rows refer to entries that are not in this file`,
+      );
     // No audit record of the import itself: the project's history stays exactly what was exported.
     return { project: projectId, rows, tables: counts };
   });

@@ -167,6 +167,30 @@ export async function curateBatch(
             })),
           );
       }
+      // Under the lock, skip events another run decided meanwhile: an instance's start-up backlog may reach events
+      // that a second instance stored a moment ago and is about to curate. Each event is decided once.
+      if (events.length) {
+        const decided = new Set(
+          (
+            await tx
+              .select({ eventId: curationOutcomes.eventId })
+              .from(curationOutcomes)
+              .where(
+                and(
+                  eq(curationOutcomes.projectId, projectId),
+                  inArray(
+                    curationOutcomes.eventId,
+                    events.map((e) => e.eventId),
+                  ),
+                ),
+              )
+          ).map((r) => r.eventId),
+        );
+        if (decided.size) {
+          events = events.filter((e) => !decided.has(e.eventId));
+          counts.events -= decided.size;
+        }
+      }
       if (!events.length) return;
       const idx = embedder ? await entryIndex(db, tx, projectId, embedder) : null;
       const t0 = performance.now();

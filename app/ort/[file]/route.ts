@@ -13,7 +13,7 @@ const FILES: Record<string, string> = {
 
 export async function GET(_request: Request, { params }: { params: Promise<{ file: string }> }) {
   const { file } = await params;
-  const type = FILES[file];
+  const type = Object.hasOwn(FILES, file) ? FILES[file] : undefined;
   if (!type) return new Response('Not found\n', { status: 404 });
   const full = path.join(process.cwd(), 'node_modules', 'onnxruntime-web', 'dist', file);
   const size = statSync(full).size;
