@@ -21,6 +21,7 @@ beforeAll(async () => {
     MNEMOSCOPE_DATA_DIR: dir,
     DATABASE_URL: '',
     MNEMOSCOPE_DEMO: '1',
+    MNEMOSCOPE_TRUST_PROXY: '1', // as behind nginx: the client address is the last X-Forwarded-For entry
   });
   browser = await launch();
 }, 120_000);
@@ -131,5 +132,32 @@ describe('sign-in (users mode)', () => {
     expect(denied.status).toBe(403);
     expect((await post(viewer, 'members.set', { username: 'vic', role: 'admin' })).status).toBe(403);
     expect((await post(admin, 'curation.decide', { id, decision: { action: 'approve' } })).status).toBe(200);
+  });
+
+  it('limits sign-in attempts per address: a guesser elsewhere never locks the owner out', async () => {
+    const attempt = async (from: string, username: string, password: string) => {
+      const r = await fetch(`${server.url}/api/auth/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          origin: server.url,
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': from,
+        },
+        body: new URLSearchParams({ username, password, next: '/sessions' }),
+      });
+      return new URL(r.headers.get('location')!, server.url).searchParams.get('error') ?? 'ok';
+    };
+    const guesses = [];
+    for (let i = 0; i < 11; i++) guesses.push(await attempt('198.51.100.7', ADMIN.user, `wrong guess ${i}`));
+    expect(guesses.slice(0, 10).every((g) => g === 'invalid')).toBe(true);
+    expect(guesses[10]).toBe('slow');
+    // The owner, from their own address, signs in at once.
+    expect(await attempt('203.0.113.9', ADMIN.user, ADMIN.password)).toBe('ok');
+    // Spraying many usernames from one address stops after thirty attempts a minute.
+    const spray = [];
+    for (let i = 0; i < 31; i++) spray.push(await attempt('198.51.100.8', `user${i}`, 'password1234'));
+    expect(spray.filter((g) => g === 'slow')).toHaveLength(1);
+    expect(spray[30]).toBe('slow');
   });
 });

@@ -34,6 +34,8 @@ const schema = z.object({
     .min(12, 'must be at least 12 characters')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** `1` behind a reverse proxy: the client's address is the last X-Forwarded-For entry (sign-in limits use it). */
+  MNEMOSCOPE_TRUST_PROXY: z.enum(['0', '1']).default('0'),
   /** On SIGTERM, how long requests in flight may run before their connections are closed. */
   MNEMOSCOPE_SHUTDOWN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),

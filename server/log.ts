@@ -16,6 +16,8 @@ export const log = pino({
 /** What a request's log line says beyond the HTTP basics; handlers fill it in with `annotate`. */
 export interface RequestContext {
   requestId: string;
+  /** The client's address: the socket's, or with MNEMOSCOPE_TRUST_PROXY=1 the one the proxy saw. */
+  client?: string;
   project?: string;
   records?: Record<string, number>;
 }
@@ -28,6 +30,11 @@ export const requestContext = (g.__mnemoscopeRequests ??= new AsyncLocalStorage<
 export function annotate(fields: Omit<Partial<RequestContext>, 'requestId'>): void {
   const c = requestContext.getStore();
   if (c) Object.assign(c, fields);
+}
+
+/** The current request's client address (see RequestContext.client), if known. */
+export function currentClient(): string | undefined {
+  return requestContext.getStore()?.client;
 }
 
 /** The current request's id (also in the `x-request-id` answer header), if any. */

@@ -3,7 +3,7 @@ export const dynamic = 'force-dynamic';
 
 const ERRORS: Record<string, string> = {
   invalid: 'That username and password do not match.',
-  slow: 'Too many attempts for this username; wait a minute.',
+  slow: 'Too many attempts from here; wait a minute.',
 };
 
 /** A plain form (works before any script loads) posting to /api/auth/sign-in. */

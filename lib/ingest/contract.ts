@@ -17,7 +17,9 @@ const id = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(LIMITS.idChars, `must be at most ${LIMITS.idChars} characters`);
+  .max(LIMITS.idChars, `must be at most ${LIMITS.idChars} characters`)
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 const text = z.string().max(LIMITS.textChars, `must be at most ${LIMITS.textChars} characters`);
 const isoTimestamp = z.iso.datetime({ offset: true, local: true, message: 'must be an ISO-8601 date-time' });
 const jsonObject = z.record(z.string(), z.unknown());

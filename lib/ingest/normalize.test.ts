@@ -226,3 +226,25 @@ describe('normalizeEnvelope: secrets in every stored text field', () => {
     }
   });
 });
+
+describe('normalizeEnvelope: values that cannot be stored as sent', () => {
+  it('refuses a number beyond float range, a control character in an id, and deep nesting, naming the field', () => {
+    const big = normalizeEnvelope(
+      JSON.parse(
+        '{"type":"turn","data":{"session_id":"s","agent":"a","turn":1,' +
+          '"input":"i","output":"o","ccs":"a: b(c)","extra":{"x":[1e400]}}}',
+      ),
+    );
+    expect(big).toMatchObject({
+      ok: false,
+      errors: [{ path: 'data.extra.x[0]', message: expect.stringMatching(/too large/) }],
+    });
+    const nul = normalizeEnvelope({ ...turn(), agent: 'a\u0000b' });
+    expect(nul).toMatchObject({
+      ok: false,
+      errors: [{ path: 'agent', message: 'must not contain control characters' }],
+    });
+    const deep = normalizeEnvelope(turn({ extra: JSON.parse('['.repeat(5000) + ']'.repeat(5000)) }));
+    expect(deep).toMatchObject({ ok: false, errors: [{ message: 'nested deeper than 64 levels' }] });
+  });
+});

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { normalizeCcs } from '@/lib/ccs/parse';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import { mask, redactDeep, redactText, type RedactionRecord } from '@/lib/redact/redact';
-import { tooDeep } from './depth';
+import { shapeProblem } from './depth';
 import { splitUcsState, type UcsStateParts } from '@/lib/ucs/state';
 import { entitiesFromExport, entitiesFromIndex, type UcsEntities } from '@/lib/ucs/entities';
 import type { MemoryEvent } from '@/lib/curation/event';
@@ -173,8 +173,8 @@ export function normalizeEnvelope(raw: unknown): Normalized {
   }
   const { type, data: sent, agent, source } = env.data;
   if (sent === undefined || sent === null) return { ok: false, type, errors: [{ path: 'data', message: 'required' }] };
-  const deep = tooDeep(sent, LIMITS.depth, 'data');
-  if (deep) return { ok: false, type, errors: [{ path: deep, message: `nested deeper than ${LIMITS.depth} levels` }] };
+  const shape = shapeProblem(sent, LIMITS.depth, 'data');
+  if (shape) return { ok: false, type, errors: [shape] };
   // Serialised once: JSON escapes NUL and unpaired surrogates, so most records skip the walk.
   const json = JSON.stringify(sent);
   const bad = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(json) ? findUnstorable(sent, 'data') : null;

@@ -37,7 +37,15 @@ let stopping = false;
 
 const server = http.createServer((req, res) => {
   const given = req.headers['x-request-id'];
-  const ctx: RequestContext = { requestId: typeof given === 'string' && ID.test(given) ? given : randomUUID() };
+  const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const ctx: RequestContext = {
+    requestId: typeof given === 'string' && ID.test(given) ? given : randomUUID(),
+    // Behind a proxy every request comes from the proxy: it appends the address it saw to X-Forwarded-For.
+    client: (config.MNEMOSCOPE_TRUST_PROXY === '1' ? forwarded.at(-1) : undefined) ?? req.socket.remoteAddress,
+  };
   res.setHeader('x-request-id', ctx.requestId);
   if (stopping) res.setHeader('connection', 'close');
   const t0 = performance.now();

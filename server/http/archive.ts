@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import type { Db } from '@/server/db';
 import { exportProject, importProject } from '@/server/services/archive';
-import { DomainError } from '@/server/services/errors';
+import { DomainError, InvalidInputError } from '@/server/services/errors';
 import { domainErrorStatus, jsonError } from './respond';
 
 /** A project's archive as a gzip download, streamed as it is read (backpressure from the client). */
@@ -22,6 +22,9 @@ export function archiveDownload(db: Db, projectId: string): Response {
     },
   });
 }
+
+/** Longest line an export file holds: a row of one table (a turn with its CCS is well under this). */
+const MAX_LINE = 64 * 1024 * 1024;
 
 /** The lines of a body, gunzipped when it starts with the gzip magic bytes; read as they arrive. */
 export async function* bodyLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -47,13 +50,34 @@ export async function* bodyLines(body: ReadableStream<Uint8Array>): AsyncGenerat
   const text = bytes.pipeThrough(
     new TextDecoderStream('utf-8', { fatal: true }) as unknown as TransformStream<Uint8Array, string>,
   );
-  let carry = '';
-  for await (const chunk of text as unknown as AsyncIterable<string>) {
-    const parts = (carry + chunk).split('\n');
-    carry = parts.pop()!;
-    yield* parts;
+  // A line is assembled from its pieces once, when its newline arrives: a long line costs its length, not its
+  // length squared. A broken body (truncated or corrupt gzip, bytes that are not UTF-8) is the sender's error.
+  let pieces: string[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of text as unknown as AsyncIterable<string>) {
+      let start = 0;
+      for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
+        pieces.push(chunk.slice(start, nl));
+        yield pieces.join('');
+        pieces = [];
+        length = 0;
+        start = nl + 1;
+      }
+      if (start < chunk.length) {
+        pieces.push(chunk.slice(start));
+        length += chunk.length - start;
+        if (length > MAX_LINE)
+          throw new InvalidInputError(`a line is longer than ${MAX_LINE} characters: this is not an export file`);
+      }
+    }
+  } catch (e) {
+    if (e instanceof DomainError) throw e;
+    throw new InvalidInputError(
+      `the body could not be read as ${gz ? 'gzip-compressed ' : ''}UTF-8 text: ${(e as Error).message}`,
+    );
   }
-  if (carry) yield carry;
+  if (pieces.length) yield pieces.join('');
 }
 
 /** Imports a request body into a project; 400 naming the line and reason when the file is refused. */
@@ -64,8 +88,6 @@ export async function archiveUpload(db: Db, projectId: string, req: Request): Pr
     return NextResponse.json(r);
   } catch (e) {
     if (e instanceof DomainError) return jsonError(domainErrorStatus(e), e.message);
-    if (e instanceof TypeError && /decod|gzip|header/i.test(e.message))
-      return jsonError(400, `the body could not be read: ${e.message}`);
     throw e;
   }
 }

@@ -1,6 +1,7 @@
 import { ready } from '@/server/bootstrap';
 import { SESSION_COOKIE, signIn, signOut } from '@/server/services/auth';
 import { takeToken } from '@/server/services/limits';
+import { currentClient } from '@/server/log';
 
 /**
  * Only same-site paths: a sign-in never redirects elsewhere. Browsers drop tabs and newlines from URLs and read
@@ -27,8 +28,15 @@ export async function signInPost(request: Request) {
       headers: { location: `/sign-in?error=${error}&next=${encodeURIComponent(next)}` },
     });
   const { db } = await ready();
-  // Ten attempts a minute per username slow down password guessing, counted for all instances.
-  if (!(await takeToken(db, `sign-in:${username.toLowerCase()}`, 10)).ok) return back('slow');
+  // Counted for all instances: thirty attempts a minute from one address, whatever the usernames (guessing across
+  // accounts), and ten a minute for one username from one address (guessing one password). Per address, so that
+  // someone hammering an account elsewhere never locks its owner out.
+  const client = currentClient() ?? 'unknown';
+  if (
+    !(await takeToken(db, `sign-in-from:${client}`, 30)).ok ||
+    !(await takeToken(db, `sign-in:${username.toLowerCase()}:${client}`, 10)).ok
+  )
+    return back('slow');
   const s = username && password ? await signIn(db, username, password) : null;
   if (!s) return back('invalid');
   // Behind a TLS-terminating proxy the app sees http: the proxy's X-Forwarded-Proto says what the browser used.

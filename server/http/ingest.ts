@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { parseIngestBody } from '@/lib/ingest/body';
 import { otlpToEnvelopes } from '@/lib/otel/otlp';
-import { tooDeep } from '@/lib/ingest/depth';
+import { shapeProblem } from '@/lib/ingest/depth';
 import { env } from '@/server/env';
 import { ingest } from '@/server/services/ingest';
 import { annotate } from '@/server/log';
@@ -54,8 +54,8 @@ export async function otlpTracesPost(req: Request) {
   let mapped: ReturnType<typeof otlpToEnvelopes>;
   try {
     const traces: unknown = JSON.parse(text);
-    const deep = tooDeep(traces, 256);
-    if (deep) return jsonError(400, `body is nested deeper than 256 levels at ${deep.slice(0, 200)}`);
+    const shape = shapeProblem(traces, 256);
+    if (shape) return jsonError(400, `body: ${shape.path.slice(0, 200)} ${shape.message}`);
     mapped = otlpToEnvelopes(traces);
   } catch (e) {
     return jsonError(400, e instanceof SyntaxError ? `body is not JSON: ${e.message}` : (e as Error).message);

@@ -5,7 +5,7 @@ import type { Db } from '@/server/db';
 import { env } from '@/server/env';
 import { annotate, currentRequestId } from '@/server/log';
 import { takeToken } from '@/server/services/limits';
-import { ConflictError, DomainError, ForbiddenError, NotFoundError } from '@/server/services/errors';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, UnavailableError } from '@/server/services/errors';
 
 /** A JSON error answer; it carries the request id (also in `x-request-id`) so a user can quote it from a log. */
 export function jsonError(status: number, error: string, extra: Record<string, unknown> = {}) {
@@ -18,6 +18,7 @@ export function domainErrorStatus(e: DomainError): number {
   if (e instanceof NotFoundError) return 404;
   if (e instanceof ConflictError) return 409;
   if (e instanceof ForbiddenError) return 403;
+  if (e instanceof UnavailableError) return 503;
   return 400;
 }
 
@@ -26,7 +27,11 @@ export async function withDomainErrors(f: () => Promise<Response>): Promise<Resp
   try {
     return await f();
   } catch (e) {
-    if (e instanceof DomainError) return jsonError(domainErrorStatus(e), e.message);
+    if (e instanceof DomainError) {
+      const res = jsonError(domainErrorStatus(e), e.message);
+      if (res.status === 503) res.headers.set('Retry-After', '5');
+      return res;
+    }
     throw e;
   }
 }

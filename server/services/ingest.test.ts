@@ -10,6 +10,7 @@ import { demoSessions } from '@/server/demo/generate';
 import { convertFiles } from '@/lib/import/files';
 import { readTree } from '@/server/fs/read-tree';
 import { ingest } from './ingest';
+import { UnavailableError } from './errors';
 import { exportSession } from './sessions';
 import { exportSubstrate } from './substrate';
 
@@ -177,5 +178,26 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
     expect(r.results[150]).toMatchObject({ status: 'duplicate', id: 'big/1000' });
     expect(r.results[260]).toMatchObject({ status: 'rejected' });
     expect([r.accepted, r.duplicates, r.rejected]).toEqual([398, 1, 1]);
+  });
+
+  it('refuses a 10,000-level memory event alone and keeps the rest of the batch', async () => {
+    const deep = JSON.parse('['.repeat(10_000) + ']'.repeat(10_000));
+    const r = await ingest(
+      h.db,
+      'default',
+      items([{ type: 'memory_event', data: { event_id: 'memevt_deep0001', nested: deep } }, turn(77)]),
+      'tester',
+    );
+    expect(r.results.map((x) => x.status)).toEqual(['rejected', 'accepted']);
+  });
+});
+
+describe('ingest when the database cannot write', () => {
+  it('answers that the database is unavailable, not that the records are bad', async () => {
+    const full = Object.assign(new Error('could not extend file "base/16384/2619": No space left on device'), {
+      code: '53100',
+    });
+    const db = { transaction: async () => Promise.reject(full) } as unknown as DbHandle['db'];
+    await expect(ingest(db, 'default', items([turn(1), turn(2)]), 'tester')).rejects.toBeInstanceOf(UnavailableError);
   });
 });

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { BodyItem } from '@/lib/ingest/body';
 import type { IngestResult } from '@/lib/ingest/contract';
 import { normalizeEnvelope } from '@/lib/ingest/normalize';
+import { shapeProblem } from '@/lib/ingest/depth';
+import { LIMITS } from '@/lib/ingest/contract';
 import { toCurationEvent, toMemoryEventRow, type CurationEvent } from '@/lib/curation/event';
 import { redactDeep } from '@/lib/redact/redact';
 import { rowsOf, type Db, type Tx } from '@/server/db';
@@ -9,6 +11,7 @@ import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import { memoryEvents } from '@/server/db/schema/curation';
 import { curateBatch, type CurationCounts } from './curation';
+import { isInfrastructureError, UnavailableError } from './errors';
 import { chunks, firstOf, markStored, ofType, recordType, sha256, type Pending, type Rec } from './ingest-batch';
 import { writeSubstrate } from './substrate-ingest';
 
@@ -42,7 +45,8 @@ export async function ingest(db: Db, projectId: string, items: BodyItem[], actor
       results[index] = { index, status: 'rejected', type: n.type, id: n.id, errors: n.errors };
       // A malformed memory event is kept (redacted) with its reasons, for the curation inbox.
       if (n.type === 'memory_event') {
-        const raw = redactDeep((item.value as { data?: unknown }).data ?? null, '');
+        const data = (item.value as { data?: unknown }).data ?? null;
+        const raw = shapeProblem(data, LIMITS.depth) ? '(not kept: see the reasons)' : redactDeep(data, '');
         malformed.push({ eventId: n.id ?? null, errors: n.errors, raw, key: sha256(raw) });
       }
     }
@@ -52,7 +56,10 @@ export async function ingest(db: Db, projectId: string, items: BodyItem[], actor
     try {
       const stored = await db.transaction((tx) => writeBatch(tx, projectId, pending, actor));
       for (const p of pending) results[p.index] = outcome(p, stored.has(p.index));
-    } catch {
+    } catch (batchError) {
+      // A full disk or a database that is down is nobody's record: the whole request is to be retried.
+      if (isInfrastructureError(batchError))
+        throw new UnavailableError(`the database cannot store records now (${dbMessage(batchError)}); retry later`);
       for (const p of pending) {
         try {
           const stored = await db.transaction((tx) => writeBatch(tx, projectId, [p], actor));

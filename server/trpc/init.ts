@@ -4,7 +4,14 @@ import { ZodError } from 'zod';
 import { ready } from '@/server/bootstrap';
 import type { Db } from '@/server/db';
 import { DEFAULT_PROJECT } from '@/server/services/projects';
-import { ConflictError, DomainError, ForbiddenError, InvalidInputError, NotFoundError } from '@/server/services/errors';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  UnavailableError,
+} from '@/server/services/errors';
 import { env } from '@/server/env';
 import { currentRequestId } from '@/server/log';
 import { PROJECT_COOKIE, SESSION_COOKIE, principal, type Principal } from '@/server/services/auth';
@@ -80,7 +87,9 @@ const mapErrors = t.middleware(async ({ next }) => {
             ? 'CONFLICT'
             : cause instanceof ForbiddenError
               ? 'FORBIDDEN'
-              : 'INTERNAL_SERVER_ERROR';
+              : cause instanceof UnavailableError
+                ? 'SERVICE_UNAVAILABLE'
+                : 'INTERNAL_SERVER_ERROR';
     throw new TRPCError({ code, message: cause.message, cause });
   }
   return res;
