@@ -126,6 +126,17 @@ describe('an instance as an operator runs it', () => {
     expect(results[0].errors[0].path).toMatch(/^data\.extra\[0\]/);
     expect(results[0].errors[0].message).toBe('nested deeper than 64 levels');
     expect(results[1]).toMatchObject({ status: 'accepted' });
+    // The same through tRPC (files imported in the browser), where superjson reads the input.
+    const viaTrpc = await fetch(`${server.url}/api/trpc/ingest.batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body:
+        `{"json":{"records":[{"type":"turn","data":{"session_id":"deep-trpc","agent":"a","turn":1,"input":"i",` +
+        `"output":"o","ccs":"a: b(c)","extra":${deep}}},${turns('deep-trpc-neighbour', 1)}]}}`,
+    });
+    expect(viaTrpc.status).toBe(200);
+    const batch = (await viaTrpc.json()).result.data.json.results;
+    expect(batch.map((r: { status: string }) => r.status)).toEqual(['rejected', 'accepted']);
   }, 120_000);
 
   it('on SIGTERM finishes the request in flight, refuses new ones, closes the database and exits 0', async () => {

@@ -103,6 +103,21 @@ describe('session replay', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
   });
 
+  it('polls a few bytes while idle, not the whole session outline', async () => {
+    await open(page, '/sessions/health-fhir-labs?turn=5');
+    await keysReady();
+    const seen: { url: string; bytes: number }[] = [];
+    const onResponse = async (r: import('playwright-core').Response) => {
+      if (r.url().includes('/api/trpc/')) seen.push({ url: r.url(), bytes: (await r.body()).length });
+    };
+    page.on('response', onResponse);
+    await page.waitForTimeout(6000);
+    page.off('response', onResponse);
+    expect(seen.filter((r) => r.url.includes('sessions.outlineStamp')).length).toBeGreaterThanOrEqual(2);
+    expect(seen.some((r) => /sessions\.outline(?!Stamp)/.test(r.url))).toBe(false);
+    expect(seen.reduce((a, r) => a + r.bytes, 0)).toBeLessThan(4000);
+  });
+
   it('shows turns arriving live, a gap in turn numbers, and a malformed term raw with a warning', async () => {
     const turn = (n: number, ccs: unknown) => ({
       type: 'turn',

@@ -82,11 +82,17 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
   const [follow, setFollow] = useState(false);
   const qc = useQueryClient();
   const session = useQuery(trpc.sessions.byId.queryOptions({ id }));
-  // New turns appear while an agent is still sending them (a cheap check when nothing changed);
-  // "Follow live" also moves the player to the newest turn.
-  const outlineQ = useQuery({ ...trpc.sessions.outline.queryOptions({ id }), refetchInterval: 2500 });
+  // New turns appear while an agent is still sending them: the page polls the outline's stamp (a few bytes) and
+  // fetches the outline again only when the stamp moves on. "Follow live" also moves the player to the newest turn.
+  const outlineQ = useQuery({ ...trpc.sessions.outline.queryOptions({ id }), staleTime: Infinity });
+  const stampQ = useQuery({ ...trpc.sessions.outlineStamp.queryOptions({ id }), refetchInterval: 2500 });
   const artifactsQ = useQuery(trpc.sessions.artifacts.queryOptions({ id }));
   const outline = useMemo(() => (outlineQ.data ? parseOutline(outlineQ.data) : null), [outlineQ.data]);
+  const outlineKey = useMemo(() => trpc.sessions.outline.queryKey({ id }), [trpc, id]);
+  useEffect(() => {
+    if (stampQ.data && outline?.stamp !== undefined && stampQ.data !== outline.stamp && !outlineQ.isFetching)
+      void qc.invalidateQueries({ queryKey: outlineKey });
+  }, [stampQ.data, outline, outlineQ.isFetching, qc, outlineKey]);
   const turnNumbers = useMemo(() => outline?.turns ?? [], [outline]);
   const history = useMemo(
     () => buildHistory(turnNumbers.map((turn, k) => ({ turn, ccs: decodeCcs(outline!, k) }))),

@@ -19,6 +19,8 @@ export interface SessionOutline {
   terms: string[];
   /** Per turn: [fieldNumber, termNumber, termNumber, …] for each field present. */
   ccs: number[][][];
+  /** What the server's outline stamp was when this outline was built (see sessions.outlineStamp). */
+  stamp?: string;
 }
 
 export interface OutlineRow {

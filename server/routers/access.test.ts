@@ -47,6 +47,7 @@ const ACCESS: Record<string, Role> = {
   'sessions.byId': 'viewer',
   'sessions.artifacts': 'viewer',
   'sessions.outline': 'viewer',
+  'sessions.outlineStamp': 'viewer',
   'sessions.window': 'viewer',
   'sessions.turns': 'viewer',
   'system.info': 'viewer',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { procedure, router } from '@/server/trpc/init';
 import { getSession, listArtifacts, listSessions, listTurns } from '@/server/services/sessions';
-import { sessionOutlineJson } from '@/server/services/session-outline';
+import { sessionOutlineJson, sessionOutlineStamp } from '@/server/services/session-outline';
 
 export const sessionsRouter = router({
   list: procedure.query(({ ctx }) => listSessions(ctx.db, ctx.projectId)),
@@ -15,6 +15,10 @@ export const sessionsRouter = router({
   outline: procedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ ctx, input }) => sessionOutlineJson(ctx.db, ctx.projectId, input.id)),
+  /** A few bytes that change whenever the outline does: what an open replay page polls. */
+  outlineStamp: procedure
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ ctx, input }) => sessionOutlineStamp(ctx.db, ctx.projectId, input.id)),
   /** Full turns by position: the replay fetches them in windows around the playhead. */
   window: procedure
     .input(

@@ -31,7 +31,7 @@ function stressFromMetadata(metadata: Record<string, unknown>): Map<number, stri
  * The session's outline as JSON text (sent as is: a large nested array is cheaper to parse natively than to
  * walk); the UI reads it with `parseOutline`.
  */
-export async function sessionOutlineJson(db: Tx, projectId: string, id: string): Promise<string> {
+async function outlineMeta(db: Tx, projectId: string, id: string) {
   const [meta] = await db
     .select({
       metadata: sessions.metadata,
@@ -43,10 +43,23 @@ export async function sessionOutlineJson(db: Tx, projectId: string, id: string):
     .from(sessions)
     .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id)));
   if (!meta) throw new NotFoundError('session', id);
+  return { ...meta, stamp: `${meta.count}|${meta.last}|${JSON.stringify(meta.metadata.stress_turns ?? null)}` };
+}
+
+/**
+ * What changes whenever the session's outline does (its turn count, last write and stress marks), in a few dozen
+ * bytes: an open replay page polls this and fetches the outline again only when it differs.
+ */
+export async function sessionOutlineStamp(db: Tx, projectId: string, id: string): Promise<string> {
+  return (await outlineMeta(db, projectId, id)).stamp;
+}
+
+export async function sessionOutlineJson(db: Tx, projectId: string, id: string): Promise<string> {
+  const meta = await outlineMeta(db, projectId, id);
+  const stamp = meta.stamp;
   const key = `${projectId}\u0000${id}`;
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
-  const stamp = `${meta.count}|${meta.last}|${JSON.stringify(meta.metadata.stress_turns ?? null)}`;
   const hit = cache.get(key);
   if (hit?.stamp === stamp) {
     cache.delete(key);
@@ -71,7 +84,7 @@ export async function sessionOutlineJson(db: Tx, projectId: string, id: string):
   const outline: SessionOutline = encodeOutline(
     rows.map((r) => ({ ...r, stress: r.stress ?? declared.get(r.turn) ?? null })),
   );
-  const json = JSON.stringify(outline);
+  const json = JSON.stringify({ ...outline, stamp });
   cache.set(key, { stamp, json });
   if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
   return json;
