@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
-import { afterAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emptyPgDatabase } from '@/server/test/db';
 import { rateBuckets } from './schema/limits';
 import { DataDirInUseError, lockDataDir } from './dir-lock';
 import { openDb, migrateDb, withoutPassword, type DbHandle } from './index';
@@ -12,22 +11,17 @@ import { openDb, migrateDb, withoutPassword, type DbHandle } from './index';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 describe('PostgreSQL with several instances', () => {
-  const admin = inject('pgUrl');
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const url = admin.replace(/\/[^/]*$/, `/${name}`);
   const handles: DbHandle[] = [];
+  let drop = async () => {};
   afterAll(async () => {
     await Promise.all(handles.map((h) => h.close()));
-    const s = postgres(admin, { max: 1, onnotice: () => {} });
-    await s.unsafe(`drop database if exists ${name} with (force)`);
-    await s.end();
+    await drop();
   });
 
   it('migrates a fresh database from four instances started at once, each then serving', async () => {
-    const s = postgres(admin, { max: 1, onnotice: () => {} });
-    await s.unsafe(`create database ${name}`);
-    await s.end();
-    for (let i = 0; i < 4; i++) handles.push(await openDb({ url }));
+    const database = await emptyPgDatabase();
+    drop = database.drop;
+    for (let i = 0; i < 4; i++) handles.push(await openDb({ url: database.url }));
     await Promise.all(handles.map((h) => migrateDb(h)));
     for (const h of handles) expect(await h.db.select().from(rateBuckets)).toEqual([]);
   });

@@ -1,26 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
-import { afterAll, describe, expect, it, inject } from 'vitest';
-import { freshDb, DRIVERS } from '@/server/test/db';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emptyPgDatabase, freshDb, DRIVERS } from '@/server/test/db';
 import { migrateDb, openDb, type DbHandle } from '@/server/db';
 import { takeToken } from './limits';
 
 describe('a rate limit on PostgreSQL with four instances', () => {
-  const admin = inject('pgUrl');
-  const name = `t_${randomBytes(6).toString('hex')}`;
   const handles: DbHandle[] = [];
+  let drop = async () => {};
   afterAll(async () => {
     await Promise.all(handles.map((h) => h.close()));
-    const s = postgres(admin, { max: 1, onnotice: () => {} });
-    await s.unsafe(`drop database if exists ${name} with (force)`);
-    await s.end();
+    await drop();
   });
 
   it('is counted once across instances: exactly the burst passes', async () => {
-    const s = postgres(admin, { max: 1, onnotice: () => {} });
-    await s.unsafe(`create database ${name}`);
-    await s.end();
-    for (let i = 0; i < 4; i++) handles.push(await openDb({ url: admin.replace(/\/[^/]*$/, `/${name}`) }));
+    const database = await emptyPgDatabase();
+    drop = database.drop;
+    for (let i = 0; i < 4; i++) handles.push(await openDb({ url: database.url }));
     await migrateDb(handles[0]!);
     const takes = await Promise.all(
       Array.from({ length: 24 }, (_, i) => takeToken(handles[i % 4]!.db, 'ingest:shared', 60, 5)),
