@@ -134,7 +134,7 @@ describe('sign-in (users mode)', () => {
     expect((await post(admin, 'curation.decide', { id, decision: { action: 'approve' } })).status).toBe(200);
   });
 
-  it('limits sign-in attempts per address: a guesser elsewhere never locks the owner out', async () => {
+  it('backs off failed sign-ins per account and address; a guesser elsewhere never locks the owner out', async () => {
     const attempt = async (from: string, username: string, password: string) => {
       const r = await fetch(`${server.url}/api/auth/sign-in`, {
         method: 'POST',
@@ -146,18 +146,28 @@ describe('sign-in (users mode)', () => {
         },
         body: new URLSearchParams({ username, password, next: '/sessions' }),
       });
-      return new URL(r.headers.get('location')!, server.url).searchParams.get('error') ?? 'ok';
+      const q = new URL(r.headers.get('location')!, server.url).searchParams;
+      return q.get('error') ? `${q.get('error')}${q.get('wait') ? ` ${q.get('wait')}` : ''}` : 'ok';
     };
     const guesses = [];
-    for (let i = 0; i < 11; i++) guesses.push(await attempt('198.51.100.7', ADMIN.user, `wrong guess ${i}`));
-    expect(guesses.slice(0, 10).every((g) => g === 'invalid')).toBe(true);
-    expect(guesses[10]).toBe('slow');
+    for (let i = 0; i < 6; i++) guesses.push(await attempt('198.51.100.7', ADMIN.user, `wrong guess ${i}`));
+    // Five free failures, then a wait of 1 s; during a wait not even the right password is checked.
+    expect(guesses).toEqual(['invalid', 'invalid', 'invalid', 'invalid', 'invalid', 'slow 1']);
+    expect(await attempt('198.51.100.7', ADMIN.user, ADMIN.password)).toBe('slow 1');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await attempt('198.51.100.7', ADMIN.user, 'wrong guess 6')).toBe('invalid');
+    expect(await attempt('198.51.100.7', ADMIN.user, 'wrong guess 7')).toBe('slow 2');
     // The owner, from their own address, signs in at once.
     expect(await attempt('203.0.113.9', ADMIN.user, ADMIN.password)).toBe('ok');
-    // Spraying many usernames from one address stops after thirty attempts a minute.
+    const page = await (await fetch(`${server.url}/sign-in?error=slow&wait=240`)).text();
+    expect(page).toContain('Too many failed attempts: try again in 4 minutes.');
+    // Spraying many usernames from one address backs off after twenty failures.
     const spray = [];
-    for (let i = 0; i < 31; i++) spray.push(await attempt('198.51.100.8', `user${i}`, 'password1234'));
-    expect(spray.filter((g) => g === 'slow')).toHaveLength(1);
-    expect(spray[30]).toBe('slow');
+    for (let i = 0; i < 21; i++) spray.push(await attempt('198.51.100.8', `user${i}`, 'password1234'));
+    expect(spray.slice(0, 20).every((g) => g === 'invalid')).toBe(true);
+    expect(spray[20]).toBe('slow 1');
+    // Guessing one account from many addresses slows it down everywhere, by at most a minute.
+    for (let i = 0; i < 20; i++) expect(await attempt(`192.0.2.${i + 1}`, 'nobody', `guess ${i}`)).toBe('invalid');
+    expect(await attempt('192.0.2.200', 'nobody', 'guess 20')).toBe('slow 1');
   });
 });

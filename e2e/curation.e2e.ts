@@ -79,7 +79,8 @@ describe('curation inbox, by keyboard', () => {
     await page.getByRole('button', { name: /^rejected/ }).click();
     const row = page.locator(`.inbox-row[data-proposal="${id}"]`);
     await row.waitFor();
-    expect(await row.textContent()).toContain('rejected by local-user');
+    // The row may show first as it was listed before the decision; it updates when the refetch lands.
+    await expect.poll(() => row.textContent()).toContain('rejected by local-user');
     await open(page, `${srv.url}/curation/reports`);
     // The demo's batch (later batches may come from other tests).
     await page.getByTestId('batches').locator('.inbox-row', { hasText: 'demo' }).click();

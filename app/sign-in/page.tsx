@@ -1,18 +1,20 @@
 export const metadata = { title: 'Sign in' };
 export const dynamic = 'force-dynamic';
 
-const ERRORS: Record<string, string> = {
-  invalid: 'That username and password do not match.',
-  slow: 'Too many attempts from here; wait a minute.',
+const waitText = (s: number) => (s >= 90 ? `${Math.ceil(s / 60)} minutes` : `${s || 60} seconds`);
+
+const ERRORS: Record<string, (wait: number) => string> = {
+  invalid: () => 'That username and password do not match.',
+  slow: (wait) => `Too many failed attempts: try again in ${waitText(wait)}.`,
 };
 
 /** A plain form (works before any script loads) posting to /api/auth/sign-in. */
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ next?: string; error?: string }>;
+  searchParams: Promise<{ next?: string; error?: string; wait?: string }>;
 }) {
-  const { next, error } = await searchParams;
+  const { next, error, wait } = await searchParams;
   return (
     <div style={{ display: 'grid', placeItems: 'center', minHeight: '70vh' }}>
       <form
@@ -23,9 +25,9 @@ export default async function SignInPage({
         data-testid="sign-in"
       >
         <h1 style={{ margin: 0 }}>Sign in to Mnemoscope</h1>
-        {error && ERRORS[error] ? (
+        {error && Object.hasOwn(ERRORS, error) ? (
           <div className="banner danger" role="alert">
-            {ERRORS[error]}
+            {ERRORS[error]!(Math.max(0, Math.min(3600, Number(wait) || 0)))}
           </div>
         ) : null}
         <label>

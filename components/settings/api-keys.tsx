@@ -11,6 +11,7 @@ export function ApiKeys() {
   const qc = useQueryClient();
   const keys = useQuery(trpc.apiKeys.list.queryOptions());
   const [name, setName] = useState('');
+  const [role, setRole] = useState<'agent' | 'admin'>('agent');
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
   const invalidate = () => qc.invalidateQueries({ queryKey: trpc.apiKeys.pathKey() });
   const create = useMutation(
@@ -18,6 +19,7 @@ export function ApiKeys() {
       onSuccess: (r) => {
         setShown({ name: r.apiKey.name, key: r.key });
         setName('');
+        setRole('agent');
         void invalidate();
       },
     }),
@@ -30,13 +32,14 @@ export function ApiKeys() {
       <div className="panel-body">
         <p className="muted" style={{ marginTop: 0 }}>
           Agents send memory with <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed: a new key is
-          shown once.
+          shown once. An <b>agent</b> key sends sessions and memory, searches memory over MCP and exports single
+          sessions; an <b>admin</b> key can also export and import the whole project.
         </p>
         <form
           className="toolbar"
           onSubmit={(e) => {
             e.preventDefault();
-            create.mutate({ name });
+            create.mutate({ name, role });
           }}
         >
           <input
@@ -47,6 +50,15 @@ export function ApiKeys() {
             onChange={(e) => setName(e.target.value)}
             style={{ width: 260 }}
           />
+          <select
+            className="input"
+            aria-label="Key role"
+            value={role}
+            onChange={(e) => setRole(e.target.value as 'agent' | 'admin')}
+          >
+            <option value="agent">agent</option>
+            <option value="admin">admin (whole-project export and import)</option>
+          </select>
           <button className="btn btn-primary" type="submit" disabled={!name.trim() || create.isPending}>
             Create key
           </button>
@@ -81,6 +93,7 @@ export function ApiKeys() {
           <tr>
             <th>Name</th>
             <th>Key</th>
+            <th>Role</th>
             <th>Created</th>
             <th>Last used</th>
             <th>Status</th>
@@ -92,6 +105,9 @@ export function ApiKeys() {
             <tr key={k.id}>
               <td>{k.name}</td>
               <td className="mono">{k.prefix}…</td>
+              <td>
+                {k.role === 'admin' ? <span className="badge warn">admin</span> : <span className="badge">agent</span>}
+              </td>
               <td className="nowrap">{fmtDateTime(k.createdAt)}</td>
               <td className="nowrap">{fmtAgo(k.lastUsedAt)}</td>
               <td>

@@ -102,6 +102,12 @@ export async function lockDataDir(dir: string): Promise<() => void> {
     }
     const holder = readHolder(file);
     if (holder && holder.pid !== process.pid && alive(holder)) throw new DataDirInUseError(dir, holder);
+    // An unreadable lock may be one another process has just created and not yet written: give it a moment.
+    const age = Date.now() - (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    if (!holder && age < 2000) {
+      await sleep(20);
+      continue;
+    }
     // Stale (or our own pid from an earlier run in a reused pid namespace): take it over, one process at a
     // time, so that two processes starting together cannot both remove a lock and both create one.
     const takeover = `${file}.takeover`;

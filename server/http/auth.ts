@@ -1,6 +1,6 @@
 import { ready } from '@/server/bootstrap';
 import { SESSION_COOKIE, signIn, signOut } from '@/server/services/auth';
-import { takeToken } from '@/server/services/limits';
+import { backoffWait, forgetFailures, recordFailure, takeToken, type Backoff } from '@/server/services/limits';
 import { currentClient } from '@/server/log';
 
 /**
@@ -16,29 +16,52 @@ export function safeNext(next: FormDataEntryValue | null): string {
   return new URL(n, base).origin === base && !n.startsWith('//') ? n : '/sessions';
 }
 
+/** Exponential backoff on failed sign-ins (`backoffWait`): free attempts, then 1 s, 2 s, 4 s … up to the cap. */
+export const SIGN_IN_BACKOFF = {
+  /** One username from one address. */
+  account: { free: 5, capSeconds: 15 * 60 },
+  /** One address, whatever the usernames. */
+  address: { free: 20, capSeconds: 15 * 60 },
+  /** One username from any address: capped at a minute, so that nobody can lock its owner out. */
+  anywhere: { free: 20, capSeconds: 60 },
+} satisfies Record<string, Backoff>;
+
 /** The sign-in form posts here (cross-site posts are refused by proxy.ts): a session cookie, or back with an error. */
 export async function signInPost(request: Request) {
   const form = await request.formData();
   const username = String(form.get('username') ?? '').trim();
   const password = String(form.get('password') ?? '');
   const next = safeNext(form.get('next'));
-  const back = (error: string) =>
+  const back = (error: string, wait = 0) =>
     new Response(null, {
       status: 303,
-      headers: { location: `/sign-in?error=${error}&next=${encodeURIComponent(next)}` },
+      headers: {
+        location: `/sign-in?error=${error}${wait ? `&wait=${wait}` : ''}&next=${encodeURIComponent(next)}`,
+      },
     });
   const { db } = await ready();
-  // Counted for all instances: thirty attempts a minute from one address, whatever the usernames (guessing across
-  // accounts), and ten a minute for one username from one address (guessing one password). Per address, so that
-  // someone hammering an account elsewhere never locks its owner out.
+  // Counted in the database for all instances. A flood limit of thirty attempts a minute from one address; then
+  // exponential backoff on failures, per username from one address (guessing a password), per address across
+  // usernames (guessing accounts) and per username from anywhere (guessing from many addresses). The last waits at
+  // most a minute, so an attacker elsewhere can slow the account's owner down but never lock them out; a success
+  // forgets the failures.
   const client = currentClient() ?? 'unknown';
-  if (
-    !(await takeToken(db, `sign-in-from:${client}`, 30)).ok ||
-    !(await takeToken(db, `sign-in:${username.toLowerCase()}:${client}`, 10)).ok
-  )
-    return back('slow');
+  const user = username.toLowerCase();
+  const subjects: [string, Backoff][] = [
+    [`${user}@${client}`, SIGN_IN_BACKOFF.account],
+    [`@${client}`, SIGN_IN_BACKOFF.address],
+    [`${user}@*`, SIGN_IN_BACKOFF.anywhere],
+  ];
+  if (!(await takeToken(db, `sign-in-from:${client}`, 30)).ok) return back('slow', 60);
+  // No password is checked while a wait runs: a guess during the wait learns nothing.
+  const wait = Math.max(...(await Promise.all(subjects.map(([k, b]) => backoffWait(db, k, b)))));
+  if (wait > 0) return back('slow', wait);
   const s = username && password ? await signIn(db, username, password) : null;
-  if (!s) return back('invalid');
+  if (!s) {
+    for (const [k] of subjects) await recordFailure(db, k);
+    return back('invalid');
+  }
+  for (const [k] of subjects) await forgetFailures(db, k);
   // Behind a TLS-terminating proxy the app sees http: the proxy's X-Forwarded-Proto says what the browser used.
   const https =
     new URL(request.url).protocol === 'https:' ||

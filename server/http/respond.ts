@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { ready } from '@/server/bootstrap';
-import { verifyKey } from '@/server/services/api-keys';
+import { verifyKey, type ApiKeyRole } from '@/server/services/api-keys';
 import type { Db } from '@/server/db';
 import { env } from '@/server/env';
 import { annotate, currentRequestId } from '@/server/log';
@@ -36,7 +36,7 @@ export async function withDomainErrors(f: () => Promise<Response>): Promise<Resp
   }
 }
 
-export type Authed = { db: Db; projectId: string; actor: string; keyId: string };
+export type Authed = { db: Db; projectId: string; actor: string; keyId: string; role: ApiKeyRole };
 
 /** Per-key rate limit, counted in the database for all instances: null when the request may pass, else a 429. */
 export async function rateLimit(db: Db, keyId: string): Promise<NextResponse | null> {
@@ -65,7 +65,17 @@ export async function authenticate(req: Request): Promise<Authed | NextResponse>
   const key = await verifyKey(db, m[1]!);
   if (!key) return jsonError(401, 'unknown or revoked API key');
   annotate({ project: key.projectId });
-  return { db, projectId: key.projectId, actor: `api_key:${key.keyId}`, keyId: key.keyId };
+  return { db, projectId: key.projectId, actor: `api_key:${key.keyId}`, keyId: key.keyId, role: key.role };
+}
+
+/** Whole-project export and import read or replace everything a project holds: admin keys only. */
+export function requireAdminKey(auth: Authed, what: string): NextResponse | null {
+  if (auth.role === 'admin') return null;
+  return jsonError(
+    403,
+    `${what} needs an API key with the admin role; this key's role is ${auth.role} ` +
+      `(an admin creates one in Settings → API keys, or uses the deployment's MNEMOSCOPE_API_KEY)`,
+  );
 }
 
 /**

@@ -35,8 +35,8 @@ describe('HTTP routes with API keys of two projects', () => {
   beforeAll(async () => {
     const { db } = await ready();
     await ensureProject(db, 'other', 'Other');
-    keyA = (await createKey(db, 'default', 'a', 'test')).key;
-    keyB = (await createKey(db, 'other', 'b', 'test')).key;
+    keyA = (await createKey(db, 'default', 'a', 'test', 'admin')).key;
+    keyB = (await createKey(db, 'other', 'b', 'test', 'admin')).key;
     const r = await ingestRoute.POST(
       req(
         '/api/v1/ingest',
@@ -105,6 +105,13 @@ describe('HTTP routes with API keys of two projects', () => {
 
   it('exports a key’s whole project and nothing of another, and imports it into an empty project only', async () => {
     expect((await projectExport.GET(req('/api/v1/project/export', null))).status).toBe(401);
+    // An agent's key sends and reads sessions, but the whole project is for admin keys.
+    const { db: base } = await ready();
+    const agentKey = (await createKey(base, 'other', 'agent', 'test')).key;
+    const denied = await projectExport.GET(req('/api/v1/project/export', agentKey));
+    expect(denied.status).toBe(403);
+    expect((await denied.json()).error).toMatch(/needs an API key with the admin role; this key's role is agent/);
+    expect((await projectImport.POST(req('/api/v1/project/import', agentKey, '{}'))).status).toBe(403);
     const res = await projectExport.GET(req('/api/v1/project/export', keyB));
     expect(res.headers.get('content-disposition')).toMatch(
       /attachment; filename="mnemoscope-other-\d{4}-\d\d-\d\d\.ndjson\.gz"/,
@@ -112,13 +119,13 @@ describe('HTTP routes with API keys of two projects', () => {
     const lines = await gunzipLines(res);
     const header = JSON.parse(lines[0]!);
     expect(header.project.id).toBe('other');
-    expect(header.tables.sessions).toBe(1);
+    expect(JSON.parse(lines.at(-1)!).tables.sessions).toBe(1);
     expect(lines.some((l) => l.includes('itops-nginx-502'))).toBe(false);
 
     // Into a new, empty project: the same rows under its id.
     const { db } = await ready();
     await ensureProject(db, 'moved', 'Moved');
-    const keyC = (await createKey(db, 'moved', 'c', 'test')).key;
+    const keyC = (await createKey(db, 'moved', 'c', 'test', 'admin')).key;
     const gz = new Response(new Blob([lines.join('\n') + '\n']).stream().pipeThrough(new CompressionStream('gzip')));
     const up = await projectImport.POST(
       new Request('http://127.0.0.1/api/v1/project/import', {
@@ -139,7 +146,7 @@ describe('HTTP routes with API keys of two projects', () => {
     expect(full.status).toBe(400);
     expect((await full.json()).error).toMatch(/project "default" already holds data/);
     await ensureProject(db, 'empty', 'Empty');
-    const keyE = (await createKey(db, 'empty', 'e', 'test')).key;
+    const keyE = (await createKey(db, 'empty', 'e', 'test', 'admin')).key;
     const bad = await projectImport.POST(
       req('/api/v1/project/import', keyE, [lines[0], '{"t":"turns","r":', ...lines.slice(1)].join('\n')),
     );

@@ -5,8 +5,13 @@ import { createKey, listKeys, revokeKey } from '@/server/services/api-keys';
 export const apiKeysRouter = router({
   list: adminProcedure.query(({ ctx }) => listKeys(ctx.db, ctx.projectId)),
   create: adminProcedure
-    .input(z.object({ name: z.string().trim().min(1, 'name is required').max(100) }))
-    .mutation(({ ctx, input }) => createKey(ctx.db, ctx.projectId, input.name, ctx.actor)),
+    .input(
+      z.object({
+        name: z.string().trim().min(1, 'name is required').max(100),
+        role: z.enum(['agent', 'admin']).default('agent'),
+      }),
+    )
+    .mutation(({ ctx, input }) => createKey(ctx.db, ctx.projectId, input.name, ctx.actor, input.role)),
   revoke: adminProcedure
     .input(z.object({ id: z.uuid() }))
     .mutation(({ ctx, input }) => revokeKey(ctx.db, ctx.projectId, input.id, ctx.actor)),

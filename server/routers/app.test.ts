@@ -79,8 +79,14 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
   it('apiKey: a created key works until it is revoked, and only its hash is kept', async () => {
     const { key, apiKey } = await caller.apiKeys.create({ name: 'ci agent' });
     expect(key).toMatch(/^msk_/);
-    expect(await verifyKey(h.db, key)).toEqual({ projectId: 'default', keyId: apiKey.id });
+    expect(await verifyKey(h.db, key)).toEqual({ projectId: 'default', keyId: apiKey.id, role: 'agent' });
+    const admin = await caller.apiKeys.create({ name: 'backup job', role: 'admin' });
+    expect(await verifyKey(h.db, admin.key)).toMatchObject({ role: 'admin' });
+    await expect(caller.apiKeys.create({ name: 'x', role: 'owner' as 'admin' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     const listed = await caller.apiKeys.list();
+    expect(listed.find((k) => k.id === admin.apiKey.id)?.role).toBe('admin');
     expect(JSON.stringify(listed)).not.toContain(key);
     await caller.apiKeys.revoke({ id: apiKey.id });
     expect(await verifyKey(h.db, key)).toBeNull();

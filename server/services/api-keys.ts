@@ -13,7 +13,10 @@ export interface ApiKeyDto {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  role: ApiKeyRole;
 }
+
+export type ApiKeyRole = 'agent' | 'admin';
 
 const columns = {
   id: apiKeys.id,
@@ -22,6 +25,7 @@ const columns = {
   createdAt: apiKeys.createdAt,
   lastUsedAt: apiKeys.lastUsedAt,
   revokedAt: apiKeys.revokedAt,
+  role: apiKeys.role,
 };
 
 export async function listKeys(db: Tx, projectId: string): Promise<ApiKeyDto[]> {
@@ -34,11 +38,12 @@ export async function createKey(
   projectId: string,
   name: string,
   actor: string,
+  role: ApiKeyRole = 'agent',
 ): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const key = `msk_${randomBytes(24).toString('base64url')}`;
   const [apiKey] = await db
     .insert(apiKeys)
-    .values({ projectId, name, prefix: key.slice(0, 8), keyHash: hashKey(key) })
+    .values({ projectId, name, prefix: key.slice(0, 8), keyHash: hashKey(key), role })
     .returning(columns);
   await db.insert(auditLog).values({
     projectId,
@@ -46,7 +51,7 @@ export async function createKey(
     action: 'api_key.create',
     subjectType: 'api_key',
     subjectId: apiKey!.id,
-    detail: { name },
+    detail: { name, role },
   });
   return { key, apiKey: apiKey! };
 }
@@ -65,9 +70,12 @@ export async function revokeKey(db: Tx, projectId: string, id: string, actor: st
 }
 
 /** The project a bearer key belongs to, or null when it is unknown or revoked. Records when it was last used. */
-export async function verifyKey(db: Tx, key: string): Promise<{ projectId: string; keyId: string } | null> {
+export async function verifyKey(
+  db: Tx,
+  key: string,
+): Promise<{ projectId: string; keyId: string; role: ApiKeyRole } | null> {
   const [row] = await db
-    .select({ id: apiKeys.id, projectId: apiKeys.projectId, revokedAt: apiKeys.revokedAt })
+    .select({ id: apiKeys.id, projectId: apiKeys.projectId, revokedAt: apiKeys.revokedAt, role: apiKeys.role })
     .from(apiKeys)
     .where(eq(apiKeys.keyHash, hashKey(key)));
   if (!row || row.revokedAt) return null;
@@ -81,13 +89,22 @@ export async function verifyKey(db: Tx, key: string): Promise<{ projectId: strin
         or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`)),
       ),
     );
-  return { projectId: row.projectId, keyId: row.id };
+  return { projectId: row.projectId, keyId: row.id, role: row.role };
 }
 
-/** Makes MNEMOSCOPE_API_KEY a working key of the project, so scripts and CI can ingest without a UI step. */
+/**
+ * Makes MNEMOSCOPE_API_KEY a working key of the project, so scripts and CI can ingest without a UI step. It is
+ * the deployment's own key, set by whoever runs the server: an admin key.
+ */
 export async function provisionKey(db: Tx, projectId: string, key: string): Promise<void> {
   await db
     .insert(apiKeys)
-    .values({ projectId, name: 'MNEMOSCOPE_API_KEY (environment)', prefix: key.slice(0, 4), keyHash: hashKey(key) })
-    .onConflictDoNothing();
+    .values({
+      projectId,
+      name: 'MNEMOSCOPE_API_KEY (environment)',
+      prefix: key.slice(0, 4),
+      keyHash: hashKey(key),
+      role: 'admin',
+    })
+    .onConflictDoUpdate({ target: apiKeys.keyHash, set: { role: 'admin' } });
 }

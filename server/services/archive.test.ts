@@ -2,10 +2,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { rowsOf, type DbHandle } from '@/server/db';
 import { proposals } from '@/server/db/schema/curation';
-import { freshDb } from '@/server/test/db';
+import { DRIVERS, freshDb } from '@/server/test/db';
 import { exportProject, importProject, tableCounts } from './archive';
 import { decideProposal, deprecateEntry } from './curation-decisions';
 import { seedDemo } from '@/server/demo/seed';
+import { ingest } from './ingest';
 
 async function exportLines(h: DbHandle, project = 'default'): Promise<string[]> {
   const lines: string[] = [];
@@ -57,8 +58,9 @@ describe.each([
 
   it('exports every project table with a header, one line a row, and an end marker', () => {
     const header = JSON.parse(file[0]!);
-    expect(header).toMatchObject({ format: 'mnemoscope-project', version: 1, project: { id: 'default' } });
+    expect(header).toMatchObject({ format: 'mnemoscope-project', version: 2, project: { id: 'default' } });
     expect(header.schema).toBeGreaterThanOrEqual(4);
+    const trailer = JSON.parse(file.at(-1)!);
     for (const t of [
       'sessions',
       'turns',
@@ -72,10 +74,10 @@ describe.each([
       'ucs_snapshots',
       'ucs_dead_ends',
     ])
-      expect(header.tables[t], t).toBeGreaterThan(0);
-    const total = Object.values(header.tables as Record<string, number>).reduce((x, y) => x + y, 0);
+      expect(trailer.tables[t], t).toBeGreaterThan(0);
+    const total = Object.values(trailer.tables as Record<string, number>).reduce((x, y) => x + y, 0);
     expect(file).toHaveLength(total + 2);
-    expect(JSON.parse(file.at(-1)!)).toEqual({ end: true, rows: total });
+    expect(trailer).toEqual({ end: true, rows: total, tables: trailer.tables, skipped: 0 });
     // Instance things stay behind.
     expect(file.some((l) => l.includes('"t":"api_keys"') || l.includes('password_hash'))).toBe(false);
   });
@@ -134,9 +136,9 @@ describe.each([
     const head = JSON.parse(file[0]!);
     const rowOf = (t: string) => JSON.parse(file.find((l) => l.startsWith(`{"t":"${t}"`))!).r;
     const crafted = (t: string, r: Record<string, unknown>) => [
-      JSON.stringify({ ...head, project: { ...head.project, id: 'intruder' }, tables: { [t]: 1 } }),
+      JSON.stringify({ ...head, project: { ...head.project, id: 'intruder' } }),
       JSON.stringify({ t, r }),
-      JSON.stringify({ end: true, rows: 1 }),
+      JSON.stringify({ end: true, rows: 1, tables: { [t]: 1 }, skipped: 0 }),
     ];
     const before = await tableCounts(b.db, 'default');
     await expect(
@@ -154,4 +156,89 @@ describe.each([
     );
     expect(Object.values(await tableCounts(b.db, 'copy')).every((n) => n === 0)).toBe(true);
   });
+});
+
+describe.each(DRIVERS)('a project export on %s while agents write', (driver) => {
+  let a: DbHandle;
+  let b: DbHandle;
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('holds no transaction while the client reads: writes land mid-export, the file imports whole', async () => {
+    [a, b] = await Promise.all([freshDb(driver), freshDb(driver)]);
+    await seedDemo(a.db, 'default');
+    // The second is the last entry in key order, so its new version comes after the export's cursor.
+    const activeEntries = rowsOf<{ id: string }>(
+      await a.db.execute(sql`(select id from memory_entries where project_id = 'default' and status = 'active'
+                                order by id limit 1)
+                             union all
+                             (select id from memory_entries where project_id = 'default' and status = 'active'
+                                order by id desc limit 1)`),
+    );
+    const lines: string[] = [];
+    const wrote: string[] = [];
+    // A slow client: the export waits for each line to be taken. While it waits at the first turn and at the first
+    // entry version, an agent sends a new session and a reviewer deprecates an entry. Under one long transaction on
+    // the embedded database's single connection these writes would wait for the whole export (here: forever).
+    // Pages of two rows, so that the writes land between pages, as they do between pages of 2,000 in a big project.
+    const trailer = await exportProject(
+      a.db,
+      'default',
+      async (l) => {
+        lines.push(l);
+        if (l.startsWith('{"t":"turns"') && !wrote.includes('turns')) {
+          wrote.push('turns');
+          const late = [1, 2, 3].map((n) => ({
+            ok: true as const,
+            value: {
+              type: 'turn',
+              data: {
+                session_id: 'zz-late',
+                agent: 'a',
+                turn: n,
+                input: `in ${n}`,
+                output: 'out',
+                ccs: { constraints: ['keep(x)'] },
+              },
+            },
+          }));
+          expect((await ingest(a.db, 'default', late, 'test')).results.map((r) => r.status)).toEqual([
+            'accepted',
+            'accepted',
+            'accepted',
+          ]);
+          await deprecateEntry(a.db, 'default', activeEntries[0]!.id, 'written while the export read turns', 'alice');
+        }
+        if (l.startsWith('{"t":"memory_entry_versions"') && !wrote.includes('versions')) {
+          wrote.push('versions');
+          await deprecateEntry(a.db, 'default', activeEntries[1]!.id, 'written after entries were read', 'alice');
+        }
+      },
+      { pageSize: 2 },
+    );
+    expect(wrote).toEqual(['turns', 'versions']);
+    const rows = lines.slice(1, -1).map((l) => JSON.parse(l) as { t: string; r: Record<string, unknown> });
+    // The late session was written after sessions were read: its turns are left out, not left dangling.
+    expect(rows.some((x) => x.t === 'sessions' && x.r.id === 'zz-late')).toBe(false);
+    expect(rows.some((x) => x.t === 'turns' && x.r.session_id === 'zz-late')).toBe(false);
+    // The entry deprecated before entries were read is in the file deprecated, with that version; the one
+    // deprecated after is in the file as it was when read, without the newer version.
+    const entry = (id: string) => rows.find((x) => x.t === 'memory_entries' && x.r.id === id)!.r;
+    const versions = (id: string) =>
+      rows.filter((x) => x.t === 'memory_entry_versions' && x.r.entry_id === id).map((x) => x.r.version);
+    expect(entry(activeEntries[0]!.id).status).toBe('deprecated');
+    expect(Math.max(...(versions(activeEntries[0]!.id) as number[]))).toBe(entry(activeEntries[0]!.id).version);
+    expect(entry(activeEntries[1]!.id).status).toBe('active');
+    expect(Math.max(...(versions(activeEntries[1]!.id) as number[]))).toBe(entry(activeEntries[1]!.id).version);
+    expect(trailer.skipped).toBe(4);
+    const r = await importProject(b.db, lines);
+    expect(r.rows).toBe(trailer.rows);
+    // What was written during the export is all there in the source.
+    expect(await tableCounts(a.db, 'default')).toMatchObject({
+      turns: trailer.tables.turns! + 3,
+      memory_entry_versions: trailer.tables.memory_entry_versions! + 1,
+    });
+  }, 240_000);
 });

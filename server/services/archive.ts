@@ -1,5 +1,5 @@
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import {
   memoryEntries,
@@ -26,10 +26,19 @@ import { InvalidInputError } from './errors';
  * numeric ids are the instance's and are given anew.
  */
 export const ARCHIVE_FORMAT = 'mnemoscope-project';
-export const ARCHIVE_VERSION = 1;
+/** Version 2 moved the row counts from the header to the end marker (they are known only at the end). */
+export const ARCHIVE_VERSION = 2;
 
 interface Part {
   table: PgTable;
+  /**
+   * References to rows of tables exported before this one (column → table). Pages are read one short statement
+   * at a time while writers go on, so a row written during the export may refer to a row the file does not hold:
+   * such a row is left out, and every reference in the file resolves.
+   */
+  refs?: Record<string, string>;
+  /** The column other tables refer to, remembered while exporting (with `version` for memory entries). */
+  remember?: string;
   /** How this table's rows of one project are found, when it has no project_id of its own. */
   via?: 'memory_entries';
   /** Columns the instance owns and gives anew on import. */
@@ -40,16 +49,17 @@ interface Part {
 
 const PARTS: Part[] = [
   { table: agents },
-  { table: sessions },
-  { table: turns },
-  { table: artifacts },
-  { table: memoryEvents },
+  { table: sessions, remember: 'id' },
+  { table: turns, refs: { session_id: 'sessions' } },
+  { table: artifacts, refs: { session_id: 'sessions' } },
+  { table: memoryEvents, remember: 'event_id' },
   { table: ingestBatches },
-  { table: curationOutcomes },
-  { table: memoryEntries },
-  { table: memoryEntryVersions, via: 'memory_entries' },
-  { table: memoryEntryLinks },
-  { table: proposals },
+  { table: curationOutcomes, refs: { event_id: 'memory_events' } },
+  { table: memoryEntries, remember: 'id' },
+  // A version newer than its entry's exported row was written during the export: left out as well.
+  { table: memoryEntryVersions, via: 'memory_entries', refs: { entry_id: 'memory_entries' } },
+  { table: memoryEntryLinks, refs: { entry_id: 'memory_entries', other_id: 'memory_entries' } },
+  { table: proposals, refs: { event_id: 'memory_events', target_entry_id: 'memory_entries' } },
   { table: rejectedEvents },
   // Key and member changes concern the instance's keys and users, which are not exported either.
   { table: auditLog, omit: ['id'], instanceRows: `row_.action like 'api\\_key.%' or row_.action like 'member.%'` },
@@ -68,7 +78,20 @@ const PARTS: Part[] = [
 const meta = (p: Part) => {
   const c = getTableConfig(p.table);
   const pk = c.primaryKeys[0]?.columns.map((x) => x.name) ?? c.columns.filter((x) => x.primary).map((x) => x.name);
-  return { name: c.name, columns: c.columns.map((x) => x.name).filter((n) => !p.omit?.includes(n)), pk };
+  return {
+    name: c.name,
+    columns: c.columns.map((x) => x.name).filter((n) => !p.omit?.includes(n)),
+    pk,
+    // A serial column's values are of the integer type it names.
+    pkTypes: pk.map((n) =>
+      c.columns
+        .find((x) => x.name === n)!
+        .getSQLType()
+        .replace(/^(big|small|)serial$/, (_, w: string) =>
+          w === 'big' ? 'bigint' : w === 'small' ? 'smallint' : 'integer',
+        ),
+    ),
+  };
 };
 
 export interface ArchiveHeader {
@@ -78,7 +101,16 @@ export interface ArchiveHeader {
   schema: number;
   exported_at: string;
   project: { id: string; name: string; settings: Record<string, unknown>; created_at: string };
+  /** Version 1 only: the row counts per table (version 2 has them in the end marker). */
+  tables?: Record<string, number>;
+}
+
+export interface ArchiveTrailer {
+  end: true;
+  rows: number;
   tables: Record<string, number>;
+  /** Rows left out because they refer to rows written after their table was read (see `Part.refs`). */
+  skipped: number;
 }
 
 const PAGE = 2000;
@@ -114,54 +146,94 @@ export async function tableCounts(db: Db | Tx, projectId: string): Promise<Recor
 }
 
 /**
- * Writes a project's archive, line by line (each without its newline), in one repeatable-read
- * transaction so the file is one consistent moment of the project.
+ * Writes a project's archive, line by line (each without its newline). Rows are read in pages by primary key,
+ * each page one short statement: no transaction spans the export, so on the embedded database (one connection)
+ * writers wait at most one page, however slowly the client reads, and on PostgreSQL no snapshot is held open.
+ * The file is therefore not one instant: a row written during the export may be in it or not, but every
+ * reference in the file resolves (rows that would point outside it are left out, `Part.refs`), which is what an
+ * import needs. Rows are never deleted from a project, so nothing in the file can have vanished meanwhile.
  */
 export async function exportProject(
   db: Db,
   projectId: string,
   write: (line: string) => void | Promise<void>,
-): Promise<ArchiveHeader> {
-  return db.transaction(
-    async (tx) => {
-      const [project] = rowsOf<ArchiveHeader['project']>(
-        await tx.execute(
-          sql`select id, name, settings, to_jsonb(created_at) #>> '{}' as created_at
-               from projects where id = ${projectId}`,
+  opts: { pageSize?: number } = {},
+): Promise<ArchiveTrailer> {
+  const pageSize = opts.pageSize ?? PAGE;
+  const [project] = rowsOf<ArchiveHeader['project']>(
+    await db.execute(
+      sql`select id, name, settings, to_jsonb(created_at) #>> '{}' as created_at
+           from projects where id = ${projectId}`,
+    ),
+  );
+  if (!project) throw new InvalidInputError(`project ${JSON.stringify(projectId)} does not exist`);
+  const header: ArchiveHeader = {
+    format: ARCHIVE_FORMAT,
+    version: ARCHIVE_VERSION,
+    schema: await schemaVersion(db),
+    exported_at: new Date().toISOString(),
+    project,
+  };
+  await write(JSON.stringify(header));
+  const trailer: ArchiveTrailer = { end: true, rows: 0, tables: {}, skipped: 0 };
+  /** Keys of exported rows that later tables refer to: table → key → the row's version (memory entries) or 0. */
+  const seen = new Map<string, Map<string, number>>();
+  for (const p of PARTS) {
+    const m = meta(p);
+    const refCols = Object.keys(p.refs ?? {});
+    const extra = [...new Set([...refCols, ...(p.remember ? [p.remember] : [])])];
+    const versioned = m.name === 'memory_entries' || m.name === 'memory_entry_versions';
+    const omit = p.omit?.length ? sql` - ${sql.raw(`'{${p.omit.join(',')}}'::text[]`)}` : sql``;
+    const keyList = sql.raw(m.pk.map((c) => `row_.${q(c)}`).join(', '));
+    const selected = sql.raw(
+      [
+        ...m.pk.map((c, i) => `row_.${q(c)}::text as k${i}`),
+        ...extra.map((c, i) => `row_.${q(c)}::text as x${i}`),
+        ...(versioned ? ['row_.version as v'] : []),
+      ].join(', '),
+    );
+    const remembered = p.remember ? new Map<string, number>() : null;
+    if (remembered) seen.set(m.name, remembered);
+    let n = 0;
+    let after: string[] | null = null;
+    for (;;) {
+      const cursor: SQL = after
+        ? sql`and (${keyList}) > (${sql.join(
+            after.map((v, i) => sql`${v}::${sql.raw(m.pkTypes[i]!)}`),
+            sql`, `,
+          )})`
+        : sql``;
+      const page = rowsOf<Record<string, string | number | null>>(
+        await db.execute(
+          sql`select (to_jsonb(row_)${omit})::text as r, ${selected} from ${sql.raw(q(m.name))} row_
+               where ${whereProject(p, projectId)} ${cursor} order by ${keyList} limit ${pageSize}`,
         ),
       );
-      if (!project) throw new InvalidInputError(`project ${JSON.stringify(projectId)} does not exist`);
-      const header: ArchiveHeader = {
-        format: ARCHIVE_FORMAT,
-        version: ARCHIVE_VERSION,
-        schema: await schemaVersion(tx),
-        exported_at: new Date().toISOString(),
-        project,
-        tables: await tableCounts(tx, projectId),
-      };
-      await write(JSON.stringify(header));
-      let rows = 0;
-      for (const p of PARTS) {
-        const m = meta(p);
-        const order = sql.raw((p.omit?.length ? ['id'] : m.pk).map((c) => `row_.${q(c)}`).join(', '));
-        const omit = p.omit?.length ? sql` - ${sql.raw(`'{${p.omit.join(',')}}'::text[]`)}` : sql``;
-        for (let offset = 0; ; offset += PAGE) {
-          const page = rowsOf<{ r: string }>(
-            await tx.execute(
-              sql`select (to_jsonb(row_)${omit})::text as r from ${sql.raw(q(m.name))} row_
-                   where ${whereProject(p, projectId)} order by ${order} limit ${PAGE} offset ${offset}`,
-            ),
-          );
-          for (const { r } of page) await write(`{"t":${JSON.stringify(m.name)},"r":${r}}`);
-          rows += page.length;
-          if (page.length < PAGE) break;
+      for (const row of page) {
+        const x = (c: string) => row[`x${extra.indexOf(c)}`] as string | null;
+        const dangling = refCols.some((c) => {
+          const v = x(c);
+          if (v === null) return false;
+          const target = seen.get(p.refs![c]!)?.get(v);
+          return target === undefined || (m.name === 'memory_entry_versions' && Number(row.v) > target);
+        });
+        if (dangling) {
+          trailer.skipped++;
+          continue;
         }
+        remembered?.set(x(p.remember!)!, versioned ? Number(row.v) : 0);
+        await write(`{"t":${JSON.stringify(m.name)},"r":${row.r as string}}`);
+        n++;
       }
-      await write(JSON.stringify({ end: true, rows }));
-      return header;
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
+      if (page.length < pageSize) break;
+      const last = page[page.length - 1]!;
+      after = m.pk.map((_, i) => String(last[`k${i}`]));
+    }
+    trailer.tables[m.name] = n;
+    trailer.rows += n;
+  }
+  await write(JSON.stringify(trailer));
+  return trailer;
 }
 
 export interface ImportResult {
@@ -200,12 +272,13 @@ export async function importProject(
         `expected ` +
         `"${ARCHIVE_FORMAT}")`,
     );
-  if (header.version !== ARCHIVE_VERSION)
+  if (header.version !== ARCHIVE_VERSION && header.version !== 1)
     throw new InvalidInputError(
-      `line 1: export version ${header.version} is not supported (this Mnemoscope reads version ${ARCHIVE_VERSION})`,
+      `line 1: export version ${header.version} is not supported ` +
+        `(this Mnemoscope reads versions 1 and ${ARCHIVE_VERSION})`,
     );
   const projectId = opts.as ?? header.project?.id;
-  if (!projectId || !header.project || !header.tables)
+  if (!projectId || !header.project || (header.version === 1 && !header.tables))
     throw new InvalidInputError('line 1: the header lacks project or tables');
   const known = new Map(PARTS.map((p) => [meta(p).name, p]));
   const order = PARTS.map((p) => meta(p).name);
@@ -272,13 +345,15 @@ export async function importProject(
       batch = [];
     };
     let lineNo = 1;
-    let trailer: { end?: boolean; rows?: number } | null = null;
+    let trailer: Partial<ArchiveTrailer> | null = null;
     for (let line = await next(); line !== null; line = await next()) {
       lineNo++;
       if (trailer) throw new InvalidInputError(`line ${lineNo}: data after the end of the export`);
       const rec = parseLine(line, lineNo) as { t?: string; r?: Record<string, unknown>; end?: boolean; rows?: number };
       if (rec.end) {
-        trailer = rec;
+        trailer = rec as Partial<ArchiveTrailer>;
+        if (header.version !== 1 && (!trailer.tables || typeof trailer.tables !== 'object'))
+          throw new InvalidInputError(`line ${lineNo}: the end marker lacks its row counts ("tables")`);
         continue;
       }
       if (typeof rec.t !== 'string' || !known.has(rec.t))
@@ -303,9 +378,10 @@ export async function importProject(
     const rows = Object.values(counts).reduce((a, b) => a + b, 0);
     if (trailer.rows !== rows)
       throw new InvalidInputError(`the end marker says ${trailer.rows} rows but the file holds ${rows}`);
-    for (const [t, n] of Object.entries(header.tables!)) {
+    const where = header.version === 1 ? 'header' : 'end marker';
+    for (const [t, n] of Object.entries((header.version === 1 ? header.tables : trailer.tables) ?? {})) {
       if ((counts[t] ?? 0) !== n)
-        throw new InvalidInputError(`the header says ${n} ${t} rows but the file holds ${counts[t] ?? 0}`);
+        throw new InvalidInputError(`the ${where} says ${n} ${t} rows but the file holds ${counts[t] ?? 0}`);
     }
     // Every reference to an entry must stay inside the project: a file must not reach another project's entries.
     const [foreign] = rowsOf<{ n: number }>(

@@ -5,12 +5,22 @@ import type { DbHandle } from '@/server/db';
 import { rowsOf } from '@/server/db';
 import { freshDb } from '@/server/test/db';
 import { ingest } from './ingest';
+import { REDOS_SHAPES } from '@/lib/redact/hostile-shapes';
+
+/** `{"a": {"a": … depth … }}`. */
+const nested = (depth: number) => {
+  let v: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) v = { a: v };
+  return v;
+};
 
 /**
  * Property-based fuzzing of ingest: 10,000 generated records — valid envelopes of every common type,
  * the same with fields dropped, replaced by arbitrary JSON, stretched, or joined by hostile keys, and
- * arbitrary JSON. Whatever comes in: no exception, a result for every record, every rejection names
- * a field, and a rejected record leaves nothing behind.
+ * arbitrary JSON. The hostile shapes of the red-team pass are among them: 20 KB strings that make a backtracking
+ * redaction rule go quadratic, NULs and control characters in ids, nesting past the 64-level limit (up to 5,000
+ * levels), numbers JSON cannot hold. Whatever comes in: no exception, a result for every record, every rejection
+ * names a field, and a rejected record leaves nothing behind.
  */
 const VALID: Record<string, () => Record<string, unknown>> = {
   turn: () => ({
@@ -54,12 +64,16 @@ const hostileString = fc.oneof(
     'NaN',
     '-1',
     '1e309',
+    'fuzz-\u0000-id',
+    'memevt_fuzz\u001b[31m',
   ),
+  fc.constantFrom(...REDOS_SHAPES.map(([, make]) => make(20_000))),
 );
 const anyJson = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   hostileString,
-  fc.constantFrom(null, -1, 0, 1.5, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, true),
+  fc.constantFrom(null, -1, 0, 1.5, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, true, Infinity, -Infinity, NaN),
+  fc.constantFrom(nested(63), nested(65), nested(5_000)),
 );
 
 const mutated = fc

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptyPgDatabase, freshDb, DRIVERS } from '@/server/test/db';
 import { migrateDb, openDb, type DbHandle } from '@/server/db';
-import { takeToken } from './limits';
+import { backoffWait, forgetFailures, pruneBuckets, recordFailure, takeToken } from './limits';
 
 describe('a rate limit on PostgreSQL with four instances', () => {
   const handles: DbHandle[] = [];
@@ -37,5 +37,32 @@ describe.each(DRIVERS)('rate buckets on %s', (driver) => {
     await new Promise((r) => setTimeout(r, 1100));
     expect((await takeToken(h.db, 'sign-in:ada', 60, 3)).ok).toBe(true);
     expect((await takeToken(h.db, 'sign-in:ada', 60, 3)).ok).toBe(false);
+  });
+});
+
+describe.each(DRIVERS)('sign-in backoff on %s', (driver) => {
+  let h: DbHandle;
+  afterAll(async () => h?.close());
+  it('is free for the first failures, then doubles up to its cap, per key, and a success forgets it', async () => {
+    h = await freshDb(driver);
+    const b = { free: 2, capSeconds: 8 };
+    const waits = [];
+    for (let i = 0; i < 7; i++) {
+      waits.push(await backoffWait(h.db, 'ada@10.0.0.1', b));
+      await recordFailure(h.db, 'ada@10.0.0.1');
+    }
+    waits.push(await backoffWait(h.db, 'ada@10.0.0.1', b));
+    // 0, 1, 2 failures: free; 2 → 1 s, 3 → 2 s, 4 → 4 s, 5 and more → the 8 s cap.
+    expect(waits).toEqual([0, 0, 1, 2, 4, 8, 8, 8]);
+    expect(await backoffWait(h.db, 'ada@10.0.0.2', b)).toBe(0);
+    await forgetFailures(h.db, 'ada@10.0.0.1');
+    expect(await backoffWait(h.db, 'ada@10.0.0.1', b)).toBe(0);
+    // The wait runs from the last failure.
+    await recordFailure(h.db, 'bob@x');
+    await recordFailure(h.db, 'bob@x');
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await backoffWait(h.db, 'bob@x', { free: 1, capSeconds: 60 })).toBe(1);
+    expect(await backoffWait(h.db, 'bob@x', { free: 2, capSeconds: 60 })).toBe(0);
+    expect(await pruneBuckets(h.db)).toBe(0);
   });
 });

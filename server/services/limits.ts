@@ -26,10 +26,48 @@ export async function takeToken(db: Tx, key: string, perMinute: number, burst = 
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - Number(row!.tokens)) / perSecond)) };
 }
 
-/** Forgets buckets idle for an hour (full again by then for any limit of a token a minute or more). */
+/**
+ * Forgets buckets idle for an hour (full again by then for any limit of a token a minute or more), and sign-in
+ * failures a day old.
+ */
 export async function pruneBuckets(db: Tx): Promise<number> {
   const rows = rowsOf<{ key: string }>(
     await db.execute(sql`delete from rate_buckets where at < clock_timestamp() - interval '1 hour' returning key`),
   );
-  return rows.length;
+  const failures = rowsOf<{ key: string }>(
+    await db.execute(sql`delete from sign_in_failures where at < clock_timestamp() - interval '1 day' returning key`),
+  );
+  return rows.length + failures.length;
+}
+
+/** Exponential backoff: the first `free` failures cost nothing, then each waits 2^(failures − free) s, up to `cap`. */
+export interface Backoff {
+  free: number;
+  capSeconds: number;
+}
+
+/**
+ * Seconds `key` must still wait before its next attempt (0: it may try now), from its failures and the last one's
+ * time, read from the database so that every instance applies the same wait.
+ */
+export async function backoffWait(db: Tx, key: string, b: Backoff): Promise<number> {
+  const [row] = rowsOf<{ wait: number }>(
+    await db.execute(sql`
+      select greatest(0, least(${b.capSeconds}::float8, power(2, failures - ${b.free})::float8)
+                         - extract(epoch from clock_timestamp() - at)::float8) as wait
+        from sign_in_failures where key = ${key} and failures >= ${b.free}`),
+  );
+  return row ? Math.ceil(Number(row.wait)) : 0;
+}
+
+/** Counts one more failure of `key`, now. */
+export async function recordFailure(db: Tx, key: string): Promise<void> {
+  await db.execute(sql`
+    insert into sign_in_failures (key, failures, at) values (${key}, 1, clock_timestamp())
+    on conflict (key) do update set failures = sign_in_failures.failures + 1, at = clock_timestamp()`);
+}
+
+/** Forgets the failures of `key` (after a success). */
+export async function forgetFailures(db: Tx, key: string): Promise<void> {
+  await db.execute(sql`delete from sign_in_failures where key = ${key}`);
 }

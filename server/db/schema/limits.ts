@@ -1,4 +1,4 @@
-import { doublePrecision, pgTable, text, timestamp, boolean } from 'drizzle-orm/pg-core';
+import { doublePrecision, integer, pgTable, text, timestamp, boolean } from 'drizzle-orm/pg-core';
 
 /**
  * Token buckets for rate limits, in the database so that every app instance counts against the same
@@ -9,5 +9,15 @@ export const rateBuckets = pgTable('rate_buckets', {
   tokens: doublePrecision('tokens').notNull(),
   /** Whether the last take was granted (read back by the same statement that takes). */
   granted: boolean('granted').notNull(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Failed sign-ins per subject (`<username>@<client address>`, or `@<client address>`), for exponential backoff
+ * (`server/services/limits.ts backoff`); a successful sign-in forgets its subject's row.
+ */
+export const signInFailures = pgTable('sign_in_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
   at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
 });

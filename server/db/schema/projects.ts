@@ -21,6 +21,13 @@ export const apiKeys = pgTable(
     // First characters of the key, shown so a person can tell keys apart; the key itself is never stored.
     prefix: text('prefix').notNull(),
     keyHash: text('key_hash').notNull().unique(),
+    /**
+     * `agent`: sends sessions and memory, reads through MCP and exports single sessions. `admin`: also exports and
+     * imports the whole project (every session, entry and audit record).
+     */
+    role: text('role', { enum: ['agent', 'admin'] })
+      .notNull()
+      .default('agent'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),

@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { archiveDownload } from '@/server/http/archive';
-import { authenticate, rateLimit } from '@/server/http/respond';
+import { authenticate, rateLimit, requireAdminKey } from '@/server/http/respond';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -9,5 +9,9 @@ export const dynamic = 'force-dynamic';
 export async function GET(req: Request) {
   const auth = await authenticate(req);
   if (auth instanceof NextResponse) return auth;
-  return (await rateLimit(auth.db, auth.keyId)) ?? archiveDownload(auth.db, auth.projectId);
+  return (
+    requireAdminKey(auth, 'exporting the whole project') ??
+    (await rateLimit(auth.db, auth.keyId)) ??
+    archiveDownload(auth.db, auth.projectId)
+  );
 }

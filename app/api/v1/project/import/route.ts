@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { archiveUpload } from '@/server/http/archive';
-import { authenticate, rateLimit } from '@/server/http/respond';
+import { authenticate, rateLimit, requireAdminKey } from '@/server/http/respond';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -12,5 +12,9 @@ export const dynamic = 'force-dynamic';
 export async function POST(req: Request) {
   const auth = await authenticate(req);
   if (auth instanceof NextResponse) return auth;
-  return (await rateLimit(auth.db, auth.keyId)) ?? archiveUpload(auth.db, auth.projectId, req);
+  return (
+    requireAdminKey(auth, 'importing a project') ??
+    (await rateLimit(auth.db, auth.keyId)) ??
+    archiveUpload(auth.db, auth.projectId, req)
+  );
 }
