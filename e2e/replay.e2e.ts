@@ -106,6 +106,9 @@ describe('session replay', () => {
   it('polls a few bytes while idle, not the whole session outline', async () => {
     await open(page, '/sessions/health-fhir-labs?turn=5');
     await keysReady();
+    // The browser fetches the outline after the page loads (it is not in the HTML): counted from once it is shown.
+    await page.locator('[data-testid=ccs-state]').waitFor();
+    await expect.poll(readout).toBe('Turn 5 (5 of 50)');
     const seen: { url: string; bytes: number }[] = [];
     const onResponse = async (r: import('playwright-core').Response) => {
       if (r.url().includes('/api/trpc/')) seen.push({ url: r.url(), bytes: (await r.body()).length });
@@ -159,6 +162,11 @@ describe('a long session', () => {
         },
       });
     expect((await ingest(rows)).status).toBe(200);
+    // The HTML carries the window of full turns the player opens at, not the whole session's outline (the browser
+    // fetches that itself): turn 150's window is in it, the outline's column of turn numbers is not.
+    const html = await (await fetch(`${srv.url}/sessions/long?turn=150`)).text();
+    expect(html).toContain('question 150');
+    expect(html).not.toContain('247,248,249,250');
     await open(page, '/sessions/long?turn=150');
     await expect.poll(readout).toBe('Turn 150 (150 of 250)');
     await expect.poll(() => page.getByTestId('turn-panel').textContent()).toContain('question 150');

@@ -59,6 +59,44 @@ describe(`sessions with sparse fields on ${srv.name}`, () => {
   });
 });
 
+describe(`a long sessions list on ${srv.name}`, () => {
+  it('pages past its first screen: searched and sorted by the server, with how many of how many', async () => {
+    const bulk = Array.from({ length: 130 }, (_, i) => ({
+      type: 'turn',
+      data: {
+        session_id: `bulk-${String(i).padStart(3, '0')}`,
+        agent: 'bulk-agent',
+        turn: 1,
+        input: 'q',
+        output: 'a',
+        ccs: 'goal_orientation: g(x)',
+        timestamp: new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString(),
+      },
+    }));
+    expect((await ingest(bulk)).status).toBe(200);
+    await open(page, '/sessions');
+    const rows = page.locator('[data-testid=sessions-table] tbody tr');
+    await page.getByLabel('Search sessions').fill('bulk-agent');
+    const count = page.getByTestId('sessions-count');
+    await expect.poll(() => count.textContent()).toMatch(/^Showing 100 of 130 matching “bulk-agent” sessions/);
+    expect(await rows.count()).toBe(100);
+    // Most recent first: bulk-129 was sent with the latest time.
+    expect(await rows.first().textContent()).toContain('bulk-129');
+    await page.getByRole('button', { name: 'Show 30 more' }).click();
+    await expect.poll(() => rows.count()).toBe(130);
+    expect(await count.textContent()).toBe('Showing 130 of 130 matching “bulk-agent” sessions');
+    expect(await page.getByRole('button', { name: /^Show \d+ more$/ }).count()).toBe(0);
+    expect(await rows.last().textContent()).toContain('bulk-000');
+    // Sorting is the server's too: oldest first starts at the other end.
+    await page.getByLabel('Sort sessions').selectOption('oldest');
+    await expect.poll(() => rows.first().textContent()).toContain('bulk-000');
+    expect(await rows.count()).toBe(100);
+    await page.getByLabel('Search sessions').fill('bulk-agent nothing-like-this');
+    await expect.poll(() => page.getByText('No session matches').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('a new user on the embedded database', () => {
   it('sees the demo sessions, finds one, and opens it at its own URL', async () => {
     await open(page, '/');

@@ -19,13 +19,20 @@ interface Props {
 
 /**
  * A per-turn chart linked to the player: the cursor is the current turn, hover shows a turn's values, click jumps
- * there.
+ * there. Two layers: the lines, axes and stress marks, drawn once per data and width from paths reduced to the
+ * pixels they occupy, and above them the cursor and hover lines, the only thing a step redraws.
  */
 export function SeriesChart({ title, series, turns, stress, index, format, onJump }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>(360);
   const [hover, setHover] = useState<number | null>(null);
   const p = useMemo(() => prepareSeries(series, turns.length, width, HEIGHT), [series, turns.length, width]);
   const shown = hover ?? index;
+  // One mark a pixel column, however many stress turns share it.
+  const stressColumns = useMemo(() => {
+    const xs = new Set<number>();
+    stress.forEach((s, i) => s && xs.add(Math.round(p.x(i))));
+    return [...xs];
+  }, [stress, p]);
   // Axes, stress marks and lines do not move with the player: built once per data and width.
   const statics = useMemo(
     () => (
@@ -38,9 +45,9 @@ export function SeriesChart({ title, series, turns, stress, index, format, onJum
             </text>
           </g>
         ))}
-        {stress.map((s, i) =>
-          s ? <line key={i} x1={p.x(i)} x2={p.x(i)} y1={6} y2={HEIGHT - 14} className="stress-line" /> : null,
-        )}
+        {stressColumns.map((x) => (
+          <line key={x} x1={x} x2={x} y1={6} y2={HEIGHT - 14} className="stress-line" />
+        ))}
         {p.paths.map((s, i) => (
           <path
             key={s.key}
@@ -53,9 +60,9 @@ export function SeriesChart({ title, series, turns, stress, index, format, onJum
         ))}
       </>
     ),
-    [p, stress, width, format],
+    [p, stressColumns, width, format],
   );
-  const present = series.filter((s) => s.values.some((v) => v !== null));
+  const present = useMemo(() => series.filter((s) => s.values.some((v) => v !== null)), [series]);
   return (
     <div className="chart" ref={ref} data-testid={`chart-${title}`}>
       <div className="chart-head">
@@ -71,21 +78,26 @@ export function SeriesChart({ title, series, turns, stress, index, format, onJum
         </span>
       </div>
       {present.length ? (
-        <svg
-          width={width}
-          height={HEIGHT}
-          onPointerMove={(e) => setHover(p.indexAt(e.clientX - e.currentTarget.getBoundingClientRect().left))}
-          onPointerLeave={() => setHover(null)}
-          onClick={(e) => onJump(p.indexAt(e.clientX - e.currentTarget.getBoundingClientRect().left))}
-          role="img"
-          aria-label={title}
-        >
-          {statics}
-          <line x1={p.x(index)} x2={p.x(index)} y1={4} y2={HEIGHT - 12} className="cursor-line" />
-          {hover !== null ? (
-            <line x1={p.x(hover)} x2={p.x(hover)} y1={4} y2={HEIGHT - 12} className="hover-line" />
-          ) : null}
-        </svg>
+        <div className="chart-plot" style={{ width, height: HEIGHT }}>
+          <svg width={width} height={HEIGHT} aria-hidden="true">
+            {statics}
+          </svg>
+          <svg
+            className="chart-overlay"
+            width={width}
+            height={HEIGHT}
+            onPointerMove={(e) => setHover(p.indexAt(e.clientX - e.currentTarget.getBoundingClientRect().left))}
+            onPointerLeave={() => setHover(null)}
+            onClick={(e) => onJump(p.indexAt(e.clientX - e.currentTarget.getBoundingClientRect().left))}
+            role="img"
+            aria-label={title}
+          >
+            <line x1={p.x(index)} x2={p.x(index)} y1={4} y2={HEIGHT - 12} className="cursor-line" />
+            {hover !== null ? (
+              <line x1={p.x(hover)} x2={p.x(hover)} y1={4} y2={HEIGHT - 12} className="hover-line" />
+            ) : null}
+          </svg>
+        </div>
       ) : (
         <div className="faint" style={{ height: HEIGHT, display: 'grid', placeItems: 'center' }}>
           not reported by this agent

@@ -1,22 +1,32 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import Link from 'next/link';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Sparkline } from '@/components/ui/sparkline';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
-import { filterSessions, sortSessions, SESSION_SORTS, type SessionSort } from '@/lib/sessions/list';
+import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/list';
 import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens } from '@/lib/format';
 
 export function SessionsTable() {
   const trpc = useTRPC();
   const router = useRouter();
-  const q = useQuery(trpc.sessions.list.queryOptions());
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SessionSort>('recent');
-  const rows = useMemo(() => sortSessions(filterSessions(q.data ?? [], search), sort), [q.data, search, sort]);
+  // Searched, sorted and paged by the server (`sessions.page`): a page of 100 at a time, never a silent cap.
+  const query = useDeferredValue(search.trim());
+  const q = useInfiniteQuery({
+    ...trpc.sessions.page.infiniteQueryOptions(
+      { search: query, sort, limit: SESSIONS_PAGE },
+      { getNextPageParam: (last) => last.next },
+    ),
+    placeholderData: keepPreviousData,
+  });
+  const pages = q.data?.pages ?? [];
+  const rows = pages.flatMap((p) => p.items);
+  const first = pages[0];
 
   return (
     <>
@@ -24,9 +34,7 @@ export function SessionsTable() {
         <div>
           <h1>Sessions</h1>
           <div className="sub">
-            {q.data
-              ? `${fmtInt(q.data.length)} sessions · ${fmtInt(q.data.reduce((n, s) => n + s.turnCount, 0))} turns`
-              : 'Loading…'}
+            {first ? `${fmtInt(first.total.sessions)} sessions · ${fmtInt(first.total.turns)} turns` : 'Loading…'}
           </div>
         </div>
         <div className="toolbar">
@@ -139,13 +147,35 @@ export function SessionsTable() {
             </tbody>
           )}
         </table>
-        {q.data && !q.data.length ? (
+        {first && first.matching > 0 ? (
+          <div className="table-foot" data-testid="sessions-count">
+            <span className="muted">
+              Showing {fmtInt(rows.length)} of {fmtInt(first.matching)}
+              {query ? ` matching “${query}”` : ''} sessions
+            </span>
+            {q.hasNextPage ? (
+              <button
+                className="btn"
+                type="button"
+                disabled={q.isFetchingNextPage}
+                onClick={() => void q.fetchNextPage()}
+              >
+                {q.isFetchingNextPage
+                  ? 'Loading…'
+                  : `Show ${fmtInt(Math.min(SESSIONS_PAGE, first.matching - rows.length))} more`}
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+        {first && !first.total.sessions ? (
           <EmptyState title="No sessions yet">
             Send turns to <code>POST /api/v1/ingest</code> or import files with{' '}
             <code>npm run mnemoscope -- import &lt;path&gt;</code>.
           </EmptyState>
         ) : null}
-        {q.data?.length && !rows.length ? <EmptyState title={`No session matches “${search}”`} /> : null}
+        {first && first.total.sessions > 0 && !first.matching ? (
+          <EmptyState title={`No session matches “${query}”`} />
+        ) : null}
       </div>
     </>
   );

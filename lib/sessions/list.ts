@@ -12,6 +12,9 @@ export interface SessionListItem {
   meanDrift: number | null;
 }
 
+/** Rows of the sessions list fetched at a time (`sessions.page`). */
+export const SESSIONS_PAGE = 100;
+
 export const SESSION_SORTS = {
   recent: 'Most recent',
   oldest: 'Oldest',

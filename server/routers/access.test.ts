@@ -44,6 +44,8 @@ const ACCESS: Record<string, Role> = {
   'recall.corpus': 'viewer',
   'recall.version': 'viewer',
   'sessions.list': 'viewer',
+  'sessions.page': 'viewer',
+  'sessions.position': 'viewer',
   'sessions.byId': 'viewer',
   'sessions.artifacts': 'viewer',
   'sessions.outline': 'viewer',

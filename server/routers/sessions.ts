@@ -1,10 +1,36 @@
 import { z } from 'zod';
 import { procedure, router } from '@/server/trpc/init';
-import { getSession, listArtifacts, listSessions, listTurns } from '@/server/services/sessions';
+import {
+  getSession,
+  listArtifacts,
+  listSessions,
+  listTurns,
+  pageSessions,
+  turnPosition,
+} from '@/server/services/sessions';
+import { SESSION_SORTS, type SessionSort } from '@/lib/sessions/list';
 import { sessionOutlineJson, sessionOutlineStamp } from '@/server/services/session-outline';
 
 export const sessionsRouter = router({
   list: procedure.query(({ ctx }) => listSessions(ctx.db, ctx.projectId)),
+  /** One page of the list, searched and sorted by the database; `cursor` is the offset (infinite queries). */
+  page: procedure
+    .input(
+      z.object({
+        search: z.string().max(200).default(''),
+        sort: z.enum(Object.keys(SESSION_SORTS) as [SessionSort, ...SessionSort[]]).default('recent'),
+        cursor: z.number().int().min(0).nullish(),
+        limit: z.number().int().min(1).max(500).default(100),
+      }),
+    )
+    .query(({ ctx, input }) =>
+      pageSessions(ctx.db, ctx.projectId, {
+        search: input.search,
+        sort: input.sort,
+        offset: input.cursor ?? 0,
+        limit: input.limit,
+      }),
+    ),
   byId: procedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ ctx, input }) => getSession(ctx.db, ctx.projectId, input.id)),
@@ -15,6 +41,10 @@ export const sessionsRouter = router({
   outline: procedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ ctx, input }) => sessionOutlineJson(ctx.db, ctx.projectId, input.id)),
+  /** The position of a turn in its session (as `indexOfTurn`): where a link to `?turn=` opens. */
+  position: procedure
+    .input(z.object({ id: z.string().min(1), turn: z.number() }))
+    .query(({ ctx, input }) => turnPosition(ctx.db, ctx.projectId, input.id, input.turn)),
   /** A few bytes that change whenever the outline does: what an open replay page polls. */
   outlineStamp: procedure
     .input(z.object({ id: z.string().min(1) }))

@@ -49,6 +49,18 @@ describe.each([
       ),
     );
     await deprecateEntry(a.db, 'default', entry!.id, 'superseded by the runbook', 'alice');
+    // Ids that look like references and are not: a proposal raised in the Hygiene lab (its event is its own) and an
+    // artifact naming a session that was never sent. The export keeps them (it once dropped them as dangling).
+    await a.db.insert(proposals).values({
+      projectId: 'default',
+      eventId: 'hygiene_regression',
+      operation: 'deprecate',
+      scope: 'team',
+      kind: 'deprecation',
+      content: 'Deprecate the stale runbook.',
+    });
+    const artifact = { id: 'artifact-of-no-session', session_id: 'never-sent', kind: 'log', content: 'a log line' };
+    await ingest(a.db, 'default', [{ ok: true, value: { type: 'artifact', data: artifact } }], 'test');
     file = await exportLines(a);
   }, 240_000);
   afterAll(async () => {
@@ -78,6 +90,8 @@ describe.each([
     const total = Object.values(trailer.tables as Record<string, number>).reduce((x, y) => x + y, 0);
     expect(file).toHaveLength(total + 2);
     expect(trailer).toEqual({ end: true, rows: total, tables: trailer.tables, skipped: 0 });
+    expect(file.some((l) => l.includes('"hygiene_regression"'))).toBe(true);
+    expect(file.some((l) => l.includes('"artifact-of-no-session"'))).toBe(true);
     // Instance things stay behind.
     expect(file.some((l) => l.includes('"t":"api_keys"') || l.includes('password_hash'))).toBe(false);
   });

@@ -15,6 +15,7 @@ import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import * as ucs from '@/server/db/schema/substrate';
 import { InvalidInputError } from './errors';
+import { rebuildSessionStats } from './session-stats';
 
 /**
  * A whole project as one file: NDJSON lines, a header, then `{"t": table, "r": row}` for every row of
@@ -32,9 +33,10 @@ export const ARCHIVE_VERSION = 2;
 interface Part {
   table: PgTable;
   /**
-   * References to rows of tables exported before this one (column → table). Pages are read one short statement
-   * at a time while writers go on, so a row written during the export may refer to a row the file does not hold:
-   * such a row is left out, and every reference in the file resolves.
+   * References to rows of tables exported before this one (column → table): the foreign keys, and the entries an
+   * import requires in the file. Pages are read one short statement at a time while writers go on, so a row written
+   * during the export may refer to a row the file does not hold: such a row is left out, and every reference in the
+   * file resolves.
    */
   refs?: Record<string, string>;
   /** The column other tables refer to, remembered while exporting (with `version` for memory entries). */
@@ -51,15 +53,17 @@ const PARTS: Part[] = [
   { table: agents },
   { table: sessions, remember: 'id' },
   { table: turns, refs: { session_id: 'sessions' } },
-  { table: artifacts, refs: { session_id: 'sessions' } },
-  { table: memoryEvents, remember: 'event_id' },
+  // Not references, though they look like them: an artifact may name a session that was never sent, an outcome the
+  // id of a malformed event (never a memory event), a proposal from the Hygiene lab an event of its own.
+  { table: artifacts },
+  { table: memoryEvents },
   { table: ingestBatches },
-  { table: curationOutcomes, refs: { event_id: 'memory_events' } },
+  { table: curationOutcomes },
   { table: memoryEntries, remember: 'id' },
   // A version newer than its entry's exported row was written during the export: left out as well.
   { table: memoryEntryVersions, via: 'memory_entries', refs: { entry_id: 'memory_entries' } },
   { table: memoryEntryLinks, refs: { entry_id: 'memory_entries', other_id: 'memory_entries' } },
-  { table: proposals, refs: { event_id: 'memory_events', target_entry_id: 'memory_entries' } },
+  { table: proposals, refs: { target_entry_id: 'memory_entries' } },
   { table: rejectedEvents },
   // Key and member changes concern the instance's keys and users, which are not exported either.
   { table: auditLog, omit: ['id'], instanceRows: `row_.action like 'api\\_key.%' or row_.action like 'member.%'` },
@@ -397,6 +401,8 @@ export async function importProject(
       throw new InvalidInputError(
         `${foreign!.n} curation outcome, proposal or link rows refer to entries that are not in this file`,
       );
+    // The sessions list's figures are derived, not exported: made from the imported turns.
+    await rebuildSessionStats(tx, { projectId });
     // No audit record of the import itself: the project's history stays exactly what was exported.
     return { project: projectId, rows, tables: counts };
   });

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Tx } from '@/server/db';
-import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
+import { artifacts, sessionStats, sessions, turns } from '@/server/db/schema/sessions';
 import type { Envelope } from '@/lib/ingest/contract';
-import { downsample } from '@/lib/charts/downsample';
-import type { SessionListItem } from '@/lib/sessions/list';
+import { sparkline } from '@/lib/sessions/stats';
+import type { SessionListItem, SessionSort } from '@/lib/sessions/list';
 import { NotFoundError } from './errors';
 
 const iso = (col: unknown) => sql<string | null>`to_json(${col})#>>'{}'`;
@@ -13,46 +13,122 @@ export interface SessionSummary extends SessionListItem {
   footprint: { ccs: (number | null)[]; transcript: (number | null)[] };
 }
 
-const finiteOrNull = (xs: unknown[] | null): (number | null)[] =>
-  (xs ?? []).map((x) => (typeof x === 'number' && Number.isFinite(x) ? x : null));
+const summaryColumns = {
+  id: sessions.id,
+  agentId: sessions.agentId,
+  title: sessions.title,
+  domain: sessions.domain,
+  createdAt: iso(sessions.createdAt),
+  turnCount: sql<number>`coalesce(${sessionStats.turnCount}, 0)`,
+  firstAt: iso(sessionStats.firstAt),
+  lastAt: iso(sessionStats.lastAt),
+  hSum: sessionStats.hSum,
+  hN: sessionStats.hN,
+  dSum: sessionStats.dSum,
+  dN: sessionStats.dN,
+  ccs: sessionStats.ccs,
+  transcript: sessionStats.transcript,
+};
 
+const withStats = and(eq(sessionStats.projectId, sessions.projectId), eq(sessionStats.sessionId, sessions.id));
+const summaries = (db: Tx) => db.select(summaryColumns).from(sessions).leftJoin(sessionStats, withStats);
+type SummaryRow = Awaited<ReturnType<typeof summaries>>[number];
+
+const toSummary = (r: SummaryRow): SessionSummary => ({
+  id: r.id,
+  agentId: r.agentId,
+  title: r.title,
+  domain: r.domain,
+  turnCount: Number(r.turnCount),
+  firstAt: r.firstAt ?? (Number(r.turnCount) ? null : r.createdAt),
+  lastAt: r.lastAt,
+  meanHallucination: r.hN ? Number(r.hSum) / r.hN : null,
+  meanDrift: r.dN ? Number(r.dSum) / r.dN : null,
+  footprint: { ccs: sparkline(r.ccs ?? []), transcript: sparkline(r.transcript ?? []) },
+});
+
+/** Every session of a project with its figures, most recent first: one small row a session, no turn read. */
 export async function listSessions(db: Tx, projectId: string): Promise<SessionSummary[]> {
-  const rows = await db
-    .select({
-      id: sessions.id,
-      agentId: sessions.agentId,
-      title: sessions.title,
-      domain: sessions.domain,
-      createdAt: iso(sessions.createdAt),
-      turnCount: sql<number>`count(${turns.turn})::int`,
-      firstAt: iso(sql`min(${turns.ts})`),
-      lastAt: iso(sql`max(${turns.ts})`),
-      meanH: sql<number | null>`avg(${turns.hallucination})::float8`,
-      meanD: sql<number | null>`avg(${turns.drift})::float8`,
-      // json_agg, not array_agg: postgres.js reads a NULL inside a float8[] as NaN.
-      ccs: sql<(number | null)[]>`json_agg((${turns.footprint}->>'ccs')::float8 order by ${turns.turn})`,
-      transcript: sql<(number | null)[]>`json_agg((${turns.footprint}->>'transcript')::float8 order by ${turns.turn})`,
-    })
-    .from(sessions)
-    .leftJoin(turns, and(eq(turns.projectId, sessions.projectId), eq(turns.sessionId, sessions.id)))
+  const rows = await summaries(db)
     .where(eq(sessions.projectId, projectId))
-    .groupBy(sessions.projectId, sessions.id)
-    .orderBy(sql`max(${turns.ts}) desc nulls last`, asc(sessions.id));
-  return rows.map((r) => ({
-    id: r.id,
-    agentId: r.agentId,
-    title: r.title,
-    domain: r.domain,
-    turnCount: r.turnCount,
-    firstAt: r.firstAt ?? (r.turnCount ? null : r.createdAt),
-    lastAt: r.lastAt,
-    meanHallucination: r.meanH,
-    meanDrift: r.meanD,
-    footprint: {
-      ccs: downsample(r.turnCount ? finiteOrNull(r.ccs) : [], 64),
-      transcript: downsample(r.turnCount ? finiteOrNull(r.transcript) : [], 64),
-    },
-  }));
+    .orderBy(sql`${sessionStats.lastAt} desc nulls last`, asc(sessions.id));
+  return rows.map(toSummary);
+}
+
+/** The orders of `SESSION_SORTS` in SQL, each ending in the id so that pages never overlap. */
+const ORDER: Record<SessionSort, SQL[]> = {
+  recent: [sql`coalesce(${sessionStats.lastAt}, ${sessionStats.firstAt}, ${sessions.createdAt}) desc`],
+  oldest: [sql`coalesce(${sessionStats.firstAt}, ${sessions.createdAt}) asc`],
+  turns: [sql`coalesce(${sessionStats.turnCount}, 0) desc`],
+  title: [sql`coalesce(${sessions.title}, ${sessions.id}) asc`],
+  hallucination: [sql`${sessionStats.hSum} / nullif(${sessionStats.hN}, 0) desc nulls last`],
+  drift: [sql`${sessionStats.dSum} / nullif(${sessionStats.dN}, 0) desc nulls last`],
+};
+
+export interface SessionPage {
+  items: SessionSummary[];
+  /** Sessions that match the search. */
+  matching: number;
+  /** The whole project: sessions and turns. */
+  total: { sessions: number; turns: number };
+  /** Offset of the next page, null after the last. */
+  next: number | null;
+}
+
+/**
+ * One page of the sessions list, searched and sorted by the database: every word of `search` must appear in the
+ * title, id, agent or domain (case-insensitive, as `filterSessions`). Reads `session_stats`, never the turns.
+ */
+export async function pageSessions(
+  db: Tx,
+  projectId: string,
+  opts: { search?: string; sort: SessionSort; offset: number; limit: number },
+): Promise<SessionPage> {
+  const words = (opts.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const hay = sql`lower(concat_ws(' ', ${sessions.title}, ${sessions.id}, ${sessions.agentId}, ${sessions.domain}))`;
+  const where = and(eq(sessions.projectId, projectId), ...words.map((w) => sql`strpos(${hay}, ${w}) > 0`));
+  const [rows, [counts], [total]] = await Promise.all([
+    summaries(db)
+      .where(where)
+      .orderBy(...ORDER[opts.sort], asc(sessions.id))
+      .limit(opts.limit)
+      .offset(opts.offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(sessions)
+      .where(where),
+    db
+      .select({
+        sessions: sql<number>`count(*)::int`,
+        turns: sql<number>`coalesce(sum(${sessionStats.turnCount}), 0)::int`,
+      })
+      .from(sessions)
+      .leftJoin(sessionStats, withStats)
+      .where(eq(sessions.projectId, projectId)),
+  ]);
+  const matching = Number(counts?.n ?? 0);
+  const end = opts.offset + rows.length;
+  return {
+    items: rows.map(toSummary),
+    matching,
+    total: { sessions: Number(total?.sessions ?? 0), turns: Number(total?.turns ?? 0) },
+    next: end < matching ? end : null,
+  };
+}
+
+/**
+ * The position of the first turn numbered `turn` or later (the last when there is none), as `indexOfTurn` gives
+ * it from the outline: one index range count, without reading the outline.
+ */
+export async function turnPosition(db: Tx, projectId: string, sessionId: string, turn: number): Promise<number> {
+  const [r] = rowsOf<{ before: number; n: number }>(
+    await db.execute(sql`
+      select (select count(*) from turns
+               where project_id = ${projectId} and session_id = ${sessionId} and turn < ${turn})::int as before,
+             (select turn_count from session_stats
+               where project_id = ${projectId} and session_id = ${sessionId}) as n`),
+  );
+  return Math.max(0, Math.min(Number(r?.before ?? 0), Number(r?.n ?? 0) - 1));
 }
 
 export async function getSession(db: Tx, projectId: string, id: string) {

@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
 import { ReplayView } from '@/components/sessions/replay-view';
 import { decodeSegment } from '@/lib/net/path';
-import { indexOfTurn, parseOutline, TURN_WINDOW as WINDOW } from '@/lib/ccs/outline';
+import { TURN_WINDOW as WINDOW } from '@/lib/ccs/outline';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 
 export const dynamic = 'force-dynamic';
@@ -28,9 +28,11 @@ export default async function SessionPage({
     if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
     throw e;
   }
-  // The outline, then the window of full turns the player opens at, so the first paint shows the turn.
-  const outline = parseOutline(await qc.fetchQuery(trpc.sessions.outline.queryOptions({ id })));
-  const initial = Number.isFinite(turnParam) ? indexOfTurn(outline.turns, turnParam) : 0;
+  // The window of full turns the player opens at, so the first paint shows the turn. The outline (every turn's
+  // metrics and CCS, megabytes for a long session) is not put in the HTML: the browser fetches it on its own.
+  const initial = Number.isFinite(turnParam)
+    ? await qc.fetchQuery(trpc.sessions.position.queryOptions({ id, turn: turnParam }))
+    : 0;
   const offset = Math.floor(initial / WINDOW) * WINDOW;
   await Promise.all([
     qc.prefetchQuery(trpc.sessions.window.queryOptions({ id, offset, limit: WINDOW })),

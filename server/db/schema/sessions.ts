@@ -66,6 +66,35 @@ export const turns = pgTable(
   ],
 );
 
+/**
+ * The sessions list's figures of one session, kept up to date as turns arrive (`server/services/session-stats.ts`,
+ * `lib/sessions/stats.ts`), so that listing sessions never reads turns. Derived: not in project exports, rebuilt
+ * from the turns on import.
+ */
+export const sessionStats = pgTable(
+  'session_stats',
+  {
+    projectId: text('project_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    turnCount: integer('turn_count').notNull().default(0),
+    firstAt: timestamp('first_at', { withTimezone: true, mode: 'string' }),
+    lastAt: timestamp('last_at', { withTimezone: true, mode: 'string' }),
+    hSum: doublePrecision('h_sum').notNull().default(0),
+    hN: integer('h_n').notNull().default(0),
+    dSum: doublePrecision('d_sum').notNull().default(0),
+    dN: integer('d_n').notNull().default(0),
+    /** Turn numbers per footprint bucket (a power of two); at most 64 buckets of [sum, count]. */
+    width: integer('width').notNull().default(1),
+    ccs: jsonb('ccs').$type<[number, number][]>().notNull().default([]),
+    transcript: jsonb('transcript').$type<[number, number][]>().notNull().default([]),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.sessionId] }),
+    foreignKey({ columns: [t.projectId, t.sessionId], foreignColumns: [sessions.projectId, sessions.id] }),
+    index('session_stats_recent_idx').on(t.projectId, t.lastAt),
+  ],
+);
+
 /** The external artifact store M of the ACC loop: evidence referenced (not copied) by turns. */
 export const artifacts = pgTable(
   'artifacts',

@@ -1,0 +1,40 @@
+import { line, scaleLinear } from 'd3';
+import { describe, expect, it } from 'vitest';
+import { prepareSeries } from './prepare-series';
+
+const points = (d: string) => d.match(/[ML][^ML]+/g) ?? [];
+const ys = (d: string) => points(d).map((p) => Number(p.slice(1).split(',')[1]));
+
+describe('per-turn chart paths', () => {
+  it('draw every turn of a short session, as d3 would', () => {
+    const values = [3, 1, null, 4, 1, 5];
+    const p = prepareSeries([{ key: 'a', label: 'a', values }], values.length, 400, 96);
+    expect(points(p.paths[0]!.d)).toHaveLength(5);
+    expect(p.paths[0]!.d.startsWith('M')).toBe(true);
+    // The gap breaks the line: a new move after it.
+    expect(p.paths[0]!.d.match(/M/g)).toHaveLength(2);
+    const x = scaleLinear().domain([0, 5]).range([44, 392]);
+    const y = scaleLinear().domain([0, 5]).nice(3).range([82, 6]);
+    const d3Path = line<number | null>()
+      .defined((v) => v !== null)
+      .x((_, i) => x(i))
+      .y((v) => y(v!))(values)!;
+    expect(ys(p.paths[0]!.d)).toEqual(ys(d3Path).map((v) => Number(v.toFixed(1))));
+  });
+
+  it('draw a 100,000-turn session with at most four points a pixel column, keeping every spike', () => {
+    const n = 100_000;
+    const values = Array.from({ length: n }, (_, i) => (i === 77_777 ? 1_000 : i === 33_333 ? -50 : i % 100));
+    const p = prepareSeries([{ key: 'a', label: 'a', values }], n, 400, 96);
+    const d = p.paths[0]!.d;
+    expect(points(d).length).toBeLessThanOrEqual(4 * 400);
+    expect(d.length).toBeLessThan(40_000);
+    // The highest and lowest turns are drawn where they are.
+    expect(Math.min(...ys(d))).toBeCloseTo(p.y(1_000), 1);
+    expect(Math.max(...ys(d))).toBeCloseTo(p.y(-50), 1);
+    // x never goes back.
+    const xs = points(d).map((q) => Number(q.slice(1).split(',')[0]));
+    expect(xs.every((v, i) => i === 0 || v >= xs[i - 1]!)).toBe(true);
+    expect(p.indexAt(p.x(77_777))).toBe(77_777);
+  });
+});

@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rowsOf, type DbHandle } from '@/server/db';
+import { DRIVERS, freshDb } from '@/server/test/db';
+import { seedDemo } from '@/server/demo/seed';
+import { ingest } from './ingest';
+import { rebuildSessionStats } from './session-stats';
+import { listSessions, pageSessions, turnPosition } from './sessions';
+import { indexOfTurn } from '@/lib/ccs/outline';
+import { filterSessions, sortSessions, SESSION_SORTS, type SessionSort } from '@/lib/sessions/list';
+
+const turns = (session: string, numbers: number[]) =>
+  numbers.map((n) => ({
+    ok: true as const,
+    value: {
+      type: 'turn',
+      data: {
+        session_id: session,
+        agent: 'a',
+        turn: n,
+        input: `in ${n}`,
+        output: 'out',
+        ccs: { constraints: ['keep(x)'] },
+        hallucination: (n % 10) / 10,
+        timestamp: new Date(Date.UTC(2026, 10, 1) + n * 60_000).toISOString(),
+      },
+    },
+  }));
+
+/** The back-fill statement of the migration that made `session_stats`, as upgraded databases run it. */
+const backfill = () => {
+  const file = readdirSync('drizzle').find((f) => /^\d+_session_stats\.sql$/.test(f))!;
+  return readFileSync(`drizzle/${file}`, 'utf8')
+    .split('--> statement-breakpoint')
+    .find((x) => x.includes('-- Back-fill'))!;
+};
+
+const stored = async (h: DbHandle) =>
+  rowsOf<Record<string, unknown>>(
+    await h.db.execute(sql`select session_id, turn_count, to_jsonb(first_at) #>> '{}' as first_at,
+      to_jsonb(last_at) #>> '{}' as last_at, h_n, d_n, width, ccs, transcript from session_stats
+      order by project_id, session_id`),
+  );
+
+describe.each(DRIVERS)('session figures on %s', (driver) => {
+  let h: DbHandle;
+  afterAll(async () => h?.close());
+
+  it('are kept by ingest, batch by batch and concurrently, exactly as a rebuild from the turns', async () => {
+    h = await freshDb(driver);
+    await seedDemo(h.db, 'default');
+    // Out of order, with a repeat (a retried batch adds nothing), past the 64th turn, and four batches at once.
+    await ingest(h.db, 'default', turns('long', [70, 71, 72, 1, 2, 3]), 'test');
+    await ingest(h.db, 'default', turns('long', [3, 4, 5, 200]), 'test');
+    await Promise.all(
+      [0, 1, 2, 3].map((k) =>
+        ingest(
+          h.db,
+          'default',
+          turns(
+            'long',
+            Array.from({ length: 25 }, (_, i) => 300 + k * 25 + i),
+          ),
+          'test',
+        ),
+      ),
+    );
+    const incremental = await stored(h);
+    const long = incremental.find((r) => r.session_id === 'long')!;
+    expect(long).toMatchObject({ turn_count: 109, width: 8, h_n: 109 });
+    await h.db.execute(sql`delete from session_stats`);
+    expect(await rebuildSessionStats(h.db, 'missing')).toBe(incremental.length);
+    expect(await stored(h)).toEqual(incremental);
+    expect(await rebuildSessionStats(h.db, 'missing')).toBe(0);
+    // The migration's back-fill gives the same figures.
+    await h.db.execute(sql`delete from session_stats`);
+    await h.db.execute(sql.raw(backfill()));
+    expect(await stored(h)).toEqual(incremental);
+  });
+
+  it('give the sessions list the figures of the turns without reading them', async () => {
+    const list = await listSessions(h.db, 'default');
+    const truth = rowsOf<{ session_id: string; n: number; h: number | null; last: string | null }>(
+      await h.db.execute(sql`select session_id, count(*)::int as n, avg(hallucination)::float8 as h,
+        to_jsonb(max(ts)) #>> '{}' as last from turns where project_id = 'default' group by session_id`),
+    );
+    expect(list.length).toBeGreaterThan(5);
+    for (const t of truth) {
+      const s = list.find((x) => x.id === t.session_id)!;
+      expect(s.turnCount, t.session_id).toBe(t.n);
+      if (t.h === null) expect(s.meanHallucination).toBeNull();
+      else expect(s.meanHallucination).toBeCloseTo(t.h, 9);
+      expect(s.lastAt === null ? null : Date.parse(s.lastAt)).toBe(t.last === null ? null : Date.parse(t.last));
+    }
+    // Most recent first, sessions without turns last.
+    const times = list.map((s) => (s.lastAt ? Date.parse(s.lastAt) : -Infinity));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    // Where a link to ?turn= opens, without the outline: as indexOfTurn finds it in the outline's turns.
+    const numbers = rowsOf<{ turn: number }>(
+      await h.db.execute(
+        sql`select turn from turns where project_id = 'default' and session_id = 'long' order by turn`,
+      ),
+    ).map((r) => r.turn);
+    for (const t of [-5, 0, 1, 6, 69, 70, 150, 200, 399, 1000])
+      expect(await turnPosition(h.db, 'default', 'long', t), `turn ${t}`).toBe(indexOfTurn(numbers, t));
+    const long = list.find((s) => s.id === 'long')!;
+    expect(long.footprint.ccs.length).toBeLessThanOrEqual(64);
+  });
+
+  it('page the list in the database exactly as the browser would sort and search the whole of it', async () => {
+    for (let i = 0; i < 7; i++)
+      await ingest(
+        h.db,
+        'default',
+        [{ ok: true, value: { type: 'session', data: { id: `empty-${i}`, agent: 'b' } } }],
+        't',
+      );
+    const all = await listSessions(h.db, 'default');
+    for (const search of ['', 'nginx', 'A', 'no such words']) {
+      for (const sort of Object.keys(SESSION_SORTS) as SessionSort[]) {
+        const expected = sortSessions(filterSessions(all, search), sort).map((s) => s.id);
+        const got: string[] = [];
+        let cursor: number | null = 0;
+        let pages = 0;
+        while (cursor !== null) {
+          const page = await pageSessions(h.db, 'default', { search, sort, offset: cursor, limit: 4 });
+          expect(page.matching).toBe(expected.length);
+          expect(page.total.sessions).toBe(all.length);
+          got.push(...page.items.map((s) => s.id));
+          cursor = page.next;
+          pages++;
+        }
+        expect(pages).toBe(Math.max(1, Math.ceil(expected.length / 4)));
+        if (sort === 'title') expect(new Set(got), `${search}/${sort}`).toEqual(new Set(expected));
+        else expect(got, `${search}/${sort}`).toEqual(expected);
+      }
+    }
+    const total = await pageSessions(h.db, 'default', { sort: 'recent', offset: 0, limit: 1 });
+    expect(total.total.turns).toBe(all.reduce((n, s) => n + s.turnCount, 0));
+  });
+});
