@@ -178,31 +178,38 @@ async function browserBench() {
     /** One step at a time: key press → the frame after the new turn is in the readout, as a user waits for it. */
     const steps = async (page: Page, count: number) => {
       const lat: number[] = [];
+      // The player's keys are bound once it has hydrated (replay-view sets this attribute).
+      await page.locator('html[data-replay-keys]').waitFor({ state: 'attached', timeout: 120_000 });
       await page.evaluate(() => {
         const w = window as unknown as { __t0: number };
         window.addEventListener('keydown', () => (w.__t0 = performance.now()), { capture: true });
       });
       for (let s = 0; s < count; s++) {
-        const painted = page.evaluate(
-          () =>
-            new Promise<number>((res) => {
-              const w = window as unknown as { __t0: number };
-              const el = document.querySelector('[data-testid=turn-readout]')!;
-              const mo = new MutationObserver(() => {
-                mo.disconnect();
-                requestAnimationFrame(() => setTimeout(() => res(performance.now() - w.__t0)));
-              });
-              mo.observe(el, { subtree: true, characterData: true, childList: true });
-            }),
-        );
+        // The observer is in place before the key is pressed (evaluateHandle returns once it is installed).
+        const watch = await page.evaluateHandle(() => ({
+          painted: new Promise<number>((res) => {
+            const w = window as unknown as { __t0: number };
+            const el = document.querySelector('[data-testid=turn-readout]')!;
+            const mo = new MutationObserver(() => {
+              mo.disconnect();
+              requestAnimationFrame(() => setTimeout(() => res(performance.now() - w.__t0)));
+            });
+            mo.observe(el, { subtree: true, characterData: true, childList: true });
+          }),
+        }));
         await page.keyboard.press(s % 40 < 30 ? 'ArrowRight' : 'ArrowLeft');
-        lat.push(await painted);
+        const timeout = new Promise<number>((_, reject) =>
+          setTimeout(() => reject(new Error(`step ${s}: the turn did not change within 30 s`)), 30_000),
+        );
+        lat.push(await Promise.race([watch.evaluate((h) => h.painted), timeout]));
+        await watch.dispose();
       }
       return lat;
     };
     const results: { id: string; cold: number; warm: number; html: number; p50: number; p95: number; heap: number }[] =
       [];
     for (const [id] of sizes) {
+      console.error(`[replay] ${id}: opening and stepping`);
       const cold: number[] = [];
       const warm: number[] = [];
       let html = 0;
@@ -234,7 +241,8 @@ async function browserBench() {
     }
     console.log(
       '\nReplay at 1k, 10k and 100k turns, embedded PGlite, production server. Open: navigation start → CCS of the ' +
-        'turn painted, median of 3 (cold: new browser context; warm: same context again). Step: one key press at ' +
+        "turn painted, median of 3 (cold: a new browser context, the server's outline cache not cleared; warm: " +
+        'the same context again). Step: one key press at ' +
         'a time → the frame after the new turn shows, 120 steps.',
     );
     console.log(
