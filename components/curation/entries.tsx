@@ -1,6 +1,6 @@
 'use client';
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useDeferredValue, useState } from 'react';
@@ -9,7 +9,10 @@ import { fmtDateTime, fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { MemoryText } from '@/components/ui/memory-text';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { ListFoot } from '@/components/ui/list-foot';
 import { TextDiff } from './text-diff';
+
+const PAGE = 100;
 
 const STATUS_TONE: Record<string, string> = { active: 'ok', deprecated: '', in_conflict: 'danger' };
 
@@ -22,13 +25,19 @@ export function EntriesBrowser() {
   const [status, setStatus] = useState('');
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query.trim());
-  const list = useQuery({
-    ...trpc.curation.entries.queryOptions({ scope: scope || null, status: status || null, query: deferred || null }),
+  // Paged by the server, 100 at a time, with how many match: a long memory never stops silently.
+  const list = useInfiniteQuery({
+    ...trpc.curation.entries.infiniteQueryOptions(
+      { scope: scope || null, status: status || null, query: deferred || null, limit: PAGE },
+      { getNextPageParam: (last) => last.next },
+    ),
     placeholderData: keepPreviousData,
   });
+  const pages = list.data?.pages ?? [];
+  const items = pages.flatMap((p) => p.items);
+  const first = pages[0];
   const selected = params.get('entry');
-  const count = (s: string) =>
-    (list.data?.counts ?? []).filter((c) => !s || c.scope === s).reduce((n, c) => n + c.n, 0);
+  const count = (s: string) => (first?.counts ?? []).filter((c) => !s || c.scope === s).reduce((n, c) => n + c.n, 0);
   return (
     <>
       <div className="toolbar" style={{ flexWrap: 'wrap', marginBottom: 10 }}>
@@ -57,12 +66,12 @@ export function EntriesBrowser() {
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
         <div className="panel inbox-list" data-testid="entries">
-          {list.data && !list.data.items.length ? (
+          {first && !items.length ? (
             <EmptyState title="No entries here">
               Entries appear when the curator writes, or a reviewer approves, a memory event.
             </EmptyState>
           ) : (
-            (list.data?.items ?? []).map((e) => (
+            items.map((e) => (
               <div
                 key={e.id}
                 className="inbox-row"
@@ -84,6 +93,15 @@ export function EntriesBrowser() {
               </div>
             ))
           )}
+          <ListFoot
+            testId="entries-count"
+            shown={items.length}
+            matching={first?.matching ?? 0}
+            noun="entries"
+            filter={deferred}
+            page={PAGE}
+            query={list}
+          />
         </div>
         <div className="panel detail">
           {selected ? (

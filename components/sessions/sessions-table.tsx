@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useDeferredValue, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Sparkline } from '@/components/ui/sparkline';
+import { ListFoot } from '@/components/ui/list-foot';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/list';
 import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens } from '@/lib/format';
@@ -147,26 +148,15 @@ export function SessionsTable() {
             </tbody>
           )}
         </table>
-        {first && first.matching > 0 ? (
-          <div className="table-foot" data-testid="sessions-count">
-            <span className="muted">
-              Showing {fmtInt(rows.length)} of {fmtInt(first.matching)}
-              {query ? ` matching “${query}”` : ''} sessions
-            </span>
-            {q.hasNextPage ? (
-              <button
-                className="btn"
-                type="button"
-                disabled={q.isFetchingNextPage}
-                onClick={() => void q.fetchNextPage()}
-              >
-                {q.isFetchingNextPage
-                  ? 'Loading…'
-                  : `Show ${fmtInt(Math.min(SESSIONS_PAGE, first.matching - rows.length))} more`}
-              </button>
-            ) : null}
-          </div>
-        ) : null}
+        <ListFoot
+          testId="sessions-count"
+          shown={rows.length}
+          matching={first?.matching ?? 0}
+          noun="sessions"
+          filter={query}
+          page={SESSIONS_PAGE}
+          query={q}
+        />
         {first && !first.total.sessions ? (
           <EmptyState title="No sessions yet">
             Send turns to <code>POST /api/v1/ingest</code> or import files with{' '}

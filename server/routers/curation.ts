@@ -61,9 +61,15 @@ export const curationRouter = router({
     }),
   entries: procedure
     .input(
-      z.object({ scope: z.string().nullish(), status: z.string().nullish(), query: z.string().max(200).nullish() }),
+      z.object({
+        scope: z.string().nullish(),
+        status: z.string().nullish(),
+        query: z.string().max(200).nullish(),
+        cursor: z.number().int().min(0).nullish(),
+        limit: z.number().int().min(1).max(500).default(100),
+      }),
     )
-    .query(({ ctx, input }) => listEntries(ctx.db, ctx.projectId, input)),
+    .query(({ ctx, input }) => listEntries(ctx.db, ctx.projectId, { ...input, offset: input.cursor ?? 0 })),
   entry: procedure
     .input(z.object({ id: z.uuid() }))
     .query(({ ctx, input }) => entryDetail(ctx.db, ctx.projectId, input.id)),

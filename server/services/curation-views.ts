@@ -161,29 +161,37 @@ export interface EntryFilters {
   query?: string | null;
 }
 
-export async function listEntries(db: Tx, projectId: string, f: EntryFilters) {
+/** One page of a project's entries, newest change first, with how many match and the counts per scope and status. */
+export async function listEntries(db: Tx, projectId: string, f: EntryFilters & { offset?: number; limit?: number }) {
   const escape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const [items, counts] = await Promise.all([
+  const offset = f.offset ?? 0;
+  const where = and(
+    eq(memoryEntries.projectId, projectId),
+    f.scope ? eq(memoryEntries.scope, f.scope) : undefined,
+    f.status ? eq(memoryEntries.status, f.status) : undefined,
+    f.query ? ilike(memoryEntries.content, `%${escape(f.query)}%`) : undefined,
+  );
+  const [items, counts, [matched]] = await Promise.all([
     db
       .select(entryColumns)
       .from(memoryEntries)
-      .where(
-        and(
-          eq(memoryEntries.projectId, projectId),
-          f.scope ? eq(memoryEntries.scope, f.scope) : undefined,
-          f.status ? eq(memoryEntries.status, f.status) : undefined,
-          f.query ? ilike(memoryEntries.content, `%${escape(f.query)}%`) : undefined,
-        ),
-      )
-      .orderBy(desc(memoryEntries.updatedAt))
-      .limit(1000),
+      .where(where)
+      .orderBy(desc(memoryEntries.updatedAt), asc(memoryEntries.id))
+      .limit(f.limit ?? 100)
+      .offset(offset),
     db
       .select({ scope: memoryEntries.scope, status: memoryEntries.status, n: sql<number>`count(*)::int` })
       .from(memoryEntries)
       .where(eq(memoryEntries.projectId, projectId))
       .groupBy(memoryEntries.scope, memoryEntries.status),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(memoryEntries)
+      .where(where),
   ]);
-  return { items, counts };
+  const matching = Number(matched?.n ?? 0);
+  const end = offset + items.length;
+  return { items, counts, matching, next: end < matching ? end : null };
 }
 
 /** An entry with its versions (oldest first), links, and provenance: the event and every decision about it. */
