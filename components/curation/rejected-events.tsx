@@ -1,26 +1,34 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
+import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { ErrorBox } from '@/components/ui/states';
-import { fmtDateTime } from '@/lib/format';
+import { fmtDateTime, fmtInt } from '@/lib/format';
+
+const PAGE = 100;
 
 /** Memory events that failed the schema check, with every reason, and the payload as received (redacted). */
 export function RejectedEvents() {
   const trpc = useTRPC();
-  const q = useQuery(trpc.curation.rejected.queryOptions());
+  const q = useInfiniteQuery(
+    trpc.curation.rejected.infiniteQueryOptions({ limit: PAGE }, { getNextPageParam: (last) => last.next }),
+  );
+  const pages = q.data?.pages ?? [];
+  const items = pages.flatMap((p) => p.items);
+  const matching = pages[0]?.matching ?? 0;
   if (q.error) return <ErrorBox error={q.error} />;
-  if (!q.data?.length) return null;
+  if (!items.length) return null;
   return (
     <div className="panel" style={{ marginTop: 14 }}>
       <div className="panel-head">
         <span>Malformed events</span>
-        <span className="muted">{q.data.length} rejected by the schema check; stored redacted, never curated</span>
+        <span className="muted">{fmtInt(matching)} rejected by the schema check; stored redacted, never curated</span>
       </div>
       <table className="data" data-testid="rejected-events">
         <tbody>
-          {q.data.map((r) => (
+          {items.map((r) => (
             <tr key={r.id}>
               <td className="nowrap mono" style={{ width: 1 }}>
                 {r.eventId ?? '(no event_id)'}
@@ -42,6 +50,7 @@ export function RejectedEvents() {
           ))}
         </tbody>
       </table>
+      <ListFoot testId="rejected-count" shown={items.length} matching={matching} noun="events" page={PAGE} query={q} />
     </div>
   );
 }

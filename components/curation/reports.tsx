@@ -1,26 +1,34 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { pct, reportMarkdown, type CurationReport } from '@/lib/curation/report';
 import { fmtDateTime } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
+import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
+
+const PAGE = 100;
 
 /** One curation report per ingest batch, in the curator template's layout, downloadable as Markdown. */
 export function Reports() {
   const trpc = useTRPC();
   const router = useRouter();
   const params = useSearchParams();
-  const batches = useQuery(trpc.curation.batches.queryOptions());
-  const selected = params.get('batch') ?? batches.data?.[0]?.id ?? null;
+  // Paged by the server, 100 batches at a time, with how many there are.
+  const batches = useInfiniteQuery(
+    trpc.curation.batches.infiniteQueryOptions({ limit: PAGE }, { getNextPageParam: (last) => last.next }),
+  );
+  const pages = batches.data?.pages ?? [];
+  const items = pages.flatMap((p) => p.items);
+  const selected = params.get('batch') ?? items[0]?.id ?? null;
   const report = useQuery({
     ...trpc.curation.report.queryOptions({ batchId: selected ?? '00000000-0000-0000-0000-000000000000' }),
     enabled: !!selected,
   });
   if (batches.error) return <ErrorBox error={batches.error} />;
-  if (batches.data && !batches.data.length)
+  if (batches.data && !items.length)
     return (
       <EmptyState title="No reports yet">
         A report is made for every ingest batch that carries memory events.
@@ -29,7 +37,7 @@ export function Reports() {
   return (
     <div className="inbox" style={{ gridTemplateColumns: 'minmax(300px, 3fr) 9fr' }}>
       <div className="panel inbox-list" data-testid="batches">
-        {(batches.data ?? []).map((b) => (
+        {items.map((b) => (
           <div
             key={b.id}
             className="inbox-row"
@@ -49,6 +57,14 @@ export function Reports() {
             </div>
           </div>
         ))}
+        <ListFoot
+          testId="batches-count"
+          shown={items.length}
+          matching={pages[0]?.matching ?? 0}
+          noun="batches"
+          page={PAGE}
+          query={batches}
+        />
       </div>
       <div className="panel detail">
         {report.data ? (

@@ -26,6 +26,12 @@ const decision = z.object({
     .optional(),
 });
 
+/** A page of a list: `cursor` is the offset (TanStack infinite queries pass it), 100 rows by default. */
+const pageInput = z.object({
+  cursor: z.number().int().min(0).nullish(),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+
 export const curationRouter = router({
   inbox: procedure
     .input(
@@ -65,8 +71,7 @@ export const curationRouter = router({
         scope: z.string().nullish(),
         status: z.string().nullish(),
         query: z.string().max(200).nullish(),
-        cursor: z.number().int().min(0).nullish(),
-        limit: z.number().int().min(1).max(500).default(100),
+        ...pageInput.shape,
       }),
     )
     .query(({ ctx, input }) => listEntries(ctx.db, ctx.projectId, { ...input, offset: input.cursor ?? 0 })),
@@ -76,7 +81,9 @@ export const curationRouter = router({
   deprecate: reviewerProcedure
     .input(z.object({ id: z.uuid(), reason: z.string().max(2000) }))
     .mutation(({ ctx, input }) => deprecateEntry(ctx.db, ctx.projectId, input.id, input.reason, ctx.actor)),
-  batches: procedure.query(({ ctx }) => listBatches(ctx.db, ctx.projectId)),
+  batches: procedure
+    .input(pageInput)
+    .query(({ ctx, input }) => listBatches(ctx.db, ctx.projectId, { offset: input.cursor ?? 0, limit: input.limit })),
   report: procedure
     .input(z.object({ batchId: z.uuid() }))
     .query(({ ctx, input }) => batchReport(ctx.db, ctx.projectId, input.batchId)),
@@ -92,7 +99,11 @@ export const curationRouter = router({
     )
     .query(({ ctx, input }) => auditPage(ctx.db, ctx.projectId, input)),
   events: procedure.query(({ ctx }) => listEvents(ctx.db, ctx.projectId)),
-  rejected: procedure.query(({ ctx }) => listRejectedEvents(ctx.db, ctx.projectId)),
+  rejected: procedure
+    .input(pageInput)
+    .query(({ ctx, input }) =>
+      listRejectedEvents(ctx.db, ctx.projectId, { offset: input.cursor ?? 0, limit: input.limit }),
+    ),
   health: procedure.query(({ ctx }) => curationHealth(ctx.db, ctx.projectId)),
   policy: procedure.query(({ ctx }) => curationPolicy(ctx.db, ctx.projectId)),
   setPolicy: adminProcedure

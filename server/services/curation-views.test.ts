@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '@/server/db';
-import { memoryEntries } from '@/server/db/schema/curation';
+import { ingestBatches, memoryEntries, rejectedEvents } from '@/server/db/schema/curation';
 import { DRIVERS, freshDb } from '@/server/test/db';
-import { listEntries } from './curation-views';
+import { listBatches, listEntries, listRejectedEvents } from './curation-views';
 
 describe.each(DRIVERS)('the memory entries list on %s', (driver) => {
   let h: DbHandle;
@@ -42,5 +42,50 @@ describe.each(DRIVERS)('the memory entries list on %s', (driver) => {
     expect(billing.items).toHaveLength(10);
     expect(billing.next).toBe(10);
     expect(billing.counts.reduce((n, c) => n + c.n, 0)).toBe(1234);
+  });
+
+  it('pages ingest batches and malformed events past their old caps (200 and 500), newest first', async () => {
+    const t0 = Date.UTC(2026, 10, 1);
+    await h.db.insert(ingestBatches).values(
+      Array.from({ length: 321 }, (_, i) => ({
+        projectId: 'default',
+        actor: `agent-${i}`,
+        events: 1,
+        receivedAt: new Date(t0 + i * 1000),
+      })),
+    );
+    await h.db.insert(rejectedEvents).values(
+      Array.from({ length: 654 }, (_, i) => ({
+        projectId: 'default',
+        key: `k${i}`,
+        eventId: `e${i}`,
+        errors: [{ path: 'scope', message: 'is required' }],
+        raw: { i },
+        receivedAt: new Date(t0 + (i % 7) * 1000),
+      })),
+    );
+    const walk = async <T extends { id: string }>(
+      read: (offset: number) => Promise<{ items: T[]; matching: number; next: number | null }>,
+      total: number,
+    ) => {
+      const ids: T[] = [];
+      let cursor: number | null = 0;
+      while (cursor !== null) {
+        const page = await read(cursor);
+        expect(page.matching).toBe(total);
+        ids.push(...page.items);
+        cursor = page.next;
+      }
+      expect(new Set(ids.map((r) => r.id)).size).toBe(total);
+      return ids;
+    };
+    const batches = await walk((offset) => listBatches(h.db, 'default', { offset, limit: 100 }), 321);
+    expect(batches[0]!.actor).toBe('agent-320');
+    expect(batches.at(-1)!.actor).toBe('agent-0');
+    // Many share a second: the order is still total, so no row repeats or goes missing across pages.
+    const rejected = await walk((offset) => listRejectedEvents(h.db, 'default', { offset, limit: 100 }), 654);
+    const times = rejected.map((r) => new Date(r.receivedAt).getTime());
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect((await listRejectedEvents(h.db, 'default')).items).toHaveLength(100);
   });
 });

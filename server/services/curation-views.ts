@@ -162,7 +162,7 @@ export interface EntryFilters {
 }
 
 /** One page of a project's entries, newest change first, with how many match and the counts per scope and status. */
-export async function listEntries(db: Tx, projectId: string, f: EntryFilters & { offset?: number; limit?: number }) {
+export async function listEntries(db: Tx, projectId: string, f: EntryFilters & PageOpts) {
   const escape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
   const offset = f.offset ?? 0;
   const where = and(
@@ -171,7 +171,7 @@ export async function listEntries(db: Tx, projectId: string, f: EntryFilters & {
     f.status ? eq(memoryEntries.status, f.status) : undefined,
     f.query ? ilike(memoryEntries.content, `%${escape(f.query)}%`) : undefined,
   );
-  const [items, counts, [matched]] = await Promise.all([
+  const [items, counts, matching] = await Promise.all([
     db
       .select(entryColumns)
       .from(memoryEntries)
@@ -184,14 +184,9 @@ export async function listEntries(db: Tx, projectId: string, f: EntryFilters & {
       .from(memoryEntries)
       .where(eq(memoryEntries.projectId, projectId))
       .groupBy(memoryEntries.scope, memoryEntries.status),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(memoryEntries)
-      .where(where),
+    count(db, memoryEntries, where),
   ]);
-  const matching = Number(matched?.n ?? 0);
-  const end = offset + items.length;
-  return { items, counts, matching, next: end < matching ? end : null };
+  return { ...paged(items, matching, offset), counts };
 }
 
 /** An entry with its versions (oldest first), links, and provenance: the event and every decision about it. */
@@ -233,8 +228,37 @@ export async function entryDetail(db: Tx, projectId: string, id: string) {
   return { entry, versions, links, decisions };
 }
 
-export async function listBatches(db: Tx, projectId: string) {
-  return db
+/** A page of rows, how many there are in all, and where the next page starts (null after the last). */
+export interface Paged<T> {
+  items: T[];
+  matching: number;
+  next: number | null;
+}
+
+export interface PageOpts {
+  offset?: number;
+  limit?: number;
+}
+
+const paged = <T>(items: T[], matching: number, offset: number): Paged<T> => {
+  const end = offset + items.length;
+  return { items, matching, next: end < matching ? end : null };
+};
+
+const count = async (db: Tx, table: typeof ingestBatches | typeof rejectedEvents | typeof memoryEntries, where?: SQL) =>
+  Number(
+    (
+      await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(table)
+        .where(where)
+    )[0]?.n ?? 0,
+  );
+
+/** Ingest batches that carried memory events, newest first, a page at a time. */
+export async function listBatches(db: Tx, projectId: string, page: PageOpts = {}) {
+  const offset = page.offset ?? 0;
+  const rows = db
     .select({
       id: ingestBatches.id,
       actor: ingestBatches.actor,
@@ -249,8 +273,11 @@ export async function listBatches(db: Tx, projectId: string) {
     })
     .from(ingestBatches)
     .where(eq(ingestBatches.projectId, projectId))
-    .orderBy(desc(ingestBatches.receivedAt))
-    .limit(200);
+    .orderBy(desc(ingestBatches.receivedAt), asc(ingestBatches.id))
+    .limit(page.limit ?? 100)
+    .offset(offset);
+  const [items, matching] = await Promise.all([rows, count(db, ingestBatches, eq(ingestBatches.projectId, projectId))]);
+  return paged(items, matching, offset);
 }
 
 /** The data of a curation report (the template's sections) for one ingest batch. */
@@ -391,14 +418,21 @@ export async function auditPage(db: Tx, projectId: string, f: AuditFilters) {
   };
 }
 
-/** Malformed memory events with their reasons. */
-export async function listRejectedEvents(db: Tx, projectId: string) {
-  return db
-    .select()
-    .from(rejectedEvents)
-    .where(eq(rejectedEvents.projectId, projectId))
-    .orderBy(desc(rejectedEvents.receivedAt))
-    .limit(500);
+/** Malformed memory events with their reasons, newest first, a page at a time. */
+export async function listRejectedEvents(db: Tx, projectId: string, page: PageOpts = {}) {
+  const offset = page.offset ?? 0;
+  const where = eq(rejectedEvents.projectId, projectId);
+  const [items, matching] = await Promise.all([
+    db
+      .select()
+      .from(rejectedEvents)
+      .where(where)
+      .orderBy(desc(rejectedEvents.receivedAt), asc(rejectedEvents.id))
+      .limit(page.limit ?? 100)
+      .offset(offset),
+    count(db, rejectedEvents, where),
+  ]);
+  return paged(items, matching, offset);
 }
 
 /**
