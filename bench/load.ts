@@ -2,7 +2,7 @@
  * Load: sustained ingest for 60 s (DURATION_S) against the production server on loopback, on embedded PGlite
  * and on PostgreSQL (LOAD_DB) with the demo, while a second client runs the UI's main queries in a loop (the shell's
  * counts,
- * the session list, a session outline and a window of turns, the curation inbox, the recall
+ * the session list, a session digest and a window of turns, the curation inbox, the recall
  * version). Prints throughput and p50/p95/p99 latency of both, with the error count. Loopback only,
  * bounded in time; the server's own rate limit is raised for the run.
  *
@@ -46,7 +46,7 @@ const trpc = (proc: string, input?: unknown) =>
 const UI = [
   trpc('system.info'),
   trpc('sessions.list'),
-  trpc('sessions.outline', { id: 'itops-nginx-502' }),
+  trpc('sessions.digest', { id: 'itops-nginx-502' }),
   trpc('sessions.window', { id: 'itops-nginx-502', offset: 10, limit: 40 }),
   trpc('curation.inbox', { status: 'pending' }),
   trpc('recall.version'),

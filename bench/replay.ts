@@ -3,13 +3,15 @@
  *  1. CCS diff throughput against jsondiffpatch on the same pairs of states, checking both find the
  *     same set of changed terms;
  *  2. in headless Chromium on the embedded database, sessions of 1,000, 10,000 and 100,000 turns: opening cold
- *     (a new browser context) and warm (navigation → CCS painted, medians of 3), the HTML sent, and step latency
- *     one key press at a time (key press → the frame after the new turn shows), with the growth 1k → 100k.
+ *     (a new browser context) and warm (navigation → CCS painted, medians of 3), the HTML sent, step latency
+ *     one key press at a time (key press → the frame after the new turn's CCS shows), what an idle page transfers
+ *     in 10 s, the browser's heap and the server's resident memory, with the growth 1k → 100k.
+ *     (`npm run bench:scale` runs this part and bench:sessions, the 10,000-session list.)
  *
  *   npm run bench:replay
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { create } from 'jsondiffpatch';
@@ -26,6 +28,12 @@ const root = path.resolve(import.meta.dirname, '..');
 const KEY = 'bench-key-0123456789abcdef';
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+
+/** Resident memory of the server process now (its own, not its children's), from /proc. */
+function serverRss(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
 
 /** A long session: the demo scenarios' turns again and again, each cycle's trace a little different. */
 function longSession(id: string, turns: number): unknown[] {
@@ -145,11 +153,15 @@ async function browserBench() {
   const url = server.url;
   const browser = await launch();
   try {
-    const sizes = [
-      ['bench-1k', 1000],
-      ['bench-10k', 10_000],
-      ['bench-100k', 100_000],
-    ] as const;
+    // BENCH_REPLAY_ONLY=bench-100k measures one size (the growth line then needs all three).
+    const only = process.env.BENCH_REPLAY_ONLY;
+    const sizes = (
+      [
+        ['bench-1k', 1000],
+        ['bench-10k', 10_000],
+        ['bench-100k', 100_000],
+      ] as const
+    ).filter(([id]) => !only || id === only);
     for (const [id, n] of sizes) {
       const rows = longSession(id, n);
       for (let i = 0; i < rows.length; i += 1000) {
@@ -162,20 +174,23 @@ async function browserBench() {
       }
     }
     /** Navigation start → the turn's CCS painted, in a page of its own (cold: a new browser context too). */
-    const openOnce = async (id: string, context: BrowserContext) => {
+    const openOnce = async (id: string, context: BrowserContext, turn = 1) => {
       const page = await context.newPage();
       const html: number[] = [];
       page.on('response', async (r) => {
         if (r.request().resourceType() === 'document') html.push((await r.body().catch(() => Buffer.alloc(0))).length);
       });
-      await page.goto(`${url}/sessions/${id}?turn=1`, { waitUntil: 'commit' });
+      await page.goto(`${url}/sessions/${id}?turn=${turn}`, { waitUntil: 'commit' });
       await page.locator('[data-testid=ccs-state]').waitFor({ timeout: 120_000 });
       const ms = await page.evaluate(
         () => new Promise<number>((res) => requestAnimationFrame(() => setTimeout(() => res(performance.now())))),
       );
       return { ms, page, html: html[0] ?? 0 };
     };
-    /** One step at a time: key press → the frame after the new turn is in the readout, as a user waits for it. */
+    /**
+     * One step at a time: key press → the frame after the new turn's CCS shows (the readout moved on and the CCS panel
+     * is that turn's, not a loading placeholder), as a user waits for it.
+     */
     const steps = async (page: Page, count: number) => {
       const lat: number[] = [];
       // The player's keys are bound once it has hydrated (replay-view sets this attribute).
@@ -189,15 +204,21 @@ async function browserBench() {
         const watch = await page.evaluateHandle(() => ({
           painted: new Promise<number>((res) => {
             const w = window as unknown as { __t0: number };
-            const el = document.querySelector('[data-testid=turn-readout]')!;
+            // No named functions in here: the bundler would wrap them in a helper the page does not have.
+            const sel = '[data-testid=turn-readout] b';
+            const before = document.querySelector(sel)?.textContent ?? '';
             const mo = new MutationObserver(() => {
+              const turn = document.querySelector(sel)?.textContent ?? '';
+              const head = document.querySelector('[data-testid=ccs-panel] .panel-head .mono')?.textContent;
+              if (turn === before || head !== turn || !document.querySelector('[data-testid=ccs-state]')) return;
               mo.disconnect();
               requestAnimationFrame(() => setTimeout(() => res(performance.now() - w.__t0)));
             });
-            mo.observe(el, { subtree: true, characterData: true, childList: true });
+            mo.observe(document.querySelector('.replay')!, { subtree: true, characterData: true, childList: true });
           }),
         }));
-        await page.keyboard.press(s % 40 < 30 ? 'ArrowRight' : 'ArrowLeft');
+        // Mostly forward, across a window boundary (turns 50 → ~140).
+        await page.keyboard.press(s % 40 < 35 ? 'ArrowRight' : 'ArrowLeft');
         const timeout = new Promise<number>((_, reject) =>
           setTimeout(() => reject(new Error(`step ${s}: the turn did not change within 30 s`)), 30_000),
         );
@@ -206,8 +227,18 @@ async function browserBench() {
       }
       return lat;
     };
-    const results: { id: string; cold: number; warm: number; html: number; p50: number; p95: number; heap: number }[] =
-      [];
+    const results: {
+      id: string;
+      cold: number;
+      warm: number;
+      html: number;
+      p50: number;
+      p95: number;
+      heap: number;
+      idle: number;
+      requests: number;
+      rss: number;
+    }[] = [];
     for (const [id] of sizes) {
       console.error(`[replay] ${id}: opening and stepping`);
       const cold: number[] = [];
@@ -219,13 +250,26 @@ async function browserBench() {
         cold.push(first.ms);
         html = first.html;
         await first.page.close();
-        const second = await openOnce(id, context);
+        const second = await openOnce(id, context, r === 2 ? 50 : 1);
         warm.push(second.ms);
         if (r === 2) {
           const lat = await steps(second.page, 120);
+          if (process.env.BENCH_VERBOSE)
+            console.error(`[replay] ${id} steps (ms):`, lat.map((x) => Math.round(x)).join(' '));
           const heap = await second.page.evaluate(
             () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0,
           );
+          // Idle: what the open page sends and receives in 10 s when nothing happens (headers and bodies).
+          const cdp = await second.page.context().newCDPSession(second.page);
+          await cdp.send('Network.enable');
+          let idle = 0;
+          let requests = 0;
+          cdp.on('Network.requestWillBeSent', () => requests++);
+          cdp.on('Network.dataReceived', (e) => (idle += e.encodedDataLength));
+          cdp.on('Network.responseReceivedExtraInfo', (e) => (idle += e.headersText?.length ?? 0));
+          cdp.on('Network.requestWillBeSentExtraInfo', (e) => (idle += JSON.stringify(e.headers).length));
+          await new Promise((r) => setTimeout(r, 10_000));
+          await cdp.detach();
           results.push({
             id,
             cold: pct(cold, 50),
@@ -234,6 +278,9 @@ async function browserBench() {
             p50: pct(lat, 50),
             p95: pct(lat, 95),
             heap,
+            idle,
+            requests,
+            rss: serverRss(server.proc.pid!),
           });
         }
         await context.close();
@@ -241,25 +288,28 @@ async function browserBench() {
     }
     console.log(
       '\nReplay at 1k, 10k and 100k turns, embedded PGlite, production server. Open: navigation start → CCS of the ' +
-        "turn painted, median of 3 (cold: a new browser context, the server's outline cache not cleared; warm: " +
-        'the same context again). Step: one key press at ' +
-        'a time → the frame after the new turn shows, 120 steps.',
+        'turn painted, median of 3 (cold: a new browser context; the digest is in the database, built as the turns ' +
+        'arrived; warm: the same context again). Step: one key press at a time → the frame after the new turn’s CCS ' +
+        'shows, 120 steps from turn 50 (across a window boundary).',
     );
     console.log(
-      '| session | open cold (ms) | open warm (ms) | step p50 (ms) | step p95 (ms) | HTML (KB) | JS heap (MiB) |',
+      '| session | open cold (ms) | open warm (ms) | step p50 (ms) | step p95 (ms) | HTML (KB) | idle bytes / 10 s ' +
+        '(requests) | JS heap (MiB) | server RSS (MiB) |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of results)
       console.log(
         `| ${r.id} | ${Math.round(r.cold)} | ${Math.round(r.warm)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ` +
-          `${Math.round(r.html / 1024)} | ${(r.heap / 2 ** 20).toFixed(0)} |`,
+          `${Math.round(r.html / 1024)} | ${r.idle} (${r.requests}) | ${(r.heap / 2 ** 20).toFixed(0)} | ` +
+          `${(r.rss / 2 ** 20).toFixed(0)} |`,
       );
     const [small, , large] = results;
-    console.log(
-      `growth 1k → 100k: open cold ×${(large!.cold / small!.cold).toFixed(1)}, step p95 ` +
-        `×${(large!.p95 / small!.p95).toFixed(1)} (target ≤ 1.5), HTML ×${(large!.html / small!.html).toFixed(1)}; ` +
-        `step p95 target ≤ 16 ms: ${results.map((r) => `${r.id} ${r.p95 <= 16 ? 'met' : 'NOT met'}`).join(', ')}`,
-    );
+    if (large)
+      console.log(
+        `growth 1k → 100k: open cold ×${(large!.cold / small!.cold).toFixed(1)}, step p95 ` +
+          `×${(large!.p95 / small!.p95).toFixed(1)} (target ≤ 1.5), HTML ×${(large!.html / small!.html).toFixed(1)}; ` +
+          `step p95 target ≤ 16 ms: ${results.map((r) => `${r.id} ${r.p95 <= 16 ? 'met' : 'NOT met'}`).join(', ')}`,
+      );
   } finally {
     await browser.close();
     server.kill();
@@ -267,7 +317,8 @@ async function browserBench() {
   }
 }
 
-diffBench();
+// bench:scale sets BENCH_REPLAY_SCALE: the browser part only.
+if (!process.env.BENCH_REPLAY_SCALE) diffBench();
 browserBench().catch((e) => {
   console.error(e);
   process.exit(1);

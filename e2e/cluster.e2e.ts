@@ -230,10 +230,13 @@ describe('two instances behind nginx on one PostgreSQL', () => {
       await page.getByTestId('follow-live').check();
       const readout = () => page.getByTestId('turn-readout').textContent();
       await expect.poll(readout).toBe('Turn 1 (1 of 1)');
+      // B pushes the news (its LISTEN hears A's NOTIFY); the page does not poll while the stream is up.
+      await page.locator('.replay[data-live=push]').waitFor();
       const t0 = Date.now();
       expect((await write(2)).status).toBe(200);
       await expect.poll(readout, { timeout: 15_000, interval: 50 }).toBe('Turn 2 (2 of 2)');
-      console.log(`[cluster] a turn written through A appeared on B after ${Date.now() - t0} ms`);
+      expect(await page.locator('.replay').getAttribute('data-live')).toBe('push');
+      console.log(`[cluster] a turn written through A appeared on B after ${Date.now() - t0} ms, pushed`);
     } finally {
       await browser.close();
     }

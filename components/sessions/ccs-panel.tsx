@@ -2,7 +2,7 @@
 
 import type { CcsTerms } from '@/lib/ccs/contract';
 import type { CcsDiff } from '@/lib/ccs/diff';
-import { blame, type SessionHistory, type TermEvent } from '@/lib/ccs/provenance';
+import type { TermEvent } from '@/lib/ccs/provenance';
 import { TermChip } from './term-chip';
 import { useReplay } from './store';
 
@@ -26,7 +26,7 @@ function ordered(fields: string[]): string[] {
   return [...FIELD_ORDER.filter((f) => fields.includes(f)), ...rest];
 }
 
-const label = (e: TermEvent) =>
+export const termEventLabel = (e: Pick<TermEvent, 'turn' | 'kind'> & { other?: string | null }) =>
   e.kind === 'added'
     ? `added at turn ${e.turn}`
     : e.kind === 'removed'
@@ -43,7 +43,8 @@ export interface CcsPanelProps {
   diff: CcsDiff;
   /** The turn the diff is against (null at the first turn). */
   baseTurn: number | null;
-  history: SessionHistory;
+  /** Where a term of this turn came from (the turn that brought it in) and its history; undefined while loading. */
+  blame: (field: string, term: string) => { introduced: number | null; history: string } | undefined;
   onJump: (turn: number) => void;
 }
 
@@ -77,7 +78,7 @@ export function CcsPanel(p: CcsPanelProps) {
   );
 }
 
-function StateView({ turn, ccs, diff, history, onJump }: CcsPanelProps) {
+function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
   const byField = new Map(diff.fields.map((f) => [f.field, f]));
   const fields = ordered(Object.keys(ccs).filter((f) => ccs[f]?.length || byField.get(f)?.removed.length));
   if (!fields.length) return <div className="faint">This turn committed an empty CCS.</div>;
@@ -92,8 +93,8 @@ function StateView({ turn, ccs, diff, history, onJump }: CcsPanelProps) {
             <div className="field">{f}</div>
             <div data-field={f}>
               {(ccs[f] ?? []).map((t) => {
-                const b = blame(history, f, t, turn);
-                const intro = b.introduced;
+                const b = blame(f, t);
+                const intro = b?.introduced ?? null;
                 const mark = added.has(t) ? 'added' : changed.has(t) ? 'changed' : null;
                 return (
                   <TermChip
@@ -101,11 +102,11 @@ function StateView({ turn, ccs, diff, history, onJump }: CcsPanelProps) {
                     term={t}
                     typed={TYPED.has(f)}
                     mark={mark}
-                    badge={intro && intro.turn !== turn ? String(intro.turn) : undefined}
-                    title={[mark === 'changed' ? `was ${changed.get(t)}` : null, ...b.history.map(label)]
+                    badge={intro !== null && intro !== turn ? String(intro) : undefined}
+                    title={[mark === 'changed' ? `was ${changed.get(t)}` : null, b?.history]
                       .filter(Boolean)
                       .join(' · ')}
-                    onClick={intro && intro.turn !== turn ? () => onJump(intro.turn) : undefined}
+                    onClick={intro !== null && intro !== turn ? () => onJump(intro) : undefined}
                   />
                 );
               })}

@@ -5,11 +5,17 @@ import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { ErrorBox, EmptyState } from '@/components/ui/states';
-import { buildHistory } from '@/lib/ccs/provenance';
-import { decodeCcs, indexOfTurn, parseOutline, TURN_WINDOW as WINDOW } from '@/lib/ccs/outline';
+import type { CcsTerms } from '@/lib/ccs/contract';
+import {
+  indexOfTurnInRuns,
+  turnAt as turnAtRuns,
+  TURN_WINDOW as WINDOW,
+  type M4,
+  type SessionDigest,
+} from '@/lib/ccs/digest';
 import { diffCcs } from '@/lib/ccs/diff';
 import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens } from '@/lib/format';
-import { CcsPanel } from './ccs-panel';
+import { CcsPanel, termEventLabel } from './ccs-panel';
 import { ConstraintTimeline } from './constraint-timeline';
 import { SeriesChart } from './series-chart';
 import { ShortcutsDialog } from './shortcuts';
@@ -35,15 +41,18 @@ function Icon({ d }: { d: string }) {
   );
 }
 
+const NO_VALUES: M4 = { first: [], min: [], max: [], last: [] };
+const EMPTY_CCS: CcsTerms = {};
+
 const fmtScore1 = (v: number | null) => (v === null ? '—' : v.toFixed(1));
 
 /** Compare mode: a turn number to diff against, instead of the previous turn. */
 function CompareInput({
-  turns,
+  runs,
   value,
   onChange,
 }: {
-  turns: number[];
+  runs: [number, number][];
   value: number | null;
   onChange: (v: number | null) => void;
 }) {
@@ -53,7 +62,7 @@ function CompareInput({
       onSubmit={(e) => {
         e.preventDefault();
         const raw = (new FormData(e.currentTarget).get('turn') as string).trim();
-        onChange(raw === '' ? null : indexOfTurn(turns, Number(raw)));
+        onChange(raw === '' ? null : indexOfTurnInRuns(runs, Number(raw)));
         (document.activeElement as HTMLElement | null)?.blur();
       }}
     >
@@ -65,7 +74,7 @@ function CompareInput({
         aria-label="Compare with turn"
         placeholder="previous turn"
         inputMode="numeric"
-        defaultValue={value === null ? '' : String(turns[value])}
+        defaultValue={value === null ? '' : String(turnAtRuns(runs, value))}
       />
       {value !== null ? (
         <button type="button" className="btn" onClick={() => onChange(null)}>
@@ -82,38 +91,75 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
   const [follow, setFollow] = useState(false);
   const qc = useQueryClient();
   const session = useQuery(trpc.sessions.byId.queryOptions({ id }));
-  // New turns appear while an agent is still sending them: the page polls the outline's stamp (a few bytes) and
-  // fetches the outline again only when the stamp moves on. "Follow live" also moves the player to the newest turn.
-  const outlineQ = useQuery({ ...trpc.sessions.outline.queryOptions({ id }), staleTime: Infinity });
-  const stampQ = useQuery({ ...trpc.sessions.outlineStamp.queryOptions({ id }), refetchInterval: 2500 });
-  const artifactsQ = useQuery(trpc.sessions.artifacts.queryOptions({ id }));
-  const outline = useMemo(() => (outlineQ.data ? parseOutline(outlineQ.data) : null), [outlineQ.data]);
-  const outlineKey = useMemo(() => trpc.sessions.outline.queryKey({ id }), [trpc, id]);
+  // The digest: what the page needs of the whole session, in a size that does not grow with it (lib/ccs/digest.ts).
+  // New turns appear while an agent is still sending them: the server pushes the session's stamp (a few bytes, Server-
+  // Sent Events fed by PostgreSQL LISTEN/NOTIFY) and the page fetches the digest again only when the stamp moves on;
+  // while the stream is down (a proxy that buffers it, a restart) the page polls the stamp instead. "Follow live"
+  // also moves the player to the newest turn.
+  const digestQ = useQuery({ ...trpc.sessions.digest.queryOptions({ id }), staleTime: Infinity });
+  const [live, setLive] = useState<{ id: string; stamp: string } | null>(null);
+  const pushed = live?.id === id ? live.stamp : null;
   useEffect(() => {
-    if (stampQ.data && outline?.stamp !== undefined && stampQ.data !== outline.stamp && !outlineQ.isFetching)
-      void qc.invalidateQueries({ queryKey: outlineKey });
-  }, [stampQ.data, outline, outlineQ.isFetching, qc, outlineKey]);
-  const turnNumbers = useMemo(() => outline?.turns ?? [], [outline]);
-  const history = useMemo(
-    () => buildHistory(turnNumbers.map((turn, k) => ({ turn, ccs: decodeCcs(outline!, k) }))),
-    [outline, turnNumbers],
+    const es = new EventSource(`/api/sessions/${encodeURIComponent(id)}/live`);
+    es.addEventListener('stamp', (e) => setLive({ id, stamp: (e as MessageEvent<string>).data }));
+    // EventSource reconnects by itself (and is sent the stamp again); poll until it has.
+    es.onerror = () => setLive(null);
+    return () => es.close();
+  }, [id]);
+  const stampQ = useQuery({
+    ...trpc.sessions.stamp.queryOptions({ id }),
+    refetchInterval: 2500,
+    enabled: pushed === null,
+  });
+  const stamp = pushed ?? stampQ.data;
+  const artifactsQ = useQuery(trpc.sessions.artifacts.queryOptions({ id }));
+  const digest = useMemo(
+    () => (digestQ.data ? (JSON.parse(digestQ.data) as SessionDigest & { stamp: string }) : null),
+    [digestQ.data],
   );
-  const stress = useMemo(() => outline?.stress ?? [], [outline]);
+  const digestKey = useMemo(() => trpc.sessions.digest.queryKey({ id }), [trpc, id]);
+  useEffect(() => {
+    if (stamp && digest && stamp !== digest.stamp && !digestQ.isFetching)
+      void qc.invalidateQueries({ queryKey: digestKey });
+  }, [stamp, digest, digestQ.isFetching, qc, digestKey]);
+  const runs = useMemo(() => digest?.runs ?? [], [digest]);
+  const turnAt = useCallback((k: number) => turnAtRuns(runs, k), [runs]);
+  const stressAt = useMemo(() => new Map(digest?.stress ?? []), [digest]);
   const artifacts = useMemo(() => new Map((artifactsQ.data ?? []).map((a) => [a.id, a])), [artifactsQ.data]);
-  const n = turnNumbers.length;
+  const n = digest?.n ?? 0;
   const i = Math.min(index, Math.max(0, n - 1));
 
-  // Full turns (input, output, artifacts, raw CCS) come in windows around the playhead; the
-  // neighbouring windows are fetched ahead so stepping across a boundary does not wait.
+  // Full turns (input, output, artifacts, CCS) and where their terms came from come in windows around the playhead;
+  // the neighbouring windows are fetched ahead so stepping across a boundary does not wait.
   const w = Math.floor(i / WINDOW);
   const lastWindow = Math.floor(Math.max(0, n - 1) / WINDOW);
-  const windowQ = useQuery(trpc.sessions.window.queryOptions({ id, offset: w * WINDOW, limit: WINDOW }));
+  const windowOf = useCallback(
+    (k: number) => trpc.sessions.window.queryOptions({ id, offset: k * WINDOW, limit: WINDOW }),
+    [trpc, id],
+  );
+  const blameOf = useCallback(
+    (k: number) => trpc.sessions.blame.queryOptions({ id, offset: k * WINDOW, limit: WINDOW }),
+    [trpc, id],
+  );
+  const windowQ = useQuery(windowOf(w));
+  // The previous turn, for the diff: in this window, or at the end of the one before.
+  const prevQ = useQuery({ ...windowOf(i > 0 && i % WINDOW === 0 ? w - 1 : w), enabled: i > 0 });
+  const blameQ = useQuery(blameOf(w));
   useEffect(() => {
     for (const k of [w - 1, w + 1])
-      if (k >= 0 && k <= lastWindow)
-        void qc.prefetchQuery(trpc.sessions.window.queryOptions({ id, offset: k * WINDOW, limit: WINDOW }));
-  }, [w, lastWindow, id, qc, trpc]);
-  const detail = windowQ.data?.find((t) => t.turn === turnNumbers[i]);
+      if (k >= 0 && k <= lastWindow) {
+        void qc.prefetchQuery(windowOf(k));
+        void qc.prefetchQuery(blameOf(k));
+      }
+  }, [w, lastWindow, qc, windowOf, blameOf]);
+  const currentTurn = n ? turnAt(i) : null;
+  const detail = windowQ.data?.find((t) => t.turn === currentTurn);
+  const prevTurn = i > 0 ? turnAt(i - 1) : null;
+  const prev = prevQ.data?.find((t) => t.turn === prevTurn);
+  const compareQ = useQuery({
+    ...trpc.sessions.window.queryOptions({ id, offset: compareIndex ?? 0, limit: 1 }),
+    enabled: compareIndex !== null,
+  });
 
   // Opening a session starts at the turn in the URL (?turn=17), or the first.
   const opened = useRef<string | null>(null);
@@ -121,15 +167,14 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
     if (!n || opened.current === id) return;
     opened.current = id;
     set({
-      index: initialTurn === null ? 0 : indexOfTurn(turnNumbers, initialTurn),
+      index: initialTurn === null ? 0 : indexOfTurnInRuns(runs, initialTurn),
       playing: false,
       compareIndex: null,
     });
-  }, [id, n, turnNumbers, initialTurn, set]);
+  }, [id, n, runs, initialTurn, set]);
 
   // The current turn lives in the URL, so a link opens exactly this moment. Written once stepping
   // pauses: rewriting history on every key press of a fast scrub costs frames.
-  const currentTurn = n ? turnNumbers[i]! : null;
   useEffect(() => {
     if (currentTurn === null || opened.current !== id) return;
     const timer = setTimeout(() => {
@@ -152,63 +197,86 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
     return () => clearInterval(timer);
   }, [playing, speed, n]);
 
-  // When the session grows: refresh the window that holds the new turns; following, go to the newest.
+  // When the session grows: refresh the windows that hold the new turns; following, go to the newest.
   const lastCount = useRef(n);
   useEffect(() => {
     if (n > lastCount.current && lastCount.current > 0) {
       const from = Math.floor((lastCount.current - 1) / WINDOW);
-      for (let k = from; k <= Math.floor((n - 1) / WINDOW); k++)
-        void qc.invalidateQueries({
-          queryKey: trpc.sessions.window.queryKey({ id, offset: k * WINDOW, limit: WINDOW }),
-        });
+      for (let k = from; k <= Math.floor((n - 1) / WINDOW); k++) {
+        void qc.invalidateQueries({ queryKey: windowOf(k).queryKey });
+        void qc.invalidateQueries({ queryKey: blameOf(k).queryKey });
+      }
       if (follow) set({ index: n - 1 });
     }
     lastCount.current = n;
-  }, [n, follow, set, qc, trpc, id]);
+  }, [n, follow, set, qc, windowOf, blameOf]);
 
   const gotoRef = useRef<HTMLInputElement>(null);
   const openGoto = useCallback(() => gotoRef.current?.focus(), []);
   useReplayKeys(n, openGoto);
   const jumpToTurn = useCallback(
-    (turn: number) => set({ index: indexOfTurn(turnNumbers, turn), playing: false }),
-    [turnNumbers, set],
+    (turn: number) => set({ index: indexOfTurnInRuns(runs, turn), playing: false }),
+    [runs, set],
   );
   const jumpToIndex = useCallback((i: number) => set({ index: i, playing: false }), [set]);
 
   const series = useMemo(() => {
-    const o = outline;
-    const none: (number | null)[] = [];
+    const of = (key: string, label: string) => ({ key, label, m4: digest?.series[key] ?? NO_VALUES });
+    const judge = Object.keys(digest?.series ?? {}).filter((k) => k.startsWith('judge.'));
     return {
       footprint: [
-        { key: 'ccs', label: 'CCS', values: o?.footprint.ccs ?? none },
-        { key: 'transcript', label: 'transcript', values: o?.footprint.transcript ?? none },
-        { key: 'retrieval', label: 'retrieval', values: o?.footprint.retrieval ?? none },
+        of('footprint.ccs', 'CCS'),
+        of('footprint.transcript', 'transcript'),
+        of('footprint.retrieval', 'retrieval'),
       ],
-      anomalies: [
-        { key: 'h', label: 'H_t', values: o?.hallucination ?? none },
-        { key: 'd', label: 'D_t', values: o?.drift ?? none },
-      ],
-      judge: Object.entries(o?.judge ?? {}).map(([k, values]) => ({ key: k, label: k.replace(/_/g, ' '), values })),
+      anomalies: [of('h', 'H_t'), of('d', 'D_t')],
+      judge: judge.map((k) => of(k, k.slice('judge.'.length).replace(/_/g, ' '))),
     };
-  }, [outline]);
+  }, [digest]);
+  // The current turn's own figures, exact, for the charts' legends.
+  const current = useMemo(() => {
+    if (!detail) return undefined;
+    const out: Record<string, number | null> = {
+      'footprint.ccs': detail.footprint?.ccs ?? null,
+      'footprint.transcript': detail.footprint?.transcript ?? null,
+      'footprint.retrieval': detail.footprint?.retrieval ?? null,
+      h: detail.hallucination,
+      d: detail.drift,
+    };
+    for (const s of series.judge) out[s.key] = detail.judge?.[s.key.slice('judge.'.length)] ?? null;
+    return out;
+  }, [detail, series.judge]);
+
+  const ccs = detail?.ccs ?? null;
+  const compared = compareQ.data?.[0];
+  const baseCcs: CcsTerms | undefined =
+    compareIndex !== null ? (compareQ.isFetching ? undefined : compared?.ccs) : i > 0 ? prev?.ccs : EMPTY_CCS;
+  const diff = useMemo(() => (ccs && baseCcs ? diffCcs(baseCcs, ccs) : null), [ccs, baseCcs]);
+  const blameData = blameQ.data;
+  const blame = useCallback(
+    (field: string, term: string) => {
+      const b = blameData?.[`${field}\u0000${term}`];
+      if (!b) return undefined;
+      const history = [
+        ...b.first.map(termEventLabel),
+        ...(b.total > b.first.length ? [`and ${b.total - b.first.length} more`] : []),
+      ].join(' · ');
+      return { introduced: b.introduced[i - w * WINDOW] ?? null, history };
+    },
+    [blameData, i, w],
+  );
 
   if (session.error) return <ErrorBox error={session.error} />;
-  if (outlineQ.error) return <ErrorBox error={outlineQ.error} />;
+  if (digestQ.error) return <ErrorBox error={digestQ.error} />;
   const s = session.data;
   const base = compareIndex !== null ? compareIndex : i > 0 ? i - 1 : null;
-  const ccs = n && outline ? decodeCcs(outline, i) : null;
-  const diff =
-    ccs && outline
-      ? compareIndex === null
-        ? history.diffs[i]!
-        : diffCcs(decodeCcs(outline, compareIndex), ccs)
-      : null;
-  const changedNothing = i > 0 && compareIndex === null && history.diffs[i]?.same;
-  const first = outline?.timestamps[0];
-  const last = outline?.timestamps.at(-1);
+  const changedNothing = i > 0 && compareIndex === null && diff?.same;
+  const first = digest?.firstAt;
+  const last = digest?.lastAt;
+  const stress = stressAt.get(i);
 
   return (
-    <div className="replay">
+    <div className="replay" data-live={pushed !== null ? 'push' : 'poll'}>
       <div className="crumbs">
         <Link href="/sessions">Sessions</Link> / <span className="mono">{id}</span>
       </div>
@@ -249,7 +317,7 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
       </div>
 
       {!n ? (
-        outlineQ.isPending ? (
+        digestQ.isPending ? (
           <div className="panel panel-body">
             <div className="skeleton" />
           </div>
@@ -349,61 +417,80 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
                   state unchanged
                 </span>
               ) : null}
-              {stress[i] ? <span className="badge danger">stress: {stress[i]}</span> : null}
+              {stress ? <span className="badge danger">stress: {stress}</span> : null}
               <span className="grow" />
               <label className="muted nowrap toolbar">
                 Compare with
                 <CompareInput
-                  turns={turnNumbers}
+                  runs={runs}
                   value={compareIndex}
                   onChange={(v) => set({ compareIndex: v, tab: v === null ? useReplay.getState().tab : 'diff' })}
                 />
               </label>
             </div>
-            <Timeline history={history} stress={stress} index={i} onSeek={jumpToIndex} />
+            <Timeline digest={digest!} turnAt={turnAt} index={i} onSeek={jumpToIndex} />
           </div>
 
           <div className="charts-row">
             <SeriesChart
               title="Memory footprint"
               series={series.footprint}
-              turns={history.turns}
-              stress={stress}
+              n={n}
+              size={digest!.size}
+              turnAt={turnAt}
+              stress={digest!.stress}
               index={i}
+              current={current}
               format={fmtTokens}
               onJump={jumpToIndex}
             />
             <SeriesChart
               title="Hallucination and drift"
               series={series.anomalies}
-              turns={history.turns}
-              stress={stress}
+              n={n}
+              size={digest!.size}
+              turnAt={turnAt}
+              stress={digest!.stress}
               index={i}
+              current={current}
               format={fmtRate}
               onJump={jumpToIndex}
             />
             <SeriesChart
               title="Judge"
               series={series.judge}
-              turns={history.turns}
-              stress={stress}
+              n={n}
+              size={digest!.size}
+              turnAt={turnAt}
+              stress={digest!.stress}
               index={i}
+              current={current}
               format={fmtScore1}
               onJump={jumpToIndex}
             />
           </div>
 
-          {ccs && diff && currentTurn !== null ? (
+          {currentTurn !== null ? (
             <div className="replay-main">
-              <CcsPanel
-                turn={currentTurn}
-                ccs={ccs}
-                ccsRaw={detail ? (detail.ccsRaw ?? detail.ccs) : undefined}
-                diff={diff}
-                baseTurn={base === null ? null : turnNumbers[base]!}
-                history={history}
-                onJump={jumpToTurn}
-              />
+              {ccs && diff ? (
+                <CcsPanel
+                  turn={currentTurn}
+                  ccs={ccs}
+                  ccsRaw={detail ? (detail.ccsRaw ?? detail.ccs) : undefined}
+                  diff={diff}
+                  baseTurn={base === null ? null : turnAt(base)}
+                  blame={blame}
+                  onJump={jumpToTurn}
+                />
+              ) : (
+                <div className="panel" data-testid="ccs-panel-loading">
+                  <div className="panel-head">CCS at turn {currentTurn}</div>
+                  <div className="panel-body">
+                    <div className="skeleton" />
+                    <div className="skeleton" style={{ marginTop: 8, width: '60%' }} />
+                  </div>
+                </div>
+              )}
               {detail ? (
                 <TurnPanel
                   input={detail.input}
@@ -430,7 +517,7 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
               <span className="faint">each bar: the turns a constraint was in the CCS; click to jump</span>
             </div>
             <div className="panel-body">
-              <ConstraintTimeline history={history} index={i} onJump={jumpToIndex} />
+              <ConstraintTimeline digest={digest!} index={i} onJump={jumpToIndex} />
             </div>
           </div>
         </>

@@ -10,9 +10,16 @@ const HEIGHT = 96;
 interface Props {
   title: string;
   series: Series[];
-  turns: number[];
-  stress: (string | null)[];
+  /** Turns in the session, and turns per bucket of the series. */
+  n: number;
+  size: number;
+  /** Turn number at an index. */
+  turnAt: (i: number) => number;
+  /** Stress turns, by index. */
+  stress: readonly [number, string][];
   index: number;
+  /** The current turn's exact values by series key, once its turn is loaded. */
+  current?: Record<string, number | null>;
   format: (v: number | null) => string;
   onJump: (index: number) => void;
 }
@@ -22,17 +29,26 @@ interface Props {
  * there. Two layers: the lines, axes and stress marks, drawn once per data and width from paths reduced to the
  * pixels they occupy, and above them the cursor and hover lines, the only thing a step redraws.
  */
-export function SeriesChart({ title, series, turns, stress, index, format, onJump }: Props) {
+export function SeriesChart({ title, series, n, size, turnAt, stress, index, current, format, onJump }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>(360);
   const [hover, setHover] = useState<number | null>(null);
-  const p = useMemo(() => prepareSeries(series, turns.length, width, HEIGHT), [series, turns.length, width]);
-  const shown = hover ?? index;
+  const p = useMemo(() => prepareSeries(series, n, size, width, HEIGHT), [series, n, size, width]);
   // One mark a pixel column, however many stress turns share it.
   const stressColumns = useMemo(() => {
     const xs = new Set<number>();
-    stress.forEach((s, i) => s && xs.add(Math.round(p.x(i))));
+    for (const [i] of stress) xs.add(Math.round(p.x(i)));
     return [...xs];
   }, [stress, p]);
+  // A hovered turn shows its bucket: the value itself when a bucket is one turn, else the range of its turns.
+  const valueAt = (s: Series, i: number): string => {
+    if (hover === null && current && s.key in current) return format(current[s.key] ?? null);
+    const k = Math.floor(i / size);
+    const lo = s.m4.min[k] ?? null;
+    const hi = s.m4.max[k] ?? null;
+    return lo === hi || lo === null || hi === null ? format(lo) : `${format(lo)}–${format(hi)}`;
+  };
+  const shown = hover ?? index;
+  const bucketStart = (i: number) => Math.floor(i / size) * size;
   // Axes, stress marks and lines do not move with the player: built once per data and width.
   const statics = useMemo(
     () => (
@@ -62,7 +78,7 @@ export function SeriesChart({ title, series, turns, stress, index, format, onJum
     ),
     [p, stressColumns, width, format],
   );
-  const present = useMemo(() => series.filter((s) => s.values.some((v) => v !== null)), [series]);
+  const present = useMemo(() => series.filter((s) => s.m4.max.some((v) => v !== null)), [series]);
   return (
     <div className="chart" ref={ref} data-testid={`chart-${title}`}>
       <div className="chart-head">
@@ -71,10 +87,16 @@ export function SeriesChart({ title, series, turns, stress, index, format, onJum
           {present.map((s) => (
             <span key={s.key}>
               <i style={{ background: COLORS[series.indexOf(s) % COLORS.length] }} />
-              {s.label} <b>{format(s.values[shown] ?? null)}</b>
+              {s.label} <b>{valueAt(s, shown)}</b>
             </span>
           ))}
-          {hover !== null ? <span className="faint">turn {turns[shown]}</span> : null}
+          {hover !== null ? (
+            <span className="faint">
+              {size > 1
+                ? `turns ${turnAt(bucketStart(shown))}–${turnAt(Math.min(n - 1, bucketStart(shown) + size - 1))}`
+                : `turn ${turnAt(shown)}`}
+            </span>
+          ) : null}
         </span>
       </div>
       {present.length ? (

@@ -1,26 +1,27 @@
 'use client';
 
 import { memo, useMemo, useRef } from 'react';
-import type { SessionHistory } from '@/lib/ccs/provenance';
+import type { SessionDigest } from '@/lib/ccs/digest';
 import { useWidth } from '@/components/ui/use-width';
 
 const H = 46;
 const PAD = 6;
 
 interface Props {
-  history: SessionHistory;
-  stress: (string | null)[];
+  digest: SessionDigest;
+  /** Turn number at an index. */
+  turnAt: (i: number) => number;
   index: number;
   onSeek: (index: number) => void;
 }
 
 /**
- * One tick per turn: its height is how much the CCS changed; hollow where nothing changed; red marks stress turns; a
- * break marks a gap in turn numbers.
+ * One tick per turn (per bucket of turns in a long session, as tall as its biggest change): its height is how much
+ * the CCS changed; hollow where nothing changed; red marks stress turns; a break marks a gap in turn numbers.
  */
-export function Timeline({ history, stress, index, onSeek }: Props) {
+export function Timeline({ digest, turnAt, index, onSeek }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>();
-  const n = history.turns.length;
+  const n = digest.n;
   const step = (width - 2 * PAD) / Math.max(1, n);
   const dragging = useRef(false);
   const seek = (clientX: number, el: Element) => {
@@ -34,9 +35,9 @@ export function Timeline({ history, stress, index, onSeek }: Props) {
         height={H}
         role="slider"
         aria-label="Turn"
-        aria-valuemin={history.turns[0]}
-        aria-valuemax={history.turns.at(-1)}
-        aria-valuenow={history.turns[index]}
+        aria-valuemin={turnAt(0)}
+        aria-valuemax={turnAt(n - 1)}
+        aria-valuenow={turnAt(index)}
         onPointerDown={(e) => {
           dragging.current = true;
           e.currentTarget.setPointerCapture(e.pointerId);
@@ -45,80 +46,54 @@ export function Timeline({ history, stress, index, onSeek }: Props) {
         onPointerMove={(e) => dragging.current && seek(e.clientX, e.currentTarget)}
         onPointerUp={() => (dragging.current = false)}
       >
-        <Ticks history={history} stress={stress} step={step} />
-        <rect x={PAD + index * step - 1} y={0} width={Math.max(3, step + 2)} height={H} className="tl-cursor" />
+        <Ticks digest={digest} step={step} />
       </svg>
+      {/* The cursor in a layer of its own: a step repaints it, not the ticks. */}
+      <div
+        className="tl-cursor"
+        aria-hidden="true"
+        style={{ width: Math.max(3, step + 2), height: H, transform: `translateX(${PAD + index * step - 1}px)` }}
+      />
     </div>
   );
 }
 
-const Ticks = memo(function Ticks({
-  history,
-  stress,
-  step,
-}: {
-  history: SessionHistory;
-  stress: (string | null)[];
-  step: number;
-}) {
+const Ticks = memo(function Ticks({ digest, step }: { digest: SessionDigest; step: number }) {
   return useMemo(() => {
-    const sizes = history.diffs.map((d) => d.counts.added + d.counts.removed + d.counts.changed);
-    const max = sizes.reduce((a, b) => Math.max(a, b), 1);
-    const heightOf = (size: number) => 4 + (H - 18) * Math.sqrt(size / max);
-    if (step < 2) {
-      // More turns than pixels: one bar per 2 px, as tall as the biggest change it covers.
-      const n = sizes.length;
-      const buckets = Math.max(1, Math.floor((n * step) / 2));
-      const bars = [];
-      for (let b = 0; b < buckets; b++) {
-        const from = Math.floor((b * n) / buckets);
-        const to = Math.max(from + 1, Math.floor(((b + 1) * n) / buckets));
-        let big = 0;
-        let stressed = false;
-        let gap = false;
-        for (let k = from; k < to; k++) {
-          big = Math.max(big, sizes[k]!);
-          stressed ||= !!stress[k];
-          gap ||= k > 0 && history.turns[k]! - history.turns[k - 1]! > 1;
-        }
-        const x = PAD + from * step;
-        const h = big ? heightOf(big) : 0;
-        bars.push(
-          <g key={b}>
-            {big ? (
-              <rect x={x} y={H - 6 - h} width={1.5} height={h} className="tl-tick" />
-            ) : (
-              <rect x={x} y={H - 8} width={1.5} height={3} className="tl-same" />
-            )}
-            {stressed ? <circle cx={x + 0.75} cy={4} r={2} className="tl-stress" /> : null}
-            {gap ? <line x1={x} x2={x} y1={8} y2={H - 4} className="tl-gap" /> : null}
-          </g>,
-        );
+    const { change, gap, stressed, size, n } = digest;
+    const max = change.reduce((a, b) => Math.max(a, b), 1);
+    const heightOf = (c: number) => 4 + (H - 18) * Math.sqrt(c / max);
+    // Buckets of `size` turns; more of them than pixels: one bar per 2 px, as tall as the biggest change it covers.
+    const bucketStep = step * size;
+    const per = bucketStep < 2 ? Math.ceil(2 / bucketStep) : 1;
+    const bars = [];
+    for (let from = 0; from < change.length; from += per) {
+      let big = 0;
+      let stress: string | null = null;
+      let broken = false;
+      for (let k = from; k < Math.min(change.length, from + per); k++) {
+        big = Math.max(big, change[k]!);
+        stress ??= stressed[k] ?? null;
+        broken ||= !!gap[k];
       }
-      return <g>{bars}</g>;
+      const x = PAD + from * bucketStep;
+      const turns = Math.min(n, (from + per) * size) - from * size;
+      const w = per > 1 ? 1.5 : Math.max(1, turns * step - (bucketStep > 4 ? 1 : 0));
+      const h = big ? heightOf(big) : 0;
+      bars.push(
+        <g key={from} data-same={big ? undefined : '1'}>
+          {big ? (
+            <rect x={x} y={H - 6 - h} width={w} height={h} className="tl-tick" />
+          ) : (
+            <rect x={x} y={H - 8} width={w} height={3} className="tl-same" />
+          )}
+          {stress ? (
+            <circle cx={x + w / 2} cy={4} r={Math.min(3, Math.max(2, bucketStep / 2))} className="tl-stress" />
+          ) : null}
+          {broken ? <line x1={x - 0.5} x2={x - 0.5} y1={8} y2={H - 4} className="tl-gap" /> : null}
+        </g>,
+      );
     }
-    const w = Math.max(1, step - (step > 4 ? 1 : 0));
-    return (
-      <g>
-        {history.diffs.map((d, i) => {
-          const x = PAD + i * step;
-          const gap = i > 0 && history.turns[i]! - history.turns[i - 1]! > 1;
-          const h = d.same ? 0 : heightOf(sizes[i]!);
-          return (
-            <g key={i} data-same={d.same ? '1' : undefined}>
-              {d.same ? (
-                <rect x={x} y={H - 8} width={w} height={3} className="tl-same" />
-              ) : (
-                <rect x={x} y={H - 6 - h} width={w} height={h} className="tl-tick" />
-              )}
-              {stress[i] ? (
-                <circle cx={x + w / 2} cy={4} r={Math.min(3, Math.max(2, step / 2))} className="tl-stress" />
-              ) : null}
-              {gap ? <line x1={x - 0.5} x2={x - 0.5} y1={8} y2={H - 4} className="tl-gap" /> : null}
-            </g>
-          );
-        })}
-      </g>
-    );
-  }, [history, stress, step]);
+    return <g>{bars}</g>;
+  }, [digest, step]);
 });

@@ -8,6 +8,7 @@ import { SeriesChart } from '@/components/sessions/series-chart';
 import { MemoryText } from '@/components/ui/memory-text';
 import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { perPoint } from '@/lib/charts/prepare-series';
 import { fmtInt } from '@/lib/format';
 
 const SUCCESS: Record<string, string> = { success: 'ok', partial: 'warn', failure: 'danger', neutral: '' };
@@ -32,13 +33,13 @@ export function JudgmentView({ agent }: { agent: string }) {
     const keys = [...new Set(rows.flatMap((r) => Object.keys(r.pp)))].sort();
     return {
       t: rows.map((r) => r.t),
-      health: [{ key: 'health', label: 'health', values: rows.map((r) => r.health) }],
-      parts: keys.slice(0, 4).map((k) => ({ key: k, label: k, values: rows.map((r) => r.pp[k] ?? null) })),
+      health: [{ key: 'health', label: 'health', m4: perPoint(rows.map((r) => r.health)) }],
+      parts: keys.slice(0, 4).map((k) => ({ key: k, label: k, m4: perPoint(rows.map((r) => r.pp[k] ?? null)) })),
     };
   }, [d]);
   const actions = useMemo(() => d?.actions ?? [], [d]);
   const rewardSeries = useMemo(
-    () => [{ key: 'reward', label: 'reward', values: actions.map((a) => a.reward) }],
+    () => [{ key: 'reward', label: 'reward', m4: perPoint(actions.map((a) => a.reward)) }],
     [actions],
   );
   const shown = actions
@@ -46,7 +47,10 @@ export function JudgmentView({ agent }: { agent: string }) {
     .slice(-200)
     .reverse();
   const routed = actions.filter((a) => a.routed).length;
-  const none = (n: number) => Array<null>(n).fill(null);
+  const failures = useMemo(
+    () => actions.flatMap((a, i): [number, string][] => (a.success === 'failure' ? [[i, 'failure']] : [])),
+    [actions],
+  );
 
   if (q.error) return <ErrorBox error={q.error} />;
   return (
@@ -74,8 +78,10 @@ export function JudgmentView({ agent }: { agent: string }) {
           <SeriesChart
             title="PP health"
             series={ppSeries.health}
-            turns={ppSeries.t}
-            stress={none(ppSeries.t.length)}
+            n={ppSeries.t.length}
+            size={1}
+            turnAt={(i) => ppSeries.t[i] ?? i}
+            stress={[]}
             index={Math.max(0, ppSeries.t.length - 1)}
             format={fmt2}
             onJump={() => {}}
@@ -83,8 +89,10 @@ export function JudgmentView({ agent }: { agent: string }) {
           <SeriesChart
             title="Reward per action"
             series={rewardSeries}
-            turns={actions.map((a) => a.t)}
-            stress={actions.map((a) => (a.success === 'failure' ? 'failure' : null))}
+            n={actions.length}
+            size={1}
+            turnAt={(i) => actions[i]?.t ?? i}
+            stress={failures}
             index={Math.max(0, actions.length - 1)}
             format={fmt2}
             onJump={() => {}}

@@ -109,37 +109,3 @@ describe('provenance', () => {
     ]);
   });
 });
-
-describe('session outline', () => {
-  it('round-trips every CCS through the dictionary encoding, and keeps metric columns aligned', async () => {
-    const { encodeOutline, decodeCcs } = await import('./outline');
-    const rows: import('./outline').OutlineRow[] = [
-      {
-        turn: 1,
-        timestamp: 't1',
-        stress: null,
-        footprint: { ccs: 10, transcript: 100 },
-        hallucination: 0,
-        drift: null,
-        judge: { relevance: 9 },
-        ccs: { constraints: ['a(1)', 'b'], goal_orientation: ['g'] },
-      },
-      {
-        turn: 3,
-        timestamp: null,
-        stress: 'conflict',
-        footprint: null,
-        hallucination: 0.2,
-        drift: 0.1,
-        judge: { coherence: 7 },
-        ccs: { constraints: ['b', 'a(1)'] },
-      },
-    ];
-    const o = encodeOutline(rows);
-    expect(o.terms).toEqual(['a(1)', 'b', 'g']);
-    expect(rows.map((r, i) => decodeCcs(o, i))).toEqual(rows.map((r) => r.ccs));
-    expect(o.judge).toEqual({ relevance: [9, null], coherence: [null, 7] });
-    expect(o.footprint.retrieval).toEqual([null, null]);
-    expect(o.stress).toEqual([null, 'conflict']);
-  });
-});

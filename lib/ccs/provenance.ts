@@ -3,8 +3,9 @@ import { diffCcs, type CcsDiff } from './diff';
 
 /**
  * Provenance ("blame") over a session: for every term, the turns where it appeared, changed or was
- * dropped; for every constraint, when it was present. Built once per session in one pass over the
- * turn-to-turn diffs, so any lookup is a map access.
+ * dropped; for every constraint, when it was present. Built in one pass over the turn-to-turn diffs of a whole
+ * session held in memory: the reference that the stored history (`term_events`, written by `DigestBuilder` in
+ * `digest.ts`, read by `windowBlame`) is tested against. The replay itself never builds it.
  */
 
 export type TermEventKind = 'added' | 'removed' | 'changed_from' | 'changed_to';

@@ -1,6 +1,20 @@
 import { line, scaleLinear } from 'd3';
 import { describe, expect, it } from 'vitest';
+import type { M4 } from '@/lib/ccs/digest';
 import { prepareSeries } from './prepare-series';
+
+/** Buckets of `size` turns, as the session digest keeps them. */
+function m4Of(values: (number | null)[], size: number): M4 {
+  const m: M4 = { first: [], min: [], max: [], last: [] };
+  for (let k = 0; k * size < values.length; k++) {
+    const v = values.slice(k * size, (k + 1) * size).filter((x): x is number => x !== null);
+    m.first.push(v.length ? v[0]! : null);
+    m.min.push(v.length ? v.reduce((a, b) => Math.min(a, b)) : null);
+    m.max.push(v.length ? v.reduce((a, b) => Math.max(a, b)) : null);
+    m.last.push(v.length ? v.at(-1)! : null);
+  }
+  return m;
+}
 
 const points = (d: string) => d.match(/[ML][^ML]+/g) ?? [];
 const ys = (d: string) => points(d).map((p) => Number(p.slice(1).split(',')[1]));
@@ -8,7 +22,7 @@ const ys = (d: string) => points(d).map((p) => Number(p.slice(1).split(',')[1]))
 describe('per-turn chart paths', () => {
   it('draw every turn of a short session, as d3 would', () => {
     const values = [3, 1, null, 4, 1, 5];
-    const p = prepareSeries([{ key: 'a', label: 'a', values }], values.length, 400, 96);
+    const p = prepareSeries([{ key: 'a', label: 'a', m4: m4Of(values, 1) }], values.length, 1, 400, 96);
     expect(points(p.paths[0]!.d)).toHaveLength(5);
     expect(p.paths[0]!.d.startsWith('M')).toBe(true);
     // The gap breaks the line: a new move after it.
@@ -22,10 +36,10 @@ describe('per-turn chart paths', () => {
     expect(ys(p.paths[0]!.d)).toEqual(ys(d3Path).map((v) => Number(v.toFixed(1))));
   });
 
-  it('draw a 100,000-turn session with at most four points a pixel column, keeping every spike', () => {
+  it('draw 100,000 turns from their buckets, at most four points a pixel column, keeping every spike', () => {
     const n = 100_000;
     const values = Array.from({ length: n }, (_, i) => (i === 77_777 ? 1_000 : i === 33_333 ? -50 : i % 100));
-    const p = prepareSeries([{ key: 'a', label: 'a', values }], n, 400, 96);
+    const p = prepareSeries([{ key: 'a', label: 'a', m4: m4Of(values, 128) }], n, 128, 400, 96);
     const d = p.paths[0]!.d;
     expect(points(d).length).toBeLessThanOrEqual(4 * 400);
     expect(d.length).toBeLessThan(40_000);
@@ -36,5 +50,8 @@ describe('per-turn chart paths', () => {
     const xs = points(d).map((q) => Number(q.slice(1).split(',')[0]));
     expect(xs.every((v, i) => i === 0 || v >= xs[i - 1]!)).toBe(true);
     expect(p.indexAt(p.x(77_777))).toBe(77_777);
+    // A falling bucket draws its highest value before its lowest.
+    const falling = prepareSeries([{ key: 'a', label: 'a', m4: m4Of([9, 1, 10, 0], 4) }], 4, 4, 400, 96);
+    expect(ys(falling.paths[0]!.d)).toEqual([9, 10, 0, 0].map((v) => Number(falling.y(v).toFixed(1))));
   });
 });

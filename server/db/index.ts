@@ -22,6 +22,11 @@ export interface DbHandle {
   close: () => Promise<void>;
   /** Applies the migrations in `drizzle/` (on PostgreSQL under an advisory lock: one instance at a time). */
   migrate: () => Promise<void>;
+  /**
+   * LISTEN on a channel: `fn` gets the payload of every NOTIFY on it, from any instance on the same database (on
+   * PGlite, from this process). Resolves to the function that stops listening.
+   */
+  listen: (channel: string, fn: (payload: string) => void) => Promise<() => Promise<void>>;
 }
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'drizzle');
@@ -58,6 +63,11 @@ export async function openDb(opts: OpenOptions): Promise<DbHandle> {
       driver: 'postgres',
       location: withoutPassword(opts.url),
       close: () => client.end({ timeout: 5 }),
+      // postgres.js keeps one connection for all its listeners, and reconnects it (listening again) if it drops.
+      listen: async (channel, fn) => {
+        const l = await client.listen(channel, fn);
+        return () => l.unlisten();
+      },
       // Instances started together take turns: one migrates while the others wait on the lock, then find
       // nothing left to do. A client of one connection holds the lock and runs the migrations.
       migrate: async () => {
@@ -105,6 +115,10 @@ export async function openDb(opts: OpenOptions): Promise<DbHandle> {
       } finally {
         unlock();
       }
+    },
+    listen: async (channel, fn) => {
+      const stop = await client.listen(channel, fn);
+      return () => stop();
     },
     migrate: async () => {
       const { migrate } = await import('drizzle-orm/pglite/migrator');

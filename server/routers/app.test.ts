@@ -8,7 +8,7 @@ import type { RecallItem } from '@/lib/recall/items';
 import { verifyKey } from '@/server/services/api-keys';
 import { sql } from 'drizzle-orm';
 import { ucsDeadEnds } from '@/server/db/schema/substrate';
-import { decodeCcs, parseOutline } from '@/lib/ccs/outline';
+import type { SessionDigest } from '@/lib/ccs/digest';
 import { appRouter } from './app';
 
 const createCaller = createCallerFactory(appRouter);
@@ -197,48 +197,52 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     },
   );
 
-  it(
-    'session.outline gives the whole session compactly, ' + 'with stress turns from turns or session metadata',
-    async () => {
-      const o = parseOutline(await caller.sessions.outline({ id: 'itops-nginx-502' }));
-      expect(o.turns).toEqual(Array.from({ length: 50 }, (_, k) => k + 1));
-      expect(o.stress.filter(Boolean)).toEqual(['conflict', 'injection', 'poison']);
-      expect(decodeCcs(o, 0).constraints).toEqual([
-        'no_restart(nginx)',
-        'reload_allowed(nginx)',
-        'safe_change(minimal)',
-        'avoid(speculation)',
-      ]);
-      expect(Object.keys(o.judge).sort()).toEqual([
-        'answer_quality',
-        'coherence',
-        'instruction_following',
-        'relevance',
-      ]);
+  it('sessions.digest gives a session in a fixed size, with stress turns from turns or session metadata', async () => {
+    const digest = async (id: string) =>
+      JSON.parse(await caller.sessions.digest({ id })) as SessionDigest & { stamp: string };
+    const o = await digest('itops-nginx-502');
+    expect(o.runs).toEqual([[1, 50]]);
+    expect(o.stress.map(([, kind]) => kind)).toEqual(['conflict', 'injection', 'poison']);
+    expect(o.constraints.slice(0, 4).map((c) => c.term)).toEqual([
+      'no_restart(nginx)',
+      'reload_allowed(nginx)',
+      'safe_change(minimal)',
+      'avoid(speculation)',
+    ]);
+    expect(
+      Object.keys(o.series)
+        .filter((k) => k.startsWith('judge.'))
+        .sort(),
+    ).toEqual(['judge.answer_quality', 'judge.coherence', 'judge.instruction_following', 'judge.relevance']);
+    expect(o.stamp).toBe(await caller.sessions.stamp({ id: 'itops-nginx-502' }));
+    // Where the first turn's constraints came from: turn 1, for every turn of the window they stay in.
+    const blame = await caller.sessions.blame({ id: 'itops-nginx-502', offset: 0, limit: 100 });
+    expect(blame['constraints\u0000no_restart(nginx)']!.introduced[0]).toBe(1);
 
-      await caller.ingest.batch({
-        records: [
-          { type: 'session', data: { id: 'meta-stress', agent: 'a', metadata: { stress_turns: { '2': 'poison' } } } },
-          ...[1, 2, 3].map((t) => ({
-            type: 'turn',
-            data: { session_id: 'meta-stress', agent: 'a', turn: t, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
-          })),
-        ],
-      });
-      expect(parseOutline(await caller.sessions.outline({ id: 'meta-stress' })).stress).toEqual([null, 'poison', null]);
-      // A new turn invalidates the cached outline.
-      await caller.ingest.batch({
-        records: [
-          {
-            type: 'turn',
-            data: { session_id: 'meta-stress', agent: 'a', turn: 4, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
-          },
-        ],
-      });
-      expect(parseOutline(await caller.sessions.outline({ id: 'meta-stress' })).turns).toEqual([1, 2, 3, 4]);
-      await expect(caller.sessions.outline({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    },
-  );
+    await caller.ingest.batch({
+      records: [
+        { type: 'session', data: { id: 'meta-stress', agent: 'a', metadata: { stress_turns: { '2': 'poison' } } } },
+        ...[1, 2, 3].map((t) => ({
+          type: 'turn',
+          data: { session_id: 'meta-stress', agent: 'a', turn: t, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
+        })),
+      ],
+    });
+    expect((await digest('meta-stress')).stress).toEqual([[1, 'poison']]);
+    // A new turn moves the stamp on, and the digest with it.
+    const before = await caller.sessions.stamp({ id: 'meta-stress' });
+    await caller.ingest.batch({
+      records: [
+        {
+          type: 'turn',
+          data: { session_id: 'meta-stress', agent: 'a', turn: 4, input: 'i', output: 'o', ccs: 'constraints: a(b)' },
+        },
+      ],
+    });
+    expect(await caller.sessions.stamp({ id: 'meta-stress' })).not.toBe(before);
+    expect((await digest('meta-stress')).runs).toEqual([[1, 4]]);
+    await expect(caller.sessions.digest({ id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
 
   it('session.window gives full turns by position', async () => {
     const w = await caller.sessions.window({ id: 'itops-nginx-502', offset: 45, limit: 100 });

@@ -9,7 +9,7 @@ import {
   turnPosition,
 } from '@/server/services/sessions';
 import { SESSION_SORTS, type SessionSort } from '@/lib/sessions/list';
-import { sessionOutlineJson, sessionOutlineStamp } from '@/server/services/session-outline';
+import { sessionDigestJson, sessionStamp, windowBlame } from '@/server/services/session-digest';
 
 export const sessionsRouter = router({
   list: procedure.query(({ ctx }) => listSessions(ctx.db, ctx.projectId)),
@@ -37,18 +37,24 @@ export const sessionsRouter = router({
   artifacts: procedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ ctx, input }) => listArtifacts(ctx.db, ctx.projectId, input.id)),
-  /** The compact whole-session outline (lib/ccs/outline.ts), as JSON text. */
-  outline: procedure
+  /** The session's digest (lib/ccs/digest.ts) as JSON text: its size does not grow with the session. */
+  digest: procedure
     .input(z.object({ id: z.string().min(1) }))
-    .query(({ ctx, input }) => sessionOutlineJson(ctx.db, ctx.projectId, input.id)),
-  /** The position of a turn in its session (as `indexOfTurn`): where a link to `?turn=` opens. */
+    .query(({ ctx, input }) => sessionDigestJson(ctx.db, ctx.projectId, input.id)),
+  /** The position of a turn in its session (as `indexOfTurnInRuns`): where a link to `?turn=` opens. */
   position: procedure
     .input(z.object({ id: z.string().min(1), turn: z.number() }))
     .query(({ ctx, input }) => turnPosition(ctx.db, ctx.projectId, input.id, input.turn)),
-  /** A few bytes that change whenever the outline does: what an open replay page polls. */
-  outlineStamp: procedure
+  /** A few bytes that change whenever the digest does: what an open replay page polls. */
+  stamp: procedure
     .input(z.object({ id: z.string().min(1) }))
-    .query(({ ctx, input }) => sessionOutlineStamp(ctx.db, ctx.projectId, input.id)),
+    .query(({ ctx, input }) => sessionStamp(ctx.db, ctx.projectId, input.id)),
+  /** Where the terms of a window of turns came from (by position, like `window`). */
+  blame: procedure
+    .input(
+      z.object({ id: z.string().min(1), offset: z.number().int().min(0), limit: z.number().int().min(1).max(500) }),
+    )
+    .query(({ ctx, input }) => windowBlame(ctx.db, ctx.projectId, input.id, input.offset, input.limit)),
   /** Full turns by position: the replay fetches them in windows around the playhead. */
   window: procedure
     .input(

@@ -10,6 +10,8 @@ import { rowsOf, type Db, type Tx } from '@/server/db';
 import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import { addToSessionStats } from './session-stats';
+import { refreshDigestsSoon } from './session-digest';
+import { notifyTurns } from './live';
 import { memoryEvents } from '@/server/db/schema/curation';
 import { curateBatch, type CurationCounts } from './curation';
 import { isInfrastructureError, UnavailableError } from './errors';
@@ -82,6 +84,13 @@ export async function ingest(db: Db, projectId: string, items: BodyItem[], actor
   let duplicates = 0;
   for (const r of results) r.status === 'accepted' ? accepted++ : r.status === 'duplicate' && duplicates++;
   const summary: IngestSummary = { results, accepted, duplicates, rejected: results.length - accepted - duplicates };
+
+  // The replay digests of the sessions that gained turns are caught up in the background, so opening a long session
+  // does not build its digest (a view catches up whatever this misses).
+  const grown = new Set<string>();
+  for (const p of pending)
+    if (p.record.type === 'turn' && results[p.index]?.status === 'accepted') grown.add(p.record.sessionId);
+  if (grown.size) refreshDigestsSoon(db, projectId, grown);
 
   // The curator runs on the memory events this batch newly stored (a replayed event is a duplicate
   // above, so it is never curated twice), after they are safely committed.
@@ -245,6 +254,7 @@ async function writeTurns(tx: Tx, projectId: string, recs: Pending<Rec<'turn'>>[
     for (const p of chunk) if (keys.has(`${p.record.sessionId}\u0000${p.record.turn}`)) stored.add(p.index);
   }
   await addToSessionStats(tx, projectId, added);
+  await notifyTurns(tx, projectId, new Set(added.map((a) => a.sessionId)));
 }
 
 async function writeArtifacts(tx: Tx, projectId: string, recs: Pending<Rec<'artifact'>>[], stored: Set<number>) {

@@ -7,7 +7,7 @@ import { seedDemo } from '@/server/demo/seed';
 import { ingest } from './ingest';
 import { rebuildSessionStats } from './session-stats';
 import { listSessions, pageSessions, turnPosition } from './sessions';
-import { indexOfTurn } from '@/lib/ccs/outline';
+import { indexOfTurnInRuns } from '@/lib/ccs/digest';
 import { filterSessions, sortSessions, SESSION_SORTS, type SessionSort } from '@/lib/sessions/list';
 
 const turns = (session: string, numbers: number[]) =>
@@ -96,14 +96,20 @@ describe.each(DRIVERS)('session figures on %s', (driver) => {
     // Most recent first, sessions without turns last.
     const times = list.map((s) => (s.lastAt ? Date.parse(s.lastAt) : -Infinity));
     expect(times).toEqual([...times].sort((a, b) => b - a));
-    // Where a link to ?turn= opens, without the outline: as indexOfTurn finds it in the outline's turns.
+    // Where a link to ?turn= opens, without the digest: as indexOfTurnInRuns finds it in the digest's runs.
     const numbers = rowsOf<{ turn: number }>(
       await h.db.execute(
         sql`select turn from turns where project_id = 'default' and session_id = 'long' order by turn`,
       ),
     ).map((r) => r.turn);
+    const runs: [number, number][] = [];
+    for (const n of numbers) {
+      const run = runs.at(-1);
+      if (run && run[0] + run[1] === n) run[1]++;
+      else runs.push([n, 1]);
+    }
     for (const t of [-5, 0, 1, 6, 69, 70, 150, 200, 399, 1000])
-      expect(await turnPosition(h.db, 'default', 'long', t), `turn ${t}`).toBe(indexOfTurn(numbers, t));
+      expect(await turnPosition(h.db, 'default', 'long', t), `turn ${t}`).toBe(indexOfTurnInRuns(runs, t));
     const long = list.find((s) => s.id === 'long')!;
     expect(long.footprint.ccs.length).toBeLessThanOrEqual(64);
   });

@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
 import { ReplayView } from '@/components/sessions/replay-view';
 import { decodeSegment } from '@/lib/net/path';
-import { TURN_WINDOW as WINDOW } from '@/lib/ccs/outline';
+import { TURN_WINDOW as WINDOW } from '@/lib/ccs/digest';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 
 export const dynamic = 'force-dynamic';
@@ -28,8 +28,8 @@ export default async function SessionPage({
     if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
     throw e;
   }
-  // The window of full turns the player opens at, so the first paint shows the turn. The outline (every turn's
-  // metrics and CCS, megabytes for a long session) is not put in the HTML: the browser fetches it on its own.
+  // The window of full turns the player opens at, so the first paint shows the turn. The session's digest is not put
+  // in the HTML: the browser fetches it on its own, while the turn paints.
   const initial = Number.isFinite(turnParam)
     ? await qc.fetchQuery(trpc.sessions.position.queryOptions({ id, turn: turnParam }))
     : 0;

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   doublePrecision,
@@ -92,6 +93,53 @@ export const sessionStats = pgTable(
     primaryKey({ columns: [t.projectId, t.sessionId] }),
     foreignKey({ columns: [t.projectId, t.sessionId], foreignColumns: [sessions.projectId, sessions.id] }),
     index('session_stats_recent_idx').on(t.projectId, t.lastAt),
+  ],
+);
+
+/**
+ * The replay's digest of a session (`lib/ccs/digest.ts`): per-turn figures, change sizes and stress reduced to at
+ * most 1,024 buckets, turn numbers as runs, constraint presence as runs; with the last turn's CCS, so the next turns
+ * extend it (`server/services/session-digest.ts`). Derived: not in project exports, rebuilt from the turns.
+ */
+export const sessionDigests = pgTable(
+  'session_digests',
+  {
+    projectId: text('project_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    /** Turns the digest holds, and the number of the last. */
+    turns: integer('turns').notNull(),
+    lastTurn: integer('last_turn'),
+    /** The session's declared stress turns the digest was built with (JSON text). */
+    stressMeta: text('stress_meta').notNull(),
+    digest: jsonb('digest').notNull(),
+    lastCcs: jsonb('last_ccs').$type<CcsTerms>().notNull(),
+    builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.sessionId] }),
+    foreignKey({ columns: [t.projectId, t.sessionId], foreignColumns: [sessions.projectId, sessions.id] }),
+  ],
+);
+
+/**
+ * What happened to each CCS term of a session, turn by turn (added, removed, changed from/to another): the
+ * provenance the replay shows on a term, looked up by term (its md5, so long terms fit the index). Derived with
+ * the digest.
+ */
+export const termEvents = pgTable(
+  'term_events',
+  {
+    projectId: text('project_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    field: text('field').notNull(),
+    term: text('term').notNull(),
+    turn: integer('turn').notNull(),
+    kind: text('kind').notNull(),
+    other: text('other'),
+  },
+  (t) => [
+    foreignKey({ columns: [t.projectId, t.sessionId], foreignColumns: [sessions.projectId, sessions.id] }),
+    index('term_events_term_idx').on(t.projectId, t.sessionId, t.field, sql`md5(${t.term})`, t.turn),
   ],
 );
 

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { DIGEST_BUCKETS, DigestBuilder, digestView, indexOfTurnInRuns, turnAt, type DigestRow } from './digest';
+import { buildHistory, segments } from './provenance';
+
+/** A session with gaps in its numbering, stress turns, missing figures and a flapping constraint. */
+function rows(n: number): DigestRow[] {
+  const out: DigestRow[] = [];
+  let turn = 1;
+  for (let i = 0; i < n; i++) {
+    turn += i % 97 === 96 ? 3 : 1;
+    out.push({
+      turn,
+      timestamp: i % 5 ? new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString() : null,
+      stress: i % 333 === 7 ? (i % 2 ? 'conflict' : 'poison') : null,
+      footprint: i % 11 === 3 ? null : { ccs: 100 + ((i * 37) % 251), transcript: 1000 + i },
+      hallucination: i % 7 ? ((i * 13) % 100) / 100 : null,
+      drift: i > n / 2 ? ((i * 7) % 50) / 100 : null,
+      judge: i % 3 ? { relevance: (i % 10) + 0.5 } : null,
+      ccs: {
+        goal_orientation: [`goal(${Math.floor(i / 50)})`],
+        constraints: [...(i % 4 !== 1 ? ['keep(a)'] : []), ...(i > 10 ? [`level(${i % 6 ? 'low' : 'high'})`] : [])],
+        focal_entities: i % 9 === 0 ? [] : [`service(s${i % 3})`],
+      },
+    });
+  }
+  return out;
+}
+
+describe('session digest', () => {
+  it('agrees with the whole-session history for a session shorter than its buckets', () => {
+    const rs = rows(700);
+    const b = new DigestBuilder();
+    const events = rs.flatMap((r) => b.push(r));
+    const d = b.digest;
+    const h = buildHistory(rs);
+    expect(d.n).toBe(700);
+    expect(d.size).toBe(1);
+    expect(rs.map((_, i) => turnAt(d.runs, i))).toEqual(h.turns);
+    expect(d.change).toEqual(h.diffs.map((x) => x.counts.added + x.counts.removed + x.counts.changed));
+    expect(d.constraints.map((c) => [c.term, c.segs, c.kept])).toEqual(
+      h.constraints.map((c) => [c.term, segments(c.present), c.present.reduce((a, x) => a + x, 0)]),
+    );
+    // Every term event the in-browser history had, in the same order per term.
+    const byKey = new Map<string, string[]>();
+    for (const e of events) {
+      const k = `${e.field}\u0000${e.term}`;
+      byKey.set(k, [...(byKey.get(k) ?? []), `${e.turn}:${e.kind}:${e.other ?? ''}`]);
+    }
+    expect(byKey).toEqual(
+      new Map([...h.events].map(([k, list]) => [k, list.map((e) => `${e.turn}:${e.kind}:${e.other ?? ''}`)])),
+    );
+    expect(d.series.h!.min).toEqual(rs.map((r) => r.hallucination));
+    expect(d.series['judge.relevance']!.last).toEqual(rs.map((r) => r.judge?.relevance ?? null));
+    expect(d.stress).toEqual(rs.flatMap((r, i) => (r.stress ? [[i, r.stress]] : [])));
+    expect([d.firstAt, d.lastAt]).toEqual([rs[1]!.timestamp, rs[699]!.timestamp]);
+  });
+
+  it('keeps at most DIGEST_BUCKETS buckets, each the first/min/max/last of exactly its turns', () => {
+    const n = 5000;
+    const rs = rows(n);
+    const b = new DigestBuilder();
+    for (const r of rs) b.push(r);
+    const d = b.digest;
+    expect(d.size).toBe(8);
+    expect(d.change).toHaveLength(Math.ceil(n / 8));
+    expect(d.change.length).toBeLessThanOrEqual(DIGEST_BUCKETS);
+    const h = buildHistory(rs);
+    for (let k = 0; k < d.change.length; k++) {
+      const slice = rs.slice(k * 8, k * 8 + 8);
+      const vals = slice.map((r) => r.footprint?.ccs ?? null).filter((v): v is number => v !== null);
+      const s = d.series['footprint.ccs']!;
+      expect([s.first[k], s.min[k], s.max[k], s.last[k]]).toEqual(
+        vals.length ? [vals[0], Math.min(...vals), Math.max(...vals), vals.at(-1)] : [null, null, null, null],
+      );
+      const sizes = h.diffs.slice(k * 8, k * 8 + 8).map((x) => x.counts.added + x.counts.removed + x.counts.changed);
+      expect(d.change[k]).toBe(Math.max(...sizes));
+      expect(d.stressed[k]).toBe(slice.find((r) => r.stress)?.stress ?? null);
+    }
+    for (const s of Object.values(d.series)) expect(s.max).toHaveLength(d.change.length);
+  });
+
+  it('resumes from its JSON state exactly where it stopped (as the server does turn batch by turn batch)', () => {
+    const rs = rows(3000);
+    const whole = new DigestBuilder();
+    for (const r of rs) whole.push(r);
+    let state = JSON.stringify({ digest: new DigestBuilder().digest, last: {}, lastTurn: null });
+    for (let from = 0; from < rs.length; from += 377) {
+      const b = new DigestBuilder(JSON.parse(state));
+      for (const r of rs.slice(from, from + 377)) b.push(r);
+      state = JSON.stringify({ digest: b.digest, last: b.last, lastTurn: b.lastTurn });
+    }
+    expect(JSON.parse(state).digest).toEqual(JSON.parse(JSON.stringify(whole.digest)));
+    expect(() => whole.push(rs[10]!)).toThrow(/does not come after/);
+  });
+
+  it('finds turns by number in runs, the nearest after for a missing one', () => {
+    const runs: [number, number][] = [
+      [1, 3],
+      [10, 2],
+      [20, 1],
+    ];
+    expect([0, 1, 2, 3, 4, 5].map((i) => turnAt(runs, i))).toEqual([1, 2, 3, 10, 11, 20]);
+    expect([0, 1, 3, 4, 10, 11, 12, 20, 99].map((t) => indexOfTurnInRuns(runs, t))).toEqual([
+      0, 0, 2, 3, 3, 4, 5, 5, 5,
+    ]);
+    expect(indexOfTurnInRuns([], 5)).toBe(0);
+  });
+
+  it('joins a flapping constraint’s runs closer than a bucket in the view, keeping the state exact', () => {
+    const b = new DigestBuilder();
+    for (let i = 0; i < 5000; i++) b.push({ ...rows(1)[0]!, turn: i + 1, ccs: { constraints: i % 2 ? ['x'] : [] } });
+    const kept = b.digest.constraints[0]!;
+    expect(kept.segs).toHaveLength(2500);
+    const view = digestView(b.digest).constraints[0]!;
+    expect(view.segs).toEqual([[1, 4999]]);
+    expect(view.kept).toBe(2500);
+  });
+});

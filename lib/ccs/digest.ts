@@ -1,0 +1,257 @@
+import type { CcsTerms } from './contract';
+import { diffCcs } from './diff';
+import type { TermEventKind } from './provenance';
+
+/**
+ * A whole session in a size that does not grow with it: what the replay opens with. Turn numbers as runs;
+ * per-turn figures and the timeline's change sizes reduced to at most `DIGEST_BUCKETS` buckets of consecutive
+ * turns (first, lowest, highest and last value of each, the M4 reduction, so no spike is lost at any width);
+ * constraint presence as runs. Built incrementally as turns arrive (`DigestBuilder`), kept in the database
+ * (server/services/session-digest.ts); the CCS of a turn, its diff and its terms' history come from the turns
+ * themselves and from `term_events`, fetched around the playhead.
+ */
+
+/** Full turns are fetched this many at a time, around the playhead. */
+export const TURN_WINDOW = 100;
+
+/** At most this many buckets: a bucket holds 1, 2, 4, … turns, doubling as the session grows. */
+export const DIGEST_BUCKETS = 1024;
+
+/** Per bucket, the first, lowest, highest and last value of its turns; null where none of them has one. */
+export interface M4 {
+  first: (number | null)[];
+  min: (number | null)[];
+  max: (number | null)[];
+  last: (number | null)[];
+}
+
+export interface SessionDigest {
+  /** Number of turns. */
+  n: number;
+  /** Turn numbers as runs of consecutive numbers: [first turn, how many]. */
+  runs: [number, number][];
+  firstAt: string | null;
+  lastAt: string | null;
+  /** Turns per bucket (a power of two). */
+  size: number;
+  /** Per bucket: the largest change of its turns (terms added + removed + changed; 0 = the state repeated). */
+  change: number[];
+  /** Per bucket: 1 when a turn number in it skips from the previous turn's. */
+  gap: number[];
+  /** Per bucket: the first stress kind among its turns. */
+  stressed: (string | null)[];
+  /** Figures per bucket: `footprint.ccs`, `footprint.transcript`, `footprint.retrieval`, `h`, `d`, `judge.<name>`. */
+  series: Record<string, M4>;
+  /** Distinct constraints in order of first appearance, with the runs of turn indexes where each is present. */
+  constraints: { term: string; segs: [number, number][]; kept: number }[];
+  /** Stress turns: [turn index, kind]. */
+  stress: [number, string][];
+}
+
+export interface DigestRow {
+  turn: number;
+  timestamp: string | null;
+  stress: string | null;
+  footprint: Partial<Record<'ccs' | 'transcript' | 'retrieval', number>> | null;
+  hallucination: number | null;
+  drift: number | null;
+  judge: Record<string, number> | null;
+  ccs: CcsTerms;
+}
+
+/** One line of a term's history, as stored in `term_events`. */
+export interface TermEventRow {
+  field: string;
+  term: string;
+  turn: number;
+  kind: TermEventKind;
+  other: string | null;
+}
+
+export function emptyDigest(): SessionDigest {
+  return {
+    n: 0,
+    runs: [],
+    firstAt: null,
+    lastAt: null,
+    size: 1,
+    change: [],
+    gap: [],
+    stressed: [],
+    series: {},
+    constraints: [],
+    stress: [],
+  };
+}
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+function emptyM4(buckets: number): M4 {
+  const nulls = () => new Array<number | null>(buckets).fill(null);
+  return { first: nulls(), min: nulls(), max: nulls(), last: nulls() };
+}
+
+/** Adds value v to bucket b of s (a bucket's turns arrive in order). */
+function addTo(s: M4, b: number, v: number | null) {
+  while (s.first.length <= b) for (const k of ['first', 'min', 'max', 'last'] as const) s[k].push(null);
+  if (!finite(v)) return;
+  if (s.first[b] === null) s.first[b] = v;
+  if (s.min[b] === null || v < s.min[b]!) s.min[b] = v;
+  if (s.max[b] === null || v > s.max[b]!) s.max[b] = v;
+  s.last[b] = v;
+}
+
+const pairs = <T>(list: T[], merge: (a: T, b: T) => T): T[] => {
+  const out: T[] = [];
+  for (let k = 0; k < list.length; k += 2) out.push(k + 1 < list.length ? merge(list[k]!, list[k + 1]!) : list[k]!);
+  return out;
+};
+const minOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+const maxOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+
+/** Halves the number of buckets: bucket k becomes buckets 2k and 2k+1 merged. */
+function coarsen(d: SessionDigest) {
+  d.size *= 2;
+  d.change = pairs(d.change, Math.max);
+  d.gap = pairs(d.gap, (a, b) => a | b);
+  d.stressed = pairs(d.stressed, (a, b) => a ?? b);
+  for (const s of Object.values(d.series)) {
+    s.first = pairs(s.first, (a, b) => a ?? b);
+    s.min = pairs(s.min, minOf);
+    s.max = pairs(s.max, maxOf);
+    s.last = pairs(s.last, (a, b) => b ?? a);
+  }
+}
+
+/**
+ * Extends a digest turn by turn, in turn order; `push` returns the turn's term events (the provenance the server
+ * stores in `term_events`). The state (the digest and the last CCS) is plain JSON, so a builder resumes from what
+ * the database kept.
+ */
+export class DigestBuilder {
+  readonly digest: SessionDigest;
+  last: CcsTerms;
+  lastTurn: number | null;
+  private readonly constraintIndex = new Map<string, number>();
+
+  constructor(state?: { digest: SessionDigest; last: CcsTerms; lastTurn: number | null }) {
+    this.digest = state ? state.digest : emptyDigest();
+    this.last = state?.last ?? {};
+    this.lastTurn = state?.lastTurn ?? null;
+    this.digest.constraints.forEach((c, k) => this.constraintIndex.set(c.term, k));
+  }
+
+  push(row: DigestRow): TermEventRow[] {
+    const d = this.digest;
+    if (this.lastTurn !== null && row.turn <= this.lastTurn)
+      throw new Error(`turn ${row.turn} does not come after turn ${this.lastTurn}`);
+    const i = d.n;
+    if (Math.floor(i / d.size) >= DIGEST_BUCKETS) coarsen(d);
+    const b = Math.floor(i / d.size);
+    const gap = this.lastTurn !== null && row.turn - this.lastTurn > 1;
+    const run = d.runs.at(-1);
+    if (run && run[0] + run[1] === row.turn) run[1]++;
+    else d.runs.push([row.turn, 1]);
+    if (row.timestamp) {
+      d.firstAt ??= row.timestamp;
+      d.lastAt = row.timestamp;
+    }
+
+    const diff = diffCcs(this.last, row.ccs);
+    const events: TermEventRow[] = [];
+    for (const f of diff.fields) {
+      for (const term of f.added) events.push({ field: f.field, term, turn: row.turn, kind: 'added', other: null });
+      for (const term of f.removed) events.push({ field: f.field, term, turn: row.turn, kind: 'removed', other: null });
+      for (const c of f.changed) {
+        events.push({ field: f.field, term: c.from, turn: row.turn, kind: 'changed_from', other: c.to });
+        events.push({ field: f.field, term: c.to, turn: row.turn, kind: 'changed_to', other: c.from });
+      }
+    }
+    const size = diff.counts.added + diff.counts.removed + diff.counts.changed;
+    if (d.change.length <= b) {
+      d.change.push(size);
+      d.gap.push(gap ? 1 : 0);
+      d.stressed.push(row.stress);
+    } else {
+      d.change[b] = Math.max(d.change[b]!, size);
+      if (gap) d.gap[b] = 1;
+      d.stressed[b] ??= row.stress;
+    }
+    if (row.stress) d.stress.push([i, row.stress]);
+
+    const figures: [string, number | null | undefined][] = [
+      ['footprint.ccs', row.footprint?.ccs],
+      ['footprint.transcript', row.footprint?.transcript],
+      ['footprint.retrieval', row.footprint?.retrieval],
+      ['h', row.hallucination],
+      ['d', row.drift],
+      ...Object.entries(row.judge ?? {}).map(([k, v]): [string, number] => [`judge.${k}`, v]),
+    ];
+    for (const [key, v] of figures) {
+      if (!finite(v) && !d.series[key]) continue;
+      d.series[key] ??= emptyM4(b);
+      addTo(d.series[key], b, v ?? null);
+    }
+    for (const s of Object.values(d.series)) addTo(s, b, null);
+
+    for (const c of new Set(row.ccs.constraints ?? [])) {
+      let k = this.constraintIndex.get(c);
+      if (k === undefined) {
+        k = d.constraints.push({ term: c, segs: [], kept: 0 }) - 1;
+        this.constraintIndex.set(c, k);
+      }
+      const entry = d.constraints[k]!;
+      const seg = entry.segs.at(-1);
+      if (seg && seg[1] === i - 1) seg[1] = i;
+      else entry.segs.push([i, i]);
+      entry.kept++;
+    }
+
+    d.n++;
+    this.last = row.ccs;
+    this.lastTurn = row.turn;
+    return events;
+  }
+}
+
+/**
+ * The digest as the browser gets it: a constraint that came and went more often than there are buckets has its
+ * runs joined where they are closer than a bucket (what a chart can show anyway); everything else as kept.
+ */
+export function digestView(d: SessionDigest): SessionDigest {
+  return {
+    ...d,
+    constraints: d.constraints.map((c) => {
+      if (c.segs.length <= DIGEST_BUCKETS) return c;
+      const segs: [number, number][] = [];
+      for (const s of c.segs) {
+        const prev = segs.at(-1);
+        if (prev && s[0] - prev[1] <= d.size) prev[1] = s[1];
+        else segs.push([s[0], s[1]]);
+      }
+      return { ...c, segs };
+    }),
+  };
+}
+
+/** The turn number at index i (runs as in `SessionDigest.runs`). */
+export function turnAt(runs: readonly [number, number][], i: number): number {
+  let k = i;
+  for (const [first, count] of runs) {
+    if (k < count) return first + k;
+    k -= count;
+  }
+  const last = runs.at(-1);
+  return last ? last[0] + last[1] - 1 : 0;
+}
+
+/** Index of the turn numbered `turn`, or of the nearest one after it (the last turn when there is none after). */
+export function indexOfTurnInRuns(runs: readonly [number, number][], turn: number): number {
+  let base = 0;
+  for (const [first, count] of runs) {
+    if (turn < first) return base;
+    if (turn < first + count) return base + Math.ceil(turn - first);
+    base += count;
+  }
+  return Math.max(0, base - 1);
+}

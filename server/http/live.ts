@@ -1,0 +1,78 @@
+import { ready } from '@/server/bootstrap';
+import { jsonError, withDomainErrors } from '@/server/http/respond';
+import { onSessionTurns } from '@/server/services/live';
+import { sessionStamp } from '@/server/services/session-digest';
+import { createContext } from '@/server/trpc/init';
+
+/** A comment line now and then keeps proxies from closing an idle stream; a few bytes per 25 s. */
+const HEARTBEAT_MS = 25_000;
+/** Turns arrive in bursts: the stamp is read once per burst, not once per batch. */
+const SETTLE_MS = 200;
+
+/**
+ * GET /api/sessions/{id}/live (app/api/sessions/[id]/live/route.ts) — Server-Sent Events for an open replay
+ * page: `event: stamp` with the session's stamp
+ * (as `sessions.stamp`) at once and whenever it changes, pushed from PostgreSQL LISTEN/NOTIFY (any instance's
+ * writes), nothing in between but a heartbeat comment. The page then fetches the digest and the new turns.
+ */
+export function sessionLiveGet(req: Request, id: string): Promise<Response> {
+  return withDomainErrors(() => live(req, id));
+}
+
+async function live(req: Request, id: string): Promise<Response> {
+  const ctx = await createContext({ req });
+  if (ctx.role === 'none') return jsonError(401, 'sign in first');
+  let stamp = await sessionStamp(ctx.db, ctx.projectId, id);
+  const handle = await ready();
+  const enc = new TextEncoder();
+  let cleanup = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let closed = false;
+      const send = (text: string) => {
+        if (!closed) controller.enqueue(enc.encode(text));
+      };
+      send(`retry: 5000\nevent: stamp\ndata: ${stamp}\n\n`);
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      const check = () => {
+        timer = null;
+        sessionStamp(ctx.db, ctx.projectId, id)
+          .then((now) => {
+            if (now === stamp) return;
+            stamp = now;
+            send(`event: stamp\ndata: ${now}\n\n`);
+          })
+          .catch(() => undefined);
+      };
+      const unsubscribe = await onSessionTurns(handle, ctx.projectId, id, () => {
+        timer ??= setTimeout(check, SETTLE_MS);
+      });
+      const beat = setInterval(() => send(':\n\n'), HEARTBEAT_MS);
+      cleanup = () => {
+        if (closed) return;
+        closed = true;
+        unsubscribe();
+        clearInterval(beat);
+        if (timer) clearTimeout(timer);
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      req.signal.addEventListener('abort', () => cleanup());
+      // A turn written between the first stamp and the subscription is not missed.
+      check();
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    },
+  });
+}

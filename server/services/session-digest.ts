@@ -1,0 +1,308 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Tx } from '@/server/db';
+import type { CcsTerms } from '@/lib/ccs/contract';
+import {
+  DigestBuilder,
+  digestView,
+  emptyDigest,
+  type DigestRow,
+  type SessionDigest,
+  type TermEventRow,
+} from '@/lib/ccs/digest';
+import type { TermEventKind } from '@/lib/ccs/provenance';
+import { NotFoundError } from './errors';
+
+/**
+ * The replay's digest of a session (`lib/ccs/digest.ts`) and its terms' history, kept in `session_digests` and
+ * `term_events`. Turns are only ever added, so the digest is brought up to date by reading just the turns after
+ * the last one it holds, a chunk per short transaction (a writer never waits long, and a reader of a 100,000-turn
+ * session never holds them all in memory); a turn that arrives out of order, or a change to the session's declared
+ * stress turns, rebuilds it. Several app instances may catch up the same session at once: each chunk locks the
+ * digest's row and continues from what it finds there.
+ */
+
+const CHUNK = 2000;
+
+/** Stress turns declared in session metadata: `{"stress_turns": {"15": "conflict"}}` or `[{"turn": 15, "kind": …}]`. */
+export function stressFromMetadata(metadata: Record<string, unknown>): Map<number, string> {
+  const out = new Map<number, string>();
+  const s = metadata.stress_turns;
+  if (Array.isArray(s)) {
+    for (const x of s)
+      if (x && typeof x === 'object' && typeof (x as { turn?: unknown }).turn === 'number')
+        out.set((x as { turn: number }).turn, String((x as { kind?: unknown }).kind ?? 'stress'));
+  } else if (s && typeof s === 'object') {
+    for (const [k, v] of Object.entries(s)) if (Number.isFinite(Number(k))) out.set(Number(k), String(v));
+  }
+  return out;
+}
+
+interface Current {
+  turns: number;
+  /** The session's declared stress turns, as JSON text (they change the digest's stress marks). */
+  stressMeta: string;
+  metadata: Record<string, unknown>;
+}
+
+/** What the digest must reflect now: two primary-key lookups, never a scan of the turns. */
+async function current(db: Tx, projectId: string, id: string): Promise<Current> {
+  const [row] = rowsOf<{ metadata: Record<string, unknown>; turns: number | null }>(
+    await db.execute(sql`
+      select s.metadata, st.turn_count as turns
+        from sessions s left join session_stats st on st.project_id = s.project_id and st.session_id = s.id
+       where s.project_id = ${projectId} and s.id = ${id}`),
+  );
+  if (!row) throw new NotFoundError('session', id);
+  return {
+    turns: Number(row.turns ?? 0),
+    stressMeta: JSON.stringify(row.metadata.stress_turns ?? null),
+    metadata: row.metadata,
+  };
+}
+
+const stampOf = (c: { turns: number; stressMeta: string }) => `${c.turns}|${c.stressMeta.length}:${hash(c.stressMeta)}`;
+
+/** A short, stable hash (FNV-1a) of the declared stress turns, so the stamp stays a few bytes. */
+function hash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+/**
+ * A few bytes that change whenever the session's digest does (its turn count and declared stress turns): what an
+ * open replay page polls, to fetch the digest and the new turns only when it moved on.
+ */
+export async function sessionStamp(db: Tx, projectId: string, id: string): Promise<string> {
+  return stampOf(await current(db, projectId, id));
+}
+
+interface Stored {
+  turns: number;
+  last_turn: number | null;
+  stress_meta: string;
+  digest: SessionDigest;
+  last_ccs: CcsTerms;
+}
+
+async function stored(db: Tx, projectId: string, id: string, lock = false): Promise<Stored | null> {
+  const [row] = rowsOf<Stored>(
+    await db.execute(sql`
+      select turns, last_turn, stress_meta, digest, last_ccs from session_digests
+       where project_id = ${projectId} and session_id = ${id} ${lock ? sql`for update` : sql``}`),
+  );
+  return row
+    ? { ...row, turns: Number(row.turns), last_turn: row.last_turn === null ? null : Number(row.last_turn) }
+    : null;
+}
+
+async function saveEvents(tx: Tx, projectId: string, id: string, events: TermEventRow[]) {
+  for (let k = 0; k < events.length; k += 20000)
+    await tx.execute(sql`
+      insert into term_events (project_id, session_id, field, term, turn, kind, other)
+      select ${projectId}, ${id}, e.field, e.term, e.turn, e.kind, e.other
+        from jsonb_to_recordset(${JSON.stringify(events.slice(k, k + 20000))}::jsonb)
+          as e(field text, term text, turn int, kind text, other text)`);
+}
+
+/** One chunk: up to CHUNK turns after the digest's last, under the digest row's lock. False when none were left. */
+async function advance(db: Tx, projectId: string, id: string, now: Current): Promise<'more' | 'done' | 'rebuild'> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into session_digests (project_id, session_id, turns, last_turn, stress_meta, digest, last_ccs)
+      values (${projectId}, ${id}, 0, null, ${now.stressMeta}, ${JSON.stringify(emptyDigest())}::jsonb, '{}'::jsonb)
+      on conflict do nothing`);
+    const s = (await stored(tx, projectId, id, true))!;
+    if (s.stress_meta !== now.stressMeta) return 'rebuild';
+    if (s.turns >= now.turns) return s.turns === now.turns ? 'done' : 'rebuild';
+    const rows = rowsOf<DigestRow>(
+      await tx.execute(sql`
+        select turn, timestamp, extra->>'stress' as stress, footprint, hallucination, drift, judge, ccs
+          from turns
+         where project_id = ${projectId} and session_id = ${id}
+               ${s.last_turn === null ? sql`` : sql`and turn > ${s.last_turn}`}
+         order by turn
+         limit ${CHUNK}`),
+    );
+    // Fewer turns after the last one than the count says: one arrived out of order, before it.
+    if (!rows.length) return 'rebuild';
+    const declared = stressFromMetadata(now.metadata);
+    const b = new DigestBuilder({ digest: s.digest, last: s.last_ccs, lastTurn: s.last_turn });
+    const events: TermEventRow[] = [];
+    for (const r of rows) events.push(...b.push({ ...r, stress: r.stress ?? declared.get(r.turn) ?? null }));
+    await saveEvents(tx, projectId, id, events);
+    await tx.execute(sql`
+      update session_digests
+         set turns = ${b.digest.n}, last_turn = ${b.lastTurn}, digest = ${JSON.stringify(b.digest)}::jsonb,
+             last_ccs = ${JSON.stringify(b.last)}::jsonb, built_at = now()
+       where project_id = ${projectId} and session_id = ${id}`);
+    return b.digest.n >= now.turns ? 'done' : 'more';
+  });
+}
+
+async function reset(db: Tx, projectId: string, id: string, now: Current) {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from session_digests
+                          where project_id = ${projectId} and session_id = ${id} for update`);
+    await tx.execute(sql`delete from term_events where project_id = ${projectId} and session_id = ${id}`);
+    await tx.execute(sql`
+      update session_digests
+         set turns = 0, last_turn = null, stress_meta = ${now.stressMeta},
+             digest = ${JSON.stringify(emptyDigest())}::jsonb, last_ccs = '{}'::jsonb, built_at = now()
+       where project_id = ${projectId} and session_id = ${id}`);
+  });
+}
+
+/** Brings the stored digest up to the session's turns; a no-op (two small reads) when it is. */
+async function catchUp(db: Tx, projectId: string, id: string) {
+  const now = await current(db, projectId, id);
+  const [s] = rowsOf<{ turns: number; stress_meta: string }>(
+    await db.execute(sql`select turns, stress_meta from session_digests
+                          where project_id = ${projectId} and session_id = ${id}`),
+  );
+  if (s && Number(s.turns) === now.turns && s.stress_meta === now.stressMeta) return;
+  let rebuilt = false;
+  for (;;) {
+    const step = await advance(db, projectId, id, now);
+    if (step === 'done') break;
+    if (step === 'rebuild') {
+      // Once: a session still receiving turns out of order is caught up on the next view.
+      if (rebuilt) break;
+      rebuilt = true;
+      await reset(db, projectId, id, now);
+    }
+  }
+}
+
+/** The stored digest, brought up to the session's turns, with its stamp. */
+export async function refreshDigest(
+  db: Tx,
+  projectId: string,
+  id: string,
+): Promise<{ stamp: string; digest: SessionDigest }> {
+  await catchUp(db, projectId, id);
+  const s = (await stored(db, projectId, id))!;
+  return { stamp: stampOf({ turns: s.turns, stressMeta: s.stress_meta }), digest: s.digest };
+}
+
+/** The digest as JSON text for the browser (`digestView`), with the stamp it answers to. */
+export async function sessionDigestJson(db: Tx, projectId: string, id: string): Promise<string> {
+  const { stamp, digest } = await refreshDigest(db, projectId, id);
+  return JSON.stringify({ ...digestView(digest), stamp });
+}
+
+// Sessions whose digests are being caught up in the background by this process (one run per session at a time).
+const catchingUp = new Set<string>();
+
+/**
+ * After turns are written: catch the sessions' digests up in the background, so the first view of a long session
+ * does not build it. Failures are left for the next view to meet (it catches up itself).
+ */
+export function refreshDigestsSoon(db: Tx, projectId: string, ids: Iterable<string>) {
+  for (const id of new Set(ids)) {
+    const key = `${projectId}\u0000${id}`;
+    if (catchingUp.has(key)) continue;
+    catchingUp.add(key);
+    setTimeout(() => {
+      refreshDigest(db, projectId, id)
+        .catch(() => undefined)
+        .finally(() => catchingUp.delete(key));
+    }, 50);
+  }
+}
+
+export interface TermBlame {
+  /** Turn that brought the term in as of each turn of the window where it is present (by index in the window). */
+  introduced: (number | null)[];
+  /** The term's first events in the session (at most 8) and how many it has in all. */
+  first: { turn: number; kind: TermEventKind; other: string | null }[];
+  total: number;
+}
+
+/**
+ * For a window of turns (by position), where each of their terms came from: one indexed lookup per distinct term
+ * in `term_events`, reading only the events inside the window, the last one before it and the term's first eight.
+ */
+export async function windowBlame(
+  db: Tx,
+  projectId: string,
+  id: string,
+  offset: number,
+  limit: number,
+): Promise<Record<string, TermBlame>> {
+  await catchUp(db, projectId, id);
+  const window = rowsOf<{ turn: number; ccs: CcsTerms }>(
+    await db.execute(sql`
+      select turn, ccs from turns where project_id = ${projectId} and session_id = ${id}
+       order by turn offset ${offset} limit ${limit}`),
+  );
+  if (!window.length) return {};
+  const keys = new Map<string, { field: string; term: string }>();
+  for (const t of window)
+    for (const [field, list] of Object.entries(t.ccs))
+      for (const term of list ?? []) keys.set(`${field}\u0000${term}`, { field, term });
+  const lo = window[0]!.turn;
+  const hi = window.at(-1)!.turn;
+  const events = rowsOf<{
+    field: string;
+    term: string;
+    turn: number;
+    kind: TermEventKind;
+    other: string | null;
+    total: number;
+    part: string;
+  }>(
+    await db.execute(sql`
+      with k as (select * from jsonb_to_recordset(${JSON.stringify([...keys.values()])}::jsonb)
+                   as k(field text, term text))
+      select k.field, k.term, e.turn, e.kind, e.other, e.part, c.total
+        from k
+        cross join lateral (select count(*)::int as total from term_events x
+                             where x.project_id = ${projectId} and x.session_id = ${id}
+                               and x.field = k.field and md5(x.term) = md5(k.term) and x.term = k.term) c
+        cross join lateral (
+          (select turn, kind, other, 'in' as part from term_events x
+            where x.project_id = ${projectId} and x.session_id = ${id} and x.field = k.field
+              and md5(x.term) = md5(k.term) and x.term = k.term and x.turn between ${lo} and ${hi})
+          union all
+          (select turn, kind, other, 'before' from term_events x
+            where x.project_id = ${projectId} and x.session_id = ${id} and x.field = k.field
+              and md5(x.term) = md5(k.term) and x.term = k.term and x.turn < ${lo}
+            order by x.turn desc limit 1)
+          union all
+          (select turn, kind, other, 'first' from term_events x
+            where x.project_id = ${projectId} and x.session_id = ${id} and x.field = k.field
+              and md5(x.term) = md5(k.term) and x.term = k.term
+            order by x.turn limit 8)
+        ) e`),
+  );
+  const byKey = new Map<
+    string,
+    { timeline: { turn: number; kind: TermEventKind }[]; first: TermBlame['first']; total: number }
+  >();
+  for (const e of events) {
+    const k = `${e.field}\u0000${e.term}`;
+    let b = byKey.get(k);
+    if (!b) byKey.set(k, (b = { timeline: [], first: [], total: Number(e.total) }));
+    const ev = { turn: Number(e.turn), kind: e.kind, other: e.other };
+    if (e.part === 'first') b.first.push(ev);
+    else b.timeline.push(ev);
+  }
+  const out: Record<string, TermBlame> = {};
+  for (const [k, b] of byKey) {
+    b.timeline.sort((x, y) => x.turn - y.turn);
+    b.first.sort((x, y) => x.turn - y.turn);
+    const { field, term } = keys.get(k)!;
+    let e = 0;
+    let intro: number | null = null;
+    const introduced = window.map((t) => {
+      while (e < b.timeline.length && b.timeline[e]!.turn <= t.turn) {
+        const ev = b.timeline[e++]!;
+        if (ev.kind === 'added' || ev.kind === 'changed_to') intro = ev.turn;
+      }
+      return t.ccs[field]?.includes(term) ? intro : null;
+    });
+    out[k] = { introduced, first: b.first, total: b.total };
+  }
+  return out;
+}
