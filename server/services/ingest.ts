@@ -85,8 +85,8 @@ export async function ingest(db: Db, projectId: string, items: BodyItem[], actor
   for (const r of results) r.status === 'accepted' ? accepted++ : r.status === 'duplicate' && duplicates++;
   const summary: IngestSummary = { results, accepted, duplicates, rejected: results.length - accepted - duplicates };
 
-  // The replay digests of the sessions that gained turns are caught up in the background, so opening a long session
-  // does not build its digest (a view catches up whatever this misses).
+  // The replay digests of the sessions that gained turns are caught up in the background once ingest pauses, so
+  // opening a long session does not build its digest (a view catches up whatever this has not yet).
   const grown = new Set<string>();
   for (const p of pending)
     if (p.record.type === 'turn' && results[p.index]?.status === 'accepted') grown.add(p.record.sessionId);

@@ -154,7 +154,7 @@ async function reset(db: Tx, projectId: string, id: string, now: Current) {
 }
 
 /** Brings the stored digest up to the session's turns; a no-op (two small reads) when it is. */
-async function catchUp(db: Tx, projectId: string, id: string) {
+async function catchUp(db: Tx, projectId: string, id: string, stop: () => boolean = () => false) {
   const now = await current(db, projectId, id);
   const [s] = rowsOf<{ turns: number; stress_meta: string }>(
     await db.execute(sql`select turns, stress_meta from session_digests
@@ -163,6 +163,7 @@ async function catchUp(db: Tx, projectId: string, id: string) {
   if (s && Number(s.turns) === now.turns && s.stress_meta === now.stressMeta) return;
   let rebuilt = false;
   for (;;) {
+    if (stop()) return;
     const step = await advance(db, projectId, id, now);
     if (step === 'done') break;
     if (step === 'rebuild') {
@@ -191,23 +192,50 @@ export async function sessionDigestJson(db: Tx, projectId: string, id: string): 
   return JSON.stringify({ ...digestView(digest), stamp });
 }
 
-// Sessions whose digests are being caught up in the background by this process (one run per session at a time).
-const catchingUp = new Set<string>();
-
 /**
- * After turns are written: catch the sessions' digests up in the background, so the first view of a long session
- * does not build it. Failures are left for the next view to meet (it catches up itself).
+ * Background catch-up, in idle time: ingest is the hot path, so digests are brought up to date once this process
+ * has had no ingest for `IDLE_MS` (like autovacuum after a burst), one session at a time, stopping between chunks
+ * when ingest resumes. A page that opens a session meanwhile catches it up itself. Per process; what one process
+ * leaves undone, any other (or the next view) finishes from the stored state.
  */
+const IDLE_MS = 1000;
+const background = {
+  pending: new Map<string, { db: Tx; projectId: string; id: string }>(),
+  lastIngest: 0,
+  busy: false,
+};
+
+/** After turns are written: queue their sessions' digests for catching up when ingest pauses. */
 export function refreshDigestsSoon(db: Tx, projectId: string, ids: Iterable<string>) {
-  for (const id of new Set(ids)) {
-    const key = `${projectId}\u0000${id}`;
-    if (catchingUp.has(key)) continue;
-    catchingUp.add(key);
-    setTimeout(() => {
-      refreshDigest(db, projectId, id)
-        .catch(() => undefined)
-        .finally(() => catchingUp.delete(key));
-    }, 50);
+  background.lastIngest = Date.now();
+  for (const id of ids) background.pending.set(`${projectId}\u0000${id}`, { db, projectId, id });
+  schedule();
+}
+
+function schedule() {
+  if (background.busy || !background.pending.size) return;
+  background.busy = true;
+  setTimeout(() => void drain(), IDLE_MS);
+}
+
+const ingestResumed = () => Date.now() - background.lastIngest < IDLE_MS;
+
+async function drain() {
+  try {
+    while (background.pending.size && !ingestResumed()) {
+      const [key, job] = background.pending.entries().next().value!;
+      background.pending.delete(key);
+      try {
+        await catchUp(job.db, job.projectId, job.id, ingestResumed);
+      } catch {
+        // Left for the next view, which catches up itself.
+      }
+      // Stopped for ingest before the end: back in the queue.
+      if (ingestResumed()) background.pending.set(key, job);
+    }
+  } finally {
+    background.busy = false;
+    schedule();
   }
 }
 
