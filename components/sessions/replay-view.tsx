@@ -118,9 +118,12 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
     [digestQ.data],
   );
   const digestKey = useMemo(() => trpc.sessions.digest.queryKey({ id }), [trpc, id]);
+  // Once per new stamp: the digest fetched may already be newer than the stamp that asked for it.
+  const asked = useRef<string | null>(null);
   useEffect(() => {
-    if (stamp && digest && stamp !== digest.stamp && !digestQ.isFetching)
-      void qc.invalidateQueries({ queryKey: digestKey });
+    if (!stamp || !digest || stamp === digest.stamp || stamp === asked.current || digestQ.isFetching) return;
+    asked.current = stamp;
+    void qc.invalidateQueries({ queryKey: digestKey });
   }, [stamp, digest, digestQ.isFetching, qc, digestKey]);
   const runs = useMemo(() => digest?.runs ?? [], [digest]);
   const turnAt = useCallback((k: number) => turnAtRuns(runs, k), [runs]);
@@ -255,15 +258,16 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
   const blameData = blameQ.data;
   const blame = useCallback(
     (field: string, term: string) => {
-      const b = blameData?.[`${field}\u0000${term}`];
+      const b = blameData?.terms[`${field}\u0000${term}`];
       if (!b) return undefined;
       const history = [
         ...b.first.map(termEventLabel),
         ...(b.total > b.first.length ? [`and ${b.total - b.first.length} more`] : []),
       ].join(' · ');
-      return { introduced: b.introduced[i - w * WINDOW] ?? null, history };
+      const k = currentTurn === null ? -1 : (blameData?.turns.indexOf(currentTurn) ?? -1);
+      return { introduced: k < 0 ? null : (b.introduced[k] ?? null), history };
     },
-    [blameData, i, w],
+    [blameData, currentTurn],
   );
 
   if (session.error) return <ErrorBox error={session.error} />;

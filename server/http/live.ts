@@ -25,12 +25,21 @@ async function live(req: Request, id: string): Promise<Response> {
   let stamp = await sessionStamp(ctx.db, ctx.projectId, id);
   const handle = await ready();
   const enc = new TextEncoder();
-  let cleanup = () => {};
+  // Set by a client that goes away, perhaps before `start` has subscribed: then it cleans up once it has.
+  let gone = false;
+  let cleanup = () => {
+    gone = true;
+  };
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       let closed = false;
       const send = (text: string) => {
-        if (!closed) controller.enqueue(enc.encode(text));
+        if (closed) return;
+        try {
+          controller.enqueue(enc.encode(text));
+        } catch {
+          cleanup();
+        }
       };
       send(`retry: 5000\nevent: stamp\ndata: ${stamp}\n\n`);
       let timer: ReturnType<typeof setTimeout> | null = null;
@@ -61,6 +70,7 @@ async function live(req: Request, id: string): Promise<Response> {
         }
       };
       req.signal.addEventListener('abort', () => cleanup());
+      if (gone || req.signal.aborted) return cleanup();
       // A turn written between the first stamp and the subscription is not missed.
       check();
     },

@@ -217,7 +217,8 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect(o.stamp).toBe(await caller.sessions.stamp({ id: 'itops-nginx-502' }));
     // Where the first turn's constraints came from: turn 1, for every turn of the window they stay in.
     const blame = await caller.sessions.blame({ id: 'itops-nginx-502', offset: 0, limit: 100 });
-    expect(blame['constraints\u0000no_restart(nginx)']!.introduced[0]).toBe(1);
+    expect(blame.turns[0]).toBe(1);
+    expect(blame.terms['constraints\u0000no_restart(nginx)']!.introduced[0]).toBe(1);
 
     await caller.ingest.batch({
       records: [

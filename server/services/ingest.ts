@@ -10,7 +10,7 @@ import { rowsOf, type Db, type Tx } from '@/server/db';
 import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import { addToSessionStats } from './session-stats';
-import { refreshDigestsSoon } from './session-digest';
+import { duringIngest, refreshDigestsSoon } from './session-digest';
 import { notifyTurns } from './live';
 import { memoryEvents } from '@/server/db/schema/curation';
 import { curateBatch, type CurationCounts } from './curation';
@@ -33,7 +33,12 @@ export interface IngestSummary {
  * transaction; should the database refuse it, each record is retried in its own transaction so a
  * single bad row cannot take the others down. Idempotent: a record already stored is `duplicate`.
  */
-export async function ingest(db: Db, projectId: string, items: BodyItem[], actor: string): Promise<IngestSummary> {
+export function ingest(db: Db, projectId: string, items: BodyItem[], actor: string): Promise<IngestSummary> {
+  // Replay digests are caught up in the background only while no ingest runs (session-digest.ts).
+  return duringIngest(() => ingestItems(db, projectId, items, actor));
+}
+
+async function ingestItems(db: Db, projectId: string, items: BodyItem[], actor: string): Promise<IngestSummary> {
   const results: IngestResult[] = new Array(items.length);
   const pending: Pending[] = [];
   const malformed: Parameters<typeof curateBatch>[3] = [];

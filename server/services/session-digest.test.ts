@@ -105,7 +105,7 @@ describe.each(DRIVERS)('the session digest on %s', (driver) => {
         for (const [field, terms] of Object.entries(ccsOf(turn)))
           for (const term of terms) {
             const want = blame(history, field, term, turn);
-            const got = b[`${field}\u0000${term}`]!;
+            const got = b.terms[`${field}\u0000${term}`]!;
             expect(got.introduced[k], `${field} ${term} at ${turn}`).toBe(want.introduced!.turn);
             expect(got.total).toBe(want.history.length);
             expect(got.first).toEqual(

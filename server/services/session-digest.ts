@@ -105,16 +105,20 @@ async function saveEvents(tx: Tx, projectId: string, id: string, events: TermEve
           as e(field text, term text, turn int, kind text, other text)`);
 }
 
-/** One chunk: up to CHUNK turns after the digest's last, under the digest row's lock. False when none were left. */
-async function advance(db: Tx, projectId: string, id: string, now: Current): Promise<'more' | 'done' | 'rebuild'> {
+/**
+ * One chunk: up to CHUNK turns after the digest's last, under the digest row's lock, against what the session is
+ * now (read under that lock: a caller that looked earlier may be behind another that has caught up since).
+ */
+async function advance(db: Tx, projectId: string, id: string): Promise<'more' | 'done' | 'rebuild'> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`
       insert into session_digests (project_id, session_id, turns, last_turn, stress_meta, digest, last_ccs)
-      values (${projectId}, ${id}, 0, null, ${now.stressMeta}, ${JSON.stringify(emptyDigest())}::jsonb, '{}'::jsonb)
+      values (${projectId}, ${id}, 0, null, 'null', ${JSON.stringify(emptyDigest())}::jsonb, '{}'::jsonb)
       on conflict do nothing`);
     const s = (await stored(tx, projectId, id, true))!;
-    if (s.stress_meta !== now.stressMeta) return 'rebuild';
-    if (s.turns >= now.turns) return s.turns === now.turns ? 'done' : 'rebuild';
+    const now = await current(tx, projectId, id);
+    if (s.stress_meta !== now.stressMeta) return s.turns === 0 ? fresh(tx, projectId, id, now) : 'rebuild';
+    if (s.turns >= now.turns) return 'done';
     const rows = rowsOf<DigestRow>(
       await tx.execute(sql`
         select turn, timestamp, extra->>'stress' as stress, footprint, hallucination, drift, judge, ccs
@@ -140,10 +144,19 @@ async function advance(db: Tx, projectId: string, id: string, now: Current): Pro
   });
 }
 
-async function reset(db: Tx, projectId: string, id: string, now: Current) {
+/** An empty digest takes the session's declared stress turns as they are: nothing to rebuild yet. */
+async function fresh(tx: Tx, projectId: string, id: string, now: Current): Promise<'more'> {
+  await tx.execute(sql`update session_digests set stress_meta = ${now.stressMeta}
+                        where project_id = ${projectId} and session_id = ${id}`);
+  return 'more';
+}
+
+/** Starts the digest and the term history again from nothing (under the row's lock). */
+async function reset(db: Tx, projectId: string, id: string) {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select 1 from session_digests
                           where project_id = ${projectId} and session_id = ${id} for update`);
+    const now = await current(tx, projectId, id);
     await tx.execute(sql`delete from term_events where project_id = ${projectId} and session_id = ${id}`);
     await tx.execute(sql`
       update session_digests
@@ -164,13 +177,13 @@ async function catchUp(db: Tx, projectId: string, id: string, stop: () => boolea
   let rebuilt = false;
   for (;;) {
     if (stop()) return;
-    const step = await advance(db, projectId, id, now);
+    const step = await advance(db, projectId, id);
     if (step === 'done') break;
     if (step === 'rebuild') {
       // Once: a session still receiving turns out of order is caught up on the next view.
       if (rebuilt) break;
       rebuilt = true;
-      await reset(db, projectId, id, now);
+      await reset(db, projectId, id);
     }
   }
 }
@@ -202,8 +215,20 @@ const IDLE_MS = 1000;
 const background = {
   pending: new Map<string, { db: Tx; projectId: string; id: string }>(),
   lastIngest: 0,
+  inFlight: 0,
   busy: false,
 };
+
+/** Ingest requests tell the background work when they start and end: it waits while any is running. */
+export async function duringIngest<T>(f: () => Promise<T>): Promise<T> {
+  background.inFlight++;
+  try {
+    return await f();
+  } finally {
+    background.inFlight--;
+    background.lastIngest = Date.now();
+  }
+}
 
 /** After turns are written: queue their sessions' digests for catching up when ingest pauses. */
 export function refreshDigestsSoon(db: Tx, projectId: string, ids: Iterable<string>) {
@@ -218,7 +243,7 @@ function schedule() {
   setTimeout(() => void drain(), IDLE_MS);
 }
 
-const ingestResumed = () => Date.now() - background.lastIngest < IDLE_MS;
+const ingestResumed = () => background.inFlight > 0 || Date.now() - background.lastIngest < IDLE_MS;
 
 async function drain() {
   try {
@@ -240,7 +265,7 @@ async function drain() {
 }
 
 export interface TermBlame {
-  /** Turn that brought the term in as of each turn of the window where it is present (by index in the window). */
+  /** Turn that brought the term in, as of each turn of the window where it is present (aligned with `turns`). */
   introduced: (number | null)[];
   /** The term's first events in the session (at most 8) and how many it has in all. */
   first: { turn: number; kind: TermEventKind; other: string | null }[];
@@ -257,14 +282,14 @@ export async function windowBlame(
   id: string,
   offset: number,
   limit: number,
-): Promise<Record<string, TermBlame>> {
+): Promise<{ turns: number[]; terms: Record<string, TermBlame> }> {
   await catchUp(db, projectId, id);
   const window = rowsOf<{ turn: number; ccs: CcsTerms }>(
     await db.execute(sql`
       select turn, ccs from turns where project_id = ${projectId} and session_id = ${id}
        order by turn offset ${offset} limit ${limit}`),
   );
-  if (!window.length) return {};
+  if (!window.length) return { turns: [], terms: {} };
   const keys = new Map<string, { field: string; term: string }>();
   for (const t of window)
     for (const [field, list] of Object.entries(t.ccs))
@@ -332,5 +357,5 @@ export async function windowBlame(
     });
     out[k] = { introduced, first: b.first, total: b.total };
   }
-  return out;
+  return { turns: window.map((t) => Number(t.turn)), terms: out };
 }
