@@ -26,7 +26,12 @@ export interface DbHandle {
    * LISTEN on a channel: `fn` gets the payload of every NOTIFY on it, from any instance on the same database (on
    * PGlite, from this process). Resolves to the function that stops listening.
    */
-  listen: (channel: string, fn: (payload: string) => void) => Promise<() => Promise<void>>;
+  listen: (
+    channel: string,
+    fn: (payload: string) => void,
+    /** Called when a dropped connection listens again (PostgreSQL): NOTIFYs meanwhile were lost. */
+    onRelisten?: () => void,
+  ) => Promise<() => Promise<void>>;
 }
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'drizzle');
@@ -64,8 +69,13 @@ export async function openDb(opts: OpenOptions): Promise<DbHandle> {
       location: withoutPassword(opts.url),
       close: () => client.end({ timeout: 5 }),
       // postgres.js keeps one connection for all its listeners, and reconnects it (listening again) if it drops.
-      listen: async (channel, fn) => {
-        const l = await client.listen(channel, fn);
+      listen: async (channel, fn, onRelisten) => {
+        let first = true;
+        const l = await client.listen(channel, fn, () => {
+          // NOTIFYs sent while the connection was down are lost: whoever listens checks for itself.
+          if (!first) onRelisten?.();
+          first = false;
+        });
         return () => l.unlisten();
       },
       // Instances started together take turns: one migrates while the others wait on the lock, then find

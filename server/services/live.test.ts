@@ -48,4 +48,19 @@ describe.each(DRIVERS)('news of new turns on %s', (driver) => {
     await settle();
     expect(heard).toHaveLength(3);
   });
+
+  // PostgreSQL only: PGlite's LISTEN is in the same process and cannot lose its connection.
+  if (driver === 'postgres')
+    it('after its LISTEN connection drops and comes back, has every subscriber check for what it missed', async () => {
+      const heard: string[] = [];
+      const stop = await onSessionTurns(h, 'default', 's', () => heard.push('s'));
+      await h.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity
+                              where query ilike 'listen%' and pid <> pg_backend_pid()`);
+      // Written while nobody listens: the NOTIFY is lost, the check after reconnecting is not.
+      await ingest(h.db, 'default', [turn('s', 10)], 'test');
+      const until = Date.now() + 10_000;
+      while (!heard.length && Date.now() < until) await settle();
+      expect(heard).toContain('s');
+      stop();
+    });
 });

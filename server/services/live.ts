@@ -55,7 +55,11 @@ function hubOf(handle: DbHandle): Hub {
     if (typeof sessionId === 'string') for (const fn of subs.get(key(projectId, sessionId)) ?? []) fn();
     else for (const [k, set] of subs) if (k.startsWith(`${projectId}\u0000`)) for (const fn of set) fn();
   };
-  hub = { subs, started: handle.listen(TURNS_CHANNEL, dispatch) };
+  // After a reconnect every subscriber checks its session: what was sent while the connection was down is lost.
+  const everyone = () => {
+    for (const set of subs.values()) for (const fn of set) fn();
+  };
+  hub = { subs, started: handle.listen(TURNS_CHANNEL, dispatch, everyone) };
   hub.started.catch(() => hubs.delete(handle));
   hubs.set(handle, hub);
   return hub;
