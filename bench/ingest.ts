@@ -228,13 +228,19 @@ async function copyPostgres(url: string, rows: unknown[][]): Promise<number> {
   return rate;
 }
 
-async function copyPglite(dir: string, rows: unknown[][]): Promise<number> {
+/** A migrated PGlite in `dir` with the project and the sessions, opened by the driver alone. */
+async function freshPglite(dir: string): Promise<PGlite> {
   const h = await openDb({ dataDir: dir });
   await migrateDb(h);
   await h.close();
   const db = await PGlite.create({ dataDir: path.join(dir, 'pglite') });
   await db.query(`insert into projects (id, name) values ('default', 'bench') on conflict do nothing`);
   await prepareSessions((q) => db.query(q));
+  return db;
+}
+
+async function copyPglite(dir: string, rows: unknown[][]): Promise<number> {
+  const db = await freshPglite(dir);
   const text = copyText(rows);
   const t0 = performance.now();
   await db.query(`copy turns (${COLS}) from '/dev/blob'`, [], { blob: new Blob([text]) });
@@ -246,12 +252,7 @@ async function copyPglite(dir: string, rows: unknown[][]): Promise<number> {
 }
 
 async function rawPglite(dir: string, rows: unknown[][]): Promise<number> {
-  const h = await openDb({ dataDir: dir });
-  await migrateDb(h);
-  await h.close();
-  const db = await PGlite.create({ dataDir: path.join(dir, 'pglite') });
-  await db.query(`insert into projects (id, name) values ('default', 'bench') on conflict do nothing`);
-  await prepareSessions((q) => db.query(q));
+  const db = await freshPglite(dir);
   const t0 = performance.now();
   for (let i = 0; i < rows.length; i += BATCH) {
     const chunk = rows.slice(i, i + BATCH);

@@ -6,3 +6,12 @@ export async function open(page: Page, url: string) {
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
   return res;
 }
+
+/** The replay page: after hydration its keyboard listener is attached (key presses before that would be lost). */
+export const replayKeysReady = (page: Page) => page.locator('html[data-replay-keys]').waitFor({ state: 'attached' });
+export const turnReadout = (page: Page) => page.getByTestId('turn-readout').textContent();
+/** The terms of a CCS field shown with a mark (added, removed, changed). */
+export const markedTerms = (page: Page, field: string, mark: string) =>
+  page
+    .locator(`[data-testid=ccs-state] [data-field=${field}] [data-mark=${mark}]`)
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNextServer, type NextServer } from '../server/test/next-server';
 import { launchPage } from './browser';
-import { open } from './page';
+import { markedTerms, open, replayKeysReady, turnReadout } from './page';
 
 /**
  * A 100,000-turn session, generated here, on a server of its own (the embedded database, no demo): the shared UI
@@ -35,12 +35,9 @@ const ingest = (rows: unknown[]) =>
     headers: { authorization: `Bearer ${KEY}` },
     body: JSON.stringify(rows),
   });
-const keysReady = () => page.locator('html[data-replay-keys]').waitFor({ state: 'attached' });
-const readout = () => page.getByTestId('turn-readout').textContent();
-const marked = (field: string, mark: string) =>
-  page
-    .locator(`[data-testid=ccs-state] [data-field=${field}] [data-mark=${mark}]`)
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
+const keysReady = () => replayKeysReady(page);
+const readout = () => turnReadout(page);
+const marked = (field: string, mark: string) => markedTerms(page, field, mark);
 
 describe('a 100,000-turn session', () => {
   it('replays by keyboard at turns 1, 50,000 and 100,000, and shows turns appended live', async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchPage } from './browser';
-import { open } from './page';
+import { markedTerms, open, replayKeysReady, turnReadout } from './page';
 import { uiServer } from './ui-server';
 
 const srv = uiServer();
@@ -13,13 +13,9 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-/** After hydration the keyboard listener is attached; key presses before that would be lost. */
-const keysReady = () => page.locator('html[data-replay-keys]').waitFor({ state: 'attached' });
-const readout = () => page.getByTestId('turn-readout').textContent();
-const marked = (field: string, mark: string) =>
-  page
-    .locator(`[data-testid=ccs-state] [data-field=${field}] [data-mark=${mark}]`)
-    .evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
+const keysReady = () => replayKeysReady(page);
+const readout = () => turnReadout(page);
+const marked = (field: string, mark: string) => markedTerms(page, field, mark);
 const ingest = (rows: unknown[]) =>
   fetch(`${srv.url}/api/v1/ingest`, {
     method: 'POST',

@@ -296,7 +296,7 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
                 · {fmtDateTime(first)} · {fmtDuration(last && first ? Date.parse(last) - Date.parse(first) : null)}
               </>
             ) : null}{' '}
-            · {fmtInt(n)} turns
+            · {digest ? fmtInt(n) : '…'} turns
           </div>
         </div>
         <div className="toolbar">
