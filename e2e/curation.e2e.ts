@@ -145,3 +145,107 @@ describe('renamed pages', () => {
     await page.getByLabel('Search entries').waitFor();
   });
 });
+
+describe('long curation lists', () => {
+  const AGENT = 'pager-e2e';
+  it('page past their first screen: the inbox by the server (j fetches the next page), the events too', async () => {
+    const words = ['billing', 'search', 'auth', 'ingest', 'export', 'support', 'design'];
+    const events = Array.from({ length: 105 }, (_, i) => ({
+      type: 'memory_event',
+      data: {
+        event_id: `memevt_pager_${String(i).padStart(4, '0')}`,
+        // Long ago: the Events tab lists newest first, so these come after everything else.
+        timestamp: new Date(Date.UTC(2001, 0, 1) + i * 1000).toISOString(),
+        source_agent: AGENT,
+        task_id: 'pager',
+        memory_kind: 'procedure',
+        content: `Paging check ${i}: the ${words[i % words.length]} runbook step ${i} is owned by team ${i}.`,
+        suggested_scope: 'team_memory',
+        sensitivity: 'internal',
+        confidence: 'high',
+        evidence_refs: ['docs/pager.md'],
+        ttl: 'durable',
+      },
+    }));
+    const r = await fetch(`${srv.url}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${srv.key}` },
+      body: JSON.stringify(events),
+    });
+    expect(((await r.json()) as { curation: { proposed: number } }).curation.proposed).toBe(105);
+    // 101 malformed events in one request, and 100 more batches (one discarded event each) for the reports list.
+    const malformed = Array.from({ length: 101 }, (_, i) => ({
+      type: 'memory_event',
+      data: { event_id: `memevt_pager_bad_${i}`, memory_kind: 'fact', content: 'no source' },
+    }));
+    await fetch(`${srv.url}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${srv.key}` },
+      body: JSON.stringify(malformed),
+    });
+    for (let i = 0; i < 100; i++) {
+      const one = {
+        ...events[0]!,
+        data: { ...events[0]!.data, event_id: `memevt_pager_d${i}`, suggested_scope: 'discard' },
+      };
+      const d = await fetch(`${srv.url}/api/v1/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${srv.key}` },
+        body: JSON.stringify([one]),
+      });
+      expect(d.status).toBe(200);
+    }
+
+    await inbox();
+    await page.getByLabel('Filter by agent').selectOption(AGENT);
+    const rows = page.getByTestId('inbox-list').locator('.inbox-row');
+    const count = page.getByTestId('inbox-count');
+    await expect.poll(() => count.textContent()).toMatch(/^Showing 100 of 105 pending proposals/);
+    expect(await rows.count()).toBe(100);
+    expect(await rows.first().textContent()).toContain('Paging check 0:');
+    // By keyboard to the last row loaded: one more j there fetches the next page, and the next j moves onto it.
+    await rows.first().click();
+    for (let i = 0; i < 100; i++) await page.keyboard.press('j');
+    await expect.poll(() => rows.count()).toBe(105);
+    await page.keyboard.press('j');
+    await expect.poll(() => selected().textContent()).toContain('Paging check 100:');
+    expect(await count.textContent()).toBe('Showing 105 of 105 pending proposals');
+
+    await open(page, `${srv.url}/curation/events`);
+    const table = page.getByTestId('events-table').locator('tbody tr');
+    const foot = page.getByTestId('events-count');
+    await expect.poll(() => foot.textContent()).toMatch(/^Showing 100 of [\d,]+ events/);
+    const total = Number(/of ([\d,]+)/.exec((await foot.textContent())!)![1]!.replace(/,/g, ''));
+    expect(total).toBeGreaterThan(105);
+    await foot.getByRole('button', { name: /^Show \d+ more$/ }).click();
+    await expect.poll(() => table.count()).toBe(Math.min(200, total));
+    // A link to the oldest event opens the tab with that event first, marked.
+    await open(page, `${srv.url}/curation/events?focus=memevt_pager_0000`);
+    await expect.poll(() => table.first().getAttribute('data-focus-id')).toBe('memevt_pager_0000');
+    expect(await table.first().getAttribute('class')).toContain('focus-target');
+    await page.getByLabel('Filter by kind').selectOption('procedure');
+    await expect.poll(() => foot.textContent()).toMatch(/of [\d,]+ procedure events/);
+
+    // Malformed events, the batch reports and the audit log page too.
+    const more = async (testId: string, rows: ReturnType<Page['locator']>) => {
+      const f = page.getByTestId(testId);
+      await expect.poll(() => f.textContent()).toMatch(/^Showing 100 of [\d,]+/);
+      const n = Number(/of ([\d,]+)/.exec((await f.textContent())!)![1]!.replace(/,/g, ''));
+      expect(n).toBeGreaterThan(100);
+      await f.getByRole('button', { name: /^Show \d+ more$/ }).click();
+      await expect.poll(() => rows.count()).toBe(Math.min(200, n));
+    };
+    await open(page, `${srv.url}/curation/events`);
+    await more('rejected-count', page.getByTestId('rejected-events').locator('tbody tr'));
+    await open(page, `${srv.url}/curation/reports`);
+    await more('batches-count', page.getByTestId('batches').locator('.inbox-row'));
+    await open(page, `${srv.url}/curation/audit`);
+    const audit = page.getByTestId('audit').locator('tbody tr');
+    await expect.poll(() => audit.count()).toBe(100);
+    const newest = await audit.first().textContent();
+    await page.getByRole('button', { name: 'Older' }).click();
+    await expect.poll(() => audit.first().textContent()).not.toBe(newest);
+    await page.getByRole('button', { name: 'Newer' }).click();
+    await expect.poll(() => audit.first().textContent()).toBe(newest);
+  });
+});

@@ -1,35 +1,53 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'next/navigation';
+import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import type { RouterOutputs } from '@/components/trpc/outputs';
+import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
+import { CURATION_PAGE } from '@/lib/curation/event';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 
 const CONF: Record<string, string> = { high: 'ok', medium: 'warn', low: 'danger' };
 
+type EventRow = RouterOutputs['curation']['events']['items'][number];
+
+/** The memory events received, newest first, paged by the server and filtered by kind there. */
 export function EventsTable() {
   const trpc = useTRPC();
-  const q = useQuery(trpc.curation.events.queryOptions());
   const [kind, setKind] = useState('');
-  const kinds = useMemo(() => [...new Set((q.data ?? []).map((e) => e.kind))].sort(), [q.data]);
-  const rows = (q.data ?? []).filter((e) => !kind || e.kind === kind);
-  const redacted = (q.data ?? []).filter((e) => e.redactions.length).length;
-  const focus = useFocus(!!q.data);
+  const focusParam = useSearchParams().get('focus');
+  const q = useInfiniteQuery({
+    ...trpc.curation.events.infiniteQueryOptions(
+      { kind: kind || null, focus: focusParam, limit: CURATION_PAGE },
+      { getNextPageParam: (last) => last.next },
+    ),
+    placeholderData: keepPreviousData,
+  });
+  const first = q.data?.pages[0];
+  const loaded = q.data?.pages.flatMap((p) => p.items) ?? [];
+  // The event a link points at is shown first, wherever it is in the list.
+  const pinned = first?.focused && !loaded.some((e) => e.eventId === first.focused!.eventId) ? first.focused : null;
+  const rows = pinned ? [pinned, ...loaded] : loaded;
+  const focus = useFocus(!!first);
   return (
     <>
       <div className="toolbar" style={{ justifyContent: 'space-between', margin: '12px 0 8px' }}>
-        <span className="muted">
-          {q.data
-            ? `${fmtInt(q.data.length)} memory events received · ${fmtInt(redacted)} with secrets redacted`
+        <span className="muted" data-testid="events-summary">
+          {first
+            ? `${fmtInt(first.total)} memory events received · ${fmtInt(first.redacted)} with secrets redacted`
             : 'Loading…'}
         </span>
         <select className="select" aria-label="Filter by kind" value={kind} onChange={(e) => setKind(e.target.value)}>
           <option value="">All kinds</option>
-          {kinds.map((k) => (
-            <option key={k}>{k}</option>
+          {(first?.kinds ?? []).map((k) => (
+            <option key={k.kind} value={k.kind}>
+              {k.kind} ({fmtInt(k.n)})
+            </option>
           ))}
         </select>
       </div>
@@ -51,7 +69,7 @@ export function EventsTable() {
             <SkeletonRows cols={7} />
           ) : (
             <tbody>
-              {rows.map((e) => (
+              {rows.map((e: EventRow) => (
                 <tr
                   key={e.eventId}
                   data-focus-id={e.eventId}
@@ -89,7 +107,15 @@ export function EventsTable() {
             </tbody>
           )}
         </table>
-        {q.data && !q.data.length ? (
+        <ListFoot
+          testId="events-count"
+          shown={loaded.length}
+          matching={first?.matching ?? 0}
+          noun={kind ? `${kind} events` : 'events'}
+          page={CURATION_PAGE}
+          query={q}
+        />
+        {first && !first.total ? (
           <EmptyState title="No memory events yet">
             Agents send them as <code>{'{"type": "memory_event", "data": {...}}'}</code> to{' '}
             <code>POST /api/v1/ingest</code>.

@@ -1,11 +1,13 @@
 'use client';
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { KINDS, SCOPES } from '@/lib/curation/pipeline';
 import { fmtInt } from '@/lib/format';
+import { CURATION_PAGE } from '@/lib/curation/event';
 import { useTRPC } from '@/components/trpc/provider';
+import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { CONFIDENCE_TONE, ProposalDetail, type DetailMode } from './proposal-detail';
@@ -23,26 +25,33 @@ export function Inbox() {
   const params = useSearchParams();
   const [status, setStatus] = useState<Status>('pending');
   const [filters, setFilters] = useState({ scope: '', kind: '', agent: '', confidence: '' });
-  const list = useQuery({
-    ...trpc.curation.inbox.queryOptions({
-      status,
-      scope: filters.scope || null,
-      kind: filters.kind || null,
-      agent: filters.agent || null,
-      confidence: filters.confidence || null,
-    }),
+  // Paged by the server, 100 at a time, with how many match: a long queue never stops silently.
+  const list = useInfiniteQuery({
+    ...trpc.curation.inbox.infiniteQueryOptions(
+      {
+        status,
+        scope: filters.scope || null,
+        kind: filters.kind || null,
+        agent: filters.agent || null,
+        confidence: filters.confidence || null,
+        limit: CURATION_PAGE,
+      },
+      { getNextPageParam: (last) => last.next },
+    ),
     placeholderData: keepPreviousData,
   });
-  const items = useMemo(() => list.data?.items ?? [], [list.data]);
-  const wanted = params.get('proposal');
+  const first = list.data?.pages[0];
+  const items = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
+  const param = params.get('proposal');
+  // The row chosen by j/k or a click, ahead of the URL: keys pressed quickly must not read a stale URL, nor jump
+  // back when the URL of an earlier press lands. A URL that is none of the ones this page set (a link) wins.
+  const [picked, setPicked] = useState<{ id: string; trail: Set<string> } | null>(null);
+  const wanted = picked && picked.trail.has(param ?? '') ? picked.id : param;
   const [cursor, setCursor] = useState(0);
-  const at = wanted
-    ? Math.max(
-        0,
-        items.findIndex((i) => i.id === wanted),
-      )
-    : Math.min(cursor, Math.max(0, items.length - 1));
-  const current = items[at];
+  const found = wanted ? items.findIndex((i) => i.id === wanted) : -1;
+  const at = found >= 0 ? found : Math.min(cursor, Math.max(0, items.length - 1));
+  // A link to a proposal that is not among the rows loaded (or not in this status) still opens it.
+  const current = wanted && found < 0 ? { id: wanted } : items[at];
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const [mode, setMode] = useState<DetailMode>('view');
   const [banner, setBanner] = useState<{ tone: 'ok' | 'warn' | 'danger'; text: string } | null>(null);
@@ -55,7 +64,9 @@ export function Inbox() {
     setCursor(i);
     setMode('view');
     const id = items[i]?.id;
-    if (id) router.replace(`/curation?proposal=${id}`, { scroll: false });
+    if (!id) return;
+    setPicked((p) => ({ id, trail: new Set([...(p?.trail ?? [param ?? '']), id]) }));
+    router.replace(`/curation?proposal=${id}`, { scroll: false });
   };
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.curation.pathKey() });
   const decide = useMutation(
@@ -69,6 +80,7 @@ export function Inbox() {
               : 'Rejected; nothing was written.',
         });
         setMode('view');
+        setPicked(null);
         router.replace('/curation', { scroll: false });
         void refresh();
       },
@@ -101,8 +113,11 @@ export function Inbox() {
       const t = e.target as HTMLElement;
       if (t.closest('input, textarea, select, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
       if (!items.length) return;
-      if (e.key === 'j' || e.key === 'ArrowDown') select(Math.min(at + 1, items.length - 1));
-      else if (e.key === 'k' || e.key === 'ArrowUp') select(Math.max(at - 1, 0));
+      if (e.key === 'j' || e.key === 'ArrowDown') {
+        // At the last row loaded, j fetches the next page (and moves onto it when it arrives).
+        if (at + 1 >= items.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+        select(Math.min(at + 1, items.length - 1));
+      } else if (e.key === 'k' || e.key === 'ArrowUp') select(Math.max(at - 1, 0));
       else if (status !== 'pending') return;
       else if (e.key === 'a' && current) decide.mutate({ id: current.id, decision: { action: 'approve' } });
       else if (e.key === 'r' && current) setMode('reject');
@@ -120,7 +135,7 @@ export function Inbox() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const facets = list.data?.facets;
+  const facets = first?.facets;
   const facet = (name: 'scope' | 'kind' | 'agent' | 'confidence', all: string[]) => (
     <select
       className="select"
@@ -145,9 +160,9 @@ export function Inbox() {
               key={s}
               type="button"
               aria-pressed={status === s}
-              onClick={() => (setStatus(s), setCursor(0), setChecked(new Set()))}
+              onClick={() => (setStatus(s), setCursor(0), setPicked(null), setChecked(new Set()))}
             >
-              {s} <span className="muted">{fmtInt(list.data?.totals[s] ?? 0)}</span>
+              {s} <span className="muted">{fmtInt(first?.totals[s] ?? 0)}</span>
             </button>
           ))}
         </div>
@@ -255,6 +270,14 @@ export function Inbox() {
               </div>
             ))
           )}
+          <ListFoot
+            testId="inbox-count"
+            shown={items.length}
+            matching={first?.matching ?? 0}
+            noun={`${status} proposals`}
+            page={CURATION_PAGE}
+            query={list}
+          />
         </div>
         <div className="panel detail" data-testid="proposal-detail">
           {current && detail.data ? (

@@ -111,3 +111,6 @@ export function toCurationEvent(
     redactedCount: r.redactions.reduce((n, x) => n + (x.path === 'content' ? x.count : 0), 0),
   };
 }
+
+/** Rows a page of the Events tab (and of the inbox) fetches at a time. */
+export const CURATION_PAGE = 100;

@@ -94,9 +94,10 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
   });
 
   it('curation.events and substrate.agents show what the demo holds', async () => {
-    const events = await caller.curation.events();
-    expect(events.length).toBe(15);
-    expect(events.find((e) => e.eventId === 'evt-legacy-0001')?.content).not.toContain('Gr4f4na');
+    const events = await caller.curation.events({});
+    expect([events.items.length, events.matching, events.total, events.next]).toEqual([15, 15, 15, null]);
+    expect(events.items.find((e) => e.eventId === 'evt-legacy-0001')?.content).not.toContain('Gr4f4na');
+    expect(events.redacted).toBeGreaterThan(0);
     const [agent] = await caller.substrate.agents();
     expect(agent).toMatchObject({
       agentId: 'aegis-demo',

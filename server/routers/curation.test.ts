@@ -335,6 +335,40 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect((await viewer.curation.inbox({ scope: 'agent_repo' })).items).toHaveLength(0);
   });
 
+  it('pages the inbox and the events list by the server, with how many match and a linked event pinned', async () => {
+    const sent = FACTS.slice(0, 5).map((c) => ev({ suggested_scope: 'agent_repo', source_agent: 'pager', content: c }));
+    await send(sent);
+    const pages: string[][] = [];
+    let cursor: number | null = 0;
+    while (cursor !== null) {
+      const box = await viewer.curation.inbox({ agent: 'pager', limit: 2, cursor });
+      expect(box.matching).toBe(5);
+      pages.push(box.items.map((i) => i.id));
+      cursor = box.next;
+    }
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+    expect(new Set(pages.flat()).size).toBe(5);
+    const all = await viewer.curation.inbox({ agent: 'pager' });
+    expect(all.items.map((i) => i.id)).toEqual(pages.flat());
+    expect([all.matching, all.next]).toEqual([5, null]);
+
+    const total = (await viewer.curation.events({})).total;
+    const first = await viewer.curation.events({ kind: 'fact', limit: 2 });
+    expect(first.items).toHaveLength(2);
+    expect(first.matching).toBeGreaterThanOrEqual(5);
+    expect(first.next).toBe(2);
+    expect(first.kinds.find((k) => k.kind === 'fact')?.n).toBe(first.matching);
+    expect(first.total).toBe(total);
+    const second = await viewer.curation.events({ kind: 'fact', limit: 2, cursor: 2 });
+    expect(second.items.map((e) => e.eventId)).not.toContain(first.items[0]!.eventId);
+    expect((await viewer.curation.events({ kind: 'no-such-kind' })).items).toEqual([]);
+    // A link to an event far down the list gets that event with the first page.
+    const oldest = (await viewer.curation.events({ limit: 1, cursor: total - 1 })).items[0]!;
+    const linked = await viewer.curation.events({ limit: 2, focus: oldest.eventId });
+    expect(linked.focused?.eventId).toBe(oldest.eventId);
+    expect((await viewer.curation.events({ limit: 2, focus: 'not-an-event' })).focused).toBeNull();
+  });
+
   it('reports a batch in the template layout and keeps health figures', async () => {
     const r = await send([
       ev(),

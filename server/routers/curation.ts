@@ -41,9 +41,10 @@ export const curationRouter = router({
         kind: z.string().nullish(),
         agent: z.string().nullish(),
         confidence: z.string().nullish(),
+        ...pageInput.shape,
       }),
     )
-    .query(({ ctx, input }) => inbox(ctx.db, ctx.projectId, input)),
+    .query(({ ctx, input }) => inbox(ctx.db, ctx.projectId, { ...input, offset: input.cursor ?? 0 })),
   proposal: procedure
     .input(z.object({ id: z.uuid() }))
     .query(({ ctx, input }) => proposalDetail(ctx.db, ctx.projectId, input.id)),
@@ -98,7 +99,9 @@ export const curationRouter = router({
       }),
     )
     .query(({ ctx, input }) => auditPage(ctx.db, ctx.projectId, input)),
-  events: procedure.query(({ ctx }) => listEvents(ctx.db, ctx.projectId)),
+  events: procedure
+    .input(z.object({ kind: z.string().max(100).nullish(), focus: z.string().max(500).nullish(), ...pageInput.shape }))
+    .query(({ ctx, input }) => listEvents(ctx.db, ctx.projectId, { ...input, offset: input.cursor ?? 0 })),
   rejected: procedure
     .input(pageInput)
     .query(({ ctx, input }) =>

@@ -31,8 +31,13 @@ export interface InboxFilters {
   confidence?: string | null;
 }
 
-export async function inbox(db: Tx, projectId: string, f: InboxFilters) {
+/**
+ * One page of the review inbox (oldest pending first; decided ones newest first), with how many match the filters,
+ * the counts per facet of the status, and the totals per status.
+ */
+export async function inbox(db: Tx, projectId: string, f: InboxFilters & PageOpts) {
   const status = f.status ?? 'pending';
+  const offset = f.offset ?? 0;
   const where = and(
     eq(proposals.projectId, projectId),
     eq(proposals.status, status),
@@ -41,7 +46,7 @@ export async function inbox(db: Tx, projectId: string, f: InboxFilters) {
     f.agent ? eq(proposals.sourceAgent, f.agent) : undefined,
     f.confidence ? eq(proposals.confidence, f.confidence) : undefined,
   );
-  const [items, facets, totals] = await Promise.all([
+  const [items, facets, totals, matching] = await Promise.all([
     db
       .select({
         id: proposals.id,
@@ -61,8 +66,13 @@ export async function inbox(db: Tx, projectId: string, f: InboxFilters) {
       })
       .from(proposals)
       .where(where)
-      .orderBy(status === 'pending' ? asc(proposals.createdAt) : desc(proposals.decidedAt), asc(proposals.eventId))
-      .limit(500),
+      .orderBy(
+        status === 'pending' ? asc(proposals.createdAt) : desc(proposals.decidedAt),
+        asc(proposals.eventId),
+        asc(proposals.id),
+      )
+      .limit(f.limit ?? 100)
+      .offset(offset),
     db
       .select({
         scope: proposals.scope,
@@ -79,15 +89,21 @@ export async function inbox(db: Tx, projectId: string, f: InboxFilters) {
       .from(proposals)
       .where(eq(proposals.projectId, projectId))
       .groupBy(proposals.status),
+    count(db, proposals, where),
   ]);
-  const count = (key: 'scope' | 'kind' | 'agent' | 'confidence') => {
+  const byFacet = (key: 'scope' | 'kind' | 'agent' | 'confidence') => {
     const m: Record<string, number> = {};
     for (const r of facets) if (r[key]) m[r[key]!] = (m[r[key]!] ?? 0) + r.n;
     return m;
   };
   return {
-    items,
-    facets: { scope: count('scope'), kind: count('kind'), agent: count('agent'), confidence: count('confidence') },
+    ...paged(items, matching, offset),
+    facets: {
+      scope: byFacet('scope'),
+      kind: byFacet('kind'),
+      agent: byFacet('agent'),
+      confidence: byFacet('confidence'),
+    },
     totals: Object.fromEntries(totals.map((t) => [t.status, t.n])) as Record<string, number>,
   };
 }
@@ -245,7 +261,9 @@ const paged = <T>(items: T[], matching: number, offset: number): Paged<T> => {
   return { items, matching, next: end < matching ? end : null };
 };
 
-const count = async (db: Tx, table: typeof ingestBatches | typeof rejectedEvents | typeof memoryEntries, where?: SQL) =>
+type Counted =
+  typeof ingestBatches | typeof rejectedEvents | typeof memoryEntries | typeof proposals | typeof memoryEvents;
+const count = async (db: Tx, table: Counted, where?: SQL) =>
   Number(
     (
       await db
@@ -469,14 +487,54 @@ export async function curationHealth(db: Tx, projectId: string) {
   return rowsOf<HealthDay>(r);
 }
 
-/** The incoming memory events, newest first (the Events tab). */
-export async function listEvents(db: Tx, projectId: string, limit = 500) {
-  return db
-    .select({ ...eventRowColumns, evidenceCount: sql<number>`jsonb_array_length(${memoryEvents.evidenceRefs})` })
-    .from(memoryEvents)
-    .where(eq(memoryEvents.projectId, projectId))
-    .orderBy(desc(memoryEvents.ts), memoryEvents.eventId)
-    .limit(limit);
+const eventRow = { ...eventRowColumns, evidenceCount: sql<number>`jsonb_array_length(${memoryEvents.evidenceRefs})` };
+
+/**
+ * One page of the incoming memory events, newest first (the Events tab), of one kind or all, with how many match,
+ * the counts per kind and of those with secrets redacted, and the event a link points at (`focus`) wherever it is.
+ */
+export async function listEvents(
+  db: Tx,
+  projectId: string,
+  f: PageOpts & { kind?: string | null; focus?: string | null } = {},
+) {
+  const offset = f.offset ?? 0;
+  const mine = eq(memoryEvents.projectId, projectId);
+  const where = and(mine, f.kind ? eq(memoryEvents.kind, f.kind) : undefined);
+  const [items, matching, kinds, [redacted], focused] = await Promise.all([
+    db
+      .select(eventRow)
+      .from(memoryEvents)
+      .where(where)
+      // As memory_events_ts_idx orders them.
+      .orderBy(sql`${memoryEvents.ts} desc nulls last`, asc(memoryEvents.eventId))
+      .limit(f.limit ?? 100)
+      .offset(offset),
+    count(db, memoryEvents, where),
+    db
+      .select({ kind: memoryEvents.kind, n: sql<number>`count(*)::int` })
+      .from(memoryEvents)
+      .where(mine)
+      .groupBy(memoryEvents.kind)
+      .orderBy(memoryEvents.kind),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(memoryEvents)
+      .where(and(mine, sql`jsonb_array_length(${memoryEvents.redactions}) > 0`)),
+    f.focus
+      ? db
+          .select(eventRow)
+          .from(memoryEvents)
+          .where(and(mine, eq(memoryEvents.eventId, f.focus)))
+      : Promise.resolve([]),
+  ]);
+  return {
+    ...paged(items, matching, offset),
+    kinds,
+    total: kinds.reduce((n, k) => n + k.n, 0),
+    redacted: redacted?.n ?? 0,
+    focused: focused[0] ?? null,
+  };
 }
 
 /** What the curator made of an event: its latest outcome, and the proposal when it waits for review. */

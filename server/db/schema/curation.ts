@@ -48,6 +48,8 @@ export const memoryEvents = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.eventId] }),
     index('memory_events_agent_idx').on(t.projectId, t.sourceAgent),
+    // The Events tab, newest first, a page at a time.
+    index('memory_events_ts_idx').on(t.projectId, t.ts.desc(), t.eventId),
   ],
 );
 
@@ -111,7 +113,11 @@ export const proposals = pgTable(
     decidedBy: text('decided_by'),
     decisionNote: text('decision_note'),
   },
-  (t) => [index('proposals_status_idx').on(t.projectId, t.status)],
+  (t) => [
+    index('proposals_status_idx').on(t.projectId, t.status),
+    // The inbox, oldest pending first, a page at a time.
+    index('proposals_queue_idx').on(t.projectId, t.status, t.createdAt, t.eventId, t.id),
+  ],
 );
 
 /** Durable memory: the current version of each entry; history is in memory_entry_versions. */

@@ -1,0 +1,2 @@
+CREATE INDEX "memory_events_ts_idx" ON "memory_events" USING btree ("project_id","ts" DESC NULLS LAST,"event_id");--> statement-breakpoint
+CREATE INDEX "proposals_queue_idx" ON "proposals" USING btree ("project_id","status","created_at","event_id","id");
