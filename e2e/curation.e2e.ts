@@ -159,7 +159,7 @@ describe('long curation lists', () => {
         source_agent: AGENT,
         task_id: 'pager',
         memory_kind: 'procedure',
-        content: `Paging check ${i}: the ${words[i % words.length]} runbook step ${i} is owned by team ${i}.`,
+        content: `Paging check ${i}: the ${words[i % words.length]} runbook section ${i} belongs to team ${i}.`,
         suggested_scope: 'team_memory',
         sensitivity: 'internal',
         confidence: 'high',
