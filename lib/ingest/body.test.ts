@@ -32,6 +32,15 @@ describe('parseIngestBody', () => {
     });
   });
 
+  it('reads valid UTF-8 NDJSON whole with the same line numbers: BOM, CRLF, blank lines, non-ASCII text', () => {
+    const body = enc('\ufeff{"type":"turn","data":{"x":"é 🙂"}}\r\n\r\n{broken\r\n{"type":"session","data":{}}');
+    const r = parseIngestBody(body);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.items.map((i) => i.ok)).toEqual([true, false, true]);
+    expect(r.items[0]).toMatchObject({ ok: true, value: { data: { x: 'é 🙂' } } });
+    expect(r.items[1]).toMatchObject({ errors: [{ message: expect.stringContaining('line 3 is not valid JSON') }] });
+  });
+
   it('takes one pretty-printed envelope', () => {
     const r = parseIngestBody(enc('{\n  "type": "session",\n  "data": {"id": "x"}\n}'));
     expect(r.ok && r.items.length).toBe(1);

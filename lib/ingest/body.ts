@@ -47,6 +47,14 @@ export function parseIngestBody(bytes: Uint8Array): ParsedBody {
       /* fall through to NDJSON, line by line */
     }
   }
+  // Valid UTF-8 throughout (the usual case): one decode of the whole body, then line by line.
+  let whole: string | null = null;
+  try {
+    whole = decoder.decode(bytes);
+  } catch {
+    /* a bad byte somewhere: decoded line by line below, so that only its line is rejected */
+  }
+  if (whole !== null) return ndjsonLines(whole.split('\n'));
   const items: BodyItem[] = [];
   let start = 0;
   let line = 0;
@@ -65,18 +73,30 @@ export function parseIngestBody(bytes: Uint8Array): ParsedBody {
       });
       continue;
     }
-    if (!text.trim()) continue;
-    try {
-      items.push({ ok: true, value: JSON.parse(text) });
-    } catch (e) {
-      items.push({
-        ok: false,
-        errors: [{ path: '', message: `line ${line} is not valid JSON: ${(e as Error).message}` }],
-      });
-    }
+    pushLine(items, text, line);
   }
   if (!items.length) return { ok: false, error: 'body holds no records' };
   return { ok: true, format: 'ndjson', items };
+}
+
+function ndjsonLines(lines: string[]): ParsedBody {
+  const items: BodyItem[] = [];
+  for (let i = 0; i < lines.length; i++) pushLine(items, lines[i]!, i + 1);
+  if (!items.length) return { ok: false, error: 'body holds no records' };
+  return { ok: true, format: 'ndjson', items };
+}
+
+/** One NDJSON line as a record (blank lines are skipped; a line of bad JSON is a rejected record of its own). */
+function pushLine(items: BodyItem[], text: string, line: number) {
+  if (!text.trim()) return;
+  try {
+    items.push({ ok: true, value: JSON.parse(text) });
+  } catch (e) {
+    items.push({
+      ok: false,
+      errors: [{ path: '', message: `line ${line} is not valid JSON: ${(e as Error).message}` }],
+    });
+  }
 }
 
 function badUtf8Offset(bytes: Uint8Array): number {

@@ -1,9 +1,9 @@
 import { NextResponse } from 'next/server';
-import { parseIngestBody } from '@/lib/ingest/body';
 import { otlpToEnvelopes } from '@/lib/otel/otlp';
 import { shapeProblem } from '@/lib/ingest/depth';
 import { env } from '@/server/env';
-import { ingest } from '@/server/services/ingest';
+import { ingest, storePrepared } from '@/server/services/ingest';
+import { prepareBody } from '@/server/services/ingest-prepare';
 import { annotate } from '@/server/log';
 import { authedBody, jsonError } from './respond';
 
@@ -19,13 +19,9 @@ export async function ingestPost(req: Request) {
   const got = await authedBody(req, MNEMOSCOPE_MAX_BODY_BYTES);
   if (got instanceof NextResponse) return got;
   const { auth, body } = got;
-  const parsed = parseIngestBody(body);
-  if (!parsed.ok) return jsonError(400, parsed.error);
-  if (parsed.items.length > MNEMOSCOPE_MAX_BATCH)
-    return jsonError(413, `batch has ${parsed.items.length} records; at most ${MNEMOSCOPE_MAX_BATCH} per request`, {
-      limitRecords: MNEMOSCOPE_MAX_BATCH,
-    });
-  const summary = await ingest(auth.db, auth.projectId, parsed.items, auth.actor);
+  const prepared = prepareBody(body, MNEMOSCOPE_MAX_BATCH);
+  if (!prepared.ok) return jsonError(prepared.status, prepared.error, prepared.extra);
+  const summary = await storePrepared(auth.db, auth.projectId, prepared.prepared, auth.actor);
   annotate({ records: counts(summary) });
   return NextResponse.json(summary, { status: summary.rejected ? 207 : 200 });
 }

@@ -11,6 +11,8 @@ export interface Pending<R extends NormalizedRecord = NormalizedRecord> {
   index: number;
   id: string;
   record: R;
+  /** A turn's database row as JSON, made where the record was validated (ingest-prepare.ts). */
+  row?: string;
 }
 
 // Postgres allows 65,535 parameters a statement; the widest table has ~20 columns.

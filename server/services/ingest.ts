@@ -1,11 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { BodyItem } from '@/lib/ingest/body';
 import type { IngestResult } from '@/lib/ingest/contract';
-import { normalizeEnvelope } from '@/lib/ingest/normalize';
-import { shapeProblem } from '@/lib/ingest/depth';
-import { LIMITS } from '@/lib/ingest/contract';
 import { toCurationEvent, toMemoryEventRow, type CurationEvent } from '@/lib/curation/event';
-import { redactDeep } from '@/lib/redact/redact';
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
@@ -15,7 +11,8 @@ import { notifyTurns } from './live';
 import { memoryEvents } from '@/server/db/schema/curation';
 import { curateBatch, type CurationCounts } from './curation';
 import { isInfrastructureError, UnavailableError } from './errors';
-import { chunks, firstOf, markStored, ofType, recordType, sha256, type Pending, type Rec } from './ingest-batch';
+import { chunks, firstOf, markStored, ofType, recordType, type Pending, type Rec } from './ingest-batch';
+import { prepareItems, turnRow, type Prepared } from './ingest-prepare';
 import { writeSubstrate } from './substrate-ingest';
 
 export interface IngestSummary {
@@ -34,31 +31,19 @@ export interface IngestSummary {
  * single bad row cannot take the others down. Idempotent: a record already stored is `duplicate`.
  */
 export function ingest(db: Db, projectId: string, items: BodyItem[], actor: string): Promise<IngestSummary> {
-  // Replay digests are caught up in the background only while no ingest runs (session-digest.ts).
-  return duringIngest(() => ingestItems(db, projectId, items, actor));
+  return storePrepared(db, projectId, prepareItems(items), actor);
 }
 
-async function ingestItems(db: Db, projectId: string, items: BodyItem[], actor: string): Promise<IngestSummary> {
-  const results: IngestResult[] = new Array(items.length);
-  const pending: Pending[] = [];
-  const malformed: Parameters<typeof curateBatch>[3] = [];
-  items.forEach((item, index) => {
-    if (!item.ok) {
-      results[index] = { index, status: 'rejected', errors: item.errors };
-      return;
-    }
-    const n = normalizeEnvelope(item.value);
-    if (n.ok) pending.push({ index, id: n.id, record: n.record });
-    else {
-      results[index] = { index, status: 'rejected', type: n.type, id: n.id, errors: n.errors };
-      // A malformed memory event is kept (redacted) with its reasons, for the curation inbox.
-      if (n.type === 'memory_event') {
-        const data = (item.value as { data?: unknown }).data ?? null;
-        const raw = shapeProblem(data, LIMITS.depth) ? '(not kept: see the reasons)' : redactDeep(data, '');
-        malformed.push({ eventId: n.id ?? null, errors: n.errors, raw, key: sha256(raw) });
-      }
-    }
-  });
+/** Stores records validated by prepareItems/prepareBody (in this thread or a worker's). */
+export function storePrepared(db: Db, projectId: string, prepared: Prepared, actor: string): Promise<IngestSummary> {
+  // Replay digests are caught up in the background only while no ingest runs (session-digest.ts).
+  return duringIngest(() => storeItems(db, projectId, prepared, actor));
+}
+
+async function storeItems(db: Db, projectId: string, prepared: Prepared, actor: string): Promise<IngestSummary> {
+  const { pending, malformed } = prepared;
+  const results: IngestResult[] = new Array(prepared.count);
+  for (const r of prepared.rejected) results[r.index] = r;
 
   if (pending.length) {
     try {
@@ -202,26 +187,7 @@ async function writeTurns(tx: Tx, projectId: string, recs: Pending<Rec<'turn'>>[
   // 18 bound parameters a row built by the query builder, which cost more CPU than the insert itself.
   // Measured here: 22k rows/s against 15k for a multi-row VALUES insert of the same rows.
   for (const chunk of chunks(turnRecs)) {
-    const payload = JSON.stringify(
-      chunk.map(({ record: r }) => ({
-        session_id: r.sessionId,
-        turn: r.turn,
-        agent_id: r.agentId,
-        input: r.input,
-        output: r.output,
-        ccs_raw: r.ccsRaw,
-        ccs: r.ccs,
-        recalled: r.recalled,
-        qualified: r.qualified,
-        footprint: r.footprint,
-        judge: r.judge,
-        hallucination: r.hallucination,
-        drift: r.drift,
-        timestamp: r.timestamp,
-        extra: r.extra,
-        redactions: r.redactions,
-      })),
-    );
+    const payload = `[${chunk.map((p) => p.row ?? turnRow(p.record)).join(',')}]`;
     const rows = rowsOf<{
       session_id: string;
       turn: number;
