@@ -1,3 +1,4 @@
+import { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -144,82 +145,91 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
     }
   });
 
-  it('an OpenTelemetry SDK exports spans over OTLP/HTTP JSON; they become turns and memory in the UI', async () => {
-    const { TracerProvider, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace');
-    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-    const { resourceFromAttributes } = await import('@opentelemetry/resources');
-    const exporter = new OTLPTraceExporter({
-      url: `${srv.url}/api/v1/otel/v1/traces`,
-      headers: { Authorization: `Bearer ${srv.key}` },
-    });
-    const provider = new TracerProvider({
-      resource: resourceFromAttributes({ 'service.name': 'otel-agent' }),
-      spanProcessors: [new SimpleSpanProcessor({ exporter })],
-    });
-    const tracer = provider.getTracer('e2e');
-    const conv = `otel-${srv.name}`;
-    const questions = [
-      'Disk alert on db-7: 95% full.',
-      'WAL directory holds 38 GB.',
-      'Dropped the stale slot; disk at 58%.',
-    ];
-    questions.forEach((q, k) => {
-      const span = tracer.startSpan('invoke_agent ops-bot', {
-        attributes: {
-          'gen_ai.operation.name': 'invoke_agent',
-          'gen_ai.conversation.id': conv,
-          'mnemoscope.turn': k + 1,
-          'mnemoscope.title': 'Disk pressure on db-7 (OpenTelemetry)',
-          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: q }] }]),
-          'gen_ai.output.messages': JSON.stringify([
-            { role: 'assistant', parts: [{ type: 'text', content: `Step ${k + 1} handled.` }] },
-          ]),
-          'mnemoscope.ccs': JSON.stringify({
-            goal_orientation: ['free_disk(db-7)'],
-            episodic_trace: [`step(${k + 1})`],
-          }),
-          'mnemoscope.recalled': ['otel-runbook'],
-          'gen_ai.usage.input_tokens': 300 + k * 120,
-        },
+  it.each(['json', 'protobuf'] as const)(
+    'an OpenTelemetry SDK exports spans over OTLP/HTTP %s; they become turns and memory in the UI',
+    async (encoding) => {
+      const { TracerProvider, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace');
+      const { OTLPTraceExporter } =
+        encoding === 'json'
+          ? await import('@opentelemetry/exporter-trace-otlp-http')
+          : await import('@opentelemetry/exporter-trace-otlp-proto');
+      const { resourceFromAttributes } = await import('@opentelemetry/resources');
+      // The protobuf exporter (the default of most OpenTelemetry SDKs) compressed, as collectors are usually fed.
+      const exporter = new OTLPTraceExporter({
+        url: `${srv.url}/api/v1/otel/v1/traces`,
+        headers: { Authorization: `Bearer ${srv.key}` },
+        ...(encoding === 'protobuf' ? { compression: CompressionAlgorithm.GZIP } : {}),
       });
-      if (k === 0)
-        span.addEvent('mnemoscope.artifact', {
-          id: 'otel-runbook',
-          content: 'Inactive replication slots hold WAL on the primary.',
-          kind: 'runbook',
+      const provider = new TracerProvider({
+        resource: resourceFromAttributes({ 'service.name': 'otel-agent' }),
+        spanProcessors: [new SimpleSpanProcessor({ exporter })],
+      });
+      const tracer = provider.getTracer('e2e');
+      const conv = `otel-${encoding}-${srv.name}`;
+      const questions = [
+        'Disk alert on db-7: 95% full.',
+        'WAL directory holds 38 GB.',
+        'Dropped the stale slot; disk at 58%.',
+      ];
+      questions.forEach((q, k) => {
+        const span = tracer.startSpan('invoke_agent ops-bot', {
+          attributes: {
+            'gen_ai.operation.name': 'invoke_agent',
+            'gen_ai.conversation.id': conv,
+            'mnemoscope.turn': k + 1,
+            'mnemoscope.title': 'Disk pressure on db-7 (OpenTelemetry)',
+            'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: q }] }]),
+            'gen_ai.output.messages': JSON.stringify([
+              { role: 'assistant', parts: [{ type: 'text', content: `Step ${k + 1} handled.` }] },
+            ]),
+            'mnemoscope.ccs': JSON.stringify({
+              goal_orientation: ['free_disk(db-7)'],
+              episodic_trace: [`step(${k + 1})`],
+            }),
+            'mnemoscope.recalled': ['otel-runbook'],
+            'gen_ai.usage.input_tokens': 300 + k * 120,
+          },
         });
-      span.end();
-    });
-    // A GenAI span without Mnemoscope attributes is fine and ignored.
-    tracer.startSpan('chat gpt-x', { attributes: { 'gen_ai.operation.name': 'chat' } }).end();
-    await provider.forceFlush();
-    await provider.shutdown();
+        if (k === 0)
+          span.addEvent('mnemoscope.artifact', {
+            id: 'otel-runbook',
+            content: 'Inactive replication slots hold WAL on the primary.',
+            kind: 'runbook',
+          });
+        span.end();
+      });
+      // A GenAI span without Mnemoscope attributes is fine and ignored.
+      tracer.startSpan('chat gpt-x', { attributes: { 'gen_ai.operation.name': 'chat' } }).end();
+      await provider.forceFlush();
+      await provider.shutdown();
 
-    const exported = await fetch(`${srv.url}/api/v1/sessions/${conv}/export`, {
-      headers: { authorization: `Bearer ${srv.key}` },
-    });
-    expect(exported.status).toBe(200);
-    const turns = (await exported.text())
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l))
-      .filter((e) => e.type === 'turn');
-    expect(turns.map((t) => [t.data.turn, t.data.input, t.data.agent])).toEqual(
-      questions.map((q, k) => [k + 1, q, 'otel-agent']),
-    );
-    // Protobuf is refused with the setting to change.
-    const proto = await fetch(`${srv.url}/api/v1/otel/v1/traces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-protobuf' },
-      body: new Uint8Array([1, 2]),
-    });
-    expect(proto.status).toBe(415);
-    expect((await proto.json()).error).toMatch(/OTEL_EXPORTER_OTLP_PROTOCOL=http\/json/);
+      const exported = await fetch(`${srv.url}/api/v1/sessions/${conv}/export`, {
+        headers: { authorization: `Bearer ${srv.key}` },
+      });
+      expect(exported.status).toBe(200);
+      const turns = (await exported.text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.type === 'turn');
+      expect(turns.map((t) => [t.data.turn, t.data.input, t.data.agent])).toEqual(
+        questions.map((q, k) => [k + 1, q, 'otel-agent']),
+      );
+      // A body that is not an OTLP request is refused in its own encoding (protobuf: a google.rpc.Status).
+      const bad = await fetch(`${srv.url}/api/v1/otel/v1/traces`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${srv.key}`, 'content-type': `application/x-${encoding}` },
+        body: new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0x0f]),
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.headers.get('content-type')).toContain(encoding);
+      expect(new TextDecoder().decode(await bad.arrayBuffer())).toMatch(/not (an OTLP protobuf|JSON)/);
 
-    await open(page, `${srv.url}/sessions/${conv}?turn=2`);
-    await expect.poll(() => page.locator('h1').textContent()).toBe('Disk pressure on db-7 (OpenTelemetry)');
-    await expect.poll(() => page.locator('main').textContent()).toContain('WAL directory holds 38 GB.');
-  });
+      await open(page, `${srv.url}/sessions/${conv}?turn=2`);
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Disk pressure on db-7 (OpenTelemetry)');
+      await expect.poll(() => page.locator('main').textContent()).toContain('WAL directory holds 38 GB.');
+    },
+  );
 
   it('the SDK splits a batch the server finds too large, and everything arrives', async () => {
     const mnemo = new Mnemoscope({ url: srv.url, apiKey: srv.key, flushOnExit: false, batchSize: 600 });

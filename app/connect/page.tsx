@@ -60,9 +60,8 @@ await mnemo.shutdown();`;
     null,
     2,
   );
-  const otel = `# Any OpenTelemetry SDK, exporting OTLP/HTTP JSON
+  const otel = `# Any OpenTelemetry SDK, exporting OTLP/HTTP (protobuf or JSON, gzip or not)
 OTEL_EXPORTER_OTLP_ENDPOINT=${origin}/api/v1/otel
-OTEL_EXPORTER_OTLP_PROTOCOL=http/json
 OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $MNEMOSCOPE_API_KEY"
 
 # On the span of each agent turn (GenAI conventions are read too):

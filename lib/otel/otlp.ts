@@ -1,6 +1,7 @@
 /**
- * OpenTelemetry traces (OTLP/HTTP JSON, ExportTraceServiceRequest) to ingest envelopes, so an agent
- * already instrumented with OpenTelemetry sends its memory by adding a few span attributes:
+ * OpenTelemetry traces (an ExportTraceServiceRequest as OTLP/HTTP JSON carries it; protobuf is decoded into the
+ * same shape by otlp-proto.ts) to ingest envelopes, so an agent already instrumented with OpenTelemetry sends its
+ * memory by adding a few span attributes:
  *
  * - A span with `mnemoscope.turn` (integer) is one turn. Its session is `mnemoscope.session_id`, else
  *   `gen_ai.conversation.id`, else `session.id`, else the trace id; its agent `mnemoscope.agent`,
@@ -132,7 +133,7 @@ function ccsOf(v: unknown): unknown {
   return v;
 }
 
-/** Maps one OTLP/HTTP JSON body. Throws only on a body that is not an ExportTraceServiceRequest at all. */
+/** Maps one request in OTLP/JSON shape. Throws only on a body that is not an ExportTraceServiceRequest at all. */
 export function otlpToEnvelopes(body: unknown): OtlpResult {
   if (!body || typeof body !== 'object' || !Array.isArray((body as { resourceSpans?: unknown }).resourceSpans))
     throw new Error('body is not an OTLP ExportTraceServiceRequest: expected {"resourceSpans": [...]}');

@@ -1,5 +1,6 @@
 import { NextResponse } from 'next/server';
 import { otlpToEnvelopes } from '@/lib/otel/otlp';
+import { decodeTraceRequest, encodeStatus, encodeTraceResponse } from '@/lib/otel/otlp-proto';
 import { shapeProblem } from '@/lib/ingest/depth';
 import { env } from '@/server/env';
 import { ingest, storePrepared } from '@/server/services/ingest';
@@ -27,34 +28,39 @@ export async function ingestPost(req: Request) {
 }
 
 /**
- * POST /api/v1/otel/v1/traces — OTLP/HTTP JSON traces (set OTEL_EXPORTER_OTLP_ENDPOINT to
- * `<mnemoscope>/api/v1/otel` and OTEL_EXPORTER_OTLP_HEADERS to `Authorization=Bearer <key>`). Spans
- * carrying Mnemoscope attributes become turns, memory events and artifacts (lib/otel/otlp.ts); the
- * answer is the OTLP ExportTraceServiceResponse, with partialSuccess naming what was refused.
+ * POST /api/v1/otel/v1/traces — OTLP/HTTP traces, binary protobuf (the exporters' default) or JSON, each also
+ * gzip-compressed (set OTEL_EXPORTER_OTLP_ENDPOINT to `<mnemoscope>/api/v1/otel` and OTEL_EXPORTER_OTLP_HEADERS to
+ * `Authorization=Bearer <key>`). Spans carrying Mnemoscope attributes become turns, memory events and artifacts
+ * (lib/otel/otlp.ts); the answer is the OTLP ExportTraceServiceResponse in the request's encoding, with
+ * partialSuccess naming what was refused; errors in protobuf are a google.rpc.Status.
  */
 export async function otlpTracesPost(req: Request) {
+  const proto = /protobuf/i.test(req.headers.get('content-type') ?? '');
   const got = await authedBody(req, env().MNEMOSCOPE_MAX_BODY_BYTES);
-  if (got instanceof NextResponse) return got;
+  if (got instanceof NextResponse) return proto ? await asOtlpStatus(got) : got;
   const { auth, body: raw } = got;
-  if (/protobuf/i.test(req.headers.get('content-type') ?? ''))
-    return jsonError(
-      415,
-      'OTLP protobuf is not accepted: export OTLP/HTTP JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json)',
-    );
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
-  } catch (e) {
-    return jsonError(400, `body could not be read: ${(e as Error).message}`);
+  const fail = (message: string) => (proto ? otlpStatus(400, message) : jsonError(400, message));
+  let traces: unknown;
+  if (proto) {
+    try {
+      traces = decodeTraceRequest(raw);
+    } catch (e) {
+      return fail(`body is not an OTLP protobuf ExportTraceServiceRequest: ${(e as Error).message}`);
+    }
+  } else {
+    try {
+      traces = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+    } catch (e) {
+      return fail(`body is not JSON: ${e instanceof SyntaxError ? e.message : 'it is not valid UTF-8'}`);
+    }
   }
   let mapped: ReturnType<typeof otlpToEnvelopes>;
   try {
-    const traces: unknown = JSON.parse(text);
     const shape = shapeProblem(traces, 256);
-    if (shape) return jsonError(400, `body: ${shape.path.slice(0, 200)} ${shape.message}`);
+    if (shape) return fail(`body: ${shape.path.slice(0, 200)} ${shape.message}`);
     mapped = otlpToEnvelopes(traces);
   } catch (e) {
-    return jsonError(400, e instanceof SyntaxError ? `body is not JSON: ${e.message}` : (e as Error).message);
+    return fail((e as Error).message);
   }
   const summary = mapped.envelopes.length
     ? await ingest(
@@ -86,12 +92,30 @@ export async function otlpTracesPost(req: Request) {
     duplicates: summary.duplicates,
     rejected: refused.length,
   };
-  return NextResponse.json(
-    refused.length
-      ? {
-          partialSuccess: { rejectedSpans: refused.length, errorMessage: refused.slice(0, 20).join('\n') },
-          mnemoscope: detail,
-        }
-      : { mnemoscope: detail },
-  );
+  const partial = refused.length
+    ? { rejectedSpans: refused.length, errorMessage: refused.slice(0, 20).join('\n') }
+    : null;
+  if (proto)
+    return new NextResponse(encodeTraceResponse(partial) as Uint8Array<ArrayBuffer>, {
+      headers: { 'content-type': 'application/x-protobuf' },
+    });
+  return NextResponse.json(partial ? { partialSuccess: partial, mnemoscope: detail } : { mnemoscope: detail });
+}
+
+/** google.rpc.Code for an HTTP status, as OTLP/HTTP answers errors. */
+const RPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 8, 415: 3, 429: 8, 503: 14 };
+
+function otlpStatus(status: number, message: string, headers?: Headers) {
+  const res = new NextResponse(encodeStatus(RPC_CODE[status] ?? 13, message) as Uint8Array<ArrayBuffer>, {
+    status,
+    headers,
+  });
+  res.headers.set('content-type', 'application/x-protobuf');
+  return res;
+}
+
+/** A JSON error answer (sign-in, rate limit, body size) as the protobuf Status a protobuf exporter expects. */
+async function asOtlpStatus(res: NextResponse) {
+  const body = (await res.json().catch(() => ({}))) as { error?: string };
+  return otlpStatus(res.status, body.error ?? res.statusText, res.headers);
 }

@@ -1,0 +1,117 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+
+/** OTLP/HTTP traces in protobuf (gzip too) and JSON through the route handler, on an in-memory database. */
+const { enterApp, leaveApp } = await import('@/server/test/in-process');
+const saved = enterApp();
+const { ready } = await import('@/server/bootstrap');
+const { createKey } = await import('@/server/services/api-keys');
+const route = await import('@/app/api/v1/otel/v1/traces/route');
+const { turns } = await import('@/server/db/schema/sessions');
+const { eq } = await import('drizzle-orm');
+
+let key = '';
+beforeAll(async () => {
+  const { db } = await ready();
+  key = (await createKey(db, 'default', 'otlp', 'test', 'agent')).key;
+});
+afterAll(() => leaveApp(saved));
+
+/** Spans as the OpenTelemetry JS SDK makes them: a turn each, and one without its CCS. */
+function spans(conv: string) {
+  const exporter = new InMemorySpanExporter();
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'proto-bot' }),
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
+  });
+  const tracer = provider.getTracer('t');
+  for (const k of [1, 2])
+    tracer
+      .startSpan('invoke_agent', {
+        attributes: {
+          'gen_ai.conversation.id': conv,
+          'mnemoscope.turn': k,
+          'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `q${k}` }] }]),
+          'mnemoscope.ccs': JSON.stringify({ goal_orientation: [`g(${k})`] }),
+        },
+      })
+      .end();
+  tracer.startSpan('invoke_agent', { attributes: { 'mnemoscope.turn': 3 } }).end();
+  return exporter.getFinishedSpans();
+}
+
+const post = (body: Uint8Array, headers: Record<string, string>) =>
+  route.POST(
+    new Request('http://127.0.0.1/api/v1/otel/v1/traces', {
+      method: 'POST',
+      headers,
+      body: body as Uint8Array<ArrayBuffer>,
+    }),
+  );
+const stored = async (conv: string) => {
+  const { db } = await ready();
+  return (await db.select({ turn: turns.turn, input: turns.input }).from(turns).where(eq(turns.sessionId, conv)))
+    .map((t) => [t.turn, t.input])
+    .sort();
+};
+
+describe('OTLP/HTTP traces', () => {
+  it('takes protobuf, gzip-compressed, and answers in protobuf with the refused span named', async () => {
+    const body = gzipSync(ProtobufTraceSerializer.serializeRequest(spans('proto-conv'))!);
+    const r = await post(body, {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/x-protobuf',
+      'content-encoding': 'gzip',
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/x-protobuf');
+    // Read back by the official OTLP deserializer.
+    const answer = ProtobufTraceSerializer.deserializeResponse(new Uint8Array(await r.arrayBuffer()));
+    expect(answer.partialSuccess?.rejectedSpans).toBe(1);
+    expect(answer.partialSuccess?.errorMessage).toBe(
+      'resourceSpans[0].scopeSpans[0].spans[2] (turn): data.ccs required',
+    );
+    expect(await stored('proto-conv')).toEqual([
+      [1, 'q1'],
+      [2, 'q2'],
+    ]);
+  });
+
+  it('stores the same turns from protobuf as from JSON, and retries are idempotent', async () => {
+    const s = spans('json-conv');
+    const json = await post(JsonTraceSerializer.serializeRequest(s)!, {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+    });
+    expect(json.status).toBe(200);
+    expect((await json.json()).mnemoscope).toMatchObject({ accepted: 2 });
+    const again = await post(ProtobufTraceSerializer.serializeRequest(s)!, {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/x-protobuf',
+    });
+    expect(again.status).toBe(200);
+    expect(await stored('json-conv')).toEqual([
+      [1, 'q1'],
+      [2, 'q2'],
+    ]);
+  });
+
+  it('answers errors to a protobuf exporter as a google.rpc.Status in protobuf', async () => {
+    const bad = await post(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0x0f]), {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/x-protobuf',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toBe('application/x-protobuf');
+    const text = new TextDecoder().decode(await bad.arrayBuffer());
+    expect(text).toContain('not an OTLP protobuf ExportTraceServiceRequest');
+    expect(text.charCodeAt(0)).toBe(0x08); // field 1 (code), varint
+    const anonymous = await post(new Uint8Array(), { 'content-type': 'application/x-protobuf' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('content-type')).toBe('application/x-protobuf');
+    expect(new TextDecoder().decode(await anonymous.arrayBuffer())).toMatch(/Bearer/i);
+  });
+});
