@@ -82,10 +82,23 @@ describe('session replay', () => {
         )
         .count(),
     ).toBe(1);
+    // A turn the session does not hold is refused in words; the comparison does not change.
+    await page.getByLabel('Compare with turn').fill('999');
+    await page.getByLabel('Compare with turn').press('Enter');
+    await expect
+      .poll(() => page.locator('#compare-error').textContent())
+      .toBe('no turn 999 in this session (turns 1–50)');
+    expect(await page.getByTestId('ccs-diff').count()).toBe(0);
     await page.getByLabel('Compare with turn').fill('1');
     await page.getByLabel('Compare with turn').press('Enter');
     await page.getByTestId('ccs-diff').waitFor();
     expect(await page.getByTestId('ccs-diff').textContent()).toContain('against turn 1');
+    expect(await page.locator('#compare-error').count()).toBe(0);
+    // The comparison is in the URL: the link opens it again.
+    await expect.poll(() => page.url()).toMatch(/\?turn=25&compare=1$/);
+    await open(page, '/sessions/secops-oauth-consent?turn=25&compare=1');
+    await expect.poll(() => page.getByTestId('ccs-diff').textContent()).toContain('against turn 1');
+    expect(await page.getByLabel('Compare with turn').inputValue()).toBe('1');
     await page.getByRole('tab', { name: 'Raw' }).click();
     expect(await page.getByTestId('ccs-raw').textContent()).toContain('"constraints"');
   });

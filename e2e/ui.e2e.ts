@@ -272,3 +272,13 @@ describe('security headers', () => {
     await expect.poll(() => violations.length).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe(`the Connect page on ${srv.name}`, () => {
+  it('points every example at this server, whatever its port', async () => {
+    await open(page, '/connect');
+    const text = (await page.locator('main').textContent())!;
+    expect(text).toContain(`MNEMOSCOPE_URL", "${srv.url}"`);
+    expect(text).toContain(`MNEMOSCOPE_URL:-${srv.url}}`);
+    expect(text).not.toContain('127.0.0.1:3000');
+  });
+});

@@ -10,8 +10,12 @@ export const metadata = { title: 'Connect an agent' };
 export const dynamic = 'force-dynamic';
 
 /** The examples CI runs against a live server, shown as they are. */
-const example = (name: string) =>
-  readFileSync(path.join(/*turbopackIgnore: true*/ process.cwd(), 'sdk/examples', name), 'utf8');
+/** An example script as shipped, pointed at this server (the files default to http://127.0.0.1:3000). */
+const example = (name: string, origin: string) =>
+  readFileSync(path.join(/*turbopackIgnore: true*/ process.cwd(), 'sdk/examples', name), 'utf8').replaceAll(
+    'http://127.0.0.1:3000',
+    origin,
+  );
 
 export default async function ConnectPage() {
   const h = await headers();
@@ -140,13 +144,13 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
               envelopes and answers one result per record; 207 when some were rejected, each with the field and the
               reason.
             </p>
-            <CodeBlock label="sdk/examples/ingest.sh" code={example('ingest.sh')} />
+            <CodeBlock label="sdk/examples/ingest.sh" code={example('ingest.sh', origin)} />
           </div>
         </section>
         <section className="panel">
           <div className="panel-head">Python (standard library only)</div>
           <div className="panel-body">
-            <CodeBlock label="sdk/examples/ingest.py" code={example('ingest.py')} />
+            <CodeBlock label="sdk/examples/ingest.py" code={example('ingest.py', origin)} />
           </div>
         </section>
         <section className="panel">

@@ -193,6 +193,11 @@ function EntryDetail({ id }: { id: string }) {
                 {v.status} · {v.scope} · {v.kind} · {fmtDateTime(new Date(v.createdAt).toISOString())}
                 {v.eventId ? ` · event ${v.eventId}` : ''}
               </div>
+              {v.note ? (
+                <div className="cell-sub" data-testid="version-note">
+                  Reason: <MemoryText text={v.note} />
+                </div>
+              ) : null}
             </span>
           </li>
         ))}

@@ -3,7 +3,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { KINDS, SCOPES } from '@/lib/curation/pipeline';
+import { KINDS, SCOPES, type Operation } from '@/lib/curation/pipeline';
 import { fmtInt } from '@/lib/format';
 import { CURATION_PAGE } from '@/lib/curation/event';
 import { useTRPC } from '@/components/trpc/provider';
@@ -13,6 +13,15 @@ import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { CONFIDENCE_TONE, ProposalDetail, type DetailMode } from './proposal-detail';
 
 type Status = 'pending' | 'approved' | 'rejected';
+
+/** What an approval did, by the proposal's operation. */
+const APPROVED: Record<Operation, string> = {
+  append: 'written to memory.',
+  update: 'the entry is updated (its earlier version is kept).',
+  deprecate: 'the entry is marked deprecated (nothing is deleted).',
+  conflict: 'written to memory, linked to the entries it conflicts with.',
+  discard: 'nothing was written.',
+};
 
 /**
  * The review inbox: proposals the curator may not write itself, one at a time with everything
@@ -75,9 +84,9 @@ export function Inbox() {
         setBanner({
           tone: 'ok',
           text:
-            r.status === 'approved'
-              ? `Approved${v.decision.edits ? ' with your edits' : ''}: written to memory.`
-              : 'Rejected; nothing was written.',
+            r.status !== 'approved'
+              ? 'Rejected; nothing was written.'
+              : `Approved${v.decision.edits ? ' with your edits' : ''}: ${APPROVED[r.operation]}`,
         });
         setMode('view');
         setPicked(null);

@@ -7,6 +7,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { ErrorBox, EmptyState } from '@/components/ui/states';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import {
+  hasTurn,
   indexOfTurnInRuns,
   turnAt as turnAtRuns,
   TURN_WINDOW as WINDOW,
@@ -56,13 +57,25 @@ function CompareInput({
   value: number | null;
   onChange: (v: number | null) => void;
 }) {
+  // A turn the session does not hold is refused in words, not silently replaced by the nearest one.
+  const [error, setError] = useState<string | null>(null);
+  const last = runs.at(-1);
   return (
     <form
       className="toolbar"
       onSubmit={(e) => {
         e.preventDefault();
         const raw = (new FormData(e.currentTarget).get('turn') as string).trim();
-        onChange(raw === '' ? null : indexOfTurnInRuns(runs, Number(raw)));
+        const turn = Number(raw);
+        if (raw !== '' && !hasTurn(runs, turn)) {
+          setError(
+            `no turn ${raw} in this session` +
+              (runs[0] && last ? ` (turns ${runs[0][0]}–${last[0] + last[1] - 1})` : ''),
+          );
+          return;
+        }
+        setError(null);
+        onChange(raw === '' ? null : indexOfTurnInRuns(runs, turn));
         (document.activeElement as HTMLElement | null)?.blur();
       }}
     >
@@ -72,10 +85,17 @@ function CompareInput({
         className="input"
         style={{ width: 120 }}
         aria-label="Compare with turn"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'compare-error' : undefined}
         placeholder="previous turn"
         inputMode="numeric"
         defaultValue={value === null ? '' : String(turnAtRuns(runs, value))}
       />
+      {error ? (
+        <span id="compare-error" className="badge danger" role="alert">
+          {error}
+        </span>
+      ) : null}
       {value !== null ? (
         <button type="button" className="btn" onClick={() => onChange(null)}>
           vs previous
@@ -85,7 +105,16 @@ function CompareInput({
   );
 }
 
-export function ReplayView({ id, initialTurn }: { id: string; initialTurn: number | null }) {
+export function ReplayView({
+  id,
+  initialTurn,
+  initialCompare = null,
+}: {
+  id: string;
+  initialTurn: number | null;
+  /** The turn to diff against (?compare=3), when the link has one. */
+  initialCompare?: number | null;
+}) {
   const trpc = useTRPC();
   const { index, playing, speed, compareIndex, set } = useReplay();
   const [follow, setFollow] = useState(false);
@@ -169,25 +198,31 @@ export function ReplayView({ id, initialTurn }: { id: string; initialTurn: numbe
   useEffect(() => {
     if (!n || opened.current === id) return;
     opened.current = id;
+    const compare = initialCompare !== null && hasTurn(runs, initialCompare);
     set({
       index: initialTurn === null ? 0 : indexOfTurnInRuns(runs, initialTurn),
       playing: false,
-      compareIndex: null,
+      compareIndex: compare ? indexOfTurnInRuns(runs, initialCompare) : null,
+      ...(compare ? { tab: 'diff' as const } : {}),
     });
-  }, [id, n, runs, initialTurn, set]);
+  }, [id, n, runs, initialTurn, initialCompare, set]);
 
-  // The current turn lives in the URL, so a link opens exactly this moment. Written once stepping
-  // pauses: rewriting history on every key press of a fast scrub costs frames.
+  // The current turn (and the one it is compared with) live in the URL, so a link opens exactly this moment.
+  // Written once stepping pauses: rewriting history on every key press of a fast scrub costs frames.
+  const compareTurn = compareIndex === null || !n ? null : turnAt(compareIndex);
   useEffect(() => {
     if (currentTurn === null || opened.current !== id) return;
     const timer = setTimeout(() => {
       const url = new URL(window.location.href);
-      if (url.searchParams.get('turn') === String(currentTurn)) return;
+      const compare = compareTurn === null ? null : String(compareTurn);
+      if (url.searchParams.get('turn') === String(currentTurn) && url.searchParams.get('compare') === compare) return;
       url.searchParams.set('turn', String(currentTurn));
+      if (compare === null) url.searchParams.delete('compare');
+      else url.searchParams.set('compare', compare);
       window.history.replaceState(window.history.state, '', url);
     }, 120);
     return () => clearTimeout(timer);
-  }, [currentTurn, id]);
+  }, [currentTurn, compareTurn, id]);
 
   // Play: one turn per tick at the chosen speed, stopping at the last turn.
   useEffect(() => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DIGEST_BUCKETS, DigestBuilder, digestView, indexOfTurnInRuns, turnAt, type DigestRow } from './digest';
+import {
+  DIGEST_BUCKETS,
+  DigestBuilder,
+  digestView,
+  hasTurn,
+  indexOfTurnInRuns,
+  turnAt,
+  type DigestRow,
+} from './digest';
 import { buildHistory, segments } from './provenance';
 
 /** A session with gaps in its numbering, stress turns, missing figures and a flapping constraint. */
@@ -104,6 +112,19 @@ describe('session digest', () => {
       0, 0, 2, 3, 3, 4, 5, 5, 5,
     ]);
     expect(indexOfTurnInRuns([], 5)).toBe(0);
+    // Only turns the session holds: no gaps, no fractions, nothing past either end.
+    expect([0, 1, 3, 4, 10, 11, 12, 20, 21, 2.5].map((t) => hasTurn(runs, t))).toEqual([
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('joins a flapping constraint’s runs closer than a bucket in the view, keeping the state exact', () => {

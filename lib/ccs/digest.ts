@@ -245,6 +245,11 @@ export function turnAt(runs: readonly [number, number][], i: number): number {
   return last ? last[0] + last[1] - 1 : 0;
 }
 
+/** Whether the session holds a turn numbered `turn`. */
+export function hasTurn(runs: readonly [number, number][], turn: number): boolean {
+  return Number.isInteger(turn) && runs.some(([first, count]) => turn >= first && turn < first + count);
+}
+
 /** Index of the turn numbered `turn`, or of the nearest one after it (the last turn when there is none after). */
 export function indexOfTurnInRuns(runs: readonly [number, number][], turn: number): number {
   let base = 0;

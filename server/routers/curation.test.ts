@@ -238,6 +238,28 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect(entry).toMatchObject({ scope: 'project', kind: 'decision', status: 'active' });
     expect(entry!.content).toContain('Rotate the edge keys every quarter');
     expect(entry!.content).not.toContain('abcdefghijklmnop');
+    expect(r.operation).toBe('append');
+  });
+
+  it('records as edited only the fields the reviewer changed (a form sends the others as undefined)', async () => {
+    const e = ev({ suggested_scope: 'team_memory', content: 'Staging deploys need a green smoke test first.' });
+    await send([e]);
+    const [p] = await h.db.select().from(proposals).where(eq(proposals.eventId, e.event_id));
+    const content = 'Staging deploys need a green smoke test and a changelog entry first.';
+    await alice.curation.decide({
+      id: p!.id,
+      decision: { action: 'approve', edits: { content, scope: undefined, kind: undefined } },
+    });
+    const [audit] = await h.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'proposal.approved'), eq(auditLog.subjectId, p!.id)));
+    expect((audit!.detail as { edited: string[] }).edited).toEqual(['content']);
+    const [outcome] = await h.db
+      .select()
+      .from(curationOutcomes)
+      .where(and(eq(curationOutcomes.eventId, e.event_id), eq(curationOutcomes.disposition, 'approved')));
+    expect((outcome!.rationale as { edited: string[] }).edited).toEqual(['content']);
   });
 
   it('update supersedes an entry and keeps the old version; deprecate marks it; nothing is deleted', async () => {
@@ -271,6 +293,8 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
       3,
       'deprecate',
     ]);
+    // The reason is part of the version history, not only of the audit log.
+    expect(after.versions.map((v) => v.note)).toEqual([null, null, 'backups moved to the new vault']);
     await expect(alice.curation.deprecate({ id: entry!.id, reason: 'again' })).rejects.toMatchObject({
       code: 'CONFLICT',
     });

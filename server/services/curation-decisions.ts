@@ -31,7 +31,7 @@ export async function decideProposal(
   proposalId: string,
   d: Decision,
   reviewer: string,
-): Promise<{ status: string; entryId: string | null }> {
+): Promise<{ status: string; entryId: string | null; operation: Operation }> {
   if (d.action === 'reject' && !d.reason?.trim()) throw new InvalidInputError('reason: a rejection needs a reason');
   if (d.edits?.scope && !(SCOPES as readonly string[]).includes(d.edits.scope))
     throw new InvalidInputError(`edits.scope: must be one of ${SCOPES.join(', ')}`);
@@ -64,7 +64,7 @@ async function applyDecision(
   d: Decision,
   content: string | undefined,
   reviewer: string,
-): Promise<{ status: string; entryId: string | null }> {
+): Promise<{ status: string; entryId: string | null; operation: Operation }> {
   return db.transaction(async (tx) => {
     await lockCuration(tx, projectId);
     const status = d.action === 'approve' ? 'approved' : 'rejected';
@@ -110,7 +110,9 @@ async function applyDecision(
             reviewer,
           )
         : null;
-    const edited = d.edits && Object.keys(d.edits).length ? d.edits : null;
+    // The fields the reviewer changed: a form sends the others as undefined (superjson keeps such keys).
+    const changed = Object.entries(d.edits ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [k]));
+    const edited = changed.length ? changed : null;
     await tx.insert(curationOutcomes).values({
       projectId,
       eventId: p.eventId,
@@ -118,7 +120,7 @@ async function applyDecision(
       scope: p.scope,
       kind: p.kind,
       reason: d.reason ?? (edited ? 'edited, then approved' : 'approved'),
-      rationale: { proposalId, operation: p.operation, edited: edited ? Object.keys(edited) : [] },
+      rationale: { proposalId, operation: p.operation, edited: edited ?? [] },
       entryId,
       decidedBy: reviewer,
     });
@@ -134,10 +136,10 @@ async function applyDecision(
         operation: p.operation,
         entryId,
         reason: d.reason ?? null,
-        edited: edited ? Object.keys(edited) : [],
+        edited: edited ?? [],
       },
     });
-    return { status, entryId };
+    return { status, entryId, operation: p.operation as Operation };
   });
 }
 
@@ -148,7 +150,7 @@ export async function deprecateEntry(db: Db, projectId: string, entryId: string,
     await lockCuration(tx, projectId);
     const cur = await lockEntry(tx, projectId, entryId);
     if (cur.status === 'deprecated') throw new ConflictError('the entry is already deprecated');
-    await newVersion(tx, projectId, entryId, 'deprecate', { status: 'deprecated' }, null, actor);
+    await newVersion(tx, projectId, entryId, 'deprecate', { status: 'deprecated' }, null, actor, reason.trim());
     await tx.insert(auditLog).values({
       projectId,
       actor,

@@ -42,6 +42,7 @@ export async function newVersion(
   change: { content?: string; scope?: string; kind?: string; status?: string },
   eventId: string | null,
   actor: string,
+  note: string | null = null,
 ) {
   const cur = await lockEntry(tx, projectId, id);
   const next = {
@@ -56,7 +57,7 @@ export async function newVersion(
     .where(eq(memoryEntries.id, id));
   await tx
     .insert(memoryEntryVersions)
-    .values({ entryId: id, version: cur.version + 1, operation, ...next, eventId, createdBy: actor });
+    .values({ entryId: id, version: cur.version + 1, operation, ...next, eventId, createdBy: actor, note });
 }
 
 /** Applies one write operation; returns the entry it wrote or changed (null for discard). */

@@ -17,10 +17,12 @@ export default async function SessionPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ turn?: string }>;
+  searchParams: Promise<{ turn?: string; compare?: string }>;
 }) {
   const id = decodeSegment((await params).id);
-  const turnParam = Number((await searchParams).turn);
+  const query = await searchParams;
+  const turnParam = Number(query.turn);
+  const compareParam = Number(query.compare);
   const qc = getQueryClient();
   try {
     await qc.fetchQuery(trpc.sessions.byId.queryOptions({ id }));
@@ -40,7 +42,11 @@ export default async function SessionPage({
   ]);
   return (
     <HydrationBoundary state={dehydrate(qc)}>
-      <ReplayView id={id} initialTurn={Number.isFinite(turnParam) ? turnParam : null} />
+      <ReplayView
+        id={id}
+        initialTurn={Number.isFinite(turnParam) ? turnParam : null}
+        initialCompare={query.compare && Number.isFinite(compareParam) ? compareParam : null}
+      />
     </HydrationBoundary>
   );
 }

@@ -156,6 +156,8 @@ export const memoryEntryVersions = pgTable(
     status: text('status').notNull(),
     eventId: text('event_id'),
     createdBy: text('created_by').notNull(),
+    /** Why, when a person made this version directly (the reason typed in Deprecate…). */
+    note: text('note'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.entryId, t.version] })],

@@ -1,0 +1,1 @@
+ALTER TABLE "memory_entry_versions" ADD COLUMN "note" text;
