@@ -282,3 +282,32 @@ describe(`the Connect page on ${srv.name}`, () => {
     expect(text).not.toContain('127.0.0.1:3000');
   });
 });
+
+describe(`a link to an artifact on ${srv.name}`, () => {
+  it('opens its session at the first turn that recalled it, the artifact marked and open', async () => {
+    const turn = (n: number, recalled: string[]) => ({
+      type: 'turn',
+      data: {
+        session_id: 'artifact-link',
+        agent: 'a',
+        turn: n,
+        input: `question ${n}`,
+        output: 'a',
+        ccs: 'goal_orientation: g(x)',
+        recalled: recalled.map((id) => ({ id, score: 0.8 })),
+      },
+    });
+    const r = await ingest([
+      turn(1, []),
+      turn(2, []),
+      turn(3, ['rb-linked']),
+      { type: 'artifact', data: { id: 'rb-linked', session_id: 'artifact-link', content: 'Drain before deploy.' } },
+    ]);
+    expect(r.status).toBe(200);
+    await open(page, '/sessions/artifact-link?artifact=rb-linked');
+    await expect.poll(() => page.getByTestId('turn-readout').textContent()).toBe('Turn 3 (3 of 3)');
+    const row = page.locator('[data-testid=turn-panel] tr[data-artifact="rb-linked"]');
+    await expect.poll(() => row.getAttribute('class')).toContain('focus-target');
+    expect(await page.getByTestId('artifact-content').textContent()).toContain('Drain before deploy.');
+  });
+});

@@ -109,11 +109,14 @@ export function ReplayView({
   id,
   initialTurn,
   initialCompare = null,
+  focusArtifact = null,
 }: {
   id: string;
   initialTurn: number | null;
   /** The turn to diff against (?compare=3), when the link has one. */
   initialCompare?: number | null;
+  /** The artifact a link points at (?artifact=…): marked and opened in the turn panel. */
+  focusArtifact?: string | null;
 }) {
   const trpc = useTRPC();
   const { index, playing, speed, compareIndex, set } = useReplay();
@@ -537,6 +540,7 @@ export function ReplayView({
                   recalled={detail.recalled}
                   qualified={detail.qualified}
                   artifacts={artifacts}
+                  focus={focusArtifact}
                 />
               ) : (
                 <div className="panel" data-testid="turn-panel-loading">

@@ -16,16 +16,21 @@ export function TurnPanel({
   recalled,
   qualified,
   artifacts,
+  focus = null,
 }: {
   input: string;
   output: string;
   recalled: Ref[];
   qualified: Ref[];
   artifacts: Map<string, Artifact>;
+  /** The artifact a link points at: its row is marked, and opened when the panel first shows it. */
+  focus?: string | null;
 }) {
-  const [open, setOpen] = useState<string | null>(null);
-  const kept = new Set(qualified.map(refId));
   const all = [...recalled, ...qualified.filter((q) => !recalled.some((r) => refId(r) === refId(q)))];
+  // What the reader opened (null: closed); until they choose, the linked artifact is open wherever it shows.
+  const [chosen, setOpen] = useState<string | null | undefined>(undefined);
+  const open = chosen !== undefined ? chosen : focus && all.some((r) => refId(r) === focus) ? focus : null;
+  const kept = new Set(qualified.map(refId));
   const opened = open ? artifacts.get(open) : null;
   return (
     <div className="panel" data-testid="turn-panel">
@@ -49,7 +54,7 @@ export function TurnPanel({
                 return (
                   <tr
                     key={id}
-                    className="clickable"
+                    className={id === focus ? 'clickable focus-target' : 'clickable'}
                     onClick={() => setOpen(open === id ? null : id)}
                     data-artifact={id}
                   >

@@ -46,6 +46,7 @@ const ACCESS: Record<string, Role> = {
   'sessions.list': 'viewer',
   'sessions.page': 'viewer',
   'sessions.position': 'viewer',
+  'sessions.artifactTurn': 'viewer',
   'sessions.byId': 'viewer',
   'sessions.artifacts': 'viewer',
   'sessions.digest': 'viewer',

@@ -187,6 +187,13 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
       expect(terms.length).toBeGreaterThan(20);
       expect(new Set(terms.map((t) => `${t.label}|${t.text}`)).size).toBe(terms.length);
       expect(items.find((i) => i.kind === 'dead_end')!.href).toMatch(/^\/substrate\/aegis-demo\/dead-ends\?focus=/);
+      // An artifact opens its session at the turn that recalled it (resolved on open), and its id is searchable.
+      const artifact = items.find((i) => i.kind === 'artifact' && i.session)!;
+      const id = artifact.id.slice('artifact:'.length);
+      expect(artifact.href).toBe(
+        `/sessions/${encodeURIComponent(artifact.session!)}?artifact=${encodeURIComponent(id)}`,
+      );
+      expect(artifact.label).toContain(id);
       // The version moves when memory is added.
       const before = await caller.recall.version();
       expect(await caller.recall.version()).toBe(before);
@@ -252,6 +259,39 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect(w[0]?.input.length).toBeGreaterThan(0);
   });
 
+  it('sessions.artifactTurn opens an artifact at the first turn that recalled or let it in', async () => {
+    const turn = (n: number, recalled: unknown[], qualified: unknown[] = []) => ({
+      type: 'turn',
+      data: {
+        session_id: 'art-links',
+        agent: 'a',
+        turn: n,
+        input: 'i',
+        output: 'o',
+        ccs: 'g: x(y)',
+        recalled,
+        qualified,
+      },
+    });
+    const artifact = (id: string, createdTurn: number) => ({
+      type: 'artifact',
+      data: { id, session_id: 'art-links', content: `text of ${id}`, created_turn: createdTurn },
+    });
+    await caller.ingest.batch({
+      records: [
+        turn(1, []),
+        turn(2, [{ id: 'doc-x', score: 0.9 }]),
+        turn(3, [{ id: 'doc-x', score: 0.8 }], ['doc-y']),
+        artifact('doc-x', 0),
+        artifact('doc-y', 0),
+        artifact('doc-z', 1),
+        artifact('doc-q', 9),
+      ],
+    });
+    const at = (artifact: string) => caller.sessions.artifactTurn({ id: 'art-links', artifact });
+    expect(await Promise.all(['doc-x', 'doc-y', 'doc-z', 'doc-q', 'nope'].map(at))).toEqual([2, 3, 1, null, null]);
+  });
+
   it('ingest.batch goes through the same service as the HTTP API', async () => {
     const r = await caller.ingest.batch({
       records: [
@@ -263,7 +303,7 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
       ],
     });
     expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected']);
-    expect((await caller.system.info()).counts.sessions).toBe(7);
+    expect((await caller.system.info()).counts.sessions).toBe(8);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   listTurns,
   pageSessions,
   turnPosition,
+  artifactTurn,
 } from '@/server/services/sessions';
 import { SESSION_SORTS, type SessionSort } from '@/lib/sessions/list';
 import { sessionDigestJson, sessionStamp, windowBlame } from '@/server/services/session-digest';
@@ -45,6 +46,10 @@ export const sessionsRouter = router({
   position: procedure
     .input(z.object({ id: z.string().min(1), turn: z.number() }))
     .query(({ ctx, input }) => turnPosition(ctx.db, ctx.projectId, input.id, input.turn)),
+  /** Where a link to one of the session's artifacts opens: the first turn that recalled it. */
+  artifactTurn: procedure
+    .input(z.object({ id: z.string().min(1), artifact: z.string().min(1) }))
+    .query(({ ctx, input }) => artifactTurn(ctx.db, ctx.projectId, input.id, input.artifact)),
   /** A few bytes that change whenever the digest does: what an open replay page polls. */
   stamp: procedure
     .input(z.object({ id: z.string().min(1) }))

@@ -177,12 +177,14 @@ const artifactsPage: Fetcher = async (db, projectId, after, limit) => {
       id: `artifact:${r.id}`,
       kind: 'artifact',
       text: r.content,
-      label: r.kind ?? r.id,
+      // The id is in the label so that searching it finds the artifact.
+      label: r.kind ? `${r.kind} · ${r.id}` : r.id,
       agent: r.agent,
       session: r.session,
       scope: null,
       ts: r.ts ? new Date(r.ts).toISOString() : null,
-      href: r.session ? (r.turn !== null ? turnHref(r.session, r.turn) : `/sessions/${enc(r.session)}`) : '/sessions',
+      // Opens the first turn that recalled it, with the artifact marked (app/sessions/[id]/page.tsx).
+      href: r.session ? `/sessions/${enc(r.session)}?artifact=${enc(r.id)}` : '/sessions',
     })),
     last: rows.length ? [rows.at(-1)!.id] : null,
   };

@@ -131,6 +131,26 @@ export async function turnPosition(db: Tx, projectId: string, sessionId: string,
   return Math.max(0, Math.min(Number(r?.before ?? 0), Number(r?.n ?? 0) - 1));
 }
 
+/**
+ * Where a link to an artifact opens its session: the first turn that recalled it (A_t) or let it in (A_t+), else the
+ * turn it was made at when the session holds that turn; null when neither.
+ */
+export async function artifactTurn(db: Tx, projectId: string, sessionId: string, artifactId: string) {
+  const ref = (col: typeof turns.recalled | typeof turns.qualified) =>
+    sql`(${col} @> jsonb_build_array(jsonb_build_object('id', ${artifactId}::text))
+         or ${col} @> jsonb_build_array(${artifactId}::text))`;
+  const [r] = rowsOf<{ turn: number | null }>(
+    await db.execute(sql`
+      select coalesce(
+        (select turn from turns where project_id = ${projectId} and session_id = ${sessionId}
+           and (${ref(turns.recalled)} or ${ref(turns.qualified)}) order by turn limit 1),
+        (select t.turn from artifacts a join turns t on t.project_id = a.project_id and t.session_id = a.session_id
+           and t.turn = a.created_turn
+         where a.project_id = ${projectId} and a.id = ${artifactId} and a.session_id = ${sessionId})) as turn`),
+  );
+  return r?.turn === null || r?.turn === undefined ? null : Number(r.turn);
+}
+
 export async function getSession(db: Tx, projectId: string, id: string) {
   const [row] = await db
     .select({

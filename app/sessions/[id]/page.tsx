@@ -17,13 +17,18 @@ export default async function SessionPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ turn?: string; compare?: string }>;
+  searchParams: Promise<{ turn?: string; compare?: string; artifact?: string }>;
 }) {
   const id = decodeSegment((await params).id);
   const query = await searchParams;
-  const turnParam = Number(query.turn);
-  const compareParam = Number(query.compare);
   const qc = getQueryClient();
+  const artifact = typeof query.artifact === 'string' && query.artifact ? query.artifact : null;
+  // A link to an artifact (recall's hits) opens the first turn that recalled it.
+  const turnParam =
+    query.turn === undefined && artifact
+      ? ((await qc.fetchQuery(trpc.sessions.artifactTurn.queryOptions({ id, artifact }))) ?? NaN)
+      : Number(query.turn);
+  const compareParam = Number(query.compare);
   try {
     await qc.fetchQuery(trpc.sessions.byId.queryOptions({ id }));
   } catch (e) {
@@ -46,6 +51,7 @@ export default async function SessionPage({
         id={id}
         initialTurn={Number.isFinite(turnParam) ? turnParam : null}
         initialCompare={query.compare && Number.isFinite(compareParam) ? compareParam : null}
+        focusArtifact={artifact}
       />
     </HydrationBoundary>
   );
