@@ -7,6 +7,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { ErrorBox, EmptyState } from '@/components/ui/states';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import {
+  BLAME_COUNT_CAP,
   hasTurn,
   indexOfTurnInRuns,
   turnAt as turnAtRuns,
@@ -300,7 +301,11 @@ export function ReplayView({
       if (!b) return undefined;
       const history = [
         ...b.first.map(termEventLabel),
-        ...(b.total > b.first.length ? [`and ${b.total - b.first.length} more`] : []),
+        ...(b.total > BLAME_COUNT_CAP
+          ? [`and over ${BLAME_COUNT_CAP - b.first.length} more`]
+          : b.total > b.first.length
+            ? [`and ${b.total - b.first.length} more`]
+            : []),
       ].join(' · ');
       const k = currentTurn === null ? -1 : (blameData?.turns.indexOf(currentTurn) ?? -1);
       return { introduced: k < 0 ? null : (b.introduced[k] ?? null), history };

@@ -245,6 +245,9 @@ export function turnAt(runs: readonly [number, number][], i: number): number {
   return last ? last[0] + last[1] - 1 : 0;
 }
 
+/** A term's events are counted up to this many (and one more, meaning "over"), for "where did this come from". */
+export const BLAME_COUNT_CAP = 100;
+
 /** Whether the session holds a turn numbered `turn`. */
 export function hasTurn(runs: readonly [number, number][], turn: number): boolean {
   return Number.isInteger(turn) && runs.some(([first, count]) => turn >= first && turn < first + count);

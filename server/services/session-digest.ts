@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '@/server/db';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import {
+  BLAME_COUNT_CAP,
   DigestBuilder,
   digestView,
   emptyDigest,
@@ -267,7 +268,11 @@ async function drain() {
 export interface TermBlame {
   /** Turn that brought the term in, as of each turn of the window where it is present (aligned with `turns`). */
   introduced: (number | null)[];
-  /** The term's first events in the session (at most 8) and how many it has in all. */
+  /**
+   * The term's first events in the session (at most 8) and how many it has in all, counted up to BLAME_COUNT_CAP + 1
+   * (more means "over BLAME_COUNT_CAP"): a term that comes and goes all session long is not counted to the end on
+   * every step.
+   */
   first: { turn: number; kind: TermEventKind; other: string | null }[];
   total: number;
 }
@@ -310,9 +315,10 @@ export async function windowBlame(
                    as k(field text, term text))
       select k.field, k.term, e.turn, e.kind, e.other, e.part, c.total
         from k
-        cross join lateral (select count(*)::int as total from term_events x
+        cross join lateral (select count(*)::int as total from (select 1 from term_events x
                              where x.project_id = ${projectId} and x.session_id = ${id}
-                               and x.field = k.field and md5(x.term) = md5(k.term) and x.term = k.term) c
+                               and x.field = k.field and md5(x.term) = md5(k.term) and x.term = k.term
+                             limit ${BLAME_COUNT_CAP + 1}) capped) c
         cross join lateral (
           (select turn, kind, other, 'in' as part from term_events x
             where x.project_id = ${projectId} and x.session_id = ${id} and x.field = k.field
