@@ -210,6 +210,13 @@ describe('long curation lists', () => {
     await page.keyboard.press('j');
     await expect.poll(() => selected().textContent()).toContain('Paging check 100:');
     expect(await count.textContent()).toBe('Showing 105 of 105 pending proposals');
+    // Another status starts the list again at its first row, and the detail follows it: the pending proposal left
+    // selected is neither shown nor kept in the URL.
+    await page.getByRole('button', { name: /^approved/ }).click();
+    await expect.poll(() => page.url()).toMatch(/\/curation$/);
+    await expect.poll(() => page.getByTestId('proposal-detail').textContent()).toContain('Select a proposal');
+    await page.getByRole('button', { name: /^pending/ }).click();
+    await expect.poll(() => selected().textContent()).toContain('Paging check 0:');
 
     await open(page, `${srv.url}/curation/events`);
     const table = page.getByTestId('events-table').locator('tbody tr');

@@ -29,7 +29,11 @@ export function EventsTable() {
     placeholderData: keepPreviousData,
   });
   const first = q.data?.pages[0];
-  const loaded = q.data?.pages.flatMap((p) => p.items) ?? [];
+  // Each event once, even if a refetch of a later page meets one already shown.
+  const seen = new Set<string>();
+  const loaded = (q.data?.pages.flatMap((p) => p.items) ?? []).filter(
+    (e) => !seen.has(e.eventId) && !!seen.add(e.eventId),
+  );
   // The event a link points at is shown first, wherever it is in the list.
   const pinned = first?.focused && !loaded.some((e) => e.eventId === first.focused!.eventId) ? first.focused : null;
   const rows = pinned ? [pinned, ...loaded] : loaded;
@@ -39,7 +43,8 @@ export function EventsTable() {
       <div className="toolbar" style={{ justifyContent: 'space-between', margin: '12px 0 8px' }}>
         <span className="muted" data-testid="events-summary">
           {first
-            ? `${fmtInt(first.total)} memory events received · ${fmtInt(first.redacted)} with secrets redacted`
+            ? `${fmtInt(first.total ?? 0)} memory events received · ` +
+              `${fmtInt(first.redacted ?? 0)} with secrets redacted`
             : 'Loading…'}
         </span>
         <select className="select" aria-label="Filter by kind" value={kind} onChange={(e) => setKind(e.target.value)}>

@@ -34,7 +34,8 @@ export function Inbox() {
   const params = useSearchParams();
   const [status, setStatus] = useState<Status>('pending');
   const [filters, setFilters] = useState({ scope: '', kind: '', agent: '', confidence: '' });
-  // Paged by the server, 100 at a time, with how many match: a long queue never stops silently.
+  // Paged by the server, 100 at a time, each page after the last row of the one before (so proposals decided or
+  // added meanwhile neither repeat nor go missing), with how many match: a long queue never stops silently.
   const list = useInfiniteQuery({
     ...trpc.curation.inbox.infiniteQueryOptions(
       {
@@ -50,10 +51,16 @@ export function Inbox() {
     placeholderData: keepPreviousData,
   });
   const first = list.data?.pages[0];
-  const items = useMemo(() => list.data?.pages.flatMap((p) => p.items) ?? [], [list.data]);
+  // Each proposal once, even if a refetch of a later page meets one already shown.
+  const items = useMemo(() => {
+    const seen = new Set<string>();
+    return (list.data?.pages.flatMap((p) => p.items) ?? []).filter((i) => !seen.has(i.id) && !!seen.add(i.id));
+  }, [list.data]);
   const param = params.get('proposal');
   // The row chosen by j/k or a click, ahead of the URL: keys pressed quickly must not read a stale URL, nor jump
-  // back when the URL of an earlier press lands. A URL that is none of the ones this page set (a link) wins.
+  // back when the URL of an earlier press lands. A URL that is none of the ones this page set (a link from
+  // elsewhere) wins, and opens its proposal even when it is not among the rows loaded; an id of '' means "none
+  // picked" (after a decision, a filter or status change the list starts again at its first row).
   const [picked, setPicked] = useState<{ id: string; trail: Set<string> } | null>(null);
   const wanted = picked && picked.trail.has(param ?? '') ? picked.id : param;
   const [cursor, setCursor] = useState(0);
@@ -77,20 +84,26 @@ export function Inbox() {
     setPicked((p) => ({ id, trail: new Set([...(p?.trail ?? [param ?? '']), id]) }));
     router.replace(`/curation?proposal=${id}`, { scroll: false });
   };
+  /** Forget the row shown (the URL's too), and put the cursor on row `row`: the list changed under it. */
+  const restart = (row: number) => {
+    setCursor(row);
+    setMode('view');
+    setPicked((p) => ({ id: '', trail: new Set([...(p?.trail ?? []), param ?? '']) }));
+    router.replace('/curation', { scroll: false });
+  };
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.curation.pathKey() });
   const decide = useMutation(
     trpc.curation.decide.mutationOptions({
-      onSuccess: (r, v) => {
+      onSuccess: (r) => {
         setBanner({
           tone: 'ok',
           text:
             r.status !== 'approved'
               ? 'Rejected; nothing was written.'
-              : `Approved${v.decision.edits ? ' with your edits' : ''}: ${APPROVED[r.operation]}`,
+              : `Approved${r.edited.length ? ' with your edits' : ''}: ${APPROVED[r.operation]}`,
         });
-        setMode('view');
-        setPicked(null);
-        router.replace('/curation', { scroll: false });
+        // The next proposal takes the decided one's place.
+        restart(at);
         void refresh();
       },
       onError: (e) => {
@@ -110,6 +123,7 @@ export function Inbox() {
             (failed.length ? `; ${failed.length} not: ${failed[0]!.message}` : ''),
         });
         setChecked(new Set());
+        restart(0);
         void refresh();
       },
     }),
@@ -123,7 +137,7 @@ export function Inbox() {
       if (t.closest('input, textarea, select, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
       if (!items.length) return;
       if (e.key === 'j' || e.key === 'ArrowDown') {
-        // At the last row loaded, j fetches the next page (and moves onto it when it arrives).
+        // At the last row loaded, j fetches the next page; the next j moves onto it once it has arrived.
         if (at + 1 >= items.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
         select(Math.min(at + 1, items.length - 1));
       } else if (e.key === 'k' || e.key === 'ArrowUp') select(Math.max(at - 1, 0));
@@ -150,7 +164,7 @@ export function Inbox() {
       className="select"
       aria-label={`Filter by ${name}`}
       value={filters[name]}
-      onChange={(e) => setFilters((f) => ({ ...f, [name]: e.target.value }))}
+      onChange={(e) => (setFilters((f) => ({ ...f, [name]: e.target.value })), restart(0))}
     >
       <option value="">all {name === 'agent' ? 'agents' : name === 'confidence' ? 'confidence' : `${name}s`}</option>
       {[...new Set([...all, ...Object.keys(facets?.[name] ?? {})])].map((v) => (
@@ -169,9 +183,9 @@ export function Inbox() {
               key={s}
               type="button"
               aria-pressed={status === s}
-              onClick={() => (setStatus(s), setCursor(0), setPicked(null), setChecked(new Set()))}
+              onClick={() => (setStatus(s), restart(0), setChecked(new Set()))}
             >
-              {s} <span className="muted">{fmtInt(first?.totals[s] ?? 0)}</span>
+              {s} <span className="muted">{fmtInt(first?.totals?.[s] ?? 0)}</span>
             </button>
           ))}
         </div>

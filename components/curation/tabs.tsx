@@ -22,7 +22,7 @@ export function CurationTabs() {
   const trpc = useTRPC();
   const pending = useQuery({
     ...trpc.curation.inbox.queryOptions({ status: 'pending' }),
-    select: (d) => d.totals.pending ?? 0,
+    select: (d) => d.totals?.pending ?? 0,
   });
   return (
     <nav className="section-tabs" aria-label="Curation">

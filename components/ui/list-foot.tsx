@@ -13,9 +13,13 @@ interface Props {
   testId?: string;
 }
 
-/** Under a list paged by the server: how many of how many are shown, and the button for the next page. */
+/**
+ * Under a list paged by the server: how many of how many are shown, and the button for the next page. `matching` is
+ * counted with the first page, so rows added since may make the list longer than it says.
+ */
 export function ListFoot({ shown, matching, noun, filter, page, query, testId }: Props) {
   if (!matching) return null;
+  const left = Math.min(page, matching - shown);
   return (
     <div className="table-foot" data-testid={testId}>
       <span className="muted">
@@ -29,7 +33,7 @@ export function ListFoot({ shown, matching, noun, filter, page, query, testId }:
           disabled={query.isFetchingNextPage}
           onClick={() => void query.fetchNextPage()}
         >
-          {query.isFetchingNextPage ? 'Loading…' : `Show ${fmtInt(Math.min(page, matching - shown))} more`}
+          {query.isFetchingNextPage ? 'Loading…' : left > 0 ? `Show ${fmtInt(left)} more` : 'Show more'}
         </button>
       ) : null}
     </div>

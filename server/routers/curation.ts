@@ -32,6 +32,15 @@ const pageInput = z.object({
   limit: z.number().int().min(1).max(500).default(100),
 });
 
+/**
+ * A page of a list that grows while it is read: `cursor` is the last row shown (the server's `next`), so rows added or
+ * decided between pages neither repeat nor go missing.
+ */
+const keysetInput = z.object({
+  cursor: z.object({ at: z.string().min(1).max(64), eventId: z.string().max(500), id: z.uuid().optional() }).nullish(),
+  limit: z.number().int().min(1).max(500).default(100),
+});
+
 export const curationRouter = router({
   inbox: procedure
     .input(
@@ -41,10 +50,10 @@ export const curationRouter = router({
         kind: z.string().nullish(),
         agent: z.string().nullish(),
         confidence: z.string().nullish(),
-        ...pageInput.shape,
+        ...keysetInput.shape,
       }),
     )
-    .query(({ ctx, input }) => inbox(ctx.db, ctx.projectId, { ...input, offset: input.cursor ?? 0 })),
+    .query(({ ctx, input }) => inbox(ctx.db, ctx.projectId, { ...input, after: input.cursor })),
   proposal: procedure
     .input(z.object({ id: z.uuid() }))
     .query(({ ctx, input }) => proposalDetail(ctx.db, ctx.projectId, input.id)),
@@ -100,8 +109,10 @@ export const curationRouter = router({
     )
     .query(({ ctx, input }) => auditPage(ctx.db, ctx.projectId, input)),
   events: procedure
-    .input(z.object({ kind: z.string().max(100).nullish(), focus: z.string().max(500).nullish(), ...pageInput.shape }))
-    .query(({ ctx, input }) => listEvents(ctx.db, ctx.projectId, { ...input, offset: input.cursor ?? 0 })),
+    .input(
+      z.object({ kind: z.string().max(100).nullish(), focus: z.string().max(500).nullish(), ...keysetInput.shape }),
+    )
+    .query(({ ctx, input }) => listEvents(ctx.db, ctx.projectId, { ...input, after: input.cursor })),
   rejected: procedure
     .input(pageInput)
     .query(({ ctx, input }) =>

@@ -31,7 +31,7 @@ export async function decideProposal(
   proposalId: string,
   d: Decision,
   reviewer: string,
-): Promise<{ status: string; entryId: string | null; operation: Operation }> {
+): Promise<{ status: string; entryId: string | null; operation: Operation; edited: string[] }> {
   if (d.action === 'reject' && !d.reason?.trim()) throw new InvalidInputError('reason: a rejection needs a reason');
   if (d.edits?.scope && !(SCOPES as readonly string[]).includes(d.edits.scope))
     throw new InvalidInputError(`edits.scope: must be one of ${SCOPES.join(', ')}`);
@@ -64,7 +64,7 @@ async function applyDecision(
   d: Decision,
   content: string | undefined,
   reviewer: string,
-): Promise<{ status: string; entryId: string | null; operation: Operation }> {
+): Promise<{ status: string; entryId: string | null; operation: Operation; edited: string[] }> {
   return db.transaction(async (tx) => {
     await lockCuration(tx, projectId);
     const status = d.action === 'approve' ? 'approved' : 'rejected';
@@ -139,7 +139,7 @@ async function applyDecision(
         edited: edited ?? [],
       },
     });
-    return { status, entryId, operation: p.operation as Operation };
+    return { status, entryId, operation: p.operation as Operation, edited: edited ?? [] };
   });
 }
 

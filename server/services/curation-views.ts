@@ -32,13 +32,25 @@ export interface InboxFilters {
 }
 
 /**
- * One page of the review inbox (oldest pending first; decided ones newest first), with how many match the filters,
- * the counts per facet of the status, and the totals per status.
+ * Where a list that grows while it is read (the inbox, the Events tab) goes on: the last row shown, by its sort time
+ * as PostgreSQL prints it (to the microsecond; a JavaScript Date would round it) and its tie-breakers. Unlike an
+ * offset, it neither repeats nor skips rows when rows are added or decided between pages.
  */
-export async function inbox(db: Tx, projectId: string, f: InboxFilters & PageOpts) {
+export interface Keyset {
+  at: string;
+  eventId: string;
+  id?: string;
+}
+
+/**
+ * One page of the review inbox (oldest pending first; decided ones newest first), after the row `after` when given.
+ * The first page also says how many match the filters, the counts per facet of the status, and the totals per
+ * status; the pages after it do not count again.
+ */
+export async function inbox(db: Tx, projectId: string, f: InboxFilters & { after?: Keyset | null; limit?: number }) {
   const status = f.status ?? 'pending';
-  const offset = f.offset ?? 0;
-  const where = and(
+  const limit = f.limit ?? 100;
+  const filters = and(
     eq(proposals.projectId, projectId),
     eq(proposals.status, status),
     f.scope ? eq(proposals.scope, f.scope) : undefined,
@@ -46,7 +58,18 @@ export async function inbox(db: Tx, projectId: string, f: InboxFilters & PageOpt
     f.agent ? eq(proposals.sourceAgent, f.agent) : undefined,
     f.confidence ? eq(proposals.confidence, f.confidence) : undefined,
   );
-  const [items, facets, totals, matching] = await Promise.all([
+  const sortAt = status === 'pending' ? proposals.createdAt : proposals.decidedAt;
+  const a = f.after;
+  const after = !a
+    ? undefined
+    : status === 'pending'
+      ? sql`(${proposals.createdAt}, ${proposals.eventId}, ${proposals.id})
+          > (${a.at}::timestamptz, ${a.eventId}, ${a.id ?? ZERO_UUID}::uuid)`
+      : // Bounded first (<=), so an index on the time can start there.
+        sql`${proposals.decidedAt} <= ${a.at}::timestamptz and (${proposals.decidedAt} < ${a.at}::timestamptz
+          or (${proposals.eventId}, ${proposals.id}) > (${a.eventId}, ${a.id ?? ZERO_UUID}::uuid))`;
+  const first = !a;
+  const [rows, facets, totals, matching] = await Promise.all([
     db
       .select({
         id: proposals.id,
@@ -63,49 +86,60 @@ export async function inbox(db: Tx, projectId: string, f: InboxFilters & PageOpt
         decidedBy: proposals.decidedBy,
         decidedAt: proposals.decidedAt,
         decisionNote: proposals.decisionNote,
+        sortAt: sql<string>`${sortAt}::text`,
       })
       .from(proposals)
-      .where(where)
-      .orderBy(
-        status === 'pending' ? asc(proposals.createdAt) : desc(proposals.decidedAt),
-        asc(proposals.eventId),
-        asc(proposals.id),
-      )
-      .limit(f.limit ?? 100)
-      .offset(offset),
-    db
-      .select({
-        scope: proposals.scope,
-        kind: proposals.kind,
-        agent: proposals.sourceAgent,
-        confidence: proposals.confidence,
-        n: sql<number>`count(*)::int`,
-      })
-      .from(proposals)
-      .where(and(eq(proposals.projectId, projectId), eq(proposals.status, status)))
-      .groupBy(proposals.scope, proposals.kind, proposals.sourceAgent, proposals.confidence),
-    db
-      .select({ status: proposals.status, n: sql<number>`count(*)::int` })
-      .from(proposals)
-      .where(eq(proposals.projectId, projectId))
-      .groupBy(proposals.status),
-    count(db, proposals, where),
+      .where(and(filters, after))
+      .orderBy(status === 'pending' ? asc(sortAt) : desc(sortAt), asc(proposals.eventId), asc(proposals.id))
+      .limit(limit + 1),
+    first
+      ? db
+          .select({
+            scope: proposals.scope,
+            kind: proposals.kind,
+            agent: proposals.sourceAgent,
+            confidence: proposals.confidence,
+            n: sql<number>`count(*)::int`,
+          })
+          .from(proposals)
+          .where(and(eq(proposals.projectId, projectId), eq(proposals.status, status)))
+          .groupBy(proposals.scope, proposals.kind, proposals.sourceAgent, proposals.confidence)
+      : null,
+    first
+      ? db
+          .select({ status: proposals.status, n: sql<number>`count(*)::int` })
+          .from(proposals)
+          .where(eq(proposals.projectId, projectId))
+          .groupBy(proposals.status)
+      : null,
+    first ? count(db, proposals, filters) : null,
   ]);
   const byFacet = (key: 'scope' | 'kind' | 'agent' | 'confidence') => {
     const m: Record<string, number> = {};
-    for (const r of facets) if (r[key]) m[r[key]!] = (m[r[key]!] ?? 0) + r.n;
+    for (const r of facets ?? []) if (r[key]) m[r[key]!] = (m[r[key]!] ?? 0) + r.n;
     return m;
   };
+  const { items, last } = keysetPage(rows, limit);
   return {
-    ...paged(items, matching, offset),
-    facets: {
+    items,
+    next: last ? { at: last.sortAt, eventId: last.eventId, id: last.id } : null,
+    matching,
+    facets: facets && {
       scope: byFacet('scope'),
       kind: byFacet('kind'),
       agent: byFacet('agent'),
       confidence: byFacet('confidence'),
     },
-    totals: Object.fromEntries(totals.map((t) => [t.status, t.n])) as Record<string, number>,
+    totals: totals && (Object.fromEntries(totals.map((t) => [t.status, t.n])) as Record<string, number>),
   };
+}
+
+const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+
+/** The rows of a page (one more was read to learn whether another page follows) and, if one does, its last row. */
+function keysetPage<T extends { sortAt: string }>(rows: T[], limit: number) {
+  const items = rows.slice(0, limit).map(({ sortAt: _, ...r }) => r);
+  return { items, last: rows.length > limit ? rows[limit - 1]! : null };
 }
 
 const entryColumns = {
@@ -490,50 +524,63 @@ export async function curationHealth(db: Tx, projectId: string) {
 const eventRow = { ...eventRowColumns, evidenceCount: sql<number>`jsonb_array_length(${memoryEvents.evidenceRefs})` };
 
 /**
- * One page of the incoming memory events, newest first (the Events tab), of one kind or all, with how many match,
- * the counts per kind and of those with secrets redacted, and the event a link points at (`focus`) wherever it is.
+ * One page of the incoming memory events, newest first (the Events tab), of one kind or all, after the row `after`
+ * when given. The first page also carries how many match, the counts per kind and of those with secrets redacted, and
+ * the event a link points at (`focus`) wherever it is, if it is of the kind shown.
  */
 export async function listEvents(
   db: Tx,
   projectId: string,
-  f: PageOpts & { kind?: string | null; focus?: string | null } = {},
+  f: { kind?: string | null; focus?: string | null; after?: Keyset | null; limit?: number } = {},
 ) {
-  const offset = f.offset ?? 0;
+  const limit = f.limit ?? 100;
   const mine = eq(memoryEvents.projectId, projectId);
   const where = and(mine, f.kind ? eq(memoryEvents.kind, f.kind) : undefined);
-  const [items, matching, kinds, [redacted], focused] = await Promise.all([
+  const a = f.after;
+  const after = a
+    ? sql`${memoryEvents.ts} <= ${a.at}::timestamptz
+        and (${memoryEvents.ts} < ${a.at}::timestamptz or ${memoryEvents.eventId} > ${a.eventId})`
+    : undefined;
+  const first = !a;
+  const [rows, matching, kinds, redacted, focused] = await Promise.all([
     db
-      .select(eventRow)
+      .select({ ...eventRow, sortAt: sql<string>`${memoryEvents.ts}::text` })
       .from(memoryEvents)
-      .where(where)
+      .where(and(where, after))
       // As memory_events_ts_idx orders them.
       .orderBy(sql`${memoryEvents.ts} desc nulls last`, asc(memoryEvents.eventId))
-      .limit(f.limit ?? 100)
-      .offset(offset),
-    count(db, memoryEvents, where),
-    db
-      .select({ kind: memoryEvents.kind, n: sql<number>`count(*)::int` })
-      .from(memoryEvents)
-      .where(mine)
-      .groupBy(memoryEvents.kind)
-      .orderBy(memoryEvents.kind),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(memoryEvents)
-      .where(and(mine, sql`jsonb_array_length(${memoryEvents.redactions}) > 0`)),
-    f.focus
+      .limit(limit + 1),
+    first ? count(db, memoryEvents, where) : null,
+    first
+      ? db
+          .select({ kind: memoryEvents.kind, n: sql<number>`count(*)::int` })
+          .from(memoryEvents)
+          .where(mine)
+          .groupBy(memoryEvents.kind)
+          .orderBy(memoryEvents.kind)
+      : null,
+    first
+      ? db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(memoryEvents)
+          .where(and(mine, sql`jsonb_array_length(${memoryEvents.redactions}) > 0`))
+      : null,
+    first && f.focus
       ? db
           .select(eventRow)
           .from(memoryEvents)
-          .where(and(mine, eq(memoryEvents.eventId, f.focus)))
-      : Promise.resolve([]),
+          .where(and(where, eq(memoryEvents.eventId, f.focus)))
+      : null,
   ]);
+  const { items, last } = keysetPage(rows, limit);
   return {
-    ...paged(items, matching, offset),
+    items,
+    next: last ? { at: last.sortAt, eventId: last.eventId } : null,
+    matching,
     kinds,
-    total: kinds.reduce((n, k) => n + k.n, 0),
-    redacted: redacted?.n ?? 0,
-    focused: focused[0] ?? null,
+    total: kinds && kinds.reduce((n, k) => n + k.n, 0),
+    redacted: redacted && (redacted[0]?.n ?? 0),
+    focused: focused?.[0] ?? null,
   };
 }
 
