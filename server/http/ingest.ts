@@ -6,7 +6,7 @@ import { env } from '@/server/env';
 import { ingest, storePrepared } from '@/server/services/ingest';
 import { prepareBody } from '@/server/services/ingest-prepare';
 import { annotate } from '@/server/log';
-import { authedBody, jsonError } from './respond';
+import { authedBody, jsonError, withDomainErrors } from './respond';
 
 const counts = (s: { accepted: number; duplicates: number; rejected: number }) => ({
   accepted: s.accepted,
@@ -34,12 +34,20 @@ export async function ingestPost(req: Request) {
  * (lib/otel/otlp.ts); the answer is the OTLP ExportTraceServiceResponse in the request's encoding, with
  * partialSuccess naming what was refused; errors in protobuf are a google.rpc.Status.
  */
-export async function otlpTracesPost(req: Request) {
+export async function otlpTracesPost(req: Request): Promise<Response> {
   const proto = /protobuf/i.test(req.headers.get('content-type') ?? '');
+  const res = await withDomainErrors(() => otlpTraces(req, proto));
+  // Every error (sign-in, rate limit, body size, a database that cannot write) in the encoding the exporter reads.
+  return proto && res.headers.get('content-type') !== PROTOBUF ? await asOtlpStatus(res) : res;
+}
+
+const PROTOBUF = 'application/x-protobuf';
+
+async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
   const got = await authedBody(req, env().MNEMOSCOPE_MAX_BODY_BYTES);
-  if (got instanceof NextResponse) return proto ? await asOtlpStatus(got) : got;
+  if (got instanceof NextResponse) return got;
   const { auth, body: raw } = got;
-  const fail = (message: string) => (proto ? otlpStatus(400, message) : jsonError(400, message));
+  const fail = (message: string) => jsonError(400, message);
   let traces: unknown;
   if (proto) {
     try {
@@ -97,7 +105,7 @@ export async function otlpTracesPost(req: Request) {
     : null;
   if (proto)
     return new NextResponse(encodeTraceResponse(partial) as Uint8Array<ArrayBuffer>, {
-      headers: { 'content-type': 'application/x-protobuf' },
+      headers: { 'content-type': PROTOBUF },
     });
   return NextResponse.json(partial ? { partialSuccess: partial, mnemoscope: detail } : { mnemoscope: detail });
 }
@@ -105,17 +113,13 @@ export async function otlpTracesPost(req: Request) {
 /** google.rpc.Code for an HTTP status, as OTLP/HTTP answers errors. */
 const RPC_CODE: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 413: 8, 415: 3, 429: 8, 503: 14 };
 
-function otlpStatus(status: number, message: string, headers?: Headers) {
-  const res = new NextResponse(encodeStatus(RPC_CODE[status] ?? 13, message) as Uint8Array<ArrayBuffer>, {
-    status,
-    headers,
-  });
-  res.headers.set('content-type', 'application/x-protobuf');
-  return res;
-}
-
-/** A JSON error answer (sign-in, rate limit, body size) as the protobuf Status a protobuf exporter expects. */
-async function asOtlpStatus(res: NextResponse) {
+/** A JSON error answer as the protobuf google.rpc.Status a protobuf exporter expects (its headers kept). */
+async function asOtlpStatus(res: Response) {
   const body = (await res.json().catch(() => ({}))) as { error?: string };
-  return otlpStatus(res.status, body.error ?? res.statusText, res.headers);
+  const status = new NextResponse(
+    encodeStatus(RPC_CODE[res.status] ?? 13, body.error ?? res.statusText) as Uint8Array<ArrayBuffer>,
+    { status: res.status, headers: res.headers },
+  );
+  status.headers.set('content-type', PROTOBUF);
+  return status;
 }

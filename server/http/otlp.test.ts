@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -53,8 +53,13 @@ const post = (body: Uint8Array, headers: Record<string, string>) =>
   );
 const stored = async (conv: string) => {
   const { db } = await ready();
-  return (await db.select({ turn: turns.turn, input: turns.input }).from(turns).where(eq(turns.sessionId, conv)))
-    .map((t) => [t.turn, t.input])
+  return (
+    await db
+      .select({ turn: turns.turn, input: turns.input, ccs: turns.ccs })
+      .from(turns)
+      .where(eq(turns.sessionId, conv))
+  )
+    .map((t) => [t.turn, t.input, JSON.stringify(t.ccs)])
     .sort();
 };
 
@@ -74,29 +79,37 @@ describe('OTLP/HTTP traces', () => {
     expect(answer.partialSuccess?.errorMessage).toBe(
       'resourceSpans[0].scopeSpans[0].spans[2] (turn): data.ccs required',
     );
-    expect(await stored('proto-conv')).toEqual([
+    expect((await stored('proto-conv')).map(([turn, input]) => [turn, input])).toEqual([
       [1, 'q1'],
       [2, 'q2'],
     ]);
   });
 
   it('stores the same turns from protobuf as from JSON, and retries are idempotent', async () => {
-    const s = spans('json-conv');
-    const json = await post(JsonTraceSerializer.serializeRequest(s)!, {
+    const pb = await post(ProtobufTraceSerializer.serializeRequest(spans('pb-conv'))!, {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/x-protobuf',
+    });
+    expect(pb.status).toBe(200);
+    const json = await post(JsonTraceSerializer.serializeRequest(spans('json-conv'))!, {
       authorization: `Bearer ${key}`,
       'content-type': 'application/json',
     });
     expect(json.status).toBe(200);
-    expect((await json.json()).mnemoscope).toMatchObject({ accepted: 2 });
-    const again = await post(ProtobufTraceSerializer.serializeRequest(s)!, {
+    expect((await json.json()).mnemoscope).toMatchObject({ accepted: 2, duplicates: 0 });
+    const viaJson = await stored('json-conv');
+    expect(viaJson.map(([turn, input]) => [turn, input])).toEqual([
+      [1, 'q1'],
+      [2, 'q2'],
+    ]);
+    expect(await stored('pb-conv')).toEqual(viaJson);
+    // The exporter sends the same spans again after a timeout: nothing is stored twice.
+    const again = await post(ProtobufTraceSerializer.serializeRequest(spans('pb-conv'))!, {
       authorization: `Bearer ${key}`,
       'content-type': 'application/x-protobuf',
     });
     expect(again.status).toBe(200);
-    expect(await stored('json-conv')).toEqual([
-      [1, 'q1'],
-      [2, 'q2'],
-    ]);
+    expect(await stored('pb-conv')).toEqual(viaJson);
   });
 
   it('answers errors to a protobuf exporter as a google.rpc.Status in protobuf', async () => {
@@ -113,5 +126,22 @@ describe('OTLP/HTTP traces', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('content-type')).toBe('application/x-protobuf');
     expect(new TextDecoder().decode(await anonymous.arrayBuffer())).toMatch(/Bearer/i);
+    // A database that cannot write: 503 with Retry-After, still a Status, not JSON.
+    const { db } = await ready();
+    const full = Object.assign(new Error('No space left on device'), { code: '53100' });
+    const spy = vi.spyOn(db, 'transaction').mockRejectedValueOnce(full);
+    const down = await post(ProtobufTraceSerializer.serializeRequest(spans('down-conv'))!, {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/x-protobuf',
+    });
+    spy.mockRestore();
+    expect([down.status, down.headers.get('content-type'), down.headers.get('retry-after')]).toEqual([
+      503,
+      'application/x-protobuf',
+      '5',
+    ]);
+    const status = new Uint8Array(await down.arrayBuffer());
+    expect([status[0], status[1]]).toEqual([0x08, 14]); // code UNAVAILABLE
+    expect(new TextDecoder().decode(status)).toContain('cannot store records now');
   });
 });
