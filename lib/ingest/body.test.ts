@@ -41,6 +41,17 @@ describe('parseIngestBody', () => {
     expect(r.items[1]).toMatchObject({ errors: [{ message: expect.stringContaining('line 3 is not valid JSON') }] });
   });
 
+  it('drops the byte order mark of each file joined into one NDJSON body, with or without a bad byte elsewhere', () => {
+    const joined = '\ufeff{"type":"turn","data":{"n":1}}\n\ufeff{"type":"turn","data":{"n":2}}\n';
+    const r = parseIngestBody(enc(joined));
+    expect(r.ok && r.items).toEqual([
+      { ok: true, value: { type: 'turn', data: { n: 1 } } },
+      { ok: true, value: { type: 'turn', data: { n: 2 } } },
+    ]);
+    const bad = parseIngestBody(new Uint8Array([...enc(joined), 0xc3, 0x28, 0x0a]));
+    expect(bad.ok && bad.items.map((i) => i.ok)).toEqual([true, true, false]);
+  });
+
   it('takes one pretty-printed envelope', () => {
     const r = parseIngestBody(enc('{\n  "type": "session",\n  "data": {"id": "x"}\n}'));
     expect(r.ok && r.items.length).toBe(1);

@@ -86,8 +86,13 @@ function ndjsonLines(lines: string[]): ParsedBody {
   return { ok: true, format: 'ndjson', items };
 }
 
-/** One NDJSON line as a record (blank lines are skipped; a line of bad JSON is a rejected record of its own). */
-function pushLine(items: BodyItem[], text: string, line: number) {
+/**
+ * One NDJSON line as a record (blank lines are skipped; a line of bad JSON is a rejected record of its own). A byte
+ * order mark starting a line is dropped: files joined with `cat` keep each one's BOM, and a body with a bad byte
+ * (decoded line by line) loses them all the same way.
+ */
+function pushLine(items: BodyItem[], raw: string, line: number) {
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   if (!text.trim()) return;
   try {
     items.push({ ok: true, value: JSON.parse(text) });
