@@ -99,6 +99,13 @@ describe('session replay', () => {
     await open(page, '/sessions/secops-oauth-consent?turn=25&compare=1');
     await expect.poll(() => page.getByTestId('ccs-diff').textContent()).toContain('against turn 1');
     expect(await page.getByLabel('Compare with turn').inputValue()).toBe('1');
+    // A refused turn's message goes when the comparison goes back to the previous turn.
+    await page.getByLabel('Compare with turn').fill('0');
+    await page.getByLabel('Compare with turn').press('Enter');
+    await page.locator('#compare-error').waitFor();
+    await page.getByRole('button', { name: 'vs previous' }).click();
+    await expect.poll(() => page.locator('#compare-error').count()).toBe(0);
+    expect(await page.getByLabel('Compare with turn').inputValue()).toBe('');
     await page.getByRole('tab', { name: 'Raw' }).click();
     expect(await page.getByTestId('ccs-raw').textContent()).toContain('"constraints"');
   });

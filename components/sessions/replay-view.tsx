@@ -98,7 +98,7 @@ function CompareInput({
         </span>
       ) : null}
       {value !== null ? (
-        <button type="button" className="btn" onClick={() => onChange(null)}>
+        <button type="button" className="btn" onClick={() => (setError(null), onChange(null))}>
           vs previous
         </button>
       ) : null}
