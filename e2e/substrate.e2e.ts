@@ -140,6 +140,13 @@ describe('dead ends', () => {
     const first = page.locator('[data-testid=dead-ends] tbody tr').first();
     expect(await first.textContent()).toContain('foundry_get_insights for research');
     expect(await first.locator('mark.hit').allTextContents()).toEqual(['foundry_get_insights', 'output', 'changed']);
+    // Naming only a dead end's keywords (not shown in the row) relates it, says by what, and does not claim it reopens.
+    await page.getByLabel('Would this reopen?').fill('that flaky ingestion job');
+    await expect
+      .poll(() => page.getByTestId('reopen-summary').textContent())
+      .toMatch(/^No dead end’s reopen conditions match this\. · [1-9]\d* related by a capability or keyword only$/);
+    expect(await first.getByTestId('reopen-match').textContent()).toBe('related · names its flaky, ingestion, job');
+    expect(await page.getByText(/could reopen ·/).count()).toBe(0);
     await page.getByLabel('Search dead ends').fill('flaky');
     await expect.poll(() => page.locator('[data-testid=dead-ends] tbody tr').count()).toBe(3);
   });

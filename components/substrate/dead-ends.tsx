@@ -35,7 +35,11 @@ export function DeadEnds({ agent }: { agent: string }) {
   const [situation, setSituation] = useState('');
   const sit = useDeferredValue(situation);
   const all = useMemo(() => q.data ?? [], [q.data]);
-  const matches = useMemo(() => new Map(wouldReopen(sit, all).map((m) => [m.deadEnd.id, m])), [sit, all]);
+  const found = useMemo(() => wouldReopen(sit, all), [sit, all]);
+  // Its place in wouldReopen's order: reopen first (by coverage), then related.
+  const matches = useMemo(() => new Map(found.map((m, k) => [m.deadEnd.id, { ...m, rank: k }])), [found]);
+  const reopening = found.filter((m) => m.kind === 'reopen').length;
+  const related = found.length - reopening;
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   const rows = all
     .filter(
@@ -48,7 +52,7 @@ export function DeadEnds({ agent }: { agent: string }) {
             .includes(w),
         ),
     )
-    .sort((a, b) => (matches.get(b.id)?.coverage ?? -1) - (matches.get(a.id)?.coverage ?? -1));
+    .sort((a, b) => (matches.get(a.id)?.rank ?? Infinity) - (matches.get(b.id)?.rank ?? Infinity));
 
   return (
     <>
@@ -93,9 +97,10 @@ export function DeadEnds({ agent }: { agent: string }) {
         />
         {sit.trim() ? (
           <div className="muted" style={{ marginTop: 6 }} data-testid="reopen-summary">
-            {matches.size
-              ? `${matches.size} dead end${matches.size > 1 ? 's' : ''} could reopen`
+            {reopening
+              ? `${reopening} dead end${reopening > 1 ? 's' : ''} could reopen`
               : 'No dead end’s reopen conditions match this.'}
+            {related ? ` · ${related} related by a capability or keyword only` : ''}
           </div>
         ) : null}
       </div>
@@ -127,9 +132,13 @@ export function DeadEnds({ agent }: { agent: string }) {
                     <td>
                       <div className="cell-title">{d.topic}</div>
                       {d.occurrences > 1 ? <span className="badge">recorded {d.occurrences}×</span> : null}
-                      {m ? (
-                        <span className="badge warn">
+                      {m?.kind === 'reopen' ? (
+                        <span className="badge warn" data-testid="reopen-match">
                           could reopen · {Math.round(m.coverage * 100)}% of its conditions
+                        </span>
+                      ) : m ? (
+                        <span className="badge" data-testid="reopen-match">
+                          related · names its {m.via.join(', ')}
                         </span>
                       ) : null}
                     </td>
@@ -141,7 +150,7 @@ export function DeadEnds({ agent }: { agent: string }) {
                     </td>
                     <td>
                       {d.capabilities.map((c) => (
-                        <span key={c} className="chip">
+                        <span key={c} className={m?.matched.includes(c.toLowerCase()) ? 'chip hit' : 'chip'}>
                           {c}
                         </span>
                       ))}

@@ -22,7 +22,9 @@ export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
     'it belongs to and its H_t / D_t.',
   list_dead_ends:
     'What the agent learned does not work: each dead end with why it was closed and the conditions that would ' +
-    'reopen it. Give `situation` (what you are about to try, or what changed) to see which dead ends it touches.',
+    'reopen it. Give `situation` (what you are about to try, or what changed) to see which dead ends it touches: ' +
+    '`match: "reopen"` (first) when it meets their reopen conditions, `"related"` with `related_by` when it only ' +
+    'names one of their capabilities or keywords.',
 };
 
 const A = agentlasEventSchema.shape;

@@ -55,10 +55,16 @@ export interface DeadEndLike {
 
 export interface ReopenMatch<T extends DeadEndLike> {
   deadEnd: T;
-  /** Words of the situation found in the dead end's reopen conditions, capabilities or keywords. */
+  /** Words of the situation found in the dead end's reopen conditions, capabilities or keywords (to mark). */
   matched: string[];
   /** Share of the reopen conditions' words the situation covers, 0–1. */
   coverage: number;
+  /**
+   * `reopen` when the situation meets words of the reopen conditions that are the dead end's own; `related` when it
+   * only names one of its capabilities or keywords (then `via` says which, as the row may not show them).
+   */
+  kind: 'reopen' | 'related';
+  via: string[];
 }
 
 export function wouldReopen<T extends DeadEndLike>(situation: string, deadEnds: readonly T[]): ReopenMatch<T>[] {
@@ -71,16 +77,26 @@ export function wouldReopen<T extends DeadEndLike>(situation: string, deadEnds: 
   const out: ReopenMatch<T>[] = [];
   deadEnds.forEach((d, k) => {
     const cond = conds[k]!;
-    const extra = new Set([
-      ...d.capabilities.flatMap((c) => [c.toLowerCase(), ...words(c)]),
-      ...d.keywords.map((kw) => kw.toLowerCase()),
-    ]);
+    const named = [
+      ...d.capabilities.map((c) => ({ name: c, words: [c.toLowerCase(), ...words(c)] })),
+      ...d.keywords.map((kw) => ({ name: kw, words: [kw.toLowerCase()] })),
+    ].filter((x) => x.words.some((w) => said.has(w)));
+    const extra = new Set(named.flatMap((x) => x.words));
     const matched = [...said].filter((w) => cond.has(w) || extra.has(w));
+    const own = matched.filter((w) => !generic.has(w));
+    if (!own.length) return;
     const inCond = [...cond].filter((w) => said.has(w)).length;
-    if (!matched.some((w) => !generic.has(w))) return;
-    out.push({ deadEnd: d, matched, coverage: cond.size ? inCond / cond.size : 0 });
+    const reopen = own.some((w) => cond.has(w));
+    out.push({
+      deadEnd: d,
+      matched,
+      coverage: cond.size ? inCond / cond.size : 0,
+      kind: reopen ? 'reopen' : 'related',
+      via: reopen ? [] : [...new Set(named.map((x) => x.name))],
+    });
   });
-  return out.sort((a, b) => b.coverage - a.coverage || b.matched.length - a.matched.length);
+  const rank = (m: ReopenMatch<T>) => (m.kind === 'reopen' ? 1 : 0);
+  return out.sort((a, b) => rank(b) - rank(a) || b.coverage - a.coverage || b.matched.length - a.matched.length);
 }
 
 /** Splits text into parts, flagging the words to highlight (case-insensitive, whole words). */

@@ -193,6 +193,7 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
       reopen_conditions: string | null;
       capabilities: string[];
       matched_words?: string[];
+      match?: 'reopen' | 'related';
     };
     const all = (await call(client, 'list_dead_ends', {})).structuredContent as { count: number; dead_ends: DeadEnd[] };
     expect(all.count).toBeGreaterThan(3);
@@ -213,6 +214,10 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
       ),
     ).toBe(true);
     expect(touched.dead_ends.find((d) => d.id === target.id)!.matched_words).toContain(cap.toLowerCase());
+    // Those whose reopen conditions it meets come before those it is only related to.
+    const kinds = touched.dead_ends.map((d) => d.match);
+    expect(kinds.every((k) => k === 'reopen' || k === 'related')).toBe(true);
+    expect(kinds.join(' ')).toMatch(/^(reopen ?)*(related ?)*$/);
     const otherAgent = (await call(client, 'list_dead_ends', { agent: 'no-such-agent' })).structuredContent as {
       count: number;
     };

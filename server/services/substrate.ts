@@ -311,9 +311,10 @@ export async function deadEndsTouchedBy(
   situation: string | undefined,
 ) {
   const rows = await listDeadEnds(db, projectId, agent);
-  const touched = situation ? new Map(wouldReopen(situation, rows).map((m) => [m.deadEnd, m])) : null;
-  const list = (touched ? rows.filter((r) => touched.has(r)) : rows).map((r) => {
-    const m = touched?.get(r);
+  // In wouldReopen's order: those whose reopen conditions the situation meets first, then those it is only related to.
+  const touched = situation ? wouldReopen(situation, rows) : null;
+  const list = (touched ? touched.map((m) => m.deadEnd) : rows).map((r, k) => {
+    const m = touched?.[k];
     return {
       agent: r.agent,
       id: r.id,
@@ -322,10 +323,16 @@ export async function deadEndsTouchedBy(
       why_closed: r.whyClosed,
       reopen_conditions: r.reopenConditions,
       capabilities: r.capabilities,
-      ...(m ? { matched_words: m.matched, reopen_coverage: Number(m.coverage.toFixed(2)) } : {}),
+      ...(m
+        ? {
+            match: m.kind,
+            matched_words: m.matched,
+            reopen_coverage: Number(m.coverage.toFixed(2)),
+            ...(m.kind === 'related' ? { related_by: m.via } : {}),
+          }
+        : {}),
       url: `/substrate/${encodeURIComponent(r.agent)}/dead-ends?focus=${encodeURIComponent(r.id)}`,
     };
   });
-  if (touched) list.sort((a, b) => (b.reopen_coverage ?? 0) - (a.reopen_coverage ?? 0));
   return { count: list.length, total: rows.length, ...(situation ? { situation } : {}), dead_ends: list };
 }
