@@ -40,6 +40,9 @@ describe('recall', () => {
     await results.first().waitFor();
     const hrefs = await results.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-href') ?? ''));
     expect(hrefs.slice(0, 5).filter((h) => h.startsWith('/sessions/itops-nginx-502')).length).toBeGreaterThanOrEqual(3);
+    // Each row says where it comes from: its agent and session.
+    const placed = results.filter({ has: page.getByTestId('palette-place').filter({ hasText: 'itops-nginx-502' }) });
+    expect(await placed.count()).toBeGreaterThanOrEqual(3);
     // None of the query's words travel: not in a URL, not in a body, not from a worker.
     const words = ['bad gateway', 'bad%20gateway', 'bad+gateway', 'returning'];
     for (const r of requests) {

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
-import { KIND_LABEL } from '@/lib/recall/items';
+import { itemPlace, KIND_LABEL } from '@/lib/recall/items';
 import { MemoryText } from '@/components/ui/memory-text';
 import { recallFresh } from './client';
 import { RecallStatusBar } from './status-bar';
@@ -80,7 +80,12 @@ function Palette({ onClose }: { onClose: () => void }) {
                 data-href={h.item.href}
               >
                 <span className="badge accent">{KIND_LABEL[h.item.kind]}</span>
-                <MemoryText className="clip" text={h.item.text} />
+                <div className="palette-hit">
+                  <MemoryText className="clip" text={h.item.text} />
+                  <div className="cell-sub clip" data-testid="palette-place">
+                    {itemPlace(h.item)}
+                  </div>
+                </div>
                 <span className="hit-why">
                   {h.cosine !== null ? `cos ${h.cosine.toFixed(2)}` : h.keywordRank ? 'keyword' : ''}
                 </span>

@@ -3,7 +3,14 @@
 import Link from 'next/link';
 import { useDeferredValue, useMemo, useState } from 'react';
 import type { RecallHit, SearchMode } from '@/lib/recall/engine';
-import { KIND_LABEL, RECALL_KINDS, type RecallFilters, type RecallItem, type RecallKind } from '@/lib/recall/items';
+import {
+  itemPlace,
+  KIND_LABEL,
+  RECALL_KINDS,
+  type RecallFilters,
+  type RecallItem,
+  type RecallKind,
+} from '@/lib/recall/items';
 import { fmtInt } from '@/lib/format';
 import { MemoryText } from '@/components/ui/memory-text';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
@@ -225,11 +232,7 @@ function HitTable({ hits, onMore }: { hits: RecallHit[]; onMore: (item: RecallIt
               <Link href={h.item.href} className="hit-link" data-testid="hit-link">
                 <MemoryText className="clip" text={h.item.text} />
               </Link>
-              <div className="cell-sub">
-                {[h.item.agent, h.item.session, h.item.scope, h.item.ts?.slice(0, 16).replace('T', ' ')]
-                  .filter(Boolean)
-                  .join(' · ')}
-              </div>
+              <div className="cell-sub">{itemPlace(h.item)}</div>
             </td>
             <td className="hit-why" style={{ width: 1 }}>
               {h.keywordRank ? (

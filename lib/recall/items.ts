@@ -52,6 +52,11 @@ export interface RecallFilters {
   to?: string | null;
 }
 
+/** Where an item comes from, as one line under its text: agent · session · scope · time (minutes, UTC). */
+export function itemPlace(item: RecallItem): string {
+  return [item.agent, item.session, item.scope, item.ts?.slice(0, 16).replace('T', ' ')].filter(Boolean).join(' · ');
+}
+
 export function matchesFilters(item: RecallItem, f: RecallFilters): boolean {
   if (f.kinds?.length && !f.kinds.includes(item.kind)) return false;
   if (f.agent && item.agent !== f.agent) return false;
