@@ -2,15 +2,13 @@
 import { env, pipeline } from '@huggingface/transformers';
 import { RecallEngine, type Embedder } from '@/lib/recall/engine';
 import type { RecallItem } from '@/lib/recall/items';
-import { MODEL_DIMS, MODEL_ID } from '@/lib/recall/model';
+import { MODEL_DIMS, MODEL_ID, modelChoice, modelSource } from '@/lib/recall/model';
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function embedder(): Promise<Embedder> {
-  env.allowLocalModels = true;
-  env.localModelPath = '/models/';
-  env.allowRemoteModels = false;
+  Object.assign(env, modelSource(modelChoice(MODEL_ID), location.origin));
   const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
   onnx.wasm!.wasmPaths = {
     mjs: '/ort/ort-wasm-simd-threaded.asyncify.mjs',

@@ -33,6 +33,9 @@ describe('recall', () => {
     await open(page, `${srv.url}/sessions`);
     await page.keyboard.press('Control+k');
     await indexReady(page);
+    // The 26 MB model is fetched once (its size is probed with a one-byte range request for the progress bar).
+    const whole = requests.filter((r) => /\/models\/.*\.onnx$/.test(r.url()) && !r.headers()['range']);
+    expect(whole.map((r) => r.url())).toEqual([`${srv.url}/models/mnemoscope/static-en-256/onnx/model_quantized.onnx`]);
     await context.setOffline(true);
     const query = 'the web server keeps returning bad gateway';
     await page.getByLabel('Search all memory').fill(query);

@@ -7,7 +7,7 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import superjson from 'superjson';
 import { RecallEngine, type Embedder, type VectorCache } from '@/lib/recall/engine';
-import { modelChoice } from '@/lib/recall/model';
+import { modelChoice, modelSource } from '@/lib/recall/model';
 import { INITIAL_STATUS, type RecallRequest, type RecallResponse, type RecallStatus } from '@/lib/recall/protocol';
 import type { AppRouter } from '@/server/routers/app';
 import { openVectorCache } from './vector-cache';
@@ -34,9 +34,7 @@ function setStatus(patch: Partial<RecallStatus>) {
 async function loadModel(modelId: string): Promise<Embedder> {
   const choice = modelChoice(modelId);
   const { env, pipeline } = await import('@huggingface/transformers');
-  env.allowLocalModels = true;
-  env.localModelPath = '/models/';
-  env.allowRemoteModels = !choice.bundled;
+  Object.assign(env, modelSource(choice, self.location.origin));
   const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
   if (onnx.wasm) {
     onnx.wasm.wasmPaths = {

@@ -28,3 +28,18 @@ export const MODELS: readonly ModelChoice[] = [
 export function modelChoice(id: string): ModelChoice {
   return MODELS.find((m) => m.id === id) ?? MODELS[0]!;
 }
+
+/**
+ * Where transformers.js fetches a model from (the settings it reads from `env`). The bundled model is fetched from this
+ * app as if it were a hub: transformers.js then probes each file's size (for the progress bar) with a one-byte range
+ * request, where as a "local" model it fetched every file whole twice, once to learn its size and once to load it
+ * (52 MB instead of 26 on a first visit).
+ */
+export function modelSource(choice: ModelChoice, origin: string) {
+  return {
+    allowLocalModels: false,
+    allowRemoteModels: true,
+    remoteHost: choice.bundled ? `${origin}/` : 'https://huggingface.co/',
+    remotePathTemplate: choice.bundled ? 'models/{model}/' : '{model}/resolve/{revision}/',
+  };
+}
