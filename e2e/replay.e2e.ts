@@ -110,6 +110,35 @@ describe('session replay', () => {
     expect(await page.getByTestId('ccs-raw').textContent()).toContain('"constraints"');
   });
 
+  it('lists what went wrong and opens each at its turn with the diff, by mouse or keyboard', async () => {
+    await open(page, '/sessions/itops-nginx-502');
+    const alerts = page.getByTestId('alerts');
+    await alerts.waitFor();
+    expect(await alerts.locator('.panel-head .badge').allTextContents()).toEqual([
+      '1 constraint dropped',
+      '1 drift spike',
+      '3 stress',
+    ]);
+    // The dropped constraint, marked on the timeline too.
+    expect(await page.getByTestId('timeline').locator('[data-alert=constraint_dropped]').count()).toBe(1);
+    const dropped = alerts.locator('.alert-row[data-alert=constraint_dropped]');
+    const at = Number(/turn (\d+)/.exec((await dropped.textContent())!)![1]);
+    const term = (await dropped.locator('.mono').last().textContent())!;
+    await dropped.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(readout).toBe(`Turn ${at} (${at} of 50)`);
+    expect(await page.getByRole('tab', { name: 'Diff' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByTestId('ccs-diff').textContent()).toContain(`against turn ${at - 1}`);
+    expect(await page.getByTestId('ccs-diff').textContent()).toContain(term);
+    expect(await dropped.getAttribute('aria-current')).toBe('true');
+    // Filtered by kind.
+    await alerts.getByLabel('Show alerts of kind').selectOption('stress');
+    expect(await alerts.locator('.alert-row').count()).toBe(3);
+    await alerts.locator('.alert-row').nth(1).click();
+    await expect.poll(() => page.url()).toMatch(/\?turn=\d+$/);
+    expect(await page.locator('[data-testid=player]').textContent()).toContain('stress');
+  });
+
   it('lists the shortcuts on ?', async () => {
     await open(page, '/sessions/health-fhir-labs');
     await keysReady();

@@ -19,6 +19,7 @@ import { diffCcs } from '@/lib/ccs/diff';
 import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens } from '@/lib/format';
 import { CcsPanel, termEventLabel } from './ccs-panel';
 import { ConstraintTimeline } from './constraint-timeline';
+import { AlertsPanel } from './alerts-panel';
 import { SeriesChart } from './series-chart';
 import { ShortcutsDialog } from './shortcuts';
 import { SPEEDS, useReplay } from './store';
@@ -261,6 +262,11 @@ export function ReplayView({
     [runs, set],
   );
   const jumpToIndex = useCallback((i: number) => set({ index: i, playing: false }), [set]);
+  // An alert opens its turn with the diff against the turn before, where the change is.
+  const openAlert = useCallback(
+    (i: number) => set({ index: i, playing: false, compareIndex: null, tab: 'diff' }),
+    [set],
+  );
 
   const series = useMemo(() => {
     const of = (key: string, label: string) => ({ key, label, m4: digest?.series[key] ?? NO_VALUES });
@@ -516,6 +522,8 @@ export function ReplayView({
               onJump={jumpToIndex}
             />
           </div>
+
+          <AlertsPanel digest={digest!} turnAt={turnAt} index={i} onOpen={openAlert} />
 
           {currentTurn !== null ? (
             <div className="replay-main">

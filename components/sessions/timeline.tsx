@@ -17,7 +17,8 @@ interface Props {
 
 /**
  * One tick per turn (per bucket of turns in a long session, as tall as its biggest change): its height is how much
- * the CCS changed; hollow where nothing changed; red marks stress turns; a break marks a gap in turn numbers.
+ * the CCS changed; hollow where nothing changed; red marks stress turns; an amber mark under the bars a dropped or
+ * changed constraint or an H_t/D_t spike (lib/ccs/alerts.ts); a break marks a gap in turn numbers.
  */
 export function Timeline({ digest, turnAt, index, onSeek }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>();
@@ -94,6 +95,24 @@ const Ticks = memo(function Ticks({ digest, step }: { digest: SessionDigest; ste
         </g>,
       );
     }
-    return <g>{bars}</g>;
+    // One notch per pixel column at most (the alerts are in turn order).
+    const notches = [];
+    let lastX = -Infinity;
+    for (const a of digest.alerts ?? []) {
+      if (a.kind === 'stress') continue;
+      const x = PAD + (a.i + 0.5) * step;
+      if (x - lastX < 1) continue;
+      lastX = x;
+      // Under the change bars (stress has the top row).
+      notches.push(
+        <rect key={a.i} x={x - 1.5} y={H - 4} width={3} height={4} className="tl-alert" data-alert={a.kind} />,
+      );
+    }
+    return (
+      <g>
+        {bars}
+        {notches}
+      </g>
+    );
   }, [digest, step]);
 });

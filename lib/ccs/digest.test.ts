@@ -9,6 +9,7 @@ import {
   type DigestRow,
 } from './digest';
 import { buildHistory, segments } from './provenance';
+import { ALERT_CAP } from './alerts';
 
 /** A session with gaps in its numbering, stress turns, missing figures and a flapping constraint. */
 function rows(n: number): DigestRow[] {
@@ -33,6 +34,55 @@ function rows(n: number): DigestRow[] {
   }
   return out;
 }
+
+describe('what went wrong, found as the digest is built', () => {
+  const row = (turn: number, over: Partial<DigestRow> = {}): DigestRow => ({
+    turn,
+    timestamp: null,
+    stress: null,
+    footprint: null,
+    hallucination: 0.1 + (turn % 3) / 100,
+    drift: null,
+    judge: null,
+    ccs: { goal_orientation: ['goal(a)'], constraints: ['keep(pii_redacted)', 'budget(100)'] },
+    ...over,
+  });
+
+  it('flags a dropped or changed constraint, an H_t or D_t spike and a stress turn, at their turn indexes', () => {
+    const b = new DigestBuilder();
+    for (let t = 1; t <= 8; t++) b.push(row(t));
+    b.push(row(10, { hallucination: 0.6, stress: 'poison' }));
+    b.push(row(11, { ccs: { goal_orientation: ['goal(a)'], constraints: ['budget(500)'] } }));
+    b.push(row(12, { hallucination: 0.12, ccs: { goal_orientation: ['goal(a)'], constraints: ['budget(500)'] } }));
+    const d = b.digest;
+    expect(d.alerts).toEqual([
+      { i: 8, kind: 'h_spike', what: 'H_t', value: 0.6, mean: expect.closeTo(0.11, 2) },
+      { i: 8, kind: 'stress', what: 'poison' },
+      { i: 9, kind: 'constraint_dropped', what: 'keep(pii_redacted)' },
+      { i: 9, kind: 'constraint_changed', what: 'budget(100)', to: 'budget(500)' },
+    ]);
+    expect(d.alertCounts).toEqual({ h_spike: 1, stress: 1, constraint_dropped: 1, constraint_changed: 1 });
+  });
+
+  it('needs a few turns to compare with and a real jump: noise and an early high value are not spikes', () => {
+    const b = new DigestBuilder();
+    b.push(row(1, { hallucination: 0.9 }));
+    for (let t = 2; t <= 40; t++) b.push(row(t, { drift: ((t * 37) % 10) / 100 }));
+    expect(b.digest.alerts).toEqual([]);
+  });
+
+  it('keeps the first ALERT_CAP alerts and goes on counting, across a builder resumed from its JSON', () => {
+    let b = new DigestBuilder();
+    const flip = (t: number) => row(t, { ccs: { constraints: t % 2 ? ['keep(a)'] : [] } });
+    for (let t = 1; t <= 1200; t++) {
+      if (t === 600)
+        b = new DigestBuilder(JSON.parse(JSON.stringify({ digest: b.digest, last: b.last, lastTurn: b.lastTurn })));
+      b.push(flip(t));
+    }
+    expect([b.digest.alerts.length, b.digest.alertCounts.constraint_dropped]).toEqual([ALERT_CAP, 600]);
+    expect(b.digest.alerts[0]).toEqual({ i: 1, kind: 'constraint_dropped', what: 'keep(a)' });
+  });
+});
 
 describe('session digest', () => {
   it('agrees with the whole-session history for a session shorter than its buckets', () => {

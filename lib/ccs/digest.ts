@@ -1,6 +1,7 @@
 import type { CcsTerms } from './contract';
 import { diffCcs } from './diff';
 import type { TermEventKind } from './provenance';
+import { ALERT_CAP, emptyRunning, spikes, type Alert, type AlertKind, type Running } from './alerts';
 
 /**
  * A whole session in a size that does not grow with it: what the replay opens with. Turn numbers as runs;
@@ -25,7 +26,12 @@ export interface M4 {
   last: (number | null)[];
 }
 
+/** Digests built by an earlier version are built again from the turns (server/services/session-digest.ts). */
+export const DIGEST_VERSION = 2;
+
 export interface SessionDigest {
+  /** DIGEST_VERSION of the code that built it (absent before version 2). */
+  v?: number;
   /** Number of turns. */
   n: number;
   /** Turn numbers as runs of consecutive numbers: [first turn, how many]. */
@@ -46,6 +52,12 @@ export interface SessionDigest {
   constraints: { term: string; segs: [number, number][]; kept: number }[];
   /** Stress turns: [turn index, kind]. */
   stress: [number, string][];
+  /** What went wrong, in turn order (lib/ccs/alerts.ts): the first ALERT_CAP. */
+  alerts: Alert[];
+  /** How many of each kind, kept or not. */
+  alertCounts: Partial<Record<AlertKind, number>>;
+  /** H_t and D_t so far, to tell a spike. */
+  running: { h: Running; d: Running };
 }
 
 export interface DigestRow {
@@ -81,6 +93,10 @@ export function emptyDigest(): SessionDigest {
     series: {},
     constraints: [],
     stress: [],
+    v: DIGEST_VERSION,
+    alerts: [],
+    alertCounts: {},
+    running: { h: emptyRunning(), d: emptyRunning() },
   };
 }
 
@@ -168,6 +184,23 @@ export class DigestBuilder {
       }
     }
     const size = diff.counts.added + diff.counts.removed + diff.counts.changed;
+    const alert = (a: Alert) => {
+      d.alertCounts[a.kind] = (d.alertCounts[a.kind] ?? 0) + 1;
+      if (d.alerts.length < ALERT_CAP) d.alerts.push(a);
+    };
+    const constraints = diff.fields.find((f) => f.field === 'constraints');
+    for (const term of constraints?.removed ?? []) alert({ i, kind: 'constraint_dropped', what: term });
+    for (const c of constraints?.changed ?? []) alert({ i, kind: 'constraint_changed', what: c.from, to: c.to });
+    for (const [key, v] of [
+      ['h', row.hallucination],
+      ['d', row.drift],
+    ] as const)
+      if (finite(v)) {
+        const r = d.running[key];
+        const mean = r.mean;
+        if (spikes(r, v)) alert({ i, kind: `${key}_spike`, what: key === 'h' ? 'H_t' : 'D_t', value: v, mean });
+      }
+    if (row.stress) alert({ i, kind: 'stress', what: row.stress });
     if (d.change.length <= b) {
       d.change.push(size);
       d.gap.push(gap ? 1 : 0);

@@ -95,6 +95,20 @@ describe.each(DRIVERS)('the session digest on %s', (driver) => {
     expect(count!.n).toBe([...history.events.values()].reduce((a, l) => a + l.length, 0));
   });
 
+  it('builds again a digest that an earlier version built, without doubling the term history', async () => {
+    const events = async () =>
+      rowsOf<{ n: number }>(
+        await h.db.execute(sql`select count(*)::int as n from term_events where session_id = 'o'`),
+      )[0]!.n;
+    const before = await events();
+    // As version 1 kept it: no version, no alerts.
+    await h.db.execute(sql`update session_digests set digest = digest - 'v' - 'alerts' - 'alertCounts' - 'running'
+                            where project_id = 'default' and session_id = 'o'`);
+    const d = (await refreshDigest(h.db, 'default', 'o')).digest;
+    expect([d.v, d.alerts.length > 0, await events()]).toEqual([2, true, before]);
+    expect(d.alerts.filter((a) => a.kind === 'stress')).toEqual([{ i: 1, kind: 'stress', what: 'poison' }]);
+  });
+
   it('says where each term of a window came from, as the whole-session history does', async () => {
     const numbers = range(1, 6200);
     const history = buildHistory(numbers.map((n) => ({ turn: n, ccs: ccsOf(n) })));

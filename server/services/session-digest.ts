@@ -3,6 +3,7 @@ import { rowsOf, type Tx } from '@/server/db';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import {
   BLAME_COUNT_CAP,
+  DIGEST_VERSION,
   DigestBuilder,
   digestView,
   emptyDigest,
@@ -118,6 +119,8 @@ async function advance(db: Tx, projectId: string, id: string): Promise<'more' | 
       on conflict do nothing`);
     const s = (await stored(tx, projectId, id, true))!;
     const now = await current(tx, projectId, id);
+    // Built by an earlier version of this code: it may lack what this one keeps (alerts, before version 2).
+    if ((s.digest.v ?? 1) !== DIGEST_VERSION) return 'rebuild';
     if (s.stress_meta !== now.stressMeta) return s.turns === 0 ? fresh(tx, projectId, id, now) : 'rebuild';
     if (s.turns >= now.turns) return 'done';
     const rows = rowsOf<DigestRow>(
@@ -170,11 +173,11 @@ async function reset(db: Tx, projectId: string, id: string) {
 /** Brings the stored digest up to the session's turns; a no-op (two small reads) when it is. */
 async function catchUp(db: Tx, projectId: string, id: string, stop: () => boolean = () => false) {
   const now = await current(db, projectId, id);
-  const [s] = rowsOf<{ turns: number; stress_meta: string }>(
-    await db.execute(sql`select turns, stress_meta from session_digests
+  const [s] = rowsOf<{ turns: number; stress_meta: string; v: string | null }>(
+    await db.execute(sql`select turns, stress_meta, digest->>'v' as v from session_digests
                           where project_id = ${projectId} and session_id = ${id}`),
   );
-  if (s && Number(s.turns) === now.turns && s.stress_meta === now.stressMeta) return;
+  if (s && Number(s.turns) === now.turns && s.stress_meta === now.stressMeta && Number(s.v) === DIGEST_VERSION) return;
   let rebuilt = false;
   for (;;) {
     if (stop()) return;

@@ -1,0 +1,113 @@
+'use client';
+
+import { memo, useState } from 'react';
+import { ALERT_CAP, ALERT_KINDS, ALERT_LABEL, type Alert, type AlertKind } from '@/lib/ccs/alerts';
+import type { SessionDigest } from '@/lib/ccs/digest';
+import { fmtInt } from '@/lib/format';
+import { MemoryText } from '@/components/ui/memory-text';
+
+const TONE: Record<AlertKind, string> = {
+  constraint_dropped: 'danger',
+  constraint_changed: 'warn',
+  h_spike: 'warn',
+  d_spike: 'warn',
+  stress: 'danger',
+};
+
+function Detail({ a }: { a: Alert }) {
+  if (a.kind === 'h_spike' || a.kind === 'd_spike')
+    return (
+      <span className="mono">
+        {a.what} {a.value!.toFixed(2)} <span className="faint">(mean {a.mean!.toFixed(2)} before)</span>
+      </span>
+    );
+  if (a.kind === 'constraint_changed')
+    return (
+      <span className="clip mono">
+        <MemoryText text={a.what} /> <span className="faint">→</span> <MemoryText text={a.to ?? ''} />
+      </span>
+    );
+  return <MemoryText className="clip mono" text={a.what} />;
+}
+
+/**
+ * What went wrong in the session (lib/ccs/alerts.ts), listed in turn order and filterable by kind; a row opens its turn
+ * with the diff against the turn before, where the change is.
+ */
+export const AlertsPanel = memo(function AlertsPanel({
+  digest,
+  turnAt,
+  index,
+  onOpen,
+}: {
+  digest: SessionDigest;
+  turnAt: (i: number) => number;
+  index: number;
+  onOpen: (index: number) => void;
+}) {
+  const [kind, setKind] = useState<AlertKind | ''>('');
+  const counts = digest.alertCounts ?? {};
+  const all = digest.alerts ?? [];
+  const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
+  const shown = kind ? all.filter((a) => a.kind === kind) : all;
+  return (
+    <div className="panel" style={{ marginTop: 14 }} data-testid="alerts">
+      <div className="panel-head" style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
+        <span>What went wrong</span>
+        {ALERT_KINDS.filter((k) => counts[k]).map((k) => (
+          <span key={k} className={`badge ${TONE[k]}`}>
+            {fmtInt(counts[k]!)} {ALERT_LABEL[k]}
+          </span>
+        ))}
+        {total > ALERT_CAP ? <span className="faint">the first {fmtInt(ALERT_CAP)} listed</span> : null}
+        {total ? (
+          <select
+            className="select"
+            style={{ marginLeft: 'auto' }}
+            aria-label="Show alerts of kind"
+            value={kind}
+            onChange={(e) => setKind(e.target.value as AlertKind | '')}
+          >
+            <option value="">all kinds</option>
+            {ALERT_KINDS.filter((k) => counts[k]).map((k) => (
+              <option key={k} value={k}>
+                {ALERT_LABEL[k]}
+              </option>
+            ))}
+          </select>
+        ) : null}
+      </div>
+      {!total ? (
+        <div className="panel-body faint">
+          Nothing flagged: no constraint dropped or changed, no H_t or D_t spike, no stress turn.
+        </div>
+      ) : (
+        <ul className="alerts-list" aria-label="Alerts">
+          {shown.map((a, k) => (
+            <li key={k}>
+              <button
+                type="button"
+                className="alert-row"
+                aria-current={a.i === index ? 'true' : undefined}
+                data-alert={a.kind}
+                onClick={() => onOpen(a.i)}
+              >
+                <span className="mono">turn {turnAt(a.i)}</span>
+                <span>
+                  <span className={`badge ${TONE[a.kind]}`}>
+                    {a.kind === 'stress' ? `stress · ${a.what}` : ALERT_LABEL[a.kind]}
+                  </span>
+                </span>
+                {a.kind === 'stress' ? (
+                  <span className="faint">declared by the turn or the session</span>
+                ) : (
+                  <Detail a={a} />
+                )}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+});
