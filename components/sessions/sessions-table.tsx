@@ -153,7 +153,7 @@ export function SessionsTable() {
           shown={rows.length}
           matching={first?.matching ?? 0}
           noun="sessions"
-          filter={query}
+          filter={first?.search}
           page={SESSIONS_PAGE}
           query={q}
         />

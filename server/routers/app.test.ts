@@ -93,6 +93,13 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     await expect(caller.apiKeys.create({ name: '  ' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
+  it('sessions.page and curation.entries name the search they answer, so a list never labels stale rows', async () => {
+    const page = await caller.sessions.page({ search: 'nginx' });
+    expect([page.search, page.items.map((s) => s.id)]).toEqual(['nginx', ['itops-nginx-502']]);
+    const entries = await caller.curation.entries({ query: 'no-such-words-anywhere' });
+    expect([entries.query, entries.items, entries.matching]).toEqual(['no-such-words-anywhere', [], 0]);
+  });
+
   it('curation.events and substrate.agents show what the demo holds', async () => {
     const events = await caller.curation.events({});
     expect([events.items.length, events.matching, events.total, events.next]).toEqual([15, 15, 15, null]);

@@ -84,7 +84,11 @@ export const curationRouter = router({
         ...pageInput.shape,
       }),
     )
-    .query(({ ctx, input }) => listEntries(ctx.db, ctx.projectId, { ...input, offset: input.cursor ?? 0 })),
+    // The answer names the search it answers: while a newer one loads, the list still shows this one's rows.
+    .query(async ({ ctx, input }) => ({
+      ...(await listEntries(ctx.db, ctx.projectId, { ...input, offset: input.cursor ?? 0 })),
+      query: input.query ?? '',
+    })),
   entry: procedure
     .input(z.object({ id: z.uuid() }))
     .query(({ ctx, input }) => entryDetail(ctx.db, ctx.projectId, input.id)),

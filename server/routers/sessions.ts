@@ -24,14 +24,16 @@ export const sessionsRouter = router({
         limit: z.number().int().min(1).max(500).default(100),
       }),
     )
-    .query(({ ctx, input }) =>
-      pageSessions(ctx.db, ctx.projectId, {
+    // The answer names the search it answers: while a newer one loads, the list still shows this one's rows.
+    .query(async ({ ctx, input }) => ({
+      ...(await pageSessions(ctx.db, ctx.projectId, {
         search: input.search,
         sort: input.sort,
         offset: input.cursor ?? 0,
         limit: input.limit,
-      }),
-    ),
+      })),
+      search: input.search,
+    })),
   byId: procedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ ctx, input }) => getSession(ctx.db, ctx.projectId, input.id)),
