@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-const selected = () => page.locator('.inbox-row[aria-selected="true"]');
+const selected = () => page.locator('.inbox-row[aria-current="true"]');
 const banner = () => page.getByTestId('inbox-banner');
 
 async function inbox() {

@@ -22,7 +22,8 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <pre>
+      {/* Focusable, so a keyboard scrolls it sideways. */}
+      <pre tabIndex={0}>
         <code>{code}</code>
       </pre>
     </div>

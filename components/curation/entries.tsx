@@ -71,34 +71,40 @@ export function EntriesBrowser() {
               Entries appear when the curator writes, or a reviewer approves, a memory event.
             </EmptyState>
           ) : (
-            items.map((e) => (
-              <div
-                key={e.id}
-                className="inbox-row"
-                style={{ gridTemplateColumns: '1fr' }}
-                aria-selected={e.id === selected}
-                data-entry={e.id}
-                onClick={() => router.replace(`/curation/entries?entry=${e.id}`, { scroll: false })}
-              >
-                <div>
-                  <MemoryText className="clip" text={e.content} />
-                  <div className="meta">
-                    <span className="badge">{e.scope}</span>
-                    <span className="badge">{e.kind}</span>
-                    <span className={`badge ${STATUS_TONE[e.status] ?? ''}`}>{e.status.replace('_', ' ')}</span>
-                    <span>v{e.version}</span>
-                    <span>{fmtDateTime(new Date(e.updatedAt).toISOString())}</span>
-                  </div>
+            <div role="list" aria-label="Memory entries">
+              {items.map((e) => (
+                <div
+                  key={e.id}
+                  className="inbox-row"
+                  role="listitem"
+                  style={{ gridTemplateColumns: '1fr' }}
+                  aria-current={e.id === selected ? 'true' : undefined}
+                  data-entry={e.id}
+                >
+                  <button
+                    type="button"
+                    className="row-pick"
+                    onClick={() => router.replace(`/curation/entries?entry=${e.id}`, { scroll: false })}
+                  >
+                    <MemoryText className="clip" text={e.content} />
+                    <span className="meta">
+                      <span className="badge">{e.scope}</span>
+                      <span className="badge">{e.kind}</span>
+                      <span className={`badge ${STATUS_TONE[e.status] ?? ''}`}>{e.status.replace('_', ' ')}</span>
+                      <span>v{e.version}</span>
+                      <span>{fmtDateTime(new Date(e.updatedAt).toISOString())}</span>
+                    </span>
+                  </button>
                 </div>
-              </div>
-            ))
+              ))}
+            </div>
           )}
           <ListFoot
             testId="entries-count"
             shown={items.length}
             matching={first?.matching ?? 0}
             noun="entries"
-            filter={deferred}
+            filter={first?.query}
             page={PAGE}
             query={list}
           />

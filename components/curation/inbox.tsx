@@ -242,7 +242,7 @@ export function Inbox() {
       </div>
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
-        <div className="panel inbox-list" role="listbox" aria-label="Proposals" data-testid="inbox-list">
+        <div className="panel inbox-list" data-testid="inbox-list">
           {list.isPending ? (
             <table className="data">
               <SkeletonRows cols={2} />
@@ -255,43 +255,44 @@ export function Inbox() {
                 : 'Decisions appear here with who made them.'}
             </EmptyState>
           ) : (
-            items.map((p, i) => (
-              <div
-                key={p.id}
-                className="inbox-row"
-                role="option"
-                aria-selected={i === at}
-                data-proposal={p.id}
-                onClick={() => select(i)}
-              >
-                <input
-                  type="checkbox"
-                  aria-label="Select for a bulk decision"
-                  checked={checked.has(p.id)}
-                  onChange={() => setChecked((c) => toggle(c, p.id))}
-                  onClick={(e) => e.stopPropagation()}
-                  disabled={status !== 'pending'}
-                />
-                <div>
-                  <MemoryText className="clip" text={p.content} />
-                  <div className="meta">
-                    <span className="badge accent">{p.operation}</span>
-                    <span className="badge">{p.scope}</span>
-                    <span className="badge">{p.kind}</span>
-                    {p.confidence ? (
-                      <span className={`badge ${CONFIDENCE_TONE[p.confidence] ?? ''}`}>{p.confidence}</span>
-                    ) : null}
-                    {p.conflicts ? <span className="badge danger">{p.conflicts} conflict</span> : null}
-                    <span>{p.sourceAgent}</span>
-                    {p.decidedBy ? (
-                      <span>
-                        · {status} by {p.decidedBy}
-                      </span>
-                    ) : null}
-                  </div>
+            <div role="list" aria-label="Proposals">
+              {items.map((p, i) => (
+                <div
+                  key={p.id}
+                  className="inbox-row"
+                  role="listitem"
+                  aria-current={i === at ? 'true' : undefined}
+                  data-proposal={p.id}
+                >
+                  <input
+                    type="checkbox"
+                    aria-label="Select for a bulk decision"
+                    checked={checked.has(p.id)}
+                    onChange={() => setChecked((c) => toggle(c, p.id))}
+                    onClick={(e) => e.stopPropagation()}
+                    disabled={status !== 'pending'}
+                  />
+                  <button type="button" className="row-pick" onClick={() => select(i)}>
+                    <MemoryText className="clip" text={p.content} />
+                    <span className="meta">
+                      <span className="badge accent">{p.operation}</span>
+                      <span className="badge">{p.scope}</span>
+                      <span className="badge">{p.kind}</span>
+                      {p.confidence ? (
+                        <span className={`badge ${CONFIDENCE_TONE[p.confidence] ?? ''}`}>{p.confidence}</span>
+                      ) : null}
+                      {p.conflicts ? <span className="badge danger">{p.conflicts} conflict</span> : null}
+                      <span>{p.sourceAgent}</span>
+                      {p.decidedBy ? (
+                        <span>
+                          · {status} by {p.decidedBy}
+                        </span>
+                      ) : null}
+                    </span>
+                  </button>
                 </div>
-              </div>
-            ))
+              ))}
+            </div>
           )}
           <ListFoot
             testId="inbox-count"

@@ -37,26 +37,32 @@ export function Reports() {
   return (
     <div className="inbox" style={{ gridTemplateColumns: 'minmax(300px, 3fr) 9fr' }}>
       <div className="panel inbox-list" data-testid="batches">
-        {items.map((b) => (
-          <div
-            key={b.id}
-            className="inbox-row"
-            style={{ gridTemplateColumns: '1fr' }}
-            aria-selected={b.id === selected}
-            onClick={() => router.replace(`/curation/reports?batch=${b.id}`, { scroll: false })}
-          >
-            <div>
-              <b>{fmtDateTime(b.receivedAt)}</b>
-              <div className="meta">
-                <span>{b.actor}</span>
-                <span>{b.events} events</span>
-                <span className="badge ok">{b.written} written</span>
-                <span className="badge accent">{b.proposed} proposed</span>
-                <span className="badge danger">{b.rejected} rejected</span>
-              </div>
+        <div role="list" aria-label="Ingest batches">
+          {items.map((b) => (
+            <div
+              key={b.id}
+              className="inbox-row"
+              role="listitem"
+              style={{ gridTemplateColumns: '1fr' }}
+              aria-current={b.id === selected ? 'true' : undefined}
+            >
+              <button
+                type="button"
+                className="row-pick"
+                onClick={() => router.replace(`/curation/reports?batch=${b.id}`, { scroll: false })}
+              >
+                <b>{fmtDateTime(b.receivedAt)}</b>
+                <span className="meta">
+                  <span>{b.actor}</span>
+                  <span>{b.events} events</span>
+                  <span className="badge ok">{b.written} written</span>
+                  <span className="badge accent">{b.proposed} proposed</span>
+                  <span className="badge danger">{b.rejected} rejected</span>
+                </span>
+              </button>
             </div>
-          </div>
-        ))}
+          ))}
+        </div>
         <ListFoot
           testId="batches-count"
           shown={items.length}

@@ -68,7 +68,7 @@ export function ConsolidationTab({
                   keeps {pct(r.retainedUsage)} of recalls
                 </span>
               </div>
-              <div style={{ maxHeight: 320, overflow: 'auto' }}>
+              <div style={{ maxHeight: 320, overflow: 'auto' }} tabIndex={0}>
                 <table className="data compact">
                   <tbody>
                     {r.kept.map((id) => (
@@ -147,7 +147,7 @@ export function ConsolidationTab({
           <div className="panel-head">
             Sleep-replay merge candidates <span className="muted">{c.clusters.length} clusters of 2 or more</span>
           </div>
-          <div className="panel-body" style={{ maxHeight: 300, overflow: 'auto' }} data-testid="clusters">
+          <div className="panel-body" style={{ maxHeight: 300, overflow: 'auto' }} tabIndex={0} data-testid="clusters">
             {c.clusters.slice(0, 30).map((cl) => (
               <div key={cl.keep} className="cluster">
                 <span className="mono">{cl.keep}</span>{' '}

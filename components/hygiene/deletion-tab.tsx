@@ -108,7 +108,7 @@ export function DeletionTab({
                   removes <b>{fmtInt(list.length)}</b> of {fmtInt(lab.deletion.activeItems)} today
                 </span>
               </div>
-              <div style={{ maxHeight: 360, overflow: 'auto' }}>
+              <div style={{ maxHeight: 360, overflow: 'auto' }} tabIndex={0}>
                 {list.length ? (
                   <table className="data compact">
                     <tbody>

@@ -52,7 +52,7 @@ export function ItemsTable({
           </select>
         </span>
       </div>
-      <div style={{ maxHeight: 480, overflow: 'auto' }}>
+      <div style={{ maxHeight: 480, overflow: 'auto' }} tabIndex={0}>
         <table className="data compact" data-testid="items-table">
           <thead>
             <tr>

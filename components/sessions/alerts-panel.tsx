@@ -82,7 +82,7 @@ export const AlertsPanel = memo(function AlertsPanel({
           Nothing flagged: no constraint dropped or changed, no H_t or D_t spike, no stress turn.
         </div>
       ) : (
-        <ul className="alerts-list" aria-label="Alerts">
+        <ul className="alerts-list" aria-label="Alerts" tabIndex={0}>
           {shown.map((a, k) => (
             <li key={k}>
               <button

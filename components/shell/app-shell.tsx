@@ -43,6 +43,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   const auth = info.data?.auth;
   return (
     <div className="shell">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <nav className="sidebar" aria-label="Main">
         <Link href="/sessions" className="brand">
           <Logo /> Mnemoscope
@@ -113,7 +116,9 @@ export function AppShell({ children }: { children: ReactNode }) {
           )}
         </div>
       </nav>
-      <main className="main">{children}</main>
+      <main className="main" id="main" tabIndex={-1}>
+        {children}
+      </main>
       <CommandPalette />
     </div>
   );

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch } from './browser';
+import { open } from './page';
+import { uiServer } from './ui-server';
+
+/** axe-core (the engine of Lighthouse's and Deque's checks), injected into each page as it is. */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const PAGES = [
+  '/sessions',
+  '/sessions/itops-nginx-502?turn=9',
+  '/curation',
+  '/curation/entries',
+  '/curation/reports',
+  '/curation/audit',
+  '/curation/health',
+  '/curation/simulator',
+  '/curation/events',
+  '/hygiene',
+  '/recall',
+  '/connect',
+  '/settings',
+  '/substrate',
+  '/substrate/aegis-demo',
+  '/substrate/aegis-demo/dead-ends',
+  '/substrate/aegis-demo/judgment',
+];
+
+const srv = uiServer();
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => browser?.close());
+
+/** Serious and critical violations of the page as it is now: rule, how many elements, the first two. */
+async function violations(page: Page) {
+  await page.addScriptTag({ content: AXE });
+  return page.evaluate(async () => {
+    type Result = { id: string; impact: string; nodes: { target: string[] }[] };
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Result[] }> } }).axe;
+    return (await axe.run()).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id} (${v.nodes.length}): ${v.nodes
+            .slice(0, 2)
+            .map((n) => n.target.join(' '))
+            .join(' | ')}`,
+      );
+  });
+}
+
+describe.each(['light', 'dark'] as const)('accessibility, %s theme', (scheme) => {
+  it('every page has no serious or critical axe violation', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, colorScheme: scheme });
+    const page = await context.newPage();
+    const found: Record<string, string[]> = {};
+    for (const path of PAGES) {
+      await open(page, `${srv.url}${path}`);
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
+      // Loaded: no skeleton left.
+      await page.waitForFunction(() => !document.querySelector('.skeleton'), null, { timeout: 15_000 });
+      const v = await violations(page);
+      if (v.length) found[path] = v;
+    }
+    expect(found).toEqual({});
+    await context.close();
+  });
+});
+
+describe('keyboard', () => {
+  it('the first Tab reaches a skip link that moves focus past the sidebar to the page', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await open(page, `${srv.url}/curation`);
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await skip.evaluate((el) => el.getBoundingClientRect().top >= 0)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+    // The next Tab is in the page, not the sidebar.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
+    // An inbox row is a button: Enter on the second opens it.
+    const second = page.locator('.inbox-row').nth(1);
+    await second.locator('.row-pick').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => second.getAttribute('aria-current')).toBe('true');
+    await page.close();
+  });
+});
