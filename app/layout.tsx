@@ -3,6 +3,7 @@ import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { AppShell } from '@/components/shell/app-shell';
 import { THEME_KEY } from '@/components/shell/theme-store';
+import { NARROW, SHELL_KEY } from '@/components/shell/shell-store';
 import { TrpcProvider } from '@/components/trpc/provider';
 import './globals.css';
 
@@ -11,12 +12,17 @@ export const metadata: Metadata = {
   description: 'A visual inspector for AI-agent memory',
 };
 
-// Sets the theme before first paint from the persisted choice, so a dark-mode user never sees a white flash.
+// Sets the theme and the sidebar before first paint from the persisted choices: a dark-mode user never sees a white
+// flash, and a collapsed sidebar never opens for a moment.
 const themeScript =
   `try{var s=JSON.parse(localStorage.getItem(${JSON.stringify(THEME_KEY)})||'{}');` +
   "var t=(s.state&&s.state.theme)||'system';" +
   "var d=t==='dark'||(t==='system'&&matchMedia('(prefers-color-scheme: dark)').matches);" +
-  "document.documentElement.dataset.theme=d?'dark':'light'}catch(e){}";
+  "document.documentElement.dataset.theme=d?'dark':'light';" +
+  `var h=JSON.parse(localStorage.getItem(${JSON.stringify(SHELL_KEY)})||'{}');` +
+  "var b=(h.state&&h.state.sidebar)||'auto';" +
+  `if(b==='closed'||(b==='auto'&&matchMedia('(max-width: ${NARROW}px)').matches))` +
+  "document.documentElement.dataset.rail=''}catch(e){}";
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // The per-request CSP nonce from proxy.ts: the one inline script carries it (reading headers also

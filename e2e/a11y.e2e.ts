@@ -72,6 +72,34 @@ describe.each(['light', 'dark'] as const)('accessibility, %s theme', (scheme) =>
   });
 });
 
+describe('layout at 1024×768', () => {
+  it('no page scrolls sideways, and the sidebar is a rail that opens and stays open', async () => {
+    const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
+    const wide: Record<string, number> = {};
+    for (const path of PAGES) {
+      await open(page, `${srv.url}${path}`);
+      await page.waitForFunction(() => !document.querySelector('.skeleton'), null, { timeout: 15_000 });
+      const w = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (w > 1024) wide[path] = w;
+    }
+    expect(wide).toEqual({});
+    // Narrow: the sidebar is a rail of 56 px; its links keep their names.
+    const sidebar = page.getByRole('navigation', { name: 'Main' });
+    expect(Math.round((await sidebar.boundingBox())!.width)).toBe(56);
+    expect(await page.getByRole('link', { name: 'Curation' }).count()).toBe(1);
+    const toggle = page.getByRole('button', { name: 'Expand the sidebar' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(212);
+    await page.reload();
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    expect(Math.round((await sidebar.boundingBox())!.width)).toBe(212);
+    expect(await page.getByRole('button', { name: 'Collapse the sidebar' }).getAttribute('aria-expanded')).toBe('true');
+    await page.close();
+  });
+});
+
 describe('keyboard', () => {
   it('the first Tab reaches a skip link that moves focus past the sidebar to the page', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });

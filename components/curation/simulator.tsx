@@ -67,7 +67,7 @@ export function Simulator() {
     </label>
   );
   return (
-    <div className="grid-2" style={{ gridTemplateColumns: '320px 1fr', alignItems: 'start' }}>
+    <div className="grid-2" style={{ gridTemplateColumns: '320px minmax(0, 1fr)', alignItems: 'start' }}>
       <div className="panel panel-body sim-panel" style={{ display: 'grid', gap: 10 }}>
         {slider('lambda', 'events a day λ', 1, 50, 1)}
         {slider('hallucination', 'hallucinated per event h_e', 0, 0.5, 0.01)}

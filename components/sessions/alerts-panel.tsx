@@ -51,7 +51,7 @@ export const AlertsPanel = memo(function AlertsPanel({
   const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
   const shown = kind ? all.filter((a) => a.kind === kind) : all;
   return (
-    <div className="panel" style={{ marginTop: 14 }} data-testid="alerts">
+    <div className="panel" style={{ margin: '14px 0' }} data-testid="alerts">
       <div className="panel-head" style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
         <span>What went wrong</span>
         {ALERT_KINDS.filter((k) => counts[k]).map((k) => (

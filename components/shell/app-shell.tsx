@@ -3,20 +3,21 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
 import { CommandPalette } from '@/components/recall/command-palette';
 import { ThemeToggle } from './theme-toggle';
+import { applyRail, railNow, subscribeRail, useShellStore } from './shell-store';
 
 const NAV = [
-  { href: '/sessions', label: 'Sessions', count: 'sessions' },
-  { href: '/curation', label: 'Curation', count: 'pending' },
-  { href: '/substrate', label: 'Substrate', count: 'snapshots' },
-  { href: '/hygiene', label: 'Hygiene lab', count: null },
-  { href: '/recall', label: 'Recall', count: null },
-  { href: '/connect', label: 'Connect', count: null },
-  { href: '/settings', label: 'Settings', count: null },
+  { href: '/sessions', label: 'Sessions', abbr: 'Se', count: 'sessions' },
+  { href: '/curation', label: 'Curation', abbr: 'Cu', count: 'pending' },
+  { href: '/substrate', label: 'Substrate', abbr: 'Su', count: 'snapshots' },
+  { href: '/hygiene', label: 'Hygiene lab', abbr: 'Hy', count: null },
+  { href: '/recall', label: 'Recall', abbr: 'Re', count: null },
+  { href: '/connect', label: 'Connect', abbr: 'Co', count: null },
+  { href: '/settings', label: 'Settings', abbr: 'St', count: null },
 ] as const;
 
 function Logo() {
@@ -39,6 +40,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = '1';
   }, []);
+  const setSidebar = useShellStore((s) => s.setSidebar);
+  // From <html data-rail>, false while hydrating (as the server rendered it), then as it is.
+  const collapsed = useSyncExternalStore(subscribeRail, railNow, () => false);
   if (bare) return <main className="main">{children}</main>;
   const auth = info.data?.auth;
   return (
@@ -47,14 +51,39 @@ export function AppShell({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <nav className="sidebar" aria-label="Main">
-        <Link href="/sessions" className="brand">
-          <Logo /> Mnemoscope
-        </Link>
+        <div className="brand-row">
+          <Link href="/sessions" className="brand" aria-label="Mnemoscope">
+            <Logo /> <span className="nav-label">Mnemoscope</span>
+          </Link>
+          <button
+            type="button"
+            className="sidebar-toggle"
+            aria-expanded={!collapsed}
+            aria-label={collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}
+            title={collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}
+            onClick={() => {
+              const next = collapsed ? 'open' : 'closed';
+              setSidebar(next);
+              applyRail(next);
+            }}
+          >
+            {collapsed ? '»' : '«'}
+          </button>
+        </div>
         {NAV.map((item) => {
           const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
           return (
-            <Link key={item.href} href={item.href} className="nav-item" aria-current={active ? 'page' : undefined}>
-              <span>{item.label}</span>
+            <Link
+              key={item.href}
+              href={item.href}
+              className="nav-item"
+              aria-current={active ? 'page' : undefined}
+              title={item.label}
+            >
+              <span className="nav-abbr" aria-hidden>
+                {item.abbr}
+              </span>
+              <span className="nav-label">{item.label}</span>
               {item.count && counts ? <span className="count">{fmtInt(counts[item.count])}</span> : null}
             </Link>
           );
@@ -64,7 +93,10 @@ export function AppShell({ children }: { children: ReactNode }) {
           className="nav-item palette-hint"
           onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}
         >
-          <span>Search memory</span>
+          <span className="nav-abbr" aria-hidden>
+            ⌕
+          </span>
+          <span className="nav-label">Search memory</span>
           <span className="count">
             <kbd>Ctrl</kbd> <kbd>K</kbd>
           </span>
