@@ -79,7 +79,13 @@ describe('layout at 1024×768', () => {
     for (const path of PAGES) {
       await open(page, `${srv.url}${path}`);
       await page.waitForFunction(() => !document.querySelector('.skeleton'), null, { timeout: 15_000 });
-      const w = await page.evaluate(() => document.documentElement.scrollWidth);
+      // Charts take their width from a ResizeObserver a frame after they mount: the page settles, then it is measured.
+      const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+      await expect
+        .poll(width)
+        .toBeLessThanOrEqual(1024)
+        .catch(() => {});
+      const w = await width();
       if (w > 1024) wide[path] = w;
     }
     expect(wide).toEqual({});
@@ -118,6 +124,15 @@ describe('keyboard', () => {
     await second.locator('.row-pick').focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => second.getAttribute('aria-current')).toBe('true');
+    // Ctrl-K: focus goes into the search box, Tab stays in the palette, Escape gives focus back to the row.
+    await page.keyboard.press('Control+k');
+    const box = page.getByRole('combobox', { name: 'Search all memory' });
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    for (let k = 0; k < 4; k++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('.palette'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.palette').count()).toBe(0);
+    expect(await second.locator('.row-pick').evaluate((el) => el === document.activeElement)).toBe(true);
     await page.close();
   });
 });

@@ -43,6 +43,12 @@ describe('recall', () => {
     await results.first().waitFor();
     const hrefs = await results.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-href') ?? ''));
     expect(hrefs.slice(0, 5).filter((h) => h.startsWith('/sessions/itops-nginx-502')).length).toBeGreaterThanOrEqual(3);
+    // The highlighted row is the combobox's active descendant (a screen reader announces it); ↓ moves it.
+    const box = page.getByLabel('Search all memory');
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await results.first().getAttribute('id'));
+    await box.press('ArrowDown');
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await results.nth(1).getAttribute('id'));
+    await box.press('ArrowUp');
     // Each row says where it comes from: its agent and session.
     const placed = results.filter({ has: page.getByTestId('palette-place').filter({ hasText: 'itops-nginx-502' }) });
     expect(await placed.count()).toBeGreaterThanOrEqual(3);

@@ -139,13 +139,27 @@ describe('session replay', () => {
     expect(await page.locator('[data-testid=player]').textContent()).toContain('stress');
   });
 
-  it('lists the shortcuts on ?', async () => {
+  it('lists the shortcuts on ?, in a dialog that holds focus and gives it back', async () => {
     await open(page, '/sessions/health-fhir-labs');
     await keysReady();
     await page.keyboard.press('?');
-    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.waitFor();
+    const inDialog = () => page.evaluate(() => !!document.activeElement?.closest('[role=dialog]'));
+    expect(await inDialog()).toBe(true);
+    // Tab stays in it, and the player behind it does not move.
+    for (let k = 0; k < 3; k++) await page.keyboard.press('Tab');
+    expect(await inDialog()).toBe(true);
+    await page.keyboard.press('j');
+    expect(await readout()).toBe('Turn 1 (1 of 50)');
     await page.keyboard.press('Escape');
-    expect(await page.getByRole('dialog').count()).toBe(0);
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    // Opened from its button, it gives focus back to the button.
+    const button = page.getByTitle('Keyboard shortcuts (?)');
+    await button.click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => button.evaluate((el) => el === document.activeElement)).toBe(true);
   });
 
   it('is told of new turns by push and, idle, sends no request at all', async () => {

@@ -1,15 +1,21 @@
 'use client';
 
+import * as Dialog from '@radix-ui/react-dialog';
 import { useRouter } from 'next/navigation';
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { itemPlace, KIND_LABEL } from '@/lib/recall/items';
 import { MemoryText } from '@/components/ui/memory-text';
+import { useReturnFocus } from '@/components/ui/return-focus';
 import { recallFresh } from './client';
 import { RecallStatusBar } from './status-bar';
 import { useRecallSearch } from './use-recall';
 
-/** Ctrl/Cmd-K from any page: search all memory and jump to the exact turn, entry or dead end. */
+/**
+ * Ctrl/Cmd-K from any page: search all memory and jump to the exact turn, entry or dead end. A Radix dialog: focus
+ * moves into the search box, stays in the palette, and goes back where it was when it closes.
+ */
 export function CommandPalette() {
+  const focus = useReturnFocus();
   const [open, setOpen] = useState(false);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -23,7 +29,18 @@ export function CommandPalette() {
     document.documentElement.dataset.palette = '1';
     return () => window.removeEventListener('keydown', onKey);
   }, []);
-  return open ? <Palette onClose={() => setOpen(false)} /> : null;
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="palette-backdrop">
+          <Dialog.Content className="palette" aria-describedby={undefined} {...focus}>
+            <Dialog.Title className="sr-only">Search memory</Dialog.Title>
+            <Palette onClose={() => setOpen(false)} />
+          </Dialog.Content>
+        </Dialog.Overlay>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
 }
 
 function Palette({ onClose }: { onClose: () => void }) {
@@ -42,77 +59,76 @@ function Palette({ onClose }: { onClose: () => void }) {
     router.push(href);
   };
   return (
-    <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="palette" role="dialog" aria-modal="true" aria-label="Search memory">
-        <input
-          autoFocus
-          role="combobox"
-          aria-expanded={hits.length > 0}
-          aria-controls="palette-results"
-          aria-label="Search all memory"
-          placeholder="Search all memory by meaning or exact words…"
-          value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setSelected(0);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') onClose();
-            else if (e.key === 'ArrowDown') {
-              e.preventDefault();
-              setSelected((s) => Math.min(s + 1, hits.length - 1));
-            } else if (e.key === 'ArrowUp') {
-              e.preventDefault();
-              setSelected((s) => Math.max(s - 1, 0));
-            } else if (e.key === 'Enter' && hits[selected]) go(hits[selected].item.href);
-          }}
-        />
-        {hits.length ? (
-          <ul id="palette-results" role="listbox" ref={listRef} data-testid="palette-results">
-            {hits.map((h, i) => (
-              <li
-                key={h.item.id}
-                role="option"
-                aria-selected={i === selected}
-                onMouseEnter={() => setSelected(i)}
-                onClick={() => go(h.item.href)}
-                data-kind={h.item.kind}
-                data-href={h.item.href}
-              >
-                <span className="badge accent">{KIND_LABEL[h.item.kind]}</span>
-                <div className="palette-hit">
-                  <MemoryText className="clip" text={h.item.text} />
-                  <div className="cell-sub clip" data-testid="palette-place">
-                    {itemPlace(h.item)}
-                  </div>
+    <>
+      <input
+        role="combobox"
+        aria-expanded={hits.length > 0}
+        aria-controls="palette-results"
+        aria-autocomplete="list"
+        aria-activedescendant={hits[selected] ? `palette-hit-${selected}` : undefined}
+        aria-label="Search all memory"
+        placeholder="Search all memory by meaning or exact words…"
+        value={query}
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setSelected(0);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            setSelected((s) => Math.min(s + 1, hits.length - 1));
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault();
+            setSelected((s) => Math.max(s - 1, 0));
+          } else if (e.key === 'Enter' && hits[selected]) go(hits[selected].item.href);
+        }}
+      />
+      {hits.length ? (
+        <ul id="palette-results" role="listbox" ref={listRef} data-testid="palette-results">
+          {hits.map((h, i) => (
+            <li
+              key={h.item.id}
+              id={`palette-hit-${i}`}
+              role="option"
+              aria-selected={i === selected}
+              onMouseEnter={() => setSelected(i)}
+              onClick={() => go(h.item.href)}
+              data-kind={h.item.kind}
+              data-href={h.item.href}
+            >
+              <span className="badge accent">{KIND_LABEL[h.item.kind]}</span>
+              <div className="palette-hit">
+                <MemoryText className="clip" text={h.item.text} />
+                <div className="cell-sub clip" data-testid="palette-place">
+                  {itemPlace(h.item)}
                 </div>
-                <span className="hit-why">
-                  {h.cosine !== null ? `cos ${h.cosine.toFixed(2)}` : h.keywordRank ? 'keyword' : ''}
-                </span>
-              </li>
-            ))}
-          </ul>
-        ) : deferred && search.data ? (
-          <div className="muted" style={{ padding: '14px 16px' }}>
-            Nothing matches “{deferred}”.
-          </div>
-        ) : null}
-        <RecallStatusBar compact />
-        <div className="palette-foot">
-          <span>
-            <kbd>↑</kbd> <kbd>↓</kbd> move · <kbd>Enter</kbd> open · <kbd>Esc</kbd> close
-          </span>
-          <a
-            href="/recall"
-            onClick={(e) => {
-              e.preventDefault();
-              go('/recall');
-            }}
-          >
-            Filters, “more like this” and duplicates on the Recall page →
-          </a>
+              </div>
+              <span className="hit-why">
+                {h.cosine !== null ? `cos ${h.cosine.toFixed(2)}` : h.keywordRank ? 'keyword' : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : deferred && search.data ? (
+        <div className="muted" style={{ padding: '14px 16px' }}>
+          Nothing matches “{deferred}”.
         </div>
+      ) : null}
+      <RecallStatusBar compact />
+      <div className="palette-foot">
+        <span>
+          <kbd>↑</kbd> <kbd>↓</kbd> move · <kbd>Enter</kbd> open · <kbd>Esc</kbd> close
+        </span>
+        <a
+          href="/recall"
+          onClick={(e) => {
+            e.preventDefault();
+            go('/recall');
+          }}
+        >
+          Filters, “more like this” and duplicates on the Recall page →
+        </a>
       </div>
-    </div>
+    </>
   );
 }

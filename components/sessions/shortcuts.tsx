@@ -1,5 +1,7 @@
 'use client';
 
+import * as Dialog from '@radix-ui/react-dialog';
+import { useReturnFocus } from '@/components/ui/return-focus';
 import { useReplay } from './store';
 
 export const SHORTCUTS: [string, string][] = [
@@ -13,26 +15,34 @@ export const SHORTCUTS: [string, string][] = [
   ['Esc', 'close'],
 ];
 
+/** The `?` dialog (Radix Dialog: focus moves in, stays in, and goes back where it was on close). */
 export function ShortcutsDialog() {
   const { showShortcuts, set } = useReplay();
-  if (!showShortcuts) return null;
+  const focus = useReturnFocus();
   return (
-    <div className="overlay" onClick={() => set({ showShortcuts: false })}>
-      <div className="dialog panel" role="dialog" aria-label="Keyboard shortcuts" onClick={(e) => e.stopPropagation()}>
-        <div className="panel-head">Keyboard shortcuts</div>
-        <table className="data compact">
-          <tbody>
-            {SHORTCUTS.map(([k, v]) => (
-              <tr key={k}>
-                <td className="nowrap">
-                  <kbd>{k}</kbd>
-                </td>
-                <td>{v}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <Dialog.Root open={showShortcuts} onOpenChange={(open) => set({ showShortcuts: open })}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay">
+          <Dialog.Content className="dialog panel" aria-describedby={undefined} {...focus}>
+            <Dialog.Title className="panel-head">Keyboard shortcuts</Dialog.Title>
+            <table className="data compact">
+              <tbody>
+                {SHORTCUTS.map(([k, v]) => (
+                  <tr key={k}>
+                    <td className="nowrap">
+                      <kbd>{k}</kbd>
+                    </td>
+                    <td>{v}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <div className="panel-body" style={{ textAlign: 'right' }}>
+              <Dialog.Close className="btn">Close</Dialog.Close>
+            </div>
+          </Dialog.Content>
+        </Dialog.Overlay>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }

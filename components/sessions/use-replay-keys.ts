@@ -15,6 +15,8 @@ export function useReplayKeys(count: number, openGoto: () => void) {
         return;
       if (e.metaKey || e.ctrlKey || e.altKey) return;
       const s = useReplay.getState();
+      // The shortcuts dialog is modal: its own keys (Tab, Escape) are Radix's; the player behind it does not move.
+      if (s.showShortcuts) return;
       const go = (i: number) => s.set({ index: Math.max(0, Math.min(count - 1, i)), playing: false });
       switch (e.key) {
         case 'ArrowLeft':
@@ -42,9 +44,6 @@ export function useReplayKeys(count: number, openGoto: () => void) {
           break;
         case '?':
           s.set({ showShortcuts: !s.showShortcuts });
-          break;
-        case 'Escape':
-          s.set({ showShortcuts: false });
           break;
         default:
           return;
