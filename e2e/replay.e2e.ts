@@ -68,6 +68,26 @@ describe('session replay', () => {
     await chip.click();
     await expect.poll(readout).toBe('Turn 9 (9 of 50)');
     await expect.poll(() => page.url()).toMatch(/\?turn=9$/);
+    // By keyboard: Enter on a focused chip follows it too.
+    await open(page, '/sessions/itops-nginx-502?turn=20');
+    await keysReady();
+    await chip.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(readout).toBe('Turn 9 (9 of 50)');
+    // After ticking Follow live (focus on the checkbox), j and k still step; Space ticks the box, not the player.
+    const follow = page.getByLabel('Follow live');
+    await follow.click();
+    await page.keyboard.press('k');
+    await expect.poll(readout).toBe('Turn 8 (8 of 50)');
+    await page.keyboard.press(' ');
+    expect(await follow.isChecked()).toBe(false);
+    // An artifact row takes focus and opens with Enter.
+    const row = page.getByTestId('artifacts').locator('tr').first();
+    await row.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.getByTestId('artifact-content').textContent())
+      .toContain((await row.getAttribute('data-artifact'))!);
   });
 
   it('opens a shared ?turn= link at that moment, and compares any two turns', async () => {

@@ -59,6 +59,17 @@ export function TermChip({
       onClick={onClick}
       role={onClick ? 'button' : undefined}
       tabIndex={onClick ? 0 : undefined}
+      // A button by keyboard too: Enter or Space follows it (and Space does not also start the player).
+      onKeyDown={
+        onClick
+          ? (e) => {
+              if (e.key !== 'Enter' && e.key !== ' ') return;
+              e.preventDefault();
+              e.stopPropagation();
+              onClick();
+            }
+          : undefined
+      }
       data-term={term}
       data-mark={mark ?? undefined}
     >

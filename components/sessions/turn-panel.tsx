@@ -56,6 +56,14 @@ export function TurnPanel({
                     key={id}
                     className={id === focus ? 'clickable focus-target' : 'clickable'}
                     onClick={() => setOpen(open === id ? null : id)}
+                    // Focusable, and opened with Enter or Space, like a button.
+                    tabIndex={0}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Enter' && e.key !== ' ') return;
+                      e.preventDefault();
+                      e.stopPropagation();
+                      setOpen(open === id ? null : id);
+                    }}
                     data-artifact={id}
                   >
                     <td style={{ width: 1 }}>

@@ -8,10 +8,12 @@ export function useReplayKeys(count: number, openGoto: () => void) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement | null;
-      if (
-        el &&
-        (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || el.isContentEditable)
-      )
+      // Keys typed into a field are the field's; a checkbox (Follow live) or a button keeps the player's keys.
+      const typing =
+        el instanceof HTMLInputElement ? !['checkbox', 'radio', 'button', 'submit'].includes(el.type) : false;
+      if (el && (typing || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' || el.isContentEditable)) return;
+      // Space and Enter on a control are the control's (a checkbox ticks, a chip or row opens).
+      if ((e.key === ' ' || e.key === 'Enter') && el?.closest('button, input, a, select, [role=button], tr[tabindex]'))
         return;
       if (e.metaKey || e.ctrlKey || e.altKey) return;
       const s = useReplay.getState();
