@@ -35,6 +35,8 @@ export function Timeline({ digest, turnAt, index, onSeek }: Props) {
         width={width}
         height={H}
         role="slider"
+        // Focusable; ←/→, Home and End (the player's keys) move it.
+        tabIndex={0}
         aria-label="Turn"
         aria-valuemin={turnAt(0)}
         aria-valuemax={turnAt(n - 1)}
