@@ -51,11 +51,16 @@ export function Inbox() {
     placeholderData: keepPreviousData,
   });
   const first = list.data?.pages[0];
+  // Proposals decided here leave the pending list at once, before the refetch says so (a second quick `a` must not
+  // decide the same one again).
+  const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   // Each proposal once, even if a refetch of a later page meets one already shown.
   const items = useMemo(() => {
-    const seen = new Set<string>();
+    const seen = new Set<string>(status === 'pending' ? gone : []);
     return (list.data?.pages.flatMap((p) => p.items) ?? []).filter((i) => !seen.has(i.id) && !!seen.add(i.id));
-  }, [list.data]);
+  }, [list.data, gone, status]);
+  // The previous status's or filter's rows while the new ones load: shown, but nothing acts on them.
+  const stale = list.isPlaceholderData;
   const param = params.get('proposal');
   // The row chosen by j/k or a click, ahead of the URL: keys pressed quickly must not read a stale URL, nor jump
   // back when the URL of an earlier press lands. A URL that is none of the ones this page set (a link from
@@ -67,7 +72,7 @@ export function Inbox() {
   const found = wanted ? items.findIndex((i) => i.id === wanted) : -1;
   const at = found >= 0 ? found : Math.min(cursor, Math.max(0, items.length - 1));
   // A link to a proposal that is not among the rows loaded (or not in this status) still opens it.
-  const current = wanted && found < 0 ? { id: wanted } : items[at];
+  const current = wanted && found < 0 ? { id: wanted } : stale ? undefined : items[at];
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const [mode, setMode] = useState<DetailMode>('view');
   const [banner, setBanner] = useState<{ tone: 'ok' | 'warn' | 'danger'; text: string } | null>(null);
@@ -94,7 +99,8 @@ export function Inbox() {
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.curation.pathKey() });
   const decide = useMutation(
     trpc.curation.decide.mutationOptions({
-      onSuccess: (r) => {
+      onSuccess: (r, v) => {
+        setGone((g) => new Set([...g, v.id]));
         setBanner({
           tone: 'ok',
           text:
@@ -102,8 +108,8 @@ export function Inbox() {
               ? 'Rejected; nothing was written.'
               : `Approved${r.edited.length ? ' with your edits' : ''}: ${APPROVED[r.operation]}`,
         });
-        // The next proposal takes the decided one's place.
-        restart(at);
+        // The next proposal takes the decided one's place, unless the reviewer has moved on meanwhile.
+        if (current?.id === v.id) restart(at);
         void refresh();
       },
       onError: (e) => {
@@ -135,7 +141,8 @@ export function Inbox() {
     onKeyRef.current = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
       if (t.closest('input, textarea, select, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (!items.length) return;
+      // Not behind a dialog (the Ctrl-K palette), nor on rows of a list that is being replaced.
+      if (!items.length || stale || document.querySelector('[role=dialog]')) return;
       if (e.key === 'j' || e.key === 'ArrowDown') {
         // At the last row loaded, j fetches the next page; the next j moves onto it once it has arrived.
         if (at + 1 >= items.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();

@@ -405,6 +405,10 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     }
     expect(walked).toEqual(facts);
     expect((await viewer.curation.events({ kind: 'no-such-kind' })).items).toEqual([]);
+    // A cursor that is not one the server gave is refused as input, not failed in SQL.
+    await expect(
+      viewer.curation.events({ cursor: { at: "yesterday'); drop table x; --", eventId: 'e' } }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('not a cursor') });
     // A link to an event far down the list gets that event with the first page, unless another kind is shown.
     const oldest = facts.at(-1)!;
     expect((await viewer.curation.events({ limit: 2, focus: oldest })).focused?.eventId).toBe(oldest);

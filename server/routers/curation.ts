@@ -37,7 +37,16 @@ const pageInput = z.object({
  * decided between pages neither repeat nor go missing.
  */
 const keysetInput = z.object({
-  cursor: z.object({ at: z.string().min(1).max(64), eventId: z.string().max(500), id: z.uuid().optional() }).nullish(),
+  cursor: z
+    .object({
+      // A timestamp as PostgreSQL prints it (the server's `next`): anything else is refused here, not failed in SQL.
+      at: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/, 'not a cursor'),
+      eventId: z.string().max(500),
+      id: z.uuid().optional(),
+    })
+    .nullish(),
   limit: z.number().int().min(1).max(500).default(100),
 });
 

@@ -72,7 +72,8 @@ async function applyDecision(
       .update(proposals)
       .set({
         status,
-        decidedAt: sql`now()`,
+        // Under the curation lock, so decided proposals page in the order they were decided.
+        decidedAt: sql`clock_timestamp()`,
         decidedBy: reviewer,
         decisionNote: d.reason ?? null,
         ...(content !== undefined ? { content } : {}),

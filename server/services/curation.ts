@@ -357,6 +357,9 @@ async function writePlanned(tx: Tx, projectId: string, batchId: string, planned:
         confidence: p.event.confidence,
         sourceAgent: p.event.sourceAgent,
         batchId,
+        // The time of the insert, under the curation lock (not now(), the transaction's start): the inbox pages by
+        // it, so a proposal must not sort before one already shown.
+        createdAt: NOW,
       })),
     );
   await tx.insert(curationOutcomes).values(
@@ -459,6 +462,7 @@ export async function raiseDeprecation(
       .values({
         projectId,
         eventId,
+        createdAt: NOW,
         operation: 'deprecate',
         scope,
         kind: 'deprecation',
