@@ -5,7 +5,7 @@ import { shapeProblem } from '@/lib/ingest/depth';
 import { env } from '@/server/env';
 import { ingest, storePrepared } from '@/server/services/ingest';
 import { prepareBody } from '@/server/services/ingest-prepare';
-import { annotate } from '@/server/log';
+import { annotate, log } from '@/server/log';
 import { authedBody, jsonError, withDomainErrors } from './respond';
 
 const counts = (s: { accepted: number; duplicates: number; rejected: number }) => ({
@@ -36,7 +36,16 @@ export async function ingestPost(req: Request) {
  */
 export async function otlpTracesPost(req: Request): Promise<Response> {
   const proto = /protobuf/i.test(req.headers.get('content-type') ?? '');
-  const res = await withDomainErrors(() => otlpTraces(req, proto));
+  let res: Response;
+  try {
+    res = await withDomainErrors(() => otlpTraces(req, proto));
+  } catch (e) {
+    if (!proto) throw e;
+    // Anything else (a database that cannot be reached while signing in): logged, and a Status the exporter retries.
+    log.error({ err: e }, 'otlp request failed');
+    res = jsonError(503, 'the server could not take these spans now; retry later');
+    res.headers.set('Retry-After', '5');
+  }
   // Every error (sign-in, rate limit, body size, a database that cannot write) in the encoding the exporter reads.
   return proto && res.headers.get('content-type') !== PROTOBUF ? await asOtlpStatus(res) : res;
 }

@@ -143,5 +143,20 @@ describe('OTLP/HTTP traces', () => {
     const status = new Uint8Array(await down.arrayBuffer());
     expect([status[0], status[1]]).toEqual([0x08, 14]); // code UNAVAILABLE
     expect(new TextDecoder().decode(status)).toContain('cannot store records now');
+    // Any other failure (the key cannot even be looked up): still a retryable Status, not a bare 500.
+    const lookup = vi.spyOn(db, 'select').mockImplementationOnce(() => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    });
+    const unreachable = await post(ProtobufTraceSerializer.serializeRequest(spans('down-conv'))!, {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/x-protobuf',
+    });
+    lookup.mockRestore();
+    expect([
+      unreachable.status,
+      unreachable.headers.get('content-type'),
+      unreachable.headers.get('retry-after'),
+    ]).toEqual([503, 'application/x-protobuf', '5']);
+    expect(new TextDecoder().decode(await unreachable.arrayBuffer())).toContain('retry later');
   });
 });
