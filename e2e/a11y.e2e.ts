@@ -102,6 +102,11 @@ describe('layout at 1024×768', () => {
     await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
     expect(Math.round((await sidebar.boundingBox())!.width)).toBe(212);
     expect(await page.getByRole('button', { name: 'Collapse the sidebar' }).getAttribute('aria-expanded')).toBe('true');
+    // Closed again on a narrow window, it is back to "a rail when narrow": a wide window shows it open.
+    await page.getByRole('button', { name: 'Collapse the sidebar' }).click();
+    await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(56);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(212);
     await page.close();
   });
 });
@@ -133,6 +138,14 @@ describe('keyboard', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('.palette').count()).toBe(0);
     expect(await second.locator('.row-pick').evaluate((el) => el === document.activeElement)).toBe(true);
+    // Keys pressed in the palette, off its search box, do not reach the inbox behind it.
+    await page.keyboard.press('Control+k');
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByRole('link', { name: /Recall page/ }).focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.palette').count()).toBe(0);
+    expect(await second.getAttribute('aria-current')).toBe('true');
     await page.close();
   });
 });

@@ -17,8 +17,11 @@ export function useReplayKeys(count: number, openGoto: () => void) {
         return;
       if (e.metaKey || e.ctrlKey || e.altKey) return;
       const s = useReplay.getState();
-      // The shortcuts dialog is modal: its own keys (Tab, Escape) are Radix's; the player behind it does not move.
-      if (s.showShortcuts) return;
+      // Behind a dialog (the shortcuts, the Ctrl-K palette) the player does not move; ? still closes the shortcuts.
+      if (document.querySelector('[role=dialog]')) {
+        if (e.key === '?' && s.showShortcuts) s.set({ showShortcuts: false });
+        return;
+      }
       const go = (i: number) => s.set({ index: Math.max(0, Math.min(count - 1, i)), playing: false });
       switch (e.key) {
         case 'ArrowLeft':

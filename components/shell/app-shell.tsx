@@ -8,7 +8,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
 import { CommandPalette } from '@/components/recall/command-palette';
 import { ThemeToggle } from './theme-toggle';
-import { applyRail, railNow, subscribeRail, useShellStore } from './shell-store';
+import { applyRail, railNow, subscribeRail, toggledChoice, useShellStore } from './shell-store';
 
 const NAV = [
   { href: '/sessions', label: 'Sessions', abbr: 'Se', count: 'sessions' },
@@ -62,7 +62,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             aria-label={collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}
             title={collapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}
             onClick={() => {
-              const next = collapsed ? 'open' : 'closed';
+              const next = toggledChoice(collapsed);
               setSidebar(next);
               applyRail(next);
             }}

@@ -45,3 +45,9 @@ export function subscribeRail(on: () => void) {
 }
 
 export const railNow = () => document.documentElement.hasAttribute('data-rail');
+
+/** What the toggle stores: the width's own default is `auto` again, so a narrow window is a rail by itself later. */
+export function toggledChoice(rail: boolean): SidebarChoice {
+  const isNarrow = narrow().matches;
+  return rail ? (isNarrow ? 'open' : 'auto') : isNarrow ? 'auto' : 'closed';
+}
