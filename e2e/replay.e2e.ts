@@ -72,6 +72,10 @@ describe('session replay', () => {
     await open(page, '/sessions/itops-nginx-502?turn=20');
     await keysReady();
     await chip.focus();
+    // Its history is on the page, not only in the tooltip.
+    await expect
+      .poll(() => page.getByTestId('term-history').textContent())
+      .toMatch(/^retry_only\(idempotent_requests\): .*added at turn 9/);
     await page.keyboard.press('Enter');
     await expect.poll(readout).toBe('Turn 9 (9 of 50)');
     // After ticking Follow live (focus on the checkbox), j and k still step; Space ticks the box, not the player.

@@ -1,8 +1,10 @@
 'use client';
 
+import { useState } from 'react';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import type { CcsDiff } from '@/lib/ccs/diff';
 import type { TermEvent } from '@/lib/ccs/provenance';
+import { MemoryText } from '@/components/ui/memory-text';
 import { TermChip } from './term-chip';
 import { useReplay } from './store';
 
@@ -79,45 +81,54 @@ export function CcsPanel(p: CcsPanelProps) {
 }
 
 function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
+  // The history of the term under the pointer or the keyboard, in words on the page (not only in a tooltip).
+  const [shown, setShown] = useState<string | null>(null);
   const byField = new Map(diff.fields.map((f) => [f.field, f]));
   const fields = ordered(Object.keys(ccs).filter((f) => ccs[f]?.length || byField.get(f)?.removed.length));
   if (!fields.length) return <div className="faint">This turn committed an empty CCS.</div>;
   return (
-    <div className="ccs-grid" data-testid="ccs-state">
-      {fields.map((f) => {
-        const d = byField.get(f);
-        const added = new Set(d?.added);
-        const changed = new Map(d?.changed.map((c) => [c.to, c.from]));
-        return (
-          <div key={f} style={{ display: 'contents' }}>
-            <div className="field">{f}</div>
-            <div data-field={f}>
-              {(ccs[f] ?? []).map((t) => {
-                const b = blame(f, t);
-                const intro = b?.introduced ?? null;
-                const mark = added.has(t) ? 'added' : changed.has(t) ? 'changed' : null;
-                return (
-                  <TermChip
-                    key={t}
-                    term={t}
-                    typed={TYPED.has(f)}
-                    mark={mark}
-                    badge={intro !== null && intro !== turn ? String(intro) : undefined}
-                    title={[mark === 'changed' ? `was ${changed.get(t)}` : null, b?.history]
-                      .filter(Boolean)
-                      .join(' · ')}
-                    onClick={intro !== null && intro !== turn ? () => onJump(intro) : undefined}
-                  />
-                );
-              })}
-              {d?.removed.map((t) => (
-                <TermChip key={`-${t}`} term={t} typed={TYPED.has(f)} mark="removed" title="dropped at this turn" />
-              ))}
+    <>
+      <div className="ccs-grid" data-testid="ccs-state">
+        {fields.map((f) => {
+          const d = byField.get(f);
+          const added = new Set(d?.added);
+          const changed = new Map(d?.changed.map((c) => [c.to, c.from]));
+          return (
+            <div key={f} style={{ display: 'contents' }}>
+              <div className="field">{f}</div>
+              <div data-field={f}>
+                {(ccs[f] ?? []).map((t) => {
+                  const b = blame(f, t);
+                  const intro = b?.introduced ?? null;
+                  const mark = added.has(t) ? 'added' : changed.has(t) ? 'changed' : null;
+                  const history = [mark === 'changed' ? `was ${changed.get(t)}` : null, b?.history]
+                    .filter(Boolean)
+                    .join(' · ');
+                  return (
+                    <TermChip
+                      key={t}
+                      term={t}
+                      typed={TYPED.has(f)}
+                      mark={mark}
+                      badge={intro !== null && intro !== turn ? String(intro) : undefined}
+                      title={history}
+                      onShow={() => setShown(history ? `${t}: ${history}` : null)}
+                      onClick={intro !== null && intro !== turn ? () => onJump(intro) : undefined}
+                    />
+                  );
+                })}
+                {d?.removed.map((t) => (
+                  <TermChip key={`-${t}`} term={t} typed={TYPED.has(f)} mark="removed" title="dropped at this turn" />
+                ))}
+              </div>
             </div>
-          </div>
-        );
-      })}
-    </div>
+          );
+        })}
+      </div>
+      <div className="term-history faint" data-testid="term-history" aria-live="polite">
+        {shown ? <MemoryText text={shown} /> : 'Point at a term, or Tab to one with a turn number, for its history.'}
+      </div>
+    </>
   );
 }
 

@@ -31,6 +31,7 @@ export function TermChip({
   mark,
   title,
   onClick,
+  onShow,
   badge,
 }: {
   term: string;
@@ -38,6 +39,8 @@ export function TermChip({
   mark?: ChipMark;
   title?: string;
   onClick?: () => void;
+  /** The pointer or the keyboard is on it (the panel shows its history). */
+  onShow?: () => void;
   badge?: string;
 }) {
   const parsed = parseTerm(term);
@@ -57,6 +60,8 @@ export function TermChip({
       className={cls}
       title={parsed.ok ? title : `Could not parse this term (${parsed.error}); shown as sent. ${title ?? ''}`}
       onClick={onClick}
+      onMouseEnter={onShow}
+      onFocus={onShow}
       role={onClick ? 'button' : undefined}
       tabIndex={onClick ? 0 : undefined}
       // A button by keyboard too: Enter or Space follows it (and Space does not also start the player).
