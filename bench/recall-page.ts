@@ -8,7 +8,7 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function embedder(): Promise<Embedder> {
-  Object.assign(env, modelSource(modelChoice(MODEL_ID), location.origin));
+  Object.assign(env, modelSource(modelChoice(MODEL_ID), location.origin, env));
   const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
   onnx.wasm!.wasmPaths = {
     mjs: '/ort/ort-wasm-simd-threaded.asyncify.mjs',

@@ -7,7 +7,7 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import superjson from 'superjson';
 import { RecallEngine, type Embedder, type VectorCache } from '@/lib/recall/engine';
-import { modelChoice, modelSource } from '@/lib/recall/model';
+import { modelChoice, modelSource, type HubSettings } from '@/lib/recall/model';
 import { INITIAL_STATUS, type RecallRequest, type RecallResponse, type RecallStatus } from '@/lib/recall/protocol';
 import type { AppRouter } from '@/server/routers/app';
 import { openVectorCache } from './vector-cache';
@@ -31,10 +31,14 @@ function setStatus(patch: Partial<RecallStatus>) {
   post({ type: 'status', status });
 }
 
+let hub: HubSettings | null = null;
+
 async function loadModel(modelId: string): Promise<Embedder> {
   const choice = modelChoice(modelId);
   const { env, pipeline } = await import('@huggingface/transformers');
-  Object.assign(env, modelSource(choice, self.location.origin));
+  // transformers.js's own hub settings, read once before this worker first changes them.
+  hub ??= { remoteHost: env.remoteHost, remotePathTemplate: env.remotePathTemplate };
+  Object.assign(env, modelSource(choice, self.location.origin, hub));
   const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
   if (onnx.wasm) {
     onnx.wasm.wasmPaths = {

@@ -35,11 +35,24 @@ export function modelChoice(id: string): ModelChoice {
  * request, where as a "local" model it fetched every file whole twice, once to learn its size and once to load it
  * (52 MB instead of 26 on a first visit).
  */
-export function modelSource(choice: ModelChoice, origin: string) {
+export function modelSource(
+  choice: ModelChoice,
+  origin: string,
+  hub: HubSettings,
+): HubSettings & {
+  allowLocalModels: boolean;
+  allowRemoteModels: boolean;
+} {
   return {
     allowLocalModels: false,
     allowRemoteModels: true,
-    remoteHost: choice.bundled ? `${origin}/` : 'https://huggingface.co/',
-    remotePathTemplate: choice.bundled ? 'models/{model}/' : '{model}/resolve/{revision}/',
+    // The hub (only for a model the user picked in Settings, never by default) is transformers.js's own setting.
+    ...(choice.bundled ? { remoteHost: `${origin}/`, remotePathTemplate: 'models/{model}/' } : hub),
   };
+}
+
+/** Where transformers.js fetches remote models from, as it ships (passed in, so this app names no outside host). */
+export interface HubSettings {
+  remoteHost: string;
+  remotePathTemplate: string;
 }
