@@ -37,6 +37,7 @@ export const RECORD_TYPES = [
   'ucs_knowledge',
   'ucs_status',
   'ucs_consult_samples',
+  'annotation',
 ] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
@@ -282,6 +283,67 @@ export const ucsKnowledgeSchema = z.object({
   markdown: text,
 });
 
+// ---------------------------------------------------------------- annotations
+
+/** What an annotation is about. Which other fields name it: see `annotationRecordSchema`. */
+export const ANNOTATION_TARGETS = ['turn', 'term', 'artifact', 'proposal', 'entry'] as const;
+export type AnnotationTarget = (typeof ANNOTATION_TARGETS)[number];
+/** The fields that must name each kind of target. */
+export const ANNOTATION_TARGET_FIELDS = {
+  turn: ['session_id', 'turn'],
+  term: ['session_id', 'turn', 'field', 'term'],
+  artifact: ['artifact_id'],
+  proposal: ['proposal_id'],
+  entry: ['entry_id'],
+} as const satisfies Record<AnnotationTarget, readonly string[]>;
+export const SCORE_NAME = /^[A-Za-z0-9][\w.:-]{0,63}$/;
+
+/**
+ * A person's or a judge's score and/or comment on a turn, a CCS term, an artifact, a proposal or a memory entry.
+ * The id makes a retry idempotent. A named score's value must fit the project's definition of that name, if any.
+ */
+export const annotationRecordSchema = z
+  .strictObject({
+    id,
+    target: z.enum(ANNOTATION_TARGETS, { message: `must be one of: ${ANNOTATION_TARGETS.join(', ')}` }),
+    session_id: id.optional(),
+    turn: z.number().int().positive('must be ≥ 1').optional(),
+    field: z.string().min(1).max(64).optional(),
+    term: z.string().min(1).max(2000).optional(),
+    artifact_id: id.optional(),
+    proposal_id: id.optional(),
+    entry_id: id.optional(),
+    /** The score's name (a definition in the project, or free): letters, digits, `_ . : -`, up to 64. */
+    name: z
+      .string()
+      .regex(SCORE_NAME, 'must be 1–64 letters, digits or _ . : - (starting with a letter or digit)')
+      .optional(),
+    value: z
+      .union([z.number().refine(Number.isFinite, 'must be a finite number'), z.boolean(), z.string().min(1).max(200)], {
+        message: 'must be a number, a boolean or a category (a string)',
+      })
+      .optional(),
+    comment: z.string().min(1, 'must not be empty').max(4000, 'must be at most 4000 characters').optional(),
+    author: z.string().min(1).max(256).optional(),
+    created_at: isoTimestamp.optional(),
+  })
+  .superRefine((d, ctx) => {
+    for (const f of ANNOTATION_TARGET_FIELDS[d.target])
+      if (d[f] === undefined)
+        ctx.addIssue({ code: 'custom', path: [f], message: `required for a ${d.target} annotation` });
+    if (d.value !== undefined && d.name === undefined)
+      ctx.addIssue({ code: 'custom', path: ['name'], message: 'required with a value (the score it is a value of)' });
+    if (d.name !== undefined && d.value === undefined)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `required with a name (the value of score ${d.name})` });
+    if (d.value === undefined && d.name === undefined && d.comment === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['value'],
+        message: 'an annotation needs a score (name and value) or a comment',
+      });
+  });
+export type AnnotationRecord = z.infer<typeof annotationRecordSchema>;
+
 /** Schemas of `data` per record type, for validation messages and `GET /api/v1/schema`. */
 export const DATA_SCHEMAS = {
   session: sessionRecordSchema,
@@ -296,6 +358,7 @@ export const DATA_SCHEMAS = {
   ucs_knowledge: ucsKnowledgeSchema,
   ucs_status: jsonObject,
   ucs_consult_samples: z.array(jsonObject),
+  annotation: annotationRecordSchema,
 } satisfies Record<RecordType, z.ZodType>;
 
 // ---------------------------------------------------------------- results
@@ -307,8 +370,7 @@ export interface FieldError {
 }
 
 export type IngestResult =
-  | { index: number; status: 'accepted'; type: RecordType; id: string }
-  | { index: number; status: 'duplicate'; type: RecordType; id: string }
+  | { index: number; status: 'accepted' | 'duplicate'; type: RecordType; id: string }
   | { index: number; status: 'rejected'; type?: string; id?: string; errors: FieldError[] };
 
 export interface Redaction {

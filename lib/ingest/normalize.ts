@@ -12,6 +12,7 @@ import {
   LIMITS,
   TURN_EXTRA_FIELDS,
   agentlasEventSchema,
+  annotationRecordSchema,
   artifactRecordSchema,
   envelopeSchema,
   legacyEventSchema,
@@ -23,6 +24,7 @@ import {
   ucsKnowledgeSchema,
   ucsPpHistorySchema,
   ucsStateSchema,
+  type AnnotationTarget,
   type ArtifactRef,
   type EvidenceRef,
   type FieldError,
@@ -88,7 +90,26 @@ export type NormalizedRecord =
       entities: UcsEntities | null;
       source: string | null;
     }
-  | { type: 'ucs_action'; agentId: string; t: number; data: Json };
+  | { type: 'ucs_action'; agentId: string; t: number; data: Json }
+  | {
+      type: 'annotation';
+      id: string;
+      target: AnnotationTarget;
+      sessionId: string | null;
+      turn: number | null;
+      field: string | null;
+      term: string | null;
+      artifactId: string | null;
+      proposalId: string | null;
+      entryId: string | null;
+      name: string | null;
+      value: number | boolean | string | null;
+      comment: string | null;
+      /** As sent; null: the one who sent it (the store fills in its actor). */
+      author: string | null;
+      createdAt: string | null;
+      redactions: RedactionRecord[];
+    };
 
 export type Normalized =
   { ok: true; record: NormalizedRecord; id: string } | { ok: false; type?: string; id?: string; errors: FieldError[] };
@@ -274,6 +295,36 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     }
     case 'memory_event':
       return normalizeMemoryEvent(data, fail);
+    case 'annotation': {
+      const r = annotationRecordSchema.safeParse(data);
+      if (!r.success)
+        return fail(zodErrors(r.error, 'data'), isObject(data) && typeof data.id === 'string' ? data.id : undefined);
+      const d = r.data;
+      const redactions: RedactionRecord[] = [];
+      const clean = redactDeep({ comment: d.comment, term: d.term }, '', [], redactions);
+      return {
+        ok: true,
+        id: d.id,
+        record: {
+          type,
+          id: d.id,
+          target: d.target,
+          sessionId: d.session_id ?? null,
+          turn: d.turn ?? null,
+          field: d.field ?? null,
+          term: clean.term ?? null,
+          artifactId: d.artifact_id ?? null,
+          proposalId: d.proposal_id ?? null,
+          entryId: d.entry_id ?? null,
+          name: d.name ?? null,
+          value: d.value ?? null,
+          comment: clean.comment ?? null,
+          author: d.author ?? null,
+          createdAt: d.created_at ?? null,
+          redactions,
+        },
+      };
+    }
     case 'ucs_state': {
       const r = ucsStateSchema.safeParse(data);
       if (!r.success) return fail(zodErrors(r.error, 'data'));

@@ -7,8 +7,9 @@ import * as sessions from './schema/sessions';
 import * as curation from './schema/curation';
 import * as substrate from './schema/substrate';
 import * as limits from './schema/limits';
+import * as annotations from './schema/annotations';
 
-export const schema = { ...projects, ...sessions, ...curation, ...substrate, ...limits };
+export const schema = { ...projects, ...sessions, ...curation, ...substrate, ...limits, ...annotations };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction or the database itself: services take either. */

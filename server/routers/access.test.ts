@@ -16,6 +16,14 @@ import { DRIVERS, freshDb } from '@/server/test/db';
  * added without an entry here fails the first test; each entry is checked for every role.
  */
 const ACCESS: Record<string, Role> = {
+  'annotations.list': 'viewer',
+  'annotations.turns': 'viewer',
+  'annotations.counts': 'viewer',
+  'annotations.create': 'reviewer',
+  'annotations.remove': 'reviewer',
+  'annotations.scores': 'viewer',
+  'annotations.defineScore': 'admin',
+  'annotations.removeScore': 'admin',
   'apiKeys.list': 'admin',
   'hygiene.agents': 'viewer',
   'hygiene.lab': 'viewer',
@@ -74,6 +82,7 @@ const ROUTES: Record<string, string> = {
   'api/trpc/[trpc]': 'per procedure (the matrix above)',
   'api/v1/agents/[agent]/ucs/export': 'API key, its own project only',
   'api/v1/ingest': 'API key, its own project only',
+  'api/v1/annotations': 'API key, its own project only (a judge posts scores; anyone with the key lists them)',
   'api/project/export': 'admin of the current project (the sign-in session)',
   'api/sessions/[id]/live': 'viewer of the current project (the sign-in session), as sessions.stamp',
   'api/v1/project/export': 'API key, its own project only',

@@ -1,4 +1,5 @@
 import { router } from '@/server/trpc/init';
+import { annotationsRouter } from './annotations';
 import { apiKeysRouter } from './api-keys';
 import { hygieneRouter } from './hygiene';
 import { ingestRouter } from './ingest';
@@ -10,6 +11,7 @@ import { systemRouter } from './system';
 import { substrateRouter } from './substrate';
 
 export const appRouter = router({
+  annotations: annotationsRouter,
   apiKeys: apiKeysRouter,
   hygiene: hygieneRouter,
   ingest: ingestRouter,

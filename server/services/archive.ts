@@ -14,6 +14,7 @@ import {
 import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import * as ucs from '@/server/db/schema/substrate';
+import { annotations, scoreDefinitions } from '@/server/db/schema/annotations';
 import { InvalidInputError } from './errors';
 import { rebuildSessionStats } from './session-stats';
 
@@ -77,6 +78,8 @@ const PARTS: Part[] = [
   { table: ucs.ucsPpHistory },
   { table: ucs.ucsActions },
   { table: ucs.ucsPolicyOverrides },
+  { table: scoreDefinitions },
+  { table: annotations },
 ];
 
 const meta = (p: Part) => {

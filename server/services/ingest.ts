@@ -14,6 +14,7 @@ import { isInfrastructureError, UnavailableError } from './errors';
 import { chunks, firstOf, markStored, ofType, recordType, type Pending, type Rec } from './ingest-batch';
 import { prepareItems, turnRow, type Prepared } from './ingest-prepare';
 import { writeSubstrate } from './substrate-ingest';
+import { rejectMisfitScores, writeAnnotations } from './annotations-ingest';
 
 export interface IngestSummary {
   results: IngestResult[];
@@ -41,9 +42,13 @@ export function storePrepared(db: Db, projectId: string, prepared: Prepared, act
 }
 
 async function storeItems(db: Db, projectId: string, prepared: Prepared, actor: string): Promise<IngestSummary> {
-  const { pending, malformed } = prepared;
+  const { malformed } = prepared;
   const results: IngestResult[] = new Array(prepared.count);
   for (const r of prepared.rejected) results[r.index] = r;
+  // A score that does not fit its definition is the record's fault, found before anything is written.
+  const misfits = await rejectMisfitScores(db, projectId, prepared.pending);
+  for (const r of misfits) results[r.index] = r;
+  const pending = misfits.length ? prepared.pending.filter((p) => results[p.index] === undefined) : prepared.pending;
 
   if (pending.length) {
     try {
@@ -118,6 +123,7 @@ async function writeBatch(tx: Tx, projectId: string, pending: Pending[], actor: 
   await writeArtifacts(tx, projectId, ofType(pending, 'artifact'), stored);
   await writeMemoryEvents(tx, projectId, ofType(pending, 'memory_event'), stored);
   await writeSubstrate(tx, projectId, pending, stored);
+  await writeAnnotations(tx, projectId, ofType(pending, 'annotation'), stored, actor);
   await writeAudit(tx, projectId, pending, stored, actor);
   return stored;
 }

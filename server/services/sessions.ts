@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Tx } from '@/server/db';
+import { annotations } from '@/server/db/schema/annotations';
 import { artifacts, sessionStats, sessions, turns } from '@/server/db/schema/sessions';
 import type { Envelope } from '@/lib/ingest/contract';
 import { sparkline } from '@/lib/sessions/stats';
@@ -283,6 +284,35 @@ export async function exportSession(db: Tx, projectId: string, id: string): Prom
         hallucination: t.hallucination,
         drift: t.drift,
         timestamp: t.timestamp,
+      }),
+    });
+  // Reviewers' and judges' annotations on the session, oldest first, as the importer takes them back.
+  const notes = await db
+    .select({
+      ...getTableColumns(annotations),
+      createdAt: sql<string>`to_char(${annotations.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(annotations)
+    .where(and(eq(annotations.projectId, projectId), eq(annotations.sessionId, id)))
+    .orderBy(asc(annotations.createdAt), asc(annotations.id));
+  for (const a of notes)
+    out.push({
+      type: 'annotation',
+      data: defined({
+        id: a.id,
+        target: a.target,
+        session_id: a.sessionId,
+        turn: a.turn,
+        field: a.field,
+        term: a.term,
+        artifact_id: a.artifactId,
+        proposal_id: a.proposalId,
+        entry_id: a.entryId,
+        name: a.name,
+        value: a.value,
+        comment: a.comment,
+        author: a.author,
+        created_at: a.createdAt,
       }),
     });
   return out;

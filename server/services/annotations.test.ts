@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbHandle } from '@/server/db';
+import { DRIVERS, freshDb } from '@/server/test/db';
+import { ingest } from './ingest';
+import { exportSession } from './sessions';
+import { exportProject, importProject } from './archive';
+import {
+  annotate,
+  annotatedTurns,
+  annotationCounts,
+  defineScore,
+  listAnnotations,
+  listScoreDefinitions,
+  removeAnnotation,
+  removeScoreDefinition,
+} from './annotations';
+
+const rec = (data: Record<string, unknown>) => ({ ok: true as const, value: { type: 'annotation', data } });
+const turn = (n: number) => ({
+  ok: true as const,
+  value: {
+    type: 'turn',
+    data: { session_id: 's1', agent: 'a', turn: n, input: 'i', output: 'o', ccs: 'constraints: keep(db)' },
+  },
+});
+
+describe.each(DRIVERS)('annotations on %s', (driver) => {
+  let h: DbHandle;
+  beforeAll(async () => {
+    h = await freshDb(driver);
+    await ingest(h.db, 'default', [1, 2, 3].map(turn), 'test');
+  });
+  afterAll(() => h?.close());
+
+  it('refuses a score that does not fit its definition, naming the field; stores the rest of the batch', async () => {
+    await defineScore(h.db, 'default', { name: 'correct', kind: 'boolean' }, 'admin');
+    await defineScore(h.db, 'default', { name: 'quality', kind: 'numeric', min: 0, max: 5 }, 'admin');
+    await defineScore(
+      h.db,
+      'default',
+      { name: 'verdict', kind: 'categorical', categories: ['right', 'wrong', 'unsure'] },
+      'admin',
+    );
+    await expect(defineScore(h.db, 'default', { name: 'quality', kind: 'boolean' }, 'admin')).rejects.toThrow(
+      /already defined/,
+    );
+    const s = await ingest(
+      h.db,
+      'default',
+      [
+        rec({ id: 'j1', target: 'turn', session_id: 's1', turn: 2, name: 'quality', value: 4.5 }),
+        rec({ id: 'j2', target: 'turn', session_id: 's1', turn: 2, name: 'quality', value: 7 }),
+        rec({ id: 'j3', target: 'turn', session_id: 's1', turn: 3, name: 'correct', value: 'yes' }),
+        rec({ id: 'j4', target: 'turn', session_id: 's1', turn: 3, name: 'verdict', value: 'maybe' }),
+        rec({ id: 'j5', target: 'term', session_id: 's1', turn: 1, field: 'constraints' }),
+        rec({ id: 'j6', target: 'turn', session_id: 's1', turn: 1, name: 'free_form', value: 0.3, comment: 'ok' }),
+        rec({ id: 'j1', target: 'turn', session_id: 's1', turn: 2, name: 'quality', value: 1 }),
+      ],
+      'api_key:judge',
+    );
+    expect(s.results.map((r) => r.status)).toEqual([
+      'accepted',
+      'rejected',
+      'rejected',
+      'rejected',
+      'rejected',
+      'accepted',
+      'duplicate',
+    ]);
+    const errors = s.results.map((r) => (r.status === 'rejected' ? r.errors : []));
+    expect(errors[1]).toEqual([{ path: 'data.value', message: 'must be ≤ 5 (score quality)' }]);
+    expect(errors[2]![0]!.message).toMatch(/true or false/);
+    expect(errors[3]![0]!.message).toBe('must be one of: right, wrong, unsure (score verdict)');
+    // Every missing field of a term annotation is named, and that it has neither a score nor a comment.
+    expect(errors[4]!.map((e) => e.path).sort()).toEqual(['data.term', 'data.value']);
+    const { items } = await listAnnotations(h.db, 'default', { sessionId: 's1' });
+    expect(items.map((a) => [a.id, a.value, a.author])).toEqual([
+      ['j6', 0.3, 'api_key:judge'],
+      ['j1', 4.5, 'api_key:judge'],
+    ]);
+  });
+
+  it('a person annotates through the same checks; the comment is redacted; marks count per turn', async () => {
+    const a = await annotate(
+      h.db,
+      'default',
+      {
+        target: 'term',
+        session_id: 's1',
+        turn: 2,
+        field: 'constraints',
+        term: 'keep(db)',
+        name: 'verdict',
+        value: 'wrong',
+        comment: 'the key sk-live-abcdefghijklmnopqrstuvwx leaked',
+      },
+      'ana',
+    );
+    expect(a).toMatchObject({ author: 'ana', actor: 'ana', target: 'term', value: 'wrong' });
+    expect(a.comment).not.toContain('abcdefghijklmnop');
+    await expect(
+      annotate(h.db, 'default', { target: 'turn', session_id: 's1', name: 'quality', value: 9 }, 'ana'),
+    ).rejects.toThrow('turn: required for a turn annotation');
+    expect(await annotatedTurns(h.db, 'default', 's1')).toEqual([
+      { turn: 1, n: 1, names: ['free_form'] },
+      { turn: 2, n: 2, names: ['quality', 'verdict'] },
+    ]);
+    expect((await listScoreDefinitions(h.db, 'default')).map((d) => [d.name, d.uses])).toEqual([
+      ['correct', 0],
+      ['quality', 1],
+      ['verdict', 1],
+    ]);
+    await expect(removeScoreDefinition(h.db, 'default', 'quality', 'admin')).rejects.toThrow(/used by 1/);
+    await removeScoreDefinition(h.db, 'default', 'correct', 'admin');
+  });
+
+  it('pages newest first by keyset, filters, counts on page one; only its author or an admin removes one', async () => {
+    for (let i = 0; i < 5; i++)
+      await annotate(h.db, 'default', { target: 'proposal', proposal_id: `p${i % 2}`, comment: `c${i}` }, 'bo');
+    const first = await listAnnotations(h.db, 'default', { author: 'bo', limit: 2 });
+    expect(first.matching).toBe(5);
+    expect(first.facets!.author).toMatchObject({ bo: 5, ana: 1 });
+    const second = await listAnnotations(h.db, 'default', { author: 'bo', limit: 2, after: first.next });
+    const third = await listAnnotations(h.db, 'default', { author: 'bo', limit: 2, after: second.next });
+    expect(second.matching).toBeNull();
+    expect([...first.items, ...second.items, ...third.items].map((a) => a.comment)).toEqual([
+      'c4',
+      'c3',
+      'c2',
+      'c1',
+      'c0',
+    ]);
+    expect(third.next).toBeNull();
+    expect(await annotationCounts(h.db, 'default', 'proposal', ['p0', 'p1', 'p9'])).toEqual({ p0: 3, p1: 2 });
+    expect((await listAnnotations(h.db, 'default', { commented: false })).items.map((a) => a.id)).toEqual(['j1']);
+    const victim = first.items[0]!.id;
+    await expect(removeAnnotation(h.db, 'default', victim, 'ana', false)).rejects.toThrow(/only its author \(bo\)/);
+    await removeAnnotation(h.db, 'default', victim, 'ana', true);
+    expect((await listAnnotations(h.db, 'default', { author: 'bo' })).matching).toBe(4);
+  });
+
+  it('the session export carries its annotations, and a project archive brings them back exactly', async () => {
+    const env = await exportSession(h.db, 'default', 's1');
+    const notes = env.filter((e) => e.type === 'annotation').map((e) => e.data as Record<string, unknown>);
+    expect(notes.map((n) => n.id)).toEqual(['j1', 'j6', expect.any(String)]);
+    expect(notes[0]).toMatchObject({ target: 'turn', turn: 2, name: 'quality', value: 4.5, author: 'api_key:judge' });
+    expect(notes[0]!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    // Sent again into another project, they are annotations there with the same time and author.
+    const other = await freshDb(driver);
+    try {
+      const back = await ingest(
+        other.db,
+        'default',
+        env.map((value) => ({ ok: true, value })),
+        'import',
+      );
+      expect(back.rejected).toBe(0);
+      const { items } = await listAnnotations(other.db, 'default', { sessionId: 's1' });
+      expect(items.map((a) => a.author).sort()).toEqual(['ana', 'api_key:judge', 'api_key:judge']);
+      const lines: string[] = [];
+      await exportProject(h.db, 'default', (l) => void lines.push(l));
+      const third = await freshDb(driver);
+      try {
+        await importProject(third.db, lines);
+        const a = await listAnnotations(h.db, 'default', {});
+        const b = await listAnnotations(third.db, 'default', {});
+        expect(b.items).toEqual(a.items);
+        expect((await listScoreDefinitions(third.db, 'default')).map((d) => d.name)).toEqual(['quality', 'verdict']);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
