@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from './browser';
-import { open } from './page';
+import { open, replayKeysReady } from './page';
 import { uiServer } from './ui-server';
 
 /** axe-core (the engine of Lighthouse's and Deque's checks), injected into each page as it is. */
@@ -19,6 +19,7 @@ const PAGES = [
   '/curation/health',
   '/curation/simulator',
   '/curation/events',
+  '/annotations',
   '/hygiene',
   '/recall',
   '/connect',
@@ -67,6 +68,13 @@ describe.each(['light', 'dark'] as const)('accessibility, %s theme', (scheme) =>
       const v = await violations(page);
       if (v.length) found[path] = v;
     }
+    // A dialog open: the annotate dialog (n in the replay).
+    await open(page, `${srv.url}/sessions/itops-nginx-502?turn=9`);
+    await replayKeysReady(page);
+    await page.keyboard.press('n');
+    await page.getByTestId('annotate-dialog').waitFor();
+    const d = await violations(page);
+    if (d.length) found['annotate dialog'] = d;
     expect(found).toEqual({});
     await context.close();
   });

@@ -3,6 +3,7 @@ import { DatabaseInfo } from '@/components/settings/database-info';
 import { ImportFiles } from '@/components/settings/import-files';
 import { RecallModel } from '@/components/settings/recall-model';
 import { Members } from '@/components/settings/members';
+import { ScoreDefinitions } from '@/components/settings/score-definitions';
 
 export const metadata = { title: 'Settings' };
 
@@ -12,7 +13,7 @@ export default function SettingsPage() {
       <div className="page-head">
         <div>
           <h1>Settings</h1>
-          <div className="sub">API keys, storage, imports and the recall model</div>
+          <div className="sub">API keys, storage, imports, members, scores and the recall model</div>
         </div>
       </div>
       <div style={{ display: 'grid', gap: 14 }}>
@@ -22,6 +23,7 @@ export default function SettingsPage() {
           <DatabaseInfo />
         </div>
         <Members />
+        <ScoreDefinitions />
         <RecallModel />
       </div>
     </>

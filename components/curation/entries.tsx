@@ -7,6 +7,8 @@ import { useDeferredValue, useState } from 'react';
 import { SCOPES } from '@/lib/curation/pipeline';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
+import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
+import { AnnotationsSection } from '@/components/annotations/annotations-section';
 import { MemoryText } from '@/components/ui/memory-text';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { ListFoot } from '@/components/ui/list-foot';
@@ -119,6 +121,7 @@ export function EntriesBrowser() {
           )}
         </div>
       </div>
+      <AnnotateDialog />
     </>
   );
 }
@@ -239,6 +242,15 @@ function EntryDetail({ id }: { id: string }) {
           <FragmentDecision key={i} d={d} />
         ))}
       </dl>
+      <AnnotationsSection
+        option={{
+          key: 'entry',
+          label: `entry: ${entry.content}`,
+          group: 'This entry',
+          target: { target: 'entry', entry_id: entry.id },
+        }}
+        filter={{ entryId: entry.id }}
+      />
     </div>
   );
 }

@@ -11,6 +11,9 @@ import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { CONFIDENCE_TONE, ProposalDetail, type DetailMode } from './proposal-detail';
+import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
+import { AnnotationsSection } from '@/components/annotations/annotations-section';
+import { useAnnotate, type TargetOption } from '@/components/annotations/store';
 
 type Status = 'pending' | 'approved' | 'rejected';
 
@@ -135,6 +138,20 @@ export function Inbox() {
     }),
   );
 
+  // Annotations: what n opens the dialog on, and how many each listed proposal has.
+  const showAnnotate = useAnnotate((a) => a.show);
+  const annotateOption = (p: { id: string; content?: string }): TargetOption => ({
+    key: 'proposal',
+    label: p.content ? `proposal: ${p.content}` : `proposal ${p.id}`,
+    group: 'This proposal',
+    target: { target: 'proposal', proposal_id: p.id },
+  });
+  const counted = useQuery({
+    ...trpc.annotations.counts.queryOptions({ target: 'proposal', ids: items.slice(0, 500).map((p) => p.id) }),
+    enabled: items.length > 0,
+    placeholderData: keepPreviousData,
+  });
+
   // The window listener calls the latest handler (it reads this render's state).
   const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
   useEffect(() => {
@@ -148,6 +165,7 @@ export function Inbox() {
         if (at + 1 >= items.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
         select(Math.min(at + 1, items.length - 1));
       } else if (e.key === 'k' || e.key === 'ArrowUp') select(Math.max(at - 1, 0));
+      else if (e.key === 'n' && current) showAnnotate([annotateOption(items[at] ?? current)]);
       else if (status !== 'pending') return;
       else if (e.key === 'a' && current) decide.mutate({ id: current.id, decision: { action: 'approve' } });
       else if (e.key === 'r' && current) setMode('reject');
@@ -246,6 +264,9 @@ export function Inbox() {
         <span>
           <kbd>x</kbd> select · <kbd>A</kbd> approve selected
         </span>
+        <span>
+          <kbd>n</kbd> annotate
+        </span>
       </div>
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
@@ -289,6 +310,11 @@ export function Inbox() {
                         <span className={`badge ${CONFIDENCE_TONE[p.confidence] ?? ''}`}>{p.confidence}</span>
                       ) : null}
                       {p.conflicts ? <span className="badge danger">{p.conflicts} conflict</span> : null}
+                      {counted.data?.[p.id] ? (
+                        <span className="badge accent" data-testid="annotation-count">
+                          {counted.data[p.id]} note{counted.data[p.id] === 1 ? '' : 's'}
+                        </span>
+                      ) : null}
                       <span>{p.sourceAgent}</span>
                       {p.decidedBy ? (
                         <span>
@@ -327,8 +353,17 @@ export function Inbox() {
           ) : (
             <EmptyState title="Select a proposal">Use j and k to move through the list.</EmptyState>
           )}
+          {current && detail.data ? (
+            <div className="panel-body" style={{ borderTop: '1px solid var(--border)' }}>
+              <AnnotationsSection
+                option={annotateOption({ id: current.id, content: detail.data.proposal.content })}
+                filter={{ proposalId: current.id }}
+              />
+            </div>
+          ) : null}
         </div>
       </div>
+      <AnnotateDialog />
     </>
   );
 }

@@ -26,6 +26,10 @@ import { SPEEDS, useReplay } from './store';
 import { Timeline } from './timeline';
 import { TurnPanel } from './turn-panel';
 import { useReplayKeys } from './use-replay-keys';
+import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
+import { AnnotationList } from '@/components/annotations/annotation-list';
+import { useAnnotate } from '@/components/annotations/store';
+import { focusedTarget, turnTargets } from '@/components/annotations/targets';
 
 function Icon({ d }: { d: string }) {
   return (
@@ -256,7 +260,23 @@ export function ReplayView({
 
   const gotoRef = useRef<HTMLInputElement>(null);
   const openGoto = useCallback(() => gotoRef.current?.focus(), []);
-  useReplayKeys(n, openGoto);
+  // n (or the button) annotates the turn, or the term or artifact that has the focus; the dialog lists the others.
+  const showAnnotate = useAnnotate((a) => a.show);
+  const openAnnotate = useCallback(() => {
+    if (currentTurn === null) return;
+    const ids = detail
+      ? [...new Set([...detail.recalled, ...detail.qualified].map((r) => (typeof r === 'string' ? r : r.id)))]
+      : [];
+    showAnnotate(turnTargets(id, currentTurn, detail?.ccs ?? null, ids), focusedTarget(document.activeElement));
+  }, [id, currentTurn, detail, showAnnotate]);
+  useReplayKeys(n, openGoto, openAnnotate);
+  // The turns that carry annotations: marks on the timeline.
+  const annotatedQ = useQuery(trpc.annotations.turns.queryOptions({ sessionId: id }));
+  const annotated = useMemo(
+    () => (annotatedQ.data ?? []).filter((a) => hasTurn(runs, a.turn)).map((a) => indexOfTurnInRuns(runs, a.turn)),
+    [annotatedQ.data, runs],
+  );
+  const annotatedHere = annotatedQ.data?.find((a) => a.turn === currentTurn)?.n ?? 0;
   const jumpToTurn = useCallback(
     (turn: number) => set({ index: indexOfTurnInRuns(runs, turn), playing: false }),
     [runs, set],
@@ -481,7 +501,7 @@ export function ReplayView({
                 />
               </label>
             </div>
-            <Timeline digest={digest!} turnAt={turnAt} index={i} onSeek={jumpToIndex} />
+            <Timeline digest={digest!} turnAt={turnAt} index={i} onSeek={jumpToIndex} annotated={annotated} />
           </div>
 
           <div className="charts-row">
@@ -567,6 +587,28 @@ export function ReplayView({
             </div>
           ) : null}
 
+          {currentTurn !== null ? (
+            <section className="panel" style={{ marginTop: 14 }} aria-labelledby="turn-annotations">
+              <div className="panel-head">
+                <h2 id="turn-annotations" className="panel-title">
+                  Annotations at turn {currentTurn}{' '}
+                  <span className="faint">{annotatedHere ? `${annotatedHere} here` : 'none here yet'}</span>
+                </h2>
+                <span className="grow" />
+                <button type="button" className="btn btn-small" onClick={openAnnotate} data-testid="annotate-turn">
+                  Annotate <kbd>n</kbd>
+                </button>
+              </div>
+              <div className="panel-body">
+                <AnnotationList
+                  filter={{ sessionId: id, turn: currentTurn }}
+                  empty="Score this turn, a term of its CCS or an artifact it recalled: press n."
+                  testId="turn-annotations"
+                />
+              </div>
+            </section>
+          ) : null}
+
           <div className="panel" style={{ marginTop: 14 }}>
             <div className="panel-head">
               Constraint retention{' '}
@@ -579,6 +621,7 @@ export function ReplayView({
         </>
       )}
       <ShortcutsDialog />
+      <AnnotateDialog />
     </div>
   );
 }

@@ -11,6 +11,7 @@ export const SHORTCUTS: [string, string][] = [
   ['Home / End', 'first / last turn'],
   ['g', 'go to a turn number'],
   ['d', 'state / diff / raw'],
+  ['n', 'annotate the turn (or the focused term or artifact)'],
   ['?', 'show these shortcuts'],
   ['Esc', 'close'],
 ];

@@ -13,14 +13,17 @@ interface Props {
   turnAt: (i: number) => number;
   index: number;
   onSeek: (index: number) => void;
+  /** Indexes of the turns that carry annotations: a mark above the bars. */
+  annotated?: number[];
 }
 
 /**
  * One tick per turn (per bucket of turns in a long session, as tall as its biggest change): its height is how much
  * the CCS changed; hollow where nothing changed; red marks stress turns; an amber mark under the bars a dropped or
- * changed constraint or an H_t/D_t spike (lib/ccs/alerts.ts); a break marks a gap in turn numbers.
+ * changed constraint or an H_t/D_t spike (lib/ccs/alerts.ts); a break marks a gap in turn numbers; a blue
+ * flag at the top, a turn with annotations.
  */
-export function Timeline({ digest, turnAt, index, onSeek }: Props) {
+export function Timeline({ digest, turnAt, index, onSeek, annotated }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const n = digest.n;
   const step = (width - 2 * PAD) / Math.max(1, n);
@@ -50,6 +53,7 @@ export function Timeline({ digest, turnAt, index, onSeek }: Props) {
         onPointerUp={() => (dragging.current = false)}
       >
         <Ticks digest={digest} step={step} />
+        {annotated?.length ? <Notes at={annotated} step={step} /> : null}
       </svg>
       {/* The cursor in a layer of its own: a step repaints it, not the ticks. */}
       <div
@@ -117,4 +121,17 @@ const Ticks = memo(function Ticks({ digest, step }: { digest: SessionDigest; ste
       </g>
     );
   }, [digest, step]);
+});
+
+/** Turns with annotations: a small flag each (one per pixel column at most), a layer of its own. */
+const Notes = memo(function Notes({ at, step }: { at: number[]; step: number }) {
+  const flags = [];
+  let lastX = -Infinity;
+  for (const i of [...at].sort((a, b) => a - b)) {
+    const x = PAD + (i + 0.5) * step;
+    if (x - lastX < 1) continue;
+    lastX = x;
+    flags.push(<path key={i} d={`M${x - 3} 0h6l-3 5z`} className="tl-note" data-note={i} />);
+  }
+  return <g>{flags}</g>;
 });

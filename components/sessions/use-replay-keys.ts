@@ -3,8 +3,11 @@ import { useReplay } from './store';
 
 const TABS = ['state', 'diff', 'raw'] as const;
 
-/** The player's keyboard: ←/→ and j/k step, space plays, Home/End, g goes to a turn, d cycles views, ? lists them. */
-export function useReplayKeys(count: number, openGoto: () => void) {
+/**
+ * The player's keyboard: ←/→ and j/k step, space plays, Home/End, g goes to a turn, d cycles views, n annotates, ?
+ * lists them.
+ */
+export function useReplayKeys(count: number, openGoto: () => void, openAnnotate: () => void) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const el = e.target as HTMLElement | null;
@@ -44,6 +47,10 @@ export function useReplayKeys(count: number, openGoto: () => void) {
         case 'g':
           openGoto();
           break;
+        case 'n':
+          s.set({ playing: false });
+          openAnnotate();
+          break;
         case 'd':
           s.set({ tab: TABS[(TABS.indexOf(s.tab) + 1) % TABS.length] });
           break;
@@ -56,11 +63,12 @@ export function useReplayKeys(count: number, openGoto: () => void) {
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
-    // Says the keyboard is live (after hydration): end-to-end tests wait for it before pressing keys.
-    document.documentElement.dataset.replayKeys = '1';
+    // Says the keyboard is live (after hydration, with the session's turns known): end-to-end tests wait for it
+    // before pressing keys. Before the turns are known a key would act on an empty session.
+    if (count) document.documentElement.dataset.replayKeys = '1';
     return () => {
       window.removeEventListener('keydown', onKey);
       delete document.documentElement.dataset.replayKeys;
     };
-  }, [count, openGoto]);
+  }, [count, openGoto, openAnnotate]);
 }

@@ -13,6 +13,7 @@ import { applyRail, railNow, subscribeRail, toggledChoice, useShellStore } from 
 const NAV = [
   { href: '/sessions', label: 'Sessions', abbr: 'Se', count: 'sessions' },
   { href: '/curation', label: 'Curation', abbr: 'Cu', count: 'pending' },
+  { href: '/annotations', label: 'Annotations', abbr: 'An', count: null },
   { href: '/substrate', label: 'Substrate', abbr: 'Su', count: 'snapshots' },
   { href: '/hygiene', label: 'Hygiene lab', abbr: 'Hy', count: null },
   { href: '/recall', label: 'Recall', abbr: 'Re', count: null },

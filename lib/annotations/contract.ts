@@ -107,8 +107,11 @@ export function targetLabel(a: {
   }
 }
 
-/** Filters of the annotations list (the page, the API and the router share them). */
-export const annotationFilterSchema = z.strictObject({
+/**
+ * Filters of the annotations list (the page, the API and the router share them). Not strict: TanStack's infinite
+ * queries add keys of their own (`direction`), which are dropped; the HTTP API refuses unknown parameters itself.
+ */
+export const annotationFilterSchema = z.object({
   sessionId: z.string().min(1).max(256).optional(),
   target: z.enum(['turn', 'term', 'artifact', 'proposal', 'entry']).optional(),
   name: z.string().min(1).max(64).optional(),

@@ -80,6 +80,17 @@ describe('Mnemoscope client', () => {
     expect(c.stats()).toMatchObject({ accepted: 250, duplicates: 0, dropped: 0, buffered: 0 });
   });
 
+  it('annotate() sends a judge’s score with a made-up id, and a re-sent id is a duplicate', async () => {
+    const srv = fakeServer((r) => srv.ok(r));
+    const c = client(srv.fetchImpl);
+    const score = { target: 'turn', session_id: 's1', turn: 2, name: 'faithfulness', value: 0.8 } as const;
+    const id = c.annotate(score);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    c.annotate({ ...score, id });
+    await c.flush();
+    expect(c.stats()).toMatchObject({ accepted: 1, duplicates: 1 });
+  });
+
   it('never blocks or throws while the server is down, then delivers everything once it is back', async () => {
     let up = false;
     const srv = fakeServer((r) => (up ? srv.ok(r) : 'down'));

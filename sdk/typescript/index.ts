@@ -8,7 +8,10 @@
  *
  * Records go out in the background; see `client.ts` for what happens when the server is down.
  */
-import { Mnemoscope as Client, type MnemoscopeOptions } from './client';
+import { Mnemoscope as Client, type MnemoscopeOptions, type RecordData } from './client';
+
+/** A score and/or comment on a turn, a CCS term, an artifact, a proposal or an entry; the id is made when absent. */
+export type AnnotationInput = Omit<RecordData<'annotation'>, 'id'> & { id?: string };
 import { AccSession, CuratorEmitter, UcsBridge, type AccSessionOptions, type CuratorOptions } from './producers';
 
 export class Mnemoscope extends Client {
@@ -24,6 +27,16 @@ export class Mnemoscope extends Client {
   /** A curator emitter for one worker agent and task. */
   curator(o: CuratorOptions): CuratorEmitter {
     return new CuratorEmitter(this, o);
+  }
+
+  /**
+   * Scores or comments on what an agent did (an automated judge, an eval run). Returns the annotation's id: sending
+   * the same id again is a duplicate, not a second score.
+   */
+  annotate(a: AnnotationInput): string {
+    const id = a.id ?? crypto.randomUUID();
+    this.record({ type: 'annotation', data: { ...a, id } });
+    return id;
   }
 
   /** A bridge for one UCS agent's files. */

@@ -67,7 +67,7 @@ export async function annotationsGet(req: Request) {
   if (q.data.cursor) {
     try {
       const c = JSON.parse(Buffer.from(q.data.cursor, 'base64url').toString('utf8')) as { at?: unknown; id?: unknown };
-      if (typeof c.at !== 'string' || typeof c.id !== 'string' || !/^\d{4}-\d{2}-\d{2}[ T][\d:.+-]+$/.test(c.at))
+      if (typeof c.at !== 'string' || typeof c.id !== 'string' || !/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(c.at))
         throw new Error();
       after = { at: c.at, id: c.id };
     } catch {
@@ -96,8 +96,7 @@ export async function annotationsGet(req: Request) {
         value: a.value,
         comment: a.comment,
         author: a.author,
-        // ISO 8601 (PostgreSQL prints `2026-11-25 16:00:00.123456+00`).
-        created_at: a.createdAt.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'),
+        created_at: a.createdAt,
       })),
       matching: page.matching,
       next: page.next ? Buffer.from(JSON.stringify(page.next)).toString('base64url') : null,

@@ -8,7 +8,7 @@ import { auditLog } from '@/server/db/schema/projects';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from './errors';
 import { ingest } from './ingest';
 
-/** The list's place: the last row shown (its time as PostgreSQL prints it, to the microsecond, and its id). */
+/** The list's place: the last row shown (its time to the microsecond, and its id). */
 export interface AnnotationCursor {
   at: string;
   id: string;
@@ -29,7 +29,8 @@ const columns = {
   comment: annotations.comment,
   author: annotations.author,
   actor: annotations.actor,
-  createdAt: sql<string>`${annotations.createdAt}::text`,
+  // ISO 8601 in UTC to the microsecond: exact as a cursor, and what browsers and the API's clients parse.
+  createdAt: sql<string>`to_char(${annotations.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
 };
 
 export type AnnotationRow = Awaited<ReturnType<typeof listAnnotations>>['items'][number];

@@ -53,7 +53,7 @@ describe('/api/v1/annotations', () => {
     expect(page1.matching).toBe(3);
     expect(page1.annotations.map((a: { id: string }) => a.id)).toEqual(['judge-2', 'judge-1']);
     expect(page1.annotations[0]).toMatchObject({ author: 'llm-judge', value: 1, turn: 3, session_id: 'run-1' });
-    expect(page1.annotations[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+\+00:00$/);
+    expect(page1.annotations[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     const page2 = await (
       await GET(new Request(`${url}?session_id=run-1&limit=2&cursor=${page1.next}`, { headers: auth }))
     ).json();

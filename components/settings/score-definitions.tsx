@@ -1,0 +1,189 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTRPC } from '@/components/trpc/provider';
+import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { SCORE_KINDS, type ScoreKind } from '@/lib/annotations/contract';
+import { fmtInt } from '@/lib/format';
+
+const num = (s: string) => (s.trim() === '' ? null : Number(s));
+
+/**
+ * The project's scores: what reviewers and judges may give under each name (a number in a range, yes/no, one of
+ * named categories). Values sent under a defined name are checked against it; a name in use cannot be removed.
+ */
+export function ScoreDefinitions() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const defs = useQuery(trpc.annotations.scores.queryOptions());
+  const [name, setName] = useState('');
+  const [kind, setKind] = useState<ScoreKind>('numeric');
+  const [min, setMin] = useState('0');
+  const [max, setMax] = useState('1');
+  const [categories, setCategories] = useState('');
+  const [description, setDescription] = useState('');
+  const invalidate = () => qc.invalidateQueries({ queryKey: trpc.annotations.pathKey() });
+  const define = useMutation(
+    trpc.annotations.defineScore.mutationOptions({
+      onSuccess: () => {
+        setName('');
+        setDescription('');
+        setCategories('');
+        void invalidate();
+      },
+    }),
+  );
+  const remove = useMutation(trpc.annotations.removeScore.mutationOptions({ onSuccess: () => void invalidate() }));
+  return (
+    <div className="panel" data-testid="score-definitions">
+      <div className="panel-head">Scores</div>
+      <div className="panel-body">
+        <p className="muted" style={{ marginTop: 0 }}>
+          What reviewers (key <kbd>n</kbd> in the replay and the inbox) and automated judges (
+          <code>POST /api/v1/annotations</code>) may score. A value sent under a defined name must fit it; a name
+          without a definition takes any value.
+        </p>
+        <form
+          className="toolbar"
+          style={{ flexWrap: 'wrap' }}
+          onSubmit={(e) => {
+            e.preventDefault();
+            define.mutate({
+              name: name.trim(),
+              kind,
+              ...(kind === 'numeric' ? { min: num(min), max: num(max) } : {}),
+              ...(kind === 'categorical'
+                ? {
+                    categories: categories
+                      .split(',')
+                      .map((c) => c.trim())
+                      .filter(Boolean),
+                  }
+                : {}),
+              ...(description.trim() ? { description: description.trim() } : {}),
+            });
+          }}
+        >
+          <input
+            className="input"
+            placeholder="name, e.g. faithfulness"
+            aria-label="Score name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            style={{ width: 200 }}
+          />
+          <select
+            className="select"
+            aria-label="Score kind"
+            value={kind}
+            onChange={(e) => setKind(e.target.value as ScoreKind)}
+          >
+            {SCORE_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+          {kind === 'numeric' ? (
+            <>
+              <input
+                className="input"
+                type="number"
+                step="any"
+                aria-label="Lowest value"
+                placeholder="min"
+                value={min}
+                onChange={(e) => setMin(e.target.value)}
+                style={{ width: 80 }}
+              />
+              <input
+                className="input"
+                type="number"
+                step="any"
+                aria-label="Highest value"
+                placeholder="max"
+                value={max}
+                onChange={(e) => setMax(e.target.value)}
+                style={{ width: 80 }}
+              />
+            </>
+          ) : kind === 'categorical' ? (
+            <input
+              className="input"
+              placeholder="categories, comma-separated: right, wrong, unsure"
+              aria-label="Categories"
+              value={categories}
+              onChange={(e) => setCategories(e.target.value)}
+              style={{ width: 320 }}
+            />
+          ) : null}
+          <input
+            className="input"
+            placeholder="what it measures (optional)"
+            aria-label="Score description"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            style={{ width: 260 }}
+          />
+          <button type="submit" className="btn btn-primary" disabled={!name.trim() || define.isPending}>
+            Define score
+          </button>
+        </form>
+        {define.error ? <ErrorBox error={define.error} /> : null}
+        {remove.error ? <ErrorBox error={remove.error} /> : null}
+        {defs.error ? (
+          <ErrorBox error={defs.error} />
+        ) : defs.data && !defs.data.length ? (
+          <EmptyState title="No scores defined">
+            Comments need none; define a score to rate turns, terms, artifacts, proposals and entries.
+          </EmptyState>
+        ) : (
+          <table className="data compact" style={{ marginTop: 10 }}>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Kind</th>
+                <th>Values</th>
+                <th>Description</th>
+                <th className="num">Used</th>
+                <th>Defined by</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {defs.data?.map((d) => (
+                <tr key={d.name} data-score-definition={d.name}>
+                  <td className="mono">{d.name}</td>
+                  <td>{d.kind}</td>
+                  <td>
+                    {d.kind === 'numeric'
+                      ? `${d.min ?? '−∞'} … ${d.max ?? '∞'}`
+                      : d.kind === 'boolean'
+                        ? 'yes / no'
+                        : d.categories.join(' · ')}
+                  </td>
+                  <td className="muted">{d.description ?? ''}</td>
+                  <td className="num">{fmtInt(d.uses)}</td>
+                  <td className="faint">{d.createdBy}</td>
+                  <td>
+                    {d.uses ? null : (
+                      <button
+                        type="button"
+                        className="link-btn"
+                        aria-label={`Remove score ${d.name}`}
+                        onClick={() => remove.mutate({ name: d.name })}
+                      >
+                        remove
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchPage } from './browser';
+import { open, replayKeysReady } from './page';
+import { uiServer } from './ui-server';
+
+const srv = uiServer();
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  ({ browser, page } = await launchPage({ baseURL: srv.url }));
+});
+afterAll(async () => browser?.close());
+
+const dialog = () => page.getByTestId('annotate-dialog');
+const turnNotes = () => page.getByTestId('turn-annotations');
+
+describe('annotations', () => {
+  it('an admin defines scores in Settings; a bad range is refused in words', async () => {
+    await open(page, '/settings');
+    const panel = page.getByTestId('score-definitions');
+    await panel.getByLabel('Score name').fill('e2e_verdict');
+    await panel.getByLabel('Score kind').selectOption('categorical');
+    await panel.getByLabel('Categories').fill('right, wrong, unsure');
+    await panel.getByRole('button', { name: 'Define score' }).click();
+    await panel.locator('[data-score-definition="e2e_verdict"]').waitFor();
+    await panel.getByLabel('Score name').fill('e2e_faithful');
+    await panel.getByLabel('Score kind').selectOption('numeric');
+    await panel.getByLabel('Lowest value').fill('1');
+    await panel.getByLabel('Highest value').fill('0');
+    await panel.getByRole('button', { name: 'Define score' }).click();
+    await expect.poll(() => panel.getByTestId('error').textContent()).toContain('must be ≥ min (1)');
+    await panel.getByLabel('Lowest value').fill('0');
+    await panel.getByLabel('Highest value').fill('1');
+    await panel.getByRole('button', { name: 'Define score' }).click();
+    expect(await panel.locator('[data-score-definition="e2e_faithful"]').textContent()).toContain('0 … 1');
+  });
+
+  it('n in the replay scores the turn and a term of its CCS; the timeline flags the turn', async () => {
+    await open(page, '/sessions/itops-nginx-502?turn=12');
+    await replayKeysReady(page);
+    expect(await page.locator('.tl-note').count()).toBe(0);
+    await page.keyboard.press('n');
+    await dialog().waitFor();
+    // Focus is in the dialog, and the player's keys are not: j does not step.
+    await page.keyboard.press('j');
+    expect(await page.getByTestId('turn-readout').textContent()).toContain('Turn 12');
+    await dialog().getByTestId('annotate-score').selectOption('e2e_verdict');
+    await dialog().getByLabel('wrong').check();
+    await dialog().getByTestId('annotate-comment').fill('Restarted nginx although a constraint said not to.');
+    await dialog().getByTestId('annotate-comment').press('Control+Enter');
+    await dialog().waitFor({ state: 'detached' });
+    await expect.poll(() => turnNotes().textContent()).toContain('e2e_verdict: wrong');
+    expect(await turnNotes().textContent()).toContain('Restarted nginx although');
+    await expect.poll(() => page.locator('.tl-note').count()).toBe(1);
+
+    // A term: chosen in the dialog; a value out of the score's range is refused before it is sent.
+    await page.getByTestId('annotate-turn').click();
+    const target = dialog().getByTestId('annotate-target');
+    const term = await target.locator('option[value^="term:constraints"]').first().getAttribute('value');
+    await target.selectOption(term!);
+    await dialog().getByTestId('annotate-score').selectOption('e2e_faithful');
+    await dialog().getByTestId('annotate-value').fill('1.5');
+    expect(await dialog().textContent()).toContain('must be ≤ 1 (score e2e_faithful)');
+    expect(await dialog().getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await dialog().getByTestId('annotate-value').fill('0.25');
+    await dialog().getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => turnNotes().locator('[data-annotation]').count()).toBe(2);
+    expect(await turnNotes().textContent()).toMatch(/e2e_faithful: 0\.25turn 12 · constraints: /);
+    // Another turn has none of them.
+    await page.keyboard.press('j');
+    await expect.poll(() => page.getByTestId('turn-annotations-empty').count()).toBe(1);
+  });
+
+  it('n in the inbox comments on the proposal; its row counts the note', async () => {
+    await open(page, '/curation');
+    await page.locator('html[data-inbox-keys]').waitFor({ state: 'attached' });
+    const row = page.locator('.inbox-row[aria-current="true"]');
+    await row.waitFor();
+    await page.getByTestId('proposal-content').waitFor();
+    await page.keyboard.press('n');
+    await dialog().waitFor();
+    expect(await dialog().getByTestId('annotate-target').textContent()).toContain('proposal: ');
+    const save = dialog().getByRole('button', { name: 'Save' });
+    // Neither a score nor a comment: nothing to save.
+    expect(await save.isDisabled()).toBe(true);
+    await dialog().getByTestId('annotate-score').selectOption('');
+    await dialog().getByTestId('annotate-comment').fill('Duplicate of the runbook entry; ask the team.');
+    await save.click();
+    await dialog().waitFor({ state: 'detached' });
+    await expect.poll(() => row.getByTestId('annotation-count').textContent()).toBe('1 note');
+    expect(await page.getByTestId('annotations-section').textContent()).toContain('Duplicate of the runbook entry');
+  });
+
+  it('a judge posts scores with the API key; the Annotations page filters them and links to the turn', async () => {
+    const res = await fetch(`${srv.url}/api/v1/annotations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${srv.key}` },
+      body: JSON.stringify([
+        {
+          id: 'e2e-judge-1',
+          target: 'turn',
+          session_id: 'itops-nginx-502',
+          turn: 30,
+          name: 'e2e_faithful',
+          value: 0.9,
+          author: 'e2e-judge',
+        },
+        {
+          id: 'e2e-judge-2',
+          target: 'turn',
+          session_id: 'itops-nginx-502',
+          turn: 31,
+          name: 'e2e_faithful',
+          value: 4,
+          author: 'e2e-judge',
+        },
+      ]),
+    });
+    expect(res.status).toBe(207);
+    expect((await res.json()).results[1].errors[0]).toEqual({
+      path: 'data.value',
+      message: 'must be ≤ 1 (score e2e_faithful)',
+    });
+    await open(page, '/annotations');
+    const list = page.getByTestId('all-annotations');
+    await list.waitFor();
+    await page.getByLabel('Filter by author').selectOption('e2e-judge');
+    await expect.poll(() => list.locator('[data-annotation]').count()).toBe(1);
+    expect(page.url()).toContain('author=e2e-judge');
+    expect(await list.textContent()).toContain('e2e_faithful: 0.9');
+    await list.getByRole('link', { name: /itops-nginx-502 · turn 30/ }).click();
+    await expect.poll(() => page.getByTestId('turn-readout').textContent()).toContain('Turn 30');
+    await expect.poll(() => turnNotes().textContent()).toContain('e2e-judge');
+  });
+});
