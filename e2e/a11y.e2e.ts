@@ -20,6 +20,7 @@ const PAGES = [
   '/curation/simulator',
   '/curation/events',
   '/annotations',
+  '/compare?a=itops-nginx-502&b=itops-nginx-502&shift=2&turn=20',
   '/hygiene',
   '/recall',
   '/connect',

@@ -95,6 +95,35 @@ describe('artifacts and the capability graph', () => {
     expect(await page.locator('[data-testid=graph] line[data-edge="120"]').getAttribute('stroke-opacity')).toBe('1');
     expect(await page.getByTestId('heatmap-highlight').count()).toBe(2);
   });
+
+  it('works by keyboard: a node takes focus, Enter selects it, its edges are buttons; no labels overlap', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    const graph = page.getByTestId('graph');
+    await graph.locator('g[data-node]').first().waitFor();
+    const boxes = await graph.locator('text.graph-label').evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return [r.left, r.top, r.right, r.bottom];
+      }),
+    );
+    const overlaps = boxes.filter((a, i) =>
+      boxes.some((b, j) => j > i && a[0]! < b[2]! - 1 && a[2]! > b[0]! + 1 && a[1]! < b[3]! - 1 && a[3]! > b[1]! + 1),
+    );
+    expect(overlaps).toEqual([]);
+    const node = state.graph.nodes[0] as string;
+    const target = graph.locator(`g[data-node="${node}"]`);
+    await target.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('node-detail').textContent()).toContain(String(node));
+    expect(await target.getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('node-edges').getByRole('button').first().click();
+    await page.getByTestId('edge-detail').waitFor();
+    const shownBefore = await graph.locator('text.graph-label').count();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(() => page.getByTestId('graph-zoom').textContent()).toMatch(/^225%/);
+    expect(await graph.locator('text.graph-label').count()).toBeGreaterThanOrEqual(shownBefore);
+  });
 });
 
 describe('consult samples', () => {

@@ -8,6 +8,7 @@ import { SCOPES } from '@/lib/curation/pipeline';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
+import { EditEntryForm, LinkEntryForm, NewEntryButton } from './entry-edit';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
 import { MemoryText } from '@/components/ui/memory-text';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
@@ -64,6 +65,8 @@ export function EntriesBrowser() {
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
+        <span className="grow" />
+        <NewEntryButton />
       </div>
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
@@ -132,6 +135,7 @@ function EntryDetail({ id }: { id: string }) {
   const q = useQuery(trpc.curation.entry.queryOptions({ id }));
   const [reason, setReason] = useState('');
   const [asking, setAsking] = useState(false);
+  const [editing, setEditing] = useState<'edit' | 'link' | null>(null);
   const deprecate = useMutation(
     trpc.curation.deprecate.mutationOptions({
       onSuccess: () => {
@@ -151,7 +155,17 @@ function EntryDetail({ id }: { id: string }) {
           <span className={`badge ${STATUS_TONE[entry.status] ?? ''}`}>{entry.status.replace('_', ' ')}</span> v
           {entry.version}
         </span>
-        {entry.status !== 'deprecated' ? (
+        {entry.status !== 'deprecated' && !asking && !editing ? (
+          <span className="toolbar">
+            <button type="button" className="btn" onClick={() => setEditing('edit')} data-testid="edit-entry-open">
+              Edit…
+            </button>
+            <button type="button" className="btn" onClick={() => setEditing('link')}>
+              Link…
+            </button>
+          </span>
+        ) : null}
+        {entry.status !== 'deprecated' && !editing ? (
           asking ? (
             <form
               className="toolbar"
@@ -180,9 +194,14 @@ function EntryDetail({ id }: { id: string }) {
         ) : null}
       </div>
       {deprecate.error ? <ErrorBox error={deprecate.error} /> : null}
-      <p style={{ fontSize: 15, lineHeight: 1.5 }}>
-        <MemoryText text={entry.content} />
-      </p>
+      {editing === 'edit' ? (
+        <EditEntryForm key={entry.version} entry={entry} onDone={() => setEditing(null)} />
+      ) : (
+        <p style={{ fontSize: 15, lineHeight: 1.5 }}>
+          <MemoryText text={entry.content} />
+        </p>
+      )}
+      {editing === 'link' ? <LinkEntryForm id={entry.id} onDone={() => setEditing(null)} /> : null}
       <h3>Version history</h3>
       <ol className="steps" data-testid="versions">
         {versions.map((v, i) => (
@@ -217,7 +236,9 @@ function EntryDetail({ id }: { id: string }) {
           <ul style={{ paddingLeft: 16, margin: 0 }}>
             {links.map((l) => (
               <li key={l.otherId + l.relation}>
-                <span className="badge danger">{l.relation.replace('_', ' ')}</span>{' '}
+                <span className={`badge ${/conflict|contradict/.test(l.relation) ? 'danger' : 'accent'}`}>
+                  {l.relation.replace('_', ' ')}
+                </span>{' '}
                 <Link href={`/curation/entries?entry=${l.otherId}`}>
                   <MemoryText text={l.content} />
                 </Link>

@@ -26,6 +26,8 @@ import { SPEEDS, useReplay } from './store';
 import { Timeline } from './timeline';
 import { TurnPanel } from './turn-panel';
 import { useReplayKeys } from './use-replay-keys';
+import { ForkButton } from './fork-dialog';
+import { forkOrigin } from '@/lib/ccs/fork';
 import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
 import { AnnotationList } from '@/components/annotations/annotation-list';
 import { useAnnotate } from '@/components/annotations/store';
@@ -151,6 +153,7 @@ export function ReplayView({
   });
   const stamp = pushed ?? stampQ.data;
   const artifactsQ = useQuery(trpc.sessions.artifacts.queryOptions({ id }));
+  const forksQ = useQuery(trpc.sessions.forks.queryOptions({ id }));
   const digest = useMemo(
     () => (digestQ.data ? (JSON.parse(digestQ.data) as SessionDigest & { stamp: string }) : null),
     [digestQ.data],
@@ -342,6 +345,7 @@ export function ReplayView({
   if (session.error) return <ErrorBox error={session.error} />;
   if (digestQ.error) return <ErrorBox error={digestQ.error} />;
   const s = session.data;
+  const origin = forkOrigin(s?.metadata);
   const base = compareIndex !== null ? compareIndex : i > 0 ? i - 1 : null;
   const changedNothing = i > 0 && compareIndex === null && diff?.same;
   const first = digest?.firstAt;
@@ -369,6 +373,14 @@ export function ReplayView({
           </div>
         </div>
         <div className="toolbar">
+          {currentTurn !== null ? <ForkButton sessionId={id} turn={currentTurn} ccs={detail?.ccs ?? null} /> : null}
+          <Link
+            className="btn"
+            href={`/compare?a=${encodeURIComponent(id)}${currentTurn === null ? '' : `&turn=${currentTurn}`}`}
+            data-testid="compare-runs-link"
+          >
+            Compare with another run
+          </Link>
           <label className="muted nowrap">
             <input
               type="checkbox"
@@ -389,6 +401,30 @@ export function ReplayView({
         </div>
       </div>
 
+      {origin ? (
+        <div className="banner" data-testid="fork-origin">
+          A fork of{' '}
+          <Link className="mono" href={`/sessions/${encodeURIComponent(origin.session)}?turn=${origin.turn}`}>
+            {origin.session}
+          </Link>{' '}
+          at turn {origin.turn}
+          {origin.by ? `, by ${origin.by}` : ''}: its first turn holds the corrected CCS the agent resumes from.
+        </div>
+      ) : null}
+      {forksQ.data?.length ? (
+        <div className="faint" style={{ marginBottom: 8 }} data-testid="forks">
+          Forks:{' '}
+          {forksQ.data.map((f, k) => (
+            <span key={f.id}>
+              {k ? ' · ' : ''}
+              <Link className="mono" href={`/sessions/${encodeURIComponent(f.id)}`}>
+                {f.id}
+              </Link>{' '}
+              (turn {f.turn})
+            </span>
+          ))}
+        </div>
+      ) : null}
       {!n ? (
         digestQ.isPending ? (
           <div className="panel panel-body">

@@ -42,7 +42,9 @@ export function SeriesChart({ title, series, n, size, turnAt, stress, index, cur
   // A hovered turn shows its bucket: the value itself when a bucket is one turn, else the range of its turns.
   const valueAt = (s: Series, i: number): string => {
     if (hover === null && current && s.key in current) return format(current[s.key] ?? null);
-    const k = Math.floor(i / size);
+    const j = s.own ? s.own.from(i) : i;
+    if (j === null) return '—';
+    const k = Math.floor(j / (s.own?.size ?? size));
     const lo = s.m4.min[k] ?? null;
     const hi = s.m4.max[k] ?? null;
     return lo === hi || lo === null || hi === null ? format(lo) : `${format(lo)}–${format(hi)}`;

@@ -1,8 +1,8 @@
 'use client';
 
-import { interpolateRdBu } from 'd3';
-import { useMemo } from 'react';
-import { layoutGraph } from '@/lib/charts/prepare-graph';
+import { interpolateRdBu, select, zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { layoutGraph, placeLabels } from '@/lib/charts/prepare-graph';
 import type { EdgeParams } from '@/lib/ucs/routing';
 import { useSubstrate } from './store';
 import { useWidth } from '@/components/ui/use-width';
@@ -26,16 +26,76 @@ interface Props {
  */
 export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonances, attractors }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>(560);
-  const { edgeIndex, node, select } = useSubstrate();
+  const { edgeIndex, node, select: choose } = useSubstrate();
   const layout = useMemo(() => layoutGraph(nodes, edges, width, H), [nodes, edges, width]);
   const maxW = Math.max(0.01, ...edges.map((e) => Math.abs(e.w)));
   const sel = edgeIndex !== null ? edges[edgeIndex] : null;
+  // Zoom and pan (wheel, drag, the buttons): positions scale, node sizes and labels do not.
+  const svgRef = useRef<SVGSVGElement>(null);
+  const zoomRef = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
+  const [t, setT] = useState<ZoomTransform>(zoomIdentity);
+  useEffect(() => {
+    const el = svgRef.current;
+    if (!el) return;
+    const z = zoom<SVGSVGElement, unknown>()
+      .scaleExtent([0.5, 8])
+      .on('zoom', (e: { transform: ZoomTransform }) => setT(e.transform));
+    zoomRef.current = z;
+    select(el).call(z).on('dblclick.zoom', null);
+    return () => void select(el).on('.zoom', null);
+  }, []);
+  const zoomBy = (k: number | null) => {
+    if (!svgRef.current || !zoomRef.current) return;
+    const s = select(svgRef.current);
+    if (k === null) zoomRef.current.transform(s, zoomIdentity);
+    else zoomRef.current.scaleBy(s, k);
+  };
+  const at = (id: string) => {
+    const p = layout.pos.get(id)!;
+    return { x: t.applyX(p.x), y: t.applyY(p.y), degree: p.degree };
+  };
+  const radius = (degree: number) => 4 + Math.sqrt(degree);
+  // Labels that fit without covering one another, the most connected first; the cursor, the selection and the
+  // neighbours of a selected capability always; the rest on hover or focus, or when zoomed in.
+  const [hover, setHover] = useState<string | null>(null);
+  const labels = useMemo(() => {
+    const must = new Set([cursor, node, hover, sel?.src, sel?.dst].filter((x): x is string => !!x));
+    if (node) for (const e of edges) if (e.src === node || e.dst === node) must.add(e.src === node ? e.dst : e.src);
+    const placed = [...nodes]
+      .sort((a, b) => (layout.pos.get(b)?.degree ?? 0) - (layout.pos.get(a)?.degree ?? 0))
+      .map((id) => {
+        const p = layout.pos.get(id)!;
+        return { id, x: t.applyX(p.x), y: t.applyY(p.y), r: radius(p.degree) };
+      });
+    return placeLabels(placed, { charW: 5.8, lineH: 11, always: must });
+  }, [nodes, edges, layout, t, cursor, node, hover, sel]);
+  const hidden = [...labels.values()].filter((v) => v === null).length;
   return (
     <div ref={ref} data-testid="graph">
-      <svg width={width} height={H} className="graph">
+      <div className="toolbar" style={{ marginBottom: 6 }}>
+        <button type="button" className="btn btn-small" onClick={() => zoomBy(1.5)} aria-label="Zoom in">
+          +
+        </button>
+        <button type="button" className="btn btn-small" onClick={() => zoomBy(1 / 1.5)} aria-label="Zoom out">
+          −
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => zoomBy(null)}
+          disabled={t.k === 1 && !t.x && !t.y}
+        >
+          Reset
+        </button>
+        <span className="faint" data-testid="graph-zoom">
+          {Math.round(t.k * 100)}% · scroll to zoom, drag to pan
+          {hidden ? ` · ${hidden} labels hidden to avoid overlap (hover, focus or zoom in)` : ''}
+        </span>
+      </div>
+      <svg ref={svgRef} width={width} height={H} className="graph" aria-label="Capability graph" role="group">
         {layout.links.map((l) => {
-          const a = layout.pos.get(l.src)!;
-          const b = layout.pos.get(l.dst)!;
+          const a = at(l.src);
+          const b = at(l.dst);
           const worm = wormholes.has(l.index);
           const reso = resonances.has(l.index);
           const active = edgeIndex === l.index || (node !== null && (l.src === node || l.dst === node));
@@ -53,27 +113,43 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
               className="graph-edge"
               data-edge={l.index}
               data-wormhole={worm ? '1' : undefined}
-              onClick={() => select({ edgeIndex: l.index })}
+              onClick={() => choose({ edgeIndex: l.index })}
             />
           );
         })}
         {nodes.map((n) => {
-          const p = layout.pos.get(n)!;
-          const r = 4 + Math.sqrt(p.degree);
+          const p = at(n);
+          const r = radius(p.degree);
+          const label = labels.get(n);
           return (
             <g
               key={n}
               transform={`translate(${p.x},${p.y})`}
-              onClick={() => select({ node: n })}
+              onClick={() => choose({ node: n })}
+              onMouseEnter={() => setHover(n)}
+              onMouseLeave={() => setHover((h) => (h === n ? null : h))}
+              onFocus={() => setHover(n)}
+              onBlur={() => setHover((h) => (h === n ? null : h))}
+              onKeyDown={(e) => {
+                if (e.key !== 'Enter' && e.key !== ' ') return;
+                e.preventDefault();
+                choose({ node: n });
+              }}
               className="graph-node"
               data-node={n}
+              tabIndex={0}
+              role="button"
+              aria-label={`capability ${n}`}
+              aria-pressed={node === n}
             >
               {cursor === n ? <circle r={r + 5} className="cursor-ring" /> : null}
               {attractors.has(n) ? <circle r={r + 3} className="attractor-ring" /> : null}
               <circle r={r} className={node === n || sel?.src === n || sel?.dst === n ? 'node-on' : 'node-off'} />
-              <text x={r + 3} y={3} className="graph-label">
-                {n}
-              </text>
+              {label ? (
+                <text x={label.x - p.x} y={label.y - p.y} textAnchor={label.anchor} className="graph-label">
+                  {n}
+                </text>
+              ) : null}
             </g>
           );
         })}
@@ -98,6 +174,18 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
           <div className="faint">
             {edges.filter((e) => e.src === node).length} outgoing · {edges.filter((e) => e.dst === node).length}{' '}
             incoming edges
+          </div>
+          <div className="toolbar" style={{ flexWrap: 'wrap', marginTop: 4 }} data-testid="node-edges">
+            {edges
+              .map((e, k) => ({ e, k }))
+              .filter(({ e }) => e.src === node)
+              .sort((a, b) => b.e.w - a.e.w)
+              .slice(0, 12)
+              .map(({ e, k }) => (
+                <button key={k} type="button" className="btn btn-small mono" onClick={() => choose({ edgeIndex: k })}>
+                  → {e.dst} <span className="faint">w {e.w.toFixed(2)}</span>
+                </button>
+              ))}
           </div>
         </div>
       ) : (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutGraph } from './prepare-graph';
+import { layoutGraph, placeLabels } from './prepare-graph';
 
 describe('layoutGraph', () => {
   const nodes = ['a', 'b', 'c', 'd'];
@@ -18,5 +18,37 @@ describe('layoutGraph', () => {
     const l = layoutGraph(nodes, edges, 400, 300);
     expect(l.links.map((x) => x.index)).toEqual([0, 1]);
     expect(l.unknown).toEqual([{ index: 2, src: 'c', dst: 'ghost' }]);
+  });
+});
+
+const boxOf = (id: string, s: { x: number; y: number; anchor: string }) => {
+  const w = id.length * 6.2;
+  const x0 = s.anchor === 'start' ? s.x : s.anchor === 'end' ? s.x - w : s.x - w / 2;
+  return [x0, s.y - 10, x0 + w, s.y + 2] as const;
+};
+
+describe('capability graph labels', () => {
+  it('never overlap one another; a crowded label is left out, a forced one kept', () => {
+    // 30 capabilities in a tight cluster: not every label fits.
+    const nodes = Array.from({ length: 30 }, (_, i) => ({
+      id: `capability_${i}`,
+      x: 100 + (i % 6) * 20,
+      y: 100 + Math.floor(i / 6) * 14,
+      r: 4,
+    }));
+    const spots = placeLabels(nodes, { always: new Set(['capability_29']) });
+    const placed = [...spots].filter((e): e is [string, NonNullable<(typeof e)[1]>] => e[1] !== null);
+    expect(placed.length).toBeGreaterThan(3);
+    expect(placed.length).toBeLessThan(30);
+    expect(spots.get('capability_29')).not.toBeNull();
+    const boxes = placed.filter(([id]) => id !== 'capability_29').map(([id, s]) => boxOf(id, s));
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!];
+        expect(a[0] < b[2] && a[2] > b[0] && a[1] < b[3] && a[3] > b[1], `${i} overlaps ${j}`).toBe(false);
+      }
+    // Spread out (as a zoom does), every label fits.
+    const wide = nodes.map((n) => ({ ...n, x: n.x * 12, y: n.y * 4 }));
+    expect([...placeLabels(wide).values()].every((s) => s !== null)).toBe(true);
   });
 });

@@ -73,3 +73,43 @@ export function layoutGraph(
     unknown,
   };
 }
+
+export interface LabelSpot {
+  x: number;
+  y: number;
+  anchor: 'start' | 'end' | 'middle';
+}
+
+/**
+ * Where each node's label goes without covering another label or node, in screen space (after zoom): nodes in the
+ * order given (the caller puts the most connected first) try right, left, above and below; a label that fits nowhere
+ * is left out (null) and shown on hover, focus, selection or a closer zoom. Widths are estimated from the character
+ * count (`charW` px a character, `lineH` px tall), so the layout is the same on the server and in any browser.
+ */
+export function placeLabels(
+  nodes: readonly { id: string; x: number; y: number; r: number }[],
+  opts: { charW?: number; lineH?: number; always?: ReadonlySet<string> } = {},
+): Map<string, LabelSpot | null> {
+  const charW = opts.charW ?? 6.2;
+  const lineH = opts.lineH ?? 12;
+  type Box = [number, number, number, number];
+  const taken: Box[] = nodes.map((n) => [n.x - n.r, n.y - n.r, n.x + n.r, n.y + n.r]);
+  const hits = (b: Box) => taken.some((t) => b[0] < t[2] && b[2] > t[0] && b[1] < t[3] && b[3] > t[1]);
+  const out = new Map<string, LabelSpot | null>();
+  const order = [...nodes].sort((a, b) => Number(opts.always?.has(b.id) ?? 0) - Number(opts.always?.has(a.id) ?? 0));
+  for (const n of order) {
+    const w = n.id.length * charW;
+    const g = n.r + 3;
+    const tries: [LabelSpot, Box][] = [
+      [{ x: n.x + g, y: n.y + 4, anchor: 'start' }, [n.x + g, n.y - lineH / 2, n.x + g + w, n.y + lineH / 2]],
+      [{ x: n.x - g, y: n.y + 4, anchor: 'end' }, [n.x - g - w, n.y - lineH / 2, n.x - g, n.y + lineH / 2]],
+      [{ x: n.x, y: n.y - g - 2, anchor: 'middle' }, [n.x - w / 2, n.y - g - lineH, n.x + w / 2, n.y - g]],
+      [{ x: n.x, y: n.y + g + lineH - 2, anchor: 'middle' }, [n.x - w / 2, n.y + g, n.x + w / 2, n.y + g + lineH]],
+    ];
+    const free = tries.find(([, b]) => !hits(b));
+    const pick = free ?? (opts.always?.has(n.id) ? tries[0] : undefined);
+    if (pick) taken.push(pick[1]);
+    out.set(n.id, pick ? pick[0] : null);
+  }
+  return out;
+}

@@ -20,6 +20,25 @@ const points = (d: string) => d.match(/[ML][^ML]+/g) ?? [];
 const ys = (d: string) => points(d).map((p) => Number(p.slice(1).split(',')[1]));
 
 describe('per-turn chart paths', () => {
+  it('lay another run over the chart where its turns align (Compare runs), with its own bucket size', () => {
+    const b = [1, 2, 3, 4, 5];
+    const own = { n: 5, size: 1, at: (j: number) => j * 2, from: (i: number) => (i % 2 ? null : i / 2) };
+    const p = prepareSeries(
+      [
+        { key: 'a', label: 'A', m4: m4Of([0, 0, 0, 0, 0, 0, 0, 0, 0], 1) },
+        { key: 'b', label: 'B', m4: m4Of(b, 1), own },
+      ],
+      9,
+      1,
+      400,
+      96,
+    );
+    const xs = (d: string) => points(d).map((q) => Number(q.slice(1).split(',')[0]));
+    // B's five turns span A's nine: its first and last points sit on A's first and last turn.
+    expect(xs(p.paths[1]!.d)).toEqual(xs(p.paths[0]!.d).filter((_, i) => i % 2 === 0));
+    expect(ys(p.paths[1]!.d)[4]).toBeLessThan(ys(p.paths[1]!.d)[0]!);
+  });
+
   it('draw every turn of a short session, as d3 would', () => {
     const values = [3, 1, null, 4, 1, 5];
     const p = prepareSeries([{ key: 'a', label: 'a', m4: m4Of(values, 1) }], values.length, 1, 400, 96);

@@ -7,6 +7,11 @@ export interface Series {
   key: string;
   label: string;
   m4: M4;
+  /**
+   * A series of another session laid over the chart's (Compare runs): its own length and bucket size, where its turn
+   * index j lies on the chart's index scale, and which of its indexes stands at a chart index (null: none).
+   */
+  own?: { n: number; size: number; at: (j: number) => number; from: (i: number) => number | null };
 }
 
 export interface PreparedSeries {
@@ -129,7 +134,10 @@ export function prepareSeries(
     .nice(3)
     .range([height - margin.bottom, margin.top]);
   return {
-    paths: series.map((s) => ({ key: s.key, d: pathOf(s.m4, n, size, x, y) })),
+    paths: series.map((s) => ({
+      key: s.key,
+      d: s.own ? pathOf(s.m4, s.own.n, s.own.size, (j) => x(s.own!.at(j)), y) : pathOf(s.m4, n, size, x, y),
+    })),
     yTicks: y.ticks(3).map((value) => ({ value, y: y(value) })),
     x: (i) => x(i),
     indexAt: (px) => Math.max(0, Math.min(n - 1, Math.round(x.invert(px)))),

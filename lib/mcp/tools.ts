@@ -19,7 +19,8 @@ export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
     'Mnemoscope browser UI.',
   get_session_state:
     'The latest Compressed Cognitive State of a session (or the one committed at a given turn), with the turn ' +
-    'it belongs to and its H_t / D_t.',
+    "it belongs to and its H_t / D_t. A fork (a reviewer's corrected CCS, saved as a new session) names the " +
+    'session and turn it was forked from: resume from its state and send the next turns to the fork.',
   list_dead_ends:
     'What the agent learned does not work: each dead end with why it was closed and the conditions that would ' +
     'reopen it. Give `situation` (what you are about to try, or what changed) to see which dead ends it touches: ' +

@@ -91,6 +91,22 @@ export interface ClientStats {
 const env = (name: string): string | undefined =>
   (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
 
+/** A session's CCS at a turn, as `GET /api/v1/sessions/{id}/state` answers. */
+export interface SessionState {
+  session_id: string;
+  title: string | null;
+  agent: string;
+  turn: number;
+  /** How many turns the session holds. */
+  turns: number;
+  timestamp: string | null;
+  ccs: Record<string, string[]>;
+  hallucination: number | null;
+  drift: number | null;
+  forked_from: { session: string; turn: number; by: string; at: string } | null;
+  url: string;
+}
+
 export class Mnemoscope {
   readonly url: string;
   private readonly key: string | undefined;
@@ -202,6 +218,22 @@ export class Mnemoscope {
     this.counters.dropped += this.queue.length;
     this.queue = [];
     return this.stats();
+  }
+
+  /**
+   * The latest CCS of a session, or the one committed at `turn`, as the server holds it: what an agent resumes from
+   * (a fork a reviewer corrected names its origin in `forked_from`). Null when the session has no such turn. Unlike
+   * `record()`, this asks the server now and throws when it cannot answer.
+   */
+  async state(sessionId: string, turn?: number): Promise<SessionState | null> {
+    if (!this.key) throw new Error('no API key: pass apiKey or set MNEMOSCOPE_API_KEY');
+    const q = turn === undefined ? '' : `?turn=${turn}`;
+    const res = await this.fetchImpl(`${this.url}/api/v1/sessions/${encodeURIComponent(sessionId)}/state${q}`, {
+      headers: { authorization: `Bearer ${this.key}` },
+    });
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`state of ${sessionId}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    return (await res.json()) as SessionState;
   }
 
   stats(): ClientStats {

@@ -45,7 +45,7 @@ export class Mnemoscope extends Client {
   }
 }
 
-export type { ClientStats, Envelope, MnemoscopeOptions, RecordData, RejectedRecord } from './client';
+export type { ClientStats, Envelope, MnemoscopeOptions, RecordData, RejectedRecord, SessionState } from './client';
 export { AccSession, CuratorEmitter, UcsBridge } from './producers';
 export { newEventId } from '@/lib/curation/event-id';
 export type { AccSessionOptions, ArtifactInput, CuratorOptions, MemoryEventInput, TurnInput } from './producers';

@@ -37,6 +37,9 @@ const ACCESS: Record<string, Role> = {
   'curation.decide': 'reviewer',
   'curation.decideMany': 'reviewer',
   'curation.deprecate': 'reviewer',
+  'curation.createEntry': 'reviewer',
+  'curation.editEntry': 'reviewer',
+  'curation.linkEntries': 'reviewer',
   'ingest.batch': 'reviewer',
   'curation.inbox': 'viewer',
   'curation.proposal': 'viewer',
@@ -56,6 +59,8 @@ const ACCESS: Record<string, Role> = {
   'sessions.position': 'viewer',
   'sessions.artifactTurn': 'viewer',
   'sessions.byId': 'viewer',
+  'sessions.fork': 'reviewer',
+  'sessions.forks': 'viewer',
   'sessions.artifacts': 'viewer',
   'sessions.digest': 'viewer',
   'sessions.blame': 'viewer',
@@ -91,6 +96,7 @@ const ROUTES: Record<string, string> = {
   'api/v1/mcp': 'API key, its own project only (MCP tools act in the key’s project)',
   'api/v1/schema': 'anyone (the public contract)',
   'api/v1/sessions/[id]/export': 'API key, its own project only',
+  'api/v1/sessions/[id]/state': 'API key, its own project only (an agent resuming, e.g. from a fork)',
   'ort/[file]': 'anyone (the WASM runtime)',
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createEntry, editEntry, linkEntries, LINK_RELATIONS } from '@/server/services/curation-edits';
 import { adminProcedure, procedure, reviewerProcedure, router } from '@/server/trpc/init';
 import { KINDS, SCOPES } from '@/lib/curation/pipeline';
 import { curationPolicy, setCurationPolicy } from '@/server/services/curation';
@@ -101,6 +102,25 @@ export const curationRouter = router({
   entry: procedure
     .input(z.object({ id: z.uuid() }))
     .query(({ ctx, input }) => entryDetail(ctx.db, ctx.projectId, input.id)),
+  /** A reviewer's own entry (append), edit (a new version with the reason) and link: see curation-edits.ts. */
+  createEntry: reviewerProcedure
+    .input(z.object({ scope, kind, content: z.string().max(4000), note: z.string().max(2000).optional() }))
+    .mutation(({ ctx, input }) => createEntry(ctx.db, ctx.projectId, input, ctx.actor)),
+  editEntry: reviewerProcedure
+    .input(
+      z.object({
+        id: z.uuid(),
+        content: z.string().max(4000).optional(),
+        scope: scope.optional(),
+        kind: kind.optional(),
+        reason: z.string().max(2000),
+        version: z.number().int().positive().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => editEntry(ctx.db, ctx.projectId, input.id, input, ctx.actor)),
+  linkEntries: reviewerProcedure
+    .input(z.object({ id: z.uuid(), otherId: z.uuid(), relation: z.enum(LINK_RELATIONS) }))
+    .mutation(({ ctx, input }) => linkEntries(ctx.db, ctx.projectId, input, ctx.actor)),
   deprecate: reviewerProcedure
     .input(z.object({ id: z.uuid(), reason: z.string().max(2000) }))
     .mutation(({ ctx, input }) => deprecateEntry(ctx.db, ctx.projectId, input.id, input.reason, ctx.actor)),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { procedure, router } from '@/server/trpc/init';
+import { procedure, reviewerProcedure, router } from '@/server/trpc/init';
+import { forkSession, listForks } from '@/server/services/session-forks';
 import {
   getSession,
   listArtifacts,
@@ -37,6 +38,21 @@ export const sessionsRouter = router({
   byId: procedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ ctx, input }) => getSession(ctx.db, ctx.projectId, input.id)),
+  /** A reviewer's corrected CCS at a turn, saved as a new session for the agent to resume from. */
+  fork: reviewerProcedure
+    .input(
+      z.object({
+        id: z.string().min(1).max(256),
+        turn: z.number().int().min(0),
+        ccs: z.string().min(1).max(64_000),
+        forkId: z.string().max(256).optional(),
+        note: z.string().max(2000).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => forkSession(ctx.db, ctx.projectId, input, ctx.actor)),
+  forks: procedure
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ ctx, input }) => listForks(ctx.db, ctx.projectId, input.id)),
   artifacts: procedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ ctx, input }) => listArtifacts(ctx.db, ctx.projectId, input.id)),

@@ -6,6 +6,7 @@ import type { Envelope } from '@/lib/ingest/contract';
 import { sparkline } from '@/lib/sessions/stats';
 import type { SessionListItem, SessionSort } from '@/lib/sessions/list';
 import { NotFoundError } from './errors';
+import { forkOrigin } from '@/lib/ccs/fork';
 
 const iso = (col: unknown) => sql<string | null>`to_json(${col})#>>'{}'`;
 
@@ -329,6 +330,7 @@ export async function sessionState(db: Tx, projectId: string, sessionId: string,
       hallucination: turns.hallucination,
       drift: turns.drift,
       title: sessions.title,
+      metadata: sessions.metadata,
     })
     .from(turns)
     .innerJoin(sessions, and(eq(sessions.projectId, turns.projectId), eq(sessions.id, turns.sessionId)))
@@ -357,6 +359,8 @@ export async function sessionState(db: Tx, projectId: string, sessionId: string,
     ccs: row.ccs,
     hallucination: row.hallucination,
     drift: row.drift,
+    /** Set on a fork: the session and turn it was taken from, by whom (a reviewer's corrected CCS). */
+    forked_from: forkOrigin(row.metadata),
     url: `/sessions/${encodeURIComponent(sessionId)}?turn=${row.turn}`,
   };
 }

@@ -1,0 +1,277 @@
+'use client';
+
+import * as Dialog from '@radix-ui/react-dialog';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useTRPC } from '@/components/trpc/provider';
+import { KINDS, SCOPES, type Kind, type Scope } from '@/lib/curation/pipeline';
+
+const RELATIONS = ['related_to', 'supports', 'contradicts', 'supersedes'] as const;
+
+function useRefreshCuration() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: trpc.curation.pathKey() });
+}
+
+function ScopeKind({
+  scope,
+  kind,
+  onScope,
+  onKind,
+}: {
+  scope: Scope;
+  kind: Kind;
+  onScope: (s: Scope) => void;
+  onKind: (k: Kind) => void;
+}) {
+  return (
+    <div className="toolbar">
+      <select
+        className="select"
+        aria-label="Entry scope"
+        value={scope}
+        onChange={(e) => onScope(e.target.value as Scope)}
+      >
+        {SCOPES.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+      <select className="select" aria-label="Entry kind" value={kind} onChange={(e) => onKind(e.target.value as Kind)}>
+        {KINDS.map((k) => (
+          <option key={k} value={k}>
+            {k}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A person writes an entry directly (an append, like the curator's, audited with them as author). */
+export function NewEntryButton() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const refresh = useRefreshCuration();
+  const [open, setOpen] = useState(false);
+  const [scope, setScope] = useState<Scope>('project');
+  const [kind, setKind] = useState<Kind>('fact');
+  const [content, setContent] = useState('');
+  const [note, setNote] = useState('');
+  const create = useMutation(
+    trpc.curation.createEntry.mutationOptions({
+      onSuccess: (r) => {
+        void refresh();
+        setOpen(false);
+        setContent('');
+        setNote('');
+        router.replace(`/curation/entries?entry=${r.id}`, { scroll: false });
+      },
+    }),
+  );
+  return (
+    <Dialog.Root open={open} onOpenChange={(o) => (setOpen(o), create.reset())}>
+      <Dialog.Trigger className="btn btn-primary" data-testid="new-entry">
+        New entry…
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay">
+          <Dialog.Content
+            className="dialog panel annotate-dialog"
+            aria-describedby={undefined}
+            data-testid="new-entry-dialog"
+          >
+            <Dialog.Title className="panel-head">New memory entry</Dialog.Title>
+            <form
+              className="panel-body form-col"
+              onSubmit={(e) => {
+                e.preventDefault();
+                create.mutate({ scope, kind, content, ...(note.trim() ? { note } : {}) });
+              }}
+            >
+              <ScopeKind scope={scope} kind={kind} onScope={setScope} onKind={setKind} />
+              <label className="field-col">
+                <span className="label-sm">Content</span>
+                <textarea
+                  className="input"
+                  rows={4}
+                  maxLength={4000}
+                  value={content}
+                  onChange={(e) => setContent(e.target.value)}
+                  aria-label="Entry content"
+                />
+              </label>
+              <label className="field-col">
+                <span className="label-sm">Why (optional, in the audit log)</span>
+                <input className="input" value={note} onChange={(e) => setNote(e.target.value)} aria-label="Why" />
+              </label>
+              {create.error ? (
+                <div className="banner danger" role="alert">
+                  {create.error.message}
+                </div>
+              ) : null}
+              <div className="toolbar" style={{ justifyContent: 'flex-end' }}>
+                <Dialog.Close className="btn" type="button">
+                  Cancel
+                </Dialog.Close>
+                <button type="submit" className="btn btn-primary" disabled={!content.trim() || create.isPending}>
+                  Write entry
+                </button>
+              </div>
+            </form>
+          </Dialog.Content>
+        </Dialog.Overlay>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** Edits an entry: a new version with the reason as its note; refused if someone else's edit landed meanwhile. */
+export function EditEntryForm({
+  entry,
+  onDone,
+}: {
+  entry: { id: string; content: string; scope: string; kind: string; version: number };
+  onDone: () => void;
+}) {
+  const trpc = useTRPC();
+  const refresh = useRefreshCuration();
+  const [content, setContent] = useState(entry.content);
+  const [scope, setScope] = useState(entry.scope as Scope);
+  const [kind, setKind] = useState(entry.kind as Kind);
+  const [reason, setReason] = useState('');
+  const edit = useMutation(
+    trpc.curation.editEntry.mutationOptions({
+      onSuccess: () => {
+        void refresh();
+        onDone();
+      },
+    }),
+  );
+  return (
+    <form
+      className="form-col"
+      data-testid="edit-entry"
+      onSubmit={(e) => {
+        e.preventDefault();
+        edit.mutate({ id: entry.id, content, scope, kind, reason, version: entry.version });
+      }}
+    >
+      <ScopeKind scope={scope} kind={kind} onScope={setScope} onKind={setKind} />
+      <textarea
+        className="input"
+        rows={4}
+        maxLength={4000}
+        value={content}
+        onChange={(e) => setContent(e.target.value)}
+        aria-label="Entry content"
+      />
+      <input
+        className="input"
+        placeholder="why it changes (kept in the version history)"
+        aria-label="Why it changes"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      {edit.error ? (
+        <div className="banner danger" role="alert">
+          {edit.error.message}
+        </div>
+      ) : null}
+      <div className="toolbar">
+        <button type="submit" className="btn btn-primary" disabled={!reason.trim() || edit.isPending}>
+          Save version {entry.version + 1}
+        </button>
+        <button type="button" className="btn" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Links the entry to another, found by words in its content. */
+export function LinkEntryForm({ id, onDone }: { id: string; onDone: () => void }) {
+  const trpc = useTRPC();
+  const refresh = useRefreshCuration();
+  const [query, setQuery] = useState('');
+  const [other, setOther] = useState('');
+  const [relation, setRelation] = useState<(typeof RELATIONS)[number]>('related_to');
+  const found = useQuery({
+    ...trpc.curation.entries.queryOptions({ query: query.trim() || null, limit: 20 }),
+    enabled: query.trim().length > 1,
+  });
+  const link = useMutation(
+    trpc.curation.linkEntries.mutationOptions({
+      onSuccess: () => {
+        void refresh();
+        onDone();
+      },
+    }),
+  );
+  const choices = (found.data?.items ?? []).filter((e) => e.id !== id);
+  return (
+    <form
+      className="form-col"
+      data-testid="link-entry"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (other) link.mutate({ id, otherId: other, relation });
+      }}
+    >
+      <div className="toolbar">
+        <select
+          className="select"
+          aria-label="Relation"
+          value={relation}
+          onChange={(e) => setRelation(e.target.value as (typeof RELATIONS)[number])}
+        >
+          {RELATIONS.map((r) => (
+            <option key={r} value={r}>
+              {r.replace('_', ' ')}
+            </option>
+          ))}
+        </select>
+        <input
+          className="input grow"
+          placeholder="words in the other entry"
+          aria-label="Find the other entry"
+          value={query}
+          onChange={(e) => (setQuery(e.target.value), setOther(''))}
+        />
+      </div>
+      <select
+        className="select"
+        aria-label="Other entry"
+        value={other}
+        onChange={(e) => setOther(e.target.value)}
+        disabled={!choices.length}
+      >
+        <option value="">
+          {query.trim().length > 1 ? `${choices.length} found: pick one` : 'type to find an entry'}
+        </option>
+        {choices.map((e) => (
+          <option key={e.id} value={e.id}>
+            {e.scope} · {e.content.slice(0, 90)}
+          </option>
+        ))}
+      </select>
+      {link.error ? (
+        <div className="banner danger" role="alert">
+          {link.error.message}
+        </div>
+      ) : null}
+      <div className="toolbar">
+        <button type="submit" className="btn btn-primary" disabled={!other || link.isPending}>
+          Link
+        </button>
+        <button type="button" className="btn" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,537 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useEffect, useMemo, useState } from 'react';
+import { useTRPC } from '@/components/trpc/provider';
+import { MemoryText } from '@/components/ui/memory-text';
+import { EmptyState } from '@/components/ui/states';
+import { ALERT_KINDS, ALERT_LABEL } from '@/lib/ccs/alerts';
+import { CCS_FIELDS, type CcsTerms } from '@/lib/ccs/contract';
+import {
+  hasTurn,
+  indexOfTurnInRuns,
+  turnAt as turnAtRuns,
+  TURN_WINDOW as WINDOW,
+  type M4,
+  type SessionDigest,
+} from '@/lib/ccs/digest';
+import { fmtInt, fmtRate, fmtTokens } from '@/lib/format';
+import type { Series } from '@/lib/charts/prepare-series';
+import {
+  alignedIndex,
+  compareQueryString,
+  parseCompareQuery,
+  placeOnA,
+  type Alignment,
+  type CompareQuery,
+} from '@/lib/sessions/align';
+import { SeriesChart } from './series-chart';
+import { TermChip } from './term-chip';
+
+const NO_VALUES: M4 = { first: [], min: [], max: [], last: [] };
+
+/** One run's session, digest and the window of full turns around a position. */
+function useRun(id: string | null, index: number | null) {
+  const trpc = useTRPC();
+  const session = useQuery({ ...trpc.sessions.byId.queryOptions({ id: id ?? '' }), enabled: !!id, retry: false });
+  const digestQ = useQuery({
+    ...trpc.sessions.digest.queryOptions({ id: id ?? '' }),
+    enabled: !!id && !!session.data,
+    staleTime: 60_000,
+  });
+  const digest = useMemo(() => (digestQ.data ? (JSON.parse(digestQ.data) as SessionDigest) : null), [digestQ.data]);
+  const offset = index === null ? 0 : Math.floor(index / WINDOW) * WINDOW;
+  const windowQ = useQuery({
+    ...trpc.sessions.window.queryOptions({ id: id ?? '', offset, limit: WINDOW }),
+    enabled: !!id && !!digest && index !== null,
+  });
+  const turn = digest && index !== null && index < digest.n ? turnAtRuns(digest.runs, index) : null;
+  const detail = windowQ.data?.find((t) => t.turn === turn) ?? null;
+  return { session, digest, turn, detail, error: session.error ?? digestQ.error };
+}
+
+/**
+ * Two runs of the same task side by side: run B's turn beside run A's, by position (shifted by whole turns) or
+ * stretched to the same length; their H_t, D_t and footprint drawn over each other; the CCS of both at the aligned
+ * turns, term by term (only in A, in both, only in B). Every choice lives in the URL; values it cannot use are named.
+ */
+export function CompareView() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const q = useMemo(() => parseCompareQuery(Object.fromEntries(params)), [params]);
+  const go = (next: { a: string; b: string; turn: number | null; align: Alignment }) =>
+    router.replace(`${pathname}?${compareQueryString(next)}`, { scroll: false });
+
+  return (
+    <div className="replay">
+      <div className="crumbs">
+        <Link href="/sessions">Sessions</Link> / compare runs
+      </div>
+      <div className="page-head">
+        <div>
+          <h1>Compare runs</h1>
+          <div className="sub">
+            Two sessions of the same task, turn beside turn: where their states and figures part
+          </div>
+        </div>
+      </div>
+      <CompareForm key={params.toString()} q={q} onCompare={go} />
+      {q.problems.length ? (
+        <div className="banner danger" role="alert" data-testid="compare-problems">
+          Not used from the link: {q.problems.join('; ')}
+        </div>
+      ) : null}
+      {q.a && q.b ? (
+        <Comparison
+          a={q.a}
+          b={q.b}
+          turn={q.turn}
+          align={q.align}
+          onTurn={(turn) => go({ a: q.a!, b: q.b!, turn, align: q.align })}
+        />
+      ) : (
+        <div className="panel">
+          <EmptyState title="Pick two sessions">
+            Run A and run B: two runs of the same task, or one run against itself shifted by a few turns. From a replay,
+            “Compare with another run” fills in A.
+          </EmptyState>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function CompareForm({
+  q,
+  onCompare,
+}: {
+  q: CompareQuery;
+  onCompare: (s: { a: string; b: string; turn: number | null; align: Alignment }) => void;
+}) {
+  const trpc = useTRPC();
+  const [a, setA] = useState(q.a ?? '');
+  const [b, setB] = useState(q.b ?? '');
+  const [mode, setMode] = useState(q.align.mode);
+  const [shift, setShift] = useState(q.align.mode === 'shift' ? String(q.align.shift) : '0');
+  const [error, setError] = useState<string | null>(null);
+  // Session ids to pick from: the sessions matching what is typed in the field last edited.
+  const [typed, setTyped] = useState('');
+  const options = useQuery({
+    ...trpc.sessions.page.queryOptions({ search: typed, sort: 'recent', limit: 50 }),
+    staleTime: 30_000,
+  });
+  return (
+    <form
+      className="toolbar panel panel-body"
+      style={{ flexWrap: 'wrap', marginBottom: 10 }}
+      data-testid="compare-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const s = Number(shift);
+        if (!a.trim() || !b.trim()) return setError('name both runs, A and B');
+        if (mode === 'shift' && !Number.isInteger(s))
+          return setError(`shift: ${JSON.stringify(shift)} is not a whole number`);
+        setError(null);
+        onCompare({
+          a: a.trim(),
+          b: b.trim(),
+          turn: q.turn,
+          align: mode === 'stretch' ? { mode: 'stretch' } : { mode: 'shift', shift: s },
+        });
+      }}
+    >
+      <label className="toolbar">
+        Run A
+        <input
+          className="input mono"
+          list="compare-sessions"
+          value={a}
+          onChange={(e) => (setA(e.target.value), setTyped(e.target.value))}
+          placeholder="session id"
+          aria-label="Run A"
+        />
+      </label>
+      <label className="toolbar">
+        Run B
+        <input
+          className="input mono"
+          list="compare-sessions"
+          value={b}
+          onChange={(e) => (setB(e.target.value), setTyped(e.target.value))}
+          placeholder="session id"
+          aria-label="Run B"
+        />
+      </label>
+      <datalist id="compare-sessions">
+        {options.data?.items.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.title ?? ''} · {fmtInt(s.turnCount)} turns
+          </option>
+        ))}
+      </datalist>
+      <label className="toolbar">
+        Align
+        <select
+          className="select"
+          value={mode}
+          onChange={(e) => setMode(e.target.value as 'shift' | 'stretch')}
+          aria-label="Align"
+        >
+          <option value="shift">turn by turn</option>
+          <option value="stretch">stretched to the same length</option>
+        </select>
+      </label>
+      {mode === 'shift' ? (
+        <label className="toolbar">
+          B shifted by
+          <input
+            className="input"
+            style={{ width: 70 }}
+            inputMode="numeric"
+            value={shift}
+            onChange={(e) => setShift(e.target.value)}
+            aria-label="Shift B by turns"
+            aria-invalid={error?.startsWith('shift') ? true : undefined}
+          />
+          turns
+        </label>
+      ) : null}
+      <button type="submit" className="btn btn-primary">
+        Compare
+      </button>
+      {q.a && q.b ? (
+        <button
+          type="button"
+          className="btn"
+          onClick={() => onCompare({ a: q.b!, b: q.a!, turn: null, align: q.align })}
+          title="Swap A and B"
+        >
+          Swap
+        </button>
+      ) : null}
+      {error ? (
+        <span className="badge danger" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+function Comparison({
+  a,
+  b,
+  turn,
+  align,
+  onTurn,
+}: {
+  a: string;
+  b: string;
+  turn: number | null;
+  align: Alignment;
+  onTurn: (turn: number) => void;
+}) {
+  const [index, setIndex] = useState<number | null>(null);
+  const runA = useRun(a, index);
+  const dA = runA.digest;
+  const nA = dA?.n ?? 0;
+  // The position: from the link's turn of A once A's turns are known, then the reviewer's.
+  const i = index ?? (dA && turn !== null && hasTurn(dA.runs, turn) ? indexOfTurnInRuns(dA.runs, turn) : 0);
+  const runB = useRun(b, null);
+  const dB = runB.digest;
+  const nB = dB?.n ?? 0;
+  const j = dA && dB ? alignedIndex(i, nA, nB, align) : null;
+  const atB = useRun(b, j);
+  const atA = useRun(a, dA ? i : null);
+  const badTurn = dA && turn !== null && !hasTurn(dA.runs, turn) ? turn : null;
+
+  // The position goes to the URL once stepping pauses.
+  useEffect(() => {
+    if (!dA || index === null) return;
+    const t = setTimeout(() => onTurn(turnAtRuns(dA.runs, index)), 250);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- onTurn changes with every render of the parent
+  }, [index, dA]);
+
+  useEffect(() => {
+    if (!nA) return;
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement | null;
+      if (el?.closest('input, select, textarea, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (document.querySelector('[role=dialog]')) return;
+      const step = e.key === 'j' || e.key === 'ArrowRight' ? 1 : e.key === 'k' || e.key === 'ArrowLeft' ? -1 : 0;
+      const to = e.key === 'Home' ? 0 : e.key === 'End' ? nA - 1 : step ? i + step : null;
+      if (to === null) return;
+      e.preventDefault();
+      setIndex(Math.max(0, Math.min(nA - 1, to)));
+    };
+    window.addEventListener('keydown', onKey);
+    document.documentElement.dataset.compareKeys = '1';
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      delete document.documentElement.dataset.compareKeys;
+    };
+  }, [nA, i]);
+
+  const overlay = useMemo(() => {
+    if (!dA || !dB) return null;
+    const own = {
+      n: nB,
+      size: dB.size,
+      at: (k: number) => placeOnA(k, nA, nB, align),
+      from: (k: number) => alignedIndex(k, nA, nB, align),
+    };
+    const pair = (key: string, label: string): Series[] => [
+      { key: `A:${key}`, label: `A ${label}`, m4: dA.series[key] ?? NO_VALUES },
+      { key: `B:${key}`, label: `B ${label}`, m4: dB.series[key] ?? NO_VALUES, own },
+    ];
+    return { h: pair('h', 'H_t'), d: pair('d', 'D_t'), ccs: pair('footprint.ccs', 'CCS') };
+  }, [dA, dB, nA, nB, align]);
+
+  const missing = [
+    runA.error ? `A: ${runA.error.message}` : null,
+    runB.error ? `B: ${runB.error.message}` : null,
+  ].filter(Boolean);
+  if (missing.length)
+    return (
+      <div className="banner danger" role="alert" data-testid="compare-error">
+        {missing.join(' · ')}
+      </div>
+    );
+  if (!dA || !dB)
+    return (
+      <div className="panel panel-body" aria-busy="true">
+        <div className="skeleton" />
+      </div>
+    );
+  if (!nA || !nB)
+    return (
+      <div className="panel">
+        <EmptyState title={`Run ${!nA ? 'A' : 'B'} has no turns yet`}>Nothing to compare turn by turn.</EmptyState>
+      </div>
+    );
+  const turnAtA = (k: number) => turnAtRuns(dA.runs, k);
+  const tA = turnAtA(i);
+  const tB = j === null ? null : turnAtRuns(dB.runs, j);
+  const move = (k: number) => setIndex(Math.max(0, Math.min(nA - 1, k)));
+  const current = {
+    'A:h': atA.detail?.hallucination ?? null,
+    'B:h': atB.detail?.hallucination ?? null,
+    'A:d': atA.detail?.drift ?? null,
+    'B:d': atB.detail?.drift ?? null,
+    'A:footprint.ccs': atA.detail?.footprint?.ccs ?? null,
+    'B:footprint.ccs': atB.detail?.footprint?.ccs ?? null,
+  };
+  const chart = (title: string, series: Series[], format: (v: number | null) => string) => (
+    <SeriesChart
+      title={title}
+      series={series}
+      n={nA}
+      size={dA.size}
+      turnAt={turnAtA}
+      stress={dA.stress}
+      index={i}
+      current={current}
+      format={format}
+      onJump={move}
+    />
+  );
+  return (
+    <>
+      {badTurn !== null ? (
+        <div className="banner warn" role="alert">
+          Run A has no turn {badTurn}; showing its first turn.
+        </div>
+      ) : null}
+      <div className="panel" style={{ marginBottom: 14 }}>
+        <table className="data compact" data-testid="compare-runs">
+          <thead>
+            <tr>
+              <th>Run</th>
+              <th>Session</th>
+              <th>Agent</th>
+              <th className="num">Turns</th>
+              <th>What went wrong</th>
+              <th className="num">At</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(
+              [
+                ['A', a, runA, dA, tA],
+                ['B', b, runB, dB, tB],
+              ] as const
+            ).map(([name, id, run, d, t]) => (
+              <tr key={name}>
+                <td>
+                  <b>{name}</b>
+                </td>
+                <td>
+                  <Link href={`/sessions/${encodeURIComponent(id)}${t === null ? '' : `?turn=${t}`}`} className="mono">
+                    {id}
+                  </Link>{' '}
+                  <span className="muted">{run.session.data?.title ?? ''}</span>
+                </td>
+                <td className="mono">{run.session.data?.agentId ?? ''}</td>
+                <td className="num">{fmtInt(d.n)}</td>
+                <td>
+                  {ALERT_KINDS.filter((k) => d.alertCounts?.[k]).map((k) => (
+                    <span key={k} className="badge warn" style={{ marginRight: 4 }}>
+                      {fmtInt(d.alertCounts[k]!)} {ALERT_LABEL[k]}
+                    </span>
+                  ))}
+                </td>
+                <td className="num" data-testid={`compare-turn-${name}`}>
+                  {t === null ? '—' : `turn ${t}`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="panel player" data-testid="compare-player">
+        <div className="player-controls">
+          <button type="button" className="btn" onClick={() => move(i - 1)} title="Previous turn (k or ←)">
+            ← Previous
+          </button>
+          <button type="button" className="btn" onClick={() => move(i + 1)} title="Next turn (j or →)">
+            Next →
+          </button>
+          <span className="turn-readout" data-testid="compare-readout">
+            A turn <b>{tA}</b> · B{' '}
+            {tB === null ? (
+              <b>no turn here</b>
+            ) : (
+              <>
+                turn <b>{tB}</b>
+              </>
+            )}
+          </span>
+          <span className="grow" />
+          <input
+            type="range"
+            min={0}
+            max={nA - 1}
+            value={i}
+            onChange={(e) => move(Number(e.target.value))}
+            aria-label="Position in run A"
+            aria-valuetext={`turn ${tA}`}
+            style={{ width: 320 }}
+          />
+        </div>
+      </div>
+      {overlay ? (
+        <div className="charts-row">
+          {chart('Hallucination H_t', overlay.h, fmtRate)}
+          {chart('Drift D_t', overlay.d, fmtRate)}
+          {chart('CCS footprint', overlay.ccs, fmtTokens)}
+        </div>
+      ) : null}
+      <CcsSideBySide a={atA.detail?.ccs ?? null} b={j === null ? {} : (atB.detail?.ccs ?? null)} tA={tA} tB={tB} />
+      <div className="grid-2" style={{ marginTop: 14 }}>
+        {(
+          [
+            ['A', tA, atA.detail],
+            ['B', tB, atB.detail],
+          ] as const
+        ).map(([name, t, detail]) => (
+          <div className="panel" key={name} data-testid={`compare-io-${name}`}>
+            <div className="panel-head">
+              Run {name} · {t === null ? 'no turn here' : `turn ${t}`}
+            </div>
+            <div className="panel-body">
+              {detail ? (
+                <>
+                  <div className="label-sm">Input x_t</div>
+                  <MemoryText className="pre" text={detail.input} />
+                  <div className="label-sm" style={{ marginTop: 10 }}>
+                    Output
+                  </div>
+                  <MemoryText className="pre" text={detail.output} />
+                </>
+              ) : t === null ? (
+                <span className="faint">This run has no turn beside A&apos;s turn {tA}.</span>
+              ) : (
+                <div className="skeleton" />
+              )}
+            </div>
+          </div>
+        ))}
+      </div>
+    </>
+  );
+}
+
+/** The two CCSs field by field: terms only A holds, terms both hold, terms only B holds. */
+function CcsSideBySide({ a, b, tA, tB }: { a: CcsTerms | null; b: CcsTerms | null; tA: number; tB: number | null }) {
+  if (!a || !b)
+    return (
+      <div className="panel panel-body" aria-busy="true">
+        <div className="skeleton" />
+      </div>
+    );
+  const fields = [...new Set([...CCS_FIELDS, ...Object.keys(a), ...Object.keys(b)])].filter(
+    (f) => (a[f]?.length ?? 0) + (b[f]?.length ?? 0) > 0,
+  );
+  let onlyA = 0;
+  let onlyB = 0;
+  let both = 0;
+  const rows = fields.map((f) => {
+    const inA = new Set(a[f] ?? []);
+    const inB = new Set(b[f] ?? []);
+    const shared = [...inA].filter((t) => inB.has(t));
+    const left = [...inA].filter((t) => !inB.has(t));
+    const right = [...inB].filter((t) => !inA.has(t));
+    onlyA += left.length;
+    onlyB += right.length;
+    both += shared.length;
+    return { f, shared, left, right };
+  });
+  return (
+    <section className="panel" aria-labelledby="compare-ccs" data-testid="compare-ccs">
+      <div className="panel-head">
+        <h2 id="compare-ccs" className="panel-title">
+          CCS at A turn {tA} and B {tB === null ? '(no turn)' : `turn ${tB}`}
+        </h2>
+        <span className="muted" data-testid="compare-ccs-summary">
+          {fmtInt(both)} in both · {fmtInt(onlyA)} only in A · {fmtInt(onlyB)} only in B
+        </span>
+      </div>
+      <table className="data compact compare-ccs">
+        <thead>
+          <tr>
+            <th>Field</th>
+            <th>Only in A</th>
+            <th>In both</th>
+            <th>Only in B</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ f, shared, left, right }) => (
+            <tr key={f} data-field={f}>
+              <td className="mono nowrap">{f}</td>
+              <td data-side="a">
+                {left.map((t) => (
+                  <TermChip key={t} term={t} mark="removed" typed={f === 'focal_entities'} />
+                ))}
+              </td>
+              <td data-side="both">
+                {shared.map((t) => (
+                  <TermChip key={t} term={t} typed={f === 'focal_entities'} />
+                ))}
+              </td>
+              <td data-side="b">
+                {right.map((t) => (
+                  <TermChip key={t} term={t} mark="added" typed={f === 'focal_entities'} />
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

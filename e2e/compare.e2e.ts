@@ -1,0 +1,106 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchPage } from './browser';
+import { open, replayKeysReady } from './page';
+import { uiServer } from './ui-server';
+
+const srv = uiServer();
+let browser: Browser;
+let page: Page;
+const A = 'itops-nginx-502';
+const B = 'itops-nginx-502-rerun';
+
+beforeAll(async () => {
+  ({ browser, page } = await launchPage({ baseURL: srv.url }));
+  // Run B: the demo incident run again, through the API, except that from turn 20 its CCS no longer holds the
+  // no-restart constraint (the failure a reviewer compares runs to find).
+  const auth = { authorization: `Bearer ${srv.key}` };
+  const lines = (await (await fetch(`${srv.url}/api/v1/sessions/${A}/export`, { headers: auth })).text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string; data: Record<string, unknown> });
+  const rerun = lines
+    .filter((r) => r.type === 'session' || r.type === 'turn')
+    .map((r) => {
+      const data = { ...r.data };
+      if (r.type === 'session') data.id = B;
+      else {
+        data.session_id = B;
+        if ((data.turn as number) >= 20)
+          data.ccs =
+            typeof data.ccs === 'string'
+              ? data.ccs.replace('no_restart(nginx)', '')
+              : {
+                  ...(data.ccs as Record<string, string[]>),
+                  constraints: (data.ccs as Record<string, string[]>).constraints!.filter(
+                    (t) => t !== 'no_restart(nginx)',
+                  ),
+                };
+      }
+      return { type: r.type, data };
+    });
+  const res = await fetch(`${srv.url}/api/v1/ingest`, { method: 'POST', headers: auth, body: JSON.stringify(rerun) });
+  expect((await res.json()).rejected).toBe(0);
+});
+afterAll(async () => browser?.close());
+
+const readout = () => page.getByTestId('compare-readout').textContent();
+const onlyInA = (field: string) =>
+  page
+    .locator(`[data-testid=compare-ccs] tr[data-field=${field}] [data-side=a] [data-term]`)
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
+
+describe('compare runs', () => {
+  it('sets two runs side by side at a turn: the constraint only run A kept, both runs on each chart', async () => {
+    await open(page, `/compare?a=${A}&b=${B}&turn=25`);
+    await page.locator('html[data-compare-keys]').waitFor({ state: 'attached' });
+    await expect.poll(readout).toBe('A turn 25 · B turn 25');
+    await expect.poll(() => onlyInA('constraints')).toEqual(['no_restart(nginx)']);
+    expect(await page.getByTestId('compare-ccs-summary').textContent()).toMatch(/ 1 only in A · 0 only in B$/);
+    expect(await page.locator('[data-testid="chart-Hallucination H_t"] path').count()).toBe(2);
+    // Before turn 20 the runs agree.
+    await page.getByLabel('Position in run A').fill('10');
+    await expect.poll(readout).toBe('A turn 11 · B turn 11');
+    await expect.poll(() => page.getByTestId('compare-ccs-summary').textContent()).toMatch(/0 only in A · 0 only in B/);
+  });
+
+  it('steps with j/k, keeps the turn and the alignment in the URL, and shifts B', async () => {
+    await open(page, `/compare?a=${A}&b=${B}&turn=25`);
+    await page.locator('html[data-compare-keys]').waitFor({ state: 'attached' });
+    await expect.poll(readout).toBe('A turn 25 · B turn 25');
+    await page.keyboard.press('k');
+    await expect.poll(readout).toBe('A turn 24 · B turn 24');
+    await expect.poll(() => new URL(page.url()).searchParams.get('turn')).toBe('24');
+    await page.getByLabel('Shift B by turns').fill('30');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('shift')).toBe('30');
+    await expect.poll(readout).toBe('A turn 24 · B no turn here');
+    expect(await page.getByTestId('compare-io-B').textContent()).toContain('no turn beside');
+    await page.getByLabel('Shift B by turns').fill('two');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    expect(await page.getByTestId('compare-form').getByRole('alert').textContent()).toBe(
+      'shift: "two" is not a whole number',
+    );
+    expect(new URL(page.url()).searchParams.get('shift')).toBe('30');
+  });
+
+  it('names what it cannot use: a missing session, a turn that is not a number', async () => {
+    await open(page, `/compare?a=${A}&b=no-such-run&turn=x`);
+    await expect
+      .poll(() => page.getByTestId('compare-problems').textContent())
+      .toContain('turn: "x" is not a whole number');
+    await expect.poll(() => page.getByTestId('compare-error').textContent()).toContain('B: ');
+    expect(await page.getByTestId('compare-error').textContent()).toContain('no-such-run');
+  });
+
+  it('opens from a replay with run A and its turn filled in', async () => {
+    await open(page, `/sessions/${A}?turn=12`);
+    await replayKeysReady(page);
+    await page.getByTestId('compare-runs-link').click();
+    await expect.poll(() => page.url()).toContain(`/compare?a=${A}&turn=12`);
+    expect(await page.getByLabel('Run A').inputValue()).toBe(A);
+    await page.getByLabel('Run B').fill(B);
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await expect.poll(readout).toBe('A turn 12 · B turn 12');
+  });
+});

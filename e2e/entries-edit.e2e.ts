@@ -1,0 +1,59 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchPage } from './browser';
+import { open } from './page';
+import { uiServer } from './ui-server';
+
+const srv = uiServer();
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  ({ browser, page } = await launchPage({ baseURL: srv.url }));
+});
+afterAll(async () => browser?.close());
+
+const detail = () => page.getByTestId('entry-detail');
+
+async function newEntry(scope: string, content: string) {
+  await page.getByTestId('new-entry').click();
+  const d = page.getByTestId('new-entry-dialog');
+  await d.getByLabel('Entry scope').selectOption(scope);
+  await d.getByLabel('Entry kind').selectOption('procedure');
+  await d.getByLabel('Entry content').fill(content);
+  await d.getByRole('button', { name: 'Write entry' }).click();
+  await d.waitFor({ state: 'detached' });
+  await expect.poll(() => detail().textContent()).toContain(content.slice(0, 30));
+  return new URL(page.url()).searchParams.get('entry')!;
+}
+
+describe('a reviewer edits memory directly', () => {
+  it('writes an entry, edits it with a reason kept in its history, and links it to another', async () => {
+    await open(page, '/curation/entries');
+    await newEntry('team_memory', 'Page the database on-call before failing over the primary.');
+    expect(await detail().getByTestId('versions').textContent()).toMatch(/v1append\s*local-user/);
+
+    await detail().getByTestId('edit-entry-open').click();
+    const form = detail().getByTestId('edit-entry');
+    await form.getByLabel('Entry content').fill('Page the database on-call and wait 5 minutes before failing over.');
+    expect(await form.getByRole('button', { name: 'Save version 2' }).isDisabled()).toBe(true);
+    await form.getByLabel('Why it changes').fill('the runbook says wait five minutes');
+    await form.getByRole('button', { name: 'Save version 2' }).click();
+    await expect.poll(() => detail().getByTestId('versions').textContent()).toMatch(/v2update/);
+    expect(await detail().getByTestId('version-note').textContent()).toContain('the runbook says wait five minutes');
+
+    const first = new URL(page.url()).searchParams.get('entry')!;
+    await newEntry('team_memory', 'Failover drills run on the first Tuesday of each month.');
+    await detail().getByRole('button', { name: 'Link…' }).click();
+    const link = detail().getByTestId('link-entry');
+    await link.getByLabel('Relation').selectOption('supports');
+    await link.getByLabel('Find the other entry').fill('failing over');
+    await expect
+      .poll(() => link.getByLabel('Other entry', { exact: true }).locator('option').count())
+      .toBeGreaterThan(1);
+    await link.getByLabel('Other entry', { exact: true }).selectOption(first);
+    await link.getByRole('button', { name: 'Link' }).click();
+    await expect.poll(() => detail().textContent()).toContain('supports');
+    expect(await detail().textContent()).toContain('wait 5 minutes before failing over');
+  });
+});
