@@ -198,8 +198,6 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
           });
         span.end();
       });
-      // A GenAI span without Mnemoscope attributes is fine and ignored.
-      tracer.startSpan('chat gpt-x', { attributes: { 'gen_ai.operation.name': 'chat' } }).end();
       await provider.forceFlush();
       await provider.shutdown();
 
@@ -230,6 +228,99 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
       await expect.poll(() => page.locator('main').textContent()).toContain('WAL directory holds 38 GB.');
     },
   );
+
+  it('a GenAI-traced agent without Mnemoscope attributes: whole traces become numbered turns with calls', async () => {
+    const { TracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace');
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+    const { resourceFromAttributes } = await import('@opentelemetry/resources');
+    const { context, trace } = await import('@opentelemetry/api');
+    const exporter = new OTLPTraceExporter({
+      url: `${srv.url}/api/v1/otel/v1/traces`,
+      headers: { Authorization: `Bearer ${srv.key}` },
+    });
+    // The SDK's default processor: a trace's spans go out together.
+    const provider = new TracerProvider({
+      resource: resourceFromAttributes({ 'service.name': 'plain-genai-agent' }),
+      spanProcessors: [new BatchSpanProcessor({ exporter })],
+    });
+    const tracer = provider.getTracer('e2e');
+    const conv = `genai-${srv.name}`;
+    const invoke = async (question: string, answer: string, failTool: boolean) => {
+      const root = tracer.startSpan('invoke_agent support', {
+        attributes: {
+          'gen_ai.operation.name': 'invoke_agent',
+          'gen_ai.agent.name': 'support-bot',
+          'gen_ai.conversation.id': conv,
+        },
+      });
+      const inRoot = trace.setSpan(context.active(), root);
+      const chat = tracer.startSpan(
+        'chat gpt-4o',
+        {
+          attributes: {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.request.model': 'gpt-4o',
+            'gen_ai.usage.input_tokens': 900,
+            'gen_ai.usage.output_tokens': 60,
+            'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: question }] }]),
+            'gen_ai.output.messages': JSON.stringify([
+              { role: 'assistant', parts: [{ type: 'text', content: answer }] },
+            ]),
+          },
+        },
+        inRoot,
+      );
+      await new Promise((r) => setTimeout(r, 15));
+      chat.end();
+      const tool = tracer.startSpan(
+        'execute_tool lookup_order',
+        { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order' } },
+        inRoot,
+      );
+      if (failTool) tool.setStatus({ code: 2, message: 'order service timed out' });
+      tool.end();
+      root.end();
+    };
+    await invoke('Where is order 1142?', 'It shipped yesterday.', false);
+    await new Promise((r) => setTimeout(r, 5));
+    await invoke('Can I change the address?', 'I could not reach the order service.', true);
+    await provider.forceFlush();
+    await provider.shutdown();
+
+    const exported = await fetch(`${srv.url}/api/v1/sessions/${conv}/export`, {
+      headers: { authorization: `Bearer ${srv.key}` },
+    });
+    const turns = (await exported.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'turn');
+    expect(turns.map((t) => [t.data.turn, t.data.input, t.data.output, t.data.agent])).toEqual([
+      [1, 'Where is order 1142?', 'It shipped yesterday.', 'support-bot'],
+      [2, 'Can I change the address?', 'I could not reach the order service.', 'support-bot'],
+    ]);
+    expect(turns[1].data.usage).toMatchObject({
+      input_tokens: 900,
+      output_tokens: 60,
+      llm_calls: 1,
+      tool_calls: 1,
+      errors: 1,
+    });
+
+    await open(page, `${srv.url}/sessions/${conv}?turn=2`);
+    const calls = page.getByTestId('turn-calls');
+    await expect.poll(() => calls.textContent()).toContain('lookup_order');
+    expect(await calls.textContent()).toContain('order service timed out');
+    expect(await calls.locator('[data-call-kind=llm]').count()).toBe(1);
+    expect(await page.getByTestId('work-charts').textContent()).toContain('Tokens per turn');
+    // The sessions list adds the work columns: 2 turns × (900 + 60) tokens.
+    await open(page, `${srv.url}/sessions`);
+    await page.getByLabel('Search sessions').fill(conv);
+    const table = page.getByTestId('sessions-table');
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    expect(await table.locator('thead').textContent()).toContain('Work');
+    expect(await table.locator('tbody tr').textContent()).toContain('1.92k tok');
+  });
 
   it('the SDK splits a batch the server finds too large, and everything arrives', async () => {
     const mnemo = new Mnemoscope({ url: srv.url, apiKey: srv.key, flushOnExit: false, batchSize: 600 });

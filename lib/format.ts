@@ -13,6 +13,20 @@ export const fmtTokens = (n: number | null | undefined) =>
 export const fmtRate = (n: number | null | undefined) => (n === null || n === undefined ? '—' : pct(n));
 export const fmtScore = (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${fixed1(n)}/10`);
 
+/** Money in US dollars as model providers bill it: cents from a dollar up, two significant digits below. */
+export const fmtCost = (c: number | null | undefined) =>
+  c === null || c === undefined || !Number.isFinite(c)
+    ? '—'
+    : Math.abs(c) >= 1 || c === 0
+      ? `$${c === 0 ? '0' : c.toFixed(2)}`
+      : `$${+c.toPrecision(2)}`;
+
+/** A call's latency: milliseconds under a second, then seconds to a tenth. */
+export function fmtLatency(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
+  return ms < 1000 ? `${Math.round(ms)} ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : fmtDuration(ms);
+}
+
 export function fmtDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
   const s = Math.round(ms / 1000);

@@ -98,6 +98,7 @@ function ForkForm({ sessionId, turn, ccs }: { sessionId: string; turn: number; c
         <textarea
           className="input mono"
           rows={12}
+          style={{ minHeight: 260 }}
           value={text}
           onChange={(e) => setText(e.target.value)}
           spellCheck={false}

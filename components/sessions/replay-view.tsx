@@ -16,7 +16,7 @@ import {
   type SessionDigest,
 } from '@/lib/ccs/digest';
 import { diffCcs } from '@/lib/ccs/diff';
-import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens } from '@/lib/format';
+import { fmtCost, fmtDateTime, fmtDuration, fmtInt, fmtLatency, fmtRate, fmtTokens } from '@/lib/format';
 import { CcsPanel, termEventLabel } from './ccs-panel';
 import { ConstraintTimeline } from './constraint-timeline';
 import { AlertsPanel } from './alerts-panel';
@@ -302,6 +302,10 @@ export function ReplayView({
       ],
       anomalies: [of('h', 'H_t'), of('d', 'D_t')],
       judge: judge.map((k) => of(k, k.slice('judge.'.length).replace(/_/g, ' '))),
+      // A traced agent's work per turn (whole OTLP traces); absent for agents that send none.
+      tokens: digest?.series['usage.tokens'] ? [of('usage.tokens', 'tokens')] : [],
+      cost: digest?.series['usage.cost'] ? [of('usage.cost', 'cost')] : [],
+      latency: digest?.series['usage.latency'] ? [of('usage.latency', 'latency')] : [],
     };
   }, [digest]);
   // The current turn's own figures, exact, for the charts' legends.
@@ -315,6 +319,13 @@ export function ReplayView({
       d: detail.drift,
     };
     for (const s of series.judge) out[s.key] = detail.judge?.[s.key.slice('judge.'.length)] ?? null;
+    const u = detail.usage;
+    out['usage.tokens'] =
+      u && (u.input_tokens !== undefined || u.output_tokens !== undefined)
+        ? (u.input_tokens ?? 0) + (u.output_tokens ?? 0)
+        : null;
+    out['usage.cost'] = u?.cost ?? null;
+    out['usage.latency'] = u?.latency_ms ?? null;
     return out;
   }, [detail, series.judge]);
 
@@ -579,6 +590,32 @@ export function ReplayView({
             />
           </div>
 
+          {series.tokens.length || series.cost.length || series.latency.length ? (
+            <div className="charts-row" data-testid="work-charts">
+              {(
+                [
+                  ['Tokens per turn', series.tokens, fmtTokens],
+                  ['Cost per turn', series.cost, fmtCost],
+                  ['Latency per turn', series.latency, fmtLatency],
+                ] as const
+              ).map(([title, list, format]) => (
+                <SeriesChart
+                  key={title}
+                  title={title}
+                  series={list}
+                  n={n}
+                  size={digest!.size}
+                  turnAt={turnAt}
+                  stress={digest!.stress}
+                  index={i}
+                  current={current}
+                  format={format}
+                  onJump={jumpToIndex}
+                />
+              ))}
+            </div>
+          ) : null}
+
           <AlertsPanel digest={digest!} turnAt={turnAt} index={i} onOpen={openAlert} />
 
           {currentTurn !== null ? (
@@ -610,6 +647,8 @@ export function ReplayView({
                   qualified={detail.qualified}
                   artifacts={artifacts}
                   focus={focusArtifact}
+                  calls={detail.calls}
+                  usage={detail.usage}
                 />
               ) : (
                 <div className="panel" data-testid="turn-panel-loading">

@@ -9,7 +9,7 @@ import { Sparkline } from '@/components/ui/sparkline';
 import { ListFoot } from '@/components/ui/list-foot';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/list';
-import { fmtDateTime, fmtDuration, fmtInt, fmtRate, fmtTokens } from '@/lib/format';
+import { fmtCost, fmtDateTime, fmtDuration, fmtInt, fmtLatency, fmtRate, fmtTokens } from '@/lib/format';
 
 export function SessionsTable() {
   const trpc = useTRPC();
@@ -27,6 +27,12 @@ export function SessionsTable() {
   });
   const pages = q.data?.pages ?? [];
   const rows = pages.flatMap((p) => p.items);
+  // A traced agent's tokens, cost and latency (whole OTLP traces): columns only when a listed session has them.
+  const work = {
+    tokens: rows.some((r) => r.tokens != null),
+    cost: rows.some((r) => r.cost != null),
+    latency: rows.some((r) => r.meanLatency != null),
+  };
   const first = pages[0];
 
   return (
@@ -67,7 +73,7 @@ export function SessionsTable() {
         <table className="data" data-testid="sessions-table">
           <thead>
             <tr>
-              <th>Session</th>
+              <th style={{ minWidth: 150 }}>Session</th>
               <th>Agent</th>
               <th>Domain</th>
               <th className="num">Turns</th>
@@ -92,6 +98,14 @@ export function SessionsTable() {
               <th className="num" title="Mean drift rate D_t">
                 D̄
               </th>
+              {work.tokens || work.cost || work.latency ? (
+                <th
+                  className="num"
+                  title="A traced agent's work: tokens in and out and cost summed, a turn's mean latency"
+                >
+                  Work
+                </th>
+              ) : null}
             </tr>
           </thead>
           {q.isPending ? (
@@ -142,6 +156,25 @@ export function SessionsTable() {
                     <td className="num">{fmtTokens(lastCcs)}</td>
                     <td className="num">{fmtRate(s.meanHallucination)}</td>
                     <td className="num">{fmtRate(s.meanDrift)}</td>
+                    {work.tokens || work.cost || work.latency ? (
+                      <td className="num" data-testid="session-work">
+                        {s.tokens != null || s.cost != null || s.meanLatency != null ? (
+                          <>
+                            {s.tokens != null ? fmtTokens(s.tokens) : ''}
+                            <div className="cell-sub">
+                              {[
+                                s.cost != null ? fmtCost(s.cost) : null,
+                                s.meanLatency != null ? `${fmtLatency(s.meanLatency)}/turn` : null,
+                              ]
+                                .filter(Boolean)
+                                .join(' · ')}
+                            </div>
+                          </>
+                        ) : (
+                          '—'
+                        )}
+                      </td>
+                    ) : null}
                   </tr>
                 );
               })}

@@ -3,6 +3,8 @@
 import { useState } from 'react';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { MemoryText } from '@/components/ui/memory-text';
+import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
+import { TurnCalls } from './turn-calls';
 
 type Ref = string | { id: string; score?: number; [k: string]: unknown };
 const refId = (r: Ref) => (typeof r === 'string' ? r : r.id);
@@ -17,6 +19,8 @@ export function TurnPanel({
   qualified,
   artifacts,
   focus = null,
+  calls = null,
+  usage = null,
 }: {
   input: string;
   output: string;
@@ -25,6 +29,9 @@ export function TurnPanel({
   artifacts: Map<string, Artifact>;
   /** The artifact a link points at: its row is marked, and opened when the panel first shows it. */
   focus?: string | null;
+  /** A traced agent's LLM and tool calls in the turn, and their totals (whole OTLP traces). */
+  calls?: TurnCall[] | null;
+  usage?: TurnUsage | null;
 }) {
   const all = [...recalled, ...qualified.filter((q) => !recalled.some((r) => refId(r) === refId(q)))];
   // What the reader opened (null: closed); until they choose, the linked artifact is open wherever it shows.
@@ -42,6 +49,7 @@ export function TurnPanel({
           Output
         </div>
         <MemoryText className="pre" text={output} />
+        {calls?.length ? <TurnCalls calls={calls} usage={usage} /> : null}
         <div className="label-sm" style={{ marginTop: 12 }}>
           Recalled A_t ({recalled.length}) → let in A_t+ ({qualified.length})
         </div>

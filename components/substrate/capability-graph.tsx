@@ -67,8 +67,8 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
         const p = layout.pos.get(id)!;
         return { id, x: t.applyX(p.x), y: t.applyY(p.y), r: radius(p.degree) };
       });
-    return placeLabels(placed, { charW: 5.8, lineH: 11, always: must });
-  }, [nodes, edges, layout, t, cursor, node, hover, sel]);
+    return placeLabels(placed, { charW: 5.8, lineH: 11, always: must, bounds: { width, height: H } });
+  }, [nodes, edges, layout, t, cursor, node, hover, sel, width]);
   const hidden = [...labels.values()].filter((v) => v === null).length;
   return (
     <div ref={ref} data-testid="graph">

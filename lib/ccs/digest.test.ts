@@ -64,6 +64,20 @@ describe('what went wrong, found as the digest is built', () => {
     expect(d.alertCounts).toEqual({ h_spike: 1, stress: 1, constraint_dropped: 1, constraint_changed: 1 });
   });
 
+  it('keeps a traced agent’s tokens, cost and latency per turn as series; none for an agent that sends none', () => {
+    const b = new DigestBuilder();
+    b.push(row(1));
+    b.push(row(2, { usage: { input_tokens: 900, output_tokens: 60, cost: 0.004, latency_ms: 2400 } }));
+    b.push(row(3, { usage: { output_tokens: 10 } }));
+    const s = b.digest.series;
+    expect(s['usage.tokens']!.max).toEqual([null, 960, 10]);
+    expect(s['usage.cost']!.max).toEqual([null, 0.004, null]);
+    expect(s['usage.latency']!.max).toEqual([null, 2400, null]);
+    const plain = new DigestBuilder();
+    plain.push(row(1));
+    expect(Object.keys(plain.digest.series).filter((k) => k.startsWith('usage.'))).toEqual([]);
+  });
+
   it('needs a few turns to compare with and a real jump: noise and an early high value are not spikes', () => {
     const b = new DigestBuilder();
     b.push(row(1, { hallucination: 0.9 }));

@@ -27,7 +27,7 @@ export interface M4 {
 }
 
 /** Digests built by an earlier version are built again from the turns (server/services/session-digest.ts). */
-export const DIGEST_VERSION = 2;
+export const DIGEST_VERSION = 3;
 
 export interface SessionDigest {
   /** DIGEST_VERSION of the code that built it (absent before version 2). */
@@ -46,7 +46,10 @@ export interface SessionDigest {
   gap: number[];
   /** Per bucket: the first stress kind among its turns. */
   stressed: (string | null)[];
-  /** Figures per bucket: `footprint.ccs`, `footprint.transcript`, `footprint.retrieval`, `h`, `d`, `judge.<name>`. */
+  /**
+   * Figures per bucket: `footprint.ccs`, `footprint.transcript`, `footprint.retrieval`, `h`, `d`, `judge.<name>`, and
+   * for traced agents `usage.tokens` (in + out), `usage.cost`, `usage.latency` (ms).
+   */
   series: Record<string, M4>;
   /** Distinct constraints in order of first appearance, with the runs of turn indexes where each is present. */
   constraints: { term: string; segs: [number, number][]; kept: number }[];
@@ -69,6 +72,8 @@ export interface DigestRow {
   drift: number | null;
   judge: Record<string, number> | null;
   ccs: CcsTerms;
+  /** A traced agent's totals for the turn (whole OTLP traces): tokens, cost, latency. Absent when not sent. */
+  usage?: { input_tokens?: number; output_tokens?: number; cost?: number; latency_ms?: number } | null;
 }
 
 /** One line of a term's history, as stored in `term_events`. */
@@ -219,6 +224,14 @@ export class DigestBuilder {
       ['h', row.hallucination],
       ['d', row.drift],
       ...Object.entries(row.judge ?? {}).map(([k, v]): [string, number] => [`judge.${k}`, v]),
+      [
+        'usage.tokens',
+        row.usage && (finite(row.usage.input_tokens) || finite(row.usage.output_tokens))
+          ? (row.usage.input_tokens ?? 0) + (row.usage.output_tokens ?? 0)
+          : null,
+      ],
+      ['usage.cost', row.usage?.cost],
+      ['usage.latency', row.usage?.latency_ms],
     ];
     for (const [key, v] of figures) {
       if (!finite(v) && !d.series[key]) continue;

@@ -47,6 +47,11 @@ describe('capability graph labels', () => {
         const [a, b] = [boxes[i]!, boxes[j]!];
         expect(a[0] < b[2] && a[2] > b[0] && a[1] < b[3] && a[3] > b[1], `${i} overlaps ${j}`).toBe(false);
       }
+    // A label that would be cut off at the edge goes to the other side.
+    const edge = placeLabels([{ id: 'near_the_right_edge', x: 195, y: 50, r: 4 }], {
+      bounds: { width: 200, height: 100 },
+    });
+    expect(edge.get('near_the_right_edge')).toMatchObject({ anchor: 'end' });
     // Spread out (as a zoom does), every label fits.
     const wide = nodes.map((n) => ({ ...n, x: n.x * 12, y: n.y * 4 }));
     expect([...placeLabels(wide).values()].every((s) => s !== null)).toBe(true);

@@ -82,19 +82,28 @@ export interface LabelSpot {
 
 /**
  * Where each node's label goes without covering another label or node, in screen space (after zoom): nodes in the
- * order given (the caller puts the most connected first) try right, left, above and below; a label that fits nowhere
- * is left out (null) and shown on hover, focus, selection or a closer zoom. Widths are estimated from the character
- * count (`charW` px a character, `lineH` px tall), so the layout is the same on the server and in any browser.
+ * order given (the caller puts the most connected first) try right, left, above and below; a label that fits nowhere,
+ * or only outside `bounds`, is left out (null) and shown on hover, focus, selection or a closer zoom. Widths are
+ * estimated from the character count (`charW` px a character, `lineH` px tall), so the layout is the same on the
+ * server and in any browser.
  */
 export function placeLabels(
   nodes: readonly { id: string; x: number; y: number; r: number }[],
-  opts: { charW?: number; lineH?: number; always?: ReadonlySet<string> } = {},
+  opts: {
+    charW?: number;
+    lineH?: number;
+    always?: ReadonlySet<string>;
+    bounds?: { width: number; height: number };
+  } = {},
 ): Map<string, LabelSpot | null> {
   const charW = opts.charW ?? 6.2;
   const lineH = opts.lineH ?? 12;
   type Box = [number, number, number, number];
   const taken: Box[] = nodes.map((n) => [n.x - n.r, n.y - n.r, n.x + n.r, n.y + n.r]);
-  const hits = (b: Box) => taken.some((t) => b[0] < t[2] && b[2] > t[0] && b[1] < t[3] && b[3] > t[1]);
+  const out_ = opts.bounds;
+  // A label that would leave the drawing (and be cut off) counts as covering something.
+  const outside = (b: Box) => !!out_ && (b[0] < 0 || b[1] < 0 || b[2] > out_.width || b[3] > out_.height);
+  const hits = (b: Box) => outside(b) || taken.some((t) => b[0] < t[2] && b[2] > t[0] && b[1] < t[3] && b[3] > t[1]);
   const out = new Map<string, LabelSpot | null>();
   const order = [...nodes].sort((a, b) => Number(opts.always?.has(b.id) ?? 0) - Number(opts.always?.has(a.id) ?? 0));
   for (const n of order) {

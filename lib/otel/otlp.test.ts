@@ -95,7 +95,7 @@ describe('OTLP/HTTP JSON to envelopes', () => {
     expect(r.envelopes[1]!.data).toEqual({ event_id: 'memevt_otel_00000001', content: 'x' });
   });
 
-  it('skips GenAI spans without Mnemoscope attributes, and names what is wrong with the rest', () => {
+  it('makes a bare GenAI span a turn of its own, and names what is wrong with the rest', () => {
     const r = otlpToEnvelopes(
       body([
         { traceId: 't1', spanId: 'a', name: 'chat gpt', attributes: [s('gen_ai.operation.name', 'chat')] },
@@ -115,7 +115,7 @@ describe('OTLP/HTTP JSON to envelopes', () => {
       ]),
     );
     expect(r.spans).toBe(5);
-    expect(r.skipped).toBe(1);
+    expect(r.skipped).toBe(0);
     expect(r.errors).toEqual([
       { source: 'resourceSpans[0].scopeSpans[0].spans[1]', message: 'mnemoscope.turn must be an integer, got "two"' },
       {
@@ -127,15 +127,208 @@ describe('OTLP/HTTP JSON to envelopes', () => {
         message: 'attribute "event" must be the memory event as JSON',
       },
     ]);
-    // The trace id is the session when nothing else names one; a text CCS stays text.
-    expect(r.envelopes).toHaveLength(1);
-    expect(r.envelopes[0]!.data).toMatchObject({
+    // The trace id is the session when nothing else names one; a text CCS stays text. The bare chat span is a turn
+    // without a number (the server numbers it).
+    expect(r.envelopes).toHaveLength(2);
+    expect(r.envelopes[0]!.data).toMatchObject({ session_id: 't1', otel: { span_id: 'a' } });
+    expect(r.envelopes[0]!.data.turn).toBeUndefined();
+    expect(r.envelopes[1]!.data).toMatchObject({
       session_id: 't2',
       turn: 1,
       ccs: 'goal_orientation: x(y)',
       input: '',
       output: '',
     });
+  });
+
+  it('assembles a whole GenAI trace into one turn: its LLM and tool calls, tokens, cost, latency and errors', () => {
+    const ms = (n: number) => String(1763715600000000000 + n * 1e6);
+    const span = (
+      id: string,
+      parent: string | undefined,
+      name: string,
+      from: number,
+      to: number,
+      attrs: unknown[],
+    ) => ({
+      traceId: 'tr1',
+      spanId: id,
+      ...(parent ? { parentSpanId: parent } : {}),
+      name,
+      startTimeUnixNano: ms(from),
+      endTimeUnixNano: ms(to),
+      attributes: attrs,
+    });
+    const r = otlpToEnvelopes(
+      body([
+        span('root', undefined, 'invoke_agent triage', 0, 2400, [
+          s('gen_ai.operation.name', 'invoke_agent'),
+          s('gen_ai.agent.name', 'triage'),
+          s('gen_ai.conversation.id', 'conv-9'),
+        ]),
+        span('c1', 'root', 'chat gpt-4o', 10, 900, [
+          s('gen_ai.operation.name', 'chat'),
+          s('gen_ai.request.model', 'gpt-4o'),
+          i('gen_ai.usage.input_tokens', 1200),
+          i('gen_ai.usage.output_tokens', 80),
+          d('gen_ai.usage.cost', 0.0042),
+          s('gen_ai.input.messages', JSON.stringify([{ role: 'user', content: 'Why are checkouts failing?' }])),
+        ]),
+        {
+          ...span('t1', 'c1', 'execute_tool grep_logs', 950, 1400, [
+            s('gen_ai.operation.name', 'execute_tool'),
+            s('gen_ai.tool.name', 'grep_logs'),
+            s('gen_ai.tool.call.arguments', '{"pattern":"504"}'),
+          ]),
+          status: { code: 2, message: 'timeout after 450 ms' },
+        },
+        span('c2', 'root', 'chat gpt-4o', 1450, 2350, [
+          s('gen_ai.operation.name', 'chat'),
+          s('gen_ai.request.model', 'gpt-4o'),
+          i('gen_ai.usage.input_tokens', 1500),
+          i('gen_ai.usage.output_tokens', 120),
+          s('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', content: 'The CA bundle is stale.' }])),
+        ]),
+        span('x', undefined, 'GET /health', 0, 1, [s('http.method', 'GET')]),
+      ]),
+    );
+    expect(r.skipped).toBe(1);
+    expect(r.envelopes).toHaveLength(1);
+    const t = r.envelopes[0]!.data;
+    expect(t).toMatchObject({
+      session_id: 'conv-9',
+      agent: 'triage',
+      input: 'Why are checkouts failing?',
+      output: 'The CA bundle is stale.',
+      footprint: { input_tokens: 2700, output_tokens: 200 },
+      usage: {
+        input_tokens: 2700,
+        output_tokens: 200,
+        cost: 0.0042,
+        latency_ms: 2400,
+        llm_calls: 2,
+        tool_calls: 1,
+        errors: 1,
+      },
+    });
+    expect(t.turn).toBeUndefined();
+    expect(
+      (t.calls as { kind: string; start_ms: number; duration_ms: number; error?: string }[]).map((c) => [
+        c.kind,
+        c.start_ms,
+        c.duration_ms,
+        c.error ?? null,
+      ]),
+    ).toEqual([
+      ['llm', 10, 890, null],
+      ['tool', 950, 450, 'timeout after 450 ms'],
+      ['llm', 1450, 900, null],
+    ]);
+    // Valid as a turn once the server gives it a number.
+    expect(normalizeEnvelope({ type: 'turn', data: { ...t, turn: 1 } }).ok).toBe(true);
+  });
+
+  it('reads OpenInference: retrieved documents are the recalled artifacts, tokens from llm.token_count', () => {
+    const r = otlpToEnvelopes(
+      body([
+        {
+          traceId: 'oi',
+          spanId: 'a',
+          name: 'agent',
+          attributes: [s('openinference.span.kind', 'AGENT'), s('session.id', 'sess-4'), s('input.value', 'hi')],
+        },
+        {
+          traceId: 'oi',
+          spanId: 'r',
+          parentSpanId: 'a',
+          name: 'retrieve',
+          attributes: [
+            s('openinference.span.kind', 'RETRIEVER'),
+            s('retrieval.documents.1.document.id', 'doc-b'),
+            s('retrieval.documents.0.document.id', 'doc-a'),
+          ],
+        },
+        {
+          traceId: 'oi',
+          spanId: 'l',
+          parentSpanId: 'a',
+          name: 'llm',
+          attributes: [
+            s('openinference.span.kind', 'LLM'),
+            s('llm.model_name', 'claude'),
+            i('llm.token_count.prompt', 300),
+            i('llm.token_count.completion', 40),
+            s('output.value', 'hello'),
+          ],
+        },
+      ]),
+    );
+    expect(r.envelopes).toHaveLength(1);
+    expect(r.envelopes[0]!.data).toMatchObject({
+      session_id: 'sess-4',
+      input: 'hi',
+      output: 'hello',
+      recalled: ['doc-a', 'doc-b'],
+      footprint: { input_tokens: 300, output_tokens: 40 },
+    });
+  });
+
+  it('refuses a call whose parent came in another export; an agent span with an unseen parent is a turn', () => {
+    const r = otlpToEnvelopes(
+      body([
+        {
+          traceId: 'z',
+          spanId: 'c',
+          parentSpanId: 'gone',
+          name: 'chat',
+          attributes: [s('gen_ai.operation.name', 'chat')],
+        },
+        {
+          traceId: 'z',
+          spanId: 't',
+          parentSpanId: 'c',
+          name: 'tool',
+          attributes: [s('gen_ai.operation.name', 'execute_tool')],
+        },
+        {
+          traceId: 'y',
+          spanId: 'a',
+          parentSpanId: 'http',
+          name: 'agent',
+          attributes: [s('gen_ai.operation.name', 'invoke_agent')],
+        },
+      ]),
+    );
+    expect(r.errors).toEqual([
+      {
+        source: 'resourceSpans[0].scopeSpans[0].spans[0]',
+        message: expect.stringMatching(
+          /^a llm span whose parent span gone is not in this export: send each trace whole/,
+        ),
+      },
+    ]);
+    expect(r.envelopes.map((e) => e.data.otel)).toEqual([{ trace_id: 'y', span_id: 'a', name: 'agent' }]);
+  });
+
+  it('keeps a tagged span the turn when an agent span above it is traced too, with the agent’s name', () => {
+    const r = otlpToEnvelopes(
+      body([
+        {
+          traceId: 'q',
+          spanId: 'p',
+          name: 'invoke_agent',
+          attributes: [s('gen_ai.operation.name', 'invoke_agent'), s('gen_ai.agent.name', 'planner')],
+        },
+        {
+          traceId: 'q',
+          spanId: 'c',
+          parentSpanId: 'p',
+          name: 'chat',
+          attributes: [s('gen_ai.operation.name', 'chat'), i('mnemoscope.turn', 4), s('mnemoscope.session_id', 'run')],
+        },
+      ]),
+    );
+    expect(r.envelopes.map((e) => [e.data.turn, e.data.agent, e.data.session_id])).toEqual([[4, 'planner', 'run']]);
   });
 
   it('refuses a body that is not an export request', () => {

@@ -1,21 +1,20 @@
 /**
  * OpenTelemetry traces (an ExportTraceServiceRequest as OTLP/HTTP JSON carries it; protobuf is decoded into the
- * same shape by otlp-proto.ts) to ingest envelopes, so an agent already instrumented with OpenTelemetry sends its
- * memory by adding a few span attributes:
+ * same shape by otlp-proto.ts) to ingest envelopes:
  *
- * - A span with `mnemoscope.turn` (integer) is one turn. Its session is `mnemoscope.session_id`, else
- *   `gen_ai.conversation.id`, else `session.id`, else the trace id; its agent `mnemoscope.agent`,
- *   else `gen_ai.agent.name`, else the resource's `service.name`. Input and output come from
- *   `mnemoscope.input` / `mnemoscope.output`, else the GenAI conventions' `gen_ai.input.messages` /
- *   `gen_ai.output.messages` (text parts joined) or `gen_ai.prompt` / `gen_ai.completion`. The CCS is
- *   `mnemoscope.ccs` (JSON object or the ACC paper's text notation). Also read: `mnemoscope.recalled`,
- *   `mnemoscope.qualified` (string arrays or JSON), `mnemoscope.hallucination`, `mnemoscope.drift`,
- *   `mnemoscope.utility`, `mnemoscope.success`, `mnemoscope.title`; token usage
- *   (`gen_ai.usage.input_tokens` / `output_tokens`) goes into the footprint.
+ * - Whole traces become turns (GenAI conventions or OpenInference, no Mnemoscope attribute needed): see
+ *   `otlpToEnvelopes`. Their LLM, tool and retriever calls go into the turn's `calls` and `usage`.
+ * - A span with `mnemoscope.turn` (integer) is that turn. Its session is `mnemoscope.session_id`, else
+ *   `gen_ai.conversation.id`, else `session.id` (on it, below it or above it), else the trace id; its agent
+ *   `mnemoscope.agent`, else `gen_ai.agent.name`, else the resource's `service.name`. Input and output come from
+ *   `mnemoscope.input` / `mnemoscope.output`, else `gen_ai.input.messages` / `gen_ai.output.messages` (text parts
+ *   joined), `gen_ai.prompt` / `gen_ai.completion` or `input.value` / `output.value`. The CCS is `mnemoscope.ccs` (JSON
+ *   object or the ACC paper's text notation). Also read: `mnemoscope.recalled`, `mnemoscope.qualified` (string arrays
+ *   or JSON), `mnemoscope.hallucination`, `mnemoscope.drift`, `mnemoscope.utility`, `mnemoscope.success`,
+ *   `mnemoscope.title`; token usage goes into the footprint.
  * - Span events named `mnemoscope.memory_event` (attribute `event`: the event as JSON) and
  *   `mnemoscope.artifact` (attributes `id`, `content`, `kind`) become memory events and artifacts.
- * - Other spans are counted as skipped: GenAI tracing without Mnemoscope attributes is welcome and
- *   ignored.
+ * - Other spans are skipped (counted); spans that cannot be placed are errors with the reason.
  *
  * Pure; the route validates the resulting envelopes like any other ingest.
  */
@@ -133,116 +132,355 @@ function ccsOf(v: unknown): unknown {
   return v;
 }
 
-/** Maps one request in OTLP/JSON shape. Throws only on a body that is not an ExportTraceServiceRequest at all. */
+interface FlatSpan {
+  source: string;
+  traceId: string | null;
+  spanId: string | null;
+  parent: string | null;
+  name: string | null;
+  start: number | null;
+  end: number | null;
+  a: Record<string, unknown>;
+  error: string | null;
+  events: unknown[];
+}
+
+/** What a span is, by the GenAI conventions (`gen_ai.operation.name`) or OpenInference (`openinference.span.kind`). */
+export type CallKind = 'agent' | 'chain' | 'llm' | 'tool' | 'retriever' | 'embedding';
+
+const GENAI_KIND: Record<string, CallKind> = {
+  invoke_agent: 'agent',
+  create_agent: 'agent',
+  chat: 'llm',
+  text_completion: 'llm',
+  generate_content: 'llm',
+  execute_tool: 'tool',
+  embeddings: 'embedding',
+};
+const OI_KIND: Record<string, CallKind> = {
+  AGENT: 'agent',
+  CHAIN: 'chain',
+  LLM: 'llm',
+  TOOL: 'tool',
+  RETRIEVER: 'retriever',
+  EMBEDDING: 'embedding',
+  RERANKER: 'retriever',
+};
+
+function kindOf(a: Record<string, unknown>): CallKind | null {
+  const g = str(a['gen_ai.operation.name']);
+  if (g && GENAI_KIND[g]) return GENAI_KIND[g];
+  const o = str(a['openinference.span.kind']);
+  if (o && OI_KIND[o.toUpperCase()]) return OI_KIND[o.toUpperCase()]!;
+  return null;
+}
+
+const nanos = (v: unknown) => {
+  const n = typeof v === 'string' ? Number(v) : typeof v === 'number' ? v : NaN;
+  return Number.isFinite(n) && n > 0 ? n : null;
+};
+const clip = (v: string | null, n = 2000) => (v && v.length > n ? `${v.slice(0, n - 1)}…` : v);
+const textOf = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? null : JSON.stringify(v));
+
+/** A span's input and output text, by whichever convention it follows. */
+function inputOf(a: Record<string, unknown>): string | null {
+  return (
+    str(a['mnemoscope.input']) ??
+    messagesText(a['gen_ai.input.messages']) ??
+    str(a['gen_ai.prompt']) ??
+    str(a['input.value']) ??
+    null
+  );
+}
+function outputOf(a: Record<string, unknown>): string | null {
+  return (
+    str(a['mnemoscope.output']) ??
+    messagesText(a['gen_ai.output.messages']) ??
+    str(a['gen_ai.completion']) ??
+    str(a['output.value']) ??
+    null
+  );
+}
+
+/** One LLM, tool, retriever or other call inside a turn, as the replay's waterfall draws it. */
+export interface TurnCall {
+  kind: CallKind | 'span';
+  name: string;
+  /** Milliseconds from the turn's start, and how long it took. */
+  start_ms: number;
+  duration_ms: number | null;
+  model?: string;
+  input_tokens?: number;
+  output_tokens?: number;
+  cost?: number;
+  tool?: string;
+  arguments?: string;
+  result?: string;
+  documents?: string[];
+  error?: string;
+}
+
+/** A turn's totals over its calls (absent figures were not sent). */
+export interface TurnUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cost?: number;
+  latency_ms?: number;
+  llm_calls: number;
+  tool_calls: number;
+  errors: number;
+}
+
+function callOf(sp: FlatSpan, t0: number): TurnCall {
+  const a = sp.a;
+  const kind = kindOf(a) ?? 'span';
+  const c: TurnCall = {
+    kind,
+    name: sp.name ?? kind,
+    start_ms: sp.start !== null ? Math.max(0, Math.round((sp.start - t0) / 1e6)) : 0,
+    duration_ms: sp.start !== null && sp.end !== null ? Math.max(0, Math.round((sp.end - sp.start) / 1e6)) : null,
+  };
+  const model = str(a['gen_ai.response.model']) ?? str(a['gen_ai.request.model']) ?? str(a['llm.model_name']);
+  if (model) c.model = model;
+  const tin = num(a['gen_ai.usage.input_tokens']) ?? num(a['llm.token_count.prompt']);
+  const tout = num(a['gen_ai.usage.output_tokens']) ?? num(a['llm.token_count.completion']);
+  if (tin !== null) c.input_tokens = tin;
+  if (tout !== null) c.output_tokens = tout;
+  const cost = num(a['gen_ai.usage.cost']) ?? num(a['llm.cost.total']);
+  if (cost !== null) c.cost = cost;
+  if (kind === 'tool') {
+    const tool = str(a['gen_ai.tool.name']) ?? str(a['tool.name']);
+    if (tool) c.tool = tool;
+    const args = clip(textOf(a['gen_ai.tool.call.arguments'] ?? a['tool.parameters'] ?? a['input.value']));
+    const result = clip(textOf(a['gen_ai.tool.call.result'] ?? a['output.value']));
+    if (args) c.arguments = args;
+    if (result) c.result = result;
+  }
+  const docs = documentsOf(a);
+  if (docs.length) c.documents = docs;
+  if (sp.error) c.error = sp.error;
+  return c;
+}
+
+/** Ids of the documents a retriever span returned (OpenInference's flattened `retrieval.documents.N.document.id`). */
+function documentsOf(a: Record<string, unknown>): string[] {
+  const out: { k: number; id: string }[] = [];
+  for (const [key, v] of Object.entries(a)) {
+    const m = /^retrieval\.documents\.(\d+)\.document\.id$/.exec(key);
+    if (m && (typeof v === 'string' || typeof v === 'number')) out.push({ k: Number(m[1]), id: String(v) });
+  }
+  return out.sort((x, y) => x.k - y.k).map((d) => d.id);
+}
+
+/** The first value of `key` on the span or any of the spans given, in order. */
+function firstStr(spans: FlatSpan[], ...keys: string[]): string | null {
+  for (const k of keys) for (const sp of spans) if (str(sp.a[k])) return str(sp.a[k]);
+  return null;
+}
+
+/**
+ * Maps one request in OTLP/JSON shape. Throws only on a body that is not an ExportTraceServiceRequest at all.
+ *
+ * Whole traces become turns too: a GenAI or OpenInference span with no such span above it in the request (an
+ * `invoke_agent` / AGENT span, else the topmost chat, chain or tool span) is a turn, and every span below it is one
+ * of the turn's calls (LLM calls with model, tokens, cost and latency; tool calls with arguments, result and errors;
+ * retrievers' documents, which become the turn's recalled artifacts A_t). Such a turn has no number
+ * (`turn` is absent): the server numbers it in its session (`server/services/otel-turns.ts`), keeping the number of
+ * a span sent again. A span with `mnemoscope.turn` is a turn as before, and gathers the calls below it the same way.
+ */
 export function otlpToEnvelopes(body: unknown): OtlpResult {
   if (!body || typeof body !== 'object' || !Array.isArray((body as { resourceSpans?: unknown }).resourceSpans))
     throw new Error('body is not an OTLP ExportTraceServiceRequest: expected {"resourceSpans": [...]}');
   const out: OtlpResult = { envelopes: [], spans: 0, skipped: 0, errors: [] };
   const titled = new Set<string>();
+  const flat: FlatSpan[] = [];
   (body as { resourceSpans: unknown[] }).resourceSpans.forEach((rs, i) => {
     const r = (rs ?? {}) as { resource?: { attributes?: unknown }; scopeSpans?: unknown[] };
     const resource = attributes(r.resource?.attributes);
     (r.scopeSpans ?? []).forEach((ss, j) => {
       ((ss as { spans?: unknown[] })?.spans ?? []).forEach((sp, k) => {
         out.spans++;
-        const source = `resourceSpans[${i}].scopeSpans[${j}].spans[${k}]`;
         const span = (sp ?? {}) as {
           traceId?: string;
           spanId?: string;
+          parentSpanId?: string;
           name?: string;
           startTimeUnixNano?: string | number;
+          endTimeUnixNano?: string | number;
           attributes?: unknown;
           events?: unknown[];
+          status?: { code?: number | string; message?: string };
         };
-        const a = { ...resource, ...attributes(span.attributes) };
-        const session =
-          str(a['mnemoscope.session_id']) ??
-          str(a['gen_ai.conversation.id']) ??
-          str(a['session.id']) ??
-          str(span.traceId);
-        const agent = str(a['mnemoscope.agent']) ?? str(a['gen_ai.agent.name']) ?? str(a['service.name']) ?? 'otel';
-        const timestamp = nanosToIso(span.startTimeUnixNano);
-        let used = false;
-        for (const [e, ev] of (span.events ?? []).entries()) {
-          const event = (ev ?? {}) as { name?: string; attributes?: unknown };
-          const ea = attributes(event.attributes);
-          const where = `${source}.events[${e}]`;
-          if (event.name === 'mnemoscope.memory_event') {
-            used = true;
-            const raw = ea.event;
-            let data: unknown = raw;
-            if (typeof raw === 'string') {
-              try {
-                data = JSON.parse(raw);
-              } catch {
-                out.errors.push({ source: where, message: 'attribute "event" must be the memory event as JSON' });
-                continue;
-              }
-            }
-            out.envelopes.push({ type: 'memory_event', data: (data ?? {}) as Record<string, unknown>, source: where });
-          } else if (event.name === 'mnemoscope.artifact') {
-            used = true;
-            out.envelopes.push({
-              type: 'artifact',
-              data: { ...ea, ...(session ? { session_id: session } : {}), agent },
-              source: where,
-            });
-          }
-        }
-        const turnNo = num(a['mnemoscope.turn']);
-        if (a['mnemoscope.turn'] === undefined) {
-          if (!used) out.skipped++;
-          return;
-        }
-        if (turnNo === null || !Number.isInteger(turnNo)) {
-          out.errors.push({
-            source,
-            message: `mnemoscope.turn must be an integer, got ${JSON.stringify(a['mnemoscope.turn'])}`,
-          });
-          return;
-        }
-        if (!session) {
-          out.errors.push({ source, message: 'no session: set mnemoscope.session_id (or gen_ai.conversation.id)' });
-          return;
-        }
-        const title = str(a['mnemoscope.title']);
-        if (title && !titled.has(session)) {
-          titled.add(session);
-          out.envelopes.push({ type: 'session', data: { id: session, agent, title }, source });
-        }
-        const usage = {
-          input_tokens: num(a['gen_ai.usage.input_tokens']),
-          output_tokens: num(a['gen_ai.usage.output_tokens']),
-        };
-        const footprint = Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== null));
-        const data: Record<string, unknown> = {
-          session_id: session,
-          agent,
-          turn: turnNo,
-          input:
-            str(a['mnemoscope.input']) ?? messagesText(a['gen_ai.input.messages']) ?? str(a['gen_ai.prompt']) ?? '',
-          output:
-            str(a['mnemoscope.output']) ??
-            messagesText(a['gen_ai.output.messages']) ??
-            str(a['gen_ai.completion']) ??
-            '',
-          ccs: ccsOf(a['mnemoscope.ccs']),
-          recalled: list(a['mnemoscope.recalled']) ?? [],
-          qualified: list(a['mnemoscope.qualified']) ?? [],
-          otel: { trace_id: span.traceId ?? null, span_id: span.spanId ?? null, name: span.name ?? null },
-        };
-        if (Object.keys(footprint).length) data.footprint = footprint;
-        if (timestamp) data.timestamp = timestamp;
-        for (const [k, key] of [
-          ['hallucination', 'mnemoscope.hallucination'],
-          ['drift', 'mnemoscope.drift'],
-          ['utility', 'mnemoscope.utility'],
-        ] as const)
-          if (num(a[key]) !== null) data[k] = num(a[key]);
-        if (typeof a['mnemoscope.success'] === 'boolean') data.success = a['mnemoscope.success'];
-        out.envelopes.push({ type: 'turn', data, source });
+        const code = span.status?.code;
+        flat.push({
+          source: `resourceSpans[${i}].scopeSpans[${j}].spans[${k}]`,
+          traceId: str(span.traceId),
+          spanId: str(span.spanId),
+          parent: str(span.parentSpanId),
+          name: str(span.name),
+          start: nanos(span.startTimeUnixNano),
+          end: nanos(span.endTimeUnixNano),
+          a: { ...resource, ...attributes(span.attributes) },
+          error:
+            code === 2 || code === 'STATUS_CODE_ERROR'
+              ? (str(span.status?.message) ?? str(attributes(span.attributes)['error.type']) ?? 'error')
+              : null,
+          events: span.events ?? [],
+        });
       });
     });
   });
+
+  const key = (sp: FlatSpan) => `${sp.traceId}\u0000${sp.spanId}`;
+  const byId = new Map(flat.filter((sp) => sp.spanId).map((sp) => [key(sp), sp]));
+  const parentOf = (sp: FlatSpan) => (sp.parent ? byId.get(`${sp.traceId}\u0000${sp.parent}`) : undefined);
+  const isTurn = (sp: FlatSpan) => sp.a['mnemoscope.turn'] !== undefined;
+  const traced = (sp: FlatSpan) => isTurn(sp) || kindOf(sp.a) !== null;
+  // The turn a span belongs to: the topmost traced span above it (itself included), or an explicit turn on the way.
+  const rootOf = new Map<FlatSpan, FlatSpan | null>();
+  const findRoot = (sp: FlatSpan): FlatSpan | null => {
+    if (rootOf.has(sp)) return rootOf.get(sp)!;
+    rootOf.set(sp, null); // a cycle of parents ends here
+    const up = parentOf(sp);
+    const above = up ? findRoot(up) : null;
+    const root = isTurn(sp) ? sp : (above ?? (traced(sp) ? sp : null));
+    rootOf.set(sp, root);
+    return root;
+  };
+  const ancestors = (sp: FlatSpan): FlatSpan[] => {
+    const up: FlatSpan[] = [];
+    for (let p = parentOf(sp); p && up.length < 64 && !up.includes(p); p = parentOf(p)) up.push(p);
+    return up;
+  };
+  // A traced span above a span tagged `mnemoscope.turn` is not a turn of its own: the tagged one is.
+  const aboveExplicit = new Set(flat.filter(isTurn).flatMap(ancestors));
+  const members = new Map<FlatSpan, FlatSpan[]>();
+  for (const sp of flat) {
+    const root = findRoot(sp);
+    if (root && root !== sp) members.set(root, [...(members.get(root) ?? []), sp]);
+  }
+
+  for (const sp of flat) {
+    const { source, a } = sp;
+    const inTurn = findRoot(sp);
+    const session =
+      str(a['mnemoscope.session_id']) ?? str(a['gen_ai.conversation.id']) ?? str(a['session.id']) ?? sp.traceId;
+    const agent = str(a['mnemoscope.agent']) ?? str(a['gen_ai.agent.name']) ?? str(a['service.name']) ?? 'otel';
+    let used = false;
+    for (const [e, ev] of sp.events.entries()) {
+      const event = (ev ?? {}) as { name?: string; attributes?: unknown };
+      const ea = attributes(event.attributes);
+      const where = `${source}.events[${e}]`;
+      if (event.name === 'mnemoscope.memory_event') {
+        used = true;
+        const raw = ea.event;
+        let data: unknown = raw;
+        if (typeof raw === 'string') {
+          try {
+            data = JSON.parse(raw);
+          } catch {
+            out.errors.push({ source: where, message: 'attribute "event" must be the memory event as JSON' });
+            continue;
+          }
+        }
+        out.envelopes.push({ type: 'memory_event', data: (data ?? {}) as Record<string, unknown>, source: where });
+      } else if (event.name === 'mnemoscope.artifact') {
+        used = true;
+        out.envelopes.push({
+          type: 'artifact',
+          data: { ...ea, ...(session ? { session_id: session } : {}), agent },
+          source: where,
+        });
+      }
+    }
+    // A call whose parent span is not in the request cannot be placed: its turn's agent span (or its caller) comes in
+    // another export. Agent spans and spans without a parent start turns; other orphans are refused with the reason.
+    if (inTurn === sp && !isTurn(sp) && sp.parent && !parentOf(sp) && kindOf(a) !== 'agent' && !aboveExplicit.has(sp)) {
+      out.errors.push({
+        source,
+        message:
+          `a ${kindOf(a)} span whose parent span ${sp.parent} is not in this export: send each trace whole (the ` +
+          'SDK batch span processor, or a collector with the groupbytrace processor), or tag its turn span with ' +
+          'mnemoscope.turn',
+      });
+      continue;
+    }
+    if (inTurn !== sp || aboveExplicit.has(sp)) {
+      // A call inside a turn is the turn's; anything else without Mnemoscope attributes is not memory.
+      if (!inTurn && !used) out.skipped++;
+      continue;
+    }
+    const explicit = isTurn(sp);
+    const turnNo = num(a['mnemoscope.turn']);
+    if (explicit && (turnNo === null || !Number.isInteger(turnNo))) {
+      out.errors.push({
+        source,
+        message: `mnemoscope.turn must be an integer, got ${JSON.stringify(a['mnemoscope.turn'])}`,
+      });
+      continue;
+    }
+    const below = (members.get(sp) ?? []).sort((x, y) => (x.start ?? 0) - (y.start ?? 0));
+    // Where the conventions put the session and the agent: on the turn's span, the spans below it, or (for a tagged
+    // span such as a chat inside invoke_agent) the spans above it.
+    const all = [sp, ...below, ...ancestors(sp)];
+    const turnSession = firstStr(all, 'mnemoscope.session_id', 'gen_ai.conversation.id', 'session.id') ?? sp.traceId;
+    if (!turnSession) {
+      out.errors.push({ source, message: 'no session: set mnemoscope.session_id (or gen_ai.conversation.id)' });
+      continue;
+    }
+    const turnAgent = firstStr(all, 'mnemoscope.agent', 'gen_ai.agent.name') ?? str(a['service.name']) ?? 'otel';
+    const title = str(a['mnemoscope.title']);
+    if (title && !titled.has(turnSession)) {
+      titled.add(turnSession);
+      out.envelopes.push({ type: 'session', data: { id: turnSession, agent: turnAgent, title }, source });
+    }
+    const llms = below.filter((x) => kindOf(x.a) === 'llm');
+    const t0 = sp.start ?? below[0]?.start ?? 0;
+    const calls = below.slice(0, 200).map((x) => callOf(x, t0));
+    const sum = (k: 'input_tokens' | 'output_tokens' | 'cost') =>
+      calls.some((c) => c[k] !== undefined) ? calls.reduce((n, c) => n + (c[k] ?? 0), 0) : null;
+    const own = callOf(sp, t0);
+    const usage = {
+      input_tokens: own.input_tokens ?? sum('input_tokens'),
+      output_tokens: own.output_tokens ?? sum('output_tokens'),
+    };
+    const footprint = Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== null));
+    const recalledDocs = [...new Set(below.flatMap((x) => documentsOf(x.a)))];
+    const data: Record<string, unknown> = {
+      session_id: turnSession,
+      agent: turnAgent,
+      ...(explicit ? { turn: turnNo } : {}),
+      input: inputOf(a) ?? (llms[0] ? inputOf(llms[0].a) : null) ?? '',
+      output: outputOf(a) ?? (llms.length ? outputOf(llms.at(-1)!.a) : null) ?? '',
+      // A traced agent that sends no CCS still has turns: an empty state (the replay says so), its work in `calls`.
+      ccs: ccsOf(a['mnemoscope.ccs']) ?? (explicit ? undefined : {}),
+      recalled: list(a['mnemoscope.recalled']) ?? recalledDocs,
+      qualified: list(a['mnemoscope.qualified']) ?? [],
+      otel: { trace_id: sp.traceId ?? null, span_id: sp.spanId ?? null, name: sp.name ?? null },
+    };
+    if (calls.length) {
+      data.calls = calls;
+      const cost = own.cost ?? sum('cost');
+      data.usage = {
+        ...footprint,
+        ...(cost !== null ? { cost } : {}),
+        ...(own.duration_ms !== null ? { latency_ms: own.duration_ms } : {}),
+        llm_calls: calls.filter((c) => c.kind === 'llm').length,
+        tool_calls: calls.filter((c) => c.kind === 'tool').length,
+        errors: calls.filter((c) => c.error).length,
+      };
+    }
+    if (Object.keys(footprint).length) data.footprint = footprint;
+    const timestamp = nanosToIso(sp.start);
+    if (timestamp) data.timestamp = timestamp;
+    for (const [k, name] of [
+      ['hallucination', 'mnemoscope.hallucination'],
+      ['drift', 'mnemoscope.drift'],
+      ['utility', 'mnemoscope.utility'],
+    ] as const)
+      if (num(a[name]) !== null) data[k] = num(a[name]);
+    if (typeof a['mnemoscope.success'] === 'boolean') data.success = a['mnemoscope.success'];
+    out.envelopes.push({ type: 'turn', data, source });
+  }
   return out;
 }

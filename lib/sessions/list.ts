@@ -10,6 +10,10 @@ export interface SessionListItem {
   lastAt: string | null;
   meanHallucination: number | null;
   meanDrift: number | null;
+  /** A traced agent's work (whole OTLP traces), where sent: tokens and cost summed, latency a turn's mean. */
+  tokens?: number | null;
+  cost?: number | null;
+  meanLatency?: number | null;
 }
 
 /** Rows of the sessions list fetched at a time (`sessions.page`). */

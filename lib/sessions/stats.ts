@@ -25,6 +25,13 @@ export interface SessionStats {
   width: number;
   ccs: Bucket[];
   transcript: Bucket[];
+  /** A traced agent's work (whole OTLP traces): tokens in + out, cost, latency, summed over turns that sent them. */
+  tokens: number;
+  tokensN: number;
+  cost: number;
+  costN: number;
+  latencySum: number;
+  latencyN: number;
 }
 
 export interface StatsTurn {
@@ -36,6 +43,10 @@ export interface StatsTurn {
   /** The turn's footprint, CCS and transcript, when sent. */
   ccs: number | null;
   transcript: number | null;
+  /** The turn's tokens (in + out), cost and latency in ms, when a traced agent sent them. */
+  tokens?: number | null;
+  cost?: number | null;
+  latency?: number | null;
 }
 
 export const emptyStats = (): SessionStats => ({
@@ -49,6 +60,12 @@ export const emptyStats = (): SessionStats => ({
   width: 1,
   ccs: [],
   transcript: [],
+  tokens: 0,
+  tokensN: 0,
+  cost: 0,
+  costN: 0,
+  latencySum: 0,
+  latencyN: 0,
 });
 
 /** The bucket of a turn number at a width (turns before 1 fall in the first). */
@@ -104,6 +121,18 @@ export function addTurns(s: SessionStats, turns: readonly StatsTurn[]): SessionS
     if (t.drift !== null && Number.isFinite(t.drift)) {
       out.dSum += t.drift;
       out.dN++;
+    }
+    if (t.tokens !== null && t.tokens !== undefined && Number.isFinite(t.tokens)) {
+      out.tokens += t.tokens;
+      out.tokensN++;
+    }
+    if (t.cost !== null && t.cost !== undefined && Number.isFinite(t.cost)) {
+      out.cost += t.cost;
+      out.costN++;
+    }
+    if (t.latency !== null && t.latency !== undefined && Number.isFinite(t.latency)) {
+      out.latencySum += t.latency;
+      out.latencyN++;
     }
     const i = bucketOf(t.turn, out.width);
     put(out.ccs, i, t.ccs);

@@ -3,7 +3,8 @@ import { otlpToEnvelopes } from '@/lib/otel/otlp';
 import { decodeTraceRequest, encodeStatus, encodeTraceResponse } from '@/lib/otel/otlp-proto';
 import { shapeProblem } from '@/lib/ingest/depth';
 import { env } from '@/server/env';
-import { ingest, storePrepared } from '@/server/services/ingest';
+import { storePrepared } from '@/server/services/ingest';
+import { ingestOtel } from '@/server/services/otel-turns';
 import { prepareBody } from '@/server/services/ingest-prepare';
 import { annotate, log } from '@/server/log';
 import { authedBody, jsonError, withDomainErrors } from './respond';
@@ -80,15 +81,7 @@ async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
     return fail((e as Error).message);
   }
   const summary = mapped.envelopes.length
-    ? await ingest(
-        auth.db,
-        auth.projectId,
-        mapped.envelopes.map((e) => ({
-          ok: true as const,
-          value: { type: e.type, data: e.data, source: `otlp:${e.source}` },
-        })),
-        auth.actor,
-      )
+    ? await ingestOtel(auth.db, auth.projectId, mapped.envelopes, auth.actor)
     : { results: [], accepted: 0, duplicates: 0, rejected: 0 };
   annotate({ records: { ...counts(summary), refused: mapped.errors.length } });
   const refused = [

@@ -202,6 +202,9 @@ async function writeTurns(tx: Tx, projectId: string, recs: Pending<Rec<'turn'>>[
       drift: number | null;
       fc: number | null;
       ft: number | null;
+      ut: number | null;
+      uc: number | null;
+      ul: number | null;
     }>(
       await tx.execute(sql`
         insert into ${turns} (project_id, session_id, turn, agent_id, input, output, ccs_raw, ccs, recalled,
@@ -215,7 +218,11 @@ async function writeTurns(tx: Tx, projectId: string, recs: Pending<Rec<'turn'>>[
           "timestamp" text, extra jsonb, redactions jsonb)
         on conflict do nothing
         returning session_id, turn, to_jsonb(ts) #>> '{}' as ts, hallucination, drift,
-                  (footprint->>'ccs')::float8 as fc, (footprint->>'transcript')::float8 as ft`),
+                  (footprint->>'ccs')::float8 as fc, (footprint->>'transcript')::float8 as ft,
+                  case when extra->'usage' ?| array['input_tokens','output_tokens']
+                       then coalesce((extra->'usage'->>'input_tokens')::float8, 0)
+                            + coalesce((extra->'usage'->>'output_tokens')::float8, 0) end as ut,
+                  (extra->'usage'->>'cost')::float8 as uc, (extra->'usage'->>'latency_ms')::float8 as ul`),
     );
     for (const r of rows)
       added.push({
@@ -226,6 +233,9 @@ async function writeTurns(tx: Tx, projectId: string, recs: Pending<Rec<'turn'>>[
         drift: r.drift === null ? null : Number(r.drift),
         ccs: r.fc === null ? null : Number(r.fc),
         transcript: r.ft === null ? null : Number(r.ft),
+        tokens: r.ut === null ? null : Number(r.ut),
+        cost: r.uc === null ? null : Number(r.uc),
+        latency: r.ul === null ? null : Number(r.ul),
       });
     const keys = new Set(rows.map((r) => `${r.session_id}\u0000${r.turn}`));
     for (const p of chunk) if (keys.has(`${p.record.sessionId}\u0000${p.record.turn}`)) stored.add(p.index);

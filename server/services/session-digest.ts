@@ -125,7 +125,8 @@ async function advance(db: Tx, projectId: string, id: string): Promise<'more' | 
     if (s.turns >= now.turns) return 'done';
     const rows = rowsOf<DigestRow>(
       await tx.execute(sql`
-        select turn, timestamp, extra->>'stress' as stress, footprint, hallucination, drift, judge, ccs
+        select turn, timestamp, extra->>'stress' as stress, footprint, hallucination, drift, judge, ccs,
+               extra->'usage' as usage
           from turns
          where project_id = ${projectId} and session_id = ${id}
                ${s.last_turn === null ? sql`` : sql`and turn > ${s.last_turn}`}

@@ -24,6 +24,8 @@ const turns = (session: string, numbers: number[]) =>
         ccs: { constraints: ['keep(x)'] },
         hallucination: (n % 10) / 10,
         timestamp: new Date(Date.UTC(2026, 10, 1) + n * 60_000).toISOString(),
+        // A traced agent's work on some turns (as OTLP whole traces leave it in the turn's extra fields).
+        ...(n % 2 ? {} : { usage: { input_tokens: n, output_tokens: 1, cost: n / 1000, latency_ms: 10 * n } }),
       },
     },
   }));
@@ -41,6 +43,15 @@ const stored = async (h: DbHandle) =>
     await h.db.execute(sql`select session_id, turn_count, to_jsonb(first_at) #>> '{}' as first_at,
       to_jsonb(last_at) #>> '{}' as last_at, h_n, d_n, width, ccs, transcript from session_stats
       order by project_id, session_id`),
+  );
+
+const usage = async (h: DbHandle) =>
+  rowsOf<Record<string, unknown>>(
+    await h.db.execute(sql`select session_id, tokens, tokens_n, cost, cost_n, latency_sum, latency_n
+      from session_stats order by project_id, session_id`),
+  ).map((r) =>
+    // Sums in another order (a batch at a time, or SQL's) differ in the last bits of a float.
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'session_id' ? v : +Number(v).toFixed(9)])),
   );
 
 describe.each(DRIVERS)('session figures on %s', (driver) => {
@@ -67,11 +78,27 @@ describe.each(DRIVERS)('session figures on %s', (driver) => {
       ),
     );
     const incremental = await stored(h);
+    const usageBefore = await usage(h);
+    // 109 turns, of which the even-numbered ones (54) sent usage: tokens n + 1, cost n / 1000, latency 10 n.
+    const evens = [2, 4, 70, 72, 200, ...Array.from({ length: 100 }, (_, i) => 300 + i).filter((n) => n % 2 === 0)];
+    expect(usageBefore.find((r) => r.session_id === 'long')).toEqual({
+      session_id: 'long',
+      tokens: evens.reduce((a, n) => a + n + 1, 0),
+      tokens_n: evens.length,
+      cost: expect.closeTo(
+        evens.reduce((a, n) => a + n / 1000, 0),
+        9,
+      ),
+      cost_n: evens.length,
+      latency_sum: evens.reduce((a, n) => a + 10 * n, 0),
+      latency_n: evens.length,
+    });
     const long = incremental.find((r) => r.session_id === 'long')!;
     expect(long).toMatchObject({ turn_count: 109, width: 8, h_n: 109 });
     await h.db.execute(sql`delete from session_stats`);
     expect(await rebuildSessionStats(h.db, 'missing')).toBe(incremental.length);
     expect(await stored(h)).toEqual(incremental);
+    expect(await usage(h)).toEqual(usageBefore);
     expect(await rebuildSessionStats(h.db, 'missing')).toBe(0);
     // The migration's back-fill gives the same figures.
     await h.db.execute(sql`delete from session_stats`);

@@ -28,6 +28,12 @@ interface StatsRow {
   width: number;
   ccs: Bucket[];
   transcript: Bucket[];
+  tokens: number;
+  tokens_n: number;
+  cost: number;
+  cost_n: number;
+  latency_sum: number;
+  latency_n: number;
 }
 
 const fromRow = (r: StatsRow): SessionStats => ({
@@ -41,6 +47,12 @@ const fromRow = (r: StatsRow): SessionStats => ({
   width: Number(r.width),
   ccs: r.ccs,
   transcript: r.transcript,
+  tokens: Number(r.tokens),
+  tokensN: Number(r.tokens_n),
+  cost: Number(r.cost),
+  costN: Number(r.cost_n),
+  latencySum: Number(r.latency_sum),
+  latencyN: Number(r.latency_n),
 });
 
 async function save(tx: Tx, projectId: string, stats: Map<string, SessionStats>) {
@@ -58,19 +70,29 @@ async function save(tx: Tx, projectId: string, stats: Map<string, SessionStats>)
       width: s.width,
       ccs: s.ccs,
       transcript: s.transcript,
+      tokens: s.tokens,
+      tokens_n: s.tokensN,
+      cost: s.cost,
+      cost_n: s.costN,
+      latency_sum: s.latencySum,
+      latency_n: s.latencyN,
     })),
   );
   await tx.execute(sql`
     insert into session_stats (project_id, session_id, turn_count, first_at, last_at, h_sum, h_n, d_sum, d_n,
-                               width, ccs, transcript)
+                               width, ccs, transcript, tokens, tokens_n, cost, cost_n, latency_sum, latency_n)
     select ${projectId}, x.session_id, x.turn_count, x.first_at::timestamptz, x.last_at::timestamptz, x.h_sum,
-           x.h_n, x.d_sum, x.d_n, x.width, x.ccs, x.transcript
+           x.h_n, x.d_sum, x.d_n, x.width, x.ccs, x.transcript, x.tokens, x.tokens_n, x.cost, x.cost_n,
+           x.latency_sum, x.latency_n
       from jsonb_to_recordset(${payload}::jsonb) as x(session_id text, turn_count int, first_at text, last_at text,
-           h_sum float8, h_n int, d_sum float8, d_n int, width int, ccs jsonb, transcript jsonb)
+           h_sum float8, h_n int, d_sum float8, d_n int, width int, ccs jsonb, transcript jsonb, tokens float8,
+           tokens_n int, cost float8, cost_n int, latency_sum float8, latency_n int)
     on conflict (project_id, session_id) do update set
       turn_count = excluded.turn_count, first_at = excluded.first_at, last_at = excluded.last_at,
       h_sum = excluded.h_sum, h_n = excluded.h_n, d_sum = excluded.d_sum, d_n = excluded.d_n,
-      width = excluded.width, ccs = excluded.ccs, transcript = excluded.transcript`);
+      width = excluded.width, ccs = excluded.ccs, transcript = excluded.transcript, tokens = excluded.tokens,
+      tokens_n = excluded.tokens_n, cost = excluded.cost, cost_n = excluded.cost_n,
+      latency_sum = excluded.latency_sum, latency_n = excluded.latency_n`);
 }
 
 /**
@@ -93,12 +115,22 @@ export async function addToSessionStats(tx: Tx, projectId: string, turns: (Stats
        order by n
       on conflict (project_id, session_id) do update set turn_count = session_stats.turn_count
       returning session_id, turn_count, to_jsonb(first_at) #>> '{}' as first_at, to_jsonb(last_at) #>> '{}' as last_at,
-                h_sum, h_n, d_sum, d_n, width, ccs, transcript`),
+                h_sum, h_n, d_sum, d_n, width, ccs, transcript, tokens, tokens_n, cost, cost_n, latency_sum,
+                latency_n`),
   );
   const next = new Map<string, SessionStats>();
   for (const row of current) next.set(row.session_id, addTurns(fromRow(row), bySession.get(row.session_id)!));
   await save(tx, projectId, next);
 }
+
+/** A turn's tokens (in + out; null when neither was sent), cost and latency, as SQL over `turns t` (OTLP usage). */
+export const TOKENS = sql.raw(
+  `case when t.extra->'usage' ?| array['input_tokens','output_tokens'] then ` +
+    `coalesce((t.extra->'usage'->>'input_tokens')::float8, 0) + ` +
+    `coalesce((t.extra->'usage'->>'output_tokens')::float8, 0) end`,
+);
+export const COST = sql.raw(`(t.extra->'usage'->>'cost')::float8`);
+export const LATENCY = sql.raw(`(t.extra->'usage'->>'latency_ms')::float8`);
 
 /**
  * Recomputes the figures from the turns: of one project (after an import), or of every session that has turns
@@ -111,7 +143,22 @@ export async function rebuildSessionStats(tx: Tx, scope: { projectId: string } |
                          where s.project_id = t.project_id and s.session_id = t.session_id)`
       : sql`t.project_id = ${scope.projectId}`;
   const base = rowsOf<
-    Pick<StatsRow, 'session_id' | 'first_at' | 'last_at' | 'h_sum' | 'h_n' | 'd_sum' | 'd_n'> & {
+    Pick<
+      StatsRow,
+      | 'session_id'
+      | 'first_at'
+      | 'last_at'
+      | 'h_sum'
+      | 'h_n'
+      | 'd_sum'
+      | 'd_n'
+      | 'tokens'
+      | 'tokens_n'
+      | 'cost'
+      | 'cost_n'
+      | 'latency_sum'
+      | 'latency_n'
+    > & {
       project_id: string;
       n: number;
       max_turn: number;
@@ -121,7 +168,10 @@ export async function rebuildSessionStats(tx: Tx, scope: { projectId: string } |
       select t.project_id, t.session_id, count(*)::int as n, to_jsonb(min(t.ts)) #>> '{}' as first_at,
              to_jsonb(max(t.ts)) #>> '{}' as last_at,
              coalesce(sum(t.hallucination), 0)::float8 as h_sum, count(t.hallucination)::int as h_n,
-             coalesce(sum(t.drift), 0)::float8 as d_sum, count(t.drift)::int as d_n, max(t.turn)::int as max_turn
+             coalesce(sum(t.drift), 0)::float8 as d_sum, count(t.drift)::int as d_n, max(t.turn)::int as max_turn,
+             coalesce(sum(${TOKENS}), 0)::float8 as tokens, count(${TOKENS})::int as tokens_n,
+             coalesce(sum(${COST}), 0)::float8 as cost, count(${COST})::int as cost_n,
+             coalesce(sum(${LATENCY}), 0)::float8 as latency_sum, count(${LATENCY})::int as latency_n
         from turns t where ${where} group by t.project_id, t.session_id`),
   );
   if (!base.length) return 0;
@@ -141,6 +191,12 @@ export async function rebuildSessionStats(tx: Tx, scope: { projectId: string } |
       hN: Number(b.h_n),
       dSum: Number(b.d_sum),
       dN: Number(b.d_n),
+      tokens: Number(b.tokens),
+      tokensN: Number(b.tokens_n),
+      cost: Number(b.cost),
+      costN: Number(b.cost_n),
+      latencySum: Number(b.latency_sum),
+      latencyN: Number(b.latency_n),
       width,
       ccs: buckets(),
       transcript: buckets(),

@@ -7,6 +7,7 @@ import { sparkline } from '@/lib/sessions/stats';
 import type { SessionListItem, SessionSort } from '@/lib/sessions/list';
 import { NotFoundError } from './errors';
 import { forkOrigin } from '@/lib/ccs/fork';
+import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
 
 const iso = (col: unknown) => sql<string | null>`to_json(${col})#>>'{}'`;
 
@@ -30,6 +31,12 @@ const summaryColumns = {
   dN: sessionStats.dN,
   ccs: sessionStats.ccs,
   transcript: sessionStats.transcript,
+  tokens: sessionStats.tokens,
+  tokensN: sessionStats.tokensN,
+  cost: sessionStats.cost,
+  costN: sessionStats.costN,
+  latencySum: sessionStats.latencySum,
+  latencyN: sessionStats.latencyN,
 };
 
 const withStats = and(eq(sessionStats.projectId, sessions.projectId), eq(sessionStats.sessionId, sessions.id));
@@ -46,6 +53,9 @@ const toSummary = (r: SummaryRow): SessionSummary => ({
   lastAt: r.lastAt,
   meanHallucination: r.hN ? Number(r.hSum) / r.hN : null,
   meanDrift: r.dN ? Number(r.dSum) / r.dN : null,
+  tokens: r.tokensN ? Number(r.tokens) : null,
+  cost: r.costN ? Number(r.cost) : null,
+  meanLatency: r.latencyN ? Number(r.latencySum) / r.latencyN : null,
   footprint: { ccs: sparkline(r.ccs ?? []), transcript: sparkline(r.transcript ?? []) },
 });
 
@@ -193,6 +203,9 @@ export async function listTurns(
       timestamp: turns.timestamp,
       redactions: turns.redactions,
       stress: sql<string | null>`${turns.extra}->>'stress'`,
+      // What a traced agent did in the turn (OTLP whole traces, lib/otel/otlp.ts): its LLM and tool calls, and totals.
+      calls: sql<TurnCall[] | null>`${turns.extra}->'calls'`,
+      usage: sql<TurnUsage | null>`${turns.extra}->'usage'`,
     })
     .from(turns)
     .where(and(eq(turns.projectId, projectId), eq(turns.sessionId, sessionId)))

@@ -88,6 +88,13 @@ export const sessionStats = pgTable(
     width: integer('width').notNull().default(1),
     ccs: jsonb('ccs').$type<[number, number][]>().notNull().default([]),
     transcript: jsonb('transcript').$type<[number, number][]>().notNull().default([]),
+    /** A traced agent's work summed over the turns that sent it (whole OTLP traces): tokens in + out, cost, latency. */
+    tokens: doublePrecision('tokens').notNull().default(0),
+    tokensN: integer('tokens_n').notNull().default(0),
+    cost: doublePrecision('cost').notNull().default(0),
+    costN: integer('cost_n').notNull().default(0),
+    latencySum: doublePrecision('latency_sum').notNull().default(0),
+    latencyN: integer('latency_n').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.sessionId] }),

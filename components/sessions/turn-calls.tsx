@@ -1,0 +1,73 @@
+'use client';
+
+import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
+import { fmtCost, fmtInt, fmtLatency } from '@/lib/format';
+import { MemoryText } from '@/components/ui/memory-text';
+
+const KIND_TONE: Record<string, string> = { llm: 'accent', tool: 'warn', retriever: 'ok' };
+
+/**
+ * What a traced agent did in the turn, as a waterfall: each LLM, tool and retriever call at its start and for its
+ * duration, with model or tool, tokens, cost and errors; the turn's totals above. From whole OTLP traces.
+ */
+export function TurnCalls({ calls, usage }: { calls: TurnCall[]; usage: TurnUsage | null }) {
+  const end = Math.max(1, ...calls.map((c) => c.start_ms + (c.duration_ms ?? 0)), usage?.latency_ms ?? 0);
+  return (
+    <div data-testid="turn-calls">
+      <div className="label-sm" style={{ marginTop: 12 }}>
+        The turn&apos;s calls{' '}
+        {usage ? (
+          <span className="faint" data-testid="turn-usage">
+            {usage.llm_calls} LLM · {usage.tool_calls} tool
+            {usage.input_tokens !== undefined ? ` · ${fmtInt(usage.input_tokens)} tokens in` : ''}
+            {usage.output_tokens !== undefined ? ` · ${fmtInt(usage.output_tokens)} out` : ''}
+            {usage.cost !== undefined ? ` · ${fmtCost(usage.cost)}` : ''}
+            {usage.latency_ms !== undefined ? ` · ${fmtLatency(usage.latency_ms)}` : ''}
+            {usage.errors ? ` · ${usage.errors} failed` : ''}
+          </span>
+        ) : null}
+      </div>
+      <table className="data compact waterfall">
+        <tbody>
+          {calls.map((c, k) => (
+            <tr key={k} data-call-kind={c.kind} className={c.error ? 'call-error' : undefined}>
+              <td>
+                <span className={`badge ${c.error ? 'danger' : (KIND_TONE[c.kind] ?? '')}`}>{c.kind}</span>
+              </td>
+              <td title={c.name}>
+                <div className="mono clip">{c.tool ?? c.model ?? c.name}</div>
+                {c.error ? (
+                  <div className="danger-text" style={{ whiteSpace: 'normal' }}>
+                    <MemoryText text={c.error} />
+                  </div>
+                ) : c.arguments ? (
+                  <div className="cell-sub clip">
+                    <MemoryText text={c.arguments} />
+                  </div>
+                ) : null}
+              </td>
+              <td style={{ width: '48%' }}>
+                <div className="wf-track" aria-hidden="true">
+                  <div
+                    className={`wf-bar wf-${c.kind}`}
+                    style={{
+                      left: `${(100 * c.start_ms) / end}%`,
+                      width: `${Math.max(0.8, (100 * (c.duration_ms ?? 0)) / end)}%`,
+                    }}
+                  />
+                </div>
+                <div className="cell-sub nowrap">
+                  {c.duration_ms !== null ? fmtLatency(c.duration_ms) : '—'}
+                  {c.input_tokens !== undefined || c.output_tokens !== undefined
+                    ? ` · ${fmtInt(c.input_tokens ?? 0)}→${fmtInt(c.output_tokens ?? 0)} tok`
+                    : ''}
+                  {c.cost !== undefined ? ` · ${fmtCost(c.cost)}` : ''}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { fmtCost, fmtDuration, fmtLatency } from './format';
+
+describe('durations', () => {
+  it('read a call latency in ms below a second, in tenths of a second below a minute', () => {
+    expect([fmtLatency(0), fmtLatency(450), fmtLatency(2400), fmtLatency(90_000), fmtLatency(null)]).toEqual([
+      '0 ms',
+      '450 ms',
+      '2.4 s',
+      fmtDuration(90_000),
+      '—',
+    ]);
+  });
+
+  it('read a cost in cents from a dollar up, to two significant digits below (axis ticks stay distinct)', () => {
+    expect([0.0042, 0.015, 0.01, 0, 1.5, null].map(fmtCost)).toEqual([
+      '$0.0042',
+      '$0.015',
+      '$0.01',
+      '$0',
+      '$1.50',
+      '—',
+    ]);
+  });
+});
