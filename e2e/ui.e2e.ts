@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launch } from './browser';
-import { open } from './page';
+import { markedTerms as markedTermsOf, open } from './page';
 import { uiServer } from './ui-server';
 
 const srv = uiServer();
@@ -213,6 +213,44 @@ describe('a new user on the embedded database', () => {
     await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('3 / 3 records · 3 accepted');
     await open(page, '/sessions');
     await page.getByText('picked').first().waitFor();
+  });
+
+  it('imports a LangGraph thread’s checkpoint history as a session, its state channels as the CCS', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-lg-'));
+    const file = path.join(dir, 'thread-history.json');
+    const cp = (step: number, values: Record<string, unknown>) => ({
+      values,
+      next: [],
+      checkpoint: { thread_id: 'lg-thread-e2e', checkpoint_ns: '', checkpoint_id: `c${step}` },
+      metadata: { source: step < 0 ? 'input' : 'loop', step, writes: { agent: {} }, graph_id: 'triage-graph' },
+      created_at: `2026-11-25T09:4${step + 1}:00+00:00`,
+    });
+    const hi = { type: 'human', id: 'm1', content: 'Disk at 95% on db-7.' };
+    writeFileSync(
+      file,
+      JSON.stringify([
+        cp(1, {
+          messages: [hi, { type: 'ai', id: 'm2', content: 'Dropped the stale replication slot.' }],
+          plan: ['drop(stale_slot)', 'verify(disk)'],
+        }),
+        cp(0, { messages: [hi], plan: ['inspect(wal)'] }),
+        cp(-1, { messages: [hi] }),
+      ]),
+    );
+    await open(page, '/settings');
+    await page.getByTestId('import-input').setInputFiles(file);
+    await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('3 / 3 records · 3 accepted');
+    await open(page, '/sessions/lg-thread-e2e?turn=2');
+    await expect
+      .poll(() => page.getByTestId('turn-panel').textContent())
+      .toContain('Dropped the stale replication slot.');
+    expect(
+      await page
+        .locator('[data-testid=ccs-state] [data-field=plan] [data-term]:not([data-mark=removed])')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-term'))),
+    ).toEqual(['drop(stale_slot)', 'verify(disk)']);
+    // What the step dropped from the plan shows as dropped.
+    expect(await markedTermsOf(page, 'plan', 'removed')).toEqual(['inspect(wal)']);
   });
 
   it('masks redacted secrets on the curation page and keeps the secret out of the page', async () => {

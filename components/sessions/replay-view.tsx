@@ -362,6 +362,21 @@ export function ReplayView({
   const first = digest?.firstAt;
   const last = digest?.lastAt;
   const stress = stressAt.get(i);
+  // A per-turn chart linked to the player (the digest's series, the cursor at the current turn).
+  const chart = (title: string, list: (typeof series)['judge'], format: (v: number | null) => string) => (
+    <SeriesChart
+      title={title}
+      series={list}
+      n={n}
+      size={digest!.size}
+      turnAt={turnAt}
+      stress={digest!.stress}
+      index={i}
+      current={current}
+      format={format}
+      onJump={jumpToIndex}
+    />
+  );
 
   return (
     <div className="replay" data-live={pushed !== null ? 'push' : 'poll'}>
@@ -552,67 +567,16 @@ export function ReplayView({
           </div>
 
           <div className="charts-row">
-            <SeriesChart
-              title="Memory footprint"
-              series={series.footprint}
-              n={n}
-              size={digest!.size}
-              turnAt={turnAt}
-              stress={digest!.stress}
-              index={i}
-              current={current}
-              format={fmtTokens}
-              onJump={jumpToIndex}
-            />
-            <SeriesChart
-              title="Hallucination and drift"
-              series={series.anomalies}
-              n={n}
-              size={digest!.size}
-              turnAt={turnAt}
-              stress={digest!.stress}
-              index={i}
-              current={current}
-              format={fmtRate}
-              onJump={jumpToIndex}
-            />
-            <SeriesChart
-              title="Judge"
-              series={series.judge}
-              n={n}
-              size={digest!.size}
-              turnAt={turnAt}
-              stress={digest!.stress}
-              index={i}
-              current={current}
-              format={fmtScore1}
-              onJump={jumpToIndex}
-            />
+            {chart('Memory footprint', series.footprint, fmtTokens)}
+            {chart('Hallucination and drift', series.anomalies, fmtRate)}
+            {chart('Judge', series.judge, fmtScore1)}
           </div>
 
           {series.tokens.length || series.cost.length || series.latency.length ? (
             <div className="charts-row" data-testid="work-charts">
-              {(
-                [
-                  ['Tokens per turn', series.tokens, fmtTokens],
-                  ['Cost per turn', series.cost, fmtCost],
-                  ['Latency per turn', series.latency, fmtLatency],
-                ] as const
-              ).map(([title, list, format]) => (
-                <SeriesChart
-                  key={title}
-                  title={title}
-                  series={list}
-                  n={n}
-                  size={digest!.size}
-                  turnAt={turnAt}
-                  stress={digest!.stress}
-                  index={i}
-                  current={current}
-                  format={format}
-                  onJump={jumpToIndex}
-                />
-              ))}
+              {chart('Tokens per turn', series.tokens, fmtTokens)}
+              {chart('Cost per turn', series.cost, fmtCost)}
+              {chart('Latency per turn', series.latency, fmtLatency)}
             </div>
           ) : null}
 

@@ -123,3 +123,42 @@ export const annotationFilterSchema = z.object({
   turn: z.number().int().positive().optional(),
 });
 export type AnnotationFilter = z.infer<typeof annotationFilterSchema>;
+
+/** An annotation as a stored row has it (camelCase). */
+export interface AnnotationFields {
+  id: string;
+  target: string;
+  sessionId: string | null;
+  turn: number | null;
+  field: string | null;
+  term: string | null;
+  artifactId: string | null;
+  proposalId: string | null;
+  entryId: string | null;
+  name: string | null;
+  value: ScoreValue | null;
+  comment: string | null;
+  author: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** The `annotation` record of a stored annotation, as the API lists it and the session export writes it. */
+export function annotationRecord(a: AnnotationFields) {
+  return {
+    id: a.id,
+    target: a.target,
+    session_id: a.sessionId,
+    turn: a.turn,
+    field: a.field,
+    term: a.term,
+    artifact_id: a.artifactId,
+    proposal_id: a.proposalId,
+    entry_id: a.entryId,
+    name: a.name,
+    value: a.value,
+    comment: a.comment,
+    author: a.author,
+    created_at: a.createdAt,
+  };
+}

@@ -1,4 +1,5 @@
 import type { Envelope } from '@/lib/ingest/contract';
+import { isLangGraphState, langGraphEnvelopes } from './langgraph';
 
 /**
  * Turns files written by real agents (UCS workspaces and exports, curator events, ACC sessions)
@@ -104,6 +105,7 @@ export function convertFile(file: SourceFile, agent?: string): ConvertedFile | {
       return { path: file.path, kind: 'memory events', envelopes: values.map((v) => env('memory_event', v)) };
     if (values.every(isTurn))
       return { path: file.path, kind: 'session turns', envelopes: values.map((v) => env('turn', v)) };
+    if (values.every(isLangGraphState)) return langGraph(values);
     if (values.every(isAction)) {
       if (!agent) return { error: 'a UCS action log needs the agent: pass --agent' };
       return { path: file.path, kind: 'UCS action log', envelopes: values.map((v) => env('ucs_action', v)) };
@@ -126,6 +128,7 @@ export function convertFile(file: SourceFile, agent?: string): ConvertedFile | {
       return { path: file.path, kind: 'memory events', envelopes: v.map((x) => env('memory_event', x)) };
     if (v.every(isTurn)) return { path: file.path, kind: 'session turns', envelopes: v.map((x) => env('turn', x)) };
     if (v.every((x) => isObj(x) && 'consult' in x)) return ucs('UCS consult samples', 'ucs_consult_samples');
+    if (v.every(isLangGraphState)) return langGraph(v);
     return { error: 'a JSON array that is neither envelopes, memory events, session turns nor UCS consult samples' };
   }
   if (!isObj(v)) return { error: 'neither a JSON object nor an array' };
@@ -160,6 +163,15 @@ export function convertFile(file: SourceFile, agent?: string): ConvertedFile | {
       'not a file Mnemoscope knows (UCS state/index/export/PP history/status, memory events, session turns or ' +
       'envelopes)',
   };
+
+  function langGraph(states: unknown[]): ConvertedFile | { error: string } {
+    const r = langGraphEnvelopes(states, {
+      fallbackId: name.replace(/\.(jsonl?|ndjson)$/i, ''),
+      agent,
+      source: file.path,
+    });
+    return 'error' in r ? r : { path: file.path, kind: 'LangGraph thread history', envelopes: r };
+  }
 
   function ucs(kind: string, type: Envelope['type'], namesAgent = false): ConvertedFile | { error: string } {
     if (!agent && !(namesAgent && isObj(v) && typeof v.agent_id === 'string'))

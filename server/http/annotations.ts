@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { z } from 'zod';
-import { annotationFilterSchema } from '@/lib/annotations/contract';
+import { annotationFilterSchema, annotationRecord } from '@/lib/annotations/contract';
 import { env } from '@/server/env';
 import { listAnnotations } from '@/server/services/annotations';
 import { storePrepared } from '@/server/services/ingest';
@@ -82,22 +82,7 @@ export async function annotationsGet(req: Request) {
       after,
     });
     return NextResponse.json({
-      annotations: page.items.map((a) => ({
-        id: a.id,
-        target: a.target,
-        session_id: a.sessionId,
-        turn: a.turn,
-        field: a.field,
-        term: a.term,
-        artifact_id: a.artifactId,
-        proposal_id: a.proposalId,
-        entry_id: a.entryId,
-        name: a.name,
-        value: a.value,
-        comment: a.comment,
-        author: a.author,
-        created_at: a.createdAt,
-      })),
+      annotations: page.items.map(annotationRecord),
       matching: page.matching,
       next: page.next ? Buffer.from(JSON.stringify(page.next)).toString('base64url') : null,
     });

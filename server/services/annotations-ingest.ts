@@ -2,7 +2,7 @@ import { inArray, and, eq, sql } from 'drizzle-orm';
 import type { IngestResult } from '@/lib/ingest/contract';
 import { scoreProblem, type ScoreDefinition } from '@/lib/annotations/contract';
 import type { Tx } from '@/server/db';
-import { annotations, scoreDefinitions } from '@/server/db/schema/annotations';
+import { annotations, definitionColumns, scoreDefinitions } from '@/server/db/schema/annotations';
 import { chunks, firstOf, markStored, type Pending, type Rec } from './ingest-batch';
 
 /**
@@ -16,14 +16,7 @@ export async function rejectMisfitScores(db: Tx, projectId: string, pending: Pen
   if (!named.length) return [];
   const names = [...new Set(named.map((p) => p.record.name!))];
   const defs = await db
-    .select({
-      name: scoreDefinitions.name,
-      kind: scoreDefinitions.kind,
-      min: scoreDefinitions.min,
-      max: scoreDefinitions.max,
-      categories: scoreDefinitions.categories,
-      description: scoreDefinitions.description,
-    })
+    .select(definitionColumns)
     .from(scoreDefinitions)
     .where(and(eq(scoreDefinitions.projectId, projectId), inArray(scoreDefinitions.name, names)));
   const byName = new Map<string, ScoreDefinition>(defs.map((d) => [d.name, d]));

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzl
 import type { AnnotationRecord } from '@/lib/ingest/contract';
 import type { AnnotationFilter, ScoreDefinition, ScoreDefinitionInput } from '@/lib/annotations/contract';
 import { rowsOf, type Db, type Tx } from '@/server/db';
-import { annotations, scoreDefinitions } from '@/server/db/schema/annotations';
+import { annotations, definitionColumns, scoreDefinitions } from '@/server/db/schema/annotations';
 import { auditLog } from '@/server/db/schema/projects';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from './errors';
 import { ingest } from './ingest';
@@ -181,15 +181,6 @@ export async function removeAnnotation(db: Db, projectId: string, id: string, ac
     });
   });
 }
-
-const definitionColumns = {
-  name: scoreDefinitions.name,
-  kind: scoreDefinitions.kind,
-  min: scoreDefinitions.min,
-  max: scoreDefinitions.max,
-  categories: scoreDefinitions.categories,
-  description: scoreDefinitions.description,
-};
 
 /** The project's score definitions, with how many annotations use each name. */
 export async function listScoreDefinitions(db: Tx, projectId: string) {

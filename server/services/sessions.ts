@@ -7,6 +7,7 @@ import { sparkline } from '@/lib/sessions/stats';
 import type { SessionListItem, SessionSort } from '@/lib/sessions/list';
 import { NotFoundError } from './errors';
 import { forkOrigin } from '@/lib/ccs/fork';
+import { annotationRecord } from '@/lib/annotations/contract';
 import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
 
 const iso = (col: unknown) => sql<string | null>`to_json(${col})#>>'{}'`;
@@ -309,26 +310,7 @@ export async function exportSession(db: Tx, projectId: string, id: string): Prom
     .from(annotations)
     .where(and(eq(annotations.projectId, projectId), eq(annotations.sessionId, id)))
     .orderBy(asc(annotations.createdAt), asc(annotations.id));
-  for (const a of notes)
-    out.push({
-      type: 'annotation',
-      data: defined({
-        id: a.id,
-        target: a.target,
-        session_id: a.sessionId,
-        turn: a.turn,
-        field: a.field,
-        term: a.term,
-        artifact_id: a.artifactId,
-        proposal_id: a.proposalId,
-        entry_id: a.entryId,
-        name: a.name,
-        value: a.value,
-        comment: a.comment,
-        author: a.author,
-        created_at: a.createdAt,
-      }),
-    });
+  for (const a of notes) out.push({ type: 'annotation', data: defined(annotationRecord(a)) });
   return out;
 }
 

@@ -24,6 +24,16 @@ export const scoreDefinitions = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.name] })],
 );
 
+/** The columns of a definition that check a value (what `scoreProblem` reads). */
+export const definitionColumns = {
+  name: scoreDefinitions.name,
+  kind: scoreDefinitions.kind,
+  min: scoreDefinitions.min,
+  max: scoreDefinitions.max,
+  categories: scoreDefinitions.categories,
+  description: scoreDefinitions.description,
+};
+
 /**
  * Scores and comments on a turn, a CCS term, an artifact, a proposal or a memory entry, by a person (in the app) or
  * a judge (with an API key). Not tied to their target by a foreign key: a judge may score a turn before the turn
