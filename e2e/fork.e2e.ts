@@ -23,8 +23,8 @@ describe('fork from a turn', () => {
     await page.getByTestId('fork-open').click();
     const box = dialog().getByTestId('fork-ccs');
     const original = await box.inputValue();
-    expect(original).toMatch(/^goal_orientation: /m);
-    expect(original).toMatch(/^constraints: .*no_restart\(nginx\)/m);
+    expect(original).toMatch(/^goal_orientation:$/m);
+    expect(original).toMatch(/^constraints:\n(?: {2}.+\n)* {2}no_restart\(nginx\)$/m);
     await box.fill(`${original}\nreviewer_note: checked(by_oncall`);
     await expect
       .poll(() => dialog().getByTestId('fork-problems').textContent())

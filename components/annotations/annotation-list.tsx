@@ -16,7 +16,7 @@ export const ANNOTATION_PAGE = 50;
 
 /** Where an annotation's target is shown: its turn in the replay, the proposal in the inbox, the entry. */
 export function targetHref(a: Annotation): string | null {
-  if ((a.target === 'turn' || a.target === 'term') && a.sessionId && a.turn)
+  if ((a.target === 'turn' || a.target === 'term') && a.sessionId && a.turn !== null)
     return `/sessions/${encodeURIComponent(a.sessionId)}?turn=${a.turn}`;
   if (a.target === 'artifact' && a.sessionId)
     return `/sessions/${encodeURIComponent(a.sessionId)}?artifact=${encodeURIComponent(a.artifactId ?? '')}`;

@@ -358,6 +358,7 @@ export function Inbox() {
               <AnnotationsSection
                 option={annotateOption({ id: current.id, content: detail.data.proposal.content })}
                 filter={{ proposalId: current.id }}
+                keyHint
               />
             </div>
           ) : null}

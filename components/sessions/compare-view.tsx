@@ -78,7 +78,7 @@ export function CompareView() {
           </div>
         </div>
       </div>
-      <CompareForm key={params.toString()} q={q} onCompare={go} />
+      <CompareForm key={`${q.a}\u0000${q.b}\u0000${JSON.stringify(q.align)}`} q={q} onCompare={go} />
       {q.problems.length ? (
         <div className="banner danger" role="alert" data-testid="compare-problems">
           Not used from the link: {q.problems.join('; ')}
@@ -86,6 +86,7 @@ export function CompareView() {
       ) : null}
       {q.a && q.b ? (
         <Comparison
+          key={`${q.a}\u0000${q.b}`}
           a={q.a}
           b={q.b}
           turn={q.turn}

@@ -5,8 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
-import { checkEditedCcs } from '@/lib/ccs/fork';
-import { toToon } from '@/lib/ccs/parse';
+import { checkEditedCcs, editableCcs } from '@/lib/ccs/fork';
 import type { CcsTerms } from '@/lib/ccs/contract';
 
 /**
@@ -38,7 +37,7 @@ function ForkForm({ sessionId, turn, ccs }: { sessionId: string; turn: number; c
   const trpc = useTRPC();
   const qc = useQueryClient();
   const ids = useId();
-  const [text, setText] = useState(() => toToon(ccs));
+  const [text, setText] = useState(() => editableCcs(ccs));
   const [forkId, setForkId] = useState('');
   const [note, setNote] = useState('');
   const checked = useMemo(() => checkEditedCcs(text), [text]);
@@ -94,7 +93,9 @@ function ForkForm({ sessionId, turn, ccs }: { sessionId: string; turn: number; c
       }}
     >
       <label className="field-col">
-        <span className="label-sm">The CCS to resume from (one field a line: field: term term(…))</span>
+        <span className="label-sm">
+          The CCS to resume from (each field at the margin, its terms one a line below it)
+        </span>
         <textarea
           className="input mono"
           rows={12}

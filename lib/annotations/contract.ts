@@ -120,7 +120,7 @@ export const annotationFilterSchema = z.object({
   commented: z.boolean().optional(),
   proposalId: z.string().min(1).max(256).optional(),
   entryId: z.string().min(1).max(256).optional(),
-  turn: z.number().int().positive().optional(),
+  turn: z.number().int().nonnegative().optional(),
 });
 export type AnnotationFilter = z.infer<typeof annotationFilterSchema>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkEditedCcs, forkOrigin } from './fork';
+import { checkEditedCcs, editableCcs, forkOrigin } from './fork';
 
 describe('an edited CCS for a fork', () => {
   it('reads the text the replay shows, and names each term that does not parse with its field', () => {
@@ -23,6 +23,27 @@ describe('an edited CCS for a fork', () => {
     expect(checkEditedCcs('  \n').problems).toEqual([
       'the CCS has no terms (write `field: term term(...)`, one field a line)',
     ]);
+  });
+
+  it('gives back exactly the terms it showed, free text with spaces included', () => {
+    const ccs = {
+      goal_orientation: ['restore(checkout)'],
+      semantic_gist: ['restart the pod after the CA rotation', 'check(x)'],
+      notes: ['{"a":1}'],
+    };
+    const text = editableCcs(ccs);
+    expect(text).toBe(
+      [
+        'semantic_gist:',
+        '  restart the pod after the CA rotation',
+        '  check(x)',
+        'goal_orientation:',
+        '  restore(checkout)',
+        'notes:',
+        '  {"a":1}',
+      ].join('\n'),
+    );
+    expect(checkEditedCcs(text)).toEqual({ ccs, problems: [] });
   });
 
   it('reads a fork origin from session metadata, and nothing else as one', () => {

@@ -1,4 +1,5 @@
 import type { CcsTerms } from './contract';
+import { CCS_FIELDS } from './contract';
 import { splitTerms } from './parse';
 import { parseTerm } from './terms';
 
@@ -19,30 +20,30 @@ export function forkOrigin(metadata: Record<string, unknown> | null | undefined)
 }
 
 /**
- * A CCS a reviewer edited, as the TOON-style text the replay shows (`field: term term(...)`, terms may go on below),
- * read line by line: every `name:` at the start of a line starts a field (the nine and any other, kept as sent), so
- * a field the reviewer adds is never folded into the one above. Each term is checked with the parser that reads
- * agents' CCSs; every term that does not parse is named with its field and the parser's reason.
+ * A CCS a reviewer edited (`editableCcs`: each field at the margin, its terms one a line below it; `field: t t(…)` on
+ * one line works too), read line by line: every `name:` at the margin starts a field (the nine and any other, kept as
+ * sent), so a field the reviewer adds is never folded into the one above. Each term is checked with the parser that
+ * reads agents' CCSs; every term that does not parse is named with its field and the parser's reason.
  */
 export function checkEditedCcs(text: string): { ccs: CcsTerms; problems: string[] } {
   const ccs: CcsTerms = {};
   const problems: string[] = [];
   let field: string | null = null;
-  let buf: string[] = [];
   const flush = () => {
-    if (field) ccs[field] = [...(ccs[field] ?? []), ...splitTerms(buf.join(' '))];
-    buf = [];
+    if (field) ccs[field] ??= [];
   };
   text.split(/\r?\n/).forEach((line, k) => {
-    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:(?!:)\s*(.*)$/.exec(line);
+    // A field starts at the margin; the terms after its colon are split as agents' are, and every indented line
+    // below it is one term as written (so free text with spaces stays one term).
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*:(?!:)\s*(.*)$/.exec(line);
     if (m) {
       flush();
       field = m[1]!;
-      if (m[2]) buf.push(m[2]);
-    } else if (field) buf.push(line);
-    else if (line.trim()) problems.push(`line ${k + 1}: terms before any field (start with \`field: …\`)`);
+      ccs[field] = [...(ccs[field] ?? []), ...splitTerms(m[2]!)];
+    } else if (field) {
+      if (line.trim()) ccs[field] = [...(ccs[field] ?? []), line.trim()];
+    } else if (line.trim()) problems.push(`line ${k + 1}: terms before any field (start with \`field: …\`)`);
   });
-  flush();
   let terms = 0;
   for (const [f, list] of Object.entries(ccs))
     for (const t of list ?? []) {
@@ -52,4 +53,13 @@ export function checkEditedCcs(text: string): { ccs: CcsTerms; problems: string[
     }
   if (!terms) problems.push('the CCS has no terms (write `field: term term(...)`, one field a line)');
   return { ccs, problems };
+}
+
+/** A CCS as the fork editor shows it: the nine fields first, each at the margin, its terms one a line below it. */
+export function editableCcs(ccs: CcsTerms): string {
+  const known = new Set<string>(CCS_FIELDS);
+  const fields = [...CCS_FIELDS.filter((f) => ccs[f]), ...Object.keys(ccs).filter((f) => !known.has(f))];
+  return fields
+    .map((f) => [`${f}:`, ...(ccs[f] ?? []).map((t) => `  ${t.replace(/\s*\n\s*/g, ' ')}`)].join('\n'))
+    .join('\n');
 }

@@ -52,6 +52,12 @@ describe('capability graph labels', () => {
       bounds: { width: 200, height: 100 },
     });
     expect(edge.get('near_the_right_edge')).toMatchObject({ anchor: 'end' });
+    // Even a label that must show does not leave the drawing: its node out of view, it is not drawn.
+    const gone = placeLabels([{ id: 'far', x: 500, y: 50, r: 4 }], {
+      bounds: { width: 200, height: 100 },
+      always: new Set(['far']),
+    });
+    expect(gone.get('far')).toBeNull();
     // Spread out (as a zoom does), every label fits.
     const wide = nodes.map((n) => ({ ...n, x: n.x * 12, y: n.y * 4 }));
     expect([...placeLabels(wide).values()].every((s) => s !== null)).toBe(true);

@@ -116,7 +116,8 @@ export function placeLabels(
       [{ x: n.x, y: n.y + g + lineH - 2, anchor: 'middle' }, [n.x - w / 2, n.y + g, n.x + w / 2, n.y + g + lineH]],
     ];
     const free = tries.find(([, b]) => !hits(b));
-    const pick = free ?? (opts.always?.has(n.id) ? tries[0] : undefined);
+    // A label that must show (the cursor, the selection) may cover another, but never leaves the drawing.
+    const pick = free ?? (opts.always?.has(n.id) ? tries.find(([, b]) => !outside(b)) : undefined);
     if (pick) taken.push(pick[1]);
     out.set(n.id, pick ? pick[0] : null);
   }

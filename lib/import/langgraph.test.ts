@@ -119,6 +119,49 @@ describe('LangGraph thread history', () => {
     ]);
   });
 
+  it('takes a second run on the same thread as more turns, its input checkpoint giving the next turn its input', () => {
+    const second = [
+      {
+        ...platform[0],
+        values: {
+          ...platform[0]!.values,
+          messages: [...platform[0]!.values.messages, { type: 'human', id: 'm5', content: 'Restart done?' }],
+        },
+        checkpoint: { thread_id: 'th-42', checkpoint_id: 'c4' },
+        metadata: { source: 'input', step: 3, writes: { __start__: {} }, graph_id: 'oncall' },
+      },
+      {
+        ...platform[0],
+        values: {
+          ...platform[0]!.values,
+          messages: [
+            ...platform[0]!.values.messages,
+            { type: 'human', id: 'm5', content: 'Restart done?' },
+            { type: 'ai', id: 'm6', content: 'Yes.' },
+          ],
+        },
+        checkpoint: { thread_id: 'th-42', checkpoint_id: 'c5' },
+        metadata: { source: 'loop', step: 4, writes: { agent: {} }, graph_id: 'oncall' },
+      },
+    ];
+    const r = convertFile({ path: 'th.json', text: JSON.stringify([...second, ...platform]) });
+    if (!('envelopes' in r)) throw new Error(JSON.stringify(r));
+    expect(
+      r.envelopes
+        .slice(1)
+        .map((e) => [
+          (e.data as { turn: number }).turn,
+          (e.data as { input: string }).input,
+          (e.data as { output: string }).output,
+        ]),
+    ).toEqual([
+      [1, 'Checkout returns 504 since 09:40.', 'Looking at the payments CA rotation.'],
+      [2, 'step 1: tools', ''],
+      [3, 'step 2: agent', 'The CA bundle rotated at 09:38; restart needed.'],
+      [4, 'Restart done?', 'Yes.'],
+    ]);
+  });
+
   it('refuses two threads in one file, naming why', () => {
     const two = [platform[0], { ...platform[1], checkpoint: { thread_id: 'other', checkpoint_id: 'x' } }];
     expect(convertFile({ path: 'x.json', text: JSON.stringify(two) })).toEqual({

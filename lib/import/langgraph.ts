@@ -84,8 +84,8 @@ export interface LangGraphOptions {
 }
 
 /**
- * The envelopes of one thread's history (in any order: they are sorted by step). The input checkpoint (step −1)
- * opens the session; every later step is a turn numbered step + 1.
+ * The envelopes of one thread's history (in any order: they are sorted by step). A run's input checkpoint opens it
+ * (its human message is the next turn's input); every other checkpoint is a turn, numbered in step order from 1.
  */
 export function langGraphEnvelopes(states: readonly unknown[], o: LangGraphOptions): Envelope[] | { error: string } {
   const all = states.filter(isObj).filter(isLangGraphState);
@@ -121,6 +121,7 @@ export function langGraphEnvelopes(states: readonly unknown[], o: LangGraphOptio
   const seen = new Set<string>();
   let before: { role: string; text: string; id: string | null }[] = [];
   let human: { role: string; text: string; id: string | null } | undefined;
+  let turn = 0;
   for (const { s, step } of steps) {
     const values = s.values as Json;
     const msgs = (Array.isArray(values.messages) ? values.messages : []).map(message).filter((m) => m !== null);
@@ -132,7 +133,8 @@ export function langGraphEnvelopes(states: readonly unknown[], o: LangGraphOptio
     before = msgs;
     // The human message that starts a run comes with the input checkpoint (step −1): it is the next turn's input.
     human = added.filter((m) => m.role === 'human').at(-1) ?? human;
-    if (step < 0) continue;
+    // A run's input checkpoint (step −1 for the first run, the next step for later runs) holds no work of the graph.
+    if (step < 0 || (s.metadata as Json).source === 'input') continue;
     const writes = isObj((s.metadata as Json).writes) ? ((s.metadata as Json).writes as Json) : {};
     const ai = added.filter((m) => m.role === 'ai' && m.text).at(-1);
     const ccs: Record<string, string[]> = {};
@@ -144,7 +146,8 @@ export function langGraphEnvelopes(states: readonly unknown[], o: LangGraphOptio
       data: {
         session_id: id,
         agent,
-        turn: step + 1,
+        // In order, from 1: steps go on across runs, and a branched history repeats a step.
+        turn: ++turn,
         input: human?.text ?? (Object.keys(writes).length ? `step ${step}: ${Object.keys(writes).join(', ')}` : ''),
         output: ai?.text ?? '',
         ccs,

@@ -307,7 +307,7 @@ export const annotationRecordSchema = z
     id,
     target: z.enum(ANNOTATION_TARGETS, { message: `must be one of: ${ANNOTATION_TARGETS.join(', ')}` }),
     session_id: id.optional(),
-    turn: z.number().int().positive('must be ≥ 1').optional(),
+    turn: z.number().int().nonnegative('must be ≥ 0').optional(),
     field: z.string().min(1).max(64).optional(),
     term: z.string().min(1).max(2000).optional(),
     artifact_id: id.optional(),

@@ -168,6 +168,12 @@ function agentFor(envelopeAgent: string | undefined, data: Json): string | undef
   return typeof a === 'string' && a.trim() ? a.trim() : undefined;
 }
 
+function withoutKey(o: Json, key: string): Json {
+  if (!(key in o)) return o;
+  const { [key]: _, ...rest } = o;
+  return rest;
+}
+
 function isObject(v: unknown): v is Json {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
@@ -221,7 +227,8 @@ export function normalizeEnvelope(raw: unknown): Normalized {
           agentId,
           title: d.title === undefined ? null : redactText(d.title).text,
           domain: d.domain === undefined ? null : redactText(d.domain).text,
-          metadata: redactDeep(d.metadata ?? {}, 'metadata'),
+          // `forked_from` is set only by a reviewer's fork (server/services/session-forks.ts): an agent cannot claim it.
+          metadata: redactDeep(withoutKey(d.metadata ?? {}, 'forked_from'), 'metadata'),
           extra: extras(d as Json, KNOWN_SESSION),
         },
       };

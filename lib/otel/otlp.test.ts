@@ -331,6 +331,31 @@ describe('OTLP/HTTP JSON to envelopes', () => {
     expect(r.envelopes.map((e) => [e.data.turn, e.data.agent, e.data.session_id])).toEqual([[4, 'planner', 'run']]);
   });
 
+  it('puts an artifact sent on a call into the session of the turn the call is part of', () => {
+    const r = otlpToEnvelopes(
+      body([
+        {
+          traceId: 'w',
+          spanId: 'root',
+          name: 'invoke_agent',
+          attributes: [s('gen_ai.operation.name', 'invoke_agent'), s('gen_ai.conversation.id', 'conv-a')],
+        },
+        {
+          traceId: 'w',
+          spanId: 'r',
+          parentSpanId: 'root',
+          name: 'retrieve',
+          attributes: [s('openinference.span.kind', 'RETRIEVER')],
+          events: [{ name: 'mnemoscope.artifact', attributes: [s('id', 'doc-1'), s('content', 'Runbook text.')] }],
+        },
+      ]),
+    );
+    expect(r.envelopes.map((e) => [e.type, e.data.session_id])).toEqual([
+      ['turn', 'conv-a'],
+      ['artifact', 'conv-a'],
+    ]);
+  });
+
   it('refuses a body that is not an export request', () => {
     expect(() => otlpToEnvelopes({ spans: [] })).toThrow(/expected \{"resourceSpans": \[...\]\}/);
     expect(() => otlpToEnvelopes(null)).toThrow(/not an OTLP/);

@@ -360,11 +360,26 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
     if (root && root !== sp) members.set(root, [...(members.get(root) ?? []), sp]);
   }
 
+  // Where the conventions put a turn's session: on its span, the spans below it, or (for a tagged span such as a chat
+  // inside invoke_agent) the spans above it; else the trace.
+  const sessionOfTurn = (root: FlatSpan) =>
+    firstStr(
+      [root, ...(members.get(root) ?? []), ...ancestors(root)],
+      'mnemoscope.session_id',
+      'gen_ai.conversation.id',
+      'session.id',
+    ) ?? root.traceId;
+
   for (const sp of flat) {
     const { source, a } = sp;
     const inTurn = findRoot(sp);
+    // An artifact or memory event on a span belongs to the session of the turn the span is part of.
     const session =
-      str(a['mnemoscope.session_id']) ?? str(a['gen_ai.conversation.id']) ?? str(a['session.id']) ?? sp.traceId;
+      str(a['mnemoscope.session_id']) ??
+      (inTurn ? sessionOfTurn(inTurn) : null) ??
+      str(a['gen_ai.conversation.id']) ??
+      str(a['session.id']) ??
+      sp.traceId;
     const agent = str(a['mnemoscope.agent']) ?? str(a['gen_ai.agent.name']) ?? str(a['service.name']) ?? 'otel';
     let used = false;
     for (const [e, ev] of sp.events.entries()) {
@@ -423,7 +438,7 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
     // Where the conventions put the session and the agent: on the turn's span, the spans below it, or (for a tagged
     // span such as a chat inside invoke_agent) the spans above it.
     const all = [sp, ...below, ...ancestors(sp)];
-    const turnSession = firstStr(all, 'mnemoscope.session_id', 'gen_ai.conversation.id', 'session.id') ?? sp.traceId;
+    const turnSession = sessionOfTurn(sp);
     if (!turnSession) {
       out.errors.push({ source, message: 'no session: set mnemoscope.session_id (or gen_ai.conversation.id)' });
       continue;

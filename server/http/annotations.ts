@@ -36,7 +36,7 @@ export async function annotationsPost(req: Request) {
 
 const query = annotationFilterSchema.omit({ commented: true, turn: true }).extend({
   commented: z.enum(['true', 'false']).optional(),
-  turn: z.coerce.number().int().positive().optional(),
+  turn: z.coerce.number().int().nonnegative().optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   /** The `next` of the previous page, as given. */
   cursor: z.string().max(600).optional(),

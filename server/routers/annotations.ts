@@ -29,7 +29,7 @@ const cursor = z
 const annotationInput = z.object({
   target: z.enum(ANNOTATION_TARGETS),
   session_id: ref.optional(),
-  turn: z.number().int().positive().optional(),
+  turn: z.number().int().nonnegative().optional(),
   field: z.string().min(1).max(64).optional(),
   term: z.string().min(1).max(2000).optional(),
   artifact_id: ref.optional(),

@@ -49,7 +49,7 @@ function where(projectId: string, f: AnnotationFilter): SQL {
         : undefined,
     f.proposalId ? eq(annotations.proposalId, f.proposalId) : undefined,
     f.entryId ? eq(annotations.entryId, f.entryId) : undefined,
-    f.turn ? eq(annotations.turn, f.turn) : undefined,
+    f.turn !== undefined ? eq(annotations.turn, f.turn) : undefined,
   )!;
 }
 

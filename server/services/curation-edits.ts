@@ -49,7 +49,12 @@ export async function createEntry(
       action: 'entry.create',
       subjectType: 'memory_entry',
       subjectId: id,
-      detail: { scope: input.scope, kind: input.kind, note: input.note?.trim() || null, redacted },
+      detail: {
+        scope: input.scope,
+        kind: input.kind,
+        note: input.note?.trim() ? redactText(input.note.trim()).text : null,
+        redacted,
+      },
     });
     return { id, redacted };
   });
@@ -66,8 +71,9 @@ export async function editEntry(
   input: { content?: string; scope?: Scope; kind?: Kind; reason: string; version?: number },
   actor: string,
 ): Promise<{ version: number; edited: string[] }> {
-  const reason = input.reason.trim();
-  if (!reason) throw new InvalidInputError('reason: say why the entry changes (the history keeps it)');
+  if (!input.reason.trim()) throw new InvalidInputError('reason: say why the entry changes (the history keeps it)');
+  // The reason is memory text too (the version history shows it): redacted like the content.
+  const reason = redactText(input.reason.trim()).text;
   const content = input.content === undefined ? undefined : clean(input.content).text;
   return db.transaction(async (tx) => {
     await lockCuration(tx, projectId);

@@ -5,7 +5,7 @@ import { toCurationEvent, toMemoryEventRow, type CurationEvent } from '@/lib/cur
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
-import { addToSessionStats } from './session-stats';
+import { addToSessionStats, usageSql } from './session-stats';
 import { duringIngest, refreshDigestsSoon } from './session-digest';
 import { notifyTurns } from './live';
 import { memoryEvents } from '@/server/db/schema/curation';
@@ -15,6 +15,9 @@ import { chunks, firstOf, markStored, ofType, recordType, type Pending, type Rec
 import { prepareItems, turnRow, type Prepared } from './ingest-prepare';
 import { writeSubstrate } from './substrate-ingest';
 import { rejectMisfitScores, writeAnnotations } from './annotations-ingest';
+
+/** A stored turn's tokens, cost and latency (whole OTLP traces), as its RETURNING clause reads them. */
+const USAGE = usageSql('');
 
 export interface IngestSummary {
   results: IngestResult[];
@@ -219,10 +222,7 @@ async function writeTurns(tx: Tx, projectId: string, recs: Pending<Rec<'turn'>>[
         on conflict do nothing
         returning session_id, turn, to_jsonb(ts) #>> '{}' as ts, hallucination, drift,
                   (footprint->>'ccs')::float8 as fc, (footprint->>'transcript')::float8 as ft,
-                  case when extra->'usage' ?| array['input_tokens','output_tokens']
-                       then coalesce((extra->'usage'->>'input_tokens')::float8, 0)
-                            + coalesce((extra->'usage'->>'output_tokens')::float8, 0) end as ut,
-                  (extra->'usage'->>'cost')::float8 as uc, (extra->'usage'->>'latency_ms')::float8 as ul`),
+                  ${USAGE.tokens} as ut, ${USAGE.cost} as uc, ${USAGE.latency} as ul`),
     );
     for (const r of rows)
       added.push({

@@ -55,6 +55,28 @@ describe.each(DRIVERS)('forks on %s', (driver) => {
     ]);
   });
 
+  it('lets no agent claim a fork: forked_from sent in a session record is dropped', async () => {
+    await ingest(
+      h.db,
+      'default',
+      [
+        {
+          ok: true,
+          value: {
+            type: 'session',
+            data: {
+              id: 'claimed',
+              agent: 'bot',
+              metadata: { forked_from: { session: 'run', turn: 1, by: 'ana' }, k: 1 },
+            },
+          },
+        },
+      ],
+      'api_key:x',
+    );
+    expect((await getSession(h.db, 'default', 'claimed')).metadata).toEqual({ k: 1 });
+  });
+
   it('refuses a CCS that does not parse, a turn the session lacks, a name in use — and writes nothing', async () => {
     const before = await tableCounts(h.db, 'default');
     await expect(

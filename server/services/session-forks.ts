@@ -18,6 +18,22 @@ export async function forkSession(
   projectId: string,
   input: { id: string; turn: number; ccs: string; forkId?: string; note?: string },
   actor: string,
+): Promise<{ id: string; turn: number; forkedFrom: ForkOrigin }> {
+  // Two reviewers forking one session at once may pick the same free name: the second takes the next one.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await forkOnce(db, projectId, input, actor);
+    } catch (e) {
+      if (!(e instanceof ConflictError) || input.forkId?.trim() || attempt >= 3) throw e;
+    }
+  }
+}
+
+async function forkOnce(
+  db: Db,
+  projectId: string,
+  input: { id: string; turn: number; ccs: string; forkId?: string; note?: string },
+  actor: string,
 ) {
   const parent = await sessionState(db, projectId, input.id, input.turn);
   if (!parent) throw new NotFoundError('turn', `${input.id}/${input.turn}`);
@@ -48,7 +64,7 @@ export async function forkSession(
             agent: parent.agent,
             title: `${parent.title ?? input.id} · fork at turn ${input.turn}`,
             ...(meta?.domain ? { domain: meta.domain } : {}),
-            metadata: { forked_from: origin },
+            metadata: {},
           },
         },
       },
@@ -77,6 +93,11 @@ export async function forkSession(
     throw refused.status === 'rejected'
       ? new InvalidInputError(refused.errors.map((e) => `${e.path}: ${e.message}`).join('; '))
       : new ConflictError(`a session named ${JSON.stringify(forkId)} exists already`);
+  // Set here, not through ingest (which drops `forked_from` from what agents send, so none can claim a fork).
+  await db
+    .update(sessions)
+    .set({ metadata: sql`${sessions.metadata} || ${JSON.stringify({ forked_from: origin })}::jsonb` })
+    .where(and(eq(sessions.projectId, projectId), eq(sessions.id, forkId)));
   await db.insert(auditLog).values({
     projectId,
     actor,

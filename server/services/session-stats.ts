@@ -123,14 +123,25 @@ export async function addToSessionStats(tx: Tx, projectId: string, turns: (Stats
   await save(tx, projectId, next);
 }
 
-/** A turn's tokens (in + out; null when neither was sent), cost and latency, as SQL over `turns t` (OTLP usage). */
-export const TOKENS = sql.raw(
-  `case when t.extra->'usage' ?| array['input_tokens','output_tokens'] then ` +
-    `coalesce((t.extra->'usage'->>'input_tokens')::float8, 0) + ` +
-    `coalesce((t.extra->'usage'->>'output_tokens')::float8, 0) end`,
-);
-export const COST = sql.raw(`(t.extra->'usage'->>'cost')::float8`);
-export const LATENCY = sql.raw(`(t.extra->'usage'->>'latency_ms')::float8`);
+/**
+ * A turn's tokens (in + out; null when neither was sent), cost and latency as SQL over the `extra` column of `turns`
+ * (prefixed: `t.` in a query, nothing in a RETURNING clause): the usage a whole OTLP trace left there. `usage` is an
+ * extra field agents may send in any shape, so only JSON numbers count; anything else is no figure, never an error.
+ */
+export function usageSql(prefix: '' | 't.') {
+  const n = (key: string) =>
+    `case when jsonb_typeof(${prefix}extra->'usage'->'${key}') = 'number' ` +
+    `then (${prefix}extra->'usage'->>'${key}')::float8 end`;
+  return {
+    tokens: sql.raw(
+      `case when ${n('input_tokens')} is not null or ${n('output_tokens')} is not null ` +
+        `then coalesce(${n('input_tokens')}, 0) + coalesce(${n('output_tokens')}, 0) end`,
+    ),
+    cost: sql.raw(n('cost')),
+    latency: sql.raw(n('latency_ms')),
+  };
+}
+const { tokens: TOKENS, cost: COST, latency: LATENCY } = usageSql('t.');
 
 /**
  * Recomputes the figures from the turns: of one project (after an import), or of every session that has turns
