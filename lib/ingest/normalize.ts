@@ -227,7 +227,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
           agentId,
           title: d.title === undefined ? null : redactText(d.title).text,
           domain: d.domain === undefined ? null : redactText(d.domain).text,
-          // `forked_from` is set only by a reviewer's fork (server/services/session-forks.ts): an agent cannot claim it.
+          // `forked_from` is set only by a reviewer's fork (services/session-forks.ts): an agent cannot claim it.
           metadata: redactDeep(withoutKey(d.metadata ?? {}, 'forked_from'), 'metadata'),
           extra: extras(d as Json, KNOWN_SESSION),
         },
