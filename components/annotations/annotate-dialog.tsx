@@ -2,6 +2,7 @@
 
 import * as Dialog from '@radix-ui/react-dialog';
 import { useId, useState } from 'react';
+import { submitOnCtrlEnter } from '@/components/ui/forms';
 import { useReturnFocus } from '@/components/ui/return-focus';
 import { scoreProblem, type ScoreDefinition, type ScoreValue } from '@/lib/annotations/contract';
 import { useAnnotate } from './store';
@@ -102,12 +103,7 @@ function AnnotateForm({
         e.preventDefault();
         save();
       }}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-          e.preventDefault();
-          save();
-        }
-      }}
+      onKeyDown={submitOnCtrlEnter}
     >
       <label className="field-col">
         <span className="label-sm">About</span>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { KINDS, SCOPES, type Kind, type Scope } from '@/lib/curation/pipeline';
 import { fmtDateTime } from '@/lib/format';
 import type { RouterInputs, RouterOutputs } from '@/components/trpc/outputs';
+import { submitOnCtrlEnter } from '@/components/ui/forms';
 import { MemoryText } from '@/components/ui/memory-text';
 import { TextDiff } from './text-diff';
 
@@ -71,7 +72,7 @@ export function ProposalDetail({
           }}
           onKeyDown={(ev) => {
             if (ev.key === 'Escape') onCancel();
-            if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) ev.currentTarget.requestSubmit();
+            submitOnCtrlEnter(ev);
           }}
         >
           <textarea

@@ -144,28 +144,24 @@ function CompareForm({
         });
       }}
     >
-      <label className="toolbar">
-        Run A
-        <input
-          className="input mono"
-          list="compare-sessions"
-          value={a}
-          onChange={(e) => (setA(e.target.value), setTyped(e.target.value))}
-          placeholder="session id"
-          aria-label="Run A"
-        />
-      </label>
-      <label className="toolbar">
-        Run B
-        <input
-          className="input mono"
-          list="compare-sessions"
-          value={b}
-          onChange={(e) => (setB(e.target.value), setTyped(e.target.value))}
-          placeholder="session id"
-          aria-label="Run B"
-        />
-      </label>
+      {(
+        [
+          ['Run A', a, setA],
+          ['Run B', b, setB],
+        ] as const
+      ).map(([label, value, setValue]) => (
+        <label key={label} className="toolbar">
+          {label}
+          <input
+            className="input mono"
+            list="compare-sessions"
+            value={value}
+            onChange={(e) => (setValue(e.target.value), setTyped(e.target.value))}
+            placeholder="session id"
+            aria-label={label}
+          />
+        </label>
+      ))}
       <datalist id="compare-sessions">
         {options.data?.items.map((s) => (
           <option key={s.id} value={s.id}>

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { submitOnCtrlEnter } from '@/components/ui/forms';
 import { checkEditedCcs, editableCcs } from '@/lib/ccs/fork';
 import type { CcsTerms } from '@/lib/ccs/contract';
 
@@ -85,12 +86,7 @@ function ForkForm({ sessionId, turn, ccs }: { sessionId: string; turn: number; c
         e.preventDefault();
         save();
       }}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-          e.preventDefault();
-          save();
-        }
-      }}
+      onKeyDown={submitOnCtrlEnter}
     >
       <label className="field-col">
         <span className="label-sm">
