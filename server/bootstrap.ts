@@ -5,6 +5,7 @@ import { provisionKey } from '@/server/services/api-keys';
 import { ensureAdmin, userCount } from '@/server/services/auth';
 import { seedDemo } from '@/server/demo/seed';
 import { curateBacklog } from '@/server/services/curation';
+import { startWebhookWorker } from '@/server/services/webhooks';
 import { job, log } from '@/server/log';
 
 const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
@@ -12,7 +13,7 @@ const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
 /**
  * Opens and migrates the database, makes the default project, provisions MNEMOSCOPE_API_KEY and,
  * on the first start with an empty database, loads the demo through the ingest path; curates memory
- * events an earlier stop left uncurated. Once per process.
+ * events an earlier stop left uncurated; starts sending webhook deliveries. Once per process.
  */
 export function ready(): Promise<DbHandle> {
   if (!g.__mnemoscopeReady) {
@@ -43,6 +44,8 @@ export function ready(): Promise<DbHandle> {
         project: DEFAULT_PROJECT,
         events: (await curateBacklog(db, DEFAULT_PROJECT))?.events ?? 0,
       })).catch(() => null);
+      // Webhook calls decided on any instance are sent by whichever instance claims them first.
+      startWebhookWorker(handle);
       log.info({ event: 'database', driver: handle.driver, location: handle.location }, 'database ready');
       return handle;
     })();

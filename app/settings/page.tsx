@@ -4,6 +4,7 @@ import { ImportFiles } from '@/components/settings/import-files';
 import { RecallModel } from '@/components/settings/recall-model';
 import { Members } from '@/components/settings/members';
 import { ScoreDefinitions } from '@/components/settings/score-definitions';
+import { Webhooks } from '@/components/settings/webhooks';
 
 export const metadata = { title: 'Settings' };
 
@@ -13,7 +14,7 @@ export default function SettingsPage() {
       <div className="page-head">
         <div>
           <h1>Settings</h1>
-          <div className="sub">API keys, storage, imports, members, scores and the recall model</div>
+          <div className="sub">API keys, storage, imports, members, scores, webhooks and the recall model</div>
         </div>
       </div>
       <div style={{ display: 'grid', gap: 14 }}>
@@ -24,6 +25,7 @@ export default function SettingsPage() {
         </div>
         <Members />
         <ScoreDefinitions />
+        <Webhooks />
         <RecallModel />
       </div>
     </>

@@ -5,7 +5,13 @@ import { CONFIDENCES, MEMORY_KINDS, SCOPES, agentlasEventSchema } from '@/lib/in
  * The MCP tools agents call (the transport is server/http/mcp.ts): names, what each does, and the
  * argument schemas the MCP SDK validates against. Pure, so the Connect page can show them too.
  */
-export const MCP_TOOLS = ['submit_memory_event', 'search_memory', 'get_session_state', 'list_dead_ends'] as const;
+export const MCP_TOOLS = [
+  'submit_memory_event',
+  'get_memory_decision',
+  'search_memory',
+  'get_session_state',
+  'list_dead_ends',
+] as const;
 
 /** What each tool does, as MCP clients (and the Connect page) show it. */
 export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
@@ -13,6 +19,11 @@ export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
     'Proposes a durable memory to the curator. It is validated, redacted, checked for safety, evidence, ' +
     'duplicates and conflicts, then written, queued for human review, or rejected. Returns the disposition and ' +
     'the reason.',
+  get_memory_decision:
+    'What became of a memory event you submitted: written, queued for review (`proposed`), approved (with the ' +
+    'fields a reviewer `edited` and the entry as it now reads), rejected with the reason, a `duplicate_of` an ' +
+    'entry, or discarded; `final` is false while a review is pending. Give `wait_seconds` (≤ 50) to wait for a ' +
+    'pending review to be decided.',
   search_memory:
     'Keyword search (Postgres full text, English stemming) over the project’s durable memory entries and its ' +
     'artifact store. All words must match; when nothing does, any word may. Semantic search runs in the ' +
@@ -72,6 +83,16 @@ export const searchMemoryArgs = {
 export const sessionStateArgs = {
   session_id: z.string().trim().min(1).max(256),
   turn: z.number().int().nonnegative().optional().describe('A turn number; default the latest.'),
+};
+export const memoryDecisionArgs = {
+  event_id: z.string().trim().min(1).max(256).describe('The memevt_… id submit_memory_event answered with.'),
+  wait_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .optional()
+    .describe('Wait up to this many seconds for a pending decision (default 0: answer now).'),
 };
 export const deadEndsArgs = {
   agent: z.string().trim().min(1).max(256).optional().describe('A UCS agent id; default every agent of the project.'),

@@ -19,6 +19,7 @@
 import type { z } from 'zod';
 import { normalizeEnvelope } from '@/lib/ingest/normalize';
 import type { DATA_SCHEMAS, FieldError, IngestResult, RecordType } from '@/lib/ingest/contract';
+import type { MemoryDecision } from '@/lib/curation/decision';
 
 /** What `data` may hold for a record type, as the server's zod contract takes it. */
 export type RecordData<T extends RecordType> = z.input<(typeof DATA_SCHEMAS)[T]>;
@@ -234,6 +235,31 @@ export class Mnemoscope {
     if (res.status === 404) return null;
     if (!res.ok) throw new Error(`state of ${sessionId}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
     return (await res.json()) as SessionState;
+  }
+
+  /**
+   * What became of a memory event this agent sent: written, proposed (waiting for a reviewer), approved (`edited`
+   * names what the reviewer changed; `entry.content` is the text as stored), rejected with the reason, a
+   * `duplicate_of` an entry, or discarded. Sends what is queued first (the event may still be in the buffer), then
+   * waits up to `timeoutMs` (default 0: answer now) for a pending review to be decided, in long polls the server
+   * ends as soon as a reviewer decides. Null when the server holds no such event (refused, or not sent). Throws
+   * when the server cannot answer.
+   */
+  async decision(eventId: string, { timeoutMs = 0 }: { timeoutMs?: number } = {}): Promise<MemoryDecision | null> {
+    if (!this.key) throw new Error('no API key: pass apiKey or set MNEMOSCOPE_API_KEY');
+    const deadline = Date.now() + timeoutMs;
+    if (this.queue.length || this.pumping) await this.flush(Math.max(timeoutMs, this.o.timeoutMs));
+    for (;;) {
+      const wait = Math.max(0, Math.min(50, Math.floor((deadline - Date.now()) / 1000)));
+      const res = await this.fetchImpl(
+        `${this.url}/api/v1/memory-events/${encodeURIComponent(eventId)}${wait ? `?wait=${wait}` : ''}`,
+        { headers: { authorization: `Bearer ${this.key}` } },
+      );
+      if (res.status === 404) return null;
+      if (!res.ok) throw new Error(`decision of ${eventId}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+      const d = (await res.json()) as MemoryDecision;
+      if (d.final || Date.now() >= deadline - 1000) return d;
+    }
   }
 
   stats(): ClientStats {

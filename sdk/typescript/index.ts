@@ -48,4 +48,7 @@ export class Mnemoscope extends Client {
 export type { ClientStats, Envelope, MnemoscopeOptions, RecordData, RejectedRecord, SessionState } from './client';
 export { AccSession, CuratorEmitter, UcsBridge } from './producers';
 export { newEventId } from '@/lib/curation/event-id';
+export type { DecidedEntry, MemoryDecision } from '@/lib/curation/decision';
+/** For a webhook receiver: `await verifyWebhook(secret, rawBody, request.headers.get('mnemoscope-signature'))`. */
+export { SIGNATURE_HEADER, WEBHOOK_EVENTS, verifyWebhook, type WebhookEvent } from '@/lib/webhooks/contract';
 export type { AccSessionOptions, ArtifactInput, CuratorOptions, MemoryEventInput, TurnInput } from './producers';

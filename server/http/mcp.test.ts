@@ -47,7 +47,7 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
     h = await freshDb(driver);
     await seedDemo(h.db, 'default');
     const [a, b] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(h.db, 'default', 'api_key:test').connect(b);
+    await createMcpServer(h, 'default', 'api_key:test').connect(b);
     client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(a);
   }, 180_000);
@@ -56,7 +56,7 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
     await h?.close();
   });
 
-  it('lists the four tools with their argument schemas', async () => {
+  it('lists the five tools with their argument schemas', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
     const submit = tools.find((t) => t.name === 'submit_memory_event')!;
@@ -108,6 +108,15 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
       proposal_id: expect.any(String),
       review_url: expect.stringMatching(/^\/curation\?proposal=/),
     });
+    // The agent asks again later, or waits: the review is still open.
+    const later = await call(client, 'get_memory_decision', {
+      event_id: team.structuredContent!.event_id,
+      wait_seconds: 1,
+    });
+    expect(later.structuredContent).toMatchObject({ disposition: 'proposed', final: false, edited: [] });
+    expect(errorText(await call(client, 'get_memory_decision', { event_id: 'memevt_nothing_here' }))).toMatch(
+      /memory event "memevt_nothing_here" not found in this project/,
+    );
     const secret = await call(
       client,
       'submit_memory_event',

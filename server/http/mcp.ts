@@ -2,10 +2,18 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { NextResponse } from 'next/server';
 import { newEventId } from '@/lib/curation/event-id';
-import { deadEndsArgs, memoryEventArgs, MCP_TOOL_DOCS, searchMemoryArgs, sessionStateArgs } from '@/lib/mcp/tools';
-import type { Db } from '@/server/db';
+import {
+  deadEndsArgs,
+  memoryDecisionArgs,
+  memoryEventArgs,
+  MCP_TOOL_DOCS,
+  searchMemoryArgs,
+  sessionStateArgs,
+} from '@/lib/mcp/tools';
+import type { DbHandle } from '@/server/db';
+import { ready } from '@/server/bootstrap';
 import { env } from '@/server/env';
-import { eventDisposition } from '@/server/services/curation-views';
+import { awaitDecision, MAX_WAIT_SECONDS, memoryEventDecision } from '@/server/services/decisions';
 import { ingest } from '@/server/services/ingest';
 import { keywordSearch } from '@/server/services/recall';
 import { sessionState } from '@/server/services/sessions';
@@ -41,7 +49,8 @@ async function guard(f: () => Promise<ToolResult>): Promise<ToolResult> {
   }
 }
 
-export function createMcpServer(db: Db, projectId: string, actor: string): McpServer {
+export function createMcpServer(handle: DbHandle, projectId: string, actor: string): McpServer {
+  const { db } = handle;
   const server = new McpServer(
     { name: 'mnemoscope', version: '0.1.0' },
     {
@@ -84,7 +93,7 @@ export function createMcpServer(db: Db, projectId: string, actor: string): McpSe
         return ok({
           event_id: event.event_id,
           stored: r.status,
-          ...(await eventDisposition(db, projectId, event.event_id)),
+          ...(await memoryEventDecision(db, projectId, event.event_id)),
         });
       }),
   );
@@ -125,6 +134,22 @@ export function createMcpServer(db: Db, projectId: string, actor: string): McpSe
   );
 
   server.registerTool(
+    'get_memory_decision',
+    {
+      title: 'Get a memory decision',
+      description: MCP_TOOL_DOCS.get_memory_decision,
+      inputSchema: memoryDecisionArgs,
+      annotations: { readOnlyHint: true },
+    },
+    ({ event_id, wait_seconds }, extra) =>
+      guard(async () => {
+        const wait = Math.min(wait_seconds ?? 0, MAX_WAIT_SECONDS) * 1000;
+        const d = await awaitDecision(handle, projectId, event_id, wait, extra.signal);
+        return d ? ok({ ...d }) : fail(`memory event ${JSON.stringify(event_id)} not found in this project`);
+      }),
+  );
+
+  server.registerTool(
     'list_dead_ends',
     {
       title: 'List dead ends',
@@ -159,7 +184,7 @@ export async function mcpPost(req: Request) {
       { status: 400 },
     );
   }
-  const server = createMcpServer(auth.db, auth.projectId, auth.actor);
+  const server = createMcpServer(await ready(), auth.projectId, auth.actor);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -52,18 +52,30 @@ export async function rateLimit(db: Db, keyId: string): Promise<NextResponse | n
   return res;
 }
 
+/**
+ * A 401 that says how to authenticate (RFC 6750): clients such as the MCP Inspector read `WWW-Authenticate` to know
+ * that a bearer token is wanted, rather than starting an OAuth flow.
+ */
+function unauthorized(message: string, error?: 'invalid_token') {
+  const res = jsonError(401, message);
+  res.headers.set(
+    'WWW-Authenticate',
+    `Bearer realm="mnemoscope"${error ? `, error="${error}", error_description="${message}"` : ''}`,
+  );
+  return res;
+}
+
 /** Checks `Authorization: Bearer <key>` and resolves the key's project. */
 export async function authenticate(req: Request): Promise<Authed | NextResponse> {
   const { db } = await ready();
   const header = req.headers.get('authorization') ?? '';
   const m = /^Bearer\s+(\S+)$/i.exec(header);
   if (!m)
-    return jsonError(
-      401,
+    return unauthorized(
       'missing API key: send "Authorization: Bearer <key>" (create keys in Settings, or set MNEMOSCOPE_API_KEY)',
     );
   const key = await verifyKey(db, m[1]!);
-  if (!key) return jsonError(401, 'unknown or revoked API key');
+  if (!key) return unauthorized('unknown or revoked API key', 'invalid_token');
   annotate({ project: key.projectId });
   return { db, projectId: key.projectId, actor: `api_key:${key.keyId}`, keyId: key.keyId, role: key.role };
 }

@@ -16,6 +16,7 @@ const ucsExport = await import('@/app/api/v1/agents/[agent]/ucs/export/route');
 const projectExport = await import('@/app/api/v1/project/export/route');
 const projectImport = await import('@/app/api/v1/project/import/route');
 const settingsExport = await import('@/app/api/project/export/route');
+const memoryEvent = await import('@/app/api/v1/memory-events/[id]/route');
 
 /** The lines of a gzip NDJSON response. */
 const gunzipLines = async (r: Response) =>
@@ -152,6 +153,51 @@ describe('HTTP routes with API keys of two projects', () => {
     );
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toMatch(/^line 2: not a JSON object/);
+  });
+
+  it('tells an agent what became of its memory event, in its own project only; 401s say how to sign', async () => {
+    const id = 'memevt_route_decision_1';
+    const sent = await ingestRoute.POST(
+      req(
+        '/api/v1/ingest',
+        keyB,
+        JSON.stringify({
+          type: 'memory_event',
+          data: {
+            event_id: id,
+            content: 'The search team owns the nightly reindex job.',
+            memory_kind: 'fact',
+            suggested_scope: 'team_memory',
+            source_agent: 'b',
+            task_id: 'T-9',
+            confidence: 'high',
+            sensitivity: 'internal',
+            ttl: 'durable',
+            evidence_refs: ['commit:abc1234'],
+            timestamp: '2026-11-25T10:00:00Z',
+          },
+        }),
+      ),
+    );
+    expect(sent.status).toBe(200);
+    const url = `/api/v1/memory-events/${id}`;
+    const mine = await memoryEvent.GET(req(url, keyB), params({ id }));
+    expect(mine.status).toBe(200);
+    expect(await mine.json()).toMatchObject({ event_id: id, disposition: 'proposed', final: false });
+    expect((await memoryEvent.GET(req(url, keyA), params({ id }))).status).toBe(404);
+    // A long poll that nobody answers ends at its limit with the open decision.
+    const t0 = Date.now();
+    const waited = await memoryEvent.GET(req(`${url}?wait=1`, keyB), params({ id }));
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    expect(await waited.json()).toMatchObject({ final: false });
+    const bad = await memoryEvent.GET(req(`${url}?wait=600`, keyB), params({ id }));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/^wait: "600" is not a number of seconds/);
+    const none = await memoryEvent.GET(req(url, null), params({ id }));
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="mnemoscope"');
+    const wrong = await memoryEvent.GET(req(url, 'msk_not_a_key'), params({ id }));
+    expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer realm="mnemoscope", error="invalid_token"/);
   });
 
   it('gives Settings the current project as a download for its admin', async () => {

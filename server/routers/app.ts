@@ -9,6 +9,7 @@ import { membersRouter } from './members';
 import { sessionsRouter } from './sessions';
 import { systemRouter } from './system';
 import { substrateRouter } from './substrate';
+import { webhooksRouter } from './webhooks';
 
 export const appRouter = router({
   annotations: annotationsRouter,
@@ -21,6 +22,7 @@ export const appRouter = router({
   sessions: sessionsRouter,
   system: systemRouter,
   substrate: substrateRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

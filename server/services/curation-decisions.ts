@@ -7,6 +7,8 @@ import { redactText } from '@/lib/redact/redact';
 import { lockCuration } from './curation-index';
 import { applyOperation, lockEntry, newVersion } from './curation-writes';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
+import { memoryEventDecision, notifyDecisions } from './decisions';
+import { enqueueWebhooks } from './webhooks';
 
 /**
  * Reviewers' decisions: approving or rejecting a proposal from the inbox, and deprecating an entry from
@@ -140,6 +142,24 @@ async function applyDecision(
         edited: edited ?? [],
       },
     });
+    // The agent that sent the event, waiting or not, hears of it; so do the project's webhooks.
+    await notifyDecisions(tx, projectId, [p.eventId]);
+    const decision = await memoryEventDecision(tx, projectId, p.eventId);
+    await enqueueWebhooks(tx, projectId, 'proposal.decided', [
+      {
+        proposal_id: proposalId,
+        operation: p.operation,
+        status,
+        decided_by: reviewer,
+        note: d.reason ?? null,
+        source_agent: p.sourceAgent,
+        decision,
+      },
+    ]);
+    if (status === 'approved' && p.operation === 'deprecate' && entryId)
+      await enqueueWebhooks(tx, projectId, 'entry.deprecated', [
+        { entry: decision?.entry ?? { id: entryId }, by: reviewer, reason: d.reason ?? null, proposal_id: proposalId },
+      ]);
     return { status, entryId, operation: p.operation as Operation, edited: edited ?? [] };
   });
 }
@@ -160,5 +180,12 @@ export async function deprecateEntry(db: Db, projectId: string, entryId: string,
       subjectId: entryId,
       detail: { reason },
     });
+    await enqueueWebhooks(tx, projectId, 'entry.deprecated', [
+      {
+        entry: { id: entryId, content: cur.content, scope: cur.scope, kind: cur.kind, status: 'deprecated' },
+        by: actor,
+        reason: reason.trim(),
+      },
+    ]);
   });
 }

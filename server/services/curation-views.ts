@@ -583,39 +583,3 @@ export async function listEvents(
     focused: focused?.[0] ?? null,
   };
 }
-
-/** What the curator made of an event: its latest outcome, and the proposal when it waits for review. */
-export async function eventDisposition(db: Tx, projectId: string, eventId: string) {
-  const [o] = await db
-    .select({
-      disposition: curationOutcomes.disposition,
-      scope: curationOutcomes.scope,
-      kind: curationOutcomes.kind,
-      reason: curationOutcomes.reason,
-      entryId: curationOutcomes.entryId,
-    })
-    .from(curationOutcomes)
-    .where(and(eq(curationOutcomes.projectId, projectId), eq(curationOutcomes.eventId, eventId)))
-    .orderBy(desc(curationOutcomes.decidedAt))
-    .limit(1);
-  if (!o)
-    return {
-      disposition: 'pending_curation',
-      reason: 'stored; the curator has not decided yet (it runs again at the next start)',
-    };
-  const [p] = await db
-    .select({ id: proposals.id, status: proposals.status })
-    .from(proposals)
-    .where(and(eq(proposals.projectId, projectId), eq(proposals.eventId, eventId)))
-    .orderBy(desc(proposals.createdAt))
-    .limit(1);
-  return {
-    disposition: o.disposition,
-    reason: o.reason,
-    scope: o.scope,
-    kind: o.kind,
-    entry_id: o.entryId,
-    ...(p ? { proposal_id: p.id, proposal_status: p.status, review_url: `/curation?proposal=${p.id}` } : {}),
-    ...(o.entryId ? { entry_url: `/curation/entries?entry=${o.entryId}` } : {}),
-  };
-}

@@ -35,6 +35,8 @@ import {
   type IndexedEntry,
 } from './curation-index';
 import { applyOperation, lockEntry } from './curation-writes';
+import { notifyDecisions } from './decisions';
+import { enqueueWebhooks } from './webhooks';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
@@ -166,6 +168,11 @@ export async function curateBatch(
               decidedBy: 'curator',
             })),
           );
+        await notifyDecisions(
+          tx,
+          projectId,
+          stored.flatMap((s) => (s.eventId ? [s.eventId] : [])),
+        );
       }
       // Under the lock, skip events another run decided meanwhile: an instance's start-up backlog may reach events
       // that a second instance stored a moment ago and is about to curate. Each event is decided once.
@@ -342,26 +349,36 @@ async function writePlanned(tx: Tx, projectId: string, batchId: string, planned:
       );
   }
   const proposed = planned.filter((p) => p.decision.disposition === 'proposed');
-  if (proposed.length)
-    await tx.insert(proposals).values(
-      proposed.map((p) => ({
-        projectId,
-        eventId: p.event.eventId,
-        operation: p.decision.operation!,
-        scope: p.decision.scope!,
-        kind: p.decision.kind,
-        content: p.event.content,
-        rationale: { reason: p.decision.reason, reviewBecause: p.decision.reviewBecause, steps: p.decision.steps },
-        targetEntryId: p.decision.targetEntryId,
-        conflictsWith: p.decision.conflictsWith,
-        confidence: p.event.confidence,
-        sourceAgent: p.event.sourceAgent,
-        batchId,
-        // The time of the insert, under the curation lock (not now(), the transaction's start): the inbox pages by
-        // it, so a proposal must not sort before one already shown.
-        createdAt: NOW,
-      })),
+  if (proposed.length) {
+    const made = await tx
+      .insert(proposals)
+      .values(
+        proposed.map((p) => ({
+          projectId,
+          eventId: p.event.eventId,
+          operation: p.decision.operation!,
+          scope: p.decision.scope!,
+          kind: p.decision.kind,
+          content: p.event.content,
+          rationale: { reason: p.decision.reason, reviewBecause: p.decision.reviewBecause, steps: p.decision.steps },
+          targetEntryId: p.decision.targetEntryId,
+          conflictsWith: p.decision.conflictsWith,
+          confidence: p.event.confidence,
+          sourceAgent: p.event.sourceAgent,
+          batchId,
+          // The time of the insert, under the curation lock (not now(), the transaction's start): the inbox pages by
+          // it, so a proposal must not sort before one already shown.
+          createdAt: NOW,
+        })),
+      )
+      .returning({ id: proposals.id });
+    await enqueueWebhooks(
+      tx,
+      projectId,
+      'proposal.created',
+      proposed.map((p, i) => proposalCreated(made[i]!.id, p)),
     );
+  }
   await tx.insert(curationOutcomes).values(
     planned.map((p) => ({
       projectId,
@@ -399,7 +416,28 @@ async function writePlanned(tx: Tx, projectId: string, batchId: string, planned:
       },
     })),
   );
+  await notifyDecisions(
+    tx,
+    projectId,
+    planned.map((p) => p.event.eventId),
+  );
   for (const p of planned) counts[p.decision.disposition]++;
+}
+
+/** What a webhook hears of a new proposal: enough to decide whether to look, and where. */
+function proposalCreated(proposalId: string, p: Planned) {
+  return {
+    event_id: p.event.eventId,
+    proposal_id: proposalId,
+    operation: p.decision.operation,
+    scope: p.decision.scope,
+    kind: p.decision.kind,
+    content: p.event.content,
+    source_agent: p.event.sourceAgent,
+    reason: p.decision.reason,
+    review_because: p.decision.reviewBecause ?? null,
+    review_url: `/curation?proposal=${proposalId}`,
+  };
 }
 
 export interface DeprecationRequest {

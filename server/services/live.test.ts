@@ -42,11 +42,21 @@ describe.each(DRIVERS)('news of new turns on %s', (driver) => {
     await h.db.transaction((tx) => notifyTurns(tx, 'default', ['x'.repeat(9000)]));
     await settle();
     expect(heard.sort()).toEqual(['s', 's', 't']);
+    // So does a transaction that touches more keys than are worth a notice each.
+    await h.db.transaction((tx) =>
+      notifyTurns(
+        tx,
+        'default',
+        Array.from({ length: 101 }, (_, i) => `many-${i}`),
+      ),
+    );
+    await settle();
+    expect(heard.sort()).toEqual(['s', 's', 's', 't', 't']);
     stopS();
     stopT();
     await ingest(h.db, 'default', [turn('s', 3), turn('t', 1)], 'test');
     await settle();
-    expect(heard).toHaveLength(3);
+    expect(heard).toHaveLength(5);
   });
 
   // PostgreSQL only: PGlite's LISTEN is in the same process and cannot lose its connection.

@@ -2,30 +2,43 @@ import { sql } from 'drizzle-orm';
 import type { DbHandle, Tx } from '@/server/db';
 
 /**
- * Sessions that gained turns, pushed to open replay pages: ingest NOTIFYs on one channel in the transaction that
- * writes the turns (delivered on commit, to every instance on the database), each process LISTENs once and fans
- * the news out to its subscribers (`/api/sessions/[id]/live`). Nothing here is state only one instance knows:
- * a page connected to any instance hears of turns written through any other.
+ * News for whoever waits on this instance, from writes on any instance: a writer NOTIFYs on a channel in its
+ * transaction (delivered on commit, to every instance on the database), each process LISTENs once per channel and
+ * fans the news out to its subscribers. Nothing here is state only one instance knows. Channels: sessions that
+ * gained turns (open replay pages, `/api/sessions/[id]/live`), memory events that were decided (agents waiting on
+ * `GET /api/v1/memory-events/{id}?wait=`), webhook deliveries to make.
  */
 export const TURNS_CHANNEL = 'mnemoscope_turns';
 
-/** A NOTIFY payload must stay under 8,000 bytes: a longer one says only "a session of this project". */
+/** A NOTIFY payload must stay under 8,000 bytes: a longer one says only "something of this project". */
 const MAX_PAYLOAD = 7000;
+/** More keys than this in one transaction are announced as one notice for the whole project. */
+const MAX_NOTICES = 100;
 
-/** Tells listeners that these sessions gained turns; part of the writing transaction (sent when it commits). */
-export async function notifyTurns(tx: Tx, projectId: string, sessionIds: Iterable<string>) {
-  const payloads = [
-    ...new Set(
-      [...sessionIds].map((id) => {
-        const p = JSON.stringify([projectId, id]);
-        return p.length <= MAX_PAYLOAD ? p : JSON.stringify([projectId.slice(0, 200), null]);
-      }),
-    ),
-  ];
+/** Tells listeners of `channel` that these keys of the project changed; part of the writing transaction. */
+export async function notify(tx: Tx, channel: string, projectId: string, keys: Iterable<string>) {
+  const all = [...new Set(keys)];
+  const project = JSON.stringify([projectId.slice(0, 200), null]);
+  const payloads =
+    all.length > MAX_NOTICES
+      ? [project]
+      : [
+          ...new Set(
+            all.map((k) => {
+              const p = JSON.stringify([projectId, k]);
+              return p.length <= MAX_PAYLOAD ? p : project;
+            }),
+          ),
+        ];
   if (payloads.length)
     await tx.execute(
-      sql`select pg_notify(${TURNS_CHANNEL}, p) from jsonb_array_elements_text(${JSON.stringify(payloads)}::jsonb) p`,
+      sql`select pg_notify(${channel}, p) from jsonb_array_elements_text(${JSON.stringify(payloads)}::jsonb) p`,
     );
+}
+
+/** Tells open replay pages that these sessions gained turns. */
+export function notifyTurns(tx: Tx, projectId: string, sessionIds: Iterable<string>) {
+  return notify(tx, TURNS_CHANNEL, projectId, sessionIds);
 }
 
 type Listener = () => void;
@@ -35,12 +48,14 @@ interface Hub {
   started: Promise<unknown>;
 }
 
-// One LISTEN per database handle in this process.
-const hubs = new WeakMap<DbHandle, Hub>();
-const key = (projectId: string, sessionId: string) => `${projectId}\u0000${sessionId}`;
+// One LISTEN per channel and database handle in this process.
+const hubs = new WeakMap<DbHandle, Map<string, Hub>>();
+const subKey = (projectId: string, key: string) => `${projectId}\u0000${key}`;
 
-function hubOf(handle: DbHandle): Hub {
-  let hub = hubs.get(handle);
+function hubOf(handle: DbHandle, channel: string): Hub {
+  let byChannel = hubs.get(handle);
+  if (!byChannel) hubs.set(handle, (byChannel = new Map()));
+  let hub = byChannel.get(channel);
   if (hub) return hub;
   const subs = new Map<string, Set<Listener>>();
   const dispatch = (payload: string) => {
@@ -51,30 +66,31 @@ function hubOf(handle: DbHandle): Hub {
       return;
     }
     if (!Array.isArray(msg) || typeof msg[0] !== 'string') return;
-    const [projectId, sessionId] = msg as [string, string | null];
-    if (typeof sessionId === 'string') for (const fn of subs.get(key(projectId, sessionId)) ?? []) fn();
+    const [projectId, key] = msg as [string, string | null];
+    if (typeof key === 'string') for (const fn of subs.get(subKey(projectId, key)) ?? []) fn();
     else for (const [k, set] of subs) if (k.startsWith(`${projectId}\u0000`)) for (const fn of set) fn();
   };
-  // After a reconnect every subscriber checks its session: what was sent while the connection was down is lost.
+  // After a reconnect every subscriber looks again: what was sent while the connection was down is lost.
   const everyone = () => {
     for (const set of subs.values()) for (const fn of set) fn();
   };
-  hub = { subs, started: handle.listen(TURNS_CHANNEL, dispatch, everyone) };
-  hub.started.catch(() => hubs.delete(handle));
-  hubs.set(handle, hub);
+  hub = { subs, started: handle.listen(channel, dispatch, everyone) };
+  hub.started.catch(() => byChannel.delete(channel));
+  byChannel.set(channel, hub);
   return hub;
 }
 
-/** Calls `fn` whenever the session may have gained turns; resolves to the function that unsubscribes. */
-export async function onSessionTurns(
+/** Calls `fn` whenever `key` of the project may have changed on `channel`; resolves to the unsubscriber. */
+export async function onNotice(
   handle: DbHandle,
+  channel: string,
   projectId: string,
-  sessionId: string,
+  key: string,
   fn: Listener,
 ): Promise<() => void> {
-  const hub = hubOf(handle);
+  const hub = hubOf(handle, channel);
   await hub.started;
-  const k = key(projectId, sessionId);
+  const k = subKey(projectId, key);
   let set = hub.subs.get(k);
   if (!set) hub.subs.set(k, (set = new Set()));
   set.add(fn);
@@ -82,4 +98,9 @@ export async function onSessionTurns(
     set.delete(fn);
     if (!set.size) hub.subs.delete(k);
   };
+}
+
+/** Calls `fn` whenever the session may have gained turns; resolves to the function that unsubscribes. */
+export function onSessionTurns(handle: DbHandle, projectId: string, sessionId: string, fn: Listener) {
+  return onNotice(handle, TURNS_CHANNEL, projectId, sessionId, fn);
 }

@@ -1,0 +1,226 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbHandle } from '@/server/db';
+import { webhookDeliveries } from '@/server/db/schema/webhooks';
+import { DRIVERS, freshDb } from '@/server/test/db';
+import { verifyWebhook } from '@/lib/webhooks/contract';
+import { decideProposal, deprecateEntry } from './curation-decisions';
+import { awaitDecision, memoryEventDecision } from './decisions';
+import { ingest } from './ingest';
+import { ensureProject } from './projects';
+import { createWebhook, deliverDue, listDeliveries, redeliver, setWebhookEnabled } from './webhooks';
+
+const event = (id: string, over: Record<string, unknown> = {}) => ({
+  ok: true as const,
+  value: {
+    type: 'memory_event',
+    data: {
+      event_id: id,
+      content: 'The payments team owns the ledger reconciliation job and its alerts.',
+      memory_kind: 'fact',
+      suggested_scope: 'team_memory',
+      source_agent: 'ops-bot',
+      task_id: 'T-1',
+      confidence: 'high',
+      sensitivity: 'internal',
+      ttl: 'durable',
+      evidence_refs: ['commit:abc1234'],
+      timestamp: '2026-11-25T10:00:00Z',
+      ...over,
+    },
+  },
+});
+
+/** A receiver on 127.0.0.1 that answers with the statuses given, in turn (then 200), and keeps what it got. */
+function receiver(statuses: number[] = []) {
+  const got: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      got.push({ headers: req.headers, body });
+      res.statusCode = statuses.shift() ?? 200;
+      res.end(res.statusCode === 200 ? 'ok' : 'try later');
+    });
+  });
+  const url = new Promise<string>((r) =>
+    server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)),
+  );
+  return { got, url, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe.each(DRIVERS)('decisions flow back to agents on %s', (driver) => {
+  let h: DbHandle;
+  beforeAll(async () => {
+    h = await freshDb(driver);
+    await ensureProject(h.db, 'default', 'Default');
+  }, 120_000);
+  afterAll(() => h?.close());
+
+  it('answers what became of an event: proposed (open), then approved as edited, the entry as it is now', async () => {
+    await ingest(h.db, 'default', [event('memevt_decision_1')], 'api_key:k');
+    const open = await memoryEventDecision(h.db, 'default', 'memevt_decision_1');
+    expect(open).toMatchObject({ disposition: 'proposed', final: false, proposal_status: 'pending', entry: null });
+    // An agent waits; a reviewer edits and approves meanwhile; the wait ends with the decision, well before its limit.
+    const t0 = Date.now();
+    const waiting = awaitDecision(h, 'default', 'memevt_decision_1', 20_000);
+    await new Promise((r) => setTimeout(r, 300));
+    await decideProposal(
+      h.db,
+      'default',
+      open!.proposal_id!,
+      { action: 'approve', edits: { content: 'The payments team owns ledger reconciliation.' } },
+      'ana',
+    );
+    const d = await waiting;
+    expect(Date.now() - t0).toBeLessThan(4000);
+    expect(d).toMatchObject({
+      disposition: 'approved',
+      final: true,
+      edited: ['content'],
+      decided_by: 'ana',
+      entry: { content: 'The payments team owns ledger reconciliation.', status: 'active', version: 1 },
+    });
+    expect(d!.history.map((x) => x.disposition)).toEqual(['proposed', 'approved']);
+    // A later deprecation shows on the entry, with its reason.
+    await deprecateEntry(h.db, 'default', d!.entry!.id, 'the team was reorganized', 'bo');
+    expect((await memoryEventDecision(h.db, 'default', 'memevt_decision_1'))!.entry).toMatchObject({
+      status: 'deprecated',
+      changed_by: 'bo',
+      note: 'the team was reorganized',
+    });
+  });
+
+  it('names the rejection reason, the entry a duplicate repeats, and knows no event it never got', async () => {
+    await ingest(h.db, 'default', [event('memevt_decision_2', { content: 'The search team owns the indexer.' })], 'k');
+    const p = (await memoryEventDecision(h.db, 'default', 'memevt_decision_2'))!;
+    await decideProposal(h.db, 'default', p.proposal_id!, { action: 'reject', reason: 'not true' }, 'ana');
+    expect(await memoryEventDecision(h.db, 'default', 'memevt_decision_2')).toMatchObject({
+      disposition: 'rejected',
+      final: true,
+      reason: 'not true',
+      entry: null,
+    });
+    const fact = { suggested_scope: 'project', content: 'Rollbacks of checkout take four minutes end to end.' };
+    await ingest(h.db, 'default', [event('memevt_decision_3', fact)], 'k');
+    await ingest(h.db, 'default', [event('memevt_decision_4', fact)], 'k');
+    const first = (await memoryEventDecision(h.db, 'default', 'memevt_decision_3'))!;
+    expect(first).toMatchObject({ disposition: 'written', final: true });
+    expect(await memoryEventDecision(h.db, 'default', 'memevt_decision_4')).toMatchObject({
+      disposition: 'duplicate',
+      duplicate_of: { id: first.entry_id, content: fact.content },
+    });
+    expect(await memoryEventDecision(h.db, 'default', 'memevt_neversent')).toBeNull();
+    // Waiting on an event that never comes ends at the limit, with nothing.
+    expect(await awaitDecision(h, 'default', 'memevt_neversent', 200)).toBeNull();
+  });
+
+  it('a pending review still pending at the limit comes back open', async () => {
+    await ingest(h.db, 'default', [event('memevt_decision_5', { content: 'The infra team owns DNS.' })], 'k');
+    expect(await awaitDecision(h, 'default', 'memevt_decision_5', 300)).toMatchObject({
+      disposition: 'proposed',
+      final: false,
+    });
+  });
+});
+
+describe.each(DRIVERS)('webhooks on %s', (driver) => {
+  let h: DbHandle;
+  const rx = receiver([500]);
+  let secret = '';
+  let hookId = '';
+  beforeAll(async () => {
+    h = await freshDb(driver);
+    await ensureProject(h.db, 'default', 'Default');
+    const w = await createWebhook(
+      h.db,
+      'default',
+      { url: await rx.url, events: ['proposal.created', 'proposal.decided'] },
+      'admin',
+    );
+    secret = w.secret;
+    hookId = w.id;
+  }, 120_000);
+  afterAll(async () => {
+    await rx.close();
+    await h?.close();
+  });
+
+  it('refuses a URL that is not http(s) or carries credentials, and no events, naming the field', async () => {
+    await expect(createWebhook(h.db, 'default', { url: 'ftp://x', events: ['proposal.created'] }, 'a')).rejects.toThrow(
+      /^url: must be http or https/,
+    );
+    await expect(
+      createWebhook(h.db, 'default', { url: 'https://u:p@x.org', events: ['proposal.created'] }, 'a'),
+    ).rejects.toThrow(/^url: must not carry a user name/);
+    await expect(createWebhook(h.db, 'default', { url: 'https://x.org', events: [] }, 'a')).rejects.toThrow(
+      /^events: choose at least one/,
+    );
+  });
+
+  it('calls the URL, signed, for a new proposal and its decision; retries a failed call later', async () => {
+    await ingest(h.db, 'default', [event('memevt_hooked_1')], 'k');
+    const p = (await memoryEventDecision(h.db, 'default', 'memevt_hooked_1'))!;
+    await decideProposal(h.db, 'default', p.proposal_id!, { action: 'approve' }, 'ana');
+    // Both calls are due; the receiver fails the first it gets.
+    expect(await deliverDue(h.db)).toBe(2);
+    expect(rx.got).toHaveLength(2);
+    for (const g of rx.got) {
+      expect(await verifyWebhook(secret, g.body, g.headers['mnemoscope-signature'] as string)).toBe(true);
+      expect(await verifyWebhook('whsec_other', g.body, g.headers['mnemoscope-signature'] as string)).toBe(false);
+      expect(await verifyWebhook(secret, `${g.body} `, g.headers['mnemoscope-signature'] as string)).toBe(false);
+    }
+    const bodies = rx.got.map((g) => JSON.parse(g.body) as { id: string; type: string; data: Record<string, unknown> });
+    const decided = bodies.find((b) => b.type === 'proposal.decided')!;
+    expect(decided.data).toMatchObject({
+      status: 'approved',
+      decided_by: 'ana',
+      decision: { event_id: 'memevt_hooked_1', disposition: 'approved', final: true },
+    });
+    expect(rx.got.map((g) => g.headers['mnemoscope-delivery']).sort()).toEqual(bodies.map((b) => b.id).sort());
+    const log = await listDeliveries(h.db, 'default', { webhookId: hookId });
+    const failed = log.find((d) => d.status === 'pending')!;
+    expect(failed).toMatchObject({ attempts: 1, lastStatus: 500, lastError: 'HTTP 500: try later' });
+    expect(log.filter((d) => d.status === 'delivered')).toHaveLength(1);
+    // Not due again for 10 s: nothing is sent now.
+    expect(await deliverDue(h.db)).toBe(0);
+    await h.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(webhookDeliveries.id, failed.id));
+    expect(await deliverDue(h.db)).toBe(1);
+    expect(rx.got).toHaveLength(3);
+    expect((await listDeliveries(h.db, 'default', {})).every((d) => d.status === 'delivered')).toBe(true);
+  });
+
+  it('sends a delivery again on request; a turned-off webhook’s due calls fail without a request', async () => {
+    const [d] = await listDeliveries(h.db, 'default', {});
+    await redeliver(h.db, 'default', d!.id, 'admin');
+    expect(await deliverDue(h.db)).toBe(1);
+    expect(rx.got.at(-1)!.body).toBe(d!.body);
+    await setWebhookEnabled(h.db, 'default', hookId, false, 'admin');
+    await redeliver(h.db, 'default', d!.id, 'admin');
+    const before = rx.got.length;
+    expect(await deliverDue(h.db)).toBe(1);
+    expect(rx.got).toHaveLength(before);
+    expect((await listDeliveries(h.db, 'default', {}))[0]).toMatchObject({
+      status: 'failed',
+      lastError: 'the webhook is turned off',
+    });
+  });
+
+  if (driver === 'postgres')
+    it('never sends one delivery twice when instances claim at once', async () => {
+      await setWebhookEnabled(h.db, 'default', hookId, true, 'admin');
+      const [d] = await listDeliveries(h.db, 'default', {});
+      for (let i = 0; i < 12; i++) await redeliver(h.db, 'default', d!.id, 'admin');
+      const before = rx.got.length;
+      const claimed = await Promise.all([1, 2, 3, 4].map(() => deliverDue(h.db, { limit: 5 })));
+      const more = await deliverDue(h.db);
+      expect(claimed.reduce((a, b) => a + b, 0) + more).toBe(12);
+      expect(rx.got.length - before).toBe(12);
+      expect(new Set(rx.got.slice(before).map((g) => g.headers['mnemoscope-delivery'])).size).toBe(12);
+    });
+});
