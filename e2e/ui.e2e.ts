@@ -315,7 +315,7 @@ describe(`the Connect page on ${srv.name}`, () => {
   it('points every example at this server, whatever its port', async () => {
     await open(page, '/connect');
     const text = (await page.locator('main').textContent())!;
-    expect(text).toContain(`MNEMOSCOPE_URL", "${srv.url}"`);
+    expect(text).toContain(`MNEMOSCOPE_URL=${srv.url} MNEMOSCOPE_API_KEY=… python sdk/python/examples/triage_agent.py`);
     expect(text).toContain(`MNEMOSCOPE_URL:-${srv.url}}`);
     expect(text).not.toContain('127.0.0.1:3000');
   });

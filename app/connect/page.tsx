@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
 /** The examples CI runs against a live server, shown as they are. */
 /** An example script as shipped, pointed at this server (the files default to http://127.0.0.1:3000). */
 const example = (name: string, origin: string) =>
-  readFileSync(path.join(/*turbopackIgnore: true*/ process.cwd(), 'sdk/examples', name), 'utf8').replaceAll(
+  readFileSync(path.join(/*turbopackIgnore: true*/ process.cwd(), 'sdk', name), 'utf8').replaceAll(
     'http://127.0.0.1:3000',
     origin,
   );
@@ -90,8 +90,8 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
         <div>
           <h1>Connect an agent</h1>
           <div className="sub">
-            The TypeScript SDK, MCP, OpenTelemetry, or plain HTTP from any language. Every request carries an API key (
-            <Link href="/settings">Settings → API keys</Link>
+            The TypeScript and Python SDKs, MCP, OpenTelemetry, or plain HTTP from any language. Every request carries
+            an API key (<Link href="/settings">Settings → API keys</Link>
             ); records carry their own ids, so a retry never stores anything twice.
           </div>
         </div>
@@ -144,13 +144,27 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
               envelopes and answers one result per record; 207 when some were rejected, each with the field and the
               reason.
             </p>
-            <CodeBlock label="sdk/examples/ingest.sh" code={example('ingest.sh', origin)} />
+            <CodeBlock label="sdk/examples/ingest.sh" code={example('examples/ingest.sh', origin)} />
           </div>
         </section>
         <section className="panel">
-          <div className="panel-head">Python (standard library only)</div>
+          <div className="panel-head">Python SDK (standard library only)</div>
           <div className="panel-body">
-            <CodeBlock label="sdk/examples/ingest.py" code={example('ingest.py', origin)} />
+            <p className="muted" style={{ margin: 0 }}>
+              The same background batching, retries and decisions as the TypeScript SDK; typed, no dependencies.
+            </p>
+            <CodeBlock
+              label="shell"
+              code={[
+                '# from a checkout of Mnemoscope',
+                'pip install ./sdk/python',
+                `MNEMOSCOPE_URL=${origin} MNEMOSCOPE_API_KEY=… python sdk/python/examples/triage_agent.py`,
+              ].join('\n')}
+            />
+            <CodeBlock
+              label="sdk/python/examples/triage_agent.py"
+              code={example('python/examples/triage_agent.py', origin)}
+            />
           </div>
         </section>
         <section className="panel">

@@ -131,6 +131,14 @@ describe('normalizeEnvelope: memory events', () => {
     const r = normalizeEnvelope({ type: 'memory_event', data: e });
     expect(!r.ok && r.errors.map((x) => x.path)).toEqual(expect.arrayContaining(['data', 'data.event_id']));
   });
+
+  it('names every offending field of a refused event, not only the missing kind', () => {
+    const e = { ...json('curator/memory-event.example.json'), content: 42, confidence: 'sure' };
+    delete (e as Record<string, unknown>).memory_kind;
+    const r = normalizeEnvelope({ type: 'memory_event', data: e });
+    expect(!r.ok && r.errors.map((x) => x.path)).toEqual(['data.memory_kind', 'data.content', 'data.confidence']);
+    expect(!r.ok && r.errors[0]!.message).toMatch(/^required \(or data.kind/);
+  });
 });
 
 describe('normalizeEnvelope: UCS', () => {

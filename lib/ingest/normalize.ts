@@ -132,16 +132,19 @@ function issueMessage(i: z.core.$ZodIssue): string {
   return i.message;
 }
 
+/** Every offending field of a record (at most 20), each with its reason. */
 function zodErrors(error: z.ZodError, prefix: string): FieldError[] {
-  return error.issues.slice(0, 20).map((i) => {
-    // Unions report one issue list per branch: name the errors of the branch that came closest.
-    if (i.code === 'invalid_union' && 'errors' in i && Array.isArray(i.errors) && i.errors.length) {
-      const best = (i.errors as z.core.$ZodIssue[][]).reduce((a, b) => (a.length <= b.length ? a : b));
-      const first = best[0];
-      if (first) return { path: formatPath(prefix, [...i.path, ...first.path]), message: issueMessage(first) };
-    }
-    return { path: formatPath(prefix, i.path), message: issueMessage(i) };
-  });
+  return error.issues
+    .flatMap((i): FieldError[] => {
+      // Unions report one issue list per branch: name every error of the branch that came closest.
+      if (i.code === 'invalid_union' && 'errors' in i && Array.isArray(i.errors) && i.errors.length) {
+        const best = (i.errors as z.core.$ZodIssue[][]).reduce((a, b) => (a.length <= b.length ? a : b));
+        if (best.length)
+          return best.map((b) => ({ path: formatPath(prefix, [...i.path, ...b.path]), message: issueMessage(b) }));
+      }
+      return [{ path: formatPath(prefix, i.path), message: issueMessage(i) }];
+    })
+    .slice(0, 20);
 }
 
 const KNOWN_TURN = new Set(Object.keys(turnRecordSchema.shape).filter((k) => !TURN_EXTRA_FIELDS.includes(k)));
@@ -515,12 +518,16 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
       },
     };
   }
+  // Neither shape's kind: every problem against the current shape, the missing kind named with both spellings.
+  const r = agentlasEventSchema.safeParse(data);
+  const others = r.success ? [] : zodErrors(r.error, 'data').filter((e) => e.path !== 'data.memory_kind');
   return fail(
     [
       {
         path: 'data.memory_kind',
         message: "required (or data.kind, for the Memory Curator paper's older event shape)",
       },
+      ...others,
     ],
     eventId,
   );

@@ -250,7 +250,7 @@ export class Mnemoscope {
     const deadline = Date.now() + timeoutMs;
     if (this.queue.length || this.pumping) await this.flush(Math.max(timeoutMs, this.o.timeoutMs));
     for (;;) {
-      const wait = Math.max(0, Math.min(50, Math.floor((deadline - Date.now()) / 1000)));
+      const wait = Math.max(0, Math.min(50, Math.round((deadline - Date.now()) / 1000)));
       const res = await this.fetchImpl(
         `${this.url}/api/v1/memory-events/${encodeURIComponent(eventId)}${wait ? `?wait=${wait}` : ''}`,
         { headers: { authorization: `Bearer ${this.key}` } },
