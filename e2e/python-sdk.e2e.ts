@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -32,8 +32,8 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}, time
 beforeAll(async () => {
   ({ browser, page } = await launchPage());
   cpSync(path.join(root, 'sdk/python'), pkg, { recursive: true });
-  const system = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-  const made = await run(system, ['-m', 'venv', venv]);
+  // Debian's Python (.ci/system-deps.sh installs python3-venv where it is missing).
+  const made = await run('/usr/bin/python3', ['-m', 'venv', venv]);
   expect(made.out).toBe('');
   const installed = await run(path.join(venv, 'bin/pip'), ['install', '--no-input', pkg]);
   expect(installed.out).toMatch(/Successfully installed mnemoscope-0\.1\.0/);
