@@ -13,6 +13,7 @@ export default tseslint.config(
       'next-env.d.ts',
       'server/demo/ucs-workspace/**',
       'server/demo/curator/**',
+      'sdk/typescript/dist/**',
     ],
   },
   js.configs.recommended,

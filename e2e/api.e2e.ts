@@ -169,23 +169,24 @@ describe.each(servers)('HTTP API on $name', (srv) => {
   });
 });
 
-describe('CLI', () => {
+describe('CLI (npx mnemoscope, the package bin)', () => {
   const [lite, pg] = servers as [(typeof servers)[0], (typeof servers)[0]];
-  const cli = (args: string[]) => {
-    const r = spawnSync(
-      process.execPath,
-      [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/mnemoscope.ts', ...args],
-      { cwd: root, encoding: 'utf8', env: { ...process.env, MNEMOSCOPE_API_KEY: undefined } },
-    );
+  /** Runs `npx mnemoscope …` as a user would, the key in MNEMOSCOPE_API_KEY (none when `key` is null). */
+  const cli = (args: string[], key: string | null) => {
+    const r = spawnSync('npx', ['--offline', 'mnemoscope', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, MNEMOSCOPE_API_KEY: key ?? '' },
+    });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
 
   it('imports every fixture into an empty instance, then finds them all stored', () => {
-    const first = cli(['import', fixtures, '--url', pg.url, '--key', pg.key]);
-    expect(first.err).not.toMatch(/✗/);
+    const first = cli(['import', fixtures, '--url', pg.url], pg.key);
+    expect(first.err).not.toMatch(/✗|warning/);
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/432 records from 33 files .*: 430 accepted, 2 already stored, 0 rejected/);
-    const second = cli(['import', fixtures, '--url', pg.url, '--key', pg.key]);
+    const second = cli(['import', fixtures, '--url', pg.url], pg.key);
     expect(second.out).toMatch(/0 accepted, 432 already stored, 0 rejected/);
   });
 
@@ -193,20 +194,23 @@ describe('CLI', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-cli-'));
     const a = path.join(dir, 'a.ndjson');
     const b = path.join(dir, 'b.ndjson');
-    expect(cli(['export', 'health-fhir-labs', '--url', lite.url, '--key', lite.key, '--out', a]).code).toBe(0);
-    const imported = cli(['import', a, '--url', pg.url, '--key', pg.key]);
+    expect(cli(['export', 'health-fhir-labs', '--url', lite.url, '--out', a], lite.key).code).toBe(0);
+    const imported = cli(['import', a, '--url', pg.url], pg.key);
     expect(imported.out).toMatch(/58 records from 1 files .*: 58 accepted/);
-    expect(cli(['export', 'health-fhir-labs', '--url', pg.url, '--key', pg.key, '--out', b]).code).toBe(0);
+    // A key on the command line still works, with a warning that other processes can read it.
+    const flagged = cli(['export', 'health-fhir-labs', '--url', pg.url, '--key', pg.key, '--out', b], null);
+    expect(flagged.code).toBe(0);
+    expect(flagged.err).toMatch(/warning: --key puts the API key on the command line.*set MNEMOSCOPE_API_KEY/);
     expect(readFileSync(b, 'utf8')).toBe(readFileSync(a, 'utf8'));
   });
 
   it('fails with a clear message when the server or key is wrong', () => {
-    const noKey = cli(['import', fixtures, '--url', pg.url]);
+    const noKey = cli(['import', fixtures, '--url', pg.url], null);
     expect(noKey.code).toBe(2);
-    expect(noKey.err).toMatch(/no API key/);
-    const badKey = cli(['export', 'x', '--url', pg.url, '--key', 'nope']);
+    expect(noKey.err).toMatch(/no API key: set MNEMOSCOPE_API_KEY/);
+    const badKey = cli(['export', 'x', '--url', pg.url], 'nope');
     expect(badKey.err).toMatch(/401 .*unknown or revoked API key/);
-    const down = cli(['export', 'x', '--url', 'http://127.0.0.1:9', '--key', 'k']);
+    const down = cli(['export', 'x', '--url', 'http://127.0.0.1:9'], 'k');
     expect(down.err).toMatch(/cannot reach/);
   });
 });

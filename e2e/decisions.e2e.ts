@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Mnemoscope, newEventId, verifyWebhook, type MemoryDecision } from '@/sdk/typescript';
+import { Mnemoscope, newEventId, verifyWebhook, type MemoryDecision } from '@/sdk/typescript/index';
 import { launchPage } from './browser';
 import { open } from './page';
 import { uiDb, uiServer } from './ui-server';

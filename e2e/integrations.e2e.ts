@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Mnemoscope } from '@/sdk/typescript';
+import { Mnemoscope } from '@/sdk/typescript/index';
 import { startPostgres } from '../server/test/postgres';
 import { startNextServer } from '../server/test/next-server';
 import { launchPage } from './browser';
@@ -349,28 +349,23 @@ describe('moving a project to PostgreSQL with the CLI', () => {
       try {
         const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-move-'));
         const file = path.join(dir, 'project.ndjson.gz');
-        const cli = (args: string[]) => run(tsx, ['server/cli/mnemoscope.ts', ...args], {});
-        const out = await cli(['export-project', '--out', file, '--url', from.url, '--key', from.key]);
+        const movedKey = 'moved-key-0123456789abcdef';
+        const cli = (args: string[], key: string) =>
+          run(tsx, ['server/cli/mnemoscope.ts', ...args], { MNEMOSCOPE_API_KEY: key });
+        const out = await cli(['export-project', '--out', file, '--url', from.url], from.key);
         expect(out.stderr).toMatch(/wrote .*project\.ndjson\.gz/);
         const lines = gunzipSync(readFileSync(file)).toString('utf8').trim().split('\n');
         expect(JSON.parse(lines.at(-1)!).tables.turns).toBeGreaterThan(100);
 
-        const imported = await cli([
-          'import-project',
-          file,
-          '--url',
-          target.url,
-          '--key',
-          'moved-key-0123456789abcdef',
-        ]);
+        const imported = await cli(['import-project', file, '--url', target.url], movedKey);
         expect(imported.stderr).toBe('');
         expect(imported.stdout).toMatch(new RegExp(`imported ${lines.length - 2} rows into project default`));
-        const again = await cli(['import-project', file, '--url', target.url, '--key', 'moved-key-0123456789abcdef']);
+        const again = await cli(['import-project', file, '--url', target.url], movedKey);
         expect(again.code).toBe(2);
         expect(again.stderr).toMatch(/400 .*project "default" already holds data/);
 
         const back = path.join(dir, 'back.ndjson.gz');
-        await cli(['export-project', '--out', back, '--url', target.url, '--key', 'moved-key-0123456789abcdef']);
+        await cli(['export-project', '--out', back, '--url', target.url], movedKey);
         const backLines = gunzipSync(readFileSync(back)).toString('utf8').trim().split('\n');
         const strip = (l: string[]) => [{ ...JSON.parse(l[0]!), exported_at: null }, ...l.slice(1)];
         expect(strip(backLines)).toEqual(strip(lines));

@@ -20,8 +20,7 @@ const example = (name: string, origin: string) =>
 export default async function ConnectPage() {
   const h = await headers();
   const origin = `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host') ?? '127.0.0.1:3000'}`;
-  const sdk = `// sdk/typescript of this repository (run with tsx or bundle it)
-import { Mnemoscope } from './mnemoscope/sdk/typescript';
+  const sdk = `import { Mnemoscope } from '@mnemoscope/sdk';
 
 const mnemo = new Mnemoscope({
   url: '${origin}',
@@ -39,7 +38,7 @@ session.turn({
 
 // Curator emitter: Agentlas memory events
 // (event_id and timestamp are filled in).
-mnemo.curator({ sourceAgent: 'triage-bot', taskId: 'INC-7' }).emit({
+const eventId = mnemo.curator({ sourceAgent: 'triage-bot', taskId: 'INC-7' }).emit({
   memory_kind: 'procedure',
   content: 'Rolling-restart checkout after a CA rotation.',
   suggested_scope: 'project',
@@ -48,6 +47,9 @@ mnemo.curator({ sourceAgent: 'triage-bot', taskId: 'INC-7' }).emit({
 
 // UCS bridge: field snapshots, index, action log.
 mnemo.ucs('triage-bot-ucs').action({ t: 12, action: 'consult' });
+
+// What became of a memory event: wait for a reviewer.
+const d = await mnemo.decision(eventId, { timeoutMs: 600_000 });
 
 // Optional: pending records are also flushed on exit.
 await mnemo.shutdown();`;
@@ -77,13 +79,13 @@ OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $MNEMOSCOPE_API_KEY"
 #   mnemoscope.utility, mnemoscope.hallucination, mnemoscope.drift
 # Span events: "mnemoscope.memory_event" {event: <JSON>}, "mnemoscope.artifact" {id, content, kind}`;
   const migrate = `# 1. On the running embedded instance: write the project to one file
-npm run mnemoscope -- export-project --out project.ndjson.gz --url ${origin} --key $OLD_KEY
+MNEMOSCOPE_API_KEY=$OLD_KEY npx mnemoscope export-project --out project.ndjson.gz --url ${origin}
 
 # 2. Start an empty instance on PostgreSQL (another port while both run)
 DATABASE_URL=postgres://user:pass@db:5432/mnemoscope MNEMOSCOPE_DEMO=0 MNEMOSCOPE_API_KEY=$NEW_KEY PORT=3001 npm start
 
 # 3. Load the file into it: all or nothing, refused if the project already holds data
-npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:3001 --key $NEW_KEY`;
+MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --url http://127.0.0.1:3001`;
   return (
     <>
       <div className="page-head">
@@ -103,9 +105,17 @@ npm run mnemoscope -- import-project project.ndjson.gz --url http://127.0.0.1:30
             <p className="muted" style={{ margin: 0 }}>
               Batches in the background, retries with backoff, never blocks or throws into the agent; a bounded buffer
               drops the oldest records (and counts them) while the server is down. Runnable example:{' '}
-              <code>npm run example:agent</code>; plain JavaScript agents take one file from{' '}
-              <code>npm run sdk:bundle</code>.
+              <code>npm run example:agent</code>.
             </p>
+            <CodeBlock
+              label="shell"
+              code={[
+                '# in a checkout of Mnemoscope: build and pack @mnemoscope/sdk',
+                'npm run sdk:build && (cd sdk/typescript && npm pack)',
+                "# in the agent's project",
+                'npm install /path/to/mnemoscope/sdk/typescript/mnemoscope-sdk-0.1.0.tgz',
+              ].join('\n')}
+            />
             <CodeBlock label="agent.ts" code={sdk} />
           </div>
         </section>

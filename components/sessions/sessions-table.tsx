@@ -193,7 +193,7 @@ export function SessionsTable() {
         {first && !first.total.sessions ? (
           <EmptyState title="No sessions yet">
             Send turns to <code>POST /api/v1/ingest</code> or import files with{' '}
-            <code>npm run mnemoscope -- import &lt;path&gt;</code>.
+            <code>npx mnemoscope import &lt;path&gt;</code>.
           </EmptyState>
         ) : null}
         {first && first.total.sessions > 0 && !first.matching ? (

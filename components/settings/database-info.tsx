@@ -54,7 +54,7 @@ export function DatabaseInfo() {
                 <span className="muted" style={{ flex: 1, minWidth: 220 }}>
                   One <code>.ndjson.gz</code> file: sessions, memory with its history, curation records and UCS data.
                   Load it into an empty instance (for example one on PostgreSQL) with{' '}
-                  <code>npm run mnemoscope -- import-project FILE --url URL --key KEY</code>.
+                  <code>npx mnemoscope import-project FILE --url URL</code>.
                 </span>
               </div>
             )}

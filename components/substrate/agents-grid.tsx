@@ -29,7 +29,7 @@ export function AgentsGrid() {
       {q.data && !q.data.length ? (
         <div className="panel">
           <EmptyState title="No substrate data yet">
-            Import a UCS workspace: <code>npm run mnemoscope -- import path/to/workspace</code>.
+            Import a UCS workspace: <code>npx mnemoscope import path/to/workspace</code>.
           </EmptyState>
         </div>
       ) : null}

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -371,31 +371,35 @@ describe('flush on exit', () => {
   }, 30_000);
 });
 
-describe('the bundled SDK (npm run sdk:bundle)', () => {
-  it('is one ES module that plain Node imports and uses, validation included', async () => {
-    const { bundleSdk } = await import('@/server/build/sdk-bundle');
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-bundle-'));
-    const size = await bundleSdk(path.join(dir, 'mnemoscope-sdk.mjs'));
-    expect(size).toBeGreaterThan(10_000);
+describe('the SDK package (npm run sdk:build)', () => {
+  it('is an ES module that plain Node imports with only zod beside it, and declarations of its whole API', async () => {
+    const { buildSdkPackage } = await import('@/server/build/sdk-package');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-sdk-'));
+    const dist = path.join(dir, 'node_modules/@mnemoscope/sdk/dist');
+    await buildSdkPackage(dist);
+    copyFileSync(path.join(import.meta.dirname, 'package.json'), path.join(dist, '../package.json'));
+    // Its one dependency, as npm would install it beside the package.
+    symlinkSync(path.resolve('node_modules/zod'), path.join(dir, 'node_modules/zod'));
+    const dts = readFileSync(path.join(dist, 'index.d.ts'), 'utf8');
+    expect([...dts.matchAll(/from '([^']+)'/g)].map((m) => m[1])).toEqual(['zod']);
+    const exported = new Set([
+      ...[...dts.matchAll(/^export (?:declare )?(?:class|interface|type|function|const) (\w+)/gm)].map((m) => m[1]),
+      ...[...dts.matchAll(/^\t\w+\$?\d* as (\w+),$/gm)].map((m) => m[1]),
+    ]);
+    expect(
+      ['Mnemoscope', 'MemoryDecision', 'verifyWebhook', 'RecordData', 'AccSession'].filter((n) => !exported.has(n)),
+    ).toEqual([]);
     const srv = await recordingServer();
     const script = path.join(dir, 'agent.mjs');
     writeFileSync(
       script,
-      `import { Mnemoscope } from './mnemoscope-sdk.mjs';
-      const m = new Mnemoscope({ url: 'http://127.0.0.1:${srv.port}', apiKey: 'k', ` +
-        `onRejected: ` +
-        `(r) ` +
-        `=> ` +
-        `console.log('refused', r.errors[0].path) });
-      const s = m.acc({ id: 'bundle', agent: 'js-agent' });
+      `import { Mnemoscope } from '@mnemoscope/sdk';
+      const m = new Mnemoscope({ url: 'http://127.0.0.1:${srv.port}', apiKey: 'k',
+        onRejected: (r) => console.log('refused', r.errors[0].path) });
+      const s = m.acc({ id: 'package', agent: 'js-agent' });
       s.turn({ input: 'q', output: 'a', ccs: 'goal_orientation: x(y)' });
-      m.record({ type: 'turn', data: { session_id: 'bundle', agent: 'js-agent', turn: ` +
-        `-1, ` +
-        `input: ` +
-        `'', ` +
-        `output: ` +
-        `'', ` +
-        `ccs: 'x' } });
+      m.record({ type: 'turn', data: { session_id: 'package', agent: 'js-agent', turn: -1, input: '', output: '',
+        ccs: 'x' } });
       const stats = await m.shutdown();
       console.log(JSON.stringify(stats));`,
     );

@@ -1,7 +1,8 @@
 /**
- * Mnemoscope SDK for TypeScript/JavaScript agents.
+ * Mnemoscope SDK for TypeScript/JavaScript agents: the package `@mnemoscope/sdk` (`npm run sdk:build`, then
+ * `npm pack` in sdk/typescript; see its README).
  *
- *   import { Mnemoscope } from '<mnemoscope>/sdk/typescript';
+ *   import { Mnemoscope } from '@mnemoscope/sdk';
  *   const mnemo = new Mnemoscope({ url: 'http://127.0.0.1:3000', apiKey: process.env.MNEMOSCOPE_API_KEY });
  *   const session = mnemo.acc({ id: 'run-42', agent: 'triage-bot' });
  *   session.turn({ input, output, ccs, recalled: ['a1'], qualified: ['a1'] });

@@ -2,11 +2,14 @@
  * mnemoscope — the command line: import real files into a running server over the ingest API,
  * and export sessions or an agent's substrate in the format the importer takes.
  *
- *   npm run mnemoscope -- import <path...> [--url URL] [--key KEY] [--agent NAME] [--batch N]
- *   npm run mnemoscope -- export <session-id> [--out FILE] [--url URL] [--key KEY]
- *   npm run mnemoscope -- export-ucs <agent> [--out FILE] [--url URL] [--key KEY]
- *   npm run mnemoscope -- export-project --out FILE [--url URL] [--key KEY]
- *   npm run mnemoscope -- import-project <file> [--url URL] [--key KEY]
+ *   npx mnemoscope import <path...> [--url URL] [--agent NAME] [--batch N]
+ *   npx mnemoscope export <session-id> [--out FILE] [--url URL]
+ *   npx mnemoscope export-ucs <agent> [--out FILE] [--url URL]
+ *   npx mnemoscope export-project --out FILE [--url URL]
+ *   npx mnemoscope import-project <file> [--url URL]
+ *
+ * (the package's bin, server/cli/bin.mjs; `npm run mnemoscope -- …` also works). The key comes from
+ * MNEMOSCOPE_API_KEY; `--key` is accepted with a warning, since a command line is visible to other processes.
  */
 import { createReadStream, createWriteStream, statSync, writeFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
@@ -18,12 +21,12 @@ import type { Envelope, IngestResult } from '@/lib/ingest/contract';
 import { toNdjson } from '@/lib/ingest/ndjson';
 import { readTree } from '@/server/fs/read-tree';
 
-const USAGE = `usage:
-  mnemoscope import <path...> [--url URL] [--key KEY] [--agent NAME] [--batch N]
-  mnemoscope export <session-id> [--out FILE] [--url URL] [--key KEY]
-  mnemoscope export-ucs <agent> [--out FILE] [--url URL] [--key KEY]
-  mnemoscope export-project --out FILE [--url URL] [--key KEY]
-  mnemoscope import-project <file> [--url URL] [--key KEY]
+const USAGE = `usage (the API key from MNEMOSCOPE_API_KEY):
+  npx mnemoscope import <path...> [--url URL] [--agent NAME] [--batch N]
+  npx mnemoscope export <session-id> [--out FILE] [--url URL]
+  npx mnemoscope export-ucs <agent> [--out FILE] [--url URL]
+  npx mnemoscope export-project --out FILE [--url URL]
+  npx mnemoscope import-project <file> [--url URL]
 
   export-project writes the key's whole project (sessions, memory with history, curation records,
   UCS data) to one .ndjson.gz file; import-project loads such a file into the key's project on
@@ -31,7 +34,7 @@ const USAGE = `usage:
   database to PostgreSQL (README: "Moving to PostgreSQL").
 
   --url    server address (default $MNEMOSCOPE_URL or http://127.0.0.1:3000)
-  --key    API key (default $MNEMOSCOPE_API_KEY)
+  --key    API key instead of $MNEMOSCOPE_API_KEY (discouraged: other processes can read a command line)
   --agent  the agent UCS files belong to, when they do not name it
   --batch  records per request (default 500)`;
 
@@ -50,6 +53,11 @@ function options(argv: string[]) {
       help: { type: 'boolean', short: 'h' },
     },
   });
+  if (argv.some((a) => a === '--key' || a.startsWith('--key=')))
+    console.error(
+      'mnemoscope: warning: --key puts the API key on the command line, where other processes and shell history can ' +
+        'read it; set MNEMOSCOPE_API_KEY instead',
+    );
   const batch = Number(values.batch);
   if (!Number.isInteger(batch) || batch < 1)
     throw new CliError(`--batch must be a positive integer, got ${values.batch}`);
@@ -57,7 +65,7 @@ function options(argv: string[]) {
 }
 
 async function request(url: string, key: string | undefined, init: RequestInit = {}): Promise<Response> {
-  if (!key) throw new CliError('no API key: pass --key or set MNEMOSCOPE_API_KEY (keys are created in Settings)');
+  if (!key) throw new CliError('no API key: set MNEMOSCOPE_API_KEY (keys are created in Settings)');
   let res: Response;
   try {
     res = await fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${key}` } });
