@@ -318,6 +318,15 @@ describe(`the Connect page on ${srv.name}`, () => {
     expect(text).toContain(`MNEMOSCOPE_URL=${srv.url} MNEMOSCOPE_API_KEY=… python sdk/python/examples/triage_agent.py`);
     expect(text).toContain(`MNEMOSCOPE_URL:-${srv.url}}`);
     expect(text).not.toContain('127.0.0.1:3000');
+    // One configuration per MCP client, each in its own variable syntax (e2e/mcp-clients.e2e.ts uses them).
+    for (const [client, syntax] of [
+      ['claude-code', '${MNEMOSCOPE_API_KEY}'],
+      ['claude-desktop', 'Authorization:${AUTH_HEADER}'],
+      ['cursor', '${env:MNEMOSCOPE_API_KEY}'],
+      ['vscode', '${input:mnemoscope-key}'],
+    ])
+      expect(await page.getByTestId(`mcp-${client}`).textContent()).toContain(syntax);
+    expect(await page.getByTestId('mcp-claude-desktop').textContent()).toContain(`"${srv.url}/api/v1/mcp"`);
   });
 });
 

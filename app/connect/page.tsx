@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { headers } from 'next/headers';
 import { CodeBlock } from '@/components/connect/code-block';
 import { RECORD_TYPES } from '@/lib/ingest/contract';
+import { mcpClientConfigs } from '@/lib/mcp/clients';
 import { MCP_TOOL_DOCS } from '@/lib/mcp/tools';
 
 export const metadata = { title: 'Connect an agent' };
@@ -53,19 +54,6 @@ const d = await mnemo.decision(eventId, { timeoutMs: 600_000 });
 
 // Optional: pending records are also flushed on exit.
 await mnemo.shutdown();`;
-  const mcpConfig = JSON.stringify(
-    {
-      mcpServers: {
-        mnemoscope: {
-          type: 'http',
-          url: `${origin}/api/v1/mcp`,
-          headers: { Authorization: 'Bearer ${MNEMOSCOPE_API_KEY}' },
-        },
-      },
-    },
-    null,
-    2,
-  );
   const otel = `# Any OpenTelemetry SDK, exporting OTLP/HTTP (protobuf or JSON, gzip or not)
 OTEL_EXPORTER_OTLP_ENDPOINT=${origin}/api/v1/otel
 OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $MNEMOSCOPE_API_KEY"
@@ -123,7 +111,8 @@ MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --ur
           <div className="panel-head">MCP server</div>
           <div className="panel-body">
             <p className="muted" style={{ margin: 0 }}>
-              Streamable HTTP at <code>{origin}/api/v1/mcp</code>, stateless, authenticated with the API key. Tools:
+              Streamable HTTP at <code>{origin}/api/v1/mcp</code>, stateless, authenticated with the API key (a request
+              without one gets 401 with <code>WWW-Authenticate: Bearer</code>). Tools:
             </p>
             <dl className="tool-list">
               {Object.entries(MCP_TOOL_DOCS).map(([name, doc]) => (
@@ -133,7 +122,14 @@ MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --ur
                 </div>
               ))}
             </dl>
-            <CodeBlock label="MCP client configuration" code={mcpConfig} />
+            {mcpClientConfigs(origin).map((c) => (
+              <div key={c.client} data-testid={`mcp-${c.client}`}>
+                <p className="muted" style={{ margin: '10px 0 0' }}>
+                  <b>{c.title}</b>: {c.note}
+                </p>
+                <CodeBlock label={c.file} code={JSON.stringify(c.config, null, 2)} />
+              </div>
+            ))}
           </div>
         </section>
         <section className="panel">

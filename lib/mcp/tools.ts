@@ -25,9 +25,10 @@ export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
     'entry, or discarded; `final` is false while a review is pending. Give `wait_seconds` (≤ 50) to wait for a ' +
     'pending review to be decided.',
   search_memory:
-    'Keyword search (Postgres full text, English stemming) over the project’s durable memory entries and its ' +
-    'artifact store. All words must match; when nothing does, any word may. Semantic search runs in the ' +
-    'Mnemoscope browser UI.',
+    'Search over the project’s durable memory entries and its artifact store, ranked as the Mnemoscope app ranks ' +
+    'recall: keywords (BM25) and meaning (cosine on the bundled embedding model) fused by reciprocal rank, an ' +
+    'item holding every word first. `mode: "keyword"` asks for keywords only. Each result says its keyword and ' +
+    'vector rank and its cosine.',
   get_session_state:
     'The latest Compressed Cognitive State of a session (or the one committed at a given turn), with the turn ' +
     "it belongs to and its H_t / D_t. A fork (a reviewer's corrected CCS, saved as a new session) names the " +
@@ -79,6 +80,10 @@ export const searchMemoryArgs = {
   query: z.string().trim().min(1, 'must not be empty').max(500),
   limit: z.number().int().min(1).max(50).optional().describe('At most this many results (default 10).'),
   include_deprecated: z.boolean().optional().describe('Also search deprecated entries and records (default false).'),
+  mode: z
+    .enum(['hybrid', 'keyword'])
+    .optional()
+    .describe('hybrid (default): keywords and meaning fused; keyword: words only.'),
 };
 export const sessionStateArgs = {
   session_id: z.string().trim().min(1).max(256),

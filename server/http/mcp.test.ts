@@ -157,24 +157,52 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
     expect((await call(client, 'get_session_state', { session_id: 'itops-nginx-502' })).isError).toBeFalsy();
   });
 
-  it('search_memory finds durable entries by stemmed keywords, ranks them, and falls back to any word', async () => {
-    const all = await call(client, 'search_memory', { query: 'deploy checkout warm' });
-    const hits = all.structuredContent!.results as { source: string; content: string; match: string; url?: string }[];
-    expect(hits[0]).toMatchObject({
+  it('search_memory ranks durable memory as the app does: keywords and meaning fused, or keywords only', async () => {
+    type Hit = {
+      source: string;
+      content: string;
+      url: string;
+      keyword_rank: number | null;
+      vector_rank: number | null;
+    };
+    const search = async (args: Record<string, unknown>) =>
+      (await call(client, 'search_memory', args)).structuredContent as { mode: string; results: Hit[] };
+    const all = await search({ query: 'deploy checkout warm' });
+    expect(all.mode).toBe('hybrid');
+    expect(all.results[0]).toMatchObject({
       source: 'memory_entry',
-      match: 'all words',
+      keyword_rank: expect.any(Number),
+      vector_rank: expect.any(Number),
       url: expect.stringMatching(/^\/curation\/entries\?entry=/),
     });
-    expect(hits[0]!.content).toMatch(/Blue\/green deploys/);
-    const any = await call(client, 'search_memory', { query: 'checkout zeppelin' });
-    const anyHits = any.structuredContent!.results as { content: string; match: string }[];
-    expect(anyHits.length).toBeGreaterThan(0);
-    expect(anyHits.every((r) => r.match === 'any word' && /checkout/i.test(r.content))).toBe(true);
-    const none = await call(client, 'search_memory', { query: 'zeppelin' });
-    expect(none.structuredContent!.results).toEqual([]);
+    expect(all.results[0]!.content).toMatch(/Blue\/green deploys/);
+    // A paraphrase with other words around the shared ones still ranks it near the top.
+    const meaning = await search({ query: 'blue green release of the checkout service', limit: 5 });
+    expect(meaning.results.map((h) => h.content)).toContainEqual(expect.stringMatching(/Blue\/green deploys/));
+    const words = await search({ query: 'deploy checkout warm', mode: 'keyword' });
+    expect(words.mode).toBe('keyword');
+    expect(words.results.every((h) => h.vector_rank === null && h.keyword_rank !== null)).toBe(true);
+    expect((await search({ query: 'zeppelin', mode: 'keyword' })).results).toEqual([]);
     // Rejected and proposed memory is not durable memory.
-    const secret = await call(client, 'search_memory', { query: 'root password ledger' });
-    expect(secret.structuredContent!.results).toEqual([]);
+    const secret = await search({ query: 'root password ledger', mode: 'keyword' });
+    expect(secret.results.filter((h) => /root password/i.test(h.content))).toEqual([]);
+    expect(errorText(await call(client, 'search_memory', { query: 'x', mode: 'vector' }))).toMatch(/mode/);
+  });
+
+  it('search_memory sees an entry written after its first search (its index follows the database)', async () => {
+    await call(client, 'search_memory', { query: 'anything' });
+    await call(
+      client,
+      'submit_memory_event',
+      event({
+        content: 'Zeppelin-class batch jobs must drain before the nightly failover.',
+        evidence_refs: ['commit:77aa11b'],
+      }),
+    );
+    const r = (await call(client, 'search_memory', { query: 'zeppelin failover' })).structuredContent as {
+      results: { content: string }[];
+    };
+    expect(r.results[0]!.content).toMatch(/Zeppelin-class batch jobs/);
   });
 
   it('get_session_state gives the latest CCS, or the one at a turn', async () => {

@@ -15,7 +15,7 @@ import { ready } from '@/server/bootstrap';
 import { env } from '@/server/env';
 import { awaitDecision, MAX_WAIT_SECONDS, memoryEventDecision } from '@/server/services/decisions';
 import { ingest } from '@/server/services/ingest';
-import { keywordSearch } from '@/server/services/recall';
+import { searchMemory } from '@/server/services/memory-search';
 import { sessionState } from '@/server/services/sessions';
 import { deadEndsTouchedBy } from '@/server/services/substrate';
 import { authedBody } from './respond';
@@ -106,9 +106,12 @@ export function createMcpServer(handle: DbHandle, projectId: string, actor: stri
       inputSchema: searchMemoryArgs,
       annotations: { readOnlyHint: true },
     },
-    ({ query, limit, include_deprecated }) =>
+    ({ query, limit, include_deprecated, mode }) =>
       guard(async () =>
-        ok({ query, results: await keywordSearch(db, projectId, query, limit ?? 10, include_deprecated ?? false) }),
+        ok({
+          query,
+          ...(await searchMemory(db, projectId, query, { limit, includeDeprecated: include_deprecated, mode })),
+        }),
       ),
   );
 

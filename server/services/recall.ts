@@ -23,7 +23,7 @@ export interface CorpusPage {
 const enc = encodeURIComponent;
 const turnHref = (session: string, turn: number) => `/sessions/${enc(session)}?turn=${turn}`;
 
-type Fetcher = (
+export type Fetcher = (
   db: Tx,
   projectId: string,
   after: string[] | null,
@@ -127,7 +127,7 @@ const memoryEventsPage: Fetcher = async (db, projectId, after, limit) => {
   };
 };
 
-const memoryEntriesPage: Fetcher = async (db, projectId, after, limit) => {
+export const memoryEntriesPage: Fetcher = async (db, projectId, after, limit) => {
   const rows = await db
     .select({
       id: memoryEntries.id,
@@ -157,7 +157,7 @@ const memoryEntriesPage: Fetcher = async (db, projectId, after, limit) => {
   };
 };
 
-const artifactsPage: Fetcher = async (db, projectId, after, limit) => {
+export const artifactsPage: Fetcher = async (db, projectId, after, limit) => {
   const rows = await db
     .select({
       id: artifacts.id,
@@ -377,60 +377,4 @@ export async function corpusVersion(db: Tx, projectId: string): Promise<string> 
       (select count(*) from ucs_judgments where project_id = ${projectId})
     ) as v`);
   return rowsOf<{ v: string }>(r)[0]?.v ?? '';
-}
-
-/** Keyword search (Postgres full text) over entries and artifacts: the MCP `search_memory` tool. */
-export async function keywordSearch(
-  db: Tx,
-  projectId: string,
-  query: string,
-  limit: number,
-  includeDeprecated: boolean,
-) {
-  const run = (tsquery: ReturnType<typeof sql>) =>
-    db.execute(sql`
-      with q as (select ${tsquery} as q)
-      select * from (
-        select 'memory_entry' as source, e.id::text as id, e.scope, e.kind, e.status, e.content, e.updated_at as at,
-               ts_rank(to_tsvector('english', e.content), q.q) as score
-          from memory_entries e, q
-         where e.project_id = ${projectId} and to_tsvector('english', e.content) @@ q.q
-           and (${includeDeprecated} or e.status in ('active', 'in_conflict'))
-        union all
-        select 'artifact', a.id, null, a.kind, null, a.content, coalesce(a.ts, a.ingested_at),
-               ts_rank(to_tsvector('english', a.content), q.q)
-          from artifacts a, q
-         where a.project_id = ${projectId} and to_tsvector('english', a.content) @@ q.q
-           and (${includeDeprecated} or a.status = 'active')
-      ) hits
-      order by score desc, at desc
-      limit ${limit}`);
-  type Hit = {
-    source: string;
-    id: string;
-    scope: string | null;
-    kind: string | null;
-    status: string | null;
-    content: string;
-    score: number;
-  };
-  let rows = rowsOf<Hit>(await run(sql`websearch_to_tsquery('english', ${query})`));
-  let match = 'all words';
-  if (!rows.length) {
-    rows = rowsOf<Hit>(
-      await run(sql`nullif(replace(plainto_tsquery('english', ${query})::text, '&', '|'), '')::tsquery`),
-    );
-    match = 'any word';
-  }
-  return rows.map((r) => ({
-    source: r.source,
-    id: r.id,
-    ...(r.scope ? { scope: r.scope } : {}),
-    ...(r.kind ? { kind: r.kind } : {}),
-    ...(r.status ? { status: r.status } : {}),
-    content: r.content.length > 1000 ? `${r.content.slice(0, 1000)}…` : r.content,
-    score: Number(Number(r.score).toFixed(4)),
-    match,
-    url: r.source === 'memory_entry' ? `/curation/entries?entry=${r.id}` : undefined,
-  }));
 }

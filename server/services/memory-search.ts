@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '@/server/db';
+import { RecallEngine, type SearchMode } from '@/lib/recall/engine';
+import type { RecallItem } from '@/lib/recall/items';
+import { serverEmbedder } from './embeddings';
+import { artifactsPage, memoryEntriesPage, type Fetcher } from './recall';
+
+/**
+ * Search over a project's durable memory (its memory entries and the artifact store) for agents (MCP
+ * `search_memory`), ranked as the app's recall ranks: the same `RecallEngine` (BM25 keywords and exact cosine on the
+ * bundled model, fused by reciprocal rank), here with the server's copy of the model. Each process keeps one engine
+ * per project, a cache checked against the database on every search (row counts and latest changes), so a search on
+ * any instance sees what any instance wrote.
+ */
+
+export type MemorySearchMode = Extract<SearchMode, 'hybrid' | 'keyword'>;
+
+interface Cached {
+  version: string;
+  engine: RecallEngine;
+  /** Entry and artifact status by item id (`active`, `in_conflict`, `deprecated` …). */
+  status: Map<string, string>;
+  semantic: boolean;
+}
+
+const cache = new WeakMap<Db, Map<string, Promise<Cached>>>();
+
+async function version(db: Db, projectId: string): Promise<string> {
+  const [r] = rowsOf<{ v: string }>(
+    await db.execute(sql`select concat_ws('|',
+      (select concat(count(*), ':', max(updated_at)) from memory_entries where project_id = ${projectId}),
+      (select concat(count(*), ':', max(greatest(ingested_at, status_changed_at)))
+         from artifacts where project_id = ${projectId})) as v`),
+  );
+  return r!.v;
+}
+
+async function all(db: Db, projectId: string, fetch: Fetcher): Promise<RecallItem[]> {
+  const out: RecallItem[] = [];
+  for (let after: string[] | null = null; ;) {
+    const page = await fetch(db, projectId, after, 5000);
+    out.push(...page.items);
+    if (!page.last || page.items.length < 5000) return out;
+    after = page.last;
+  }
+}
+
+async function load(db: Db, projectId: string, v: string, prev: Cached | null): Promise<Cached> {
+  const embedder = prev ? null : await serverEmbedder().catch(() => null);
+  const engine = prev?.engine ?? new RecallEngine(embedder);
+  const [entries, records, statuses] = await Promise.all([
+    all(db, projectId, memoryEntriesPage),
+    all(db, projectId, artifactsPage),
+    db.execute(sql`select 'memory_entry:' || id as id, status from memory_entries where project_id = ${projectId}
+                   union all
+                   select 'artifact:' || id, status from artifacts where project_id = ${projectId}`),
+  ]);
+  engine.sync([...entries, ...records]);
+  await engine.embedPending();
+  const status = new Map(rowsOf<{ id: string; status: string }>(statuses).map((r) => [r.id, r.status]));
+  return { version: v, engine, status, semantic: prev ? prev.semantic : embedder !== null };
+}
+
+async function engineFor(db: Db, projectId: string): Promise<Cached> {
+  let byProject = cache.get(db);
+  if (!byProject) cache.set(db, (byProject = new Map()));
+  const v = await version(db, projectId);
+  const current = byProject.get(projectId);
+  const prev = current ? await current.catch(() => null) : null;
+  if (prev && prev.version === v) return prev;
+  const next = load(db, projectId, v, prev);
+  byProject.set(projectId, next);
+  next.catch(() => byProject.delete(projectId));
+  return next;
+}
+
+export interface MemoryHit {
+  source: 'memory_entry' | 'artifact';
+  id: string;
+  scope?: string;
+  label: string | null;
+  status: string | null;
+  content: string;
+  /** The fused score (reciprocal rank fusion), higher is better. */
+  score: number;
+  keyword_rank: number | null;
+  vector_rank: number | null;
+  cosine: number | null;
+  url: string;
+}
+
+/** Entries and artifacts nearest the query, best first; deprecated ones only when asked. */
+export async function searchMemory(
+  db: Db,
+  projectId: string,
+  query: string,
+  o: { limit?: number; includeDeprecated?: boolean; mode?: MemorySearchMode } = {},
+): Promise<{ mode: MemorySearchMode; results: MemoryHit[] }> {
+  const limit = o.limit ?? 10;
+  const { engine, status, semantic } = await engineFor(db, projectId);
+  const mode = semantic ? (o.mode ?? 'hybrid') : 'keyword';
+  const live = (id: string) => o.includeDeprecated || ['active', 'in_conflict'].includes(status.get(id) ?? 'active');
+  const hits = (await engine.search(query, { mode, limit: limit * 4 })).filter((h) => live(h.item.id)).slice(0, limit);
+  return {
+    mode,
+    results: hits.map((h) => {
+      const [source, ...rest] = h.item.id.split(':') as ['memory_entry' | 'artifact', ...string[]];
+      return {
+        source,
+        id: rest.join(':'),
+        ...(h.item.scope ? { scope: h.item.scope } : {}),
+        label: h.item.label,
+        status: status.get(h.item.id) ?? null,
+        content: h.item.text.length > 1000 ? `${h.item.text.slice(0, 1000)}…` : h.item.text,
+        score: Number(h.score.toFixed(4)),
+        keyword_rank: h.keywordRank,
+        vector_rank: h.vectorRank,
+        cosine: h.cosine === null ? null : Number(h.cosine.toFixed(4)),
+        url: h.item.href,
+      };
+    }),
+  };
+}
