@@ -1,46 +1,62 @@
+import { z } from 'zod';
+
 /**
  * What became of a memory event an agent sent, as `GET /api/v1/memory-events/{id}`, the MCP tool
- * `get_memory_decision` and the SDKs' `decision()` answer it.
+ * `get_memory_decision` and the SDKs' `decision()` answer it. The zod schemas are the contract: the OpenAPI document
+ * is generated from them and the types below are inferred from them.
  */
 
 /** An entry as the decision left it, read now (its content after a reviewer's edit, its status after a deprecation). */
-export interface DecidedEntry {
-  id: string;
-  content: string;
-  scope: string;
-  kind: string;
-  status: string;
-  version: number;
-  /** Who made the entry's latest version, and the note they left (a deprecation's reason). */
-  changed_by: string;
-  note: string | null;
-  url: string;
-}
+export const decidedEntrySchema = z
+  .object({
+    id: z.string(),
+    content: z.string(),
+    scope: z.string(),
+    kind: z.string(),
+    status: z.string().meta({ description: 'active, in_conflict or deprecated' }),
+    version: z.number().int(),
+    changed_by: z.string().meta({ description: "who made the entry's latest version" }),
+    note: z.string().nullable().meta({ description: 'the note left with that version (a deprecation’s reason)' }),
+    url: z.string().meta({ description: 'where the entry opens in the app (a path)' }),
+  })
+  .meta({ id: 'DecidedEntry' });
+export type DecidedEntry = z.infer<typeof decidedEntrySchema>;
 
-export interface MemoryDecision {
-  event_id: string;
-  /** pending_curation, written, proposed, approved, rejected, duplicate or discarded. */
-  disposition: string;
-  /** False while the curator has not run or a reviewer has not decided: waiting can change it. */
-  final: boolean;
-  reason: string | null;
-  scope: string | null;
-  kind: string | null;
-  /** The fields a reviewer changed before approving (content, scope, kind). */
-  edited: string[];
-  decided_by: string | null;
-  decided_at: string | null;
-  entry_id: string | null;
-  entry_url?: string;
-  entry: DecidedEntry | null;
-  /** For a duplicate: the entry that already says it. */
-  duplicate_of: DecidedEntry | null;
-  proposal_id?: string;
-  proposal_status?: string;
-  review_url?: string;
-  /** Every outcome recorded for the event, oldest first (the curator's, then a reviewer's). */
-  history: { disposition: string; reason: string | null; decided_by: string; decided_at: string }[];
-}
+export const memoryDecisionSchema = z
+  .object({
+    event_id: z.string(),
+    disposition: z.string().meta({
+      description: 'pending_curation, written, proposed, approved, rejected, duplicate or discarded',
+    }),
+    final: z.boolean().meta({ description: 'false while the curator has not run or a reviewer has not decided' }),
+    reason: z.string().nullable(),
+    scope: z.string().nullable(),
+    kind: z.string().nullable(),
+    edited: z.array(z.string()).meta({ description: 'the fields a reviewer changed before approving' }),
+    decided_by: z.string().nullable(),
+    decided_at: z.string().nullable(),
+    entry_id: z.string().nullable(),
+    entry_url: z.string().optional(),
+    entry: decidedEntrySchema.nullable(),
+    duplicate_of: decidedEntrySchema
+      .nullable()
+      .meta({ description: 'for a duplicate: the entry that says it already' }),
+    proposal_id: z.string().optional(),
+    proposal_status: z.string().optional(),
+    review_url: z.string().optional(),
+    history: z
+      .array(
+        z.object({
+          disposition: z.string(),
+          reason: z.string().nullable(),
+          decided_by: z.string(),
+          decided_at: z.string(),
+        }),
+      )
+      .meta({ description: 'every outcome recorded for the event, oldest first' }),
+  })
+  .meta({ id: 'MemoryDecision' });
+export type MemoryDecision = z.infer<typeof memoryDecisionSchema>;
 
 /** Dispositions that may still change: the curator has not run, or a reviewer has not decided. */
 export const OPEN_DISPOSITIONS = ['pending_curation', 'proposed'] as const;

@@ -53,10 +53,11 @@ export type Envelope = z.infer<typeof envelopeSchema>;
 
 // ---------------------------------------------------------------- ACC sessions
 
+/** A session; `agent` may come from the envelope instead (`{"type":"session","agent":…,"data":…}`). */
 export const sessionRecordSchema = z
   .object({
     id,
-    agent: id.optional(),
+    agent: id,
     title: z.string().max(500).optional(),
     domain: z.string().max(120).optional(),
     metadata: jsonObject.optional(),

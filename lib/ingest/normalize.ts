@@ -216,11 +216,13 @@ export function normalizeEnvelope(raw: unknown): Normalized {
 
   switch (type) {
     case 'session': {
-      const r = sessionRecordSchema.safeParse(data);
+      // The envelope's agent stands for data.agent when the data has none.
+      const r = sessionRecordSchema.safeParse(
+        isObject(data) && data.agent === undefined && agent ? { ...data, agent } : data,
+      );
       if (!r.success) return fail(zodErrors(r.error, 'data'));
       const d = r.data;
       const agentId = agent ?? d.agent;
-      if (!agentId) return fail([{ path: 'data.agent', message: 'required' }], d.id);
       return {
         ok: true,
         id: d.id,

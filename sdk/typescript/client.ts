@@ -20,6 +20,7 @@ import type { z } from 'zod';
 import { normalizeEnvelope } from '@/lib/ingest/normalize';
 import type { DATA_SCHEMAS, FieldError, IngestResult, RecordType } from '@/lib/ingest/contract';
 import type { MemoryDecision } from '@/lib/curation/decision';
+import type { SessionState } from '@/lib/api/contract';
 
 /** What `data` may hold for a record type, as the server's zod contract takes it. */
 export type RecordData<T extends RecordType> = z.input<(typeof DATA_SCHEMAS)[T]>;
@@ -93,20 +94,7 @@ const env = (name: string): string | undefined =>
   (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
 
 /** A session's CCS at a turn, as `GET /api/v1/sessions/{id}/state` answers. */
-export interface SessionState {
-  session_id: string;
-  title: string | null;
-  agent: string;
-  turn: number;
-  /** How many turns the session holds. */
-  turns: number;
-  timestamp: string | null;
-  ccs: Record<string, string[]>;
-  hallucination: number | null;
-  drift: number | null;
-  forked_from: { session: string; turn: number; by: string; at: string } | null;
-  url: string;
-}
+export type { SessionState } from '@/lib/api/contract';
 
 export class Mnemoscope {
   readonly url: string;

@@ -101,6 +101,7 @@ const ROUTES: Record<string, string> = {
   'api/v1/otel/v1/traces': 'API key, its own project only',
   'api/v1/mcp': 'API key, its own project only (MCP tools act in the key’s project)',
   'api/v1/schema': 'anyone (the public contract)',
+  'api/v1/openapi.json': 'anyone (the public contract)',
   'api/v1/memory-events/[id]': 'API key, its own project only (an agent asks what became of its memory event)',
   'api/v1/sessions/[id]/export': 'API key, its own project only',
   'api/v1/sessions/[id]/state': 'API key, its own project only (an agent resuming, e.g. from a fork)',

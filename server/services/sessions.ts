@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { SessionState } from '@/lib/api/contract';
 import { rowsOf, type Tx } from '@/server/db';
 import { annotations } from '@/server/db/schema/annotations';
 import { artifacts, sessionStats, sessions, turns } from '@/server/db/schema/sessions';
@@ -315,7 +316,12 @@ export async function exportSession(db: Tx, projectId: string, id: string): Prom
 }
 
 /** The latest CCS of a session, or the one committed at `turn` (the MCP `get_session_state` tool). */
-export async function sessionState(db: Tx, projectId: string, sessionId: string, turn?: number) {
+export async function sessionState(
+  db: Tx,
+  projectId: string,
+  sessionId: string,
+  turn?: number,
+): Promise<SessionState | null> {
   const [row] = await db
     .select({
       turn: turns.turn,
@@ -351,7 +357,7 @@ export async function sessionState(db: Tx, projectId: string, sessionId: string,
     turn: row.turn,
     turns: n,
     timestamp: row.timestamp,
-    ccs: row.ccs,
+    ccs: row.ccs as Record<string, string[]>,
     hallucination: row.hallucination,
     drift: row.drift,
     /** Set on a fork: the session and turn it was taken from, by whom (a reviewer's corrected CCS). */

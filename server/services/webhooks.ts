@@ -302,38 +302,56 @@ async function record(db: Db, c: Claimed, r: Sent) {
     .where(eq(webhookDeliveries.id, c.id));
 }
 
-const g = globalThis as unknown as { __mnemoscopeWebhooks?: boolean };
+const g = globalThis as unknown as { __mnemoscopeWebhooks?: { handle: DbHandle; stop: () => void } };
 /** How often an instance looks for due deliveries without being told (retries come due this way). */
 const POLL_MS = 5000;
 
-/** Sends due deliveries from this process, as long as it runs: on every NOTIFY of new ones and every few seconds. */
+/**
+ * Sends due deliveries from this process, as long as it runs: on every NOTIFY of new ones and every few seconds. One
+ * worker per process; started again for another database handle (tests open several in turn).
+ */
 export function startWebhookWorker(handle: DbHandle) {
-  if (g.__mnemoscopeWebhooks) return;
-  g.__mnemoscopeWebhooks = true;
+  if (g.__mnemoscopeWebhooks?.handle === handle) return;
+  g.__mnemoscopeWebhooks?.stop();
   let running = false;
   let again = false;
+  let stopped = false;
   const run = async () => {
+    if (stopped) return;
     if (running) return void (again = true);
     running = true;
     try {
       do {
         again = false;
         while ((await deliverDue(handle.db)) === BATCH);
-      } while (again);
+      } while (again && !stopped);
     } catch (e) {
-      log.warn({ event: 'webhooks', err: (e as Error).message }, 'webhook deliveries failed to run');
+      if (!stopped) log.warn({ event: 'webhooks', err: (e as Error).message }, 'webhook deliveries failed to run');
     } finally {
       running = false;
     }
   };
   const timer = setInterval(() => void run(), POLL_MS);
   timer.unref?.();
+  let unlisten: (() => Promise<void>) | null = null;
   void handle
     .listen(
       WEBHOOKS_CHANNEL,
       () => void run(),
       () => void run(),
     )
+    .then((off) => {
+      if (stopped) void off();
+      else unlisten = off;
+    })
     .catch(() => undefined);
+  g.__mnemoscopeWebhooks = {
+    handle,
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+      void unlisten?.().catch(() => undefined);
+    },
+  };
   void run();
 }

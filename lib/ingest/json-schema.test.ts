@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { ingestJsonSchemas } from './json-schema';
+import { normalizeEnvelope } from './normalize';
+
+/**
+ * The published JSON Schemas (`GET /api/v1/schema`) and the server's validation agree: a record of each kind an agent
+ * writes by hand is valid under both; without any one of its fields, both refuse it or both take it, so the schema's
+ * `required` list is exactly what the server requires.
+ */
+const demo = path.join(import.meta.dirname, '../../server/demo');
+const schemas = ingestJsonSchemas();
+const schemaOf = (type: string) => schemas.data[type] as object;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+
+const EXAMPLES: Record<string, Record<string, unknown>> = {
+  session: { id: 's1', agent: 'ops-bot', title: 'Disk alarms', domain: 'it_ops', metadata: { team: 'sre' } },
+  turn: {
+    session_id: 's1',
+    agent: 'ops-bot',
+    turn: 1,
+    input: 'Disk 91% on db-2',
+    output: 'Looking at WAL retention.',
+    ccs: { goal_orientation: ['free(disk)'] },
+    recalled: ['rb1'],
+    qualified: ['rb1'],
+    hallucination: 0,
+    timestamp: '2026-11-25T10:00:00Z',
+  },
+  artifact: { id: 'rb1', session_id: 's1', agent: 'ops-bot', content: 'Runbook: WAL retention', kind: 'runbook' },
+  memory_event: JSON.parse(readFileSync(path.join(demo, 'curator/memory-event.example.json'), 'utf8')),
+  annotation: { id: 'a1', target: 'turn', session_id: 's1', turn: 1, name: 'faithfulness', value: 0.9 },
+};
+
+describe('JSON Schemas and the server agree', () => {
+  it.each(Object.keys(EXAMPLES))('%s: the example is valid under both', (type) => {
+    const valid = ajv.validate(schemaOf(type), EXAMPLES[type]);
+    expect(valid, JSON.stringify(ajv.errors)).toBe(true);
+    expect(normalizeEnvelope({ type, data: EXAMPLES[type] }).ok).toBe(true);
+  });
+
+  it.each(Object.keys(EXAMPLES))('%s: without any one field, both refuse it or both take it', (type) => {
+    const schema = schemaOf(type);
+    const disagree: string[] = [];
+    const refused: string[] = [];
+    for (const field of Object.keys(EXAMPLES[type]!)) {
+      const { [field]: _, ...without } = EXAMPLES[type]!;
+      const bySchema = ajv.validate(schema, without);
+      const byServer = normalizeEnvelope({ type, data: without }).ok;
+      if (bySchema !== byServer) disagree.push(`${field} (schema ${bySchema}, server ${byServer})`);
+      if (!byServer) refused.push(field);
+    }
+    expect(disagree).toEqual([]);
+    // And it does refuse some: the examples carry the required fields.
+    expect(refused.length).toBeGreaterThan(0);
+  });
+});
