@@ -36,6 +36,27 @@ export const ingestResultSchema = z
       id: z.string().optional(),
       errors: z.array(fieldErrorSchema).meta({ description: 'every offending field, each with its reason' }),
     }),
+    z
+      .object({
+        index: z.number().int(),
+        status: z.literal('conflict'),
+        type: z.enum(RECORD_TYPES),
+        id: z.string(),
+        fields: z.array(z.string()).meta({ description: 'the fields in which the stored version differs' }),
+        message: z.string(),
+      })
+      .meta({
+        description: 'another version is stored under this id and was kept (send supersede=true to replace it)',
+      }),
+    z
+      .object({
+        index: z.number().int(),
+        status: z.literal('superseded'),
+        type: z.enum(RECORD_TYPES),
+        id: z.string(),
+        fields: z.array(z.string()),
+      })
+      .meta({ description: 'this version replaced the stored one, which is kept in the record’s history' }),
   ])
   .meta({ id: 'IngestResult' });
 
@@ -57,6 +78,8 @@ export const ingestAnswerSchema = z
     accepted: z.number().int(),
     duplicates: z.number().int(),
     rejected: z.number().int(),
+    conflicts: z.number().int(),
+    superseded: z.number().int(),
     curation: z.union([curationCountsSchema, z.object({ error: z.string() })]).optional(),
   })
   .meta({ id: 'IngestAnswer' });

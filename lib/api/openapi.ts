@@ -67,7 +67,14 @@ export function openApiDocument(serverUrl?: string) {
           description:
             `A JSON array (or one envelope) or NDJSON of envelopes; record types: ${RECORD_TYPES.join(', ')}. ` +
             'Idempotent by each record’s own id. Valid records are stored even when others are rejected (207). ' +
-            'Content-Encoding gzip is accepted; the limits apply to the inflated body.',
+            'Content-Encoding gzip is accepted; the limits apply to the inflated body. A record whose id holds ' +
+            'another version is answered `conflict` (the stored one kept) unless `supersede=true`, when it replaces ' +
+            'it (`superseded`; the old version kept in its history).',
+          requestParams: {
+            query: z.object({
+              supersede: z.enum(['true', 'false']).optional().meta({ description: 'replace differing versions' }),
+            }),
+          },
           requestBody: {
             required: true,
             content: {
@@ -77,7 +84,7 @@ export function openApiDocument(serverUrl?: string) {
           },
           responses: {
             200: ok('every record stored or already stored', ingestAnswerSchema),
-            207: ok('some records were rejected: each result names its fields', ingestAnswerSchema),
+            207: ok('some records were rejected (each result names its fields) or in conflict', ingestAnswerSchema),
             ...errors(400, 401, 413, 415, 429, 503),
           },
         },

@@ -372,7 +372,11 @@ export interface FieldError {
 
 export type IngestResult =
   | { index: number; status: 'accepted' | 'duplicate'; type: RecordType; id: string }
-  | { index: number; status: 'rejected'; type?: string; id?: string; errors: FieldError[] };
+  | { index: number; status: 'rejected'; type?: string; id?: string; errors: FieldError[] }
+  /** Another version is stored under the id and was kept; `fields` differ. */
+  | { index: number; status: 'conflict'; type: RecordType; id: string; fields: string[]; message: string }
+  /** Another version was stored under the id; this one replaced it (the request asked to supersede). */
+  | { index: number; status: 'superseded'; type: RecordType; id: string; fields: string[] };
 
 export interface Redaction {
   path: string;

@@ -71,6 +71,36 @@ const turns = (c: Mnemoscope, n: number, session = 's1') => {
 };
 
 describe('Mnemoscope client', () => {
+  it('counts a conflict and reports it; with supersede it asks the server to replace the stored version', async () => {
+    const urls: string[] = [];
+    const answer = (status: 'conflict' | 'superseded') =>
+      (async (url: string) => {
+        urls.push(url);
+        return Response.json(
+          {
+            results: [
+              { index: 0, status, type: 'turn', id: 's1/1', fields: ['output'], message: 'another version is kept' },
+            ],
+          },
+          { status: status === 'conflict' ? 207 : 200 },
+        );
+      }) as unknown as typeof fetch;
+    const seen: RejectedRecord[] = [];
+    const kept = client(answer('conflict'), { onRejected: (r) => seen.push(r) });
+    kept.record({ type: 'turn', data: { session_id: 's1', agent: 'bot', turn: 1, input: 'q', output: 'a', ccs: {} } });
+    await kept.flush();
+    expect(kept.stats()).toMatchObject({ conflicts: 1, rejected: 0, accepted: 0 });
+    expect(seen[0]!.errors).toEqual([{ path: '', message: 'another version is kept' }]);
+    const replacing = client(answer('superseded'), { supersede: true });
+    replacing.record({
+      type: 'turn',
+      data: { session_id: 's1', agent: 'bot', turn: 1, input: 'q', output: 'b', ccs: {} },
+    });
+    await replacing.flush();
+    expect(replacing.stats()).toMatchObject({ superseded: 1, conflicts: 0 });
+    expect(urls).toEqual(['http://mnemo.test/api/v1/ingest', 'http://mnemo.test/api/v1/ingest?supersede=true']);
+  });
+
   it('sends records in background batches of batchSize, in order', async () => {
     const srv = fakeServer((r) => srv.ok(r));
     const c = client(srv.fetchImpl, { batchSize: 100 });

@@ -64,6 +64,12 @@ export interface MnemoscopeOptions {
   exitTimeoutMs?: number;
   /** Validate records before queueing them, with the server's rules (default true). */
   validate?: boolean;
+  /**
+   * A record sent again under its id with other content replaces the stored version (which the server keeps in its
+   * history). Default false: such a record is answered `conflict`, counted, reported to `onRejected`, and the stored
+   * version kept.
+   */
+  supersede?: boolean;
   /** Called for each record refused locally or by the server; default: one console.warn per record. */
   onRejected?: (r: RejectedRecord) => void;
   /** Called when a batch fails or is dropped; default: console.warn, at most once per 30 s. */
@@ -81,6 +87,10 @@ export interface ClientStats {
   duplicates: number;
   /** Records the server refused, with reasons given to `onRejected`. */
   rejected: number;
+  /** Records whose id held another version, which the server kept (`supersede` off); reported to `onRejected`. */
+  conflicts: number;
+  /** Records that replaced another version under their id (`supersede` on). */
+  superseded: number;
   /** Records refused before sending. */
   invalid: number;
   /** Records given up on: buffer full, attempts exhausted, key refused, or still queued at exit. */
@@ -99,7 +109,10 @@ export type { SessionState } from '@/lib/api/contract';
 export class Mnemoscope {
   readonly url: string;
   private readonly key: string | undefined;
-  private readonly o: Required<Omit<MnemoscopeOptions, 'url' | 'apiKey' | 'onRejected' | 'onError' | 'fetch'>>;
+  private readonly o: Required<
+    Omit<MnemoscopeOptions, 'url' | 'apiKey' | 'onRejected' | 'onError' | 'fetch' | 'supersede'>
+  >;
+  private readonly supersede: boolean;
   private readonly fetchImpl: typeof fetch;
   private readonly onRejected: (r: RejectedRecord) => void;
   private readonly onError: (e: Error) => void;
@@ -112,6 +125,8 @@ export class Mnemoscope {
     accepted: 0,
     duplicates: 0,
     rejected: 0,
+    conflicts: 0,
+    superseded: 0,
     invalid: 0,
     dropped: 0,
     requests: 0,
@@ -135,6 +150,7 @@ export class Mnemoscope {
       exitTimeoutMs: options.exitTimeoutMs ?? 5000,
       validate: options.validate ?? true,
     };
+    this.supersede = options.supersede ?? false;
     this.fetchImpl = options.fetch ?? ((...a) => globalThis.fetch(...a));
     this.onRejected =
       options.onRejected ??
@@ -315,7 +331,7 @@ export class Mnemoscope {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.o.timeoutMs);
     try {
-      res = await this.fetchImpl(`${this.url}/api/v1/ingest`, {
+      res = await this.fetchImpl(`${this.url}/api/v1/ingest${this.supersede ? '?supersede=true' : ''}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.key}`, 'content-type': 'application/x-ndjson' },
         body,
@@ -337,7 +353,11 @@ export class Mnemoscope {
         const r = results[i];
         if (r?.status === 'accepted') this.counters.accepted++;
         else if (r?.status === 'duplicate') this.counters.duplicates++;
-        else {
+        else if (r?.status === 'superseded') this.counters.superseded++;
+        else if (r?.status === 'conflict') {
+          this.counters.conflicts++;
+          this.safe(() => this.onRejected({ envelope, errors: [{ path: '', message: r.message }], by: 'server' }));
+        } else {
           this.counters.rejected++;
           const errors =
             r?.status === 'rejected' ? r.errors : [{ path: '', message: 'no result for this record in the answer' }];

@@ -22,7 +22,7 @@ import { toNdjson } from '@/lib/ingest/ndjson';
 import { readTree } from '@/server/fs/read-tree';
 
 const USAGE = `usage (the API key from MNEMOSCOPE_API_KEY):
-  npx mnemoscope import <path...> [--url URL] [--agent NAME] [--batch N]
+  npx mnemoscope import <path...> [--url URL] [--agent NAME] [--batch N] [--supersede]
   npx mnemoscope export <session-id> [--out FILE] [--url URL]
   npx mnemoscope export-ucs <agent> [--out FILE] [--url URL]
   npx mnemoscope export-project --out FILE [--url URL]
@@ -36,7 +36,9 @@ const USAGE = `usage (the API key from MNEMOSCOPE_API_KEY):
   --url    server address (default $MNEMOSCOPE_URL or http://127.0.0.1:3000)
   --key    API key instead of $MNEMOSCOPE_API_KEY (discouraged: other processes can read a command line)
   --agent  the agent UCS files belong to, when they do not name it
-  --batch  records per request (default 500)`;
+  --batch  records per request (default 500)
+  --supersede  a record whose id holds another version replaces it (the old one is kept in its history);
+           without it such a record is reported in conflict and the stored version kept`;
 
 class CliError extends Error {}
 
@@ -50,6 +52,7 @@ function options(argv: string[]) {
       agent: { type: 'string' },
       out: { type: 'string' },
       batch: { type: 'string', default: '500' },
+      supersede: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -117,11 +120,13 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
   );
   const t0 = performance.now();
   if (process.stderr.isTTY) bar.start(envelopes.length, 0, { rate: 0 });
-  const perFile = new Map<string, { kind: string; accepted: number; duplicate: number; rejected: number }>();
+  type Counts = Record<IngestResult['status'], number> & { kind: string };
+  const perFile = new Map<string, Counts>();
   const rejected: { path: string; result: IngestResult & { status: 'rejected' } }[] = [];
+  const conflicts: { path: string; result: IngestResult & { status: 'conflict' } }[] = [];
   let offset = 0;
   for (const batch of batchEnvelopes(envelopes, o.batch)) {
-    const res = await request(`${o.url}/api/v1/ingest`, o.key, {
+    const res = await request(`${o.url}/api/v1/ingest${o.supersede ? '?supersede=true' : ''}`, o.key, {
       method: 'POST',
       headers: { 'content-type': 'application/x-ndjson' },
       body: toNdjson(batch),
@@ -129,40 +134,56 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
     const body = (await res.json()) as { results: IngestResult[] };
     for (const r of body.results) {
       const f = owner[offset + r.index]!;
-      const s = perFile.get(f.path) ?? { kind: f.kind, accepted: 0, duplicate: 0, rejected: 0 };
+      const s = perFile.get(f.path) ?? {
+        kind: f.kind,
+        accepted: 0,
+        duplicate: 0,
+        rejected: 0,
+        conflict: 0,
+        superseded: 0,
+      };
       s[r.status]++;
       perFile.set(f.path, s);
       if (r.status === 'rejected') rejected.push({ path: f.path, result: r });
+      if (r.status === 'conflict') conflicts.push({ path: f.path, result: r });
     }
     offset += batch.length;
     if (process.stderr.isTTY) bar.update(offset, { rate: Math.round(offset / ((performance.now() - t0) / 1000)) });
   }
   if (process.stderr.isTTY) bar.stop();
 
+  const changed = (s: Pick<Counts, 'conflict' | 'superseded'>) =>
+    (s.conflict ? `, ${s.conflict} in conflict (kept as stored)` : '') +
+    (s.superseded ? `, ${s.superseded} superseded` : '');
   for (const [path, s] of perFile)
     console.log(
-      `${s.rejected ? '✗' : '✓'} ${path} (${s.kind}): ${s.accepted} ` +
-        `accepted, ${s.duplicate} ` +
-        `already ` +
-        `stored, ${s.rejected} rejected`,
+      `${s.rejected || s.conflict ? '✗' : '✓'} ${path} (${s.kind}): ${s.accepted} accepted, ${s.duplicate} already ` +
+        `stored, ${s.rejected} rejected${changed(s)}`,
     );
+  for (const { path, result } of conflicts.slice(0, 50))
+    console.error(`  ${path} record ${result.id}: ${result.message}`);
   for (const { path, result } of rejected.slice(0, 50))
     console.error(
       `  ${path} record ${result.id ?? result.index}: ` +
         result.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; '),
     );
   const total = [...perFile.values()].reduce(
-    (a, s) => ({ accepted: a.accepted + s.accepted, duplicate: a.duplicate + s.duplicate }),
-    { accepted: 0, duplicate: 0 },
+    (a, s) => ({
+      accepted: a.accepted + s.accepted,
+      duplicate: a.duplicate + s.duplicate,
+      conflict: a.conflict + s.conflict,
+      superseded: a.superseded + s.superseded,
+    }),
+    { accepted: 0, duplicate: 0, conflict: 0, superseded: 0 },
   );
   console.log(
     `${envelopes.length} records from ${plan.files.length} files ` +
       `in ${Math.round(performance.now() - t0)} ` +
       `ms: ${total.accepted} accepted, ${total.duplicate} already ` +
       `stored, ${rejected.length} ` +
-      `rejected; ${plan.skipped.length} files skipped, ${plan.errors.length} unreadable`,
+      `rejected${changed(total)}; ${plan.skipped.length} files skipped, ${plan.errors.length} unreadable`,
   );
-  return rejected.length || plan.errors.length ? 1 : 0;
+  return rejected.length || conflicts.length || plan.errors.length ? 1 : 0;
 }
 
 async function exportTo(o: ReturnType<typeof options>, path: string): Promise<number> {

@@ -30,7 +30,7 @@ export async function annotationsPost(req: Request) {
   const prepared = prepareItems(list.map((data) => ({ ok: true, value: { type: 'annotation', data } })));
   return withDomainErrors(async () => {
     const summary = await storePrepared(auth.db, auth.projectId, prepared, auth.actor);
-    return NextResponse.json(summary, { status: summary.rejected ? 207 : 200 });
+    return NextResponse.json(summary, { status: summary.rejected || summary.conflicts ? 207 : 200 });
   });
 }
 

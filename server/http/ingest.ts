@@ -9,23 +9,34 @@ import { prepareBody } from '@/server/services/ingest-prepare';
 import { annotate, log } from '@/server/log';
 import { authedBody, jsonError, withDomainErrors } from './respond';
 
-const counts = (s: { accepted: number; duplicates: number; rejected: number }) => ({
+const counts = (s: { accepted: number; duplicates: number; rejected: number; conflicts: number }) => ({
   accepted: s.accepted,
   duplicates: s.duplicates,
   rejected: s.rejected,
+  conflicts: s.conflicts,
 });
 
-/** POST /api/v1/ingest — a JSON array or NDJSON of {"type", "data"} envelopes; one result per record, in order. */
+/**
+ * POST /api/v1/ingest[?supersede=true] — a JSON array or NDJSON of {"type", "data"} envelopes; one result per record,
+ * in order. A record whose id holds another version is answered `conflict` (the stored one kept), or with
+ * `supersede=true` replaces it (`superseded`; the old version kept in record_versions). 207 when any record was not
+ * stored as sent.
+ */
 export async function ingestPost(req: Request) {
+  const supersede = new URL(req.url).searchParams.get('supersede');
+  if (supersede !== null && supersede !== 'true' && supersede !== 'false')
+    return jsonError(400, `supersede: ${JSON.stringify(supersede)} is not true or false`);
   const { MNEMOSCOPE_MAX_BODY_BYTES, MNEMOSCOPE_MAX_BATCH } = env();
   const got = await authedBody(req, MNEMOSCOPE_MAX_BODY_BYTES);
   if (got instanceof NextResponse) return got;
   const { auth, body } = got;
   const prepared = prepareBody(body, MNEMOSCOPE_MAX_BATCH);
   if (!prepared.ok) return jsonError(prepared.status, prepared.error, prepared.extra);
-  const summary = await storePrepared(auth.db, auth.projectId, prepared.prepared, auth.actor);
+  const summary = await storePrepared(auth.db, auth.projectId, prepared.prepared, auth.actor, {
+    supersede: supersede === 'true',
+  });
   annotate({ records: counts(summary) });
-  return NextResponse.json(summary, { status: summary.rejected ? 207 : 200 });
+  return NextResponse.json(summary, { status: summary.rejected || summary.conflicts ? 207 : 200 });
 }
 
 /**
@@ -82,15 +93,17 @@ async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
   }
   const summary = mapped.envelopes.length
     ? await ingestOtel(auth.db, auth.projectId, mapped.envelopes, auth.actor)
-    : { results: [], accepted: 0, duplicates: 0, rejected: 0 };
+    : { results: [], accepted: 0, duplicates: 0, rejected: 0, conflicts: 0 };
   annotate({ records: { ...counts(summary), refused: mapped.errors.length } });
   const refused = [
     ...mapped.errors.map((e) => `${e.source}: ${e.message}`),
     ...summary.results.flatMap((r) =>
-      r.status === 'rejected'
+      r.status === 'rejected' || r.status === 'conflict'
         ? [
             `${mapped.envelopes[r.index]!.source} (${mapped.envelopes[r.index]!.type}): ` +
-              r.errors.map((x) => `${x.path || 'record'} ${x.message}`).join('; '),
+              (r.status === 'conflict'
+                ? r.message
+                : r.errors.map((x) => `${x.path || 'record'} ${x.message}`).join('; ')),
           ]
         : [],
     ),

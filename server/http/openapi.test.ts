@@ -126,6 +126,19 @@ describe('the OpenAPI document', () => {
       await routes.ingest.POST(post('/api/v1/ingest', '[]', { headers: { 'content-encoding': 'br' } })),
     );
 
+    // A correction: the same turn with another output is a conflict, then superseded when asked; a bad flag is named.
+    const changed = turn(1).replace('"output":"a"', '"output":"corrected"');
+    const conflict = await routes.ingest.POST(post('/api/v1/ingest', `[${changed}]`));
+    expect(conflict.status).toBe(207);
+    expect((await conflict.clone().json()).results[0]).toMatchObject({ status: 'conflict', fields: ['output'] });
+    await conforms('/api/v1/ingest', 'post', conflict);
+    const superseded = await routes.ingest.POST(post('/api/v1/ingest?supersede=true', `[${changed}]`));
+    expect((await superseded.clone().json()).results[0]).toMatchObject({ status: 'superseded', fields: ['output'] });
+    await conforms('/api/v1/ingest', 'post', superseded);
+    const flag = await routes.ingest.POST(post('/api/v1/ingest?supersede=maybe', `[${changed}]`));
+    expect((await flag.clone().json()).error).toMatch(/^supersede: "maybe" is not true or false/);
+    await conforms('/api/v1/ingest', 'post', flag);
+
     const note = JSON.stringify({ id: 'oa-note', target: 'turn', session_id: 'oa', turn: 1, comment: 'fine' });
     await conforms('/api/v1/annotations', 'post', await routes.annotations.POST(post('/api/v1/annotations', note)));
     await conforms(

@@ -65,7 +65,8 @@ describe.each(DRIVERS)('annotations on %s', (driver) => {
       'rejected',
       'rejected',
       'accepted',
-      'duplicate',
+      // j1 again with another value: the first kept, the second named a conflict.
+      'conflict',
     ]);
     const errors = s.results.map((r) => (r.status === 'rejected' ? r.errors : []));
     expect(errors[1]).toEqual([{ path: 'data.value', message: 'must be ≤ 5 (score quality)' }]);

@@ -11,7 +11,7 @@ import {
   ingestBatches,
   rejectedEvents,
 } from '@/server/db/schema/curation';
-import { agents, auditLog } from '@/server/db/schema/projects';
+import { agents, auditLog, recordVersions } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import * as ucs from '@/server/db/schema/substrate';
 import { annotations, scoreDefinitions } from '@/server/db/schema/annotations';
@@ -68,6 +68,7 @@ const PARTS: Part[] = [
   { table: rejectedEvents },
   // Key and member changes concern the instance's keys and users, which are not exported either.
   { table: auditLog, omit: ['id'], instanceRows: `row_.action like 'api\\_key.%' or row_.action like 'member.%'` },
+  { table: recordVersions, omit: ['id'] },
   { table: ucs.ucsSnapshots },
   { table: ucs.ucsDocuments },
   { table: ucs.ucsArtifacts },

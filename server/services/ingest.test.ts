@@ -74,7 +74,8 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
       items([{ type: 'session', data: { id: 'batch', agent: 'a', title: 'Renamed' } }]),
       'test',
     );
-    expect(again.results[0]?.status).toBe('duplicate');
+    // Not dropped in silence: the stored declaration is kept and the other one named a conflict.
+    expect(again.results[0]).toMatchObject({ status: 'conflict', fields: ['title'] });
     const [s] = await h.db
       .select()
       .from(sessions)

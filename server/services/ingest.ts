@@ -5,8 +5,9 @@ import { toCurationEvent, toMemoryEventRow, type CurationEvent } from '@/lib/cur
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import { agents, auditLog } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
-import { addToSessionStats, usageSql } from './session-stats';
-import { duringIngest, refreshDigestsSoon } from './session-digest';
+import { addToSessionStats, recountSessionStats, usageSql } from './session-stats';
+import { duringIngest, forgetDigests, refreshDigestsSoon } from './session-digest';
+import { correct, CORRECTABLE, type Correction } from './ingest-corrections';
 import { notifyTurns } from './live';
 import { memoryEvents } from '@/server/db/schema/curation';
 import { curateBatch, type CurationCounts } from './curation';
@@ -24,6 +25,9 @@ export interface IngestSummary {
   accepted: number;
   duplicates: number;
   rejected: number;
+  /** Records whose id was taken by a different version: kept as stored (`conflict`) or replaced (`superseded`). */
+  conflicts: number;
+  superseded: number;
   /** What the curator made of the batch's memory events (absent when it had none). */
   curation?: CurationCounts | { error: string };
 }
@@ -34,17 +38,40 @@ export interface IngestSummary {
  * transaction; should the database refuse it, each record is retried in its own transaction so a
  * single bad row cannot take the others down. Idempotent: a record already stored is `duplicate`.
  */
-export function ingest(db: Db, projectId: string, items: BodyItem[], actor: string): Promise<IngestSummary> {
-  return storePrepared(db, projectId, prepareItems(items), actor);
+export function ingest(
+  db: Db,
+  projectId: string,
+  items: BodyItem[],
+  actor: string,
+  opts: StoreOptions = {},
+): Promise<IngestSummary> {
+  return storePrepared(db, projectId, prepareItems(items), actor, opts);
+}
+
+export interface StoreOptions {
+  /** A record whose id is taken by a different version replaces it (the old one kept in record_versions). */
+  supersede?: boolean;
 }
 
 /** Stores records validated by prepareItems/prepareBody (in this thread or a worker's). */
-export function storePrepared(db: Db, projectId: string, prepared: Prepared, actor: string): Promise<IngestSummary> {
+export function storePrepared(
+  db: Db,
+  projectId: string,
+  prepared: Prepared,
+  actor: string,
+  opts: StoreOptions = {},
+): Promise<IngestSummary> {
   // Replay digests are caught up in the background only while no ingest runs (session-digest.ts).
-  return duringIngest(() => storeItems(db, projectId, prepared, actor));
+  return duringIngest(() => storeItems(db, projectId, prepared, actor, opts));
 }
 
-async function storeItems(db: Db, projectId: string, prepared: Prepared, actor: string): Promise<IngestSummary> {
+async function storeItems(
+  db: Db,
+  projectId: string,
+  prepared: Prepared,
+  actor: string,
+  opts: StoreOptions,
+): Promise<IngestSummary> {
   const { malformed } = prepared;
   const results: IngestResult[] = new Array(prepared.count);
   for (const r of prepared.rejected) results[r.index] = r;
@@ -55,16 +82,16 @@ async function storeItems(db: Db, projectId: string, prepared: Prepared, actor: 
 
   if (pending.length) {
     try {
-      const stored = await db.transaction((tx) => writeBatch(tx, projectId, pending, actor));
-      for (const p of pending) results[p.index] = outcome(p, stored.has(p.index));
+      const w = await db.transaction((tx) => writeBatch(tx, projectId, pending, actor, opts));
+      for (const p of pending) results[p.index] = outcome(p, w);
     } catch (batchError) {
       // A full disk or a database that is down is nobody's record: the whole request is to be retried.
       if (isInfrastructureError(batchError))
         throw new UnavailableError(`the database cannot store records now (${dbMessage(batchError)}); retry later`);
       for (const p of pending) {
         try {
-          const stored = await db.transaction((tx) => writeBatch(tx, projectId, [p], actor));
-          results[p.index] = outcome(p, stored.has(p.index));
+          const w = await db.transaction((tx) => writeBatch(tx, projectId, [p], actor, opts));
+          results[p.index] = outcome(p, w);
         } catch (err) {
           results[p.index] = {
             index: p.index,
@@ -78,16 +105,14 @@ async function storeItems(db: Db, projectId: string, prepared: Prepared, actor: 
     }
   }
 
-  let accepted = 0;
-  let duplicates = 0;
-  for (const r of results) r.status === 'accepted' ? accepted++ : r.status === 'duplicate' && duplicates++;
-  const summary: IngestSummary = { results, accepted, duplicates, rejected: results.length - accepted - duplicates };
+  const summary: IngestSummary = { results, ...countResults(results) };
 
   // The replay digests of the sessions that gained turns are caught up in the background once ingest pauses, so
   // opening a long session does not build its digest (a view catches up whatever this has not yet).
   const grown = new Set<string>();
   for (const p of pending)
-    if (p.record.type === 'turn' && results[p.index]?.status === 'accepted') grown.add(p.record.sessionId);
+    if (p.record.type === 'turn' && ['accepted', 'superseded'].includes(results[p.index]?.status ?? ''))
+      grown.add(p.record.sessionId);
   if (grown.size) refreshDigestsSoon(db, projectId, grown);
 
   // The curator runs on the memory events this batch newly stored (a replayed event is a duplicate
@@ -108,8 +133,41 @@ async function storeItems(db: Db, projectId: string, prepared: Prepared, actor: 
   return summary;
 }
 
-function outcome(p: Pending, stored: boolean): IngestResult {
-  return { index: p.index, status: stored ? 'accepted' : 'duplicate', type: recordType(p.record), id: p.id };
+/** The answer's counts, by status. */
+export function countResults(results: IngestResult[]) {
+  const n = { accepted: 0, duplicate: 0, rejected: 0, conflict: 0, superseded: 0 };
+  for (const r of results) n[r.status]++;
+  return {
+    accepted: n.accepted,
+    duplicates: n.duplicate,
+    rejected: n.rejected,
+    conflicts: n.conflict,
+    superseded: n.superseded,
+  };
+}
+
+function outcome(p: Pending, w: Written): IngestResult {
+  const base = { index: p.index, type: recordType(p.record), id: p.id };
+  if (w.stored.has(p.index)) return { ...base, status: 'accepted' };
+  const c = w.corrections.get(p.index);
+  if (!c) return { ...base, status: 'duplicate' };
+  if (c.superseded) return { ...base, status: 'superseded', fields: c.fields };
+  return {
+    ...base,
+    status: 'conflict',
+    fields: c.fields,
+    message:
+      `another version is stored under this id (it differs in ${c.fields.join(', ')}); it was kept. ` +
+      (p.record.type === 'memory_event'
+        ? 'A memory event cannot be replaced once the curator has seen it: send a new event whose supersedes ' +
+          'names this one'
+        : 'Send the request with supersede=true to replace it (the old version is kept in its history)'),
+  };
+}
+
+interface Written {
+  stored: Set<number>;
+  corrections: Map<number, Correction>;
 }
 
 function dbMessage(err: unknown): string {
@@ -117,8 +175,17 @@ function dbMessage(err: unknown): string {
   return (e.cause?.message ?? e.message ?? String(err)).split('\n')[0]!.slice(0, 300);
 }
 
-/** Writes the records; returns the indexes of those newly stored (the rest were already there). */
-async function writeBatch(tx: Tx, projectId: string, pending: Pending[], actor: string): Promise<Set<number>> {
+/**
+ * Writes the records; returns the indexes of those newly stored, and of those whose id was taken by another version
+ * (kept, or replaced when the request supersedes). The rest were already there, the same.
+ */
+async function writeBatch(
+  tx: Tx,
+  projectId: string,
+  pending: Pending[],
+  actor: string,
+  opts: StoreOptions,
+): Promise<Written> {
   const stored = new Set<number>();
   await writeAgents(tx, projectId, pending);
   await writeSessions(tx, projectId, ofType(pending, 'session'), stored);
@@ -127,8 +194,17 @@ async function writeBatch(tx: Tx, projectId: string, pending: Pending[], actor: 
   await writeMemoryEvents(tx, projectId, ofType(pending, 'memory_event'), stored);
   await writeSubstrate(tx, projectId, pending, stored);
   await writeAnnotations(tx, projectId, ofType(pending, 'annotation'), stored, actor);
-  await writeAudit(tx, projectId, pending, stored, actor);
-  return stored;
+  const corrections = new Map<number, Correction>();
+  for (const type of CORRECTABLE) {
+    const taken = pending.filter((p) => p.record.type === type && !stored.has(p.index));
+    for (const [i, c] of await correct(tx, projectId, type, taken, { supersede: !!opts.supersede, actor }))
+      corrections.set(i, c);
+  }
+  const replacedTurns = pending.filter((p) => p.record.type === 'turn' && corrections.get(p.index)?.superseded);
+  if (replacedTurns.length)
+    await turnsReplaced(tx, projectId, new Set(replacedTurns.map((p) => (p.record as Rec<'turn'>).sessionId)));
+  await writeAudit(tx, projectId, pending, stored, actor, corrections);
+  return { stored, corrections };
 }
 
 async function writeAgents(tx: Tx, projectId: string, pending: Pending[]) {
@@ -291,9 +367,35 @@ async function writeMemoryEvents(tx: Tx, projectId: string, recs: Pending<Rec<'m
   }
 }
 
+/** Sessions whose turns a correction replaced: their digests start again, their figures are counted again. */
+async function turnsReplaced(tx: Tx, projectId: string, sessionIds: Set<string>) {
+  await forgetDigests(tx, projectId, sessionIds);
+  await recountSessionStats(tx, projectId, sessionIds);
+  await notifyTurns(tx, projectId, sessionIds);
+}
+
 /** The audit log: one row per batch, and one per record whose text had secrets redacted. */
-async function writeAudit(tx: Tx, projectId: string, pending: Pending[], stored: Set<number>, actor: string) {
+async function writeAudit(
+  tx: Tx,
+  projectId: string,
+  pending: Pending[],
+  stored: Set<number>,
+  actor: string,
+  corrections: Map<number, Correction>,
+) {
   const audit: (typeof auditLog.$inferInsert)[] = [];
+  for (const p of pending) {
+    const c = corrections.get(p.index);
+    if (c?.superseded)
+      audit.push({
+        projectId,
+        actor,
+        action: 'record.supersede',
+        subjectType: recordType(p.record),
+        subjectId: p.id,
+        detail: { fields: c.fields },
+      });
+  }
   for (const p of pending) {
     const r = p.record;
     if (!stored.has(p.index) || !('redactions' in r) || !r.redactions.length) continue;

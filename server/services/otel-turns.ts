@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { IngestResult } from '@/lib/ingest/contract';
 import type { OtlpEnvelope } from '@/lib/otel/otlp';
 import { rowsOf, type Db } from '@/server/db';
-import { ingest, type IngestSummary } from './ingest';
+import { countResults, ingest, type IngestSummary } from './ingest';
 
 /** Numbering rounds: each one stores at least one of the turns that collided, so N writers at once need N at worst. */
 const ROUNDS = 16;
@@ -48,7 +48,9 @@ export async function ingestOtel(
     const taken = await collisions(
       db,
       projectId,
-      last.results.flatMap((r, k) => (r.status === 'duplicate' && numbered.has(todo[k]!) ? [todo[k]!] : [])),
+      last.results.flatMap((r, k) =>
+        (r.status === 'duplicate' || r.status === 'conflict') && numbered.has(todo[k]!) ? [todo[k]!] : [],
+      ),
       envelopes,
     );
     last.results.forEach((r, k) => {
@@ -67,16 +69,7 @@ export async function ingestOtel(
       type: 'turn',
       errors: [{ path: 'data.turn', message: 'could not be numbered: its session is being written too fast; retry' }],
     };
-  let accepted = 0;
-  let duplicates = 0;
-  for (const r of results) r.status === 'accepted' ? accepted++ : r.status === 'duplicate' && duplicates++;
-  return {
-    results,
-    accepted,
-    duplicates,
-    rejected: results.length - accepted - duplicates,
-    ...(last?.curation ? { curation: last.curation } : {}),
-  };
+  return { results, ...countResults(results), ...(last?.curation ? { curation: last.curation } : {}) };
 }
 
 /** Gives each unnumbered turn its stored number (same span) or the next free one in its session. */

@@ -369,3 +369,15 @@ export async function windowBlame(
   }
   return { turns: window.map((t) => Number(t.turn)), terms: out };
 }
+
+/**
+ * Turns of these sessions were replaced (a superseding correction): their digests and term histories are dropped, in
+ * the replacing transaction, and built again from the turns as they now are on the next view or refresh.
+ */
+export async function forgetDigests(tx: Tx, projectId: string, ids: Iterable<string>) {
+  const list = JSON.stringify([...ids]);
+  await tx.execute(sql`delete from term_events where project_id = ${projectId}
+                        and session_id in (select jsonb_array_elements_text(${list}::jsonb))`);
+  await tx.execute(sql`delete from session_digests where project_id = ${projectId}
+                        and session_id in (select jsonb_array_elements_text(${list}::jsonb))`);
+}

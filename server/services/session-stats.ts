@@ -239,3 +239,10 @@ export async function rebuildSessionStats(tx: Tx, scope: { projectId: string } |
   for (const [projectId, m] of byProject) await save(tx, projectId, m);
   return stats.size;
 }
+
+/** Counts these sessions' figures again from their turns (after turns were replaced, not added). */
+export async function recountSessionStats(tx: Tx, projectId: string, ids: Iterable<string>) {
+  await tx.execute(sql`delete from session_stats where project_id = ${projectId}
+                        and session_id in (select jsonb_array_elements_text(${JSON.stringify([...ids])}::jsonb))`);
+  await rebuildSessionStats(tx, 'missing');
+}

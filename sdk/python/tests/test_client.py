@@ -21,6 +21,7 @@ class Fake:
         self.script = list(script or [])
         self.answer = answer
         self.requests = []
+        self.paths = []
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -31,6 +32,7 @@ class Fake:
                 body = self.rfile.read(int(self.headers["Content-Length"])).decode()
                 records = [json.loads(line) for line in body.split("\n") if line]
                 fake.requests.append({"auth": self.headers["Authorization"], "records": records})
+                fake.paths.append(self.path)
                 if fake.answer:
                     status, headers, out = fake.answer(records)
                 elif fake.script:
@@ -148,6 +150,21 @@ class SendingTest(unittest.TestCase):
         self.assertFalse(m.record("turn", ["not", "an", "object"]))
         self.assertEqual(m.stats().invalid, 2)
         m.shutdown(1)
+        fake.close()
+
+    def test_counts_a_conflict_and_reports_it_and_asks_to_supersede_when_told(self):
+        conflict = {"status": "conflict", "fields": ["output"], "message": "another version is stored; it was kept"}
+        fake = Fake(script=[(207, {}, {"results": [conflict]}), (200, {}, {"results": [{"status": "superseded"}]})])
+        seen = []
+        m = self.client(fake, on_rejected=seen.append)
+        m.record("turn", turn(1))
+        s = m.shutdown(5)
+        self.assertEqual((s.conflicts, s.rejected), (1, 0))
+        self.assertEqual(seen[0].errors[0].message, "another version is stored; it was kept")
+        again = self.client(fake, supersede=True)
+        again.record("turn", turn(1))
+        self.assertEqual(again.shutdown(5).superseded, 1)
+        self.assertEqual(fake.paths, ["/api/v1/ingest", "/api/v1/ingest?supersede=true"])
         fake.close()
 
     def test_holds_at_most_max_buffer_while_the_server_is_away_dropping_the_oldest(self):

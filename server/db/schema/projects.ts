@@ -107,3 +107,25 @@ export const userSessions = pgTable(
   },
   (t) => [index('user_sessions_user_idx').on(t.userId)],
 );
+
+/**
+ * Versions of records that a request superseded (a correction sent with `supersede`): the stored row as it was,
+ * which fields the new version changed, and who sent it. Append-only, like the audit log.
+ */
+export const recordVersions = pgTable(
+  'record_versions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    recordType: text('record_type').notNull(),
+    /** The record's own id: a session or artifact id, `session/turn` for a turn, an annotation id. */
+    recordId: text('record_id').notNull(),
+    fields: jsonb('fields').$type<string[]>().notNull(),
+    old: jsonb('old').$type<Record<string, unknown>>().notNull(),
+    supersededBy: text('superseded_by').notNull(),
+    supersededAt: timestamp('superseded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('record_versions_record').on(t.projectId, t.recordType, t.recordId)],
+);

@@ -102,6 +102,10 @@ class ClientStats:
     duplicates: int = 0
     #: Records the server refused.
     rejected: int = 0
+    #: Records whose id held another version, which the server kept (``supersede`` off).
+    conflicts: int = 0
+    #: Records that replaced another version under their id (``supersede`` on).
+    superseded: int = 0
     #: Records refused before sending.
     invalid: int = 0
     #: Records given up on: buffer full, attempts exhausted, key refused, or still queued at exit.
@@ -137,6 +141,7 @@ class Mnemoscope:
         on_rejected: Optional[Callable[[RejectedRecord], None]] = None,
         on_error: Optional[Callable[[Exception], None]] = None,
         raise_rejections: bool = False,
+        supersede: bool = False,
     ) -> None:
         for name, value in (
             ("batch_size", batch_size),
@@ -159,6 +164,9 @@ class Mnemoscope:
         self._on_rejected = on_rejected or self._warn_rejected
         self._on_error = on_error or self._warn_error
         self._raise_rejections = raise_rejections
+        # A record sent again under its id with other content replaces the stored version (kept in its history);
+        # without it, such a record is a conflict: counted, reported to on_rejected, the stored version kept.
+        self._supersede = supersede
         self._unraised: List[RejectedRecord] = []
         self._queue: Deque[Envelope] = deque()
         self._in_flight = 0
@@ -357,7 +365,7 @@ class Mnemoscope:
         with self._lock:
             self._stats.requests += 1
         req = urllib.request.Request(
-            self.url + "/api/v1/ingest",
+            self.url + "/api/v1/ingest" + ("?supersede=true" if self._supersede else ""),
             data=body,
             method="POST",
             headers={"Authorization": "Bearer " + self._key, "Content-Type": "application/x-ndjson"},
@@ -383,9 +391,15 @@ class Mnemoscope:
                         self._stats.accepted += 1
                     elif st == "duplicate":
                         self._stats.duplicates += 1
+                    elif st == "superseded":
+                        self._stats.superseded += 1
+                    elif st == "conflict":
+                        self._stats.conflicts += 1
                     else:
                         self._stats.rejected += 1
-                if st not in ("accepted", "duplicate"):
+                if st == "conflict" and isinstance(r, dict):
+                    self._reject(RejectedRecord(envelope, [FieldError("", str(r.get("message", "")))], "server"))
+                elif st not in ("accepted", "duplicate", "superseded"):
                     errs = (
                         r.get("errors", [])
                         if isinstance(r, dict)
