@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -23,34 +23,12 @@ function run(cmd: string, args: string[], cwd: string, env: Record<string, strin
   });
 }
 
-const agent = `import { Mnemoscope, type MemoryDecision, type TurnInput } from '@mnemoscope/sdk';
-
-declare const process: { env: Record<string, string | undefined> };
-
-const mnemo = new Mnemoscope({ url: process.env.MNEMOSCOPE_URL, apiKey: process.env.MNEMOSCOPE_API_KEY });
-const session = mnemo.acc({ id: 'sdk-package-agent', agent: 'packaged-bot', title: 'Installed from the tarball' });
-const turns: TurnInput[] = [
-  { input: 'Disk 91% on db-2', output: 'Looking at WAL retention.', ccs: { goal_orientation: ['free(disk)'] } },
-  {
-    input: 'WAL is 40 GB',
-    output: 'Lowering wal_keep_size.',
-    ccs: 'goal_orientation: free(disk)\\nconstraints: no_restart(db)',
-  },
-];
-for (const t of turns) session.turn(t);
-const eventId = mnemo.curator({ sourceAgent: 'packaged-bot', taskId: 'DISK-1' }).emit({
-  memory_kind: 'fact',
-  content: 'The storage team owns WAL retention settings on the db fleet.',
-  suggested_scope: 'team_memory',
-  evidence_refs: ['message:DISK-1'],
-  confidence: 'high',
-});
-const d: MemoryDecision | null = await mnemo.decision(eventId);
+/** The quickstart the README and the Connect page show, as it is; and a misuse that its types must refuse. */
+const quickstart = readFileSync(path.join(root, 'sdk/typescript/examples/quickstart.ts'), 'utf8');
+const misuse = `import { Mnemoscope } from '@mnemoscope/sdk';
+const session = new Mnemoscope({ apiKey: 'k', flushOnExit: false }).acc({ id: 's', agent: 'a' });
 // @ts-expect-error: a turn's input is text; the declarations say so, so this line must not type-check.
 session.turn({ input: 42, output: '', ccs: {} });
-const stats = await mnemo.shutdown();
-const { accepted, invalid } = stats;
-console.log(JSON.stringify({ disposition: d?.disposition, final: d?.final, accepted, invalid }));
 `;
 
 beforeAll(async () => {
@@ -72,22 +50,24 @@ beforeAll(async () => {
         moduleResolution: 'nodenext',
         outDir: 'out',
         skipLibCheck: false,
-        types: [],
+        types: ['node'],
         lib: ['es2022', 'dom'],
       },
-      include: ['agent.ts'],
+      include: ['quickstart.ts', 'misuse.ts'],
     }),
   );
-  writeFileSync(path.join(project, 'agent.ts'), agent);
+  writeFileSync(path.join(project, 'quickstart.ts'), quickstart);
+  writeFileSync(path.join(project, 'misuse.ts'), misuse);
 }, 240_000);
 
 describe('the TypeScript SDK package', () => {
   it('installs from its tarball into a fresh project, type-checks strictly, and runs an agent', async () => {
     const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'))!;
     expect(tarball).toBe('mnemoscope-sdk-0.1.0.tgz');
+    // The package with its dependency (zod), and Node's types for the quickstart's process.env.
     const installed = await run(
       'npm',
-      ['install', path.join(work, tarball), '--prefer-offline', '--no-audit', '--no-fund'],
+      ['install', path.join(work, tarball), '@types/node@20.19.43', '--prefer-offline', '--no-audit', '--no-fund'],
       project,
     );
     expect(installed.code, installed.out).toBe(0);
@@ -96,16 +76,21 @@ describe('the TypeScript SDK package', () => {
       'dist',
       'package.json',
     ]);
+    expect(
+      readdirSync(path.join(project, 'node_modules'))
+        .filter((n) => !n.startsWith('.'))
+        .sort(),
+    ).toEqual(['@mnemoscope', '@types', 'undici-types', 'zod']);
     const tsc = await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'], project);
     expect(tsc.out).toBe('');
     expect(tsc.code).toBe(0);
-    const ran = await run(process.execPath, ['out/agent.js'], project, {
+    const ran = await run(process.execPath, ['out/quickstart.js'], project, {
       MNEMOSCOPE_URL: srv.url,
       MNEMOSCOPE_API_KEY: srv.key,
     });
-    expect(ran.out).toMatch(/mnemoscope: turn refused before sending: data\.input: /);
-    const last = JSON.parse(ran.out.split('\n').find((l) => l.startsWith('{'))!) as Record<string, unknown>;
-    // Session, two turns and the event stored; the ill-typed turn refused before sending.
-    expect(last).toEqual({ disposition: 'proposed', final: false, accepted: 4, invalid: 1 });
+    // Session, two turns and the event stored; the event waits for a reviewer.
+    expect(ran.out).toBe('memory event proposed (final: false)\naccepted 4, rejected 0, dropped 0\n');
+    // The README shows the quickstart as it is.
+    expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toContain(quickstart);
   });
 });

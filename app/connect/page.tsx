@@ -21,39 +21,6 @@ const example = (name: string, origin: string) =>
 export default async function ConnectPage() {
   const h = await headers();
   const origin = `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host') ?? '127.0.0.1:3000'}`;
-  const sdk = `import { Mnemoscope } from '@mnemoscope/sdk';
-
-const mnemo = new Mnemoscope({
-  url: '${origin}',
-  apiKey: process.env.MNEMOSCOPE_API_KEY,
-});
-
-// ACC loop: one call per turn, with the committed CCS
-// and the artifacts it recalled and let in.
-const session = mnemo.acc({ id: 'run-42', agent: 'triage-bot' });
-session.turn({
-  input, output,
-  ccs: { goal_orientation: ['restore(checkout)'] },
-  recalled: ['a1'], qualified: ['a1'],
-});
-
-// Curator emitter: Agentlas memory events
-// (event_id and timestamp are filled in).
-const eventId = mnemo.curator({ sourceAgent: 'triage-bot', taskId: 'INC-7' }).emit({
-  memory_kind: 'procedure',
-  content: 'Rolling-restart checkout after a CA rotation.',
-  suggested_scope: 'project',
-  evidence_refs: ['message:INC-7'],
-});
-
-// UCS bridge: field snapshots, index, action log.
-mnemo.ucs('triage-bot-ucs').action({ t: 12, action: 'consult' });
-
-// What became of a memory event: wait for a reviewer.
-const d = await mnemo.decision(eventId, { timeoutMs: 600_000 });
-
-// Optional: pending records are also flushed on exit.
-await mnemo.shutdown();`;
   const otel = `# Any OpenTelemetry SDK, exporting OTLP/HTTP (protobuf or JSON, gzip or not)
 OTEL_EXPORTER_OTLP_ENDPOINT=${origin}/api/v1/otel
 OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $MNEMOSCOPE_API_KEY"
@@ -104,7 +71,10 @@ MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --ur
                 'npm install /path/to/mnemoscope/sdk/typescript/mnemoscope-sdk-0.1.0.tgz',
               ].join('\n')}
             />
-            <CodeBlock label="agent.ts" code={sdk} />
+            <CodeBlock
+              label="sdk/typescript/examples/quickstart.ts"
+              code={example('typescript/examples/quickstart.ts', origin)}
+            />
           </div>
         </section>
         <section className="panel">
