@@ -115,11 +115,13 @@ describe.each(servers)('HTTP API on $name', (srv) => {
       'rejected',
       'rejected',
       'rejected',
-      'duplicate',
+      // The same id again with other content: the first kept, this one named a conflict.
+      'conflict',
       'accepted',
       'rejected',
       'rejected',
     ]);
+    expect(j.results[4]).toMatchObject({ fields: ['input'] });
     expect(j.results[1].errors).toEqual([{ path: 'data.turn', message: 'must be a number (got string)' }]);
     expect(j.results[2].errors[0].path).toBe('type');
     expect(j.results[3].errors.map((e: { path: string }) => e.path)).toEqual(
@@ -132,8 +134,7 @@ describe.each(servers)('HTTP API on $name', (srv) => {
     expect(exp.lines.find((l) => l.data.turn === 3).data.input).toBe('<script>window.__pwned=1</script>');
 
     const again = await (await post(body)).json();
-    expect(again.accepted).toBe(0);
-    expect(again.duplicates).toBe(3);
+    expect(again).toMatchObject({ accepted: 0, duplicates: 2, conflicts: 1 });
   });
 
   it('answers a malformed or empty body, or one too large, with a clear error', async () => {
@@ -184,10 +185,14 @@ describe('CLI (npx mnemoscope, the package bin)', () => {
   it('imports every fixture into an empty instance, then finds them all stored', () => {
     const first = cli(['import', fixtures, '--url', pg.url], pg.key);
     expect(first.err).not.toMatch(/✗|warning/);
-    expect(first.code).toBe(0);
-    expect(first.out).toMatch(/432 records from 33 files .*: 430 accepted, 2 already stored, 0 rejected/);
+    // The two Agentlas example events share an id: the second (the legacy shape) is named a conflict, not stored.
+    expect(first.out).toMatch(
+      /432 records from 33 files .*: 430 accepted, 1 already stored, 0 rejected, 1 in conflict \(kept as stored\)/,
+    );
+    expect(first.err).toMatch(/memory-event\.example\.v1-legacy-agent_team\.json record memevt_example_0001: another/);
+    expect(first.code).toBe(1);
     const second = cli(['import', fixtures, '--url', pg.url], pg.key);
-    expect(second.out).toMatch(/0 accepted, 432 already stored, 0 rejected/);
+    expect(second.out).toMatch(/0 accepted, 431 already stored, 0 rejected, 1 in conflict/);
   });
 
   it('moves a session between instances with export and import, identically', () => {

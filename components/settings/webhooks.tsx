@@ -26,6 +26,12 @@ export function Webhooks() {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>(['proposal.decided']);
   const [shownSecret, setShownSecret] = useState<string | null>(null);
+  const secret = useQuery(
+    trpc.webhooks.secret.queryOptions(
+      { id: shownSecret ?? '' },
+      { enabled: shownSecret !== null, staleTime: Infinity },
+    ),
+  );
   const invalidate = () => qc.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
@@ -48,8 +54,8 @@ export function Webhooks() {
           Other systems hear of decisions: each call is a JSON <code>POST</code> signed in{' '}
           <code>Mnemoscope-Signature: t=&lt;unix time&gt;,v1=&lt;HMAC-SHA256 of “t.body”&gt;</code> with the webhook’s
           secret (check it with <code>verifyWebhook</code> from the SDK). A call that fails is tried again, waiting 10
-          s, then twice as long each time, up to 10 tries. An agent can also ask for one event’s decision, or wait:{' '}
-          <code>GET /api/v1/memory-events/&#123;id&#125;?wait=30</code>.
+          s, then twice as long each time, 10 tries over about 85 minutes. An agent can also ask for one event’s
+          decision, or wait: <code>GET /api/v1/memory-events/&#123;id&#125;?wait=30</code>.
         </p>
         <form
           className="toolbar"
@@ -130,9 +136,9 @@ export function Webhooks() {
                 <td className="num">{fmtInt(w.pending)}</td>
                 <td className="num">{fmtInt(w.failed)}</td>
                 <td>
-                  {shownSecret === w.id ? (
+                  {shownSecret === w.id && secret.data ? (
                     <code className="secret-once" data-testid="webhook-secret">
-                      {w.secret}
+                      {secret.data}
                     </code>
                   ) : (
                     <button className="btn" type="button" onClick={() => setShownSecret(w.id)}>

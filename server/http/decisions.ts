@@ -1,7 +1,7 @@
 import { NextResponse } from 'next/server';
 import { ready } from '@/server/bootstrap';
 import { awaitDecision, MAX_WAIT_SECONDS } from '@/server/services/decisions';
-import { authenticate, jsonError, withDomainErrors } from './respond';
+import { authenticate, jsonError, rateLimit, withDomainErrors } from './respond';
 
 /**
  * GET /api/v1/memory-events/{id}?wait=<seconds> — what became of a memory event the agent sent (see
@@ -11,6 +11,9 @@ import { authenticate, jsonError, withDomainErrors } from './respond';
 export async function memoryEventGet(req: Request, ctx: { params: Promise<{ id: string }> }) {
   const auth = await authenticate(req);
   if (auth instanceof NextResponse) return auth;
+  // Each poll counts against the key's rate limit, as an ingest request does.
+  const limited = await rateLimit(auth.db, auth.keyId);
+  if (limited) return limited;
   const { id } = await ctx.params;
   const raw = new URL(req.url).searchParams.get('wait');
   const wait = raw === null || raw === '' ? 0 : Number(raw);

@@ -77,6 +77,7 @@ const ACCESS: Record<string, Role> = {
   'substrate.deadEnds': 'viewer',
   'substrate.fieldSeries': 'viewer',
   'webhooks.list': 'admin',
+  'webhooks.secret': 'admin',
   'webhooks.create': 'admin',
   'webhooks.setEnabled': 'admin',
   'webhooks.remove': 'admin',

@@ -8,11 +8,15 @@ import {
   redeliver,
   removeWebhook,
   setWebhookEnabled,
+  webhookSecret,
 } from '@/server/services/webhooks';
 
 /** Webhooks carry a secret and announce decisions to other systems: admins only. */
 export const webhooksRouter = router({
   list: adminProcedure.query(({ ctx }) => listWebhooks(ctx.db, ctx.projectId)),
+  secret: adminProcedure
+    .input(z.object({ id: z.uuid() }))
+    .query(({ ctx, input }) => webhookSecret(ctx.db, ctx.projectId, input.id)),
   create: adminProcedure
     .input(
       z.object({ url: z.string().trim().min(1, 'url is required').max(2000), events: z.array(z.enum(WEBHOOK_EVENTS)) }),

@@ -523,6 +523,20 @@ export async function raiseDeprecation(
         sourceAgent: 'hygiene-lab',
       })
       .returning({ id: proposals.id });
+    await enqueueWebhooks(tx, projectId, 'proposal.created', [
+      {
+        event_id: eventId,
+        proposal_id: p!.id,
+        operation: 'deprecate',
+        scope,
+        kind: 'deprecation',
+        content: content.slice(0, 4000),
+        source_agent: 'hygiene-lab',
+        reason: r.reason,
+        review_because: `raised from the memory hygiene lab by ${actor}: ${r.policy}`,
+        review_url: `/curation?proposal=${p!.id}`,
+      },
+    ]);
     await tx.insert(auditLog).values({
       projectId,
       actor,

@@ -221,6 +221,12 @@ describe.each(DRIVERS)('webhooks on %s', (driver) => {
       const more = await deliverDue(h.db);
       expect(claimed.reduce((a, b) => a + b, 0) + more).toBe(12);
       expect(rx.got.length - before).toBe(12);
-      expect(new Set(rx.got.slice(before).map((g) => g.headers['mnemoscope-delivery'])).size).toBe(12);
+      // Each of the 12 rows was claimed once: one attempt each, all delivered.
+      const rows = (await listDeliveries(h.db, 'default', { limit: 12 })).map((d) => [d.status, d.attempts]);
+      expect(rows).toEqual(Array.from({ length: 12 }, () => ['delivered', 1]));
+      // A re-send carries the announcement's own id: a receiver can tell it has seen it.
+      expect(new Set(rx.got.slice(before).map((g) => g.headers['mnemoscope-delivery']))).toEqual(
+        new Set([JSON.parse(d!.body).id]),
+      );
     });
 });

@@ -130,7 +130,7 @@ export async function awaitDecision(
   signal?: AbortSignal,
 ): Promise<MemoryDecision | null> {
   const now = await memoryEventDecision(handle.db, projectId, eventId);
-  if ((now && now.final) || waitMs <= 0) return now;
+  if ((now && now.final) || waitMs <= 0 || signal?.aborted) return now;
   return new Promise((resolve) => {
     let done = false;
     let checking = false;

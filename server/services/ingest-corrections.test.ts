@@ -4,7 +4,8 @@ import { rowsOf, type DbHandle } from '@/server/db';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { ingest } from './ingest';
 import { ensureProject } from './projects';
-import { sessionDigestJson } from './session-digest';
+import { searchMemory } from './memory-search';
+import { sessionDigestJson, sessionStamp } from './session-digest';
 
 const env = (type: string, data: Record<string, unknown>) => ({ ok: true as const, value: { type, data } });
 const turn = (n: number, over: Record<string, unknown> = {}) =>
@@ -55,6 +56,7 @@ describe.each(DRIVERS)('a record sent again with other content, on %s', (driver)
   it('with supersede, replaces it: the old version kept, the change audited, digest and figures follow', async () => {
     // The digest exists before the correction.
     expect(JSON.parse(await sessionDigestJson(h.db, 'default', 'fix')).n).toBe(2);
+    const stamp = await sessionStamp(h.db, 'default', 'fix');
     const r = await ingest(
       h.db,
       'default',
@@ -85,8 +87,11 @@ describe.each(DRIVERS)('a record sent again with other content, on %s', (driver)
       h_sum: 1,
       turn_count: 2,
     });
-    const digest = JSON.parse(await sessionDigestJson(h.db, 'default', 'fix')) as { n: number };
+    const digest = JSON.parse(await sessionDigestJson(h.db, 'default', 'fix')) as { n: number; stamp: string };
     expect(digest.n).toBe(2);
+    // Open replay pages hear of it: the stamp moved though the count did not, and the digest answers to it.
+    expect(digest.stamp).not.toBe(stamp);
+    expect(digest.stamp).toBe(await sessionStamp(h.db, 'default', 'fix'));
     const terms = await one<{ n: number }>(
       sql`select count(*)::int as n from term_events where session_id = 'fix' and term = 'verify(api)'`,
     );
@@ -111,7 +116,16 @@ describe.each(DRIVERS)('a record sent again with other content, on %s', (driver)
         evidence_refs: ['commit:abc1234'],
         timestamp: '2026-11-25T10:00:00Z',
       });
-    await ingest(h.db, 'default', [art('v1'), note('fine'), event('The API restarts in 30 s.')], 'k');
+    await ingest(
+      h.db,
+      'default',
+      [art('runbook: restart the gateway'), note('fine'), event('The API restarts in 30 s.')],
+      'k',
+    );
+    // Search holds the first version; after the correction it finds the new one, not the old.
+    expect((await searchMemory(h.db, 'default', 'gateway', { mode: 'keyword' })).results.map((r) => r.id)).toEqual([
+      'rb-1',
+    ]);
     const r = await ingest(h.db, 'default', [art('v2'), note('wrong'), event('The API restarts in 60 s.')], 'k', {
       supersede: true,
     });
@@ -122,6 +136,7 @@ describe.each(DRIVERS)('a record sent again with other content, on %s', (driver)
     ]);
     expect(r.results[2]).toMatchObject({ message: expect.stringMatching(/supersedes/) });
     expect(await one(sql`select content from artifacts where id = 'rb-1'`)).toEqual({ content: 'v2' });
+    expect((await searchMemory(h.db, 'default', 'gateway', { mode: 'keyword' })).results).toEqual([]);
     expect(await one(sql`select comment from annotations where id = 'n-1'`)).toEqual({ comment: 'wrong' });
     expect(
       await one(sql`select raw->>'content' as c from memory_events where event_id = 'memevt_correction_0001'`),

@@ -22,6 +22,11 @@ interface Shape<T extends Pending> {
   quiet?: string[];
   /** What a column is compared as on the stored side, where not the column itself. */
   stored?: Record<string, string>;
+  /**
+   * Columns replaced on supersede but not compared: the time a record was made, which an agent that re-runs a step
+   * (or re-sends it later) gives anew. The same content at another time is the same record.
+   */
+  unchecked?: string[];
   /** Columns set from others on update. */
   derived?: Record<string, string>;
   /** Extra condition on the stored row (e.g. only declared sessions: an implicit one is filled in, not corrected). */
@@ -53,6 +58,7 @@ const SHAPES = {
       redactions: 'jsonb',
     },
     quiet: ['ccs_raw', 'redactions'],
+    unchecked: ['timestamp'],
     derived: { ts: 'x."timestamp"::timestamptz' },
     supersedable: true,
     values: (p) => JSON.parse(p.row ?? turnRow(p.record)) as Record<string, unknown>,
@@ -74,6 +80,7 @@ const SHAPES = {
       redactions: 'jsonb',
     },
     quiet: ['redactions'],
+    unchecked: ['timestamp'],
     derived: { ts: 'x."timestamp"::timestamptz' },
     supersedable: true,
     values: ({ record: r }) => ({
@@ -200,6 +207,7 @@ export async function correct(
   const shape = SHAPES[type] as unknown as Shape<Pending>;
   const loud = Object.keys(shape.columns).filter((c) => !shape.quiet?.includes(c));
   const diff = Object.keys(shape.columns)
+    .filter((c) => !shape.unchecked?.includes(c))
     .map((c) => `case when ${shape.stored?.[c] ?? `t.${q(c)}`} is distinct from x.${q(c)} then '${c}' end`)
     .join(', ');
   for (const chunk of chunks(taken)) {

@@ -9,8 +9,8 @@ import { artifactsPage, memoryEntriesPage, type Fetcher } from './recall';
  * Search over a project's durable memory (its memory entries and the artifact store) for agents (MCP
  * `search_memory`), ranked as the app's recall ranks: the same `RecallEngine` (BM25 keywords and exact cosine on the
  * bundled model, fused by reciprocal rank), here with the server's copy of the model. Each process keeps one engine
- * per project, a cache checked against the database on every search (row counts and latest changes), so a search on
- * any instance sees what any instance wrote.
+ * per project, a cache checked against the database on every search (row counts, latest changes, superseded
+ * versions), so a search on any instance sees what any instance wrote.
  */
 
 export type MemorySearchMode = Extract<SearchMode, 'hybrid' | 'keyword'>;
@@ -30,7 +30,8 @@ async function version(db: Db, projectId: string): Promise<string> {
     await db.execute(sql`select concat_ws('|',
       (select concat(count(*), ':', max(updated_at)) from memory_entries where project_id = ${projectId}),
       (select concat(count(*), ':', max(greatest(ingested_at, status_changed_at)))
-         from artifacts where project_id = ${projectId})) as v`),
+         from artifacts where project_id = ${projectId}),
+      (select count(*) from record_versions where project_id = ${projectId} and record_type = 'artifact')) as v`),
   );
   return r!.v;
 }

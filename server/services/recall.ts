@@ -374,7 +374,9 @@ export async function corpusVersion(db: Tx, projectId: string): Promise<string> 
       (select count(*) from ucs_dead_ends where project_id = ${projectId}),
       (select count(*) from ucs_methodology where project_id = ${projectId}),
       (select count(*) from ucs_annotations where project_id = ${projectId}),
-      (select count(*) from ucs_judgments where project_id = ${projectId})
+      (select count(*) from ucs_judgments where project_id = ${projectId}),
+      -- A superseded record changes its text in place: the count of versions moves instead.
+      (select count(*) from record_versions where project_id = ${projectId})
     ) as v`);
   return rowsOf<{ v: string }>(r)[0]?.v ?? '';
 }

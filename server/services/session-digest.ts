@@ -41,6 +41,8 @@ export function stressFromMetadata(metadata: Record<string, unknown>): Map<numbe
 
 interface Current {
   turns: number;
+  /** How many of its turns a correction replaced: a replaced turn changes the digest without changing the count. */
+  revisions: number;
   /** The session's declared stress turns, as JSON text (they change the digest's stress marks). */
   stressMeta: string;
   metadata: Record<string, unknown>;
@@ -48,21 +50,26 @@ interface Current {
 
 /** What the digest must reflect now: two primary-key lookups, never a scan of the turns. */
 async function current(db: Tx, projectId: string, id: string): Promise<Current> {
-  const [row] = rowsOf<{ metadata: Record<string, unknown>; turns: number | null }>(
+  const [row] = rowsOf<{ metadata: Record<string, unknown>; turns: number | null; revisions: number }>(
     await db.execute(sql`
-      select s.metadata, st.turn_count as turns
+      select s.metadata, st.turn_count as turns,
+             (select count(*)::int from record_versions v
+               where v.project_id = s.project_id and v.record_type = 'turn'
+                 and left(v.record_id, length(s.id) + 1) = s.id || '/') as revisions
         from sessions s left join session_stats st on st.project_id = s.project_id and st.session_id = s.id
        where s.project_id = ${projectId} and s.id = ${id}`),
   );
   if (!row) throw new NotFoundError('session', id);
   return {
     turns: Number(row.turns ?? 0),
+    revisions: Number(row.revisions),
     stressMeta: JSON.stringify(row.metadata.stress_turns ?? null),
     metadata: row.metadata,
   };
 }
 
-const stampOf = (c: { turns: number; stressMeta: string }) => `${c.turns}|${c.stressMeta.length}:${hash(c.stressMeta)}`;
+const stampOf = (c: { turns: number; revisions: number; stressMeta: string }) =>
+  `${c.turns}|${c.stressMeta.length}:${hash(c.stressMeta)}${c.revisions ? `|r${c.revisions}` : ''}`;
 
 /** A short, stable hash (FNV-1a) of the declared stress turns, so the stamp stays a few bytes. */
 function hash(s: string): string {
@@ -200,8 +207,12 @@ export async function refreshDigest(
   id: string,
 ): Promise<{ stamp: string; digest: SessionDigest }> {
   await catchUp(db, projectId, id);
-  const s = (await stored(db, projectId, id))!;
-  return { stamp: stampOf({ turns: s.turns, stressMeta: s.stress_meta }), digest: s.digest };
+  const [s, now] = await Promise.all([stored(db, projectId, id), current(db, projectId, id)]);
+  // A replaced turn dropped the digest (forgetDigests), so one built since reflects the revisions counted now.
+  return {
+    stamp: stampOf({ turns: s!.turns, revisions: now.revisions, stressMeta: s!.stress_meta }),
+    digest: s!.digest,
+  };
 }
 
 /** The digest as JSON text for the browser (`digestView`), with the stamp it answers to. */

@@ -147,12 +147,18 @@ const { tokens: TOKENS, cost: COST, latency: LATENCY } = usageSql('t.');
  * Recomputes the figures from the turns: of one project (after an import), or of every session that has turns
  * but no figures (the back-fill). Two aggregate queries over the turns, however many sessions.
  */
-export async function rebuildSessionStats(tx: Tx, scope: { projectId: string } | 'missing'): Promise<number> {
+export async function rebuildSessionStats(
+  tx: Tx,
+  scope: { projectId: string; sessionIds?: string[] } | 'missing',
+): Promise<number> {
   const where: SQL =
     scope === 'missing'
       ? sql`not exists (select 1 from session_stats s
                          where s.project_id = t.project_id and s.session_id = t.session_id)`
-      : sql`t.project_id = ${scope.projectId}`;
+      : scope.sessionIds
+        ? sql`t.project_id = ${scope.projectId}
+              and t.session_id in (select jsonb_array_elements_text(${JSON.stringify(scope.sessionIds)}::jsonb))`
+        : sql`t.project_id = ${scope.projectId}`;
   const base = rowsOf<
     Pick<
       StatsRow,
@@ -242,7 +248,5 @@ export async function rebuildSessionStats(tx: Tx, scope: { projectId: string } |
 
 /** Counts these sessions' figures again from their turns (after turns were replaced, not added). */
 export async function recountSessionStats(tx: Tx, projectId: string, ids: Iterable<string>) {
-  await tx.execute(sql`delete from session_stats where project_id = ${projectId}
-                        and session_id in (select jsonb_array_elements_text(${JSON.stringify([...ids])}::jsonb))`);
-  await rebuildSessionStats(tx, 'missing');
+  await rebuildSessionStats(tx, { projectId, sessionIds: [...ids] });
 }

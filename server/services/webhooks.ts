@@ -56,16 +56,28 @@ export async function createWebhook(db: Db, projectId: string, w: WebhookInput, 
       action: 'webhook.create',
       subjectType: 'webhook',
       subjectId: row!.id,
-      detail: { url: w.url, events: row!.events },
+      // The origin only: a hook's path may carry its token (Slack, Discord), and viewers read the audit log.
+      detail: { origin: new URL(w.url).origin, events: row!.events },
     });
     return row!;
   });
 }
 
-/** The project's webhooks (with their secrets: admins only), each with its deliveries counted by status. */
+/** The project's webhooks (without their secrets), each with its deliveries counted by status. */
 export async function listWebhooks(db: Tx, projectId: string) {
   const [hooks, counts] = await Promise.all([
-    db.select().from(webhooks).where(eq(webhooks.projectId, projectId)).orderBy(webhooks.createdAt),
+    db
+      .select({
+        id: webhooks.id,
+        url: webhooks.url,
+        events: webhooks.events,
+        enabled: webhooks.enabled,
+        createdBy: webhooks.createdBy,
+        createdAt: webhooks.createdAt,
+      })
+      .from(webhooks)
+      .where(eq(webhooks.projectId, projectId))
+      .orderBy(webhooks.createdAt),
     db
       .select({ id: webhookDeliveries.webhookId, status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
       .from(webhookDeliveries)
@@ -77,6 +89,16 @@ export async function listWebhooks(db: Tx, projectId: string) {
     const n = (s: string) => mine.find((c) => c.status === s)?.n ?? 0;
     return { ...h, delivered: n('delivered'), pending: n('pending'), failed: n('failed') };
   });
+}
+
+/** One webhook's secret, for an admin who asks to see it (to set up or check a receiver). */
+export async function webhookSecret(db: Tx, projectId: string, id: string): Promise<string> {
+  const [row] = await db
+    .select({ secret: webhooks.secret })
+    .from(webhooks)
+    .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id)));
+  if (!row) throw new NotFoundError('webhook', id);
+  return row.secret;
 }
 
 async function audit(tx: Tx, projectId: string, actor: string, action: string, id: string, detail = {}) {
@@ -104,7 +126,7 @@ export async function removeWebhook(db: Db, projectId: string, id: string, actor
       .where(and(eq(webhooks.projectId, projectId), eq(webhooks.id, id)))
       .returning({ url: webhooks.url });
     if (!row) throw new NotFoundError('webhook', id);
-    await audit(tx, projectId, actor, 'webhook.remove', id, { url: row.url });
+    await audit(tx, projectId, actor, 'webhook.remove', id, { origin: new URL(row.url).origin });
   });
 }
 
@@ -257,7 +279,8 @@ async function post(url: string, secret: string, c: Claimed, fetchImpl: typeof f
         'user-agent': 'Mnemoscope-Webhooks/1',
         [SIGNATURE_HEADER]: signature,
         'mnemoscope-event': c.event,
-        'mnemoscope-delivery': c.id,
+        // The body's id: the same on a re-send, so a receiver can tell it has seen this announcement.
+        'mnemoscope-delivery': (JSON.parse(c.body) as { id: string }).id,
       },
       body: c.body,
       // A redirect is an answer, not a new target: the signed body goes only where the admin said.
@@ -283,11 +306,13 @@ async function post(url: string, secret: string, c: Claimed, fetchImpl: typeof f
 
 async function record(db: Db, c: Claimed, r: Sent) {
   const last = { lastStatus: r.status, lastError: r.error, leaseUntil: null };
+  // Only while the claim is still ours: past its lease another instance may have taken the row and tried again.
+  const mine = and(eq(webhookDeliveries.id, c.id), eq(webhookDeliveries.attempts, c.attempts));
   if (r.ok) {
     await db
       .update(webhookDeliveries)
       .set({ ...last, status: 'delivered', deliveredAt: sql`now()` })
-      .where(eq(webhookDeliveries.id, c.id));
+      .where(mine);
     return;
   }
   const giveUp = r.final || c.attempts >= MAX_DELIVERY_ATTEMPTS;
@@ -299,7 +324,7 @@ async function record(db: Db, c: Claimed, r: Sent) {
       status: giveUp ? 'failed' : 'pending',
       nextAttemptAt: sql`now() + make_interval(secs => ${wait})`,
     })
-    .where(eq(webhookDeliveries.id, c.id));
+    .where(mine);
 }
 
 const g = globalThis as unknown as { __mnemoscopeWebhooks?: { handle: DbHandle; stop: () => void } };

@@ -37,4 +37,4 @@ def verify_webhook(
     if abs((time.time() if now is None else now) - at) > tolerance:
         return False
     expected = sign_webhook(secret, body, at).split("v1=", 1)[1]
-    return hmac.compare_digest(expected, parts.get("v1", ""))
+    return hmac.compare_digest(expected.encode("ascii"), parts.get("v1", "").encode("utf-8"))
