@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildSdkPackage } from '../server/build/sdk-package';
 
 /**
  * The TypeScript SDK as a user gets it: built and packed (`npm pack`), installed from the tarball into a fresh project
@@ -32,7 +31,9 @@ session.turn({ input: 42, output: '', ccs: {} });
 `;
 
 beforeAll(async () => {
-  await buildSdkPackage();
+  // The commands the README and the Connect page give.
+  const built = await run('npm', ['run', 'sdk:build'], root);
+  expect(built.out).toMatch(/built @mnemoscope\/sdk: index\.js \d+ KiB, index\.d\.ts \d+ bytes/);
   const packed = await run('npm', ['pack', '--pack-destination', work], path.join(root, 'sdk/typescript'));
   expect(packed.code, packed.out).toBe(0);
   mkdirSync(project);
