@@ -230,15 +230,9 @@ export class Mnemoscope {
    * (a fork a reviewer corrected names its origin in `forked_from`). Null when the session has no such turn. Unlike
    * `record()`, this asks the server now and throws when it cannot answer.
    */
-  async state(sessionId: string, turn?: number): Promise<SessionState | null> {
-    if (!this.key) throw new Error('no API key: pass apiKey or set MNEMOSCOPE_API_KEY');
+  state(sessionId: string, turn?: number): Promise<SessionState | null> {
     const q = turn === undefined ? '' : `?turn=${turn}`;
-    const res = await this.fetchImpl(`${this.url}/api/v1/sessions/${encodeURIComponent(sessionId)}/state${q}`, {
-      headers: { authorization: `Bearer ${this.key}` },
-    });
-    if (res.status === 404) return null;
-    if (!res.ok) throw new Error(`state of ${sessionId}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
-    return (await res.json()) as SessionState;
+    return this.ask(`/api/v1/sessions/${encodeURIComponent(sessionId)}/state${q}`, `state of ${sessionId}`);
   }
 
   /**
@@ -250,20 +244,25 @@ export class Mnemoscope {
    * when the server cannot answer.
    */
   async decision(eventId: string, { timeoutMs = 0 }: { timeoutMs?: number } = {}): Promise<MemoryDecision | null> {
-    if (!this.key) throw new Error('no API key: pass apiKey or set MNEMOSCOPE_API_KEY');
     const deadline = Date.now() + timeoutMs;
     if (this.queue.length || this.pumping) await this.flush(Math.max(timeoutMs, this.o.timeoutMs));
     for (;;) {
       const wait = Math.max(0, Math.min(50, Math.round((deadline - Date.now()) / 1000)));
-      const res = await this.fetchImpl(
-        `${this.url}/api/v1/memory-events/${encodeURIComponent(eventId)}${wait ? `?wait=${wait}` : ''}`,
-        { headers: { authorization: `Bearer ${this.key}` } },
+      const d = await this.ask<MemoryDecision>(
+        `/api/v1/memory-events/${encodeURIComponent(eventId)}${wait ? `?wait=${wait}` : ''}`,
+        `decision of ${eventId}`,
       );
-      if (res.status === 404) return null;
-      if (!res.ok) throw new Error(`decision of ${eventId}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
-      const d = (await res.json()) as MemoryDecision;
-      if (d.final || Date.now() >= deadline - 1000) return d;
+      if (!d || d.final || Date.now() >= deadline - 1000) return d;
     }
+  }
+
+  /** Asks the server now (unlike `record()`): the JSON answer, null for a 404, and an error naming `what` otherwise. */
+  private async ask<T>(path: string, what: string): Promise<T | null> {
+    if (!this.key) throw new Error('no API key: pass apiKey or set MNEMOSCOPE_API_KEY');
+    const res = await this.fetchImpl(`${this.url}${path}`, { headers: { authorization: `Bearer ${this.key}` } });
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`${what}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    return (await res.json()) as T;
   }
 
   stats(): ClientStats {

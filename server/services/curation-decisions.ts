@@ -144,8 +144,8 @@ async function applyDecision(
     });
     // The agent that sent the event, waiting or not, hears of it; so do the project's webhooks.
     await notifyDecisions(tx, projectId, [p.eventId]);
-    const decision = await memoryEventDecision(tx, projectId, p.eventId);
-    await enqueueWebhooks(tx, projectId, 'proposal.decided', [
+    const decision = () => memoryEventDecision(tx, projectId, p.eventId);
+    await enqueueWebhooks(tx, projectId, 'proposal.decided', async () => [
       {
         proposal_id: proposalId,
         operation: p.operation,
@@ -153,12 +153,17 @@ async function applyDecision(
         decided_by: reviewer,
         note: d.reason ?? null,
         source_agent: p.sourceAgent,
-        decision,
+        decision: await decision(),
       },
     ]);
     if (status === 'approved' && p.operation === 'deprecate' && entryId)
-      await enqueueWebhooks(tx, projectId, 'entry.deprecated', [
-        { entry: decision?.entry ?? { id: entryId }, by: reviewer, reason: d.reason ?? null, proposal_id: proposalId },
+      await enqueueWebhooks(tx, projectId, 'entry.deprecated', async () => [
+        {
+          entry: (await decision())?.entry ?? { id: entryId },
+          by: reviewer,
+          reason: d.reason ?? null,
+          proposal_id: proposalId,
+        },
       ]);
     return { status, entryId, operation: p.operation as Operation, edited: edited ?? [] };
   });

@@ -179,11 +179,17 @@ export async function redeliver(db: Db, projectId: string, deliveryId: string, a
 }
 
 /**
- * Queues one call per enabled webhook of the project that wants `event`, for each payload; part of the deciding
- * transaction, so a decision that rolls back announces nothing.
+ * Queues one call per enabled webhook of the project that wants `event`, for each payload (or what `payloads()`
+ * makes, called only when a hook wants the event); part of the deciding transaction, so a decision that rolls back
+ * announces nothing.
  */
-export async function enqueueWebhooks(tx: Tx, projectId: string, event: WebhookEvent, payloads: object[]) {
-  if (!payloads.length) return;
+export async function enqueueWebhooks(
+  tx: Tx,
+  projectId: string,
+  event: WebhookEvent,
+  payloads: object[] | (() => Promise<object[]>),
+) {
+  if (Array.isArray(payloads) && !payloads.length) return;
   const hooks = await tx
     .select({ id: webhooks.id })
     .from(webhooks)
@@ -195,9 +201,11 @@ export async function enqueueWebhooks(tx: Tx, projectId: string, event: WebhookE
       ),
     );
   if (!hooks.length) return;
+  // Built only when some hook wants it (a decision's payload reads the decision again).
+  const bodies = Array.isArray(payloads) ? payloads : await payloads();
   const at = new Date().toISOString();
   const rows = hooks.flatMap((h) =>
-    payloads.map((data) => {
+    bodies.map((data) => {
       const id = randomUUID();
       return {
         id,
