@@ -3,15 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
 import { MemoryText } from '@/components/ui/memory-text';
-import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
+import { printedPathParts, type PrintedPath } from '@/lib/ucs/substrate-sim';
 import { PartsLegend, TermsBar } from './routing-panel';
-
-interface Path {
-  to: string;
-  score: number;
-  context_boost?: number;
-  components?: Record<string, number>;
-}
 
 /** What the bridge advised when consulted: per stored sample, its suggested paths with the terms of each score. */
 export function ConsultSamples({ agent }: { agent: string }) {
@@ -19,7 +12,6 @@ export function ConsultSamples({ agent }: { agent: string }) {
   const q = useQuery(trpc.substrate.consultSamples.queryOptions({ agent }));
   const samples = q.data ?? [];
   if (!samples.length) return null;
-  const p = ROUTING_DEFAULTS;
   return (
     <div className="panel" style={{ marginTop: 14 }} data-testid="consult-samples">
       <div className="panel-head">
@@ -31,22 +23,11 @@ export function ConsultSamples({ agent }: { agent: string }) {
           const c = (s.consult ?? {}) as {
             cursor?: string;
             resolved_capabilities?: string[];
-            suggested_paths?: Path[];
+            suggested_paths?: PrintedPath[];
           };
           const paths = c.suggested_paths ?? [];
-          const rows = paths.map((x) => {
-            const m = x.components ?? {};
-            const parts = {
-              utility: p.alpha * (m.utility ?? 0),
-              cost: p.beta * (m.cost ?? 0),
-              novelty: p.gamma * (m.novelty ?? 0),
-              weight: m.weight ?? 0,
-              bias: m.bias ?? 0,
-              context: x.context_boost ?? 0,
-              penalty: -p.epsilon * (m.penalty ?? 0),
-            };
-            return { x, parts };
-          });
+          // The printed penalty and context boost already carry ε and δ: the bars add up to the printed score.
+          const rows = paths.map((x) => ({ x, parts: printedPathParts(x) }));
           const scale = Math.max(1e-9, ...rows.map((r) => Object.values(r.parts).reduce((a, v) => a + Math.abs(v), 0)));
           return (
             <div key={k}>

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { highlight, wouldReopen, words } from './reopen';
+import reference from './fixtures/reference-reopen.json';
+import { highlight, referenceReopen, wouldReopen, words } from './reopen';
 
 const deadEnds = [
   {
@@ -51,5 +54,123 @@ describe('would this reopen?', () => {
       { text: 'output', hit: true },
       { text: ' changed', hit: false },
     ]);
+  });
+});
+
+// ---------------------------------------------------------------- the reference bridge's verdict
+
+interface FixtureMatch {
+  position: number;
+  id: string;
+  score: number;
+  reopenTriggered: boolean;
+  reopenMatched: string[];
+}
+interface FixtureProbe {
+  context: string;
+  explicitCapabilities: string[] | null;
+  resolvedCapabilities: string[];
+  matches: FixtureMatch[];
+  returned: number[];
+  penaltyEnergy?: Record<string, number>;
+  routingPenalty?: Record<string, number>;
+}
+interface IndexDeadEnd {
+  id: string;
+  date?: string;
+  topic?: string;
+  reopen_conditions?: string;
+  capabilities: string[];
+  keywords: string[];
+}
+const ref = reference as unknown as {
+  provenance: { now: string };
+  keywordMap: Record<string, string[]>;
+  capabilityNames: string[];
+  probes: FixtureProbe[];
+  synthetic: { deadEnds: IndexDeadEnd[]; probes: FixtureProbe[] };
+};
+const index = JSON.parse(
+  readFileSync(path.join(import.meta.dirname, '../../server/demo/ucs-workspace/ucs/state/ucs_index.json'), 'utf8'),
+) as { dead_end_entries: IndexDeadEnd[]; methodology_entries: { capabilities: string[]; keywords: string[] }[] };
+const asRef = (d: IndexDeadEnd) => ({
+  id: d.id,
+  topic: d.topic ?? '',
+  date: d.date ?? null,
+  reopenConditions: d.reopen_conditions ?? null,
+  capabilities: d.capabilities,
+  keywords: d.keywords,
+});
+const demoDeadEnds = index.dead_end_entries.map(asRef);
+const vocabulary = { keywordMap: ref.keywordMap, capabilityNames: ref.capabilityNames };
+const now = new Date(ref.provenance.now);
+const verdictOf = (p: FixtureProbe, deadEnds = demoDeadEnds, methodology = index.methodology_entries) =>
+  referenceReopen(p.context, deadEnds, {
+    vocabulary,
+    methodology,
+    explicitCapabilities: p.explicitCapabilities ?? undefined,
+    now,
+  });
+
+function expectLikeReference(v: ReturnType<typeof verdictOf>, p: FixtureProbe) {
+  expect(v.resolvedCapabilities).toEqual(p.resolvedCapabilities);
+  expect(v.matches.map((m) => [m.position, m.deadEnd.id, m.reopenTriggered, m.reopenMatched])).toEqual(
+    p.matches.map((m) => [m.position, m.id, m.reopenTriggered, m.reopenMatched]),
+  );
+  v.matches.forEach((m, k) => expect(m.score).toBeCloseTo(p.matches[k]!.score, 12));
+  expect(v.returned.map((m) => m.position)).toEqual(p.returned);
+  if (p.penaltyEnergy) expect(v.penaltyEnergy).toEqual(p.penaltyEnergy);
+  if (p.routingPenalty) expect(v.routingPenalty).toEqual(p.routingPenalty);
+}
+
+describe("would this reopen? — the reference bridge's verdict (fixtures/reference-reopen.json)", () => {
+  it('has at least ten probes, among them the ones the audit named', () => {
+    expect(ref.probes.length).toBeGreaterThanOrEqual(10);
+    const byContext = new Map(ref.probes.map((p) => [p.context, p]));
+    expect(byContext.get('we have new evidence')?.matches).toHaveLength(10);
+    expect(byContext.get('lunch menu')?.matches).toHaveLength(0);
+    expect(byContext.get('time for an audit')?.matches.length).toBeGreaterThan(3);
+  });
+
+  for (const p of ref.probes)
+    it(`matches, scores, caps and penalises as the bridge does: "${p.context}"`, () => {
+      expectLikeReference(verdictOf(p), p);
+    });
+
+  for (const p of ref.synthetic.probes)
+    it(`decays scores by age at a fixed now: "${p.context}"`, () => {
+      expectLikeReference(verdictOf(p, ref.synthetic.deadEnds.map(asRef), []), p);
+    });
+
+  it('reopens on any shared word, where the app relevance finds nothing', () => {
+    const p = ref.probes.find((x) => x.context === 'we have new evidence')!;
+    const v = verdictOf(p);
+    expect(v.matches.every((m) => m.reopenTriggered && m.reopenMatched.join() === 'evidence,new')).toBe(true);
+    expect(v.returned).toHaveLength(3);
+    expect(v.matches.filter((m) => !m.returned)).toHaveLength(7);
+    expect(wouldReopen(p.context, demoDeadEnds)).toEqual([]);
+  });
+
+  it('resolves capabilities through the keyword map: "audit" reaches dead ends that never say it', () => {
+    const p = ref.probes.find((x) => x.context === 'time for an audit')!;
+    const v = verdictOf(p);
+    expect(v.matches.every((m) => !m.reopenTriggered && m.keywordHits.length === 0)).toBe(true);
+    expect(v.matches.map((m) => m.capabilityHits)).toEqual(
+      v.matches.map((m) => m.deadEnd.capabilities.filter((c) => p.resolvedCapabilities.includes(c))),
+    );
+    expect(v.matches.map((m) => m.baseScore)).toEqual(v.matches.map(() => 3));
+    expect(v.matches[0]!.decay).toBeCloseTo(1 / 1.3, 12); // 30 days after 2026-11-21
+    expect(wouldReopen(p.context, demoDeadEnds)).toEqual([]);
+  });
+
+  it('searches a dead end the index lists twice twice, as rows with occurrences', () => {
+    const p = ref.probes.find((x) => x.context === 'read')!;
+    const rows = [...new Map(demoDeadEnds.map((d) => [d.id, d])).values()].map((d) => ({
+      ...d,
+      occurrences: demoDeadEnds.filter((x) => x.id === d.id).length,
+    }));
+    const v = verdictOf(p, rows);
+    expect(v.returned.map((m) => m.deadEnd.id)).toEqual(p.returned.map((k) => demoDeadEnds[k]!.id));
+    expect(v.penaltyEnergy.read).toBe(3);
   });
 });
