@@ -3,7 +3,7 @@
 import { EmptyState } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
 import { f2 } from '@/lib/hygiene/lab-view';
-import { LineChart } from './charts';
+import { LineChart } from '@/components/ui/line-chart';
 import type { Lab } from './types';
 
 /**

@@ -2,7 +2,7 @@
 
 import { fmtInt } from '@/lib/format';
 import { PAPER_DEFAULTS, type DeletionParams } from '@/lib/hygiene/deletion';
-import { LineChart } from './charts';
+import { LineChart } from '@/components/ui/line-chart';
 import { POLICY_COLOR, POLICY_LABEL } from './labels';
 import { NumberField } from './number-field';
 import { ProposeButton } from './propose-button';
@@ -28,7 +28,7 @@ export function DeletionTab({
   busy: boolean;
 }) {
   const s = lab.deletion.sizes;
-  const series = (['none', 'periodic', 'history', 'combined', 'capacity'] as const).map((k) => ({
+  const series = (['none', 'periodic', 'history', 'combined', 'product', 'capacity'] as const).map((k) => ({
     key: k,
     label: k === 'none' ? 'no deletion' : POLICY_LABEL[k],
     color: POLICY_COLOR[k],
@@ -77,9 +77,10 @@ export function DeletionTab({
           <p className="muted" style={{ marginBottom: 0, fontSize: 12 }}>
             The memory-addition-deletion paper uses P = 200–300 steps, α = 0–1, n = 5, β = 0.3–0.7 and C = 100.
             Periodic: retrieved ≤ α times in the last P steps (items younger than P are not judged). History-based:
-            retrieved more than n times with mean utility ≤ β. Combined: both deletions run (that paper&apos;s Table 2;
-            its printed φ<sub>period</sub>·φ
-            <sub>history</sub> would be the intersection). Capacity: periodic, then the least useful until C fit.
+            retrieved more than n times with mean utility ≤ β. The paper gives combined deletion two readings (§5.1):
+            &ldquo;applied together&rdquo; (either rule removes; the only reading that agrees with its Table 2, where
+            combined keeps the smallest memory) and the formula it prints, φ<sub>period</sub> × φ<sub>history</sub>
+            (both rules must fire, checked every P steps). Capacity: periodic, then the least useful until C fit.
           </p>
         </div>
       </section>
@@ -98,7 +99,7 @@ export function DeletionTab({
         </div>
       </section>
       <div className="lab-columns" style={{ marginTop: 14 }} data-testid="deletion-now">
-        {(['periodic', 'history', 'combined', 'capacity'] as const).map((k) => {
+        {(['periodic', 'history', 'combined', 'product', 'capacity'] as const).map((k) => {
           const list = lab.deletion.now[k];
           return (
             <section className="panel" key={k} data-testid={`remove-${k}`}>

@@ -5,6 +5,7 @@ import { fmtInt } from '@/lib/format';
 import type { MisalignmentRule } from '@/lib/hygiene/items';
 import { groupChains, itemsInChains } from '@/lib/hygiene/lab-view';
 import { scatterPoints } from '@/lib/hygiene/prepare-charts';
+import { LineChart } from '@/components/ui/line-chart';
 import { Scatter } from './charts';
 import { FlaggedPanel } from './flagged-panel';
 import { ItemDetail } from './item-detail';
@@ -43,6 +44,12 @@ export function ItemHealthTab({
         <section className="panel">
           <div className="panel-head">
             Experience following <span className="muted">{fmtInt(points.length)} retrievals</span>
+            <span className="muted" data-testid="experience-r" style={{ marginLeft: 'auto' }}>
+              {lab.experience.r === null
+                ? 'r: too few turns'
+                : `r = ${lab.experience.r.toFixed(3)} over ${fmtInt(lab.experience.turns)} turns`}
+              {lab.experience.rRecalls === null ? '' : ` · ${lab.experience.rRecalls.toFixed(3)} over every recall`}
+            </span>
           </div>
           <div className="panel-body">
             <Scatter
@@ -83,6 +90,7 @@ export function ItemHealthTab({
         </section>
         <FlaggedPanel misaligned={misaligned} chains={chains} onSelect={onSelect} />
       </div>
+      <CumulativeCurves lab={lab} />
 
       <div
         className="grid-2"
@@ -107,5 +115,53 @@ export function ItemHealthTab({
         ) : null}
       </div>
     </>
+  );
+}
+
+/**
+ * The paper's Figure 4: cumulative mean output similarity, and cumulative performance (the turns' utility), against
+ * cumulative mean input similarity, over the agent's turns in time order.
+ */
+function CumulativeCurves({ lab }: { lab: Lab }) {
+  const c = lab.experience.cumulative;
+  if (c.length < 2) return null;
+  const last = c.at(-1)!;
+  const curve = (key: string, label: string, color: string, y: (p: (typeof c)[number]) => number | null) => ({
+    key,
+    label,
+    color,
+    values: c.flatMap((p) => {
+      const v = y(p);
+      return v === null ? [] : [{ x: p.input, y: v }];
+    }),
+  });
+  return (
+    <section className="panel" style={{ marginTop: 14 }} data-testid="experience-curves">
+      <div className="panel-head">
+        Cumulative averages over {fmtInt(last.n)} turns{' '}
+        <span className="muted">
+          the memory-addition-deletion paper&apos;s Figure 4: a turn&apos;s input similarity is its closest
+          recall&apos;s (Appendix A.2), its output similarity that recall&apos;s
+        </span>
+      </div>
+      <div className="grid-2 panel-body">
+        <LineChart
+          series={[curve('output', 'cumulative output similarity', 'var(--series-1)', (p) => p.output)]}
+          xLabel="cumulative mean input similarity"
+          yLabel="cumulative mean output similarity"
+          yMax={1}
+          height={200}
+          testId="cumulative-output"
+        />
+        <LineChart
+          series={[curve('performance', 'cumulative utility', 'var(--series-2)', (p) => p.performance)]}
+          xLabel="cumulative mean input similarity"
+          yLabel="cumulative mean utility"
+          yMax={1}
+          height={200}
+          testId="cumulative-performance"
+        />
+      </div>
+    </section>
   );
 }

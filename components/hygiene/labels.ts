@@ -3,7 +3,8 @@
 export const POLICY_LABEL = {
   periodic: 'Periodic',
   history: 'History-based',
-  combined: 'Combined',
+  combined: 'Combined: applied together',
+  product: 'Combined: φ_period × φ_history',
   capacity: 'Capacity cap',
 } as const;
 
@@ -12,6 +13,7 @@ export const POLICY_COLOR = {
   periodic: 'var(--series-1)',
   history: 'var(--series-2)',
   combined: 'var(--series-3)',
+  product: 'var(--series-4)',
   capacity: 'var(--danger)',
 } as const;
 

@@ -91,11 +91,16 @@ export function SessionsTable() {
                   </span>
                 </span>
               </th>
-              <th className="num">Last CCS</th>
+              <th
+                className="num"
+                title="Mean CCS footprint M̄ in tokens over the session's turns, and the last turn's M_T"
+              >
+                CCS M̄
+              </th>
               <th className="num" title="Mean hallucination rate H_t">
                 H̄
               </th>
-              <th className="num" title="Mean drift rate D_t">
+              <th className="num" title="Mean drift rate D̄ over turns 2…T (drift is undefined at turn 1)">
                 D̄
               </th>
               {work.tokens || work.cost || work.latency ? (
@@ -153,7 +158,10 @@ export function SessionsTable() {
                         ]}
                       />
                     </td>
-                    <td className="num">{fmtTokens(lastCcs)}</td>
+                    <td className="num" data-testid="session-mean-ccs">
+                      {fmtTokens(s.meanCcs ?? null)}
+                      {lastCcs !== null ? <div className="cell-sub">last {fmtTokens(lastCcs)}</div> : null}
+                    </td>
                     <td className="num">{fmtRate(s.meanHallucination)}</td>
                     <td className="num">{fmtRate(s.meanDrift)}</td>
                     {work.tokens || work.cost || work.latency ? (

@@ -7,6 +7,7 @@ export const PROPOSAL_POLICIES = [
   'periodic',
   'history',
   'combined',
+  'product',
   'capacity',
   'misaligned',
   'chain',

@@ -6,9 +6,11 @@
  *   (φ_period = 1[freq_t − freq_{t−P} ≤ α]); a memory item younger than a period is not judged yet.
  * - history-based: removed when retrieved more than n times with mean utility ≤ β
  *   (φ_history = 1[mean Φ ≤ β] if freq_t > n).
- * - combined: both deletions applied, i.e. removed when either fires. That paper prints
- *   φ_period × φ_history, but its Table 2 (combined keeps the smallest memory) only holds when both
- *   deletions run; the intersection could never be smaller than either.
+ * - combined, in the paper's two readings (§5.1): `combined` — "periodical- and history-based methods can be
+ *   applied together": both deletions run, an item goes when either fires (only this reading agrees with its
+ *   Table 2, where combined keeps the smallest memory); `product` — the formula it prints,
+ *   φ_combine = φ_period × φ_history: an item goes only when both fire at once, checked when periodic deletion runs
+ *   (every P steps).
  * - capacity cap (§6.2): periodic deletion, then the least-utility items while memory exceeds C.
  *
  * Utilities of retrievals whose turn reported none are left out of the mean; an item with no known
@@ -30,8 +32,8 @@ export interface DeletionParams {
 
 export const PAPER_DEFAULTS: DeletionParams = { period: 200, alpha: 0, n: 5, beta: 0.5, capacity: 100 };
 
-export type Policy = 'periodic' | 'history' | 'combined' | 'capacity';
-export const POLICIES: Policy[] = ['periodic', 'history', 'combined', 'capacity'];
+export type Policy = 'periodic' | 'history' | 'combined' | 'product' | 'capacity';
+export const POLICIES: Policy[] = ['periodic', 'history', 'combined', 'product', 'capacity'];
 
 export interface HistoryItem {
   id: string;
@@ -134,6 +136,16 @@ export function removeNow(
       b.per && b.his ? `${perReason(b)}; ${hisReason(b)}` : b.his ? hisReason(b) : perReason(b),
     ),
   );
+  const product = base.map((b) =>
+    verdict(
+      b,
+      b.per && b.his,
+      b.per && b.his
+        ? `${perReason(b)}; ${hisReason(b)}`
+        : `${b.per ? 'only periodic fires' : b.his ? 'only history-based fires' : 'neither fires'}: ` +
+            `${perReason(b)}; ${hisReason(b)}`,
+    ),
+  );
   // Capacity: periodic first, then the least useful until memory fits.
   const survivors = base.filter((b) => !b.per);
   const over = Math.max(0, survivors.length - p.capacity);
@@ -156,7 +168,7 @@ export function removeNow(
           : `kept within capacity ${p.capacity}`,
     ),
   );
-  return { periodic, history, combined, capacity };
+  return { periodic, history, combined, product, capacity };
 }
 
 export interface SizePoint {
@@ -165,6 +177,7 @@ export interface SizePoint {
   periodic: number;
   history: number;
   combined: number;
+  product: number;
   capacity: number;
 }
 
@@ -220,6 +233,13 @@ export function simulateSizes(
         step % p.period === 0
       )
         for (const id of [...live]) if (periodicFires(added.get(id)!, get(id).steps, step, p)) live.delete(id);
+      if (policy === 'product' && step > 0 && step % p.period === 0)
+        for (const id of [...live])
+          if (
+            periodicFires(added.get(id)!, get(id).steps, step, p) &&
+            historyFires(get(id).steps, get(id).utilities, p)
+          )
+            live.delete(id);
       // Over the cap: drop the least useful, one at a time (usually one a step).
       while (policy === 'capacity' && live.size > p.capacity) {
         let worst: string | null = null;
@@ -241,6 +261,7 @@ export function simulateSizes(
   const periodic = run('periodic');
   const history = run('history');
   const combined = run('combined');
+  const product = run('product');
   const capacity = run('capacity');
   return none.map((n, step) => ({
     step,
@@ -248,6 +269,7 @@ export function simulateSizes(
     periodic: periodic[step]!,
     history: history[step]!,
     combined: combined[step]!,
+    product: product[step]!,
     capacity: capacity[step]!,
   }));
 }

@@ -51,6 +51,21 @@ describe('removeNow', () => {
     expect(r.periodic.find((v) => v.id === 'fresh')!.reason).toBe('younger than one period');
   });
 
+  it('combined as the printed product φ_period × φ_history removes only what both rules remove', () => {
+    const worn = { id: 'worn', addedStep: 0 }; // tried six times early, badly, then never again
+    const more = [...retr, ...[1, 2, 3, 4, 5, 6].map((step) => ({ item: 'worn', step, utility: 0.1 }))];
+    const r = removeNow([...items, worn], more, 20, P);
+    expect(removed(r.product)).toEqual(['worn']);
+    expect(removed(r.combined)).toEqual(['stale', 'bad', 'worn']);
+    expect(r.product.find((v) => v.id === 'bad')!.reason).toMatch(/^only history-based fires: /);
+    // Over time: the product waits for a period boundary (step 20) where both fire; "applied together" removes
+    // 'worn' at its sixth bad recall (step 6), long before.
+    const sizes = simulateSizes([...items, worn], more, 20, P);
+    expect(sizes.map((x) => x.product).slice(18)).toEqual([5, 5, 4]);
+    expect([sizes[5]!.combined, sizes[6]!.combined, sizes[6]!.product]).toEqual([4, 3, 4]);
+    expect(sizes.every((x) => x.product >= x.combined)).toBe(true);
+  });
+
   it('capacity: periodic first, then the least useful items until memory fits', () => {
     const r = removeNow(items, retr, 20, { ...P, capacity: 2 });
     // After periodic: bad (0.1), good (0.9), fresh (unknown = 0.5): one over → bad goes.
@@ -68,7 +83,7 @@ describe('removeNow', () => {
     // History fires after the sixth bad recall (step 16).
     expect(sizes[15]!.history).toBe(3);
     expect(sizes[16]!.history).toBe(2);
-    expect(sizes[20]).toEqual({ step: 20, none: 4, periodic: 1, history: 3, combined: 1, capacity: 1 });
+    expect(sizes[20]).toEqual({ step: 20, none: 4, periodic: 1, history: 3, combined: 1, product: 4, capacity: 1 });
   });
 });
 

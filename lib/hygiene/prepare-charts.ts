@@ -2,7 +2,7 @@
  * The hygiene lab's charts, prepared: d3 does the maths (scales, ticks, paths), the components in
  * components/hygiene only draw what these return.
  */
-import { line, scaleLinear } from 'd3';
+import { scaleLinear } from 'd3';
 import { f2 } from './lab-view';
 
 /** One retrieval of a memory item, as the experience-following plot shows it. */
@@ -113,62 +113,6 @@ export function prepareScatter(
       flagged: p.flagged,
       label: p.label,
     })),
-  };
-}
-
-export interface LineSeries {
-  key: string;
-  label: string;
-  color: string;
-  values: { x: number; y: number }[];
-  dashed?: boolean;
-}
-
-export interface PreparedLineChart {
-  frame: Frame;
-  yTicks: { value: number; y: number }[];
-  xTicks: { value: number; x: number }[];
-  xLabel: { x: number; y: number };
-  paths: { key: string; d: string; color: string; dashed: boolean }[];
-  /** Each series with its last value (whole numbers without decimals, others with two), if it has one. */
-  legend: { key: string; label: string; color: string; last: string | null }[];
-}
-
-/** A small multi-line chart: x from 0 (or below) to at least 1; y from 0 to `yMax` or the data's niced maximum. */
-export function prepareLineChart(
-  series: readonly LineSeries[],
-  width: number,
-  height: number,
-  yMax?: number,
-): PreparedLineChart {
-  const m = { l: 44, r: 12, t: 10, b: 32 };
-  const xs = series.flatMap((s) => s.values.map((v) => v.x));
-  const ys = series.flatMap((s) => s.values.map((v) => v.y));
-  const x = scaleLinear()
-    .domain([Math.min(...xs, 0), Math.max(...xs, 1)])
-    .range([m.l, width - m.r]);
-  const y = scaleLinear()
-    .domain([0, yMax ?? Math.max(1, ...ys)])
-    .nice()
-    .range([height - m.b, m.t]);
-  const path = line<{ x: number; y: number }>()
-    .x((d) => x(d.x))
-    .y((d) => y(d.y));
-  return {
-    frame: { left: m.l, right: width - m.r, top: m.t, bottom: height - m.b },
-    yTicks: y.ticks(5).map((value) => ({ value, y: y(value) })),
-    xTicks: x.ticks(8).map((value) => ({ value, x: x(value) })),
-    xLabel: { x: (m.l + width - m.r) / 2, y: height - 4 },
-    paths: series.map((s) => ({ key: s.key, d: path(s.values) ?? '', color: s.color, dashed: !!s.dashed })),
-    legend: series.map((s) => {
-      const last = s.values.at(-1)?.y;
-      return {
-        key: s.key,
-        label: s.label,
-        color: s.color,
-        last: last === undefined ? null : last.toFixed(Number.isInteger(last) ? 0 : 2),
-      };
-    }),
   };
 }
 

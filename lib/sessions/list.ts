@@ -9,7 +9,10 @@ export interface SessionListItem {
   firstAt: string | null;
   lastAt: string | null;
   meanHallucination: number | null;
+  /** D̄ over turns 2…T (ACC §5.3). */
   meanDrift: number | null;
+  /** M̄: the mean CCS footprint in tokens over the turns that sent one (ACC §5.3). */
+  meanCcs?: number | null;
   /** A traced agent's work (whole OTLP traces), where sent: tokens and cost summed, latency a turn's mean. */
   tokens?: number | null;
   cost?: number | null;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addTurns, emptyStats, sparkline, widthFor, SPARK_BUCKETS, type StatsTurn } from './stats';
+import { addTurns, bucketsMean, emptyStats, sparkline, widthFor, SPARK_BUCKETS, type StatsTurn } from './stats';
 
 const turn = (n: number, over: Partial<StatsTurn> = {}): StatsTurn => ({
   turn: n,
@@ -28,6 +28,26 @@ describe('session figures kept as turns arrive', () => {
     expect(s.width).toBe(1); // the input is not changed
     expect(widthFor(100_000)).toBe(2048);
     expect(addTurns(emptyStats(), [turn(100_000)]).ccs).toHaveLength(49);
+  });
+
+  it('averages drift over turns 2…T and the footprint over every turn (ACC §5.3: D̄, M̄)', () => {
+    // D_1 is undefined (no prior state): a value sent for turn 1 is not averaged in. D̄ = (0.2 + 0.4) / 2.
+    const s = addTurns(emptyStats(), [
+      turn(1, { drift: 0.9, ccs: 100 }),
+      turn(2, { drift: 0.2, ccs: 200 }),
+      turn(3, { drift: 0.4, ccs: 600 }),
+    ]);
+    expect([s.dN, s.dSum / s.dN]).toEqual([2, 0.30000000000000004]);
+    expect(bucketsMean(s.ccs)).toBe(300);
+    expect(
+      bucketsMean(
+        addTurns(
+          s,
+          Array.from({ length: 200 }, (_, i) => turn(i + 4, { ccs: 300 })),
+        ).ccs,
+      ),
+    ).toBe(300);
+    expect(bucketsMean(emptyStats().ccs)).toBeNull();
   });
 
   it('counts, times, means and buckets do not depend on the order or batching of the turns', () => {

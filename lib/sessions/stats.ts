@@ -118,7 +118,8 @@ export function addTurns(s: SessionStats, turns: readonly StatsTurn[]): SessionS
       out.hSum += t.hallucination;
       out.hN++;
     }
-    if (t.drift !== null && Number.isFinite(t.drift)) {
+    // D̄ = 1/(T−1)·Σ_{t=2..T} D_t (ACC §5.3): drift is undefined at the first turn, which has no prior state.
+    if (t.drift !== null && Number.isFinite(t.drift) && t.turn >= 2) {
       out.dSum += t.drift;
       out.dN++;
     }
@@ -139,6 +140,17 @@ export function addTurns(s: SessionStats, turns: readonly StatsTurn[]): SessionS
     put(out.transcript, i, t.transcript);
   }
   return out;
+}
+
+/** The mean of every value in the buckets (M̄ of ACC §5.3 for the footprint), null when none was sent. */
+export function bucketsMean(b: readonly Bucket[]): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const [s, k] of b) {
+    sum += s;
+    n += k;
+  }
+  return n ? sum / n : null;
 }
 
 /** A sparkline from buckets: each bucket's mean, null where it holds no value. */

@@ -5,6 +5,7 @@ import { auditLog } from '@/server/db/schema/projects';
 import { artifacts } from '@/server/db/schema/sessions';
 import { appRouter } from '@/server/routers/app';
 import { labInput } from '@/lib/hygiene/contract';
+import { pearson } from '@/lib/hygiene/experience';
 import { createCallerFactory, type Context } from '@/server/trpc/init';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { HYGIENE_AGENT } from '@/server/demo/hygiene';
@@ -61,6 +62,20 @@ describe.each(DRIVERS)('hygiene lab on %s, on the demo', (driver) => {
     expect(last.none).toBe(lab.deletion.activeItems);
     expect(last.combined).toBeLessThanOrEqual(Math.min(last.periodic, last.history));
     expect(last.capacity).toBeLessThanOrEqual(32);
+    // The printed product removes only what both rules remove: here nothing (the misaligned item is recalled lately).
+    expect(lab.deletion.now.product).toEqual([]);
+    expect(last.product).toBeGreaterThanOrEqual(last.combined);
+    // Experience following: r over every recall is the scatter's; the cumulative curves end at the turns' means.
+    const pts = lab.items.flatMap((r) => r.retrievals.filter((x) => x.inputSim !== null && x.outputSim !== null));
+    expect(lab.experience.recalls).toBe(pts.length);
+    expect(lab.experience.rRecalls).toBeCloseTo(
+      pearson(
+        pts.map((x) => x.inputSim!),
+        pts.map((x) => x.outputSim!),
+      )!,
+      12,
+    );
+    expect(lab.experience.cumulative.at(-1)!.n).toBe(lab.experience.turns);
     // Consolidation: four policies, B each, σ estimated (the demo sends no log-probabilities).
     expect(lab.consolidation.sigma).toBe('novelty');
     expect(lab.consolidation.results.map((r) => [r.policy, r.kept.length])).toEqual([

@@ -12,6 +12,7 @@ import {
   type Nearest,
 } from '@/lib/hygiene/consolidation';
 import { additionReport } from '@/lib/hygiene/addition';
+import { experienceFollowing } from '@/lib/hygiene/experience';
 import type { LabInput, ProposalPolicy } from '@/lib/hygiene/contract';
 import { MODEL_ID } from '@/lib/recall/model';
 import type { Db, Tx } from '@/server/db';
@@ -375,6 +376,7 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
         periodic: removed('periodic'),
         history: removed('history'),
         combined: removed('combined'),
+        product: removed('product'),
         capacity: removed('capacity'),
       },
       activeItems: active.length,
@@ -399,6 +401,11 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
       clusters: (results.find((r) => r.policy === 'sleep')?.clusters ?? []).filter((c) => c.members.length > 1),
     },
     addition: additionReport(tl),
+    experience: experienceFollowing(
+      healthOut.flatMap((r) =>
+        r.retrievals.map((x) => ({ step: x.step, inputSim: x.inputSim, outputSim: x.outputSim, utility: x.utility })),
+      ),
+    ),
   };
 }
 
@@ -420,7 +427,10 @@ export async function proposeFromLab(
     periodic: `periodic deletion (P = ${p.deletion.period}, α = ${p.deletion.alpha})`,
     history: `history-based deletion (n = ${p.deletion.n}, β = ${p.deletion.beta})`,
     combined:
-      `combined deletion (P = ${p.deletion.period}, α = ${p.deletion.alpha}, ` +
+      `combined deletion, both rules applied together (P = ${p.deletion.period}, α = ${p.deletion.alpha}, ` +
+      `n = ${p.deletion.n}, β = ${p.deletion.beta})`,
+    product:
+      `combined deletion as the product φ_period × φ_history (P = ${p.deletion.period}, α = ${p.deletion.alpha}, ` +
       `n = ${p.deletion.n}, β = ${p.deletion.beta})`,
     capacity: `capacity cap (C = ${p.deletion.capacity})`,
     misaligned:

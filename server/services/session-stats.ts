@@ -185,7 +185,8 @@ export async function rebuildSessionStats(
       select t.project_id, t.session_id, count(*)::int as n, to_jsonb(min(t.ts)) #>> '{}' as first_at,
              to_jsonb(max(t.ts)) #>> '{}' as last_at,
              coalesce(sum(t.hallucination), 0)::float8 as h_sum, count(t.hallucination)::int as h_n,
-             coalesce(sum(t.drift), 0)::float8 as d_sum, count(t.drift)::int as d_n, max(t.turn)::int as max_turn,
+             coalesce(sum(t.drift) filter (where t.turn >= 2), 0)::float8 as d_sum,
+             count(t.drift) filter (where t.turn >= 2)::int as d_n, max(t.turn)::int as max_turn,
              coalesce(sum(${TOKENS}), 0)::float8 as tokens, count(${TOKENS})::int as tokens_n,
              coalesce(sum(${COST}), 0)::float8 as cost, count(${COST})::int as cost_n,
              coalesce(sum(${LATENCY}), 0)::float8 as latency_sum, count(${LATENCY})::int as latency_n

@@ -4,7 +4,7 @@ import { rowsOf, type Tx } from '@/server/db';
 import { annotations } from '@/server/db/schema/annotations';
 import { artifacts, sessionStats, sessions, turns } from '@/server/db/schema/sessions';
 import type { Envelope } from '@/lib/ingest/contract';
-import { sparkline } from '@/lib/sessions/stats';
+import { bucketsMean, sparkline } from '@/lib/sessions/stats';
 import type { SessionListItem, SessionSort } from '@/lib/sessions/list';
 import { NotFoundError } from './errors';
 import { forkOrigin } from '@/lib/ccs/fork';
@@ -58,6 +58,7 @@ const toSummary = (r: SummaryRow): SessionSummary => ({
   tokens: r.tokensN ? Number(r.tokens) : null,
   cost: r.costN ? Number(r.cost) : null,
   meanLatency: r.latencyN ? Number(r.latencySum) / r.latencyN : null,
+  meanCcs: bucketsMean(r.ccs ?? []),
   footprint: { ccs: sparkline(r.ccs ?? []), transcript: sparkline(r.transcript ?? []) },
 });
 

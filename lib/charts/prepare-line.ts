@@ -1,0 +1,74 @@
+/** A small multi-line chart, prepared: d3 does the scales, ticks and paths; `components/ui/line-chart.tsx` draws. */
+import { line, scaleLinear } from 'd3';
+
+/** The plotting area's edges, in pixels. */
+export interface LineFrame {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+export interface LineSeries {
+  key: string;
+  label: string;
+  color: string;
+  values: { x: number; y: number }[];
+  dashed?: boolean;
+  /** Draw a dot at each value (measured points, e.g. a reference's figures). */
+  dots?: boolean;
+}
+
+export interface PreparedLineChart {
+  frame: LineFrame;
+  yTicks: { value: number; y: number }[];
+  xTicks: { value: number; x: number }[];
+  xLabel: { x: number; y: number };
+  paths: { key: string; d: string; color: string; dashed: boolean; dots: { x: number; y: number }[] }[];
+  /** Each series with its last value (whole numbers without decimals, others with two), if it has one. */
+  legend: { key: string; label: string; color: string; last: string | null }[];
+}
+
+/** A small multi-line chart: x from 0 (or below) to at least 1; y from 0 to `yMax` or the data's niced maximum. */
+export function prepareLineChart(
+  series: readonly LineSeries[],
+  width: number,
+  height: number,
+  yMax?: number,
+): PreparedLineChart {
+  const m = { l: 44, r: 12, t: 10, b: 32 };
+  const xs = series.flatMap((s) => s.values.map((v) => v.x));
+  const ys = series.flatMap((s) => s.values.map((v) => v.y));
+  const x = scaleLinear()
+    .domain([Math.min(...xs, 0), Math.max(...xs, 1)])
+    .range([m.l, width - m.r]);
+  const y = scaleLinear()
+    .domain([0, yMax ?? Math.max(1, ...ys)])
+    .nice()
+    .range([height - m.b, m.t]);
+  const path = line<{ x: number; y: number }>()
+    .x((d) => x(d.x))
+    .y((d) => y(d.y));
+  return {
+    frame: { left: m.l, right: width - m.r, top: m.t, bottom: height - m.b },
+    yTicks: y.ticks(5).map((value) => ({ value, y: y(value) })),
+    xTicks: x.ticks(8).map((value) => ({ value, x: x(value) })),
+    xLabel: { x: (m.l + width - m.r) / 2, y: height - 4 },
+    paths: series.map((s) => ({
+      key: s.key,
+      d: path(s.values) ?? '',
+      color: s.color,
+      dashed: !!s.dashed,
+      dots: s.dots ? s.values.map((v) => ({ x: x(v.x), y: y(v.y) })) : [],
+    })),
+    legend: series.map((s) => {
+      const last = s.values.at(-1)?.y;
+      return {
+        key: s.key,
+        label: s.label,
+        color: s.color,
+        last: last === undefined ? null : last.toFixed(Number.isInteger(last) ? 0 : 2),
+      };
+    }),
+  };
+}
