@@ -9,6 +9,16 @@ import { EmptyState, ErrorBox } from '@/components/ui/states';
 
 const METRICS: { key: keyof Omit<HealthRates, 'day'>; label: string; what: string; ms?: boolean }[] = [
   { key: 'approval', label: 'Approval rate', what: 'reviewed proposals approved' },
+  {
+    key: 'routing',
+    label: 'Routing accuracy (M1)',
+    what: 'decided proposals approved in the curator’s scope (reviewers’ decisions as labels)',
+  },
+  {
+    key: 'leakage',
+    label: 'Scope leakage caught (M2)',
+    what: 'decided proposals approved only after a reviewer moved the scope',
+  },
   { key: 'rejection', label: 'Rejection rate', what: 'curated events rejected (unsafe, malformed, no evidence)' },
   { key: 'evidence', label: 'Evidence sufficiency (M3)', what: 'events whose evidence sufficed without demotion' },
   { key: 'redundancy', label: 'Redundancy (M4)', what: 'events duplicating an existing entry' },
@@ -30,8 +40,9 @@ export function Health() {
   return (
     <>
       <p className="muted" style={{ marginTop: 0 }}>
-        {fmtInt(total)} events curated over {days.length} day{days.length === 1 ? '' : 's'}. Routing accuracy (M1),
-        scope leakage (M2) and retrieval F1 (M6) need labelled outcomes the store does not hold.
+        {fmtInt(total)} events curated over {days.length} day{days.length === 1 ? '' : 's'}. M1 and M2 take the
+        reviewers&apos; decisions as labels, so they cover reviewed proposals only (written events were never labelled);
+        retrieval F1 (M6) needs relevance labels on recalls, which the store does not hold.
       </p>
       <div className="grid-2" data-testid="health">
         {METRICS.map((m) => {

@@ -21,6 +21,7 @@ type Status = 'pending' | 'approved' | 'rejected';
 const APPROVED: Record<Operation, string> = {
   append: 'written to memory.',
   update: 'the entry is updated (its earlier version is kept).',
+  merge: 'merged into the entry it restates (its earlier wording is kept as a version).',
   deprecate: 'the entry is marked deprecated (nothing is deleted).',
   conflict: 'written to memory, linked to the entries it conflicts with.',
   discard: 'nothing was written.',
@@ -28,7 +29,8 @@ const APPROVED: Record<Operation, string> = {
 
 /**
  * The review inbox: proposals the curator may not write itself, one at a time with everything
- * needed to decide. Keyboard first: j/k move, a approve, r reject, e edit, x select, A approve selected.
+ * needed to decide. Keyboard first: j/k move, a approve, b keep both (a merge), r reject, e edit, x select,
+ * A approve selected.
  */
 export function Inbox() {
   const trpc = useTRPC();
@@ -109,7 +111,9 @@ export function Inbox() {
           text:
             r.status !== 'approved'
               ? 'Rejected; nothing was written.'
-              : `Approved${r.edited.length ? ' with your edits' : ''}: ${APPROVED[r.operation]}`,
+              : v.decision.keepSeparate
+                ? 'Kept both: written to memory as a separate entry.'
+                : `Approved${r.edited.length ? ' with your edits' : ''}: ${APPROVED[r.operation]}`,
         });
         // The next proposal takes the decided one's place, unless the reviewer has moved on meanwhile.
         if (current?.id === v.id) restart(at);
@@ -168,6 +172,8 @@ export function Inbox() {
       else if (e.key === 'n' && current) showAnnotate([annotateOption(items[at] ?? current)]);
       else if (status !== 'pending') return;
       else if (e.key === 'a' && current) decide.mutate({ id: current.id, decision: { action: 'approve' } });
+      else if (e.key === 'b' && current && detail.data?.proposal.operation === 'merge')
+        decide.mutate({ id: current.id, decision: { action: 'approve', keepSeparate: true } });
       else if (e.key === 'r' && current) setMode('reject');
       else if (e.key === 'e' && current) setMode('edit');
       else if (e.key === 'x' && current) setChecked((c) => toggle(c, current.id));
@@ -346,6 +352,7 @@ export function Inbox() {
               onApprove={(edits) => decide.mutate({ id: current.id, decision: { action: 'approve', edits } })}
               onReject={(reason) => decide.mutate({ id: current.id, decision: { action: 'reject', reason } })}
               onMode={setMode}
+              onKeepBoth={() => decide.mutate({ id: current.id, decision: { action: 'approve', keepSeparate: true } })}
               pending={status === 'pending'}
             />
           ) : current ? (

@@ -29,6 +29,7 @@ export function ProposalDetail({
   onReject,
   onCancel,
   onMode,
+  onKeepBoth,
 }: {
   data: RouterOutputs['curation']['proposal'];
   mode: DetailMode;
@@ -38,6 +39,8 @@ export function ProposalDetail({
   onReject: (reason: string) => void;
   onCancel: () => void;
   onMode: (m: DetailMode) => void;
+  /** A proposed merge approved as a separate entry. */
+  onKeepBoth: () => void;
 }) {
   const { proposal: p, event: e } = data;
   const steps = (p.rationale.steps ?? []) as { step: string; outcome: string; detail?: string }[];
@@ -154,8 +157,13 @@ export function ProposalDetail({
       ) : mode === 'view' && pending ? (
         <div className="decision-bar">
           <button type="button" className="btn btn-primary" disabled={busy} onClick={() => onApprove()}>
-            Approve <kbd>a</kbd>
+            {p.operation === 'merge' ? 'Merge' : 'Approve'} <kbd>a</kbd>
           </button>
+          {p.operation === 'merge' ? (
+            <button type="button" className="btn" disabled={busy} onClick={onKeepBoth}>
+              Keep both <kbd>b</kbd>
+            </button>
+          ) : null}
           <button type="button" className="btn" onClick={() => onMode('edit')}>
             Edit <kbd>e</kbd>
           </button>
@@ -171,14 +179,19 @@ export function ProposalDetail({
       {data.target ? (
         <>
           <h3>
-            {p.operation === 'deprecate' ? 'Would deprecate' : 'Would supersede'} (entry v{data.target.version})
+            {p.operation === 'deprecate'
+              ? 'Would deprecate'
+              : p.operation === 'merge'
+                ? 'Restates (merge into, or keep both)'
+                : 'Would supersede'}{' '}
+            (entry v{data.target.version})
           </h3>
           <div className="compare" data-testid="target-diff">
             <div>
               <MemoryText text={data.target.content} />
             </div>
             <div>
-              {p.operation === 'update' ? (
+              {p.operation === 'update' || p.operation === 'merge' ? (
                 <TextDiff before={data.target.content} after={p.content} />
               ) : (
                 <MemoryText text={p.content} />

@@ -9,6 +9,9 @@ export interface HealthDay {
   discarded: number;
   approved: number;
   declined: number;
+  /** Approved proposals whose scope the reviewer kept / moved (`scope` among the fields edited). */
+  scope_kept: number;
+  scope_moved: number;
   demoted: number;
   insufficient: number;
   conflicts: number;
@@ -20,6 +23,13 @@ export interface HealthRates {
   day: string;
   /** Reviewed proposals approved, of those decided that day. */
   approval: number | null;
+  /**
+   * M1, routing accuracy, on the reviewers' decisions as gold labels: proposals a reviewer approved in the scope the
+   * curator chose, of those decided (a rejection says the event belonged in no durable scope).
+   */
+  routing: number | null;
+  /** M2, scope leakage the review caught: approved only after the reviewer moved the scope, of those decided. */
+  leakage: number | null;
   /** Curated events rejected by the curator (unsafe, malformed, no evidence). */
   rejection: number | null;
   /** M3: events whose evidence sufficed without demotion, of those curated. */
@@ -39,6 +49,8 @@ export function healthRates(days: readonly HealthDay[]): HealthRates[] {
   return days.map((d) => ({
     day: d.day,
     approval: rate(d.approved, d.approved + d.declined),
+    routing: rate(d.scope_kept, d.approved + d.declined),
+    leakage: rate(d.scope_moved, d.approved + d.declined),
     rejection: rate(d.rejected, d.curated),
     evidence: d.curated ? 1 - (d.demoted + d.insufficient) / d.curated : null,
     redundancy: rate(d.duplicates, d.curated),

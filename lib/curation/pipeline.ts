@@ -1,4 +1,6 @@
 import type { CurationEvent } from './event';
+import { describeMarkup, findMarkup } from './markup';
+import { sameness, type Sameness } from './sameness';
 
 /**
  * The Memory Curator's pipeline (§6, Algorithm 1 of "Self-Evolving Agents Hallucinate at Scale: A Provable
@@ -15,12 +17,17 @@ import type { CurationEvent } from './event';
  * - kind: a fact, decision or procedure worded with hedges ("might", "probably", "I think",
  *   "unverified"…) becomes a hypothesis.
  * - safety: `secret` sensitivity, content that is mostly masked secrets, or instructions aimed at
- *   memory itself ("ignore previous instructions", "always trust…", "share the password") are rejected.
- * - evidence: in a durable scope, fact/decision/procedure/evidence need an evidence ref,
+ *   memory itself ("ignore previous instructions", "always trust…", "share the password") are rejected;
+ *   markup (scripts, event handlers, script URLs, hidden text: `findMarkup`) goes to a person, never written unseen.
+ * - evidence: in a durable scope, fact/decision/procedure need an evidence ref (Table 2: "Yes"; an
+ *   `evidence` event is the evidence itself, preference and risk are "soft"),
  *   deprecation a ref or a `supersedes`, conflict two refs or a `conflicts_with`; without it the
  *   event is demoted to a session hypothesis when confidence is medium or high, else rejected.
- * - dedup: an active entry of the target scope at cosine ≥ threshold (0.85) that does not disagree
- *   is the same memory: the event is a duplicate, nothing is written.
+ * - dedup: an active entry of the target scope at cosine ≥ threshold (0.75) is the same memory only when the
+ *   words agree too (`sameness`: no number, identifier, name, polarity or subject differs): the event is a
+ *   duplicate, nothing is written. A close entry that differs only in wording a person should judge ("one says
+ *   more") makes the event a proposed `merge` into it, the differing words marked.
+ *   Measured on 363 labelled pairs (lib/curation/fixtures): see `server/services/dedup.test.ts`.
  * - conflict: explicit `conflicts_with`, or a close neighbour (cosine ≥ 0.7) that disagrees (one
  *   negates what the other states, or each gives a number the other lacks).
  * - write or propose: scopes listed in the project's policy, `human_review_required`, and every
@@ -42,7 +49,8 @@ export const KINDS = [
   'conflict',
 ] as const;
 export type Kind = (typeof KINDS)[number];
-export type Operation = 'append' | 'update' | 'deprecate' | 'conflict' | 'discard';
+/** `merge`: a near-duplicate folded into the entry it restates (the entry takes the approved wording). */
+export type Operation = 'append' | 'update' | 'merge' | 'deprecate' | 'conflict' | 'discard';
 export type Disposition = 'written' | 'proposed' | 'rejected' | 'duplicate' | 'discarded';
 
 /** An existing entry near the event (any scope; the pipeline keeps the target scope's). */
@@ -54,6 +62,11 @@ export interface Neighbour {
   status: string;
   sourceEventId: string | null;
   cosine: number;
+  /**
+   * Whether the event says what this entry says (`lib/curation/sameness.ts`), when the caller judged it with word
+   * similarities; otherwise judged here without them.
+   */
+  sameness?: Sameness;
 }
 
 export interface CurationPolicy {
@@ -68,7 +81,7 @@ export interface CurationPolicy {
 
 export const DEFAULT_POLICY: CurationPolicy = {
   approvalScopes: ['user_identity', 'team_memory', 'agent_repo'],
-  dedupThreshold: 0.85,
+  dedupThreshold: 0.75,
   conflictThreshold: 0.7,
   demoteFrom: 'medium',
 };
@@ -191,7 +204,6 @@ function evidenceMissing(e: CurationEvent, kind: Kind): string | null {
     case 'fact':
     case 'decision':
     case 'procedure':
-    case 'evidence':
       return refs ? null : `a ${kind} needs an evidence ref`;
     case 'deprecation':
       return refs || e.supersedes.length ? null : 'a deprecation needs a ref to what it deprecates';
@@ -264,11 +276,23 @@ export function curate(
       reason: 'unsafe: tries to instruct future agents (memory poisoning)',
     });
   }
-  steps.push({
-    step: 'safety',
-    outcome: e.redactedCount ? 'redacted' : 'clean',
-    detail: e.redactedCount ? `${e.redactedCount} secret(s) masked before storage` : undefined,
-  });
+  const markup = findMarkup(e.content);
+  const markupReview = markup.length ? `markup in the content: ${describeMarkup(markup)}` : null;
+  steps.push(
+    markup.length
+      ? {
+          step: 'safety',
+          outcome: `markup (${markup[0]!.level})`,
+          detail:
+            `${describeMarkup(markup)}: a person reviews it` +
+            (e.redactedCount ? `; ${e.redactedCount} secret(s) masked before storage` : ''),
+        }
+      : {
+          step: 'safety',
+          outcome: e.redactedCount ? 'redacted' : 'clean',
+          detail: e.redactedCount ? `${e.redactedCount} secret(s) masked before storage` : undefined,
+        },
+  );
 
   // 3. Scope.
   const s = classifier.scope(e);
@@ -333,24 +357,26 @@ export function curate(
     (n) =>
       e.conflictsWith.includes(n.entryId) || (n.sourceEventId !== null && e.conflictsWith.includes(n.sourceEventId)),
   );
-  const twin = inScope.find(
-    (n) => n.cosine >= policy.dedupThreshold && !explicit.includes(n) && !judge(e.content, n.content),
-  );
+  const close = inScope
+    .filter((n) => n.cosine >= policy.dedupThreshold && !explicit.includes(n))
+    .map((n) => ({ n, same: n.sameness ?? sameness(e.content, n.content) }));
+  const twin = close.find((c) => c.same.verdict === 'same');
   if (!superseded && twin) {
     steps.push({
       step: 'dedup',
       outcome: 'duplicate',
-      detail: `cosine ${twin.cosine.toFixed(3)} with entry ${twin.entryId}`,
+      detail: `cosine ${twin.n.cosine.toFixed(3)} with entry ${twin.n.entryId}; ${twin.same.because}`,
     });
     return done({
       disposition: 'duplicate',
       operation: null,
       scope,
       kind,
-      reason: `equivalent to an existing ${scope} entry (cosine ${twin.cosine.toFixed(2)})`,
-      targetEntryId: twin.entryId,
+      reason: `equivalent to an existing ${scope} entry (cosine ${twin.n.cosine.toFixed(2)}: ${twin.same.because})`,
+      targetEntryId: twin.n.entryId,
     });
   }
+  const nearTwin = superseded ? undefined : close.find((c) => c.same.verdict === 'near');
   if (neighbourList === null)
     steps.push({
       step: 'dedup',
@@ -359,14 +385,25 @@ export function curate(
     });
   else {
     const near = inScope[0];
-    steps.push({
-      step: 'dedup',
-      outcome: 'new',
-      detail: near
-        ? `nearest cosine ${near.cosine.toFixed(3)}` +
-          (near.cosine >= policy.dedupThreshold ? ', but it disagrees' : ` < ${policy.dedupThreshold}`)
-        : 'no entry in this scope yet',
-    });
+    const judged = close.find((c) => c.n === near);
+    steps.push(
+      nearTwin
+        ? {
+            step: 'dedup',
+            outcome: 'near-duplicate',
+            detail:
+              `cosine ${nearTwin.n.cosine.toFixed(3)} with entry ${nearTwin.n.entryId}, ${nearTwin.same.because}: ` +
+              'a person decides whether to merge',
+          }
+        : {
+            step: 'dedup',
+            outcome: 'new',
+            detail: near
+              ? `nearest cosine ${near.cosine.toFixed(3)}` +
+                (judged ? `, but ${judged.same.because}` : ` < ${policy.dedupThreshold}`)
+              : 'no entry in this scope yet',
+          },
+    );
   }
 
   // 7. Conflicts: explicit, then likely (close and disagreeing).
@@ -390,16 +427,23 @@ export function curate(
   else if (superseded) {
     operation = kind === 'deprecation' ? 'deprecate' : 'update';
     targetEntryId = superseded.entryId;
+  } else if (nearTwin) {
+    operation = 'merge';
+    targetEntryId = nearTwin.n.entryId;
   }
-  const review = e.humanReviewRequired
-    ? 'the emitter asked for human review'
-    : neighbourList === null
-      ? 'duplicates could not be checked (embedding model unavailable)'
-      : operation !== 'append'
-        ? `${operation} changes existing memory`
-        : policy.approvalScopes.includes(scope)
-          ? `${scope} writes need approval in this project`
-          : null;
+  const review = markupReview
+    ? markupReview
+    : e.humanReviewRequired
+      ? 'the emitter asked for human review'
+      : neighbourList === null
+        ? 'duplicates could not be checked (embedding model unavailable)'
+        : operation === 'merge' && nearTwin
+          ? `near-duplicate of an existing entry (${nearTwin.same.because}): merge, or keep both`
+          : operation !== 'append'
+            ? `${operation} changes existing memory`
+            : policy.approvalScopes.includes(scope)
+              ? `${scope} writes need approval in this project`
+              : null;
   steps.push({ step: 'write', outcome: review ? 'proposed' : 'written', detail: review ?? `${operation} to ${scope}` });
   return done({
     disposition: review ? 'proposed' : 'written',

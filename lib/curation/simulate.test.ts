@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PAPER_SETTINGS, retrievalProbability, simulate } from './simulate';
+import { FIGURE3, PAPER_SETTINGS, retrievalProbability, simulate, sweepRow, theorem1 } from './simulate';
 
 const table = JSON.parse(
   readFileSync(path.resolve(import.meta.dirname, '../../server/demo/curator/mc_results.json'), 'utf8'),
@@ -49,5 +49,37 @@ describe('hallucination-compounding Monte Carlo', () => {
     expect(retrievalProbability(100, 0, 5)).toBe(0);
     expect(retrievalProbability(0, 0, 5)).toBe(0);
     expect(retrievalProbability(1000, 1000, 5)).toBe(1);
+  });
+});
+
+const figure3 = JSON.parse(
+  readFileSync(path.resolve(import.meta.dirname, 'fixtures/figure3-reference.json'), 'utf8'),
+) as { points: { alpha: number; eta: number; p: number; std: number }[] };
+
+describe('Theorem 1 (closed form) and the Figure 3 sweep', () => {
+  const s = { lambda: 10, hallucination: 0.1, r0: 5, alpha: 0.3, eta: 0.9 };
+  it('gives the bound and the ratio of the paper, consistent with each other', () => {
+    const t = theorem1(s, 365);
+    // 1 − (3650)^(−0.5) and 1 − (1095)^(−0.05).
+    expect(t.uncurated).toBeCloseTo(1 - 3650 ** -0.5, 12);
+    expect(t.curated).toBeCloseTo(1 - 1095 ** -0.05, 12);
+    expect(t.ratio).toBeCloseTo((1 - t.curated) / (1 - t.uncurated), 9);
+    // Corollary 1: the ratio grows without bound in t iff η > 0.
+    expect(theorem1(s, 3650).ratio).toBeGreaterThan(t.ratio);
+    expect(theorem1({ ...s, eta: 0 }, 3650).ratio).toBeCloseTo(theorem1({ ...s, eta: 0 }, 365).ratio, 12);
+  });
+
+  it('reproduces the reference sweep (80 seeds a point) within 4 standard errors at every α and η', () => {
+    const seen = FIGURE3.alphas.flatMap((alpha) => sweepRow(PAPER_SETTINGS, alpha));
+    expect(seen).toHaveLength(55);
+    for (const ref of figure3.points) {
+      const mine = seen.find((x) => x.alpha === ref.alpha && Math.abs(x.eta - ref.eta) < 1e-9)!;
+      const se = Math.sqrt((ref.std ** 2 + mine.std ** 2) / FIGURE3.seeds);
+      expect(Math.abs(mine.p - ref.p), `α ${ref.alpha} η ${ref.eta}`).toBeLessThanOrEqual(4 * se + 1e-9);
+    }
+    // The paper's reading of it: η dominates (α 0.5: η 0.7 → 0.95 cuts P_365 several-fold), α barely matters at η 0.9.
+    const at = (alpha: number, eta: number) => seen.find((x) => x.alpha === alpha && Math.abs(x.eta - eta) < 1e-9)!.p;
+    expect(at(0.5, 0.7) / at(0.5, 0.9)).toBeGreaterThan(2);
+    expect(Math.abs(at(0.7, 0.9) - at(0.1, 0.9)) / at(0.1, 0.9)).toBeLessThan(0.4);
   });
 });

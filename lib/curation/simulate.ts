@@ -84,3 +84,52 @@ export function simulate(s: SimSettings): SimResult {
   const std = sumSq.map((x, d) => Math.sqrt(Math.max(0, x / seeds - mean[d]! ** 2)));
   return { mean, std, entries, hallucinated };
 }
+
+/**
+ * Theorem 1 of the curator paper (§4.2–4.4), the closed form the Monte Carlo validates: with N_t = λt memory entries
+ * uncurated and αλt curated, and r(t) = r0·ln N_t retrievals,
+ *   P_t^unc ≈ 1 − (λt)^(−r0·h_e),   P_t^cur ≈ 1 − (αλt)^(−r0·h_e·(1−η)),
+ *   (1 − P_t^cur) / (1 − P_t^unc) = α^(−r0·h_e·(1−η)) · (λt)^(r0·h_e·η),
+ * which grows without bound in t iff η > 0 (Corollary 1). An approximation (first order in h_e): the paper notes the
+ * simulated P_t rises faster than it.
+ */
+export function theorem1(
+  s: Pick<SimSettings, 'lambda' | 'hallucination' | 'alpha' | 'eta' | 'r0'>,
+  day: number,
+): { uncurated: number; curated: number; ratio: number } {
+  const k = s.r0 * s.hallucination;
+  const uncurated = 1 - Math.pow(s.lambda * day, -k);
+  const curated = 1 - Math.pow(s.alpha * s.lambda * day, -k * (1 - s.eta));
+  const ratio = Math.pow(s.alpha, -k * (1 - s.eta)) * Math.pow(s.lambda * day, k * s.eta);
+  return { uncurated, curated, ratio };
+}
+
+/** The curator paper's Figure 3 sweep (its scripts/mc_simulation.py): P_365 for η 0, 0.1 … 1 at α 0.1 … 1. */
+export const FIGURE3 = {
+  etas: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1],
+  alphas: [0.1, 0.3, 0.5, 0.7, 1],
+  days: 365,
+  seeds: 80,
+} as const;
+
+export interface SweepPoint {
+  alpha: number;
+  eta: number;
+  /** Mean and standard deviation over seeds of P at the last day. */
+  p: number;
+  std: number;
+}
+
+/** One α row of the sweep (so that a page can compute it a row at a time without freezing). */
+export function sweepRow(
+  s: Pick<SimSettings, 'lambda' | 'hallucination' | 'r0'> & { seed?: number },
+  alpha: number,
+  etas: readonly number[] = FIGURE3.etas,
+  days: number = FIGURE3.days,
+  seeds: number = FIGURE3.seeds,
+): SweepPoint[] {
+  return etas.map((eta) => {
+    const r = simulate({ ...s, alpha, eta, days, seeds });
+    return { alpha, eta, p: r.mean[days - 1]!, std: r.std[days - 1]! };
+  });
+}

@@ -15,6 +15,7 @@ import {
 import { auditLog } from '@/server/db/schema/projects';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { reportMarkdown } from '@/lib/curation/report';
+import { healthRates } from '@/lib/curation/health';
 import { ingest } from '@/server/services/ingest';
 import { curateBacklog, curateBatch } from '@/server/services/curation';
 import { toCurationEvent } from '@/lib/curation/event';
@@ -204,15 +205,25 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const { entryId } = await alice.curation.decide({ id: pa!.id, decision: { action: 'approve' } });
     const b = ev({
       suggested_scope: 'team_memory',
-      content: 'Write the postmortem no later than two days after an incident.',
+      content: 'Incident reviews are written within two working days of the outage and shared with support.',
     });
     await send([b]);
+    // It restates the entry and says more: a proposed merge into it, which a reviewer may keep separate instead.
     const [pb] = await h.db.select().from(proposals).where(eq(proposals.eventId, b.event_id));
+    expect([pb!.operation, pb!.targetEntryId]).toEqual(['merge', entryId]);
     const detail = await viewer.curation.proposal({ id: pb!.id });
     expect(detail.nearest[0]!.id).toBe(entryId);
     expect(detail.nearest.every((n) => n.scope === 'team_memory' && n.status !== 'deprecated')).toBe(true);
     const cos = detail.nearest.map((n) => n.cosine);
     expect([...cos].sort((x, y) => y - x)).toEqual(cos);
+    await expect(
+      alice.curation.decide({ id: pb!.id, decision: { action: 'reject', reason: 'x', keepSeparate: true } }),
+    ).rejects.toThrow(/keepSeparate: only an approval/);
+    const kept = await alice.curation.decide({ id: pb!.id, decision: { action: 'approve', keepSeparate: true } });
+    expect(kept.operation).toBe('append');
+    expect(kept.entryId).not.toBe(entryId);
+    const [entry] = await h.db.select().from(memoryEntries).where(eq(memoryEntries.id, entryId!));
+    expect(entry!.content).toBe('Incident reviews are written within two working days of the outage.');
   });
 
   it('edit-then-approve writes the edited content (redacted), scope and kind', async () => {
@@ -436,6 +447,12 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const today = health.at(-1)!;
     expect(today.curated).toBeGreaterThan(10);
     expect(today.p95).toBeGreaterThan(0);
+    // M1 and M2 on the reviewers' decisions: an approval kept the curator's scope or moved it (an edit above did).
+    expect(today.scope_kept + today.scope_moved).toBe(today.approved);
+    expect(today.scope_moved).toBeGreaterThanOrEqual(1);
+    const rates = healthRates(health).at(-1)!;
+    expect(rates.routing).toBeCloseTo(today.scope_kept / (today.approved + today.declined), 12);
+    expect(rates.leakage).toBeCloseTo(today.scope_moved / (today.approved + today.declined), 12);
     const audit = await viewer.curation.audit({ action: 'proposal.', limit: 5 });
     expect(audit.rows.every((a) => a.action.startsWith('proposal.'))).toBe(true);
   });
@@ -475,5 +492,35 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
       approvalScopes: ['user_identity', 'team_memory', 'agent_repo'],
       dedupThreshold: 0.85,
     });
+  });
+
+  it('a merge approved folds the restatement into the entry, whose earlier wording stays a version', async () => {
+    const a = ev({ suggested_scope: 'team_memory', content: 'Staging deploys freeze at 16:00 on Fridays.' });
+    await send([a]);
+    const [pa] = await h.db.select().from(proposals).where(eq(proposals.eventId, a.event_id));
+    const { entryId } = await alice.curation.decide({ id: pa!.id, decision: { action: 'approve' } });
+    const b = ev({
+      suggested_scope: 'team_memory',
+      content: 'Staging deploys freeze at 16:00 on Fridays for the weekend.',
+    });
+    await send([b]);
+    const [pb] = await h.db.select().from(proposals).where(eq(proposals.eventId, b.event_id));
+    expect(String(pb!.rationale.reviewBecause)).toMatch(
+      /near-duplicate of an existing entry \(one says more \(weekend\)\)/,
+    );
+    await expect(
+      alice.curation.decide({ id: pa!.id, decision: { action: 'approve', keepSeparate: true } }),
+    ).rejects.toThrow(/already approved|keepSeparate/);
+    const merged = await alice.curation.decide({ id: pb!.id, decision: { action: 'approve' } });
+    expect([merged.operation, merged.entryId]).toEqual(['merge', entryId]);
+    const versions = await h.db
+      .select()
+      .from(memoryEntryVersions)
+      .where(eq(memoryEntryVersions.entryId, entryId!))
+      .orderBy(memoryEntryVersions.version);
+    expect(versions.map((v) => [v.operation, v.content])).toEqual([
+      ['append', 'Staging deploys freeze at 16:00 on Fridays.'],
+      ['merge', 'Staging deploys freeze at 16:00 on Fridays for the weekend.'],
+    ]);
   });
 });

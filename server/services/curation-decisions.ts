@@ -21,6 +21,8 @@ export interface Decision {
   reason?: string;
   /** Edit, then approve. */
   edits?: { content?: string; scope?: Scope; kind?: Kind };
+  /** A proposed merge approved as a separate entry: the reviewer judged them different facts. */
+  keepSeparate?: boolean;
 }
 
 /**
@@ -35,6 +37,8 @@ export async function decideProposal(
   reviewer: string,
 ): Promise<{ status: string; entryId: string | null; operation: Operation; edited: string[] }> {
   if (d.action === 'reject' && !d.reason?.trim()) throw new InvalidInputError('reason: a rejection needs a reason');
+  if (d.keepSeparate && d.action !== 'approve')
+    throw new InvalidInputError('keepSeparate: only an approval keeps a proposal as a separate entry');
   if (d.edits?.scope && !(SCOPES as readonly string[]).includes(d.edits.scope))
     throw new InvalidInputError(`edits.scope: must be one of ${SCOPES.join(', ')}`);
   if (d.edits?.kind && !(KINDS as readonly string[]).includes(d.edits.kind))
@@ -95,12 +99,16 @@ async function applyDecision(
           `at ${cur.decidedAt?.toISOString() ?? 'an earlier time'}; your decision was not applied`,
       );
     }
+    if (d.keepSeparate && p.operation !== 'merge')
+      throw new InvalidInputError(`keepSeparate: only a merge proposal can be kept separate (this is ${p.operation})`);
+    // A merge the reviewer keeps separate is written as a new entry.
+    const operation = (d.keepSeparate ? 'append' : p.operation) as Operation;
     const entryId =
       status === 'approved'
         ? await applyOperation(
             tx,
             projectId,
-            p.operation as Operation,
+            operation,
             {
               scope: p.scope as Scope,
               kind: p.kind as Kind,
@@ -123,7 +131,7 @@ async function applyDecision(
       scope: p.scope,
       kind: p.kind,
       reason: d.reason ?? (edited ? 'edited, then approved' : 'approved'),
-      rationale: { proposalId, operation: p.operation, edited: edited ?? [] },
+      rationale: { proposalId, operation, edited: edited ?? [], ...(d.keepSeparate ? { keptSeparate: true } : {}) },
       entryId,
       decidedBy: reviewer,
     });
@@ -136,9 +144,10 @@ async function applyDecision(
       detail: {
         eventId: p.eventId,
         batchId: p.batchId,
-        operation: p.operation,
+        operation,
         entryId,
         reason: d.reason ?? null,
+        ...(d.keepSeparate ? { keptSeparate: true } : {}),
         edited: edited ?? [],
       },
     });
@@ -165,7 +174,7 @@ async function applyDecision(
           proposal_id: proposalId,
         },
       ]);
-    return { status, entryId, operation: p.operation as Operation, edited: edited ?? [] };
+    return { status, entryId, operation, edited: edited ?? [] };
   });
 }
 

@@ -490,7 +490,9 @@ export async function listRejectedEvents(db: Tx, projectId: string, page: PageOp
 /**
  * The curation metrics of the curator paper ("Self-Evolving Agents Hallucinate at Scale: A Provable Memory
  * Curator Architecture") that can be computed from what is stored, per day: approval and
- * rejection rates of reviewed proposals (M-), evidence sufficiency (M3: events that passed the
+ * rejection rates of reviewed proposals (M-), routing accuracy and scope leakage measured on the reviewers' decisions
+ * as labels (M1: approved in the curator's scope; M2: approved after the reviewer moved the scope, a leak the review
+ * caught), evidence sufficiency (M3: events that passed the
  * evidence check without demotion), redundancy (M4: duplicates among curated events), conflicts
  * (M5, detected), and curator latency per event (M7, p50 / p95).
  */
@@ -509,6 +511,10 @@ export async function curationHealth(db: Tx, projectId: string) {
       count(*) filter (where disposition = 'discarded')::int as discarded,
       count(*) filter (where disposition = 'approved')::int as approved,
       count(*) filter (where disposition = 'rejected' and decided_by <> 'curator')::int as declined,
+      count(*) filter (where disposition = 'approved'
+        and not coalesce(rationale->'edited', '[]'::jsonb) @> '["scope"]'::jsonb)::int as scope_kept,
+      count(*) filter (where disposition = 'approved'
+        and coalesce(rationale->'edited', '[]'::jsonb) @> '["scope"]'::jsonb)::int as scope_moved,
       count(*) filter (where decided_by = 'curator'
         and rationale->'steps' @> '[{"step":"evidence","outcome":"demoted"}]')::int as demoted,
       count(*) filter (where decided_by = 'curator'

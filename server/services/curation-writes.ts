@@ -108,13 +108,14 @@ export async function applyOperation(
       }
       return id;
     }
-    case 'update': {
-      if (!w.targetEntryId) throw new InvalidInputError('an update needs the entry it supersedes');
+    case 'update':
+    case 'merge': {
+      if (!w.targetEntryId) throw new InvalidInputError(`${op === 'merge' ? 'a merge' : 'an update'} needs its entry`);
       await newVersion(
         tx,
         projectId,
         w.targetEntryId,
-        'update',
+        op,
         { content: w.content, scope: w.scope, kind: w.kind, status: 'active' },
         w.eventId,
         actor,

@@ -40,6 +40,7 @@ import { enqueueWebhooks } from './webhooks';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
+import { judgeSameness } from './dedup';
 
 /**
  * The curator on the server: runs the pipeline (lib/curation/pipeline.ts) on every memory event an
@@ -211,6 +212,7 @@ export async function curateBatch(
         idx && vectors && embedder ? await knn(vectors, idx.vectors.slice(0, before), embedder.dims, K) : null;
       const knnMs = (performance.now() - tk) / events.length;
       const planned: Planned[] = [];
+      const wordVectors = new Map<string, Float32Array>();
       for (let i = 0; i < events.length; i++) {
         const e = events[i]!;
         const t = performance.now();
@@ -236,6 +238,16 @@ export async function curateBatch(
               !neighbours.some((n) => n.entryId === r.id)
             )
               neighbours = [...neighbours, { ...r, entryId: r.id, cosine: 0 }];
+        // Close neighbours of the target scopes are judged word by word (the same memory, a near-duplicate, or not).
+        if (neighbours && embedder) {
+          const close = neighbours.filter((n) => n.cosine >= policy.dedupThreshold);
+          const judged = await judgeSameness(
+            embedder,
+            close.map((n) => ({ a: e.content, b: n.content })),
+            wordVectors,
+          );
+          close.forEach((n, k) => (n.sameness = judged[k]));
+        }
         const decision = curate(e, neighbours, policy);
         const entryId =
           decision.disposition === 'written' && decision.operation === 'append'

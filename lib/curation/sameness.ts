@@ -1,0 +1,596 @@
+import { diffArrays } from 'diff';
+import { stemmer } from 'stemmer';
+
+/**
+ * Whether two close memory statements say the same thing: the curator paper's equivalence judgment `e ≈ m` (§6,
+ * Algorithm 1 step 6), which decides between "equivalent existing" (nothing written) and a new memory. A cosine
+ * between sentence embeddings cannot make it alone: "the billing service retries three times" and "the search
+ * service retries three times" are 0.9 apart on the bundled model and are two facts. So, for a pair already close
+ * by cosine, the statements are compared word by word:
+ *
+ * - `distinct` when a fact-bearing word differs: a number (words and digits alike: "three" = "3"), an identifier
+ *   (ticket ids, versions, paths, hosts, keys: anything mixing letters with digits, `_ . / @ :` or camelCase), a
+ *   name (a capitalised word, an acronym), the polarity (not / never / no longer / n't …, or an antonym: enabled /
+ *   disabled, on / off, allowed / unavailable by prefix…), or a content word swapped for one that does not mean the
+ *   same (`wordSimilarity` below `distinctBelow`);
+ * - `same` when the content words match after stemming, allowing filler ("note:", "the team agreed that") and
+ *   swaps for words that mean the same (`wordSimilarity` at least `sameFrom`);
+ * - `near` otherwise (one says more than the other, or a swap in between): a person decides, with the differing
+ *   words marked.
+ *
+ * Pure: the word similarity is passed in (the service embeds the differing words with the bundled model).
+ */
+
+export type SamenessVerdict = 'same' | 'near' | 'distinct';
+
+export interface Sameness {
+  verdict: SamenessVerdict;
+  /** Why, in a reviewer's words. */
+  because: string;
+  /** Words only the first / only the second statement has, as written (to mark). */
+  onlyA: string[];
+  onlyB: string[];
+}
+
+export interface SamenessOptions {
+  /** Similarity of two single words, −1…1; without it, any swapped content word makes the pair `near`. */
+  wordSimilarity?: (a: string, b: string) => number;
+  /** A swapped word at least this similar to one on the other side means the same. */
+  sameFrom?: number;
+  /** A swapped word less similar than this to every word on the other side is a different fact. */
+  distinctBelow?: number;
+}
+
+export const SAMENESS_DEFAULTS = { sameFrom: 0.6, distinctBelow: 0.35 } as const;
+
+const STOP = new Set(
+  (
+    "a an the and or but if then than that this these those there here it its it’s it's is are was were be been " +
+    'being am do does did done has have had having of in on at to for from by with about as into onto over under ' +
+    'up down out off via per each every any all some both either so such very too also just only still again ' +
+    'already yet ever which who whom whose what when where while how why i me my we us our you your he him his ' +
+    'she her they them their one’s can could will would shall should may might must let lets ' +
+    'through across between within throughout along upon during toward towards whether'
+  ).split(' '),
+);
+/** Words that frame a statement without adding to it ("Note:", "The team agreed that …"). */
+const FILLER = new Set(
+  (
+    'note notes fyi reminder remember important please actually basically really agreed agree decided confirmed ' +
+    'now currently generally usually okay ok per ' +
+    // Light verbs a restatement adds ("the decision was made to …", "… applies to …", "it uses …").
+    'made make makes apply applies applied use uses used using include includes included get gets got'
+  ).split(' '),
+);
+const NUMBER_WORDS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  once: 1,
+  single: 1,
+  two: 2,
+  twice: 2,
+  three: 3,
+  thrice: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  dozen: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  thousand: 1000,
+  million: 1_000_000,
+};
+const UNITS: Record<string, string> = {
+  s: 'second',
+  sec: 'second',
+  secs: 'second',
+  seconds: 'second',
+  second: 'second',
+  ms: 'millisecond',
+  msec: 'millisecond',
+  milliseconds: 'millisecond',
+  millisecond: 'millisecond',
+  m: 'minute',
+  min: 'minute',
+  mins: 'minute',
+  minutes: 'minute',
+  minute: 'minute',
+  h: 'hour',
+  hr: 'hour',
+  hrs: 'hour',
+  hours: 'hour',
+  hour: 'hour',
+  d: 'day',
+  days: 'day',
+  day: 'day',
+  kb: 'kilobyte',
+  kib: 'kilobyte',
+  kilobytes: 'kilobyte',
+  kilobyte: 'kilobyte',
+  mb: 'megabyte',
+  mib: 'megabyte',
+  megabytes: 'megabyte',
+  megabyte: 'megabyte',
+  gb: 'gigabyte',
+  gib: 'gigabyte',
+  gigabytes: 'gigabyte',
+  gigabyte: 'gigabyte',
+  tb: 'terabyte',
+  tib: 'terabyte',
+  terabytes: 'terabyte',
+  terabyte: 'terabyte',
+  '%': 'percent',
+  pct: 'percent',
+  percent: 'percent',
+  k: 'thousand',
+};
+const ANTONYMS: [string, string][] = [
+  ['enabl', 'disabl'],
+  ['on', 'off'],
+  ['allow', 'deni'],
+  ['allow', 'block'],
+  ['allow', 'forbid'],
+  ['allow', 'prohibit'],
+  ['accept', 'reject'],
+  ['includ', 'exclud'],
+  ['alwai', 'never'],
+  ['requir', 'option'],
+  ['public', 'privat'],
+  ['true', 'fals'],
+  ['increas', 'decreas'],
+  ['befor', 'after'],
+  ['abov', 'below'],
+  ['more', 'less'],
+  ['more', 'fewer'],
+  ['min', 'max'],
+  ['minimum', 'maximum'],
+  ['start', 'stop'],
+  ['open', 'close'],
+  ['lock', 'unlock'],
+  ['pass', 'fail'],
+  ['success', 'failur'],
+  ['add', 'remov'],
+  ['encrypt', 'plaintext'],
+  ['like', 'dislik'],
+  ['love', 'hate'],
+  ['prefer', 'avoid'],
+  ['earli', 'late'],
+  ['upper', 'lower'],
+];
+const PREFIXES = ['un', 'in', 'im', 'dis', 'non', 'ir', 'il'];
+/**
+ * Verbs and words that restatements swap for one another: a swap inside one group does not make another fact (a
+ * static word embedding puts "prefers" and "wants" 0.3 apart, "billing" and "search" 0.1: it cannot tell them).
+ */
+const SYNONYM_GROUPS: string[][] = [
+  ['prefer', 'want', 'like', 'wish', 'ask', 'request', 'rather', 'favor', 'favour', 'choose', 'opt'],
+  ['us', 'use', 'reli', 'depend', 'run', 'employ', 'util', 'leverag', 'support', 'built'],
+  ['later', 'abov', 'newer', 'onward', 'higher', 'up'],
+  ['store', 'kept', 'keep', 'live', 'resid', 'hold', 'sit', 'save', 'locat', 'base', 'work', 'host', 'held'],
+  ['requir', 'need', 'must', 'mandatori', 'demand', 'expect', 'oblig'],
+  ['limit', 'cap', 'max', 'maximum', 'most', 'restrict', 'bound', 'exceed', 'over', 'abov', 'larger', 'greater'],
+  ['minimum', 'min', 'least', 'below', 'under', 'smaller', 'fewer'],
+  ['happen', 'occur', 'take', 'run', 'go', 'come', 'ship', 'land', 'releas', 'deploi'],
+  ['track', 'follow', 'record', 'log', 'cover', 'captur'],
+  ['contact', 'reach', 'messag', 'ping', 'call', 'email'],
+  ['trigger', 'page', 'alert', 'fire', 'notifi', 'send'],
+  ['handl', 'process', 'manag', 'own', 'respons'],
+  ['begin', 'start', 'kick'],
+  ['finish', 'end', 'complet', 'done', 'due', 'wrap'],
+  ['get', 'receiv', 'obtain', 'gain', 'acquir'],
+  ['show', 'displai', 'present', 'render'],
+  ['make', 'creat', 'build', 'produc', 'gener'],
+  ['set', 'configur', 'defin'],
+  ['larg', 'big', 'huge'],
+  ['small', 'tini', 'littl'],
+  ['quick', 'fast', 'rapid', 'speedi'],
+  ['concis', 'short', 'brief', 'terse'],
+  ['except', 'besid', 'apart'],
+  ['becaus', 'due', 'sinc', 'reason', 'caus'],
+];
+const SYNONYM_OF = new Map<string, Set<number>>();
+SYNONYM_GROUPS.forEach((g, i) => g.forEach((w) => SYNONYM_OF.set(w, new Set([...(SYNONYM_OF.get(w) ?? []), i]))));
+const listedSynonyms = (a: string, b: string) => {
+  const ga = SYNONYM_OF.get(a);
+  const gb = SYNONYM_OF.get(b);
+  return !!ga && !!gb && [...ga].some((g) => gb.has(g));
+};
+
+interface Token {
+  raw: string;
+  lower: string;
+  kind: 'number' | 'id' | 'name' | 'word';
+  /** For numbers: the value; for words and names: the stem (units canonical). */
+  key: string;
+  /** A number spelled as a word ("one", "twice"). */
+  spelled?: boolean;
+}
+
+/** Ticket-like ids ("JIRA-412"), versions, paths, hosts, keys: letters with digits, or `_ . / @ :` inside a word. */
+const TICKET = /^[A-Z][A-Z0-9]*-\d+$/;
+const ID = /[A-Za-z].*\d|\d.*[A-Za-z]|[_@]|\w[.:/]\w|[a-z][A-Z]/;
+const NUMBER_UNIT =
+  /^[$€£]?(\d+(?:\.\d+)?)(ms|s|sec|m|min|h|hr|hrs|d|kb|mb|gb|tb|kib|mib|gib|k|x|%|am|pm|st|nd|rd|th)?$/i;
+/** Short forms that name the same thing as a word of the other statement. */
+const ABBREVIATIONS: Record<string, string[]> = {
+  db: ['database'],
+  repo: ['repository'],
+  config: ['configuration'],
+  env: ['environment'],
+  prod: ['production'],
+  dev: ['development'],
+  auth: ['authentication', 'authorization'],
+  infra: ['infrastructure'],
+  docs: ['documentation'],
+  msg: ['message'],
+  req: ['request'],
+  approx: ['approximately'],
+};
+const ARTICLES = new Set(['a', 'an', 'the']);
+
+function normalize(text: string): string {
+  return (
+    text
+      .replace(/[‘’`]/g, "'")
+      .replace(/[“”]/g, '"')
+      .replace(/\b([ap])\.m\.?/gi, '$1m')
+      .replace(/(\d),(?=\d{3}\b)/g, '$1')
+      // A range is two numbers ("09:00-17:00" = "09:00 to 17:00"); a hyphenated word is one word ("start-up").
+      .replace(/(\d)\s*[-–]\s*(?=\d)/g, '$1 to ')
+      // A label ("Risk:", "NOTE -") frames the statement; "would rather X than Y" prefers X, not Y.
+      .replace(/^\s*[A-Za-z]+\s*(?::|\s[-–—])\s+/, '')
+      .replace(/\bwould rather\b(.*?)\bthan\b/gi, 'prefer$1not')
+      .replace(/\b(?:rather than|instead of)\b/gi, 'not')
+      .replace(/\b(?:no|not) (more|less|fewer|later|earlier) than\b/gi, 'at $1 than')
+  );
+}
+
+const IRREGULAR: Record<string, string> = {
+  written: 'write',
+  wrote: 'write',
+  kept: 'keep',
+  held: 'hold',
+  ran: 'run',
+  built: 'build',
+  sent: 'send',
+  taken: 'take',
+  took: 'take',
+  given: 'give',
+  gave: 'give',
+  chosen: 'choose',
+  chose: 'choose',
+  known: 'know',
+  knew: 'know',
+  paid: 'pay',
+  said: 'say',
+  told: 'tell',
+  found: 'find',
+  began: 'begin',
+  begun: 'begin',
+  went: 'go',
+  gone: 'go',
+  came: 'come',
+  spent: 'spend',
+  lost: 'lose',
+  woke: 'wake',
+  sold: 'sell',
+  bought: 'buy',
+  brought: 'bring',
+  thought: 'think',
+  caught: 'catch',
+  taught: 'teach',
+  met: 'meet',
+  led: 'lead',
+  fed: 'feed',
+  fell: 'fall',
+  fallen: 'fall',
+  drove: 'drive',
+  driven: 'drive',
+  broke: 'break',
+  broken: 'break',
+  froze: 'freeze',
+  frozen: 'freeze',
+};
+/** One spelling for British and American forms ("colour" / "color", "optimise" / "optimize"). */
+const spelling = (w: string) =>
+  w.replace(/^([a-z]{2,})our(s|ed|ing)?$/, '$1or$2').replace(/^([a-z]{3,})is(e|es|ed|ing|ation)$/, '$1iz$2');
+const stemOf = (lower: string) => UNITS[lower] ?? stemmer(IRREGULAR[lower] ?? spelling(lower));
+
+function word(raw: string, initial: boolean): Token {
+  const lower = raw.toLowerCase();
+  if (lower in NUMBER_WORDS) return { raw, lower, kind: 'number', key: String(NUMBER_WORDS[lower]), spelled: true };
+  const caps = /^[A-Z]{2,}s?$/.test(raw);
+  const capitalised = /^[A-Z][a-z]/.test(raw) && !initial;
+  const name = (caps || capitalised) && !STOP.has(lower) && !FILLER.has(lower) && !(lower in UNITS);
+  return { raw, lower, kind: name ? 'name' : 'word', key: stemOf(lower) };
+}
+
+function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  const norm = normalize(text);
+  let lastEnd = 0;
+  let first = true;
+  for (const m of norm.matchAll(/[A-Za-z0-9$€£/][A-Za-z0-9_.\-/@:'%]*[A-Za-z0-9%/]|[A-Za-z0-9%]/g)) {
+    // Sentence starts: the first word and any word after . ! ? : ; or a dash.
+    const initial = first || /[.!?:;]\s*$|\s[-–—]\s*$|\n/.test(norm.slice(lastEnd, m.index));
+    first = false;
+    lastEnd = m.index + m[0].length;
+    const raw = m[0].replace(/'s$/i, '');
+    // "they/them", "requests/minute": words; "hotfix/ledger-rounding", paths: one identifier.
+    const pieces = /^[A-Za-z]+(?:\/[A-Za-z]+)+$/.test(raw)
+      ? raw.split('/')
+      : TICKET.test(raw) || /[.@:/]/.test(raw.replace(/\.$/, ''))
+        ? [raw]
+        : /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(raw)
+          ? [raw]
+          : raw.split('-').filter(Boolean);
+    pieces.forEach((piece, i) => {
+      const nu = NUMBER_UNIT.exec(piece);
+      if (nu) {
+        out.push({ raw: piece, lower: piece.toLowerCase(), kind: 'number', key: String(Number(nu[1])) });
+        const unit = nu[2]?.toLowerCase();
+        if (unit && !['st', 'nd', 'rd', 'th'].includes(unit))
+          out.push({ raw: nu[2]!, lower: unit, kind: 'word', key: UNITS[unit] ?? unit });
+        return;
+      }
+      // A hyphenated word is one word however it is written ("start-up" = "startup"), and compared as written:
+      // kebab-case names ("acme-prod", "payments-primary") differ by a part.
+      if (/^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(piece)) {
+        const joined = piece.toLowerCase().replace(/-/g, '');
+        out.push({ raw: piece, lower: joined, kind: 'id', key: joined });
+        return;
+      }
+      const bare = /^v\d/i.test(piece) ? piece.slice(1) : piece;
+      if (ID.test(bare) && !/^[A-Za-z]+'[a-z]+$/.test(bare)) {
+        out.push({ raw: piece, lower: bare.toLowerCase(), kind: 'id', key: bare.toLowerCase().replace(/[.:]+$/, '') });
+        return;
+      }
+      out.push(word(piece, initial && i === 0));
+    });
+  }
+  return out;
+}
+
+const CUE_WORDS = new Set([
+  'not',
+  'no',
+  'never',
+  'cannot',
+  "can't",
+  "won't",
+  "don't",
+  "doesn't",
+  "isn't",
+  "aren't",
+  "wasn't",
+  "weren't",
+  "shouldn't",
+  "mustn't",
+  "didn't",
+  "hasn't",
+  "haven't",
+  'without',
+  'nobody',
+  'nothing',
+  'neither',
+  'nor',
+  'none',
+  'missing',
+  'lacking',
+  'lacks',
+  'absent',
+]);
+const isCue = (t: Token) => CUE_WORDS.has(t.lower) || t.lower.endsWith("n't");
+const polarity = (ts: readonly Token[]) => ts.filter(isCue).length % 2;
+
+/** Multiset difference, both ways. */
+function differ(a: readonly string[], b: readonly string[]): [string[], string[]] {
+  const left = [...a];
+  const right: string[] = [];
+  for (const x of b) {
+    const i = left.indexOf(x);
+    if (i >= 0) left.splice(i, 1);
+    else right.push(x);
+  }
+  return [left, right];
+}
+
+/** Whether `t` is spelled out, or abbreviated, by words of the other statement. */
+function namedIn(t: Token, others: readonly Token[], lowers: Set<string>, stems: Set<string>): boolean {
+  if (lowers.has(t.lower) || stems.has(t.key)) return true;
+  const short = t.lower.replace(/s$/, '');
+  if (ABBREVIATIONS[short]?.some((w) => stems.has(stemmer(w)))) return true;
+  for (const o of others) if (ABBREVIATIONS[o.lower.replace(/s$/, '')]?.some((w) => stemmer(w) === t.key)) return true;
+  const initials = others.map((o) => o.lower[0] ?? '').join('');
+  return (
+    short.length >= 2 &&
+    /^[a-z]+$/.test(short) &&
+    t.raw.toUpperCase().startsWith(short.toUpperCase()) &&
+    /[A-Z]{2}/.test(t.raw) &&
+    initials.includes(short)
+  );
+}
+
+const isContent = (t: Token) => (t.kind === 'word' || t.kind === 'name') && !STOP.has(t.lower) && !isCue(t);
+
+function antonymIn(del: Set<string>, add: Set<string>): [string, string] | null {
+  for (const [x, y] of ANTONYMS) {
+    if (del.has(x) && add.has(y)) return [x, y];
+    if (del.has(y) && add.has(x)) return [y, x];
+  }
+  for (const x of del)
+    for (const p of PREFIXES) {
+      if (add.has(p + x)) return [x, p + x];
+      if (x.startsWith(p) && add.has(x.slice(p.length))) return [x, x.slice(p.length)];
+    }
+  return null;
+}
+
+/** The content words of `a` that `b` lacks and of `b` that `a` lacks, as written: what the service embeds. */
+export function differingWords(a: string, b: string): [string[], string[]] {
+  const ta = tokenize(a).filter(isContent);
+  const tb = tokenize(b).filter(isContent);
+  const kb = new Set(tb.map((t) => t.key));
+  const ka = new Set(ta.map((t) => t.key));
+  return [
+    [...new Set(ta.filter((t) => !kb.has(t.key)).map((t) => t.lower))],
+    [...new Set(tb.filter((t) => !ka.has(t.key)).map((t) => t.lower))],
+  ];
+}
+
+/** Two forms of one word: stems sharing their first five letters ("allergic" / "allergy", "automatic" / "automat"). */
+const sameRoot = (a: Token, b: Token) =>
+  a.key.length >= 5 && b.key.length >= 5 && a.key.slice(0, 5) === b.key.slice(0, 5);
+
+/** Share of the words two statements keep in the same order (longest common subsequence, articles left out). */
+export const FRAME_FROM = 0.6;
+
+export function sameness(a: string, b: string, opts: SamenessOptions = {}): Sameness {
+  const sameFrom = opts.sameFrom ?? SAMENESS_DEFAULTS.sameFrom;
+  const sim = opts.wordSimilarity ?? ((x: string, y: string) => (x === y ? 1 : 0));
+  const ta = tokenize(a);
+  const tb = tokenize(b);
+  const shown = (ts: readonly Token[]) => [...new Set(ts.map((t) => t.raw))];
+  const result = (
+    verdict: SamenessVerdict,
+    because: string,
+    onlyA: readonly Token[] = [],
+    onlyB: readonly Token[] = [],
+  ): Sameness => ({ verdict, because, onlyA: shown(onlyA), onlyB: shown(onlyB) });
+  const list = (ts: readonly Token[]) => shown(ts).join(', ') || '—';
+
+  // Numbers: a spelled-out "one" or "once" is as often an article as a count, so 1 is compared only in digits.
+  const spelledOne = [...ta, ...tb].some((t) => t.spelled && t.key === '1');
+  const nums = (ts: Token[]) => ts.filter((t) => t.kind === 'number' && !(spelledOne && t.key === '1'));
+  const [numA, numB] = differ(
+    nums(ta).map((t) => t.key),
+    nums(tb).map((t) => t.key),
+  );
+  if (numA.length || numB.length) {
+    const onlyA = nums(ta).filter((t) => numA.includes(t.key));
+    const onlyB = nums(tb).filter((t) => numB.includes(t.key));
+    return result('distinct', `the numbers differ (${list(onlyA)} / ${list(onlyB)})`, onlyA, onlyB);
+  }
+  // An identifier is missing when no word of the other statement is written the same ("start-up" / "startup").
+  const written = (ts: Token[]) => new Set(ts.flatMap((t) => [t.key, t.lower]));
+  const [inA, inB] = [written(ta), written(tb)];
+  // A hyphenated word is also present when the other says each of its parts ("nearest-neighbour" / "nearest
+  // neighbor", "rate-limited" / "rate limit"); "acme-prod" / "acme-sandbox" differ by a part.
+  const partsIn = (t: Token, other: Set<string>) =>
+    /^[a-z]+(?:-[a-z]+)+$/i.test(t.raw) &&
+    t.raw
+      .toLowerCase()
+      .split('-')
+      .every((p) => STOP.has(p) || CUE_WORDS.has(p) || other.has(stemOf(p)) || other.has(p));
+  const idA = ta.filter((t) => t.kind === 'id' && !inB.has(t.key) && !partsIn(t, inB));
+  const idB = tb.filter((t) => t.kind === 'id' && !inA.has(t.key) && !partsIn(t, inA));
+  if (idA.length || idB.length) {
+    return result('distinct', `the identifiers differ (${list(idA)} / ${list(idB)})`, idA, idB);
+  }
+  const lowerA = new Set(ta.map((t) => t.lower));
+  const lowerB = new Set(tb.map((t) => t.lower));
+  const stemsA = new Set(ta.map((t) => t.key));
+  const stemsB = new Set(tb.map((t) => t.key));
+  const nameA = ta.filter((t) => t.kind === 'name' && !namedIn(t, tb, lowerB, stemsB));
+  const nameB = tb.filter((t) => t.kind === 'name' && !namedIn(t, ta, lowerA, stemsA));
+  if (nameA.length || nameB.length)
+    return result('distinct', `the names differ (${list(nameA)} / ${list(nameB)})`, nameA, nameB);
+
+  // The same frame ("The billing service retries …" / "The search service retries …"): what changed in it decides.
+  const seqA = ta.filter((t) => !ARTICLES.has(t.lower));
+  const seqB = tb.filter((t) => !ARTICLES.has(t.lower));
+  const parts = diffArrays(seqA, seqB, { comparator: (x, y) => x.key === y.key });
+  const common = parts.filter((p) => !p.added && !p.removed).reduce((n, p) => n + p.value.length, 0);
+  const frame = common / Math.max(1, seqA.length, seqB.length);
+  const synonym = (t: Token, others: readonly Token[]) =>
+    others.some((o) => listedSynonyms(t.key, o.key) || sim(t.lower, o.lower) >= sameFrom);
+  const ca0 = ta.filter(isContent);
+  const cb0 = tb.filter(isContent);
+  if (frame >= FRAME_FROM) {
+    const hunks: { del: Token[]; add: Token[] }[] = [];
+    let cur: { del: Token[]; add: Token[] } | null = null;
+    for (const p of parts) {
+      if (!p.added && !p.removed) {
+        cur = null;
+        continue;
+      }
+      if (!cur) hunks.push((cur = { del: [], add: [] }));
+      (p.removed ? cur.del : cur.add).push(...p.value);
+    }
+    // A word moved within the sentence is not a change: drop it from both sides.
+    const moved = differ(
+      hunks.flatMap((h) => h.del.map((t) => t.key)),
+      hunks.flatMap((h) => h.add.map((t) => t.key)),
+    );
+    const keep = (ts: Token[], left: string[]) =>
+      ts.filter((t) => {
+        const i = left.indexOf(t.key);
+        if (i < 0) return false;
+        left.splice(i, 1);
+        return true;
+      });
+    const [leftDel, leftAdd] = [[...moved[0]], [...moved[1]]];
+    for (const h of hunks) {
+      h.del = keep(h.del, leftDel);
+      h.add = keep(h.add, leftAdd);
+    }
+    // A word added on one side that the other says in another form ("allergic" / "allergy") adds nothing.
+    const said = (t: Token, other: readonly Token[]) =>
+      other.some((o) => o.key === t.key || sameRoot(t, o)) || synonym(t, other);
+    let near: { del: Token[]; add: Token[] } | null = null;
+    for (const h of hunks) {
+      if (h.del.filter(isCue).length % 2 !== h.add.filter(isCue).length % 2)
+        return result('distinct', 'one statement negates the other', h.del, h.add);
+      const flip = antonymIn(new Set(h.del.map((t) => t.key)), new Set(h.add.map((t) => t.key)));
+      if (flip) return result('distinct', `opposite words (${flip[0]} / ${flip[1]})`, h.del, h.add);
+      const del = h.del.filter((t) => isContent(t) && !FILLER.has(t.lower));
+      const add = h.add.filter((t) => isContent(t) && !FILLER.has(t.lower));
+      if (del.length && add.length) {
+        if (del.every((t) => synonym(t, add) || said(t, cb0)) && add.every((t) => synonym(t, del) || said(t, ca0)))
+          continue;
+        return result('distinct', `a different subject or object (${list(del)} / ${list(add)})`, del, add);
+      }
+      const extra = [...del.filter((t) => !said(t, cb0)), ...add.filter((t) => !said(t, ca0))];
+      if (extra.length)
+        near ??= { del: del.filter((t) => extra.includes(t)), add: add.filter((t) => extra.includes(t)) };
+    }
+    if (near) return result('near', `one says more (${list([...near.del, ...near.add])})`, near.del, near.add);
+    return result('same', 'the same statement, up to form and filler');
+  }
+
+  // Reworded: the same when no fact-bearing word differs and each side's content words are found in the other.
+  const ca = ta.filter(isContent);
+  const cb = tb.filter(isContent);
+  const onlyA = ca.filter((t) => !stemsB.has(t.key) && !namedIn(t, tb, lowerB, stemsB));
+  const onlyB = cb.filter((t) => !stemsA.has(t.key) && !namedIn(t, ta, lowerA, stemsA));
+  if (polarity(ta) !== polarity(tb)) return result('near', 'reworded, and only one of them is negated', onlyA, onlyB);
+  const found = (mine: Token[], only: Token[], other: Token[]) =>
+    mine.length
+      ? 1 -
+        only.filter((t) => !FILLER.has(t.lower) && !synonym(t, other) && !other.some((o) => sameRoot(t, o))).length /
+          mine.length
+      : 1;
+  const cover = Math.min(found(ca, onlyA, cb), found(cb, onlyB, ca));
+  if (cover >= 0.5) return result('same', 'reworded: the same facts in other words', onlyA, onlyB);
+  return result('near', `reworded, with words of its own (${list(onlyA)} / ${list(onlyB)})`, onlyA, onlyB);
+}
