@@ -15,10 +15,14 @@ export function ConsolidationTab({
   lab,
   budget,
   setBudget,
+  sleepK,
+  setSleepK,
 }: {
   lab: Lab;
   budget: number;
   setBudget: (b: number) => void;
+  sleepK: number;
+  setSleepK: (k: number) => void;
 }) {
   const c = lab.consolidation;
   const byId = new Map(lab.items.map((r) => [r.id, r]));
@@ -40,9 +44,16 @@ export function ConsolidationTab({
             min={1}
             onChange={(v) => setBudget(Math.max(1, Math.round(v)))}
           />
+          <NumberField
+            label="Sleep-replay clusters k"
+            value={sleepK}
+            min={1}
+            onChange={(v) => setSleepK(Math.max(1, Math.round(v)))}
+          />
           <span className="muted">
-            of {fmtInt(c.atoms)} memory items: {(c.atoms / c.budget).toFixed(1)}× compression. Surprise-weighted s(e) =
-            0.55·σ + 0.25·recency + 0.20·usage;{' '}
+            of {fmtInt(c.atoms)} memory items ({fmtInt(c.tokens)} tokens). Sleep-replay is the paper&apos;s{' '}
+            <span className="mono">sleep_replay(atoms, summarizer, k=8)</span>, merging each cluster into one atom that
+            holds its members&apos; statements. Surprise-weighted s(e) = 0.55·σ + 0.25·recency + 0.20·usage;{' '}
             {c.sigma === 'supplied' ? (
               <b>σ is the agent&apos;s own −log p(e | context).</b>
             ) : (
@@ -54,6 +65,64 @@ export function ConsolidationTab({
           </span>
         </div>
       </section>
+      <section className="panel" style={{ marginTop: 14 }}>
+        <div className="panel-head">
+          The four policies as the paper compares them (§5.1){' '}
+          <span className="muted">
+            fact recall: of {fmtInt(c.results[0]?.recall.probes ?? 0)} labelled probes — recorded recalls into turns
+            that went well (utility ≥ 0.5) — those whose atom a top-{c.topK} retrieval over what is left still returns
+          </span>
+        </div>
+        {c.results[0]?.recall.probes ? null : (
+          <p className="panel-body muted" style={{ margin: 0 }}>
+            No labelled probes: fact recall needs recalls into turns with a known utility.
+          </p>
+        )}
+        <table className="data" data-testid="consolidation-compare">
+          <thead>
+            <tr>
+              <th>Policy</th>
+              <th className="num">Atoms after</th>
+              <th className="num" title="atoms before ÷ after">
+                Compression
+              </th>
+              <th className="num" title="tokens before ÷ after">
+                Token compression
+              </th>
+              <th className="num">Fact recall</th>
+              <th className="num" title="tokens the consolidation pass reads (and, merging, writes)">
+                Replay cost
+              </th>
+              <th>Facts lost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {c.results.map((r) => (
+              <tr key={r.policy} data-policy={r.policy}>
+                <td>{CONSOLIDATION_LABEL[r.policy]}</td>
+                <td className="num">{fmtInt(r.pool)}</td>
+                <td className="num">{r.compression === null ? '—' : `${r.compression.toFixed(1)}×`}</td>
+                <td className="num">{r.tokenCompression === null ? '—' : `${r.tokenCompression.toFixed(1)}×`}</td>
+                <td className="num" data-testid={`recall-${r.policy}`}>
+                  {r.recall.share === null ? '—' : pct(r.recall.share)}{' '}
+                  <span className="muted">
+                    ({fmtInt(r.recall.recalled)}/{fmtInt(r.recall.probes)})
+                  </span>
+                </td>
+                <td className="num">{r.replayTokens ? `${fmtInt(r.replayTokens)} tokens` : 'metadata only'}</td>
+                <td className="cell-sub">
+                  {r.recall.lost.length
+                    ? r.recall.lost
+                        .slice(0, 4)
+                        .map((l) => `${l.item} (${l.probes})`)
+                        .join(', ')
+                    : 'none'}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
       <div className="lab-columns" style={{ marginTop: 14 }} data-testid="consolidation">
         {c.results.map((r) => {
           const only = new Set(r.onlyHere);
@@ -61,11 +130,8 @@ export function ConsolidationTab({
             <section className="panel" key={r.policy} data-testid={`keep-${r.policy}`}>
               <div className="panel-head">
                 <span>{CONSOLIDATION_LABEL[r.policy]}</span>
-                <span
-                  className="muted"
-                  title="share of all recorded recalls that land on a kept (or, for sleep-replay, merged) item"
-                >
-                  keeps {pct(r.retainedUsage)} of recalls
+                <span className="muted" title="labelled probes whose atom a top-k retrieval still returns">
+                  fact recall {r.recall.share === null ? '—' : pct(r.recall.share)}
                 </span>
               </div>
               <div style={{ maxHeight: 320, overflow: 'auto' }} tabIndex={0}>
@@ -90,7 +156,8 @@ export function ConsolidationTab({
                 <b>Loses</b>{' '}
                 {r.policy === 'sleep' ? (
                   <span className="muted">
-                    nothing outright: the other {fmtInt(c.atoms - r.kept.length)} are merged into the kept ones (below).
+                    no statement: all {fmtInt(c.atoms)} are merged into {fmtInt(r.pool)} atoms (below), but{' '}
+                    {fmtInt(r.recall.probes - r.recall.recalled)} probes no longer find theirs.
                   </span>
                 ) : (
                   <span className="muted">
@@ -145,14 +212,14 @@ export function ConsolidationTab({
         </section>
         <section className="panel">
           <div className="panel-head">
-            Sleep-replay merge candidates <span className="muted">{c.clusters.length} clusters of 2 or more</span>
+            Sleep-replay merges <span className="muted">{c.clusters.length} clusters of 2 or more</span>
           </div>
           <div className="panel-body" style={{ maxHeight: 300, overflow: 'auto' }} tabIndex={0} data-testid="clusters">
             {c.clusters.slice(0, 30).map((cl) => (
               <div key={cl.keep} className="cluster">
                 <span className="mono">{cl.keep}</span>{' '}
                 <span className="muted">
-                  absorbs {cl.members.length - 1} · cohesion {cl.cohesion.toFixed(2)}
+                  represents {cl.members.length} · cohesion {cl.cohesion.toFixed(2)}
                 </span>
                 <div className="cell-sub">{cl.members.filter((m) => m !== cl.keep).join(', ')}</div>
               </div>

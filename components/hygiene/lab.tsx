@@ -9,6 +9,7 @@ import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
 import type { ProposalPolicy } from '@/lib/hygiene/contract';
 import { PAPER_DEFAULTS, type DeletionParams } from '@/lib/hygiene/deletion';
+import { SLEEP_K } from '@/lib/hygiene/consolidation';
 import { DEFAULT_MISALIGNMENT } from '@/lib/hygiene/items';
 import { describeUtilitySources } from '@/lib/hygiene/lab-view';
 import { AdditionTab } from './addition-tab';
@@ -61,9 +62,17 @@ export function HygieneLab() {
     capacity: Math.max(10, Math.min(PAPER_DEFAULTS.capacity, Math.round(turnsOfAgent / 3))),
   };
   const [budget, setBudget] = useState(16);
+  const [sleepK, setSleepK] = useState<number>(SLEEP_K);
   const [mis, setMis] = useState(DEFAULT_MISALIGNMENT);
   const lab = useQuery({
-    ...trpc.hygiene.lab.queryOptions({ agent: agent ?? '', deletion: del, budget, misalignment: mis, wrongBelow: 0.5 }),
+    ...trpc.hygiene.lab.queryOptions({
+      agent: agent ?? '',
+      deletion: del,
+      budget,
+      sleepK,
+      misalignment: mis,
+      wrongBelow: 0.5,
+    }),
     enabled: !!agent && !!turnsOfAgent,
     placeholderData: keepPreviousData,
   });
@@ -76,7 +85,7 @@ export function HygieneLab() {
   );
   const raise = (item: string, policy: ProposalPolicy) => {
     setRaised(null);
-    propose.mutate({ agent: agent!, deletion: del, budget, misalignment: mis, wrongBelow: 0.5, item, policy });
+    propose.mutate({ agent: agent!, deletion: del, budget, sleepK, misalignment: mis, wrongBelow: 0.5, item, policy });
   };
 
   if (agents.error) return <ErrorBox error={agents.error} />;
@@ -182,7 +191,7 @@ export function HygieneLab() {
           busy={propose.isPending}
         />
       ) : tab === 'consolidation' ? (
-        <ConsolidationTab lab={d} budget={budget} setBudget={setBudget} />
+        <ConsolidationTab lab={d} budget={budget} setBudget={setBudget} sleepK={sleepK} setSleepK={setSleepK} />
       ) : (
         <AdditionTab lab={d} />
       )}

@@ -7,9 +7,17 @@
  * - surprise-weighted: s(e) = 0.55·σ(e) + 0.25·recency(e) + 0.20·usage(e), each term scaled to 0–1
  *   over the atoms. σ is the agent's −log p(e | context) when it supplied one; otherwise embedding
  *   novelty, 1 − the cosine to the atom's nearest other atom (said so on screen).
- * - sleep-replay: cluster by embedding into B clusters (spherical k-means, k-means++ seeding with a
- *   fixed seed) and merge each cluster into one atom; the kept atom of a cluster is its medoid, the
- *   others are merge candidates.
+ * - sleep-replay: the paper's `sleep_replay(atoms, summarizer, k=8)`: cluster by embedding into k = 8 clusters
+ *   (spherical k-means, k-means++ seeding with a fixed seed; k can be changed) and merge each cluster into one atom.
+ *   With no summarizer model here the merge is extractive and lossless in content — the merged atom holds every
+ *   distinct member statement, is embedded as the members' mean direction and costs their tokens — so what it can
+ *   lose is findability: a probe must still retrieve the merged atom among the top k.
+ *
+ * Each policy leaves a retrieval pool (`PoolAtom`s: kept atoms, or merged ones with the atoms they hold), measured as
+ * the paper measures (§2, §5.1): fact recall — the share of labelled probes whose fact a top-k retrieval over the
+ * pool still returns (`factRecall`) —, compression (atoms and tokens before ÷ after), and replay cost (the tokens
+ * the consolidation pass itself must read: none for recency and frequency, every atom for a model-scored σ or for
+ * the summarizer, plus the merged output).
  */
 import { rng } from '@/lib/random';
 
@@ -17,6 +25,9 @@ export interface Atom {
   id: string;
   /** Unit-length embedding. */
   vector: Float32Array;
+  /** The statement the atom stores, and its size in tokens. */
+  content: string;
+  tokens: number;
   addedStep: number;
   usage: number;
   /** −log p(e | context) from the agent's model, when supplied. */
@@ -26,6 +37,18 @@ export interface Atom {
 export type Consolidation = 'recency' | 'frequency' | 'surprise' | 'sleep';
 export const CONSOLIDATIONS: Consolidation[] = ['recency', 'frequency', 'surprise', 'sleep'];
 export const SURPRISE_WEIGHTS = { sigma: 0.55, recency: 0.25, usage: 0.2 } as const;
+/** The paper's `sleep_replay(atoms, summarizer, k=8)`. */
+export const SLEEP_K = 8;
+/** Atoms a probe retrieves (top-k). */
+export const RECALL_TOP_K = 5;
+
+/** An atom of memory after consolidation: a kept atom, or a merged one holding several. */
+export interface PoolAtom {
+  id: string;
+  holds: string[];
+  vector: Float32Array;
+  tokens: number;
+}
 
 export interface Cluster {
   keep: string;
@@ -36,7 +59,12 @@ export interface Cluster {
 
 export interface ConsolidationResult {
   policy: Consolidation;
+  /** The atoms kept as they were (sleep-replay: each cluster's medoid, which represents it). */
   kept: string[];
+  /** What retrieval searches afterwards. */
+  pool: PoolAtom[];
+  /** Tokens the consolidation pass reads (and, merging, writes). */
+  replayTokens: number;
   /** Per atom, the policy's score (higher keeps); for sleep-replay the cosine to its cluster's kept atom. */
   score: Record<string, number>;
   clusters?: Cluster[];
@@ -102,12 +130,25 @@ export async function consolidate(
   policy: Consolidation,
   nearest: Nearest = jsNearest,
   seed = 7,
+  /** Sleep-replay's clusters. */
+  k: number = SLEEP_K,
 ): Promise<ConsolidationResult> {
   const recency = atoms.map((a) => a.addedStep);
   const usage = atoms.map((a) => a.usage);
+  const byId = new Map(atoms.map((a) => [a.id, a]));
   const byAtom = (score: number[]) => Object.fromEntries(atoms.map((a, i) => [a.id, score[i]!]));
-  if (policy === 'recency') return { policy, kept: topB(atoms, recency, B), score: byAtom(recency) };
-  if (policy === 'frequency') return { policy, kept: topB(atoms, usage, B), score: byAtom(usage) };
+  const keptPool = (ids: string[]): PoolAtom[] =>
+    ids.map((id) => ({ id, holds: [id], vector: byId.get(id)!.vector, tokens: byId.get(id)!.tokens }));
+  const allTokens = atoms.reduce((n, a) => n + a.tokens, 0);
+  const pick = (ids: string[], score: number[], replayTokens: number) => ({
+    policy,
+    kept: ids,
+    pool: keptPool(ids),
+    score: byAtom(score),
+    replayTokens,
+  });
+  if (policy === 'recency') return pick(topB(atoms, recency, B), recency, 0);
+  if (policy === 'frequency') return pick(topB(atoms, usage, B), usage, 0);
   if (policy === 'surprise') {
     const supplied = atoms.length > 0 && atoms.every((a) => a.surprise !== null);
     const sigma = supplied ? atoms.map((a) => a.surprise!) : await novelty(atoms, nearest);
@@ -115,13 +156,100 @@ export async function consolidate(
     const score = atoms.map(
       (_, i) => SURPRISE_WEIGHTS.sigma * s[i]! + SURPRISE_WEIGHTS.recency * r[i]! + SURPRISE_WEIGHTS.usage * u[i]!,
     );
-    return { policy, kept: topB(atoms, score, B), score: byAtom(score), sigma: supplied ? 'supplied' : 'novelty' };
+    // σ from the agent was paid for when it ran; estimated here, every atom is read (embedded) once.
+    return {
+      ...pick(topB(atoms, score, B), score, supplied ? 0 : allTokens),
+      sigma: supplied ? 'supplied' : 'novelty',
+    };
   }
-  const clusters = await sleepClusters(atoms, B, nearest, seed);
+  const clusters = await sleepClusters(atoms, k, nearest, seed);
   const score: Record<string, number> = {};
-  const byId = new Map(atoms.map((a) => [a.id, a]));
   for (const c of clusters) for (const m of c.members) score[m] = dot(byId.get(m)!.vector, byId.get(c.keep)!.vector);
-  return { policy, kept: clusters.map((c) => c.keep), score, clusters };
+  const pool = clusters.map((c) =>
+    mergeAtoms(
+      c.members.map((m) => byId.get(m)!),
+      `merged:${c.keep}`,
+    ),
+  );
+  const written = pool.reduce((n, a) => n + a.tokens, 0);
+  return { policy, kept: clusters.map((c) => c.keep), pool, score, clusters, replayTokens: allTokens + written };
+}
+
+/**
+ * An extractive merge of a cluster (no summarizer model here): the distinct statements of its members, embedded as
+ * their mean direction, costing their tokens.
+ */
+export function mergeAtoms(members: readonly Atom[], id: string): PoolAtom & { content: string } {
+  const seen = new Set<string>();
+  const distinct = members.filter((m) => {
+    const key = m.content.trim().toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const dims = members[0]?.vector.length ?? 0;
+  const v = new Float32Array(dims);
+  for (const m of members) for (let d = 0; d < dims; d++) v[d]! += m.vector[d]!;
+  let norm = 0;
+  for (let d = 0; d < dims; d++) norm += v[d]! * v[d]!;
+  norm = Math.sqrt(norm) || 1;
+  for (let d = 0; d < dims; d++) v[d]! /= norm;
+  return {
+    id,
+    holds: members.map((m) => m.id),
+    vector: v,
+    tokens: distinct.reduce((n, m) => n + m.tokens, 0),
+    content: distinct.map((m) => m.content).join('\n'),
+  };
+}
+
+export interface Probe {
+  /** What the agent asked (unit vector), and the atom whose fact answered it. */
+  vector: Float32Array;
+  item: string;
+}
+
+export interface FactRecall {
+  probes: number;
+  recalled: number;
+  /** recalled ÷ probes; null without probes. */
+  share: number | null;
+  /** Atoms whose facts a probe no longer retrieves, most-missed first. */
+  lost: { item: string; probes: number }[];
+}
+
+/** The paper's fact recall (§2): the share of probes whose fact a top-k retrieval over the pool still returns. */
+export async function factRecall(
+  pool: readonly PoolAtom[],
+  probes: readonly Probe[],
+  k: number = RECALL_TOP_K,
+  nearest: Nearest = jsNearest,
+): Promise<FactRecall> {
+  if (!probes.length || !pool.length)
+    return { probes: probes.length, recalled: 0, share: probes.length ? 0 : null, lost: lostOf(probes) };
+  const nn = await nearest(
+    probes.map((p) => p.vector),
+    pool.map((a) => a.vector),
+    Math.min(k, pool.length),
+  );
+  const missed: Probe[] = [];
+  probes.forEach((p, i) => {
+    if (!nn.rows[i]!.some((row) => pool[row]!.holds.includes(p.item))) missed.push(p);
+  });
+  return {
+    probes: probes.length,
+    recalled: probes.length - missed.length,
+    share: (probes.length - missed.length) / probes.length,
+    lost: lostOf(missed),
+  };
+}
+
+function lostOf(probes: readonly Probe[]): { item: string; probes: number }[] {
+  const n = new Map<string, number>();
+  for (const p of probes) n.set(p.item, (n.get(p.item) ?? 0) + 1);
+  return [...n]
+    .map(([item, c]) => ({ item, probes: c }))
+    .sort((a, b) => b.probes - a.probes || (a.item < b.item ? -1 : 1));
 }
 
 /**
@@ -225,19 +353,4 @@ export function compareKept(results: ConsolidationResult[]) {
   const overlap = results.map((_, i) => results.map((__, j) => [...sets[i]!].filter((x) => sets[j]!.has(x)).length));
   const onlyHere = results.map((r, i) => r.kept.filter((x) => sets.every((s, j) => j === i || !s.has(x))));
   return { overlap, onlyHere };
-}
-
-/**
- * What a policy loses: the atoms it drops, with how often they were recalled; and the share of all
- * recorded recalls that still land on a kept atom (for sleep-replay, on a kept or merged one).
- */
-export function coverage(atoms: Atom[], r: ConsolidationResult): { retainedUsage: number; dropped: string[] } {
-  const kept = new Set(r.clusters ? r.clusters.flatMap((c) => c.members) : r.kept);
-  const total = atoms.reduce((s, a) => s + a.usage, 0);
-  const held = atoms.filter((a) => kept.has(a.id)).reduce((s, a) => s + a.usage, 0);
-  const dropped = atoms
-    .filter((a) => !new Set(r.kept).has(a.id))
-    .sort((a, b) => b.usage - a.usage)
-    .map((a) => a.id);
-  return { retainedUsage: total ? held / total : 1, dropped };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SLEEP_K } from './consolidation';
 import { PAPER_DEFAULTS } from './deletion';
 import { DEFAULT_MISALIGNMENT } from './items';
 
@@ -32,6 +33,8 @@ export const labInput = z.object({
     })
     .prefault({}),
   budget: z.number().int().min(1).max(100_000).default(16),
+  /** Sleep-replay's clusters: the paper's k = 8. */
+  sleepK: z.number().int().min(1).max(10_000).default(SLEEP_K),
   misalignment: z
     .object({
       inputMin: unit.default(DEFAULT_MISALIGNMENT.inputMin),

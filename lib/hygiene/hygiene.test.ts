@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { additionReport } from './addition';
-import { compareKept, consolidate, coverage, novelty, type Atom } from './consolidation';
+import { compareKept, consolidate, factRecall, mergeAtoms, novelty, type Atom } from './consolidation';
 import { historyFires, periodicFires, removeNow, simulateSizes, type DeletionParams } from './deletion';
 import { errorChains, itemHealth, utilityOf, type LabTurn, type MemoryItem } from './items';
 
@@ -95,9 +95,9 @@ const unit = (...xs: number[]) => {
 
 describe('consolidation under a budget B', () => {
   const atoms: Atom[] = [
-    { id: 'A', vector: unit(1, 0, 0), addedStep: 1, usage: 0, surprise: 10 },
-    { id: 'B', vector: unit(0, 1, 0), addedStep: 3, usage: 5, surprise: 0 },
-    { id: 'C', vector: unit(0, 0, 1), addedStep: 2, usage: 1, surprise: 5 },
+    { id: 'A', content: 'A fact', tokens: 10, vector: unit(1, 0, 0), addedStep: 1, usage: 0, surprise: 10 },
+    { id: 'B', content: 'B fact', tokens: 10, vector: unit(0, 1, 0), addedStep: 3, usage: 5, surprise: 0 },
+    { id: 'C', content: 'C fact', tokens: 10, vector: unit(0, 0, 1), addedStep: 2, usage: 1, surprise: 5 },
   ];
 
   it('recency keeps the newest, frequency the most retrieved', async () => {
@@ -119,9 +119,9 @@ describe('consolidation under a budget B', () => {
 
   it('estimates σ as embedding novelty when the agent supplied none: a near-copy is not surprising', async () => {
     const plain = [
-      { id: 'x', vector: unit(1, 0.01, 0), addedStep: 1, usage: 0, surprise: null },
-      { id: 'x2', vector: unit(1, 0, 0.01), addedStep: 1, usage: 0, surprise: null },
-      { id: 'odd', vector: unit(0, 0, 1), addedStep: 1, usage: 0, surprise: null },
+      { id: 'x', content: 'x fact', tokens: 10, vector: unit(1, 0.01, 0), addedStep: 1, usage: 0, surprise: null },
+      { id: 'x2', content: 'x2 fact', tokens: 10, vector: unit(1, 0, 0.01), addedStep: 1, usage: 0, surprise: null },
+      { id: 'odd', content: 'odd fact', tokens: 10, vector: unit(0, 0, 1), addedStep: 1, usage: 0, surprise: null },
     ];
     const n = await novelty(plain);
     expect(n[0]).toBeLessThan(0.01);
@@ -131,25 +131,44 @@ describe('consolidation under a budget B', () => {
     expect(r.kept).toEqual(['odd']);
   });
 
-  it('sleep-replay clusters by embedding into B merged atoms, keeping each cluster’s medoid', async () => {
+  it('sleep-replay clusters into k merged atoms (extractive), which fact recall can show a loss of', async () => {
     const grouped: Atom[] = [
-      { id: 'db1', vector: unit(1, 0.1, 0), addedStep: 1, usage: 1, surprise: null },
-      { id: 'db2', vector: unit(1, 0.05, 0), addedStep: 2, usage: 1, surprise: null },
-      { id: 'db3', vector: unit(1, 0, 0.05), addedStep: 3, usage: 1, surprise: null },
-      { id: 'net1', vector: unit(0, 1, 1), addedStep: 4, usage: 2, surprise: null },
-      { id: 'net2', vector: unit(0, 1, 0.9), addedStep: 5, usage: 0, surprise: null },
+      { id: 'db1', content: 'db1 fact', tokens: 10, vector: unit(1, 0.1, 0), addedStep: 1, usage: 1, surprise: null },
+      { id: 'db2', content: 'db2 fact', tokens: 10, vector: unit(1, 0.05, 0), addedStep: 2, usage: 1, surprise: null },
+      { id: 'db3', content: 'db3 fact', tokens: 10, vector: unit(1, 0, 0.05), addedStep: 3, usage: 1, surprise: null },
+      { id: 'net1', content: 'net1 fact', tokens: 10, vector: unit(0, 1, 1), addedStep: 4, usage: 2, surprise: null },
+      { id: 'net2', content: 'net2 fact', tokens: 10, vector: unit(0, 1, 0.9), addedStep: 5, usage: 0, surprise: null },
     ];
-    const r = await consolidate(grouped, 2, 'sleep');
+    const r = await consolidate(grouped, 2, 'sleep', undefined, 7, 2);
     expect(r.clusters!.map((c) => c.members.sort())).toEqual([
       ['db1', 'db2', 'db3'],
       ['net1', 'net2'],
     ]);
-    expect(r.clusters![0]!.keep).toBe('db2'); // the middle one
-    expect(r.kept).toHaveLength(2);
-    // Nothing is dropped outright: every recall still lands on a kept or merged atom.
-    expect(coverage(grouped, r).retainedUsage).toBe(1);
+    expect(r.clusters![0]!.keep).toBe('db2'); // the middle one represents it
+    // A merge is a merge: one atom holding every member, its statements and their tokens, read and written once.
+    expect(r.pool.map((a) => [a.holds.sort(), a.tokens])).toEqual([
+      [['db1', 'db2', 'db3'], 30],
+      [['net1', 'net2'], 20],
+    ]);
+    expect(r.replayTokens).toBe(50 + 50);
+    expect(mergeAtoms([grouped[0]!, { ...grouped[1]!, content: 'DB1 fact ' }], 'm').content).toBe('db1 fact');
+    // Fact recall at top-1: probes asked along their fact's direction find the merged atom that holds it; a db fact
+    // asked like a network question does not (the merged db atom is not the nearest).
+    const probes = [
+      { vector: unit(1, 0, 0.05), item: 'db3' },
+      { vector: unit(0, 1, 0.9), item: 'net2' },
+      { vector: unit(0, 1, 0.9), item: 'db1' }, // asked like a network question: the merged db atom is not top-1
+    ];
+    const fr = await factRecall(r.pool, probes, 1);
+    expect([fr.probes, fr.recalled, fr.lost]).toEqual([3, 2, [{ item: 'db1', probes: 1 }]]);
+    // Recency at B = 2 keeps net1 and net2: the db facts are gone.
     const rec = await consolidate(grouped, 2, 'recency');
-    expect(coverage(grouped, rec)).toEqual({ retainedUsage: 2 / 5, dropped: ['db1', 'db2', 'db3'] });
+    expect(rec.replayTokens).toBe(0);
+    expect((await factRecall(rec.pool, probes, 1)).lost).toEqual([
+      { item: 'db1', probes: 1 },
+      { item: 'db3', probes: 1 },
+    ]);
+    expect(await factRecall(rec.pool, [], 1)).toEqual({ probes: 0, recalled: 0, share: null, lost: [] });
     const cmp = compareKept([rec, await consolidate(grouped, 2, 'frequency')]);
     expect(cmp.overlap).toEqual([
       [2, 1],

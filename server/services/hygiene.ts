@@ -5,12 +5,15 @@ import { removeNow, simulateSizes, type Policy, type SizePoint } from '@/lib/hyg
 import {
   compareKept,
   consolidate,
-  coverage,
+  factRecall,
   jsNearest,
   CONSOLIDATIONS,
+  RECALL_TOP_K,
   type Atom,
   type Nearest,
+  type Probe,
 } from '@/lib/hygiene/consolidation';
+import { estimateTokens } from '@/lib/ccs/parse';
 import { additionReport } from '@/lib/hygiene/addition';
 import { experienceFollowing } from '@/lib/hygiene/experience';
 import type { LabInput, ProposalPolicy } from '@/lib/hygiene/contract';
@@ -295,19 +298,40 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
   const usage = new Map(health.map((h) => [h.item.id, h.recalled]));
   // An atom's embedding: its query and its execution together.
   const atoms: Atom[] = vectors
-    ? active.map((r) => ({
-        id: r.id,
-        vector: unitSum(vectors!.get(r.query)!, vectors!.get(r.execution)!),
-        addedStep: r.addedStep,
-        usage: usage.get(r.id) ?? 0,
-        surprise: r.surprise,
-      }))
+    ? active.map((r) => {
+        const content = r.query === r.execution ? r.query : `${r.query}\n${r.execution}`;
+        return {
+          id: r.id,
+          vector: unitSum(vectors!.get(r.query)!, vectors!.get(r.execution)!),
+          content,
+          tokens: estimateTokens(content),
+          addedStep: r.addedStep,
+          usage: usage.get(r.id) ?? 0,
+          surprise: r.surprise,
+        };
+      })
     : [];
   const budget = Math.max(1, Math.min(p.budget, Math.max(1, atoms.length)));
+  const sleepK = Math.max(1, Math.min(p.sleepK, Math.max(1, atoms.length)));
   const results = atoms.length
-    ? await Promise.all(CONSOLIDATIONS.map((c) => consolidate(atoms, budget, c, nativeNearest)))
+    ? await Promise.all(CONSOLIDATIONS.map((c) => consolidate(atoms, budget, c, nativeNearest, 7, sleepK)))
     : [];
   const cmp = compareKept(results);
+  // The labelled probe set: every recorded recall of a live atom into a turn that went well (utility ≥ 0.5) — what
+  // the agent asked, and the atom whose fact answered it.
+  const atomIds = new Set(atoms.map((a) => a.id));
+  const probes: Probe[] = vectors
+    ? health.flatMap((h) =>
+        atomIds.has(h.item.id)
+          ? h.retrievals.flatMap((x) => {
+              const v = vectors!.get(tl[x.step - 1]!.input);
+              return x.utility !== null && x.utility >= 0.5 && v ? [{ vector: v, item: h.item.id }] : [];
+            })
+          : [],
+      )
+    : [];
+  const recalls = await Promise.all(results.map((r) => factRecall(r.pool, probes, RECALL_TOP_K, nativeNearest)));
+  const atomTokens = atoms.reduce((n, a) => n + a.tokens, 0);
 
   const healthOut = health.map((h) => {
     const r = byId.get(h.item.id)!;
@@ -386,14 +410,25 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
       budget,
       atoms: atoms.length,
       sigma: results.find((r) => r.policy === 'surprise')?.sigma ?? null,
+      sleepK,
+      topK: RECALL_TOP_K,
+      tokens: atomTokens,
       results: results.map((r, i) => {
-        const c = coverage(atoms, r);
+        const held = new Set(r.pool.flatMap((a) => a.holds));
+        const poolTokens = r.pool.reduce((n, a) => n + a.tokens, 0);
         return {
           policy: r.policy,
           kept: r.kept,
           score: r.score,
-          retainedUsage: c.retainedUsage,
-          dropped: c.dropped,
+          pool: r.pool.length,
+          compression: r.pool.length ? atoms.length / r.pool.length : null,
+          tokenCompression: poolTokens ? atomTokens / poolTokens : null,
+          replayTokens: r.replayTokens,
+          recall: { ...recalls[i]!, lost: recalls[i]!.lost.slice(0, 12) },
+          dropped: atoms
+            .filter((a) => !held.has(a.id))
+            .sort((a, b) => b.usage - a.usage)
+            .map((a) => a.id),
           onlyHere: cmp.onlyHere[i]!,
         };
       }),
