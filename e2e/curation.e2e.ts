@@ -128,8 +128,58 @@ describe('curation inbox, by keyboard', () => {
     expect(Math.abs((await p365()) - 0.307)).toBeLessThan(2 * 0.076);
     await page.getByRole('button', { name: /Uncurated/ }).click();
     await expect.poll(p365).toBeGreaterThan(0.97);
-    await page.getByRole('button', { name: /Use this project's rates/ }).click();
+    await page.getByRole('button', { name: /Use this project's λ/ }).click();
     await expect.poll(() => page.getByLabel('admission rate α').inputValue()).not.toBe('1');
+    // η is not taken from the dispositions: it stays as the uncurated preset left it.
+    expect(await page.getByLabel('filter accuracy η').inputValue()).toBe('0');
+    // Theorem 1's closed form beside the Monte Carlo, and the paper's Figure 3 sweep with its own script's figures.
+    expect(await page.getByTestId('theorem1-row').textContent()).toMatch(/Theorem 1 \(closed form\).*×/);
+    await page.getByRole('button', { name: 'Uncurated (B1)' }).click();
+    await page.getByRole('button', { name: 'Run the sweep' }).click();
+    const legend = page.getByTestId('figure3-chart').locator('.legend');
+    await expect.poll(() => legend.textContent(), { timeout: 30_000 }).toContain('reference α 1');
+    expect(await legend.textContent()).toMatch(/α 0\.1.*α 0\.3.*α 0\.5.*α 0\.7.*α 1/);
+    expect(await page.getByTestId('figure3-chart').locator('circle').count()).toBe(55);
+  });
+
+  it('proposes a restatement that says more as a merge; b keeps both as separate entries', async () => {
+    const send = (id: string, content: string) =>
+      fetch(`${srv.url}/api/v1/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${srv.key}` },
+        body: JSON.stringify([
+          {
+            type: 'memory_event',
+            data: {
+              event_id: id,
+              timestamp: '2026-11-25T09:00:00Z',
+              source_agent: 'merge-e2e',
+              task_id: 'merge',
+              memory_kind: 'fact',
+              content,
+              suggested_scope: 'project',
+              sensitivity: 'internal',
+              confidence: 'high',
+              evidence_refs: ['docs/freeze.md'],
+              ttl: 'durable',
+            },
+          },
+        ]),
+      }).then((r) => r.json() as Promise<{ curation: { written: number; proposed: number } }>);
+    expect((await send('memevt_merge_e2e_1', 'Staging deploys freeze at 16:00 on Fridays.')).curation.written).toBe(1);
+    const again = await send('memevt_merge_e2e_2', 'Staging deploys freeze at 16:00 on Fridays for the weekend.');
+    expect(again.curation.proposed).toBe(1);
+    await inbox();
+    await page.getByLabel('Filter by agent').selectOption('merge-e2e');
+    await expect.poll(() => selected().textContent()).toContain('for the weekend');
+    const detail = page.getByTestId('proposal-detail');
+    await expect.poll(() => detail.textContent()).toContain('Restates (merge into, or keep both)');
+    expect(await detail.textContent()).toMatch(/near-duplicate of an existing entry \(one says more \(weekend\)\)/);
+    expect(await page.getByTestId('target-diff').locator('.diff-add').count()).toBeGreaterThan(0);
+    await page.keyboard.press('b');
+    await expect.poll(() => banner().textContent()).toContain('Kept both');
+    const kept = await memoryEntry('for the weekend');
+    expect(await kept.getByTestId('versions').textContent()).toMatch(/v1append/);
   });
 });
 

@@ -56,7 +56,9 @@ describe('memory hygiene lab', () => {
     const combined = Number((await page.getByTestId('remove-combined').textContent())!.match(/removes (\d+)/)![1]);
     expect(periodic).toBeGreaterThan(10);
     expect(combined).toBe(periodic + 1);
-    expect(await page.getByTestId('size-chart').locator('path').count()).toBe(5);
+    // The printed product φ_period × φ_history removes only what both rules remove: nothing here.
+    expect(await page.getByTestId('remove-product').textContent()).toMatch(/removes 0 of/);
+    expect(await page.getByTestId('size-chart').locator('path').count()).toBe(6);
     // β below the item's mean utility: history-based deletion keeps it.
     await page.getByLabel('β (mean utility ≤)').fill('0.3');
     await expect.poll(() => history.textContent()).toMatch(/removes 0 of/);
@@ -73,14 +75,23 @@ describe('memory hygiene lab', () => {
     await expect
       .poll(() => page.getByTestId('sigma-note').textContent(), { timeout: 20_000 })
       .toMatch(/σ is estimated as embedding novelty/);
-    for (const p of ['recency', 'frequency', 'surprise', 'sleep'])
+    for (const p of ['recency', 'frequency', 'surprise'])
       expect(await page.getByTestId(`keep-${p}`).locator('tbody tr').count()).toBe(16);
+    // Sleep-replay merges into the paper's k = 8 atoms; fact recall on the labelled probes tells the policies apart.
+    expect(await page.getByTestId('keep-sleep').locator('tbody tr').count()).toBe(8);
+    const compare = page.getByTestId('consolidation-compare');
+    expect(await compare.locator('tbody tr').count()).toBe(4);
+    expect(await text('recall-recency')).toMatch(/^7% \(5\/71\)/);
+    expect(await text('recall-frequency')).toMatch(/^49% \(35\/71\)/);
+    expect(await text('recall-sleep')).toMatch(/^100% \(71\/71\)/);
+    expect(await compare.locator('tr[data-policy="recency"]').textContent()).toContain('metadata only');
+    await page.getByLabel('Sleep-replay clusters k').fill('4');
+    await expect.poll(() => page.getByTestId('keep-sleep').locator('tbody tr').count()).toBe(4);
     await page.getByLabel('Budget B (atoms kept)').fill('8');
     await expect.poll(() => page.getByTestId('keep-recency').locator('tbody tr').count()).toBe(8);
     expect(await page.getByTestId('keep-frequency').locator('tbody tr').first().textContent()).toContain(
       'rec_hr_monitor',
     );
-    expect(await text('keep-sleep')).toMatch(/keeps 100% of recalls/);
     expect(await page.getByTestId('overlap').locator('tbody tr').count()).toBe(4);
 
     await open(page, `${srv.url}/hygiene?tab=addition`);

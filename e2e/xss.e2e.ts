@@ -157,6 +157,10 @@ describe('hostile memory text in every view', () => {
     await row.click();
     await expect.poll(() => page.getByTestId('proposal-content').textContent()).toContain('onerror');
     expect(await page.getByTestId('request-context').textContent()).toContain('onerror');
+    // The safety step flagged the markup: a person decides, told what was found.
+    expect(await page.getByTestId('proposal-detail').textContent()).toContain(
+      'markup in the content: an event-handler attribute',
+    );
     await assertInert('inbox');
     await page.keyboard.press('a');
     await expect.poll(() => page.getByTestId('inbox-banner').textContent()).toContain('Approved');
