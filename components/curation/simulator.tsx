@@ -232,7 +232,7 @@ export function Simulator() {
 }
 
 const REFERENCE = figure3Reference.points as SweepPoint[];
-const ALPHA_COLOR = ['var(--series-1)', 'var(--series-2)', 'var(--series-3)', 'var(--series-4)', 'var(--danger)'];
+const ALPHA_COLOR = ['var(--series-1)', 'var(--series-2)', 'var(--series-3)', 'var(--series-4)', 'var(--ok)'];
 
 /**
  * The curator paper's Figure 3: P_365 against η at five α, 80 seeds a point, computed here a row at a time (so the
@@ -294,6 +294,7 @@ function Figure3({ settings }: { settings: SimSettings }) {
             yMax={1}
             height={260}
             testId="figure3-chart"
+            showLast={false}
           />
           <p className="muted" style={{ fontSize: 11, margin: 0 }}>
             {paper

@@ -122,6 +122,15 @@ export function ConsolidationTab({
             ))}
           </tbody>
         </table>
+        {c.results
+          .filter((r) => r.pool > 0 && r.pool <= 2 * c.topK)
+          .map((r) => (
+            <p key={r.policy} className="panel-body muted" style={{ margin: 0, fontSize: 12 }}>
+              {CONSOLIDATION_LABEL[r.policy]} leaves {r.pool} atoms, so a top-{c.topK} retrieval returns{' '}
+              {Math.round((Math.min(c.topK, r.pool) / r.pool) * 100)}% of memory: its fact recall is high by
+              construction — read its token compression and replay cost beside it.
+            </p>
+          ))}
       </section>
       <div className="lab-columns" style={{ marginTop: 14 }} data-testid="consolidation">
         {c.results.map((r) => {

@@ -43,8 +43,10 @@ export function ItemHealthTab({
       <div className="grid-2" style={{ gridTemplateColumns: 'minmax(420px, 3fr) minmax(340px, 2fr)' }}>
         <section className="panel">
           <div className="panel-head">
-            Experience following <span className="muted">{fmtInt(points.length)} retrievals</span>
-            <span className="muted" data-testid="experience-r" style={{ marginLeft: 'auto' }}>
+            <span>
+              Experience following <span className="muted">{fmtInt(points.length)} retrievals</span>
+            </span>
+            <span className="muted" data-testid="experience-r">
               {lab.experience.r === null
                 ? 'r: too few turns'
                 : `r = ${lab.experience.r.toFixed(3)} over ${fmtInt(lab.experience.turns)} turns`}
@@ -152,6 +154,7 @@ function CumulativeCurves({ lab }: { lab: Lab }) {
           yMax={1}
           height={200}
           testId="cumulative-output"
+          fitX
         />
         <LineChart
           series={[curve('performance', 'cumulative utility', 'var(--series-2)', (p) => p.performance)]}
@@ -160,6 +163,7 @@ function CumulativeCurves({ lab }: { lab: Lab }) {
           yMax={1}
           height={200}
           testId="cumulative-performance"
+          fitX
         />
       </div>
     </section>

@@ -11,6 +11,8 @@ export function LineChart({
   height = 240,
   yMax,
   testId,
+  showLast = true,
+  fitX = false,
 }: {
   series: LineSeries[];
   xLabel: string;
@@ -18,9 +20,13 @@ export function LineChart({
   height?: number;
   yMax?: number;
   testId?: string;
+  /** Print each series' last value in the legend (not for curves whose last point says nothing). */
+  showLast?: boolean;
+  /** x over the data's extent rather than from 0. */
+  fitX?: boolean;
 }) {
   const [ref, width] = useWidth<HTMLDivElement>(700);
-  const c = prepareLineChart(series, width, height, yMax);
+  const c = prepareLineChart(series, width, height, yMax, fitX);
   const f = c.frame;
   return (
     <div ref={ref} className="chart" data-testid={testId}>
@@ -59,7 +65,7 @@ export function LineChart({
         {c.legend.map((s) => (
           <span key={s.key}>
             <i style={{ background: s.color }} /> {s.label}
-            {s.last !== null ? <b style={{ marginLeft: 4 }}>{s.last}</b> : null}
+            {showLast && s.last !== null ? <b style={{ marginLeft: 4 }}>{s.last}</b> : null}
           </span>
         ))}
       </div>

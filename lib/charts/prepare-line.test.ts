@@ -76,4 +76,30 @@ describe('prepareLineChart', () => {
     expect(c.xTicks.map((t) => t.value)).toEqual([0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4]);
     expect(c.legend[0]!.last).toBe('0.50');
   });
+
+  it('fits x to the data with fitX (niced), instead of from 0', () => {
+    const c = prepareLineChart(
+      [
+        {
+          key: 'c',
+          label: 'C',
+          color: 'red',
+          values: [
+            { x: 0.83, y: 0.5 },
+            { x: 0.97, y: 0.9 },
+          ],
+        },
+      ],
+      200,
+      100,
+      1,
+      true,
+    );
+    expect(c.xTicks[0]!.value).toBeGreaterThanOrEqual(0.8);
+    expect(c.xTicks.at(-1)!.value).toBeLessThanOrEqual(1);
+    // The curve spans the plot (44…188) instead of its right seventh.
+    const [x0, x1] = c.paths[0]!.d.match(/[\d.]+(?=,)/g)!.map(Number);
+    expect(x0!).toBeLessThan(70);
+    expect(x1!).toBeGreaterThan(160);
+  });
 });

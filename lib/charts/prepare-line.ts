@@ -29,19 +29,25 @@ export interface PreparedLineChart {
   legend: { key: string; label: string; color: string; last: string | null }[];
 }
 
-/** A small multi-line chart: x from 0 (or below) to at least 1; y from 0 to `yMax` or the data's niced maximum. */
+/**
+ * A small multi-line chart: x from 0 (or below) to at least 1, or the data's extent with `fitX`; y from 0 to `yMax` or
+ * the data's niced maximum.
+ */
 export function prepareLineChart(
   series: readonly LineSeries[],
   width: number,
   height: number,
   yMax?: number,
+  /** x over the data's own extent (niced), not from 0. */
+  fitX = false,
 ): PreparedLineChart {
   const m = { l: 44, r: 12, t: 10, b: 32 };
   const xs = series.flatMap((s) => s.values.map((v) => v.x));
   const ys = series.flatMap((s) => s.values.map((v) => v.y));
   const x = scaleLinear()
-    .domain([Math.min(...xs, 0), Math.max(...xs, 1)])
+    .domain(fitX && xs.length ? [Math.min(...xs), Math.max(...xs)] : [Math.min(...xs, 0), Math.max(...xs, 1)])
     .range([m.l, width - m.r]);
+  if (fitX) x.nice();
   const y = scaleLinear()
     .domain([0, yMax ?? Math.max(1, ...ys)])
     .nice()
