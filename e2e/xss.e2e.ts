@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchPage } from './browser';
 import { open } from './page';
+import { XSS_CORPUS } from '@/lib/curation/fixtures/xss-corpus';
 
 /**
  * Hostile memory: every payload below is stored as memory text (turns, CCS terms, artifacts, memory
@@ -10,17 +11,7 @@ import { open } from './page';
  * window.__xss or open a dialog if it ran; neither may happen, and the payload must be visible as text.
  */
 const srv = inject('servers').find((s) => s.name === 'pglite')!;
-const CORPUS = [
-  '<script>window.__xss=1</script>',
-  '<img src=x onerror="window.__xss=2">',
-  '<svg onload="window.__xss=3"><circle r=1 /></svg>',
-  '<a href="javascript:window.__xss=4">click</a>',
-  '[click me](javascript:window.__xss=5)',
-  '"><iframe srcdoc="<script>parent.__xss=6</script>"></iframe>',
-  '<details open ontoggle="window.__xss=7">',
-  '![x](x" onerror="window.__xss=8)',
-  '{{constructor.constructor("window.__xss=9")()}}',
-];
+const CORPUS = XSS_CORPUS;
 const ALL = CORPUS.join(' ');
 const AGENT = 'xss-agent';
 const SESSION = 'xss-session';
