@@ -9,14 +9,16 @@ import { stemmer } from 'stemmer';
  * by cosine, the statements are compared word by word:
  *
  * - `distinct` when a fact-bearing word differs: a number (words and digits alike: "three" = "3"), an identifier
- *   (ticket ids, versions, paths, hosts, keys: anything mixing letters with digits, `_ . / @ :` or camelCase), a
- *   name (a capitalised word, an acronym), the polarity (not / never / no longer / n't …, or an antonym: enabled /
- *   disabled, on / off, allowed / unavailable by prefix…), or a content word swapped for one that does not mean the
- *   same (`wordSimilarity` below `distinctBelow`);
- * - `same` when the content words match after stemming, allowing filler ("note:", "the team agreed that") and
- *   swaps for words that mean the same (`wordSimilarity` at least `sameFrom`);
- * - `near` otherwise (one says more than the other, or a swap in between): a person decides, with the differing
- *   words marked.
+ *   (ticket ids, versions, paths, hosts, kebab-case names: letters with digits, `_ . / @ :`, camelCase), a name (a
+ *   capitalised word, an acronym not spelled out by the other); or, when the two keep one frame (≥ 60% of their
+ *   words in order), a change in it that flips polarity (not / never / n't / without …, antonyms such as enabled /
+ *   disabled) or swaps a subject or object for a word that is neither another form of it, a listed synonym nor
+ *   close by embedding (`sameFrom`);
+ * - `same` when what differs is order, inflection, filler ("Note:", "the decision was made to"), other forms, listed
+ *   synonyms or embedding-close swaps; a reworded pair (another frame) may leave a few content words unpaired
+ *   (`REWORDED_SLACK`);
+ * - `near` otherwise (one says more than the other, or a rewording with words of its own): a person decides, with
+ *   the differing words marked.
  *
  * Pure: the word similarity is passed in (the service embeds the differing words with the bundled model).
  */
@@ -37,11 +39,9 @@ export interface SamenessOptions {
   wordSimilarity?: (a: string, b: string) => number;
   /** A swapped word at least this similar to one on the other side means the same. */
   sameFrom?: number;
-  /** A swapped word less similar than this to every word on the other side is a different fact. */
-  distinctBelow?: number;
 }
 
-export const SAMENESS_DEFAULTS = { sameFrom: 0.6, distinctBelow: 0.35 } as const;
+export const SAMENESS_DEFAULTS = { sameFrom: 0.6 } as const;
 
 const STOP = new Set(
   (
@@ -207,6 +207,13 @@ const SYNONYM_GROUPS: string[][] = [
   ['concis', 'short', 'brief', 'terse'],
   ['except', 'besid', 'apart'],
   ['becaus', 'due', 'sinc', 'reason', 'caus'],
+  ['remain', 'stai', 'stay', 'persist'],
+  ['rout', 'direct', 'forward', 'go', 'sent', 'send'],
+  ['straight', 'directli', 'immedi'],
+  ['acknowledg', 'ack', 'confirm'],
+  ['fall', 'drop', 'declin', 'dip', 'sink'],
+  ['split', 'divid', 'break', 'chunk'],
+  ['renew', 'extend'],
 ];
 const SYNONYM_OF = new Map<string, Set<number>>();
 SYNONYM_GROUPS.forEach((g, i) => g.forEach((w) => SYNONYM_OF.set(w, new Set([...(SYNONYM_OF.get(w) ?? []), i]))));
@@ -462,6 +469,13 @@ export function differingWords(a: string, b: string): [string[], string[]] {
 const sameRoot = (a: Token, b: Token) =>
   a.key.length >= 5 && b.key.length >= 5 && a.key.slice(0, 5) === b.key.slice(0, 5);
 
+/**
+ * Content words a rewording may leave unpaired: 30% of the two statements' content words, at least 1 and at most 3.
+ * More, and two facts that share a subject and a long qualifier ("the billing service … since the March incident")
+ * pass for one.
+ */
+const REWORDED_SLACK = { share: 0.3, min: 1, max: 3 } as const;
+
 /** Share of the words two statements keep in the same order (longest common subsequence, articles left out). */
 export const FRAME_FROM = 0.6;
 
@@ -554,9 +568,10 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
       h.del = keep(h.del, leftDel);
       h.add = keep(h.add, leftAdd);
     }
-    // A word added on one side that the other says in another form ("allergic" / "allergy") adds nothing.
+    // A word added on one side that the other says in another form ("allergic" / "allergy") or a listed synonym
+    // adds nothing. (Not an embedding neighbour: any two words of a static model may be 0.6 apart.)
     const said = (t: Token, other: readonly Token[]) =>
-      other.some((o) => o.key === t.key || sameRoot(t, o)) || synonym(t, other);
+      other.some((o) => o.key === t.key || sameRoot(t, o) || listedSynonyms(t.key, o.key));
     let near: { del: Token[]; add: Token[] } | null = null;
     for (const h of hunks) {
       if (h.del.filter(isCue).length % 2 !== h.add.filter(isCue).length % 2)
@@ -584,13 +599,24 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   const onlyA = ca.filter((t) => !stemsB.has(t.key) && !namedIn(t, tb, lowerB, stemsB));
   const onlyB = cb.filter((t) => !stemsA.has(t.key) && !namedIn(t, ta, lowerA, stemsA));
   if (polarity(ta) !== polarity(tb)) return result('near', 'reworded, and only one of them is negated', onlyA, onlyB);
-  const found = (mine: Token[], only: Token[], other: Token[]) =>
-    mine.length
-      ? 1 -
-        only.filter((t) => !FILLER.has(t.lower) && !synonym(t, other) && !other.some((o) => sameRoot(t, o))).length /
-          mine.length
-      : 1;
-  const cover = Math.min(found(ca, onlyA, cb), found(cb, onlyB, ca));
-  if (cover >= 0.5) return result('same', 'reworded: the same facts in other words', onlyA, onlyB);
-  return result('near', `reworded, with words of its own (${list(onlyA)} / ${list(onlyB)})`, onlyA, onlyB);
+  // A content word of one side that the other lacks must be another form or a listed synonym of one of its words,
+  // or close (by embedding) to one of the other side's own unmatched words: a swap, not a new fact.
+  const unfound = (only: Token[], other: Token[], otherOnly: Token[]) =>
+    only.filter(
+      (t) =>
+        !FILLER.has(t.lower) &&
+        !other.some((o) => sameRoot(t, o) || listedSynonyms(t.key, o.key)) &&
+        !otherOnly.some((o) => sim(t.lower, o.lower) >= sameFrom),
+    );
+  const [uA, uB] = [unfound(onlyA, cb, onlyB), unfound(onlyB, ca, onlyA)];
+  // Words only one side has, with nothing swapped out on the other, are an addition: one says more.
+  const swapped = (only: Token[]) => only.some((t) => !FILLER.has(t.lower));
+  if ((uA.length >= 2 && !swapped(onlyB)) || (uB.length >= 2 && !swapped(onlyA)))
+    return result('near', `one says more (${list([...uA, ...uB])})`, uA, uB);
+  const slack = Math.max(
+    REWORDED_SLACK.min,
+    Math.min(REWORDED_SLACK.max, Math.floor(REWORDED_SLACK.share * (ca.length + cb.length))),
+  );
+  if (uA.length + uB.length <= slack) return result('same', 'reworded: the same facts in other words', onlyA, onlyB);
+  return result('near', `reworded, with words of its own (${list(uA)} / ${list(uB)})`, uA, uB);
 }
