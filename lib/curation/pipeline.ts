@@ -1,6 +1,9 @@
 import type { CurationEvent } from './event';
 import { describeMarkup, findMarkup } from './markup';
-import { sameness, type Sameness } from './sameness';
+import { sameness, type Sameness, type SamenessOptions } from './sameness';
+
+/** Close neighbours (cosine ≥ the threshold) whose words are compared with the event's, nearest first. */
+export const DEDUP_JUDGED = 3;
 
 /**
  * The Memory Curator's pipeline (§6, Algorithm 1 of "Self-Evolving Agents Hallucinate at Scale: A Provable
@@ -222,6 +225,8 @@ export function curate(
   policy: CurationPolicy = DEFAULT_POLICY,
   classifier: Classifier = DEFAULT_CLASSIFIER,
   judge: ConflictJudge = DEFAULT_CONFLICT_JUDGE,
+  /** Word similarities for the equivalence judgment (the service passes the bundled model's). */
+  words: SamenessOptions = {},
 ): CurationDecision {
   const steps: StepRecord[] = [{ step: 'schema', outcome: 'valid' }];
   const done = (
@@ -357,9 +362,12 @@ export function curate(
     (n) =>
       e.conflictsWith.includes(n.entryId) || (n.sourceEventId !== null && e.conflictsWith.includes(n.sourceEventId)),
   );
+  // The paper checks the nearest neighbour (argmax sim); the nearest three are judged, so that a template sibling
+  // a hair closer does not hide the entry the event restates.
   const close = inScope
     .filter((n) => n.cosine >= policy.dedupThreshold && !explicit.includes(n))
-    .map((n) => ({ n, same: n.sameness ?? sameness(e.content, n.content) }));
+    .slice(0, DEDUP_JUDGED)
+    .map((n) => ({ n, same: n.sameness ?? sameness(e.content, n.content, words) }));
   const twin = close.find((c) => c.same.verdict === 'same');
   if (!superseded && twin) {
     steps.push({

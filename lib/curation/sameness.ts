@@ -332,7 +332,19 @@ function word(raw: string, initial: boolean): Token {
   return { raw, lower, kind: name ? 'name' : 'word', key: stemOf(lower) };
 }
 
+/** Tokens of recently compared statements: an entry is compared with many events (cleared past 5,000). */
+const TOKENS = new Map<string, Token[]>();
+
 function tokenize(text: string): Token[] {
+  const hit = TOKENS.get(text);
+  if (hit) return hit;
+  if (TOKENS.size >= 5000) TOKENS.clear();
+  const out = tokenizeUncached(text);
+  TOKENS.set(text, out);
+  return out;
+}
+
+function tokenizeUncached(text: string): Token[] {
   const out: Token[] = [];
   const norm = normalize(text);
   let lastEnd = 0;

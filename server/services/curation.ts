@@ -15,6 +15,7 @@ import {
 import { toCurationEvent, type CurationEvent } from '@/lib/curation/event';
 import {
   curate,
+  DEDUP_JUDGED,
   DEFAULT_POLICY,
   SCOPES,
   type CurationDecision,
@@ -40,7 +41,7 @@ import { enqueueWebhooks } from './webhooks';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
-import { judgeSameness } from './dedup';
+import { cachedSimilarity, embedWords } from './dedup';
 
 /**
  * The curator on the server: runs the pipeline (lib/curation/pipeline.ts) on every memory event an
@@ -212,7 +213,23 @@ export async function curateBatch(
         idx && vectors && embedder ? await knn(vectors, idx.vectors.slice(0, before), embedder.dims, K) : null;
       const knnMs = (performance.now() - tk) / events.length;
       const planned: Planned[] = [];
+      // The words that differ between each event and its close neighbours, embedded in one call for the batch: the
+      // curator compares them (a word not embedded — a neighbour written by this batch — only matches itself).
       const wordVectors = new Map<string, Float32Array>();
+      const wordSimilarity = cachedSimilarity(wordVectors);
+      if (near && embedder && idx)
+        await embedWords(
+          embedder,
+          events.flatMap((e, i) =>
+            near.rows[i]!.flatMap((row, j) =>
+              // The nearest ones: the curator judges the closest three of the event's scope.
+              j < 2 * DEDUP_JUDGED && near.cosines[i]![j]! >= policy.dedupThreshold
+                ? [{ a: e.content, b: idx.rows[row]!.content }]
+                : [],
+            ),
+          ),
+          wordVectors,
+        );
       for (let i = 0; i < events.length; i++) {
         const e = events[i]!;
         const t = performance.now();
@@ -238,17 +255,7 @@ export async function curateBatch(
               !neighbours.some((n) => n.entryId === r.id)
             )
               neighbours = [...neighbours, { ...r, entryId: r.id, cosine: 0 }];
-        // Close neighbours of the target scopes are judged word by word (the same memory, a near-duplicate, or not).
-        if (neighbours && embedder) {
-          const close = neighbours.filter((n) => n.cosine >= policy.dedupThreshold);
-          const judged = await judgeSameness(
-            embedder,
-            close.map((n) => ({ a: e.content, b: n.content })),
-            wordVectors,
-          );
-          close.forEach((n, k) => (n.sameness = judged[k]));
-        }
-        const decision = curate(e, neighbours, policy);
+        const decision = curate(e, neighbours, policy, undefined, undefined, { wordSimilarity });
         const entryId =
           decision.disposition === 'written' && decision.operation === 'append'
             ? randomUUID()
