@@ -29,6 +29,7 @@ const PAGES = [
   '/substrate/aegis-demo',
   '/substrate/aegis-demo/dead-ends',
   '/substrate/aegis-demo/judgment',
+  '/substrate/aegis-demo/audit',
 ];
 
 const srv = uiServer();

@@ -1,27 +1,51 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchPage } from './browser';
 import { open } from './page';
 import { uiServer } from './ui-server';
-import { scoreOutgoing } from '../lib/ucs/routing';
-import { nodePositions } from '../lib/ucs/field';
-import { stepField } from '../lib/ucs/dynamics';
+import { referenceReopen } from '../lib/ucs/reopen';
+import { bridgeIndexOf, routeContext, substrateFromFiles } from '../lib/ucs/substrate-sim';
+import dynamics from '../lib/ucs/fixtures/reference-dynamics.json';
+import routing from '../lib/ucs/fixtures/reference-routing.json';
+import reopenRef from '../lib/ucs/fixtures/reference-reopen.json';
+import auditRef from '../lib/ucs/fixtures/reference-audit.json';
 
 const srv = uiServer();
-const state = JSON.parse(
-  readFileSync(
-    path.resolve(import.meta.dirname, '../server/demo/ucs-workspace/ucs/state/torusfield_state.json'),
-    'utf8',
-  ),
-);
+const root = path.resolve(import.meta.dirname, '..');
+const readJson = (p: string) => JSON.parse(readFileSync(path.resolve(root, p), 'utf8'));
+const state = readJson('server/demo/ucs-workspace/ucs/state/torusfield_state.json');
+const demoIndex = readJson('server/demo/ucs-workspace/ucs/state/ucs_index.json');
+const OPS = 'lib/ucs/fixtures/ops-workspace';
 let browser: Browser;
 let page: Page;
 
+/** `npx mnemoscope import`, as the README tells a user to import a workspace. */
+function importWorkspace(dir: string, agent: string) {
+  const r = spawnSync('npx', ['--offline', 'mnemoscope', 'import', dir, '--agent', agent, '--url', srv.url], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, MNEMOSCOPE_API_KEY: srv.key },
+  });
+  expect(r.status, r.stderr + r.stdout).toBe(0);
+}
+
 beforeAll(async () => {
   ({ browser, page } = await launchPage());
-});
+  // A second real workspace, written by the reference bridge (its README), and a copy with two stored values changed.
+  importWorkspace(OPS, 'ops-copilot');
+  const tampered = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-ucs-tampered-'));
+  cpSync(path.resolve(root, OPS), tampered, { recursive: true });
+  const file = path.join(tampered, 'ucs/state/torusfield_state.json');
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  doc.graph.edges[218].w = 3.1;
+  doc.policy.edge_bias['5'] = 1;
+  writeFileSync(file, JSON.stringify(doc));
+  importWorkspace(tampered, 'ops-tampered');
+}, 120_000);
 afterAll(async () => browser?.close());
 
 describe('substrate field', () => {
@@ -49,16 +73,52 @@ describe('substrate field', () => {
       .toBe('step 600 (21 of 21)');
   });
 
-  it('steps the field forward from a snapshot with the reference dynamics', async () => {
+  it('simulates bridge ticks from the snapshot shown, by the reference dynamics, and says what a tick is', async () => {
     await open(page, `${srv.url}/substrate/aegis-demo`);
-    await page.getByTestId('simulate-1').click();
-    expect(await page.getByTestId('simulated').textContent()).toBe('simulated +1 from t 600');
+    const advisory = dynamics.scenarios.find((x) => x.name === 'advisory')!;
+    const at = (n: number) => advisory.checkpoints.find((c) => c.n === n)!;
+    // One tick: the reference's figure for the cell θ 3, φ 7 after one consult (no context) and one report.
+    await page.getByLabel('Ticks to simulate').fill('1');
+    const button = page.getByTestId('simulate');
+    expect(await button.getAttribute('title')).toMatch(/^One tick is one bridge consult then one report.*“neutral”/);
+    await button.click();
+    await expect
+      .poll(() => page.getByTestId('simulated').textContent())
+      .toContain(
+        '+1 bridge tick from t 600, the latest state (snapshots/torusfield_state.00399.json) → t 601, cursor web_fetch',
+      );
     const canvas = page.locator('[data-testid=heatmap] canvas');
     const box = (await canvas.boundingBox())!;
     const cell = box.width / 32;
     await page.mouse.move(box.x + 7.5 * cell, box.y + 3.5 * cell);
-    const expected = stepField('energy', state.state.fields.energy, 24, 32, 1)[3 * 32 + 7]!;
-    expect(Number(await page.getByTestId('cell-value').textContent())).toBeCloseTo(expected, 3);
+    await page.getByTestId('heatmap-tooltip').waitFor();
+    expect(Number(await page.getByTestId('cell-value').textContent())).toBeCloseTo(at(1).fields.energy[3 * 32 + 7]!, 3);
+    // 34 more: the field after 35 ticks, as the reference left it.
+    await page.getByLabel('Ticks to simulate').fill('34');
+    await button.click();
+    await expect.poll(() => page.getByTestId('simulated').textContent()).toContain('→ t 635, cursor foundry_research');
+    const energy = at(35).fields.energy;
+    const sum = energy.reduce((x, y) => x + y, 0);
+    expect(await page.getByTestId('field-stats').textContent()).toBe(
+      `energy: min ${Math.min(...energy).toFixed(3)} · max ${Math.max(...energy).toFixed(3)} · Σ ` +
+        `${Math.round(sum).toLocaleString('en-US')}`,
+    );
+    expect(await page.getByTestId('simulated').textContent()).toContain(
+      '35 reports along an edge, 0 jumps, 7 φ-cycles',
+    );
+    await page.getByRole('button', { name: 'back to stored' }).click();
+    expect(await page.getByTestId('simulated').count()).toBe(0);
+  });
+
+  it('simulates from an older snapshot and names it', async () => {
+    await open(page, `${srv.url}/substrate/ops-copilot`);
+    await page.getByLabel('Snapshot').fill('5');
+    await expect.poll(() => page.getByTestId('snapshot-readout').textContent()).toBe('step 250 (6 of 7)');
+    await page.getByLabel('Ticks to simulate').fill('10');
+    await page.getByTestId('simulate').click();
+    await expect
+      .poll(() => page.getByTestId('simulated').textContent())
+      .toMatch(/^simulated \+10 bridge ticks from snapshot t 250 \(snapshots\/torusfield_state\.00250\.json\) → t 260/);
   });
 
   it('shows the difference of two snapshots on a diverging scale', async () => {
@@ -153,27 +213,78 @@ describe('consult samples', () => {
   });
 });
 
-describe('routing explained', () => {
-  it("breaks the cursor's outgoing edges into their terms, in the router's order", async () => {
+describe('what would the substrate do?', () => {
+  const demo = substrateFromFiles(state, demoIndex);
+  const rows = () => page.locator('[data-testid=routing] tbody tr');
+
+  it('without a context: the advice on the latest state, every edge out of the cursor, no penalty', async () => {
     await open(page, `${srv.url}/substrate/aegis-demo`);
-    const rows = page.locator('[data-testid=routing] tbody tr');
-    await expect.poll(() => rows.count()).toBeGreaterThan(0);
-    const ctx = Object.fromEntries(
-      nodePositions(state.graph.nodes, state.injection_schedule, 24, 32).map((p) => [
-        p.name,
-        state.state.fields.context_energy[p.theta * 32 + p.phi],
-      ]),
+    await expect.poll(() => rows().count()).toBeGreaterThan(0);
+    const state = page.getByTestId('consult-state');
+    expect(await state.textContent()).toContain(
+      'on t 600, the latest state (snapshots/torusfield_state.00399.json), cursor sessions_spawn',
     );
-    const expected = scoreOutgoing(state.graph.edges, state.cursor.node, {
-      bias: state.policy.edge_bias,
-      contextEnergy: ctx,
-    });
-    expect(await rows.count()).toBe(expected.length);
-    expect(await page.locator('[data-testid=routing] .panel-head').textContent()).toContain(
-      `Routing from ${state.cursor.node}`,
+    const expected = routeContext(demo, '', { now: Date.now() });
+    const printed = routing.cases.find((c) => c.input.context === '')!.printed.suggested_paths;
+    expect(await rows().evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-to')))).toEqual(
+      expected.paths.map((p) => p.to),
     );
-    const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-to')));
-    expect(shown).toEqual(expected.map((e) => e.to));
+    expect(await rows().first().locator('[data-cell=score]').textContent()).toBe(printed[0]!.score.toFixed(4));
+    expect(await page.getByTestId('resolved').textContent()).toContain('none');
+    expect(new Set(await page.locator('[data-testid=routing] [data-cell=penalty]').allTextContents())).toEqual(
+      new Set(['0']),
+    );
+  });
+
+  it('for a stored context: the reference’s routing, penalties and dead ends, beside the stored advisory', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    const want = routing.cases.find((c) => c.input.context === 'research the 502 errors in nginx logs')!.printed;
+    const sample = page.locator('option', { hasText: '#300 research the 502 errors in nginx logs' });
+    await page.getByLabel('Pick a stored context').selectOption({ label: (await sample.textContent())! });
+    expect(await page.getByLabel('Context the agent consults with').inputValue()).toBe(
+      'research the 502 errors in nginx logs',
+    );
+    await expect.poll(() => rows().first().getAttribute('data-to')).toBe('subagents');
+    const shown = await rows().evaluateAll((trs) =>
+      trs
+        .slice(0, 6)
+        .map((tr) => [
+          tr.getAttribute('data-to'),
+          tr.querySelector('[data-cell=score]')!.textContent,
+          tr.querySelector('[data-cell=penalty]')!.textContent,
+        ]),
+    );
+    expect(shown.slice(0, want.suggested_paths.length)).toEqual(
+      want.suggested_paths.map((p) => [p.to, p.score.toFixed(4), p.penalty ? `−${p.penalty.toFixed(3)}` : '0']),
+    );
+    expect(await page.locator('[data-testid=resolved] .chip').allTextContents()).toEqual(want.resolved_capabilities);
+    const hits = page.locator('[data-testid=consult-dead-ends] li:not(.faint)');
+    expect((await hits.allTextContents()).map((t) => t.split(' ')[0] + ' ' + t.split(' ')[1])).toEqual(
+      want.dead_ends.map((d) => d.topic.split(' ').slice(0, 2).join(' ')),
+    );
+    // The stored sample #300 was given from another cursor: the two advisories side by side, the difference said.
+    const compare = page.getByTestId('stored-advisory');
+    expect(await compare.textContent()).toContain('Beside the stored advisory #300');
+    expect(await page.getByTestId('advice-match').textContent()).toBe(
+      'differs: it was given from edit, the cursor is now sessions_spawn',
+    );
+  });
+
+  it('on an imported workspace, recomputes the stored advisory to the printed digit', async () => {
+    await open(page, `${srv.url}/substrate/ops-copilot`);
+    const sample = page.locator('option', { hasText: '#65 audit who changed the firewall rules' });
+    await page.getByLabel('Pick a stored context').selectOption({ label: (await sample.textContent())! });
+    await expect.poll(() => page.getByTestId('advice-match').textContent()).toBe('same paths and printed scores');
+    const penalised = rows().filter({ has: page.locator('[data-cell=penalty]', { hasText: '−' }) });
+    expect(await penalised.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-to')))).toEqual([
+      'foundry_track_outcome',
+    ]);
+    expect(await penalised.locator('[data-cell=penalty]').textContent()).toBe('−0.750');
+    expect(await rows().first().locator('[data-cell=score]').textContent()).toBe('1.4542');
+    // Typed by keyboard: the advice follows the text.
+    await page.getByLabel('Context the agent consults with').fill('monitor queue depth and consumer lag');
+    await expect.poll(() => rows().first().getAttribute('data-to')).toBe('foundry_metrics');
+    expect(await page.getByTestId('advice-match').textContent()).toBe('same paths and printed scores');
   });
 });
 
@@ -182,7 +293,9 @@ describe('dead ends', () => {
     await open(page, `${srv.url}/substrate/aegis-demo/dead-ends`);
     expect(await page.locator('[data-testid=dead-ends] tbody tr').count()).toBe(9);
     await page.getByLabel('Would this reopen?').fill('foundry_get_insights output changed after the upgrade');
-    await expect.poll(() => page.getByTestId('reopen-summary').textContent()).toBe('1 dead end could reopen');
+    await expect
+      .poll(() => page.getByTestId('reopen-summary').textContent())
+      .toBe('Mnemoscope’s relevance: 1 dead end could reopen');
     const first = page.locator('[data-testid=dead-ends] tbody tr').first();
     expect(await first.textContent()).toContain('foundry_get_insights for research');
     expect(await first.locator('mark.hit').allTextContents()).toEqual(['foundry_get_insights', 'output', 'changed']);
@@ -190,11 +303,95 @@ describe('dead ends', () => {
     await page.getByLabel('Would this reopen?').fill('that flaky ingestion job');
     await expect
       .poll(() => page.getByTestId('reopen-summary').textContent())
-      .toMatch(/^No dead end’s reopen conditions match this\. · [1-9]\d* related by a capability or keyword only$/);
+      .toMatch(
+        new RegExp(
+          '^Mnemoscope’s relevance: No dead end’s reopen conditions match this\\. · [1-9]\\d* related by a ' +
+            'capability or keyword only$',
+        ),
+      );
     expect(await first.getByTestId('reopen-match').textContent()).toBe('related · names its flaky, ingestion, job');
     expect(await page.getByText(/could reopen ·/).count()).toBe(0);
     await page.getByLabel('Search dead ends').fill('flaky');
     await expect.poll(() => page.locator('[data-testid=dead-ends] tbody tr').count()).toBe(3);
+  });
+});
+
+describe('would this reopen? — the bridge’s verdict and, apart, the app’s relevance', () => {
+  it('shows the dead ends the bridge matches, flags, scores and returns, and the penalty on routing', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo/dead-ends`);
+    const probe = reopenRef.probes.find((p) => p.context === 'we have new evidence')!;
+    await page.getByLabel('Would this reopen?').fill(probe.context);
+    const verdict = page.getByTestId('reference-verdict');
+    await expect
+      .poll(() => page.getByTestId('verdict-summary').textContent())
+      .toMatch(/^Consult would return 3 of 10 matching dead ends, 3 flagged as reopened\./);
+    expect(await verdict.getByTestId('reopen-flag').allTextContents()).toEqual(
+      probe.matches.map(() => 'reopen: evidence, new'),
+    );
+    expect(await verdict.locator('tbody tr:not(.dim)').count()).toBe(3);
+    const penalties = Object.entries(probe.routingPenalty!)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([c, p]) => `${c} −${p.toFixed(2)}`);
+    expect(await page.locator('[data-testid=verdict-penalty] .chip').allTextContents()).toEqual(penalties);
+    // The app's own ranking, labelled apart, finds nothing in these words.
+    expect(await page.getByTestId('reopen-summary').textContent()).toBe(
+      'Mnemoscope’s relevance: No dead end’s reopen conditions match this.',
+    );
+  });
+
+  it('resolves capabilities through the keyword map and decays by age, as the bridge does today', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo/dead-ends`);
+    await page.getByLabel('Would this reopen?').fill('time for an audit');
+    const v = referenceReopen('time for an audit', bridgeIndexOf(demoIndex).deadEnds, { now: Date.now() });
+    await expect
+      .poll(() => page.getByTestId('verdict-summary').textContent())
+      .toContain(`Consult would return 3 of ${v.matches.length} matching dead ends, none flagged as reopened.`);
+    expect(await page.getByTestId('verdict-summary').textContent()).toContain(
+      `resolved capabilities: ${v.resolvedCapabilities.join(', ')}`,
+    );
+    const first = page.locator('[data-testid=reference-verdict] tbody tr').first();
+    expect(await first.locator('td').nth(7).textContent()).toBe(v.matches[0]!.score.toFixed(3));
+  });
+});
+
+describe('audit', () => {
+  it('replays the demo’s action log by the reference’s rules: 0 disagreements, and its differentiation', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo/audit`);
+    expect(await page.getByTestId('audit-verdict').textContent()).toBe(
+      '0 disagreements across 21 states and 400 log lines',
+    );
+    const replayed = await page.getByTestId('audit-replayed').textContent();
+    expect(replayed).toContain('t 201');
+    expect(replayed).toMatch(/Log lines replayed399/);
+    expect(replayed).toMatch(/φ-cycles80/);
+    const stored = page.getByTestId('differentiation-stored');
+    const want = auditRef.differentiation.storedSamples;
+    expect(await stored.getByTestId('differentiation-verdict').textContent()).toBe('works');
+    expect(await stored.textContent()).toContain(
+      `advisory variance ${want.variance.toFixed(4)} · distinct top-1 ${want.uniqueTop1} of ${want.contexts} contexts`,
+    );
+    expect(await page.getByTestId('disagreements').count()).toBe(0);
+  });
+
+  it('on imported workspaces: none in the bridge’s own, each changed value in the tampered copy', async () => {
+    await open(page, `${srv.url}/substrate/ops-copilot/audit`);
+    expect(await page.getByTestId('audit-verdict').textContent()).toBe(
+      '0 disagreements across 7 states and 60 log lines',
+    );
+    expect(await page.getByTestId('differentiation-current').textContent()).toContain('distinct top-1 3 of 7 contexts');
+    await open(page, `${srv.url}/substrate/ops-tampered/audit`);
+    expect(await page.getByTestId('audit-verdict').textContent()).toBe(
+      '3 disagreements across 7 states and 60 log lines',
+    );
+    const rows = page.locator('[data-testid=disagreements] tbody tr');
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-kind')))).toEqual([
+      'weight_clamp',
+      'edge_weight',
+      'policy_bias',
+    ]);
+    expect(await rows.first().textContent()).toContain('3.1');
+    await page.getByRole('button', { name: /^policy bias 1$/ }).click();
+    await expect.poll(() => rows.count()).toBe(1);
   });
 });
 

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
 import { MemoryText } from '@/components/ui/memory-text';
 import { printedPathParts, type PrintedPath } from '@/lib/ucs/substrate-sim';
-import { PartsLegend, TermsBar } from './routing-panel';
+import { PartsLegend, TermsBar, termsDomain } from './terms-bar';
 
 /** What the bridge advised when consulted: per stored sample, its suggested paths with the terms of each score. */
 export function ConsultSamples({ agent }: { agent: string }) {
@@ -28,7 +28,7 @@ export function ConsultSamples({ agent }: { agent: string }) {
           const paths = c.suggested_paths ?? [];
           // The printed penalty and context boost already carry ε and δ: the bars add up to the printed score.
           const rows = paths.map((x) => ({ x, parts: printedPathParts(x) }));
-          const scale = Math.max(1e-9, ...rows.map((r) => Object.values(r.parts).reduce((a, v) => a + Math.abs(v), 0)));
+          const domain = termsDomain(rows.map((r) => r.parts));
           return (
             <div key={k}>
               <div>
@@ -48,7 +48,7 @@ export function ConsultSamples({ agent }: { agent: string }) {
                         {x.score.toFixed(3)}
                       </td>
                       <td>
-                        <TermsBar parts={parts} scale={scale} />
+                        <TermsBar parts={parts} domain={domain} />
                       </td>
                     </tr>
                   ))}

@@ -1,14 +1,17 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import type { RouterOutputs } from '@/components/trpc/outputs';
 import { MemoryText } from '@/components/ui/memory-text';
 import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
-import { highlight, wouldReopen } from '@/lib/ucs/reopen';
-import { fmtInt } from '@/lib/format';
+import { highlight, referenceReopen, wouldReopen } from '@/lib/ucs/reopen';
+import { REFERENCE_RULES } from '@/lib/ucs/reference';
+import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
+import { fmtDateTime, fmtInt } from '@/lib/format';
+import { SubstrateCrumbs, SubstrateTabs } from './tabs';
 
 function Marked({ text, marks }: { text: string; marks: string[] }) {
   return (
@@ -26,10 +29,14 @@ function Marked({ text, marks }: { text: string; marks: string[] }) {
   );
 }
 
-/** The agent's dead ends, searchable, with a "would this reopen?" box over their reopen conditions. */
+/**
+ * The agent's dead ends, searchable, with a "would this reopen?" box: the reference bridge's verdict on the situation
+ * (what its consult would return and penalise) and, apart, Mnemoscope's ranked relevance over the reopen conditions.
+ */
 export function DeadEnds({ agent }: { agent: string }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.substrate.deadEnds.queryOptions({ agent }));
+  const index = useQuery(trpc.substrate.bridgeIndex.queryOptions({ agent }));
   const focus = useFocus(!!q.data);
   const [search, setSearch] = useState('');
   const [situation, setSituation] = useState('');
@@ -56,13 +63,7 @@ export function DeadEnds({ agent }: { agent: string }) {
 
   return (
     <>
-      <div className="crumbs">
-        <Link href="/substrate">Substrate</Link> /{' '}
-        <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">
-          {agent}
-        </Link>{' '}
-        / dead ends
-      </div>
+      <SubstrateCrumbs agent={agent} page="dead ends" />
       <div className="page-head">
         <div>
           <h1>Dead ends</h1>
@@ -81,10 +82,11 @@ export function DeadEnds({ agent }: { agent: string }) {
           style={{ width: 280 }}
         />
       </div>
+      <SubstrateTabs agent={agent} />
       <div className="panel panel-body" style={{ marginBottom: 14 }}>
         <label className="label-sm" htmlFor="situation">
-          Would this reopen? Describe a situation: dead ends whose reopen conditions it meets come first, matched words
-          marked.
+          Would this reopen? Describe a situation: the bridge’s own verdict below, and Mnemoscope’s ranked relevance
+          (its reopen conditions met first, matched words marked) in the list.
         </label>
         <textarea
           id="situation"
@@ -97,6 +99,7 @@ export function DeadEnds({ agent }: { agent: string }) {
         />
         {sit.trim() ? (
           <div className="muted" style={{ marginTop: 6 }} data-testid="reopen-summary">
+            <b>Mnemoscope’s relevance:</b>{' '}
             {reopening
               ? `${reopening} dead end${reopening > 1 ? 's' : ''} could reopen`
               : 'No dead end’s reopen conditions match this.'}
@@ -104,8 +107,15 @@ export function DeadEnds({ agent }: { agent: string }) {
           </div>
         ) : null}
       </div>
+      {sit.trim() ? <ReferenceVerdict situation={sit} index={index.data} /> : null}
       {q.error ? <ErrorBox error={q.error} /> : null}
+      {index.error ? <ErrorBox error={index.error} /> : null}
       <div className="panel">
+        <h2 className="panel-head panel-title">
+          <span>
+            Mnemoscope’s ranked relevance <span className="faint">(not the bridge’s)</span>
+          </span>
+        </h2>
         <table className="data" data-testid="dead-ends">
           <thead>
             <tr>
@@ -167,5 +177,120 @@ export function DeadEnds({ agent }: { agent: string }) {
         ) : null}
       </div>
     </>
+  );
+}
+
+type IndexView = RouterOutputs['substrate']['bridgeIndex'];
+const f2 = (v: number) => v.toFixed(2);
+
+/**
+ * What the reference bridge's consult does with the situation (lib/ucs/reopen.ts `referenceReopen`): which dead
+ * ends match and why, reopen flags, score and decay, the top 3 it returns and the penalty those put on routing.
+ */
+function ReferenceVerdict({ situation, index }: { situation: string; index: IndexView | undefined }) {
+  // Ages are whole days: one clock reading per visit.
+  const [now] = useState(() => Date.now());
+  const v = useMemo(
+    () =>
+      index
+        ? referenceReopen(situation, index.deadEnds, {
+            now,
+            methodology: index.methodology,
+            nodes: index.nodes ?? undefined,
+          })
+        : null,
+    [situation, index, now],
+  );
+  if (!index || !v) return <div className="panel panel-body skeleton" style={{ height: 120, marginBottom: 14 }} />;
+  const penalties = Object.entries(v.routingPenalty).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const reopened = v.returned.filter((m) => m.reopenTriggered).length;
+  return (
+    <div className="panel" style={{ marginBottom: 14 }} data-testid="reference-verdict">
+      <h2 className="panel-head panel-title">
+        <span>The reference bridge’s verdict</span>
+        <span className="faint head-note">
+          {index.from === 'index' ? 'dead ends in the stored index’s order' : 'no index stored: the dead-end rows'} ·
+          ages at {fmtDateTime(new Date(now))}
+        </span>
+      </h2>
+      <div className="panel-body">
+        <p style={{ marginTop: 0 }} data-testid="verdict-summary">
+          {v.matches.length
+            ? `Consult would return ${v.returned.length} of ${v.matches.length} matching dead ends` +
+              (reopened ? `, ${reopened} flagged as reopened` : ', none flagged as reopened') +
+              '.'
+            : 'Consult would return no dead end for this.'}{' '}
+          <span className="muted">
+            Words: {v.words.length ? v.words.join(', ') : 'none'} · resolved capabilities:{' '}
+            {v.resolvedCapabilities.length ? v.resolvedCapabilities.join(', ') : 'none'}.
+          </span>
+        </p>
+        {v.matches.length ? (
+          <table className="data compact">
+            <thead>
+              <tr>
+                <th className="num">#</th>
+                <th>Dead end</th>
+                <th>Keywords (2 each)</th>
+                <th>Capabilities (3 each)</th>
+                <th>Reopen words</th>
+                <th className="num">Base</th>
+                <th className="num">Age · decay</th>
+                <th className="num">Score</th>
+                <th>Returned</th>
+              </tr>
+            </thead>
+            <tbody>
+              {v.matches.map((m) => (
+                <tr key={m.position} data-verdict={m.deadEnd.id} className={m.returned ? undefined : 'dim'}>
+                  <td className="num faint">{m.position + 1}</td>
+                  <td>
+                    <MemoryText text={m.deadEnd.topic ?? m.deadEnd.id} />
+                  </td>
+                  <td className="mono">{m.keywordHits.join(', ') || '—'}</td>
+                  <td className="mono">{m.capabilityHits.join(', ') || '—'}</td>
+                  <td>
+                    {m.reopenTriggered ? (
+                      <span className="badge warn" data-testid="reopen-flag">
+                        reopen: {m.reopenMatched.join(', ')}
+                      </span>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td className="num mono">{f2(m.baseScore)}</td>
+                  <td className="num mono nowrap">
+                    {m.ageDays === null ? 'no date · 1' : `${m.ageDays} d · ${m.decay.toFixed(3)}`}
+                  </td>
+                  <td className="num mono">{m.score.toFixed(3)}</td>
+                  <td>
+                    {m.returned ? <span className="badge accent">top {REFERENCE_RULES.maxDeadEndHits}</span> : '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+        <p className="muted" style={{ marginBottom: 0 }} data-testid="verdict-penalty">
+          {penalties.length ? (
+            <>
+              Penalty on routing towards:{' '}
+              {penalties.map(([c, p]) => (
+                <span key={c} className="chip mono">
+                  {c} −{p.toFixed(2)}
+                </span>
+              ))}
+              <span className="faint">
+                {' '}
+                (ε {ROUTING_DEFAULTS.epsilon} for each returned dead end naming the capability, directly or through a
+                keyword)
+              </span>
+            </>
+          ) : (
+            'No penalty on routing.'
+          )}
+        </p>
+      </div>
+    </div>
   );
 }

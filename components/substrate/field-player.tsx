@@ -1,21 +1,24 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { useWidth } from '@/components/ui/use-width';
 import { fieldDiff, fieldExtent, nodePositions } from '@/lib/ucs/field';
-import { FIELD_DEFAULTS, stepField } from '@/lib/ucs/dynamics';
+import { FIELD_DEFAULTS } from '@/lib/ucs/dynamics';
+import { REFERENCE_RULES } from '@/lib/ucs/reference';
+import { simulateTicks, type SimulatedRun } from '@/lib/ucs/substrate-sim';
 import { fmtInt } from '@/lib/format';
 import { RoutingPanel } from './routing-panel';
 import { ConsultSamples } from './consult-samples';
 import { CapabilityGraph } from './capability-graph';
 import { ArtifactsPanel, type ArtifactRow } from './artifacts-panel';
 import { useSubstrate } from './store';
-import type { EdgeParams } from '@/lib/ucs/routing';
+import { SubstrateTabs } from './tabs';
 import { TorusHeatmap } from './torus-heatmap';
+import { stateLabel, useSubstrateState } from './use-substrate';
 
 /** Edge indexes of the artifacts of one kind (wormholes and resonances sit on edges). */
 function edgesOf(artifacts: ArtifactRow[], kind: string): Set<number> {
@@ -26,8 +29,29 @@ function edgesOf(artifacts: ArtifactRow[], kind: string): Set<number> {
   );
 }
 
+const OUTCOMES = ['neutral', 'success', 'partial', 'failure'] as const;
+const MAX_TICKS = 500;
+const fmtField = (v: number) => (Math.abs(v) >= 1000 ? fmtInt(v) : v.toFixed(Math.abs(v) >= 100 ? 1 : 3));
+
+/** What one simulated tick is, in the words of the reference's operations (the button's tooltip and the note). */
+export function tickText(outcome: string) {
+  const R = REFERENCE_RULES;
+  return (
+    `One tick is one bridge consult then one report, as the reference runs them. Consult with no context: the ` +
+    `context-energy field is zeroed, then ${R.consultWarmupSteps} rounds of energy diffusion (α_θ ` +
+    `${FIELD_DEFAULTS.thetaMix}, α_φ ${FIELD_DEFAULTS.phiMix}), decay ×${FIELD_DEFAULTS.decay} of every field but ` +
+    `context energy, and the injection schedule. Report of the consult's first suggested path as “${outcome}”: its ` +
+    `edge reinforced (w ← clamp(w + ${R.reinforceLr}·(r − c − 0.5), ±${R.weightClamp})), ` +
+    `${R.reportEnergyMagnitude} injected at it, one more round, the cursor moves there, t + 1; every ` +
+    `${R.phiReportInterval}th report a φ-cycle harvests artifacts, updates the policy bias and adds artifact mass to ` +
+    `memory.`
+  );
+}
+
 /**
- * The field of one agent over its snapshots: a heatmap with a slider and player, or the difference of two snapshots.
+ * The field of one agent over its snapshots: a heatmap with a slider and player, the difference of two snapshots, or
+ * the shown snapshot run forward by the reference's bridge ticks; below, the capability graph, the artifacts and what
+ * the bridge would advise for a context.
  */
 export function FieldPlayer({ agent }: { agent: string }) {
   const trpc = useTRPC();
@@ -39,8 +63,10 @@ export function FieldPlayer({ agent }: { agent: string }) {
   const [playing, setPlaying] = useState(false);
   const [diffFrom, setDiffFrom] = useState<number | null>(null);
   const [sqrt, setSqrt] = useState(false);
-  // Simulated steps forward from the shown snapshot (reset when the snapshot or field changes).
-  const [sim, setSim] = useState<{ key: string; steps: number }>({ key: '', steps: 0 });
+  // Bridge ticks simulated from the shown snapshot (not shown once another snapshot is), extended click by click.
+  const [sim, setSim] = useState<{ t: number; run: SimulatedRun } | null>(null);
+  const [ticksAsked, setTicksAsked] = useState(5);
+  const [outcome, setOutcome] = useState<(typeof OUTCOMES)[number]>('neutral');
   const series = useQuery(trpc.substrate.fieldSeries.queryOptions({ agent, field }));
   const [ref, width] = useWidth<HTMLDivElement>(900);
   const n = series.data?.length ?? 0;
@@ -64,25 +90,20 @@ export function FieldPlayer({ agent }: { agent: string }) {
   }, [playing, n]);
 
   const frame = series.data?.[i];
+  // Not fetched frame by frame while playing: the consult and the graph catch up when it stops.
+  const state = useSubstrateState(agent, frame?.t, !!frame && !playing);
+  const substrate = state.stale ? null : state.substrate;
+  const run = sim && substrate && sim.t === frame?.t ? sim.run : null;
+  const ticks = run?.ticks.length ?? 0;
+  const simulated = run?.state ?? null;
+  const simValues = simulated ? (simulated.fields[field] ?? null) : null;
   const base = diffFrom !== null ? series.data?.[diffFrom] : undefined;
-  const simKey = `${field}@${frame?.t}`;
-  const simSteps = sim.key === simKey ? sim.steps : 0;
-  const stepped = useMemo(
-    () =>
-      frame?.values && simSteps
-        ? stepField(field, frame.values, frame.thetaBins, frame.phiBins, simSteps)
-        : (frame?.values ?? null),
-    [frame, field, simSteps],
-  );
-  const values = useMemo(
-    () => (stepped ? (base?.values ? fieldDiff(base.values, stepped) : stepped) : null),
-    [stepped, base],
-  );
-  // One colour scale for the whole series, so frames are comparable while playing.
+  const shown = simulated ? simValues : (frame?.values ?? null);
+  const values = useMemo(() => (shown ? (base?.values ? fieldDiff(base.values, shown) : shown) : null), [shown, base]);
+  // One colour scale for the whole series, so frames are comparable while playing; a simulation may go beyond it.
   const domain = useMemo<[number, number]>(() => {
     if (diffFrom !== null && values) return fieldExtent(values);
-    let lo = Infinity;
-    let hi = -Infinity;
+    let [lo, hi] = values ? fieldExtent(values) : [Infinity, -Infinity];
     for (const s of series.data ?? []) {
       if (!s.values) continue;
       const [a, b] = fieldExtent(s.values);
@@ -91,21 +112,21 @@ export function FieldPlayer({ agent }: { agent: string }) {
     }
     return lo === Infinity ? [0, 1] : [lo, hi];
   }, [series.data, diffFrom, values]);
+  const stats = useMemo(() => {
+    if (!values) return null;
+    const [lo, hi] = fieldExtent(values);
+    return { lo, hi, sum: values.reduce((a, v) => a + v, 0) };
+  }, [values]);
   const nodes = useMemo(
     () =>
       frame ? nodePositions(meta.data?.nodes ?? [], meta.data?.schedule ?? null, frame.thetaBins, frame.phiBins) : [],
     [frame, meta.data],
   );
   const snap = snaps[i];
-  const routing = useQuery({
-    ...trpc.substrate.routing.queryOptions({ agent, t: frame?.t ?? -1 }),
-    enabled: !!frame,
-    placeholderData: keepPreviousData,
-  });
   const artifactsQ = useQuery(trpc.substrate.fieldArtifacts.queryOptions({ agent }));
-  const graph = routing.data?.graph as { nodes?: string[]; edges?: EdgeParams[] } | null | undefined;
-  const graphNodes = useMemo(() => graph?.nodes ?? [], [graph]);
-  const graphEdges = useMemo(() => graph?.edges ?? [], [graph]);
+  const shownState = state.substrate;
+  const graphNodes = useMemo(() => shownState?.nodes ?? [], [shownState]);
+  const graphEdges = useMemo(() => shownState?.edges ?? [], [shownState]);
   const artifacts = useMemo(() => (artifactsQ.data ?? []) as ArtifactRow[], [artifactsQ.data]);
   const { wormholes, resonances } = useMemo(
     () => ({ wormholes: edgesOf(artifacts, 'wormhole'), resonances: edgesOf(artifacts, 'resonance') }),
@@ -122,10 +143,18 @@ export function FieldPlayer({ agent }: { agent: string }) {
       : selNode
         ? [selNode]
         : [];
-  const cursor =
-    snap?.cursor && typeof snap.cursor.theta === 'number' && typeof snap.cursor.phi === 'number'
+  const cursor = simulated
+    ? simulated.cursor
+    : snap?.cursor && typeof snap.cursor.theta === 'number' && typeof snap.cursor.phi === 'number'
       ? { theta: snap.cursor.theta, phi: snap.cursor.phi, node: snap.cursor.node }
       : null;
+  // Only the ticks added are computed (about 1 ms a tick).
+  const simulate = () => {
+    if (!frame || !substrate) return;
+    const add = Math.min(MAX_TICKS - ticks, Math.max(1, Math.round(ticksAsked) || 1));
+    const more = simulateTicks(run?.state ?? substrate, add, { step: { success: outcome } });
+    setSim({ t: frame.t, run: { state: more.state, ticks: [...(run?.ticks ?? []), ...more.ticks] } });
+  };
 
   if (meta.error) return <ErrorBox error={meta.error} />;
   return (
@@ -145,12 +174,6 @@ export function FieldPlayer({ agent }: { agent: string }) {
           </div>
         </div>
         <div className="toolbar">
-          <Link className="btn" href={`/substrate/${encodeURIComponent(agent)}/judgment`}>
-            Judgment
-          </Link>
-          <Link className="btn" href={`/substrate/${encodeURIComponent(agent)}/dead-ends`}>
-            Dead ends
-          </Link>
           <select className="select" aria-label="Field" value={field} onChange={(e) => setField(e.target.value)}>
             {(fields.length ? fields : ['energy']).map((f) => (
               <option key={f}>{f}</option>
@@ -177,6 +200,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
           </label>
         </div>
       </div>
+      <SubstrateTabs agent={agent} />
       <div className="panel player" data-testid="field-player">
         <div className="player-controls">
           <button
@@ -205,41 +229,91 @@ export function FieldPlayer({ agent }: { agent: string }) {
               ({i + 1} of {n})
             </span>
           </span>
-          {cursor?.node ? <span className="badge accent">cursor: {cursor.node}</span> : null}
-          <span
-            className="toolbar"
-            title={
-              `Diffusion α_θ ${FIELD_DEFAULTS.thetaMix}, α_φ ${FIELD_DEFAULTS.phiMix}; ` +
-              `decay λ ${FIELD_DEFAULTS.decay}; context energy is not decayed`
-            }
-          >
-            <button
-              type="button"
-              className="btn"
-              onClick={() => setSim({ key: simKey, steps: simSteps + 1 })}
-              data-testid="simulate-1"
-            >
-              step +1
-            </button>
-            <button type="button" className="btn" onClick={() => setSim({ key: simKey, steps: simSteps + 25 })}>
-              +25
-            </button>
-            {simSteps ? (
-              <>
-                <span className="badge warn" data-testid="simulated">
-                  simulated +{simSteps} from t {frame?.t}
-                </span>
-                <button type="button" className="link-btn" onClick={() => setSim({ key: '', steps: 0 })}>
-                  back to stored
-                </button>
-              </>
-            ) : null}
-          </span>
+          {cursor?.node ? (
+            <span className={simulated ? 'badge warn' : 'badge accent'}>
+              {simulated ? 'simulated cursor' : 'cursor'}: {cursor.node}
+            </span>
+          ) : null}
         </div>
+        <div className="sim-controls" role="group" aria-label="Simulate bridge ticks">
+          <label className="muted nowrap">
+            Ticks{' '}
+            <input
+              className="input num-input"
+              type="number"
+              min={1}
+              max={MAX_TICKS}
+              value={ticksAsked}
+              onChange={(e) => setTicksAsked(Number(e.target.value))}
+              aria-label="Ticks to simulate"
+            />
+          </label>
+          <label className="muted nowrap">
+            reported as{' '}
+            <select
+              className="select"
+              aria-label="Outcome the simulated ticks report"
+              value={outcome}
+              onChange={(e) => {
+                setOutcome(e.target.value as (typeof OUTCOMES)[number]);
+                setSim(null);
+              }}
+            >
+              {OUTCOMES.map((o) => (
+                <option key={o}>{o}</option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            className="btn"
+            onClick={simulate}
+            disabled={!substrate || ticks >= MAX_TICKS}
+            title={tickText(outcome)}
+            data-testid="simulate"
+          >
+            Simulate +{Math.max(1, Math.round(ticksAsked) || 1)}
+          </button>
+          {ticks ? (
+            <button type="button" className="link-btn" onClick={() => setSim(null)}>
+              back to stored
+            </button>
+          ) : null}
+          {stats ? (
+            <span className="muted nowrap field-stats" data-testid="field-stats">
+              {diffFrom !== null ? `Δ ${field}` : field}: min {fmtField(stats.lo)} · max {fmtField(stats.hi)} · Σ{' '}
+              {fmtField(stats.sum)}
+            </span>
+          ) : null}
+        </div>
+        {run && state.meta ? (
+          <p className="sim-note" data-testid="simulated">
+            <span className="badge warn">simulated</span>{' '}
+            {`+${run.ticks.length} ${run.ticks.length === 1 ? 'bridge tick' : 'bridge ticks'} from `}
+            {`${stateLabel(state.meta)} → t ${run.state.t}`}, cursor{' '}
+            <span className="mono">{run.state.cursor.node}</span>
+            {' · '}
+            {run.ticks.filter((x) => x.routed).length} reports along an edge,{' '}
+            {run.ticks.filter((x) => x.action !== null && !x.routed).length} jumps,{' '}
+            {run.ticks.filter((x) => x.phi).length} φ-cycles. <span className="faint">{tickText(outcome)}</span>
+          </p>
+        ) : (
+          <p className="sim-note faint">
+            Simulate runs the shown snapshot forward by the reference bridge’s ticks (one consult and one report each),
+            with the dead ends and methodology of the stored index; the graph below stays as stored.
+          </p>
+        )}
       </div>
       <div className="panel panel-body" ref={ref}>
         {series.error ? <ErrorBox error={series.error} /> : null}
-        {frame && !frame.values ? <EmptyState title={`This snapshot has no “${field}” field`} /> : null}
+        {state.error ? <ErrorBox error={state.error} /> : null}
+        {frame && !shown ? (
+          <EmptyState
+            title={
+              simulated ? `The bridge does not simulate a “${field}” field` : `This snapshot has no “${field}” field`
+            }
+          />
+        ) : null}
         {frame && values ? (
           <TorusHeatmap
             thetaBins={frame.thetaBins}
@@ -254,16 +328,17 @@ export function FieldPlayer({ agent }: { agent: string }) {
             sqrt={sqrt}
             width={Math.min(width, 1100)}
           />
-        ) : !series.error ? (
+        ) : !series.error && !(frame && !shown) ? (
           <div className="skeleton" style={{ height: 300 }} />
         ) : null}
       </div>
+      <RoutingPanel agent={agent} substrate={state.substrate} meta={state.meta} indexFrom={state.index?.from ?? null} />
       <div className="substrate-row">
         <div className="panel">
           <div className="panel-head">
             Capability graph{' '}
             <span className="faint">
-              {graphNodes.length} capabilities · {graphEdges.length} edges · at step {frame?.t ?? '—'}
+              {graphNodes.length} capabilities · {graphEdges.length} edges · at step {state.meta?.t ?? '—'}
             </span>
           </div>
           <div className="panel-body">
@@ -271,13 +346,8 @@ export function FieldPlayer({ agent }: { agent: string }) {
               <CapabilityGraph
                 nodes={graphNodes}
                 edges={graphEdges}
-                cursor={cursor?.node ?? null}
-                bias={
-                  ((routing.data?.policy as { edge_bias?: Record<string, number> } | null)?.edge_bias ?? {}) as Record<
-                    string,
-                    number
-                  >
-                }
+                cursor={snap?.cursor?.node ?? null}
+                bias={shownState?.edgeBias ?? {}}
                 wormholes={wormholes}
                 resonances={resonances}
                 attractors={attractors}
@@ -289,7 +359,6 @@ export function FieldPlayer({ agent }: { agent: string }) {
         </div>
         <ArtifactsPanel artifacts={artifacts} edges={graphEdges} />
       </div>
-      {frame ? <RoutingPanel agent={agent} t={frame.t} /> : null}
       <ConsultSamples agent={agent} />
     </>
   );

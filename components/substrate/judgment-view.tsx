@@ -1,7 +1,6 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { SeriesChart } from '@/components/sessions/series-chart';
@@ -10,6 +9,7 @@ import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { perPoint } from '@/lib/charts/prepare-series';
 import { fmtInt } from '@/lib/format';
+import { SubstrateCrumbs, SubstrateTabs } from './tabs';
 
 const SUCCESS: Record<string, string> = { success: 'ok', partial: 'warn', failure: 'danger', neutral: '' };
 const fmt2 = (v: number | null) => (v === null ? '—' : v.toFixed(2));
@@ -55,13 +55,7 @@ export function JudgmentView({ agent }: { agent: string }) {
   if (q.error) return <ErrorBox error={q.error} />;
   return (
     <>
-      <div className="crumbs">
-        <Link href="/substrate">Substrate</Link> /{' '}
-        <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">
-          {agent}
-        </Link>{' '}
-        / judgment
-      </div>
+      <SubstrateCrumbs agent={agent} page="judgment" />
       <div className="page-head">
         <div>
           <h1>Judgment</h1>
@@ -73,6 +67,7 @@ export function JudgmentView({ agent }: { agent: string }) {
           </div>
         </div>
       </div>
+      <SubstrateTabs agent={agent} />
       {d ? (
         <div className="charts-row" style={{ gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' }}>
           <SeriesChart

@@ -1,117 +1,340 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { MemoryText } from '@/components/ui/memory-text';
 import { ErrorBox } from '@/components/ui/states';
-import { nodePositions } from '@/lib/ucs/field';
-import { scoreOutgoing, ROUTING_DEFAULTS, type EdgeParams } from '@/lib/ucs/routing';
-import { fmtRate } from '@/lib/format';
+import { fmtDateTime, fmtRate } from '@/lib/format';
+import { REFERENCE_RULES } from '@/lib/ucs/reference';
+import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
+import { printedPathParts, routeContext, type PrintedPath, type RouteResult } from '@/lib/ucs/substrate-sim';
+import type { SubstrateState } from '@/lib/ucs/substrate-sim';
+import { useSubstrate } from './store';
+import { PartsLegend, TermsBar, termsDomain } from './terms-bar';
+import { stateLabel } from './use-substrate';
 
-export const PARTS = [
-  ['utility', 'α·u', 'var(--series-1)'],
-  ['novelty', 'γ·n', 'var(--series-3)'],
-  ['weight', 'w', 'var(--series-2)'],
-  ['bias', 'b', 'var(--series-4)'],
-  ['context', 'δ·E_ctx', 'var(--ok)'],
-  ['cost', '−β·c', 'var(--danger)'],
-  ['penalty', '−ε·penalty', 'var(--warn)'],
-] as const;
+const f3 = (v: number) => (v === 0 ? '0' : v.toFixed(3));
+const f2 = (v: number) => v.toFixed(2);
 
-/** A score's terms as one stacked bar (negative terms paler), widths relative to `scale`. */
-export function TermsBar({ parts, scale }: { parts: Record<(typeof PARTS)[number][0], number>; scale: number }) {
+interface StoredSample {
+  k: number;
+  i: number;
+  context: string;
+  cursor: string | null;
+  paths: PrintedPath[];
+}
+
+/** consult_samples.json entries as far as the comparison reads them. */
+function storedSamples(raw: readonly Record<string, unknown>[]): StoredSample[] {
+  return raw.flatMap((s, k) => {
+    if (typeof s.context !== 'string') return [];
+    const c = (s.consult ?? {}) as { cursor?: unknown; suggested_paths?: unknown };
+    const paths = Array.isArray(c.suggested_paths) ? (c.suggested_paths as PrintedPath[]) : [];
+    return [
+      { k, i: typeof s.i === 'number' ? s.i : k, context: s.context, cursor: String(c.cursor ?? '') || null, paths },
+    ];
+  });
+}
+
+/**
+ * "What would the substrate do?": for a context typed or picked, the routing the reference bridge's consult would
+ * advise on the state shown (lib/ucs/substrate-sim.ts `routeContext`, in the browser): capabilities resolved, dead
+ * ends hit, every edge out of the cursor with its terms, probability and dead-end penalty; beside it the stored
+ * advisory when the context is one of the stored consult samples.
+ */
+export function RoutingPanel({
+  agent,
+  substrate,
+  meta,
+  indexFrom,
+}: {
+  agent: string;
+  substrate: SubstrateState | null;
+  meta: { t: number; source: string | null; latestT: number } | null;
+  /** Where the dead ends and methodology come from (`substrate.bridgeIndex`). */
+  indexFrom: 'index' | 'rows' | null;
+}) {
+  const trpc = useTRPC();
+  const contexts = useQuery(trpc.substrate.contexts.queryOptions({ agent }));
+  const samplesQ = useQuery(trpc.substrate.consultSamples.queryOptions({ agent }));
+  const { consult, setConsult } = useSubstrate();
+  const mine = consult.agent === agent ? consult : { agent, context: '', sample: null };
+  const context = useDeferredValue(mine.context);
+  // The dead ends' ages are whole days: one clock reading per visit.
+  const [now] = useState(() => Date.now());
+  const route = useMemo(
+    () => (substrate ? routeContext(substrate, context, { now }) : null),
+    [substrate, context, now],
+  );
+  const samples = useMemo(() => storedSamples(samplesQ.data ?? []), [samplesQ.data]);
+  const same = samples.filter((s) => s.context === context.trim());
+  const stored = same.find((s) => s.k === mine.sample) ?? same.at(-1) ?? null;
+  const pick = (value: string) => {
+    if (value.startsWith('s:')) {
+      const s = samples.find((x) => x.k === Number(value.slice(2)));
+      if (s) setConsult({ agent, context: s.context, sample: s.k });
+    } else if (value.startsWith('j:')) setConsult({ agent, context: value.slice(2), sample: null });
+  };
+
   return (
-    <div className="stack" title={PARTS.map(([k, label]) => `${label} ${parts[k].toFixed(3)}`).join(' · ')}>
-      {PARTS.map(([k, , c]) =>
-        parts[k] ? (
-          <span
-            key={k}
-            style={{ width: `${(100 * Math.abs(parts[k])) / scale}%`, background: c, opacity: parts[k] < 0 ? 0.55 : 1 }}
+    <div className="panel" style={{ marginTop: 14 }} data-testid="consult">
+      <div className="panel-head">
+        <h2 className="panel-title">What would the substrate do?</h2>
+        <PartsLegend />
+      </div>
+      <div className="panel-body consult-grid">
+        <div className="consult-side">
+          <label className="label-sm" htmlFor="consult-context">
+            Context the agent consults with
+          </label>
+          <textarea
+            id="consult-context"
+            className="input"
+            rows={2}
+            placeholder="e.g. research the 502 errors in nginx logs"
+            value={mine.context}
+            onChange={(e) => setConsult({ agent, context: e.target.value, sample: null })}
           />
-        ) : null,
-      )}
+          <select
+            className="select"
+            aria-label="Pick a stored context"
+            value=""
+            onChange={(e) => pick(e.target.value)}
+            disabled={!samples.length && !contexts.data?.tasks.length}
+          >
+            <option value="">
+              {samples.length || contexts.data?.tasks.length ? 'Pick a stored context…' : 'No stored contexts'}
+            </option>
+            {samples.length ? (
+              <optgroup label="Stored consult samples">
+                {samples.map((s) => (
+                  <option key={s.k} value={`s:${s.k}`}>
+                    #{s.i} {s.context}
+                    {s.cursor ? ` (from ${s.cursor})` : ''}
+                  </option>
+                ))}
+              </optgroup>
+            ) : null}
+            {contexts.data?.tasks.length ? (
+              <optgroup label="Judgment nodes’ tasks">
+                {contexts.data.tasks.map((t) => (
+                  <option key={t.context} value={`j:${t.context}`}>
+                    {t.context} ({t.nodes} node{t.nodes > 1 ? 's' : ''})
+                  </option>
+                ))}
+              </optgroup>
+            ) : null}
+          </select>
+          <p className="muted consult-state" data-testid="consult-state">
+            {meta && route ? (
+              <>
+                As the bridge’s consult would advise it on <b>{stateLabel(meta)}</b>, cursor{' '}
+                <span className="mono">{route.cursor}</span>
+                {meta.t !== meta.latestT ? ` (the bridge itself consults the latest, t ${meta.latestT})` : ''}.{' '}
+                {indexFrom === 'index'
+                  ? 'Dead ends and methodology from the stored index'
+                  : 'No index stored: dead ends and methodology from the recorded rows'}
+                ; dead ends’ ages measured {fmtDateTime(new Date(now))}.
+              </>
+            ) : (
+              'Loading the state…'
+            )}
+          </p>
+          {route ? <ContextFindings route={route} context={context} /> : null}
+        </div>
+        <div className="consult-main">
+          {route ? <Candidates route={route} /> : <div className="skeleton" style={{ height: 160 }} />}
+          <p className="faint formula">
+            s = {ROUTING_DEFAULTS.alpha}·u − {ROUTING_DEFAULTS.beta}·c + {ROUTING_DEFAULTS.gamma}·n + w + b +{' '}
+            {ROUTING_DEFAULTS.delta}·E_ctx − {ROUTING_DEFAULTS.epsilon}·penalty; P = softmax(s /{' '}
+            {ROUTING_DEFAULTS.temperature}). E_ctx: {REFERENCE_RULES.consultEnergyMagnitude} at each resolved capability
+            on a zeroed field, {REFERENCE_RULES.contextDiffusionSteps} diffusions. Penalty: 1 per returned dead end
+            naming the destination. The paper’s Eq. 1 plus the reference’s penalty term.
+          </p>
+          {route && stored ? (
+            <StoredComparison route={route} stored={stored} others={same.length - 1} />
+          ) : route && context.trim() && samples.length ? (
+            <p className="faint">No stored consult sample has exactly this context to compare with.</p>
+          ) : null}
+        </div>
+      </div>
+      {samplesQ.error ? <ErrorBox error={samplesQ.error} /> : null}
     </div>
   );
 }
 
-export function PartsLegend() {
+/** The capabilities the context resolved to and the dead ends it hit. */
+function ContextFindings({ route, context }: { route: RouteResult; context: string }) {
+  const { verdict } = route;
   return (
-    <span className="legend">
-      {PARTS.map(([k, label, c]) => (
-        <span key={k}>
-          <i style={{ background: c, height: 8 }} />
-          {label}
+    <>
+      <div className="consult-section" data-testid="resolved">
+        <span className="label-sm">Resolved capabilities</span>{' '}
+        {route.resolvedCapabilities.length ? (
+          route.resolvedCapabilities.map((c) => (
+            <span key={c} className="chip mono">
+              {c}
+            </span>
+          ))
+        ) : (
+          <span className="faint">
+            {context.trim() ? 'none: no word of the context is in the bridge’s keyword map' : 'none (no context)'}
+          </span>
+        )}
+      </div>
+      <div className="consult-section" data-testid="consult-dead-ends">
+        <span className="label-sm">
+          Dead ends hit{' '}
+          {verdict.matches.length ? `(${verdict.returned.length} returned of ${verdict.matches.length} matching)` : ''}
         </span>
-      ))}
-    </span>
+        {verdict.matches.length ? (
+          <ol className="dead-end-hits">
+            {verdict.matches.map((m, k) => (
+              <li key={m.position} data-dead-end={m.deadEnd.id} className={m.returned ? undefined : 'faint'}>
+                <MemoryText text={m.deadEnd.topic ?? m.deadEnd.id} />{' '}
+                {verdict.matches.slice(0, k).some((x) => x.deadEnd.id === m.deadEnd.id) ? (
+                  <span className="faint">(listed again in the index) </span>
+                ) : null}
+                <span className="mono nowrap">
+                  {f2(m.score)}
+                  {m.decay !== 1 ? ` = ${f2(m.baseScore)} × ${f2(m.decay)}` : ''}
+                </span>{' '}
+                {m.reopenTriggered ? (
+                  <span className="badge warn" title="Words of the context found in its reopen conditions">
+                    reopen: {m.reopenMatched.join(', ')}
+                  </span>
+                ) : null}{' '}
+                {m.returned ? null : <span className="badge">not returned (top {REFERENCE_RULES.maxDeadEndHits})</span>}
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <span className="faint"> none</span>
+        )}
+      </div>
+    </>
   );
 }
 
-/**
- * Why the router prefers what it prefers: every outgoing edge of the cursor, its score split into its terms, and its
- * softmax probability.
- */
-export function RoutingPanel({ agent, t }: { agent: string; t: number }) {
-  const trpc = useTRPC();
-  const q = useQuery({ ...trpc.substrate.routing.queryOptions({ agent, t }), placeholderData: keepPreviousData });
-  const d = q.data;
-  const scored = useMemo(() => {
-    if (!d) return [];
-    const cursor = (d.cursor as { node?: string } | null)?.node;
-    const edges = ((d.graph as { edges?: EdgeParams[] } | null)?.edges ?? []) as EdgeParams[];
-    const nodes = ((d.graph as { nodes?: string[] } | null)?.nodes ?? []) as string[];
-    const ctx: Record<string, number> = {};
-    if (d.contextEnergy)
-      for (const p of nodePositions(nodes, d.schedule, d.thetaBins, d.phiBins))
-        ctx[p.name] = d.contextEnergy[p.theta * d.phiBins + p.phi] ?? 0;
-    const bias = ((d.policy as { edge_bias?: Record<string, number> } | null)?.edge_bias ?? {}) as Record<
-      string,
-      number
-    >;
-    return cursor ? scoreOutgoing(edges, cursor, { bias, contextEnergy: ctx }) : [];
-  }, [d]);
-  const scale = Math.max(1e-9, ...scored.map((s) => Object.values(s.parts).reduce((a, v) => a + Math.abs(v), 0)));
-  const cursor = (d?.cursor as { node?: string } | null)?.node;
-
+/** Every edge out of the cursor, best first, with its terms, probability, context boost and penalty. */
+function Candidates({ route }: { route: RouteResult }) {
+  const domain = termsDomain(route.paths.map((p) => p.parts));
+  const resolved = new Set(route.resolvedCapabilities);
+  const byPosition = new Map(route.verdict.returned.map((m) => [m.position, m]));
+  if (!route.paths.length)
+    return (
+      <div className="faint">The cursor {route.cursor} has no outgoing edge: the bridge would suggest nothing.</div>
+    );
   return (
-    <div className="panel" style={{ marginTop: 14 }} data-testid="routing">
-      <div className="panel-head">
-        <span>
-          Routing from <span className="mono">{cursor ?? '—'}</span> at step {t}
-        </span>
-        <PartsLegend />
-      </div>
-      <div className="panel-body">
-        {q.error ? <ErrorBox error={q.error} /> : null}
-        <div className="muted" style={{ marginBottom: 8 }}>
-          s = {ROUTING_DEFAULTS.alpha}·u − {ROUTING_DEFAULTS.beta}·c + {ROUTING_DEFAULTS.gamma}·n + w + b +{' '}
-          {ROUTING_DEFAULTS.delta}·E_ctx − {ROUTING_DEFAULTS.epsilon}·penalty; P = softmax(s /{' '}
-          {ROUTING_DEFAULTS.temperature})
-        </div>
-        <table className="data compact">
-          <thead>
-            <tr>
-              <th>To</th>
-              <th className="num">Score</th>
-              <th className="num">P</th>
-              <th style={{ width: '55%' }}>Terms</th>
+    <table className="data compact" data-testid="routing">
+      <thead>
+        <tr>
+          <th>To</th>
+          <th className="num">Score</th>
+          <th className="num">P</th>
+          <th className="num" title="δ·E_ctx at the destination">
+            Context
+          </th>
+          <th className="num" title="ε·penalty at the destination (subtracted)">
+            Penalty
+          </th>
+          <th style={{ width: '28%' }}>Terms</th>
+          <th>Why</th>
+        </tr>
+      </thead>
+      <tbody>
+        {route.paths.map((p, k) => {
+          const sources = (route.verdict.penaltySources[p.to] ?? []).map((pos) => byPosition.get(pos)!);
+          return (
+            <tr key={p.edgeIndex} data-to={p.to} className={k < REFERENCE_RULES.advisoryTopN ? undefined : 'dim'}>
+              <td className="mono">{p.to}</td>
+              <td className="num mono" data-cell="score">
+                {p.printed.score.toFixed(4)}
+              </td>
+              <td className="num">{fmtRate(p.probability)}</td>
+              <td className="num mono">{f3(p.contextBoost)}</td>
+              <td className={p.penalty ? 'num mono warn-text' : 'num mono'} data-cell="penalty">
+                {p.penalty ? `−${f3(p.penalty)}` : '0'}
+              </td>
+              <td>
+                <TermsBar parts={p.parts} domain={domain} />
+              </td>
+              <td className="why">
+                {resolved.has(p.to) ? <span className="badge ok">in context</span> : null}
+                {sources.length ? (
+                  <span
+                    className="badge warn"
+                    title={sources.map((m) => `“${m.deadEnd.topic ?? m.deadEnd.id}”`).join(', ')}
+                  >
+                    {sources.length === 1 ? 'dead end' : `${sources.length} dead ends`}
+                    {sources.some((m) => m.reopenTriggered) ? ', reopened' : ''}
+                  </span>
+                ) : null}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {scored.map((s) => (
-              <tr key={s.edgeIndex} data-to={s.to}>
-                <td className="mono">{s.to}</td>
-                <td className="num mono">{s.score.toFixed(3)}</td>
-                <td className="num">{fmtRate(s.probability)}</td>
-                <td>
-                  <TermsBar parts={s.parts} scale={scale} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {d && !scored.length ? <div className="faint">The cursor has no outgoing edges in this snapshot.</div> : null}
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** The recomputed advisory next to the stored one of the same context. */
+function StoredComparison({ route, stored, others }: { route: RouteResult; stored: StoredSample; others: number }) {
+  const now = route.suggested;
+  const rows = Math.max(now.length, stored.paths.length);
+  const same =
+    stored.cursor === route.cursor &&
+    stored.paths.length === now.length &&
+    stored.paths.every((p, k) => p.to === now[k]?.to && p.score === now[k]?.printed.score);
+  const storedParts = stored.paths.map((p) => printedPathParts(p));
+  const domain = termsDomain([...now.map((p) => p.parts), ...storedParts]);
+  return (
+    <div className="consult-compare" data-testid="stored-advisory">
+      <div className="consult-compare-head">
+        <span className="label-sm">
+          Beside the stored advisory #{stored.i}
+          {others > 0 ? ` (${others} other stored sample${others > 1 ? 's' : ''} with this context)` : ''}
+        </span>
+        {same ? (
+          <span className="badge ok" data-testid="advice-match">
+            same paths and printed scores
+          </span>
+        ) : (
+          <span className="badge" data-testid="advice-match">
+            {stored.cursor !== route.cursor
+              ? `differs: it was given from ${stored.cursor ?? '—'}, the cursor is now ${route.cursor}`
+              : 'differs: the weights and biases have moved since'}
+          </span>
+        )}
       </div>
+      <table className="data compact">
+        <thead>
+          <tr>
+            <th className="num">#</th>
+            <th colSpan={3}>Now, from {route.cursor}</th>
+            <th colSpan={3}>Stored, from {stored.cursor ?? '—'}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {Array.from({ length: rows }, (_, k) => {
+            const a = now[k];
+            const b = stored.paths[k];
+            return (
+              <tr key={k}>
+                <td className="num faint">{k + 1}</td>
+                <td className="mono">{a?.to ?? ''}</td>
+                <td className="num mono">{a ? a.printed.score.toFixed(4) : ''}</td>
+                <td style={{ width: '18%' }}>{a ? <TermsBar parts={a.parts} domain={domain} /> : null}</td>
+                <td className="mono">{b?.to ?? ''}</td>
+                <td className="num mono">{b ? b.score.toFixed(4) : ''}</td>
+                <td style={{ width: '18%' }}>{b ? <TermsBar parts={storedParts[k]!} domain={domain} /> : null}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
     </div>
   );
 }

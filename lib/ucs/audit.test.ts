@@ -3,24 +3,21 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   advisoryDifferentiation,
-  artifactId,
   auditWorkspace,
-  harvest,
-  pyRound,
-  referenceAdvisory,
-  reinforce,
+  differentiationAt,
+  summarizeAudit,
   replayReports,
   sampleAdvisory,
-  sha256Hex,
   type AuditAction,
   type AuditState,
   type ConsultSampleLike,
-  type HarvestedArtifact,
 } from './audit';
 import { actionRow } from './ingest-rows';
 import reference from './fixtures/reference-audit.json';
-import reopenReference from './fixtures/reference-reopen.json';
+import { artifactId, harvest, sha256Hex, type HarvestedArtifact } from './phi-cycle';
+import { pyRound, reinforce } from './reference';
 import { splitUcsState, type UcsStateParts } from './state';
+import { bridgeIndexOf, routeContext, substrateFromParts } from './substrate-sim';
 
 type Json = Record<string, unknown>;
 const dir = path.join(import.meta.dirname, '../../server/demo/ucs-workspace');
@@ -202,6 +199,11 @@ describe('auditing the demo workspace', () => {
     expect(at(6).expected).toMatchObject({ kind: 'attractor', payload: { node: 'write' }, created_t: 480 });
     expect(at(7)).toMatchObject({ stored: 0.5, expected: ref.reports.find((x) => x.t === 300)!.reward });
     expect(r.disagreements.every((d) => d.rule.length > 0)).toBe(true);
+    const summary = summarizeAudit(r, { states: 21, lines: log.length }, 3);
+    expect(summary).toMatchObject({ disagreementCount: 8, replayed: 399, phiCycles: 80, clamped: 0 });
+    expect(summary.byKind).toEqual({ weight_clamp: 1, edge_weight: 2, policy_bias: 2, artifact: 2, reward: 1 });
+    expect(summary.disagreements).toHaveLength(3);
+    expect(summary.routed + summary.jumps + summary.unknown).toBe(399);
   });
 
   it('flags a log line whose routing or cursor the graph contradicts', () => {
@@ -284,33 +286,36 @@ describe('advisory differentiation (experiments/option_b_test.py)', () => {
     ).toEqual(d);
   });
 
-  const vocabulary = { keywordMap: reopenReference.keywordMap, capabilityNames: reopenReference.capabilityNames };
-  const deadEnds = index.dead_end_entries.map((d) => ({
-    id: d.id,
-    date: d.date,
-    reopenConditions: d.reopen_conditions,
-    capabilities: d.capabilities,
-    keywords: d.keywords,
-  }));
+  // The full advisory op_consult scores before keeping its top 6, at the current state.
+  const now = substrateFromParts(current, bridgeIndexOf(index as unknown as Record<string, unknown>));
   for (const set of ['paperContexts', 'demoContexts'] as const)
     it(`of the full advisories at the current state (${set})`, () => {
       const want = ref.differentiation[set];
       const advisories = want.advisories.map((a) => {
-        const got = referenceAdvisory(current, a.context, {
-          vocabulary,
-          deadEnds,
-          methodology: index.methodology_entries,
-          explicitCapabilities: a.capabilities ?? undefined,
+        const got = routeContext(now, a.context, {
+          capabilities: a.capabilities,
           now: new Date(ref.provenance.now),
         });
         expect(got.cursor).toBe(a.cursor);
         expect(got.resolvedCapabilities).toEqual(a.resolved);
         expect(got.penaltyEnergy).toEqual(a.penaltyEnergy);
-        closeAll(got.contextEnergy, a.contextEnergy, 15);
+        closeAll(
+          Object.fromEntries(Object.entries(got.context.energy).filter(([, v]) => v !== 0)),
+          a.contextEnergy,
+          15,
+        );
         expect(got.paths.map((p) => p.to)).toEqual(a.order);
-        expect(Object.fromEntries(got.paths.map((p) => [p.to, p.score]))).toEqual(a.scores);
-        return { context: a.context, scores: got.paths.map((p) => [p.to, p.score] as const) };
+        expect(Object.fromEntries(got.paths.map((p) => [p.to, p.printed.score]))).toEqual(a.scores);
+        return { context: a.context, scores: got.paths.map((p) => [p.to, p.printed.score] as const) };
       });
       expectLike(advisoryDifferentiation(advisories), want);
     });
+
+  it('differentiationAt: the demo contexts consulted at the current state, in one call', () => {
+    const want = ref.differentiation.demoContexts;
+    const contexts = want.advisories.map((a) => a.context);
+    const d = differentiationAt(now, contexts, new Date(ref.provenance.now));
+    expectLike(d, want);
+    expect(d.verdict).toBe('partial');
+  });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decay, diffuse, inject, step, stepField } from './dynamics';
+import { decay, diffuse, inject, step } from './dynamics';
 import { scoreOutgoing } from './routing';
 
 const dir = path.join(import.meta.dirname, '../../server/demo/ucs-workspace');
@@ -28,15 +28,6 @@ describe('field dynamics', () => {
     const s = step(state.state.fields, 24, 32);
     expect(sum(s.energy!)).toBeCloseTo(sum(e) * 0.995, 6);
     expect(s.context_energy).toEqual(state.state.fields.context_energy);
-  });
-});
-
-describe('stepping one field', () => {
-  it('agrees with a whole step for energy, and leaves the context field alone', () => {
-    const f = state.state.fields;
-    expect(stepField('energy', f.energy, 24, 32, 1)).toEqual(step(f, 24, 32).energy);
-    expect(stepField('context_energy', f.context_energy, 24, 32, 10)).toEqual(f.context_energy);
-    expect(sum(stepField('memory', f.memory, 24, 32, 2))).toBeCloseTo(sum(f.memory) * 0.995 ** 2, 10);
   });
 });
 

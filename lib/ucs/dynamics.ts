@@ -69,24 +69,3 @@ export function step(
   if (fields.energy) diffused.energy = diffuse(fields.energy, thetaBins, phiBins, params.thetaMix, params.phiMix);
   return decay(diffused, params.decay);
 }
-
-/**
- * n steps of one field alone, as `step` treats it: energy diffuses and decays, context_energy is
- * left as it is, any other field decays.
- */
-export function stepField(
-  name: string,
-  values: readonly number[],
-  thetaBins: number,
-  phiBins: number,
-  n: number,
-  params = FIELD_DEFAULTS,
-): number[] {
-  let v = values.slice();
-  for (let k = 0; k < n; k++) {
-    if (name === 'context_energy') break;
-    if (name === 'energy') v = diffuse(v, thetaBins, phiBins, params.thetaMix, params.phiMix);
-    v = v.map((x) => x * params.decay);
-  }
-  return v;
-}

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import reference from './fixtures/reference-reopen.json';
+import { AEGIS_VOCABULARY } from './reference';
 import { highlight, referenceReopen, wouldReopen, words } from './reopen';
 
 const deadEnds = [
@@ -124,6 +125,14 @@ function expectLikeReference(v: ReturnType<typeof verdictOf>, p: FixtureProbe) {
 }
 
 describe("would this reopen? — the reference bridge's verdict (fixtures/reference-reopen.json)", () => {
+  it('resolves with the vocabulary the reference recorded (lib/ucs/data/aegis-keyword-map.json is that run)', () => {
+    expect(AEGIS_VOCABULARY.keywordMap).toEqual(ref.keywordMap);
+    expect([...AEGIS_VOCABULARY.capabilityNames].sort()).toEqual(ref.capabilityNames);
+    // Python's dict.get: words that are Object.prototype's keys map to nothing, and do not throw.
+    const v = referenceReopen('constructor __proto__ tostring hasownproperty', demoDeadEnds, { now });
+    expect([v.resolvedCapabilities, v.matches]).toEqual([[], []]);
+  });
+
   it('has at least ten probes, among them the ones the audit named', () => {
     expect(ref.probes.length).toBeGreaterThanOrEqual(10);
     const byContext = new Map(ref.probes.map((p) => [p.context, p]));

@@ -10,6 +10,17 @@
  *   three letters or more reopens, capabilities are resolved through the bridge's keyword map, scores decay with
  *   the dead end's age, and only the top three are returned (and penalise routing).
  */
+import {
+  AEGIS_VOCABULARY,
+  ageDays,
+  keywordCapabilities,
+  REFERENCE_RULES,
+  referenceWords,
+  resolveCapabilities,
+  type MethodologyLike,
+  type ReferenceVocabulary,
+} from './reference';
+import { ROUTING_DEFAULTS } from './routing';
 
 const STOP = new Set([
   'the',
@@ -55,8 +66,8 @@ export interface DeadEndLike {
   id: string;
   topic: string;
   reopenConditions: string | null;
-  capabilities: string[];
-  keywords: string[];
+  capabilities: readonly string[];
+  keywords: readonly string[];
 }
 
 export interface ReopenMatch<T extends DeadEndLike> {
@@ -113,76 +124,39 @@ export function wouldReopen<T extends DeadEndLike>(situation: string, deadEnds: 
 }
 
 /* ------------------------------------------------------------------------------------------------------------------
- * The reference bridge's verdict (src/bridge.py at bc0cd59), exactly as op_consult computes it.
+ * The reference bridge's verdict (src/bridge.py at bc0cd59), exactly as op_consult computes it. This is the one
+ * dead-end search of lib/ucs: substrate-sim.ts `routeContext` penalises routing with it.
  * ---------------------------------------------------------------------------------------------------------------- */
-
-/**
- * What the bridge resolves capabilities with. Both are constants of the bridge module, built at import from the
- * manifest embedded in the kernel (even when a workspace brings its own manifest.json): `_KEYWORD_MAP`
- * (`build_keyword_map`: words of the semantic-map labels and of the capability names, plus a hand-written list)
- * and `_CAP_NAMES`. lib/ucs/fixtures/reference-reopen.json holds both as a run of the reference recorded them.
- */
-export interface ReferenceVocabulary {
-  keywordMap: Readonly<Record<string, readonly string[]>>;
-  capabilityNames: readonly string[];
-}
-
-/** The bridge's tuning for this (bridge.py `UCSConfig` and the router's ε, torusfield_kernel.py `Router`). */
-export const REFERENCE_REOPEN_DEFAULTS = {
-  /** `max_dead_end_hits`: how many dead ends consult returns (and lets penalise routing). */
-  maxResults: 3,
-  /** `temporal_decay_rate`: score × 1 / (1 + rate × age in days). */
-  temporalDecayRate: 0.01,
-  /** `Router.epsilon`, the weight of the dead-end penalty in a routing score (`UCSConfig.penalty_weight` is unused). */
-  penaltyWeight: 0.75,
-  /** op_consult resolves capabilities with `recent_methodology(20)`. */
-  methodologyWindow: 20,
-} as const;
-
-/** The distinct words of a text as the bridge takes them: `set(re.findall(r"[a-z_]{3,}", text.lower()))`. */
-export function referenceWords(text: string): string[] {
-  return [...new Set(text.toLowerCase().match(/[a-z_]{3,}/g) ?? [])];
-}
-
-const lookup = (map: Readonly<Record<string, readonly string[]>>, key: string): readonly string[] =>
-  Object.hasOwn(map, key) ? (map[key] ?? []) : [];
-
-export interface MethodologyLike {
-  capabilities: readonly string[];
-  keywords: readonly string[];
-}
-
-/**
- * The capabilities a free-text context resolves to (bridge.py `resolve_capabilities_from_context`): the explicit
- * ones that are capability names, those the keyword map gives for each word, and those of every methodology entry
- * that shares a keyword with the context. Sorted, as the bridge returns them.
- */
-export function resolveCapabilities(
-  context: string,
-  vocabulary: ReferenceVocabulary,
-  opts: { explicit?: readonly string[]; methodology?: readonly MethodologyLike[] } = {},
-): string[] {
-  const names = new Set(vocabulary.capabilityNames);
-  const caps = new Set<string>();
-  for (const c of opts.explicit ?? []) if (names.has(c)) caps.add(c);
-  const words = new Set(referenceWords(context));
-  for (const w of words) for (const c of lookup(vocabulary.keywordMap, w)) caps.add(c);
-  for (const m of opts.methodology ?? []) {
-    if (!m.keywords.some((k) => words.has(k.toLowerCase()))) continue;
-    for (const c of m.capabilities) if (names.has(c)) caps.add(c);
-  }
-  return [...caps].sort();
-}
 
 export interface ReferenceDeadEnd {
   id: string;
-  /** `YYYY-MM-DD` as the bridge writes it (or `YYYYMMDD`); another form (or none) leaves the score undecayed. */
+  topic?: string;
+  /** `YYYY-MM-DD` as the bridge writes it (or another form `fromisoformat` takes); none leaves the score undecayed. */
   date: string | null;
   reopenConditions: string | null;
   capabilities: readonly string[];
   keywords: readonly string[];
   /** How often the index lists it: it is searched that many times (see `referenceReopen`). */
   occurrences?: number;
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** A dead end as stored and shown: the search's fields, its topic and why it was closed. */
+export type StoredDeadEnd = ReferenceDeadEnd & { topic: string; whyClosed: string | null };
+
+/** A `dead_end_entries` item of ucs_index.json as the search reads it. */
+export function referenceDeadEnd(entry: Record<string, unknown>): StoredDeadEnd {
+  return {
+    id: String(entry.id ?? ''),
+    topic: text(entry.topic) ?? '',
+    date: text(entry.date),
+    whyClosed: text(entry.why_closed),
+    reopenConditions: text(entry.reopen_conditions),
+    capabilities: strings(entry.capabilities),
+    keywords: strings(entry.keywords),
+  };
 }
 
 export interface ReferenceReopenMatch<T extends ReferenceDeadEnd> {
@@ -202,7 +176,7 @@ export interface ReferenceReopenMatch<T extends ReferenceDeadEnd> {
   /** 1 / (1 + rate × ageDays), 1 without a date. */
   decay: number;
   score: number;
-  /** Among the first `maxResults`: what consult returns and what penalises routing. */
+  /** Among the first `maxDeadEndHits`: what consult returns and what penalises routing. */
   returned: boolean;
 }
 
@@ -211,44 +185,32 @@ export interface ReferenceReopenVerdict<T extends ReferenceDeadEnd> {
   resolvedCapabilities: string[];
   /** Every dead end that scored, best first (ties in list order): search_dead_ends' list before its cap. */
   matches: ReferenceReopenMatch<T>[];
-  /** The first `maxResults` of them. */
+  /** The first `maxDeadEndHits` of them. */
   returned: ReferenceReopenMatch<T>[];
   /**
    * Penalty energy per capability (bridge.py `_prepare_penalty_energy`): each returned dead end adds 1 to each of
-   * its capabilities and of those its keywords map to (once per dead end), when the capability is on the torus.
+   * its capabilities and of those its keywords map to (once per dead end), when the capability has a cell.
    */
   penaltyEnergy: Record<string, number>;
+  /** Which returned dead ends (their positions) put it there, per capability. */
+  penaltySources: Record<string, number[]>;
   /** What that takes off a routing score towards the capability: ε × energy. */
   routingPenalty: Record<string, number>;
 }
 
 export interface ReferenceReopenOptions {
-  vocabulary: ReferenceVocabulary;
-  /** The index's methodology entries in order; the last `methodologyWindow` enrich the resolution. */
-  methodology?: readonly MethodologyLike[];
-  /** Capabilities named explicitly (consult's `--capabilities`). */
-  explicitCapabilities?: readonly string[];
   /** The time the decay is measured at (the bridge takes the wall clock). */
   now: Date | number;
+  /** The index's methodology entries in order; the last 20 enrich the resolution. */
+  methodology?: readonly MethodologyLike[];
+  /** Capabilities named explicitly (consult's `--capabilities`). */
+  explicitCapabilities?: readonly string[] | null;
   /** Capabilities placed on the torus, the only ones penalised; the vocabulary's capability names by default. */
   nodes?: readonly string[];
-  maxResults?: number;
-  temporalDecayRate?: number;
+  /** The bridge's own (`AEGIS_VOCABULARY`) by default, as the bridge always uses it. */
+  vocabulary?: ReferenceVocabulary;
+  /** Router.epsilon (UCSConfig.penalty_weight is never read). */
   penaltyWeight?: number;
-  methodologyWindow?: number;
-}
-
-const DAY_MS = 86_400_000;
-
-/** `datetime.fromisoformat(date + "T00:00:00+00:00")` for the forms the bridge writes; null where it would fail. */
-function parseDay(date: string): number | null {
-  const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(date);
-  if (!m || (date.includes('-') && date.length !== 10)) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const day = new Date(0);
-  day.setUTCFullYear(y, mo - 1, d); // not Date.UTC, which reads years 0–99 as 1900–1999
-  if (y < 1 || day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return null;
-  return day.getTime();
 }
 
 /**
@@ -256,8 +218,8 @@ function parseDay(date: string): number | null {
  * .search_dead_ends`, then `_prepare_penalty_energy`): the context's words (`[a-z_]{3,}`, no stop list) are its
  * keywords; its capabilities are resolved through the keyword map (`resolveCapabilities`). Each dead end scores
  * 2 per shared keyword + 3 per shared capability; any word shared with its reopen conditions flags it as reopened
- * and, when it scored nothing otherwise, scores 1.5 per shared word. Scores decay with age; the best
- * `maxResults` (3) are returned, ties in list order.
+ * and, when it scored nothing otherwise, scores 1.5 per shared word. Scores decay with age (1 / (1 + 0.01·days));
+ * the best 3 are returned, ties in list order, and penalise routing.
  *
  * Give the dead ends in the index's order (`dead_end_entries`) for the reference's exact order among ties: a row
  * with `occurrences` n is searched n times in a row, where the index may list the copies apart. A missing reopen
@@ -268,14 +230,15 @@ export function referenceReopen<T extends ReferenceDeadEnd>(
   deadEnds: readonly T[],
   opts: ReferenceReopenOptions,
 ): ReferenceReopenVerdict<T> {
-  const D = REFERENCE_REOPEN_DEFAULTS;
-  const [maxResults, rate] = [opts.maxResults ?? D.maxResults, opts.temporalDecayRate ?? D.temporalDecayRate];
+  const R = REFERENCE_RULES;
+  const vocabulary = opts.vocabulary ?? AEGIS_VOCABULARY;
   const now = typeof opts.now === 'number' ? opts.now : opts.now.getTime();
   const words = referenceWords(situation);
   const said = new Set(words);
-  const resolvedCapabilities = resolveCapabilities(situation, opts.vocabulary, {
+  const resolvedCapabilities = resolveCapabilities(situation, {
     explicit: opts.explicitCapabilities,
-    methodology: (opts.methodology ?? []).slice(-(opts.methodologyWindow ?? D.methodologyWindow)),
+    methodology: opts.methodology,
+    vocabulary,
   });
   const resolved = new Set(resolvedCapabilities);
   const list = deadEnds.flatMap((d) => new Array<T>(Math.max(1, d.occurrences ?? 1)).fill(d));
@@ -285,14 +248,14 @@ export function referenceReopen<T extends ReferenceDeadEnd>(
     const keywordHits = words.filter((w) => kw.has(w));
     const capabilityHits = [...new Set(d.capabilities)].filter((c) => resolved.has(c));
     let baseScore = keywordHits.length * 2 + capabilityHits.length * 3;
-    const reopenWords = new Set(referenceWords(d.reopenConditions ?? ''));
-    const reopenMatched = [...reopenWords].filter((w) => said.has(w)).sort();
+    const reopenMatched = referenceWords(d.reopenConditions ?? '')
+      .filter((w) => said.has(w))
+      .sort();
     const reopenTriggered = situation !== '' && reopenMatched.length > 0;
     if (reopenTriggered && baseScore <= 0) baseScore = reopenMatched.length * 1.5;
     if (baseScore <= 0) return;
-    const day = d.date ? parseDay(d.date) : null;
-    const ageDays = day === null || rate <= 0 ? null : Math.max(Math.floor((now - day) / DAY_MS), 0);
-    const decay = ageDays === null ? 1 : 1.0 / (1.0 + rate * ageDays);
+    const age = d.date && R.temporalDecayRate > 0 ? ageDays(d.date, now) : null;
+    const decay = age === null ? 1 : 1.0 / (1.0 + R.temporalDecayRate * age);
     matches.push({
       deadEnd: d,
       position,
@@ -301,28 +264,32 @@ export function referenceReopen<T extends ReferenceDeadEnd>(
       reopenTriggered,
       reopenMatched: reopenTriggered ? reopenMatched : [],
       baseScore,
-      ageDays,
+      ageDays: age,
       decay,
-      score: ageDays === null ? baseScore : baseScore * decay,
+      score: age === null ? baseScore : baseScore * decay,
       returned: false,
     });
   });
   matches.sort((a, b) => b.score - a.score);
-  const returned = matches.slice(0, Math.max(0, maxResults));
+  const returned = matches.slice(0, R.maxDeadEndHits);
   for (const m of returned) m.returned = true;
-  const placed = new Set(opts.nodes ?? opts.vocabulary.capabilityNames);
+  const placed = new Set(opts.nodes ?? vocabulary.capabilityNames);
   const penaltyEnergy: Record<string, number> = {};
-  for (const { deadEnd } of returned) {
+  const penaltySources: Record<string, number[]> = {};
+  for (const { deadEnd, position } of returned) {
     const caps = new Set([
       ...deadEnd.capabilities,
-      ...deadEnd.keywords.flatMap((k) => lookup(opts.vocabulary.keywordMap, k)),
+      ...deadEnd.keywords.flatMap((k) => keywordCapabilities(k, vocabulary)),
     ]);
-    for (const c of caps) if (placed.has(c)) penaltyEnergy[c] = (penaltyEnergy[c] ?? 0) + 1.0;
+    for (const c of caps) {
+      if (!placed.has(c)) continue;
+      penaltyEnergy[c] = (penaltyEnergy[c] ?? 0) + R.deadEndPenalty;
+      (penaltySources[c] ??= []).push(position);
+    }
   }
-  const routingPenalty = Object.fromEntries(
-    Object.entries(penaltyEnergy).map(([c, e]) => [c, (opts.penaltyWeight ?? D.penaltyWeight) * e]),
-  );
-  return { words, resolvedCapabilities, matches, returned, penaltyEnergy, routingPenalty };
+  const epsilon = opts.penaltyWeight ?? ROUTING_DEFAULTS.epsilon;
+  const routingPenalty = Object.fromEntries(Object.entries(penaltyEnergy).map(([c, e]) => [c, epsilon * e]));
+  return { words, resolvedCapabilities, matches, returned, penaltyEnergy, penaltySources, routingPenalty };
 }
 
 /** Splits text into parts, flagging the words to highlight (case-insensitive, whole words). */

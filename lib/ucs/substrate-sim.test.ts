@@ -1,19 +1,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stepField } from './dynamics';
+import { step } from './dynamics';
+import { entryDate, pyRound, type TraceStep } from './reference';
+import { referenceDeadEnd } from './reopen';
 import {
-  entryDate,
   printedPathParts,
-  pyRound,
+  printedSuggestions,
   routeContext,
   simulateStep,
   simulateSteps,
   substrateFromFiles,
-  type DeadEndEntry,
   type SimStep,
   type SubstrateState,
-  type TraceStep,
 } from './substrate-sim';
 import { ROUTING_DEFAULTS } from './routing';
 
@@ -48,7 +47,7 @@ interface DynamicsFixture {
 }
 interface RoutingFixture {
   now: string;
-  augmentedDeadEnds: DeadEndEntry[];
+  augmentedDeadEnds: Json[];
   dateParsing: { date: string; parsed: string | null }[];
   cases: {
     input: { context: string; capabilities?: string[]; index?: string };
@@ -160,7 +159,8 @@ describe('simulateSteps against the reference bridge (op_consult + op_report tic
 
   it('the old preview (one diffusion + decay per step, no injections) misses the reference by far', () => {
     const want = dynamics.scenarios[0]!.checkpoints.find((c) => c.n === 35)!.fields.energy!;
-    const old = stepField('energy', start.fields.energy!, start.thetaBins, start.phiBins, 35);
+    let old = start.fields.energy!;
+    for (let k = 0; k < 35; k++) old = step({ energy: old }, start.thetaBins, start.phiBins).energy!;
     expect(Math.max(...old.map((v, i) => Math.abs(v - want[i]!)))).toBeGreaterThan(5);
   });
 });
@@ -204,7 +204,7 @@ describe('simulateSteps against the stored snapshots of the demo workspace', () 
 describe('routeContext against the reference consult', () => {
   const augmented: SubstrateState = {
     ...start,
-    deadEnds: [...start.deadEnds, ...routing.augmentedDeadEnds],
+    deadEnds: [...start.deadEnds, ...routing.augmentedDeadEnds.map(referenceDeadEnd)],
   };
 
   for (const c of routing.cases) {
@@ -231,10 +231,10 @@ describe('routeContext against the reference consult', () => {
       );
       expectMapClose(ports, c.contextPorts);
       // Dead ends: which, in which order, reopen flags, and the penalty energy they put on capabilities.
-      expect(r.deadEnds.map((h) => [h.entry.id, h.reopenTriggered, h.reopenMatched])).toEqual(
+      expect(r.deadEnds.map((h) => [h.deadEnd.id, h.reopenTriggered, h.reopenMatched])).toEqual(
         c.deadEndHits.map((h) => [h.id, h.reopenTriggered, h.reopenMatched]),
       );
-      expect(r.deadEnds.map((h) => [h.entry.topic, h.reopenTriggered, h.reopenMatched])).toEqual(
+      expect(r.deadEnds.map((h) => [h.deadEnd.topic, h.reopenTriggered, h.reopenMatched])).toEqual(
         printed.dead_ends.map((d) => [d.topic, d.reopen_triggered, d.reopen_matched]),
       );
       expectMapClose(r.penaltyEnergy, c.penaltyEnergy);
@@ -254,16 +254,7 @@ describe('routeContext against the reference consult', () => {
         expect(p.parts.utility).toBe(ROUTING_DEFAULTS.alpha * comp.utility!);
       });
       // The printed advisory, to the digit.
-      expect(
-        r.suggested.map((p) => ({
-          to: p.to,
-          edge_index: p.edgeIndex,
-          score: p.printed.score,
-          context_boost: p.printed.contextBoost,
-          penalty: p.printed.penalty,
-          components: p.printed.components,
-        })),
-      ).toEqual(printed.suggested_paths.map(({ annotation: _a, ...p }) => p));
+      expect(printedSuggestions(r)).toEqual(printed.suggested_paths.map(({ annotation: _a, ...p }) => p));
     });
   }
 

@@ -5,44 +5,42 @@
  *    of the injection schedule (all at the same t), 16 decays, the reported action's injection, a φ-cycle every 5th
  *    report, and t + 1;
  *  - `routeContext` is what `op_consult` advises for a context: resolved capabilities, context energy, dead ends with
- *    their reopen flags, and every outgoing edge of the cursor scored with its context boost and dead-end penalty.
+ *    their reopen flags (reopen.ts `referenceReopen`), and every outgoing edge of the cursor scored with its context
+ *    boost and dead-end penalty.
  * Everything is pure: states come in and new states go out. Only the dead ends' temporal decay reads a clock, and
- * `now` can be given.
+ * `now` can be given. The shared rules are in reference.ts and phi-cycle.ts.
  */
-import aegis from './fixtures/aegis-keyword-map.json';
-import { diffuse, FIELD_DEFAULTS } from './dynamics';
+import { diffuse, FIELD_DEFAULTS, step as fieldStep } from './dynamics';
 import { nodePositions } from './field';
+import { phiCycle } from './phi-cycle';
+import {
+  AEGIS_VOCABULARY,
+  edgeBiasOf,
+  edgesOf,
+  learnFromReport,
+  nodesOf,
+  pyRound,
+  REFERENCE_RULES,
+  traceOf,
+  type MethodologyLike,
+  type TraceStep,
+} from './reference';
+import {
+  referenceDeadEnd,
+  referenceReopen,
+  type ReferenceDeadEnd,
+  type ReferenceReopenMatch,
+  type ReferenceReopenVerdict,
+  type StoredDeadEnd,
+} from './reopen';
 import { ROUTING_DEFAULTS, scoreOutgoing, type EdgeParams, type RoutingParams, type ScoredEdge } from './routing';
+import { splitUcsState, type UcsStateParts } from './state';
 
 type Json = Record<string, unknown>;
 
-/** Tuning of the bridge and kernel the reference runs with (UCSConfig and TorusfieldEngine defaults). */
-export const BRIDGE_DEFAULTS = {
-  /** UCSConfig.theta_warmup_steps: diffuse/decay/inject rounds in every consult. */
-  consultWarmupSteps: 15,
-  /** op_consult passes min(theta_warmup_steps, 5) to prepare_context_energy. */
-  contextDiffusionSteps: 5,
-  consultEnergyMagnitude: 1.5,
-  reportEnergyMagnitude: 1.0,
-  phiReportInterval: 5,
-  maxDeadEndHits: 3,
-  advisoryTopN: 6,
-  temporalDecayRate: 0.01,
-  recentMethodology: 20,
-  rewardBase: { success: 0.8, partial: 0.45, neutral: 0.3, failure: 0.1 } as Readonly<Record<string, number>>,
-  rewardEdgeBlend: 0.3,
-  /** TorusfieldEngine.reinforce_lr, phi_period; export_state keeps the last 50 trace steps. */
-  reinforceLr: 0.075,
-  phiPeriod: 25,
-  traceTail: 50,
-} as const;
-
 /** The fields TorusfieldEngine.from_capabilities creates; import_state keeps only these. */
 const FIELDS = ['energy', 'memory', 'salience', 'context_energy'] as const;
-/** bridge._KEYWORD_MAP (always built from the Aegis manifest) and bridge._CAP_NAMES, as the reference computed them. */
-const KEYWORD_MAP: Readonly<Record<string, readonly string[]>> = aegis.keywordMap;
-const AEGIS_CAPABILITIES: readonly string[] = aegis.capabilities;
-const CAP_NAMES = new Set(AEGIS_CAPABILITIES);
+const CAP_NAMES = new Set(AEGIS_VOCABULARY.capabilityNames);
 
 export interface ScheduleEntry {
   port: string;
@@ -53,30 +51,43 @@ export interface ScheduleEntry {
   period?: number;
 }
 
-export interface TraceStep {
-  t: number;
-  src: string;
-  dst: string;
-  edge_index: number;
-  reward: number;
-  cost: number;
-  novelty: number;
+/** The parts of ucs_index.json the bridge reads when it consults and reports. */
+export interface BridgeIndex {
+  /** `report_counter`: reports since the last φ-cycle. */
+  reportCounter: number;
+  /** `last_phi_t`: the t of the last φ-cycle (null when the index does not say). */
+  lastPhiT: number | null;
+  /** `dead_end_entries`, in the index's order (an entry listed twice is here twice). */
+  deadEnds: StoredDeadEnd[];
+  /** `methodology_entries`, as far as capability resolution reads them, in order. */
+  methodology: MethodologyLike[];
 }
 
-/** A dead-end entry of ucs_index.json (`dead_end_entries`), as the bridge stores it. */
-export interface DeadEndEntry {
-  id?: string;
-  date?: string;
-  topic?: string;
-  why_closed?: string;
-  reopen_conditions?: string | null;
-  capabilities?: string[];
-  keywords?: string[];
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The parts of a ucs_index.json document the bridge reads (an absent document reads as an empty index). */
+export function bridgeIndexOf(doc: Json | null | undefined): BridgeIndex {
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter(isObj) : []);
+  return {
+    reportCounter: typeof doc?.report_counter === 'number' ? doc.report_counter : 0,
+    lastPhiT: typeof doc?.last_phi_t === 'number' ? doc.last_phi_t : null,
+    deadEnds: list(doc?.dead_end_entries).map(referenceDeadEnd),
+    methodology: list(doc?.methodology_entries).map((m) => ({
+      capabilities: strings(m.capabilities),
+      keywords: strings(m.keywords),
+    })),
+  };
 }
 
-export interface MethodologyEntry {
-  keywords?: string[];
-  capabilities?: string[];
+/**
+ * The report counter at a stored state of step t: the index's own at the latest state; at an older one, the reports
+ * since the last φ-cycle before it, as every report advances t and φ-cycles ran at last_phi_t, last_phi_t − 5, …
+ */
+export function reportCounterAt(index: Pick<BridgeIndex, 'reportCounter' | 'lastPhiT'>, t: number, latestT: number) {
+  if (t === latestT || index.lastPhiT === null) return index.reportCounter;
+  const n = REFERENCE_RULES.phiReportInterval;
+  return (((t - index.lastPhiT) % n) + n) % n;
 }
 
 /** What the bridge loads for an operation: the torus field state file plus the parts of the UCS index it reads. */
@@ -95,79 +106,59 @@ export interface SubstrateState {
   trace: TraceStep[];
   /** ucs_index.json `report_counter`: reports since the last φ-cycle. */
   reportCounter: number;
-  deadEnds: DeadEndEntry[];
-  methodology: MethodologyEntry[];
+  deadEnds: ReferenceDeadEnd[];
+  methodology: MethodologyLike[];
 }
 
-const arr = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+/** The columns of a stored state a substrate state is made of (state.ts `UcsStateParts`, a `ucs_snapshots` row). */
+export type SubstrateParts = Pick<
+  UcsStateParts,
+  't' | 'thetaBins' | 'phiBins' | 'fields' | 'ports' | 'graph' | 'policy' | 'cursor' | 'injectionSchedule' | 'trace'
+>;
 
 /**
- * A substrate state from a torusfield_state.json document and (optionally) its ucs_index.json, read the way
- * TorusfieldEngine.import_state reads it: only the four kernel fields of the right size (others zero), ports, policy
- * biases, cursor, edge weights and the trace tail.
+ * A substrate state from a stored state's parts and the index, read the way TorusfieldEngine.import_state reads a
+ * state file: only the four kernel fields of the right size (others zero), ports, policy biases, cursor, edge
+ * weights and the trace tail.
  */
-export function substrateFromFiles(stateDoc: Json, indexDoc?: Json | null): SubstrateState {
-  const s = stateDoc.state as Json;
-  const thetaBins = s.theta_bins as number;
-  const phiBins = s.phi_bins as number;
+export function substrateFromParts(parts: SubstrateParts, index?: Partial<BridgeIndex> | null): SubstrateState {
+  const { thetaBins, phiBins } = parts;
   const size = thetaBins * phiBins;
-  const stored = (s.fields ?? {}) as Record<string, number[]>;
+  const stored = parts.fields ?? {};
   const fields: Record<string, number[]> = {};
   for (const f of FIELDS) fields[f] = stored[f]?.length === size ? stored[f].slice() : new Array<number>(size).fill(0);
-  const graph = (stateDoc.graph ?? {}) as Json;
-  const cursor = (stateDoc.cursor ?? {}) as Json;
-  const nodes = arr<string>(graph.nodes);
+  const nodes = nodesOf(parts.graph);
+  const cursor = parts.cursor ?? {};
   return {
-    t: s.t as number,
+    t: parts.t,
     thetaBins,
     phiBins,
     fields,
-    ports: { ...((s.ports ?? {}) as Record<string, number>) },
+    ports: { ...(parts.ports ?? {}) },
     nodes,
-    edges: arr<Json>(graph.edges).map((e) => ({
-      src: e.src as string,
-      dst: e.dst as string,
-      u: e.u as number,
-      c: e.c as number,
-      n: e.n as number,
-      w: (e.w as number | undefined) ?? 0,
-    })),
-    edgeBias: { ...(((stateDoc.policy as Json | undefined)?.edge_bias ?? {}) as Record<string, number>) },
+    edges: edgesOf(parts.graph),
+    edgeBias: edgeBiasOf(parts.policy),
     cursor: {
       node: typeof cursor.node === 'string' ? cursor.node : (nodes[0] ?? ''),
-      theta: (cursor.theta as number | undefined) ?? 0,
-      phi: (cursor.phi as number | undefined) ?? 0,
+      theta: typeof cursor.theta === 'number' ? cursor.theta : 0,
+      phi: typeof cursor.phi === 'number' ? cursor.phi : 0,
     },
-    schedule: arr<ScheduleEntry>(stateDoc.injection_schedule),
-    trace: arr<TraceStep>((stateDoc.trace as Json | undefined)?.theta_tail).map((x) => ({ ...x })),
-    reportCounter: (indexDoc?.report_counter as number | undefined) ?? 0,
-    deadEnds: arr<DeadEndEntry>(indexDoc?.dead_end_entries),
-    methodology: arr<MethodologyEntry>(indexDoc?.methodology_entries),
+    schedule: (parts.injectionSchedule ?? []).filter(isObj) as unknown as ScheduleEntry[],
+    trace: traceOf(parts.trace),
+    reportCounter: index?.reportCounter ?? 0,
+    deadEnds: index?.deadEnds ?? [],
+    methodology: index?.methodology ?? [],
   };
+}
+
+/** A substrate state from a torusfield_state.json document and (optionally) its ucs_index.json. */
+export function substrateFromFiles(stateDoc: Json, indexDoc?: Json | null): SubstrateState {
+  return substrateFromParts(splitUcsState(stateDoc), indexDoc ? bridgeIndexOf(indexDoc) : null);
 }
 
 // ---------------------------------------------------------------- small helpers
 
 const mod = (a: number, n: number) => ((a % n) + n) % n;
-
-/** Python's round(x, nd): the exact decimal rounding of the double, ties (odd multiples of 2^−(nd+1)) to even. */
-export function pyRound(x: number, nd: number): number {
-  if (!Number.isFinite(x)) return x;
-  const scaled = Math.abs(x) * 2 ** (nd + 1);
-  if (Number.isInteger(scaled) && scaled % 2 === 1) {
-    const s = Math.abs(x).toFixed(nd + 1);
-    const down = s.slice(0, -1);
-    const even = Number(down.replace('.', '').slice(-1)) % 2 === 0;
-    const v = Number(even ? down : Math.abs(x).toFixed(nd));
-    return x < 0 ? -v : v;
-  }
-  return Number(x.toFixed(nd));
-}
-
-/** The words the bridge matches on: `re.findall(r"[a-z_]{3,}", text.lower())`, as a set. */
-export function contextWords(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(/[a-z_]{3,}/g) ?? []);
-}
 
 /** Capability → torus cell (TorusfieldEngine.node_coords: the injection schedule's cells, i.e. (i mod θ, 3i mod φ)). */
 export function nodeCoords(state: Pick<SubstrateState, 'nodes' | 'schedule' | 'thetaBins' | 'phiBins'>) {
@@ -181,7 +172,7 @@ export function nodeCoords(state: Pick<SubstrateState, 'nodes' | 'schedule' | 't
 function capPosition(state: SubstrateState, coords: Map<string, { theta: number; phi: number }>, cap: string) {
   const c = coords.get(cap);
   if (c) return c;
-  const i = Math.max(0, AEGIS_CAPABILITIES.indexOf(cap));
+  const i = Math.max(0, AEGIS_VOCABULARY.capabilityNames.indexOf(cap));
   return { theta: i % state.thetaBins, phi: (3 * i) % state.phiBins };
 }
 
@@ -202,13 +193,6 @@ function runInjections(s: SubstrateState) {
   }
 }
 
-/** TorusState.diffuse("energy") then TorusState.decay(leak_decay): every field but context_energy decays. */
-function diffuseAndDecay(s: SubstrateState) {
-  s.fields.energy = diffuse(s.fields.energy!, s.thetaBins, s.phiBins, FIELD_DEFAULTS.thetaMix, FIELD_DEFAULTS.phiMix);
-  for (const name of Object.keys(s.fields))
-    if (name !== 'context_energy') s.fields[name] = s.fields[name]!.map((v) => v * FIELD_DEFAULTS.decay);
-}
-
 function clone(s: Readonly<SubstrateState>): SubstrateState {
   const fields: Record<string, number[]> = {};
   for (const [k, v] of Object.entries(s.fields)) fields[k] = v.slice();
@@ -225,26 +209,6 @@ function clone(s: Readonly<SubstrateState>): SubstrateState {
 
 // ---------------------------------------------------------------- context
 
-/**
- * bridge.resolve_capabilities_from_context: explicit capabilities (Aegis names only), every keyword-map hit of the
- * context's words, and the capabilities of the last 20 methodology entries sharing a keyword with them; sorted.
- */
-export function resolveCapabilities(
-  state: Pick<SubstrateState, 'methodology'>,
-  context: string,
-  explicit?: readonly string[] | null,
-): string[] {
-  const caps = new Set<string>();
-  for (const c of explicit ?? []) if (CAP_NAMES.has(c)) caps.add(c);
-  const words = contextWords(context);
-  for (const w of words) for (const c of KEYWORD_MAP[w] ?? []) caps.add(c);
-  for (const entry of state.methodology.slice(-BRIDGE_DEFAULTS.recentMethodology)) {
-    const kw = (entry.keywords ?? []).map((k) => k.toLowerCase());
-    if (kw.some((k) => words.has(k))) for (const c of entry.capabilities ?? []) if (CAP_NAMES.has(c)) caps.add(c);
-  }
-  return [...caps].sort();
-}
-
 export interface ContextEnergy {
   /** The capabilities the context resolved to (and that were injected, where they have a cell). */
   capabilities: string[];
@@ -257,16 +221,15 @@ export interface ContextEnergy {
 }
 
 /**
- * Context energy as op_consult prepares it (TorusfieldEngine.prepare_context_energy): the context_energy field is
- * zeroed, 1.5 is injected at the cell of every resolved capability, the field diffuses 5 times (α_θ 0.06, α_φ 0.04),
- * and is read at every capability's cell. The field is not decayed by later steps.
+ * Context energy as op_consult prepares it (TorusfieldEngine.prepare_context_energy) for capabilities already
+ * resolved: the context_energy field is zeroed, 1.5 is injected at the cell of every capability, the field diffuses
+ * 5 times (α_θ 0.06, α_φ 0.04), and is read at every capability's cell. The field is not decayed by later steps.
  */
 export function prepareContextEnergy(
-  state: Readonly<SubstrateState>,
-  context: string,
-  opts: { capabilities?: readonly string[] | null } = {},
+  state: Pick<SubstrateState, 'nodes' | 'schedule' | 'thetaBins' | 'phiBins'>,
+  capabilities: readonly string[],
 ): ContextEnergy {
-  const capabilities = resolveCapabilities(state, context, opts.capabilities);
+  const R = REFERENCE_RULES;
   const coords = nodeCoords(state);
   let field = new Array<number>(state.thetaBins * state.phiBins).fill(0);
   const ports: Record<string, number> = {};
@@ -274,129 +237,16 @@ export function prepareContextEnergy(
     const c = coords.get(cap);
     if (!c) continue;
     const port = `ctx_${cap}`;
-    ports[port] = (ports[port] ?? 0) + BRIDGE_DEFAULTS.consultEnergyMagnitude;
+    ports[port] = (ports[port] ?? 0) + R.consultEnergyMagnitude;
     const i = mod(c.theta, state.thetaBins) * state.phiBins + mod(c.phi, state.phiBins);
-    field[i] = field[i]! + BRIDGE_DEFAULTS.consultEnergyMagnitude;
+    field[i] = field[i]! + R.consultEnergyMagnitude;
   }
-  for (let k = 0; k < BRIDGE_DEFAULTS.contextDiffusionSteps; k++)
+  for (let k = 0; k < R.contextDiffusionSteps; k++)
     field = diffuse(field, state.thetaBins, state.phiBins, FIELD_DEFAULTS.thetaMix, FIELD_DEFAULTS.phiMix);
   const energy: Record<string, number> = {};
   for (const [name, c] of coords)
     energy[name] = field[mod(c.theta, state.thetaBins) * state.phiBins + mod(c.phi, state.phiBins)]!;
-  return { capabilities, field, energy, ports };
-}
-
-// ---------------------------------------------------------------- dead ends
-
-export interface DeadEndHit {
-  entry: DeadEndEntry;
-  /** The search score after temporal decay (what ranks the hits). */
-  score: number;
-  /** Words of the context found in the reopen conditions: the bridge's `_reopen_triggered`. */
-  reopenTriggered: boolean;
-  reopenMatched: string[];
-}
-
-const DAY = 86_400_000;
-
-function utcDay(y: number, month0: number, day: number): number {
-  const d = new Date(0);
-  d.setUTCFullYear(y, month0, day); // unlike Date.UTC, years 1–99 stay themselves
-  return d.getTime();
-}
-
-/**
- * Midnight UTC of an entry's `date` as the bridge parses it, `datetime.fromisoformat(date + "T00:00:00+00:00")` on
- * Python 3.11: YYYY-MM-DD, YYYYMMDD or an ISO week date (YYYY-Www[-D], YYYYWww[D]); null where Python raises.
- */
-export function entryDate(date: string): number | null {
-  let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(date);
-  if (m) {
-    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    const at = utcDay(y, mo - 1, d);
-    const back = new Date(at);
-    const ok = y >= 1 && back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d;
-    return ok ? at : null;
-  }
-  m = /^(\d{4})-W(\d{2})(?:-(\d))?$/.exec(date) ?? /^(\d{4})W(\d{2})(\d)?$/.exec(date);
-  if (!m) return null;
-  const [y, week, day] = [Number(m[1]), Number(m[2]), m[3] === undefined ? 1 : Number(m[3])];
-  const jan1 = new Date(utcDay(y, 0, 1)).getUTCDay() || 7;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const weeks = jan1 === 4 || (jan1 === 3 && leap) ? 53 : 52;
-  if (y < 1 || week < 1 || week > weeks || day < 1 || day > 7) return null;
-  const jan4 = utcDay(y, 0, 4);
-  const week1Monday = jan4 - ((new Date(jan4).getUTCDay() || 7) - 1) * DAY;
-  return week1Monday + ((week - 1) * 7 + day - 1) * DAY;
-}
-
-/** Whole days from the entry's date to now (timedelta.days: floored), at least 0; null if the date does not parse. */
-function ageDays(date: string, now: number): number | null {
-  const at = entryDate(date);
-  return at === null ? null : Math.max(Math.floor((now - at) / DAY), 0);
-}
-
-/**
- * AnnotationStore.search_dead_ends as op_consult calls it: score = 2·(shared keywords, lower-cased) + 3·(shared
- * capabilities); a context word in the reopen conditions flags the entry (and scores 1.5 per word when nothing else
- * matched); the score is divided by 1 + 0.01·(age in days) when the entry has a date; the 3 best (stable on ties).
- */
-export function searchDeadEnds(
-  state: Pick<SubstrateState, 'deadEnds'>,
-  context: string,
-  resolvedCapabilities: readonly string[],
-  now: number = Date.now(),
-): DeadEndHit[] {
-  const words = contextWords(context);
-  const caps = new Set(resolvedCapabilities);
-  const hits: DeadEndHit[] = [];
-  for (const entry of state.deadEnds) {
-    const kw = new Set((entry.keywords ?? []).map((k) => k.toLowerCase()));
-    let score = 2 * [...kw].filter((k) => words.has(k)).length;
-    score += 3 * [...new Set(entry.capabilities ?? [])].filter((c) => caps.has(c)).length;
-    const reopen = (entry.reopen_conditions ?? '').toLowerCase();
-    let reopenMatched: string[] = [];
-    if (context && reopen) {
-      reopenMatched = [...contextWords(reopen)].filter((w) => words.has(w)).sort();
-      if (reopenMatched.length && score <= 0) score = reopenMatched.length * 1.5;
-    }
-    if (score <= 0) continue;
-    const age = typeof entry.date === 'string' && entry.date ? ageDays(entry.date, now) : null;
-    if (age !== null && BRIDGE_DEFAULTS.temporalDecayRate > 0)
-      score *= 1.0 / (1.0 + BRIDGE_DEFAULTS.temporalDecayRate * age);
-    hits.push({ entry, score, reopenTriggered: reopenMatched.length > 0, reopenMatched });
-  }
-  return hits.sort((a, b) => b.score - a.score).slice(0, BRIDGE_DEFAULTS.maxDeadEndHits);
-}
-
-/**
- * UCSBridge._prepare_penalty_energy: per hit, its capabilities plus the keyword-map capabilities of its keywords (as
- * stored, case-sensitive), each counted once per hit: +1.0 per hit to every such capability that has a cell. The
- * routing subtracts ε·(this) with ε = Router.epsilon 0.75 (UCSConfig.penalty_weight is never read).
- */
-export function penaltyEnergy(
-  state: Pick<SubstrateState, 'nodes' | 'schedule' | 'thetaBins' | 'phiBins'>,
-  hits: readonly DeadEndHit[],
-): Record<string, number> {
-  const coords = nodeCoords(state);
-  const out: Record<string, number> = {};
-  for (const { entry } of hits) {
-    const caps = new Set(entry.capabilities ?? []);
-    for (const kw of entry.keywords ?? []) for (const c of KEYWORD_MAP[kw] ?? []) caps.add(c);
-    for (const c of caps) if (coords.has(c)) out[c] = (out[c] ?? 0) + 1.0;
-  }
-  return out;
-}
-
-/** The dead ends a context hits and the penalty energy they put on capabilities, as op_consult computes them. */
-export function deadEndPenalties(
-  state: Readonly<SubstrateState>,
-  context: string,
-  opts: { capabilities?: readonly string[] | null; now?: number | Date } = {},
-): { hits: DeadEndHit[]; penalty: Record<string, number> } {
-  const resolved = resolveCapabilities(state, context, opts.capabilities);
-  const hits = searchDeadEnds(state, context, resolved, opts.now === undefined ? Date.now() : Number(opts.now));
-  return { hits, penalty: penaltyEnergy(state, hits) };
+  return { capabilities: [...capabilities], field, energy, ports };
 }
 
 // ---------------------------------------------------------------- routing
@@ -416,8 +266,11 @@ export interface RouteResult {
   cursor: string;
   resolvedCapabilities: string[];
   context: ContextEnergy;
-  deadEnds: DeadEndHit[];
-  /** Penalty energy per capability, before ε. */
+  /** The dead-end search: every match, the returned ones, the penalty they put on capabilities. */
+  verdict: ReferenceReopenVerdict<ReferenceDeadEnd>;
+  /** The dead ends consult returns (the verdict's top 3), with their reopen flags. */
+  deadEnds: ReferenceReopenMatch<ReferenceDeadEnd>[];
+  /** Penalty energy per capability, before ε (the verdict's). */
   penaltyEnergy: Record<string, number>;
   /** Every outgoing edge of the cursor in the bridge's order (printed score descending, then edge order). */
   paths: RoutedPath[];
@@ -426,20 +279,26 @@ export interface RouteResult {
 }
 
 /**
- * The routing op_consult would advise for a context (UCSBridge.op_consult → _score_edges): every outgoing edge of the
- * cursor scored s = α·u − β·c + γ·n + w + b + δ·E_ctx(dst) − ε·penalty(dst), E_ctx from `prepareContextEnergy`, the
- * penalty from the dead ends the context hits. Probabilities are Router.pick's softmax over s / temperature (the
- * consult itself prints none). Ordered as the bridge orders them: by the score rounded to 4 decimals, stable.
+ * The routing op_consult would advise for a context (UCSBridge.op_consult → _score_edges): capabilities resolved
+ * from the context (with the index's recent methodology), every outgoing edge of the cursor scored
+ * s = α·u − β·c + γ·n + w + b + δ·E_ctx(dst) − ε·penalty(dst), E_ctx from `prepareContextEnergy`, the penalty from
+ * the dead ends `referenceReopen` returns. Probabilities are Router.pick's softmax over s / temperature (the consult
+ * itself prints none). Ordered as the bridge orders them: by the score rounded to 4 decimals, stable.
  */
 export function routeContext(
   state: Readonly<SubstrateState>,
   context: string,
   opts: { capabilities?: readonly string[] | null; now?: number | Date; params?: Partial<RoutingParams> } = {},
 ): RouteResult {
-  const ctx = prepareContextEnergy(state, context, opts);
-  const now = opts.now === undefined ? Date.now() : Number(opts.now);
-  const deadEnds = searchDeadEnds(state, context, ctx.capabilities, now);
-  const penalty = penaltyEnergy(state, deadEnds);
+  const verdict = referenceReopen(context, state.deadEnds, {
+    now: opts.now === undefined ? Date.now() : Number(opts.now),
+    methodology: state.methodology,
+    explicitCapabilities: opts.capabilities,
+    nodes: [...nodeCoords(state).keys()],
+    penaltyWeight: opts.params?.epsilon,
+  });
+  const ctx = prepareContextEnergy(state, verdict.resolvedCapabilities);
+  const penalty = verdict.penaltyEnergy;
   const scored = scoreOutgoing(state.edges, state.cursor.node, {
     bias: state.edgeBias,
     contextEnergy: ctx.energy,
@@ -473,110 +332,14 @@ export function routeContext(
   paths.sort((a, b) => b.printed.score - a.printed.score || a.edgeIndex - b.edgeIndex);
   return {
     cursor: state.cursor.node,
-    resolvedCapabilities: ctx.capabilities,
+    resolvedCapabilities: verdict.resolvedCapabilities,
     context: ctx,
-    deadEnds,
+    verdict,
+    deadEnds: verdict.returned,
     penaltyEnergy: penalty,
     paths,
-    suggested: paths.slice(0, BRIDGE_DEFAULTS.advisoryTopN),
+    suggested: paths.slice(0, REFERENCE_RULES.advisoryTopN),
   };
-}
-
-// ---------------------------------------------------------------- φ-cycle
-
-interface Harvested {
-  kind: 'wormhole' | 'attractor' | 'resonance';
-  edgeIndex?: number;
-  node?: string;
-  score: number;
-}
-
-function groupBy<K, V>(items: readonly TraceStep[], key: (s: TraceStep) => K, val: (s: TraceStep) => V) {
-  const m = new Map<K, V[]>();
-  for (const s of items) {
-    const k = key(s);
-    const list = m.get(k);
-    if (list) list.push(val(s));
-    else m.set(k, [val(s)]);
-  }
-  return m;
-}
-
-/**
- * Harvester.detect_all + validate over the trace: wormholes (edges with ≥ 6 hits and mean net ≥ 0.35, score
- * mean·ln(1 + hits)), attractors (destinations with > 15 % of the steps and ≥ 6 visits, score freq·ln(1 + visits)),
- * resonances (trace ≥ 20 steps; edges with ≥ 6 uses, mean interval ≥ 1, cv < 0.3, score (1 − cv)·ln(1 + uses)).
- */
-function harvest(trace: readonly TraceStep[]): Harvested[] {
-  const out: Harvested[] = [];
-  for (const [edgeIndex, vals] of groupBy(
-    trace,
-    (s) => s.edge_index,
-    (s) => s.reward - s.cost,
-  )) {
-    if (vals.length < 6) continue;
-    const mean = vals.reduce((a, b) => a + b, 0) / vals.length;
-    if (mean >= 0.35) out.push({ kind: 'wormhole', edgeIndex, score: mean * Math.log(1 + vals.length) });
-  }
-  const total = trace.length || 1;
-  for (const [node, visits] of groupBy(
-    trace,
-    (s) => s.dst,
-    () => 1,
-  )) {
-    const freq = visits.length / total;
-    if (freq > 0.15 && visits.length >= 6)
-      out.push({ kind: 'attractor', node, score: freq * Math.log(1 + visits.length) });
-  }
-  if (trace.length >= 20) {
-    for (const [edgeIndex, times] of groupBy(
-      trace,
-      (s) => s.edge_index,
-      (s) => s.t,
-    )) {
-      if (times.length < 4) continue;
-      const intervals = times.slice(1).map((t, i) => t - times[i]!);
-      const mean = intervals.reduce((a, b) => a + b, 0) / intervals.length;
-      if (mean < 1) continue;
-      const variance = intervals.reduce((a, iv) => a + (iv - mean) ** 2, 0) / intervals.length;
-      const cv = mean > 0 ? Math.sqrt(variance) / mean : 999;
-      if (cv < 0.3 && times.length >= 6)
-        out.push({ kind: 'resonance', edgeIndex, score: (1.0 - cv) * Math.log(1 + times.length) });
-    }
-  }
-  return out.filter((a) => a.score > 0);
-}
-
-const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
-
-/**
- * The field-relevant part of TorusfieldEngine.step_phi: harvest, PolicyKernel.update (wormholes add their score,
- * capped at 5, to their edge's bias; attractors 0.3·score, capped at 2, to each outgoing edge; then every bias × 0.995,
- * dropped under 1e-6), and 0.15·(sum of scores) injected into `memory` at ((t÷25) mod θ, (2(t÷25) + 1) mod φ).
- * Artifacts, the PP vector and the φ log are not tracked here.
- */
-function stepPhi(s: SubstrateState) {
-  const arts = harvest(s.trace);
-  for (const a of arts) {
-    if (a.kind === 'wormhole') {
-      const k = String(a.edgeIndex);
-      s.edgeBias[k] = (s.edgeBias[k] ?? 0) + clamp(a.score, 0, 5);
-    } else if (a.kind === 'attractor') {
-      s.edges.forEach((e, i) => {
-        if (e.src !== a.node) return;
-        s.edgeBias[String(i)] = (s.edgeBias[String(i)] ?? 0) + clamp(a.score * 0.3, 0, 2);
-      });
-    }
-  }
-  for (const k of Object.keys(s.edgeBias)) {
-    s.edgeBias[k] = s.edgeBias[k]! * 0.995;
-    if (Math.abs(s.edgeBias[k]) < 1e-6) delete s.edgeBias[k];
-  }
-  const mass = arts.reduce((a, x) => a + x.score, 0);
-  if (mass > 0 && s.fields.memory) {
-    const cycle = Math.floor(s.t / BRIDGE_DEFAULTS.phiPeriod);
-    injectAt(s, 'artifact_mass', 0.15 * mass, cycle % s.thetaBins, (2 * cycle + 1) % s.phiBins, 'memory');
-  }
 }
 
 // ---------------------------------------------------------------- steps
@@ -601,73 +364,107 @@ export interface StepOutcome {
   action: string | null;
   /** Whether the report reinforced a direct edge from the cursor (false: a jump, logged as a policy override). */
   routed: boolean;
+  /** Whether the report ran a φ-cycle. */
+  phi: boolean;
 }
 
 /**
  * One bridge tick from `state` (op_consult then op_report):
  *  consult: prepare the context energy; then 15 × (diffuse energy, decay every field but context_energy, run the
  *    injection schedule at the current t — t does not change, so each entry fires all 15 times or none);
- *  report (an Aegis capability): reinforce the direct edge from the cursor if any (reward 0.7·base + 0.3·u, cost c,
- *    w ← clamp(w + 0.075·(reward − cost − 0.5), ±2.5), trace step at t), inject 1.0 at the action's cell, diffuse,
- *    decay, run the schedule at t, move the cursor, t + 1, and every 5th report a φ-cycle; the saved trace keeps 50.
+ *  report (an Aegis capability): op_report's learning rule (reference.ts `learnFromReport`: reinforce the direct edge
+ *    from the cursor, if any, and trace it at t), inject 1.0 at the action's cell, diffuse, decay, run the schedule
+ *    at t, move the cursor, t + 1, and every 5th report a φ-cycle (phi-cycle.ts: harvest, policy bias, and 0.15 × the
+ *    harvested score into the memory field); the saved trace keeps 50.
  */
 export function simulateStep(
   state: Readonly<SubstrateState>,
   step: SimStep = {},
   opts: { now?: number | Date } = {},
 ): StepOutcome {
+  const R = REFERENCE_RULES;
   const s = clone(state);
-  const context = step.context ?? '';
-  const route = routeContext(state, context, { capabilities: step.capabilities, now: opts.now });
+  const route = routeContext(state, step.context ?? '', { capabilities: step.capabilities, now: opts.now });
   s.fields.context_energy = route.context.field.slice();
   for (const [port, v] of Object.entries(route.context.ports)) s.ports[port] = (s.ports[port] ?? 0) + v;
-  for (let k = 0; k < BRIDGE_DEFAULTS.consultWarmupSteps; k++) {
-    diffuseAndDecay(s);
+  const tick = () => {
+    s.fields = fieldStep(s.fields, s.thetaBins, s.phiBins);
     runInjections(s);
-  }
+  };
+  for (let k = 0; k < R.consultWarmupSteps; k++) tick();
   const action = step.action === undefined ? (route.paths[0]?.to ?? null) : step.action;
   let routed = false;
+  let phi = false;
   if (action !== null && CAP_NAMES.has(action)) {
-    const eidx = s.edges.findIndex((e) => e.src === s.cursor.node && e.dst === action);
-    if (eidx >= 0) {
-      routed = true;
-      const edge = s.edges[eidx]!;
-      const base = BRIDGE_DEFAULTS.rewardBase[step.success ?? 'neutral'] ?? 0.3;
-      const blend = BRIDGE_DEFAULTS.rewardEdgeBlend;
-      const reward = (1.0 - blend) * base + blend * edge.u;
-      const cost = edge.c * 1.0;
-      edge.w = clamp(edge.w + BRIDGE_DEFAULTS.reinforceLr * (reward - cost - 0.5), -2.5, 2.5);
-      s.trace.push({ t: s.t, src: edge.src, dst: edge.dst, edge_index: eidx, reward, cost, novelty: edge.n });
-    }
+    const learned = learnFromReport(s.edges, s.cursor.node, action, step.success, s.t);
+    routed = learned.routed;
+    if (learned.step) s.trace.push(learned.step);
     const pos = capPosition(s, nodeCoords(s), action);
-    injectAt(s, `action_${action}`, BRIDGE_DEFAULTS.reportEnergyMagnitude, pos.theta, pos.phi, 'energy');
-    diffuseAndDecay(s);
-    runInjections(s);
+    injectAt(s, `action_${action}`, R.reportEnergyMagnitude, pos.theta, pos.phi, 'energy');
+    tick();
     s.cursor = { node: action, theta: pos.theta, phi: pos.phi };
     s.t += 1;
     s.reportCounter += 1;
-    if (s.reportCounter >= BRIDGE_DEFAULTS.phiReportInterval) {
+    if (s.reportCounter >= R.phiReportInterval) {
       s.reportCounter = 0;
-      stepPhi(s);
+      phi = true;
+      const { mass } = phiCycle(s.trace, s.t, s.edges, s.edgeBias);
+      if (mass > 0 && s.fields.memory) {
+        const cycle = Math.floor(s.t / R.phiPeriod);
+        const at = [cycle % s.thetaBins, (2 * cycle + 1) % s.phiBins] as const;
+        injectAt(s, 'artifact_mass', R.artifactMassShare * mass, at[0], at[1], 'memory');
+      }
     }
   }
-  s.trace = s.trace.slice(-BRIDGE_DEFAULTS.traceTail);
-  return { state: s, route, action, routed };
+  s.trace = s.trace.slice(-R.traceTail);
+  return { state: s, route, action, routed, phi };
+}
+
+export interface SimulatedRun {
+  state: SubstrateState;
+  /** Per tick: the action reported (null: none), whether along an edge, whether a φ-cycle ran. */
+  ticks: { action: string | null; routed: boolean; phi: boolean }[];
 }
 
 /**
- * The state after n bridge ticks (see `simulateStep`), step k following `steps[k]` (default: consult with no
- * context, report the first suggested path as neutral). This is what the reference does to the state files when an
- * agent runs n consult/report cycles; the stored snapshots of a bridge workspace are t apart by as many ticks.
+ * n bridge ticks from `state` (see `simulateStep`), tick k following `steps[k]`, else `step` (default: consult with
+ * no context, report the first suggested path as neutral). This is what the reference does to the state files when
+ * an agent runs n consult/report cycles; the stored snapshots of a bridge workspace are t apart by as many ticks.
  */
+export function simulateTicks(
+  state: Readonly<SubstrateState>,
+  n: number,
+  opts: { steps?: readonly SimStep[]; step?: SimStep; now?: number | Date } = {},
+): SimulatedRun {
+  let s: Readonly<SubstrateState> = state;
+  const ticks: SimulatedRun['ticks'] = [];
+  for (let k = 0; k < n; k++) {
+    const out = simulateStep(s, opts.steps?.[k] ?? opts.step ?? {}, opts);
+    ticks.push({ action: out.action, routed: out.routed, phi: out.phi });
+    s = out.state;
+  }
+  return { state: s === state ? clone(state) : (s as SubstrateState), ticks };
+}
+
+/** The state after n bridge ticks (`simulateTicks`). */
 export function simulateSteps(
   state: Readonly<SubstrateState>,
   n: number,
-  opts: { steps?: readonly SimStep[]; now?: number | Date } = {},
+  opts: { steps?: readonly SimStep[]; step?: SimStep; now?: number | Date } = {},
 ): SubstrateState {
-  let s: Readonly<SubstrateState> = state;
-  for (let k = 0; k < n; k++) s = simulateStep(s, opts.steps?.[k] ?? {}, opts).state;
-  return s === state ? clone(state) : (s as SubstrateState);
+  return simulateTicks(state, n, opts).state;
+}
+
+/** The suggested paths of a route as op_consult prints them (its `suggested_paths` without the annotation). */
+export function printedSuggestions(r: Pick<RouteResult, 'suggested'>) {
+  return r.suggested.map((p) => ({
+    to: p.to,
+    edge_index: p.edgeIndex,
+    score: p.printed.score,
+    context_boost: p.printed.contextBoost,
+    penalty: p.printed.penalty,
+    components: p.printed.components,
+  }));
 }
 
 // ---------------------------------------------------------------- stored consult outputs

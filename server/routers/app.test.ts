@@ -146,10 +146,10 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     const j = await caller.substrate.judgment({ agent: 'aegis-demo' });
     expect([j.actions.length, j.methodology.length, j.judgments.length]).toEqual([400, 16, 52]);
     expect(j.pp.length).toBeGreaterThanOrEqual(5);
-    const r = await caller.substrate.routing({ agent: 'aegis-demo', t: 600 });
-    expect(r.contextEnergy).toHaveLength(768);
+    const r = await caller.substrate.state({ agent: 'aegis-demo', t: 600 });
+    expect(r.fields.context_energy).toHaveLength(768);
     expect((r.cursor as { node: string }).node).toBe('sessions_spawn');
-    await expect(caller.substrate.routing({ agent: 'aegis-demo', t: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(caller.substrate.state({ agent: 'aegis-demo', t: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(await caller.substrate.consultSamples({ agent: 'aegis-demo' })).toHaveLength(8);
   });
 

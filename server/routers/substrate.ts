@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { procedure, router } from '@/server/trpc/init';
 import {
+  bridgeIndex,
+  consultContexts,
   consultSamples,
   fieldSeries,
   judgment,
@@ -8,7 +10,8 @@ import {
   listDeadEnds,
   listSnapshots,
   listSubstrateAgents,
-  routingState,
+  substrateAudit,
+  substrateState,
 } from '@/server/services/substrate';
 
 const agent = z.string().min(1).max(256);
@@ -18,9 +21,21 @@ export const substrateRouter = router({
   snapshots: procedure
     .input(z.object({ agent }))
     .query(({ ctx, input }) => listSnapshots(ctx.db, ctx.projectId, input.agent)),
-  routing: procedure
-    .input(z.object({ agent, t: z.number().int() }))
-    .query(({ ctx, input }) => routingState(ctx.db, ctx.projectId, input.agent, input.t)),
+  /** One stored state whole (the latest without t): what the consult and the simulation run on. */
+  state: procedure
+    .input(z.object({ agent, t: z.number().int().optional() }))
+    .query(({ ctx, input }) => substrateState(ctx.db, ctx.projectId, input.agent, input.t)),
+  /** What the bridge reads from its index: dead ends in order, methodology, report counter. */
+  bridgeIndex: procedure
+    .input(z.object({ agent }))
+    .query(({ ctx, input }) => bridgeIndex(ctx.db, ctx.projectId, input.agent)),
+  /** Contexts to consult with: the stored consult samples' and the judgment nodes' tasks. */
+  contexts: procedure
+    .input(z.object({ agent }))
+    .query(({ ctx, input }) => consultContexts(ctx.db, ctx.projectId, input.agent)),
+  audit: procedure
+    .input(z.object({ agent }))
+    .query(({ ctx, input }) => substrateAudit(ctx.db, ctx.projectId, input.agent)),
   fieldArtifacts: procedure
     .input(z.object({ agent }))
     .query(({ ctx, input }) => listFieldArtifacts(ctx.db, ctx.projectId, input.agent)),

@@ -15,6 +15,8 @@ import {
 import type { Envelope, RecordType } from '@/lib/ingest/contract';
 import { joinUcsState } from '@/lib/ucs/state';
 import { wouldReopen } from '@/lib/ucs/reopen';
+import { auditWorkspace, differentiationAt, summarizeAudit, type ConsultSampleLike } from '@/lib/ucs/audit';
+import { bridgeIndexOf, substrateFromParts, type BridgeIndex } from '@/lib/ucs/substrate-sim';
 
 export interface SubstrateAgentSummary {
   agentId: string;
@@ -185,26 +187,264 @@ export async function listDeadEnds(db: Tx, projectId: string, agentId?: string) 
     .orderBy(asc(ucsDeadEnds.agentId), desc(ucsDeadEnds.date), asc(ucsDeadEnds.topic));
 }
 
+const ofAgent = (projectId: string, agentId: string) =>
+  and(eq(ucsSnapshots.projectId, projectId), eq(ucsSnapshots.agentId, agentId));
+
 /**
- * What routing needs from one snapshot: the graph with edge parameters, policy biases, the cursor and the context
- * field.
+ * One stored state as the bridge would load it (the parts lib/ucs/substrate-sim.ts `substrateFromParts` reads), at
+ * step t or the latest; `latestT` says whether it is the latest.
  */
-export async function routingState(db: Tx, projectId: string, agentId: string, t: number) {
+export async function substrateState(db: Tx, projectId: string, agentId: string, t?: number) {
   const [row] = await db
     .select({
       t: ucsSnapshots.t,
       thetaBins: ucsSnapshots.thetaBins,
       phiBins: ucsSnapshots.phiBins,
+      fields: ucsSnapshots.fields,
+      ports: ucsSnapshots.ports,
       graph: ucsSnapshots.graph,
       policy: ucsSnapshots.policy,
       cursor: ucsSnapshots.cursor,
-      schedule: ucsSnapshots.injectionSchedule,
-      contextEnergy: sql<number[] | null>`${ucsSnapshots.fields}->'context_energy'`,
+      injectionSchedule: ucsSnapshots.injectionSchedule,
+      trace: ucsSnapshots.trace,
+      source: ucsSnapshots.source,
+      latestT: sql<number>`(select max(x.t) from ${ucsSnapshots} x
+        where x.project_id = ${projectId} and x.agent_id = ${agentId})`,
     })
     .from(ucsSnapshots)
-    .where(and(eq(ucsSnapshots.projectId, projectId), eq(ucsSnapshots.agentId, agentId), eq(ucsSnapshots.t, t)));
-  if (!row) throw new NotFoundError('snapshot', `${agentId}@t${t}`);
+    .where(and(ofAgent(projectId, agentId), t === undefined ? undefined : eq(ucsSnapshots.t, t)))
+    .orderBy(desc(ucsSnapshots.t))
+    .limit(1);
+  if (!row) throw new NotFoundError(t === undefined ? 'substrate of agent' : 'snapshot', `${agentId}@t${t ?? ''}`);
   return row;
+}
+
+type Json = Record<string, unknown>;
+
+/** The newest stored ucs_index.json of the agent, as far as the bridge reads it (null without one). */
+async function latestIndex(db: Tx, projectId: string, agentId: string) {
+  const [row] = await db
+    .select({
+      reportCounter: sql<unknown>`${ucsDocuments.content}->'report_counter'`,
+      lastPhiT: sql<unknown>`${ucsDocuments.content}->'last_phi_t'`,
+      deadEnds: sql<unknown>`${ucsDocuments.content}->'dead_end_entries'`,
+      methodology: sql<unknown>`${ucsDocuments.content}->'methodology_entries'`,
+      source: ucsDocuments.source,
+      ingestedAt: ucsDocuments.ingestedAt,
+    })
+    .from(ucsDocuments)
+    .where(
+      and(eq(ucsDocuments.projectId, projectId), eq(ucsDocuments.agentId, agentId), eq(ucsDocuments.kind, 'index')),
+    )
+    .orderBy(desc(ucsDocuments.ingestedAt), asc(ucsDocuments.key))
+    .limit(1);
+  return row ?? null;
+}
+
+export interface BridgeIndexView extends BridgeIndex {
+  /** Where the dead ends and methodology come from: the newest stored index (its order), or, without one, the rows. */
+  from: 'index' | 'rows';
+  source: string | null;
+  ingestedAt: Date | null;
+  /** Capabilities with a cell on the latest stored state (only those take a penalty); null without a state. */
+  nodes: string[] | null;
+}
+
+/**
+ * What the bridge reads from ucs_index.json besides the state: dead ends in the index's order (an entry listed twice
+ * twice), recent methodology, report counter and last φ-cycle. Without a stored index, the dead-end and methodology
+ * rows stand in (a dead end recorded n times listed n times).
+ */
+export async function bridgeIndex(db: Tx, projectId: string, agentId: string): Promise<BridgeIndexView> {
+  const [doc, [latest]] = await Promise.all([
+    latestIndex(db, projectId, agentId),
+    db
+      .select({ nodes: sql<unknown>`${ucsSnapshots.graph}->'nodes'` })
+      .from(ucsSnapshots)
+      .where(ofAgent(projectId, agentId))
+      .orderBy(desc(ucsSnapshots.t))
+      .limit(1),
+  ]);
+  const nodes = Array.isArray(latest?.nodes) ? latest.nodes.map(String) : null;
+  if (doc) {
+    const index = bridgeIndexOf({
+      report_counter: doc.reportCounter,
+      last_phi_t: doc.lastPhiT,
+      dead_end_entries: doc.deadEnds,
+      methodology_entries: doc.methodology,
+    });
+    return { ...index, from: 'index', source: doc.source, ingestedAt: doc.ingestedAt, nodes };
+  }
+  const [rows, methodology] = await Promise.all([
+    listDeadEnds(db, projectId, agentId),
+    db
+      .select({ capabilities: ucsMethodology.capabilities, keywords: ucsMethodology.keywords })
+      .from(ucsMethodology)
+      .where(and(eq(ucsMethodology.projectId, projectId), eq(ucsMethodology.agentId, agentId)))
+      .orderBy(asc(ucsMethodology.date), asc(ucsMethodology.id)),
+  ]);
+  const deadEnds = rows.flatMap(({ agent: _a, occurrences, ...d }) => new Array(occurrences).fill(d));
+  return {
+    reportCounter: 0,
+    lastPhiT: null,
+    deadEnds,
+    methodology,
+    from: 'rows',
+    source: null,
+    ingestedAt: null,
+    nodes,
+  };
+}
+
+/** The audit reads at most this many of the latest states (from the earliest of them on). */
+export const AUDIT_MAX_STATES = 200;
+
+/** What the audit reads, as one comparable string: a change to any of it (or a new UTC day) makes a new audit. */
+async function auditFingerprint(db: Tx, projectId: string, agentId: string) {
+  const [row] = await db
+    .select({
+      snapshots: sql<string>`(select count(*)::text || ':' || coalesce(max(x.t), -1)::text || ':'
+        || coalesce(max(x.ingested_at)::text, '') from ${ucsSnapshots} x
+        where x.project_id = ${projectId} and x.agent_id = ${agentId})`,
+      actions: sql<string>`(select count(*)::text || ':' || coalesce(max(x.t), -1)::text || ':'
+        || coalesce(sum(x.t)::text, '') from ${ucsActions} x
+        where x.project_id = ${projectId} and x.agent_id = ${agentId})`,
+      documents: sql<string>`(select count(*)::text || ':' || coalesce(max(x.ingested_at)::text, '')
+        from ${ucsDocuments} x where x.project_id = ${projectId} and x.agent_id = ${agentId}
+        and x.kind in ('index', 'consult_samples'))`,
+    })
+    .from(sql`(select 1) one`);
+  return `${row?.snapshots}|${row?.actions}|${row?.documents}`;
+}
+
+async function computeAudit(db: Tx, projectId: string, agentId: string, now: number) {
+  const states = (
+    await db
+      .select({
+        t: ucsSnapshots.t,
+        thetaBins: ucsSnapshots.thetaBins,
+        phiBins: ucsSnapshots.phiBins,
+        graph: ucsSnapshots.graph,
+        artifacts: ucsSnapshots.artifacts,
+        policy: ucsSnapshots.policy,
+        trace: ucsSnapshots.trace,
+        cursor: ucsSnapshots.cursor,
+        source: ucsSnapshots.source,
+      })
+      .from(ucsSnapshots)
+      .where(ofAgent(projectId, agentId))
+      .orderBy(desc(ucsSnapshots.t))
+      .limit(AUDIT_MAX_STATES)
+  ).reverse();
+  if (!states.length) throw new NotFoundError('substrate of agent', agentId);
+  const [actions, index, samples, [all]] = await Promise.all([
+    db
+      .select({
+        t: ucsActions.t,
+        action: ucsActions.action,
+        success: ucsActions.success,
+        reward: ucsActions.reward,
+        routed: ucsActions.routed,
+        cursorBefore: ucsActions.cursorBefore,
+      })
+      .from(ucsActions)
+      .where(and(eq(ucsActions.projectId, projectId), eq(ucsActions.agentId, agentId)))
+      .orderBy(asc(ucsActions.t)),
+    bridgeIndex(db, projectId, agentId),
+    consultSamples(db, projectId, agentId),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(ucsSnapshots)
+      .where(ofAgent(projectId, agentId)),
+  ]);
+  const latest = states.at(-1)!;
+  // Without a stored index the φ-cycles' phase is unknown: taken as ending at the latest state.
+  const lastPhiT = index.lastPhiT ?? latest.t;
+  const consult = samples.filter(
+    (x): x is Json & ConsultSampleLike => typeof x.context === 'string' && typeof x.consult === 'object',
+  );
+  const result = auditWorkspace({
+    states: states.map((s) => ({ ...s, label: s.source ?? `t=${s.t}` })),
+    actions,
+    lastPhiT,
+    consultSamples: consult,
+  });
+  const summary = summarizeAudit(result, { states: states.length, lines: actions.length });
+  const contexts = [...new Set(consult.map((x) => x.context))];
+  const [full] = await db
+    .select({
+      fields: ucsSnapshots.fields,
+      ports: ucsSnapshots.ports,
+      injectionSchedule: ucsSnapshots.injectionSchedule,
+    })
+    .from(ucsSnapshots)
+    .where(and(ofAgent(projectId, agentId), eq(ucsSnapshots.t, latest.t)));
+  const current =
+    contexts.length && full
+      ? differentiationAt(substrateFromParts({ ...latest, ...full }, index), contexts, now)
+      : null;
+  return {
+    ...summary,
+    storedStates: all?.n ?? states.length,
+    lastPhiT: { t: lastPhiT, from: index.lastPhiT === null ? ('assumed' as const) : ('index' as const) },
+    current: current ? { t: latest.t, label: latest.source ?? `t=${latest.t}`, ...current } : null,
+    computedAt: new Date(now),
+  };
+}
+
+export type SubstrateAudit = Awaited<ReturnType<typeof computeAudit>>;
+
+/**
+ * Audits recomputed per process only when what they read changed: keyed by project and agent, checked against a
+ * fingerprint of the snapshots, action log and index (one cheap query) and the UTC day (dead-end ages are whole
+ * days). Another instance computes its own; none serves a result for other data.
+ */
+const audits = new Map<string, { fingerprint: string; value: Promise<SubstrateAudit> }>();
+const AUDIT_CACHE_SIZE = 32;
+
+/**
+ * The action log replayed by the reference's rules against the agent's stored states (lib/ucs/audit.ts), with the
+ * advisory differentiation of its stored consult outputs and of the same contexts consulted now at the latest state.
+ */
+export async function substrateAudit(db: Tx, projectId: string, agentId: string, now = Date.now()) {
+  const key = `${projectId}\u0000${agentId}`;
+  const fingerprint = `${await auditFingerprint(db, projectId, agentId)}|${new Date(now).toISOString().slice(0, 10)}`;
+  const hit = audits.get(key);
+  if (hit?.fingerprint === fingerprint) return hit.value;
+  const value = computeAudit(db, projectId, agentId, now);
+  audits.delete(key);
+  audits.set(key, { fingerprint, value });
+  if (audits.size > AUDIT_CACHE_SIZE) audits.delete(audits.keys().next().value!);
+  value.catch(() => audits.get(key)?.value === value && audits.delete(key));
+  return value;
+}
+
+/** Contexts to consult with: those of the stored consult samples and the tasks of the judgment nodes. */
+export async function consultContexts(db: Tx, projectId: string, agentId: string) {
+  const [samples, tasks] = await Promise.all([
+    consultSamples(db, projectId, agentId),
+    db
+      .select({
+        context: sql<string>`${ucsJudgments.data}->'context'->>'task_description'`,
+        nodes: sql<number>`count(*)::int`,
+      })
+      .from(ucsJudgments)
+      .where(
+        and(
+          eq(ucsJudgments.projectId, projectId),
+          eq(ucsJudgments.agentId, agentId),
+          sql`${ucsJudgments.data}->'context'->>'task_description' <> ''`,
+        ),
+      )
+      .groupBy(sql`1`)
+      .orderBy(sql`2 desc`, sql`1`),
+  ]);
+  return {
+    samples: samples.flatMap((s, k) =>
+      typeof s.context === 'string' ? [{ k, i: typeof s.i === 'number' ? s.i : k, context: s.context }] : [],
+    ),
+    tasks,
+  };
 }
 
 /** The agent's artifacts (wormholes, attractors, resonances) with their annotations, strongest first. */

@@ -9,13 +9,21 @@ export const dynamic = 'force-dynamic';
 export default async function AgentSubstratePage({ params }: { params: Promise<{ agent: string }> }) {
   const agent = decodeSegment((await params).agent);
   const qc = getQueryClient();
+  let latest: number | undefined;
   try {
-    await qc.fetchQuery(trpc.substrate.snapshots.queryOptions({ agent }));
+    latest = (await qc.fetchQuery(trpc.substrate.snapshots.queryOptions({ agent }))).snapshots.at(-1)?.t;
   } catch (e) {
     if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
     throw e;
   }
-  await qc.prefetchQuery(trpc.substrate.fieldSeries.queryOptions({ agent, field: 'energy' }));
+  // The latest state whole: the field player opens on it, and the consult runs on it in the browser.
+  await Promise.all([
+    qc.prefetchQuery(trpc.substrate.fieldSeries.queryOptions({ agent, field: 'energy' })),
+    qc.prefetchQuery(trpc.substrate.state.queryOptions({ agent, t: latest })),
+    qc.prefetchQuery(trpc.substrate.bridgeIndex.queryOptions({ agent })),
+    qc.prefetchQuery(trpc.substrate.contexts.queryOptions({ agent })),
+    qc.prefetchQuery(trpc.substrate.consultSamples.queryOptions({ agent })),
+  ]);
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <FieldPlayer agent={agent} />

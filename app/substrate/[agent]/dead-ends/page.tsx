@@ -9,7 +9,10 @@ export const metadata = { title: 'Dead ends' };
 export default async function DeadEndsPage({ params }: { params: Promise<{ agent: string }> }) {
   const agent = decodeSegment((await params).agent);
   const qc = getQueryClient();
-  await qc.prefetchQuery(trpc.substrate.deadEnds.queryOptions({ agent }));
+  await Promise.all([
+    qc.prefetchQuery(trpc.substrate.deadEnds.queryOptions({ agent })),
+    qc.prefetchQuery(trpc.substrate.bridgeIndex.queryOptions({ agent })),
+  ]);
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <DeadEnds agent={agent} />

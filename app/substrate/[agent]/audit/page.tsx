@@ -1,0 +1,24 @@
+import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
+import { notFound } from 'next/navigation';
+import { AuditView } from '@/components/substrate/audit-view';
+import { getQueryClient, trpc } from '@/server/trpc/rsc';
+import { decodeSegment } from '@/lib/net/path';
+
+export const dynamic = 'force-dynamic';
+export const metadata = { title: 'Audit' };
+
+export default async function AuditPage({ params }: { params: Promise<{ agent: string }> }) {
+  const agent = decodeSegment((await params).agent);
+  const qc = getQueryClient();
+  try {
+    await qc.fetchQuery(trpc.substrate.audit.queryOptions({ agent }));
+  } catch (e) {
+    if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
+    throw e;
+  }
+  return (
+    <HydrationBoundary state={dehydrate(qc)}>
+      <AuditView agent={agent} />
+    </HydrationBoundary>
+  );
+}

@@ -1,0 +1,43 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+/** The sections of one agent's substrate. */
+export function SubstrateTabs({ agent }: { agent: string }) {
+  const pathname = usePathname();
+  const base = `/substrate/${encodeURIComponent(agent)}`;
+  const tabs = [
+    { href: base, label: 'Field and consult' },
+    { href: `${base}/judgment`, label: 'Judgment' },
+    { href: `${base}/dead-ends`, label: 'Dead ends' },
+    { href: `${base}/audit`, label: 'Audit' },
+  ];
+  return (
+    <nav className="section-tabs" aria-label={`Substrate of ${agent}`}>
+      {tabs.map((t) => (
+        <Link
+          key={t.href}
+          href={t.href}
+          className="section-tab"
+          aria-current={decodeURIComponent(pathname) === decodeURIComponent(t.href) ? 'page' : undefined}
+        >
+          {t.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+/** Substrate / agent / page, above a page of one agent's substrate. */
+export function SubstrateCrumbs({ agent, page }: { agent: string; page: string }) {
+  return (
+    <div className="crumbs">
+      <Link href="/substrate">Substrate</Link> /{' '}
+      <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">
+        {agent}
+      </Link>{' '}
+      / {page}
+    </div>
+  );
+}
