@@ -4,5 +4,9 @@ UPDATE "session_stats" s
   FROM (SELECT "project_id", "session_id",
                coalesce(sum("drift") FILTER (WHERE "turn" >= 2), 0)::float8 AS "d_sum",
                (count("drift") FILTER (WHERE "turn" >= 2))::int AS "d_n"
-          FROM "turns" GROUP BY "project_id", "session_id") x
+          FROM "turns"
+         -- Only sessions that sent a drift for a turn before 2: the others' figures are right already.
+         WHERE ("project_id", "session_id") IN (SELECT "project_id", "session_id" FROM "turns"
+                                                 WHERE "turn" < 2 AND "drift" IS NOT NULL)
+         GROUP BY "project_id", "session_id") x
  WHERE s."project_id" = x."project_id" AND s."session_id" = x."session_id";

@@ -16,8 +16,8 @@ const METRICS: { key: keyof Omit<HealthRates, 'day'>; label: string; what: strin
   },
   {
     key: 'leakage',
-    label: 'Scope leakage caught (M2)',
-    what: 'decided proposals approved only after a reviewer moved the scope',
+    label: 'Scope corrected by a reviewer (M2)',
+    what: 'decided proposals approved only after a reviewer moved the scope: the leaks review caught',
   },
   { key: 'rejection', label: 'Rejection rate', what: 'curated events rejected (unsafe, malformed, no evidence)' },
   { key: 'evidence', label: 'Evidence sufficiency (M3)', what: 'events whose evidence sufficed without demotion' },

@@ -7,7 +7,8 @@
  * `active` findings could run code where the text is rendered as HTML or evaluated (a script tag, an event handler, a
  * `javascript:` URL, an iframe or object, a template expression); `hidden` ones carry text a reader does not see
  * (HTML comments, invisible or direction-changing characters, Unicode tag characters, a markdown image whose URL
- * carries a query, the usual channel for exfiltration); `markup` is any other HTML tag.
+ * carries a query, the usual channel for exfiltration); `markup` is any other HTML tag. Every pattern is bounded, so
+ * 20,000 characters of hostile text are scanned in linear time (tested).
  */
 
 export interface MarkupFinding {
@@ -19,11 +20,16 @@ export interface MarkupFinding {
 
 const RULES: { level: MarkupFinding['level']; what: string; re: RegExp }[] = [
   { level: 'active', what: 'a script tag', re: /<\s*script\b/i },
-  { level: 'active', what: 'an event-handler attribute', re: /<[a-z][^>]*\son[a-z]+\s*=|\son[a-z]{3,}\s*=\s*["'`]/i },
+  {
+    level: 'active',
+    what: 'an event-handler attribute',
+    // In a tag (`<svg/onload=…>` too), or an attribute smuggled out of one (`x" onerror="…`).
+    re: /<[a-z][a-z0-9-]*[\s/][^<>]{0,500}?\bon[a-z]+\s*=|[\s/"'`]on[a-z]{3,}\s*=\s*["'`]/i,
+  },
   { level: 'active', what: 'a script URL', re: /\b(?:javascript|vbscript|livescript)\s*:|data:\s*text\/html/i },
   { level: 'active', what: 'an embedded frame or object', re: /<\s*(?:iframe|frame|object|embed|applet|base)\b/i },
   { level: 'active', what: 'an srcdoc document', re: /\bsrcdoc\s*=/i },
-  { level: 'active', what: 'a template expression', re: /\{\{[^}]*(?:constructor|\bthis\b|\$\{|\(\))[^}]*\}\}/i },
+  { level: 'active', what: 'a template expression', re: /\{\{[^{}]{0,200}?(?:constructor|\bthis\b|\$\{|\(\))/i },
   { level: 'hidden', what: 'an HTML comment', re: /<!--/ },
   {
     level: 'hidden',
@@ -34,14 +40,14 @@ const RULES: { level: MarkupFinding['level']; what: string; re: RegExp }[] = [
   {
     level: 'hidden',
     what: 'a markdown image whose URL carries a query',
-    re: /!\[[^\]]*\]\(\s*https?:[^)\s]*\?[^)]*\)/i,
+    re: /!\[[^\]]{0,500}\]\(\s{0,20}https?:[^)\s?]{0,2000}\?/i,
   },
   {
     level: 'hidden',
     what: 'text styled to be invisible',
-    re: /style\s*=\s*["'][^"']*(?:display\s*:\s*none|font-size\s*:\s*0)/i,
+    re: /style\s*=\s*["'][^"']{0,500}?(?:display\s*:\s*none|font-size\s*:\s*0)/i,
   },
-  { level: 'markup', what: 'an HTML tag', re: /<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>/i },
+  { level: 'markup', what: 'an HTML tag', re: /<\/?[a-z][a-z0-9-]*(?:[\s/][^<>]{0,500})?>/i },
 ];
 
 const visible = (s: string) =>

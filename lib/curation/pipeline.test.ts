@@ -152,6 +152,14 @@ describe('curator pipeline', () => {
       const more = curate(event(), [entry({ cosine: 0.97 })]);
       expect([more.disposition, more.operation, more.targetEntryId]).toEqual(['proposed', 'merge', 'e1']);
       expect(more.reviewBecause).toMatch(/^near-duplicate of an existing entry \(one says more \(default\)\)/);
+      // One the entry already says, and more: a duplicate (a merge would drop the entry's extra words).
+      const less = curate(event({ content: 'Node 20 closes idle keep-alive sockets after 5 s.' }), [
+        entry({ cosine: 0.97, content: 'Node 20 closes idle keep-alive sockets after 5 s by default.' }),
+      ]);
+      expect([less.disposition, less.reason]).toEqual([
+        'duplicate',
+        'an existing project entry already says this, and more (default)',
+      ]);
       // Near-identical but contradicting is a conflict, not a duplicate.
       expect(
         curate(event({ content: 'Node 20 closes idle keep-alive sockets after 65 s.' }), [entry({ cosine: 0.93 })])
@@ -226,11 +234,25 @@ describe('curator pipeline without the model', () => {
       expect(findMarkup('a\u200bb')[0]!.sample).toContain('U+200B');
       expect(findMarkup('<b>x</b>')).toEqual([{ level: 'markup', what: 'an HTML tag', sample: '<b>' }]);
     });
+    it('scans 20,000 characters of hostile text in linear time (no backtracking blow-up)', () => {
+      const shapes = ['{{()', '![](http:?', '<a ', '<a/', 'style="', '{{', '<x' + ' y'.repeat(3), 'x onerro'];
+      for (const shape of shapes) {
+        const time = (n: number) => {
+          const text = shape.repeat(Math.ceil(n / shape.length)).slice(0, n);
+          const t = performance.now();
+          findMarkup(text);
+          return performance.now() - t;
+        };
+        time(2_000); // warm
+        expect(time(20_000), shape).toBeLessThan(100);
+      }
+    });
     it('leaves text that only mentions code alone', () => {
       for (const text of [
         'Use a < b && c > d in the comparator',
         'The onboarding = two calls; retries 3 times',
         'Template {{name}} is filled by the mailer',
+        'A Map<String, Int> holds the counts',
         'Open https://example.com/docs?page=2 for details',
       ])
         expect(findMarkup(text), text).toEqual([]);

@@ -30,7 +30,7 @@ export const DEDUP_JUDGED = 3;
  *   words agree too (`sameness`: no number, identifier, name, polarity or subject differs): the event is a
  *   duplicate, nothing is written. A close entry that differs only in wording a person should judge ("one says
  *   more") makes the event a proposed `merge` into it, the differing words marked.
- *   Measured on 363 labelled pairs (lib/curation/fixtures): see `server/services/dedup.test.ts`.
+ *   Measured on 363 labelled pairs (lib/curation/fixtures): see `server/services/curation-dedup.test.ts`.
  * - conflict: explicit `conflicts_with`, or a close neighbour (cosine ≥ 0.7) that disagrees (one
  *   negates what the other states, or each gives a number the other lacks).
  * - write or propose: scopes listed in the project's policy, `human_review_required`, and every
@@ -368,19 +368,29 @@ export function curate(
     .filter((n) => n.cosine >= policy.dedupThreshold && !explicit.includes(n))
     .slice(0, DEDUP_JUDGED)
     .map((n) => ({ n, same: n.sameness ?? sameness(e.content, n.content, words) }));
-  const twin = close.find((c) => c.same.verdict === 'same');
+  // The same memory — or one the entry already says, and more (the event adds nothing: merging would drop the rest).
+  const twin =
+    close.find((c) => c.same.verdict === 'same') ??
+    close.find((c) => c.same.verdict === 'near' && !c.same.onlyA.length && c.same.onlyB.length > 0);
   if (!superseded && twin) {
     steps.push({
       step: 'dedup',
       outcome: 'duplicate',
-      detail: `cosine ${twin.n.cosine.toFixed(3)} with entry ${twin.n.entryId}; ${twin.same.because}`,
+      detail:
+        `cosine ${twin.n.cosine.toFixed(3)} with entry ${twin.n.entryId}; ` +
+        (twin.same.verdict === 'same'
+          ? twin.same.because
+          : `the entry says it and more (${twin.same.onlyB.join(', ')})`),
     });
     return done({
       disposition: 'duplicate',
       operation: null,
       scope,
       kind,
-      reason: `equivalent to an existing ${scope} entry (cosine ${twin.n.cosine.toFixed(2)}: ${twin.same.because})`,
+      reason:
+        twin.same.verdict === 'same'
+          ? `equivalent to an existing ${scope} entry (cosine ${twin.n.cosine.toFixed(2)}: ${twin.same.because})`
+          : `an existing ${scope} entry already says this, and more (${twin.same.onlyB.join(', ')})`,
       targetEntryId: twin.n.entryId,
     });
   }

@@ -366,7 +366,11 @@ function tokenizeUncached(text: string): Token[] {
     pieces.forEach((piece, i) => {
       const nu = NUMBER_UNIT.exec(piece);
       if (nu) {
-        out.push({ raw: piece, lower: piece.toLowerCase(), kind: 'number', key: String(Number(nu[1])) });
+        // A sign written before the number ("-20", "−5") and a currency symbol are part of its value.
+        const before = i === 0 ? norm.slice(Math.max(0, m.index - 2), m.index) : '';
+        const sign = /(^|\s)[-−]$/.test(before) ? '-' : '';
+        const currency = /^[$€£]/.test(piece) ? piece[0]! : '';
+        out.push({ raw: piece, lower: piece.toLowerCase(), kind: 'number', key: `${currency}${sign}${Number(nu[1])}` });
         const unit = nu[2]?.toLowerCase();
         if (unit && !['st', 'nd', 'rd', 'th'].includes(unit))
           out.push({ raw: nu[2]!, lower: unit, kind: 'word', key: UNITS[unit] ?? unit });
@@ -380,7 +384,8 @@ function tokenizeUncached(text: string): Token[] {
         return;
       }
       const bare = /^v\d/i.test(piece) ? piece.slice(1) : piece;
-      if (ID.test(bare) && !/^[A-Za-z]+'[a-z]+$/.test(bare)) {
+      // (A token over 200 characters is an identifier by length: the pattern is not run on it.)
+      if ((bare.length > 200 || ID.test(bare)) && !/^[A-Za-z]+'[a-z]+$/.test(bare)) {
         out.push({ raw: piece, lower: bare.toLowerCase(), kind: 'id', key: bare.toLowerCase().replace(/[.:]+$/, '') });
         return;
       }
@@ -482,11 +487,11 @@ const sameRoot = (a: Token, b: Token) =>
   a.key.length >= 5 && b.key.length >= 5 && a.key.slice(0, 5) === b.key.slice(0, 5);
 
 /**
- * Content words a rewording may leave unpaired: 30% of the two statements' content words, at least 1 and at most 3.
- * More, and two facts that share a subject and a long qualifier ("the billing service … since the March incident")
- * pass for one.
+ * Content words a rewording may leave unpaired: one, on one side only (a restatement's own framing word, "works as",
+ * "for reference"). Two unpaired words, or one on each side, may be a swap the rules cannot pair — "prefers dark
+ * mode" / "wants light mode" — and go to a person.
  */
-const REWORDED_SLACK = { share: 0.3, min: 1, max: 3 } as const;
+const REWORDED_SLACK = 1;
 
 /** Share of the words two statements keep in the same order (longest common subsequence, articles left out). */
 export const FRAME_FROM = 0.6;
@@ -504,6 +509,13 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
     onlyB: readonly Token[] = [],
   ): Sameness => ({ verdict, because, onlyA: shown(onlyA), onlyB: shown(onlyB) });
   const list = (ts: readonly Token[]) => shown(ts).join(', ') || '—';
+
+  // The word rules read the Latin alphabet: other scripts, or nothing to compare, go to a person.
+  const foreign = (text: string) => {
+    const letters = text.match(/\p{L}/gu) ?? [];
+    return !letters.length || letters.filter((c) => !/[A-Za-z]/.test(c)).length > letters.length * 0.3;
+  };
+  if (foreign(a) || foreign(b)) return result('near', 'written in a script the word rules do not read');
 
   // Numbers: a spelled-out "one" or "once" is as often an article as a count, so 1 is compared only in digits.
   const spelledOne = [...ta, ...tb].some((t) => t.spelled && t.key === '1');
@@ -625,10 +637,7 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   const swapped = (only: Token[]) => only.some((t) => !FILLER.has(t.lower));
   if ((uA.length >= 2 && !swapped(onlyB)) || (uB.length >= 2 && !swapped(onlyA)))
     return result('near', `one says more (${list([...uA, ...uB])})`, uA, uB);
-  const slack = Math.max(
-    REWORDED_SLACK.min,
-    Math.min(REWORDED_SLACK.max, Math.floor(REWORDED_SLACK.share * (ca.length + cb.length))),
-  );
-  if (uA.length + uB.length <= slack) return result('same', 'reworded: the same facts in other words', onlyA, onlyB);
+  if (uA.length + uB.length <= REWORDED_SLACK)
+    return result('same', 'reworded: the same facts in other words', onlyA, onlyB);
   return result('near', `reworded, with words of its own (${list(uA)} / ${list(uB)})`, uA, uB);
 }

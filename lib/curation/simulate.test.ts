@@ -67,6 +67,8 @@ describe('Theorem 1 (closed form) and the Figure 3 sweep', () => {
     // Corollary 1: the ratio grows without bound in t iff η > 0.
     expect(theorem1(s, 3650).ratio).toBeGreaterThan(t.ratio);
     expect(theorem1({ ...s, eta: 0 }, 3650).ratio).toBeCloseTo(theorem1({ ...s, eta: 0 }, 365).ratio, 12);
+    // A probability even before the first entry (αλt < 1).
+    expect(theorem1({ ...s, lambda: 1 }, 1)).toMatchObject({ uncurated: 0, curated: 0 });
   });
 
   it('reproduces the reference sweep (80 seeds a point) within 4 standard errors at every α and η', () => {

@@ -98,8 +98,10 @@ export function theorem1(
   day: number,
 ): { uncurated: number; curated: number; ratio: number } {
   const k = s.r0 * s.hallucination;
-  const uncurated = 1 - Math.pow(s.lambda * day, -k);
-  const curated = 1 - Math.pow(s.alpha * s.lambda * day, -k * (1 - s.eta));
+  // A probability: before the first entry (αλt < 1) the closed form would go below 0.
+  const p = (x: number) => Math.min(1, Math.max(0, x));
+  const uncurated = p(1 - Math.pow(s.lambda * day, -k));
+  const curated = p(1 - Math.pow(s.alpha * s.lambda * day, -k * (1 - s.eta)));
   const ratio = Math.pow(s.alpha, -k * (1 - s.eta)) * Math.pow(s.lambda * day, k * s.eta);
   return { uncurated, curated, ratio };
 }

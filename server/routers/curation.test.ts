@@ -511,6 +511,12 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     await expect(
       alice.curation.decide({ id: pa!.id, decision: { action: 'approve', keepSeparate: true } }),
     ).rejects.toThrow(/already approved|keepSeparate/);
+    // Deprecated meanwhile: the merge does not bring it back; keeping both still works.
+    await h.db.update(memoryEntries).set({ status: 'deprecated' }).where(eq(memoryEntries.id, entryId!));
+    await expect(alice.curation.decide({ id: pb!.id, decision: { action: 'approve' } })).rejects.toThrow(
+      /the entry this merges into is deprecated now/,
+    );
+    await h.db.update(memoryEntries).set({ status: 'active' }).where(eq(memoryEntries.id, entryId!));
     const merged = await alice.curation.decide({ id: pb!.id, decision: { action: 'approve' } });
     expect([merged.operation, merged.entryId]).toEqual(['merge', entryId]);
     const versions = await h.db

@@ -74,7 +74,12 @@ export const curationRouter = router({
     .mutation(({ ctx, input }) => decideProposal(ctx.db, ctx.projectId, input.id, input.decision, ctx.actor)),
   /** Bulk approve or reject: each proposal in its own transaction; the answer says what happened to each. */
   decideMany: reviewerProcedure
-    .input(z.object({ ids: z.array(z.uuid()).min(1).max(500), decision: decision.omit({ edits: true }) }))
+    .input(
+      z.object({
+        ids: z.array(z.uuid()).min(1).max(500),
+        decision: decision.omit({ edits: true, keepSeparate: true }),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const out: { id: string; ok: boolean; message?: string }[] = [];
       for (const id of input.ids) {

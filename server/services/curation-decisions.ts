@@ -157,7 +157,7 @@ async function applyDecision(
     await enqueueWebhooks(tx, projectId, 'proposal.decided', async () => [
       {
         proposal_id: proposalId,
-        operation: p.operation,
+        operation,
         status,
         decided_by: reviewer,
         note: d.reason ?? null,

@@ -6,7 +6,7 @@ import { artifacts } from '@/server/db/schema/sessions';
 import { memoryEntries, memoryEntryLinks, memoryEntryVersions } from '@/server/db/schema/curation';
 import type { Kind, Operation, Scope } from '@/lib/curation/pipeline';
 import { NOW } from './curation-index';
-import { InvalidInputError, NotFoundError } from './errors';
+import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 
 /**
  * The write operations on memory entries, shared by the curator and reviewers' decisions: each change is
@@ -111,6 +111,13 @@ export async function applyOperation(
     case 'update':
     case 'merge': {
       if (!w.targetEntryId) throw new InvalidInputError(`${op === 'merge' ? 'a merge' : 'an update'} needs its entry`);
+      // A merge folds a restatement into a live entry: one deprecated (or in conflict) since it was proposed is not
+      // brought back by it.
+      const target = await lockEntry(tx, projectId, w.targetEntryId);
+      if (op === 'merge' && target.status !== 'active')
+        throw new ConflictError(
+          `the entry this merges into is ${target.status} now (v${target.version}); keep both instead, or reject`,
+        );
       await newVersion(
         tx,
         projectId,

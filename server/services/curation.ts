@@ -15,7 +15,6 @@ import {
 import { toCurationEvent, type CurationEvent } from '@/lib/curation/event';
 import {
   curate,
-  DEDUP_JUDGED,
   DEFAULT_POLICY,
   SCOPES,
   type CurationDecision,
@@ -41,7 +40,6 @@ import { enqueueWebhooks } from './webhooks';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
-import { cachedSimilarity, embedWords } from './dedup';
 
 /**
  * The curator on the server: runs the pipeline (lib/curation/pipeline.ts) on every memory event an
@@ -213,23 +211,7 @@ export async function curateBatch(
         idx && vectors && embedder ? await knn(vectors, idx.vectors.slice(0, before), embedder.dims, K) : null;
       const knnMs = (performance.now() - tk) / events.length;
       const planned: Planned[] = [];
-      // The words that differ between each event and its close neighbours, embedded in one call for the batch: the
-      // curator compares them (a word not embedded — a neighbour written by this batch — only matches itself).
-      const wordVectors = new Map<string, Float32Array>();
-      const wordSimilarity = cachedSimilarity(wordVectors);
-      if (near && embedder && idx)
-        await embedWords(
-          embedder,
-          events.flatMap((e, i) =>
-            near.rows[i]!.flatMap((row, j) =>
-              // The nearest ones: the curator judges the closest three of the event's scope.
-              j < 2 * DEDUP_JUDGED && near.cosines[i]![j]! >= policy.dedupThreshold
-                ? [{ a: e.content, b: idx.rows[row]!.content }]
-                : [],
-            ),
-          ),
-          wordVectors,
-        );
+
       for (let i = 0; i < events.length; i++) {
         const e = events[i]!;
         const t = performance.now();
@@ -255,7 +237,7 @@ export async function curateBatch(
               !neighbours.some((n) => n.entryId === r.id)
             )
               neighbours = [...neighbours, { ...r, entryId: r.id, cosine: 0 }];
-        const decision = curate(e, neighbours, policy, undefined, undefined, { wordSimilarity });
+        const decision = curate(e, neighbours, policy);
         const entryId =
           decision.disposition === 'written' && decision.operation === 'append'
             ? randomUUID()

@@ -370,7 +370,8 @@ async function computeAudit(db: Tx, projectId: string, agentId: string, now: num
     consultSamples: consult,
   });
   const summary = summarizeAudit(result, { states: states.length, lines: actions.length });
-  const contexts = [...new Set(consult.map((x) => x.context))];
+  // Each context is a consult (field diffusions): at most the 40 most recent stored ones, so a GET stays cheap.
+  const contexts = [...new Set(consult.map((x) => x.context))].slice(-AUDIT_CONTEXTS);
   const [full] = await db
     .select({
       fields: ucsSnapshots.fields,
@@ -401,6 +402,7 @@ export type SubstrateAudit = Awaited<ReturnType<typeof computeAudit>>;
  */
 const audits = new Map<string, { fingerprint: string; value: Promise<SubstrateAudit> }>();
 const AUDIT_CACHE_SIZE = 32;
+const AUDIT_CONTEXTS = 40;
 
 /**
  * The action log replayed by the reference's rules against the agent's stored states (lib/ucs/audit.ts), with the
