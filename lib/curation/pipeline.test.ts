@@ -152,14 +152,14 @@ describe('curator pipeline', () => {
       const more = curate(event(), [entry({ cosine: 0.97 })]);
       expect([more.disposition, more.operation, more.targetEntryId]).toEqual(['proposed', 'merge', 'e1']);
       expect(more.reviewBecause).toMatch(/^near-duplicate of an existing entry \(one says more \(default\)\)/);
-      // One the entry already says, and more: a duplicate (a merge would drop the entry's extra words).
+      // One the entry says, and more: the wider statement, proposed as its own entry (a merge would drop "default").
       const less = curate(event({ content: 'Node 20 closes idle keep-alive sockets after 5 s.' }), [
         entry({ cosine: 0.97, content: 'Node 20 closes idle keep-alive sockets after 5 s by default.' }),
       ]);
-      expect([less.disposition, less.reason]).toEqual([
-        'duplicate',
-        'an existing project entry already says this, and more (default)',
-      ]);
+      expect([less.disposition, less.operation, less.targetEntryId]).toEqual(['proposed', 'append', null]);
+      expect(less.reviewBecause).toBe(
+        'near-duplicate: entry e1 says this and more (default); approve to keep this wider statement too, or reject',
+      );
       // Near-identical but contradicting is a conflict, not a duplicate.
       expect(
         curate(event({ content: 'Node 20 closes idle keep-alive sockets after 65 s.' }), [entry({ cosine: 0.93 })])

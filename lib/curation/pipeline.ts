@@ -368,33 +368,28 @@ export function curate(
     .filter((n) => n.cosine >= policy.dedupThreshold && !explicit.includes(n))
     .slice(0, DEDUP_JUDGED)
     .map((n) => ({ n, same: n.sameness ?? sameness(e.content, n.content, words) }));
-  // The same memory — or one the entry already says, and more (the event adds nothing: merging would drop the rest).
-  const twin =
-    close.find((c) => c.same.verdict === 'same') ??
-    close.find((c) => c.same.verdict === 'near' && !c.same.onlyA.length && c.same.onlyB.length > 0);
+  const twin = close.find((c) => c.same.verdict === 'same');
   if (!superseded && twin) {
     steps.push({
       step: 'dedup',
       outcome: 'duplicate',
-      detail:
-        `cosine ${twin.n.cosine.toFixed(3)} with entry ${twin.n.entryId}; ` +
-        (twin.same.verdict === 'same'
-          ? twin.same.because
-          : `the entry says it and more (${twin.same.onlyB.join(', ')})`),
+      detail: `cosine ${twin.n.cosine.toFixed(3)} with entry ${twin.n.entryId}; ${twin.same.because}`,
     });
     return done({
       disposition: 'duplicate',
       operation: null,
       scope,
       kind,
-      reason:
-        twin.same.verdict === 'same'
-          ? `equivalent to an existing ${scope} entry (cosine ${twin.n.cosine.toFixed(2)}: ${twin.same.because})`
-          : `an existing ${scope} entry already says this, and more (${twin.same.onlyB.join(', ')})`,
+      reason: `equivalent to an existing ${scope} entry (cosine ${twin.n.cosine.toFixed(2)}: ${twin.same.because})`,
       targetEntryId: twin.n.entryId,
     });
   }
-  const nearTwin = superseded ? undefined : close.find((c) => c.same.verdict === 'near');
+  // A near-duplicate: merged into the entry when the event says more (or its own words); when only the entry says
+  // more ("… in production"), the event is the wider statement — a merge would drop the entry's words, so it is
+  // proposed as an entry of its own, which the reviewer keeps or rejects.
+  const near = superseded ? undefined : close.find((c) => c.same.verdict === 'near');
+  const narrower = near && !near.same.onlyA.length && near.same.onlyB.length > 0 ? near : undefined;
+  const nearTwin = narrower ? undefined : near;
   if (neighbourList === null)
     steps.push({
       step: 'dedup',
@@ -457,11 +452,14 @@ export function curate(
         ? 'duplicates could not be checked (embedding model unavailable)'
         : operation === 'merge' && nearTwin
           ? `near-duplicate of an existing entry (${nearTwin.same.because}): merge, or keep both`
-          : operation !== 'append'
-            ? `${operation} changes existing memory`
-            : policy.approvalScopes.includes(scope)
-              ? `${scope} writes need approval in this project`
-              : null;
+          : operation === 'append' && narrower
+            ? `near-duplicate: entry ${narrower.n.entryId} says this and more (${narrower.same.onlyB.join(', ')}); ` +
+              'approve to keep this wider statement too, or reject'
+            : operation !== 'append'
+              ? `${operation} changes existing memory`
+              : policy.approvalScopes.includes(scope)
+                ? `${scope} writes need approval in this project`
+                : null;
   steps.push({ step: 'write', outcome: review ? 'proposed' : 'written', detail: review ?? `${operation} to ${scope}` });
   return done({
     disposition: review ? 'proposed' : 'written',
