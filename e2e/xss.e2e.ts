@@ -144,7 +144,7 @@ describe('hostile memory text in every view', () => {
   it('the inbox, an approval, the memory browser and recall stay inert', async () => {
     await open(page, `${srv.url}/curation`);
     await page.getByLabel('Filter by agent').selectOption(AGENT);
-    const row = page.locator('.inbox-row', { hasText: 'Step 1' });
+    const row = page.locator('.inbox-row', { hasText: 'Step 1:' });
     await row.click();
     await expect.poll(() => page.getByTestId('proposal-content').textContent()).toContain('onerror');
     expect(await page.getByTestId('request-context').textContent()).toContain('onerror');
