@@ -17,70 +17,11 @@ import { curateBatch } from '@/server/services/curation';
 import { knn } from '@/server/services/knn';
 import { serverEmbedder } from '@/server/services/embeddings';
 import { ensureProject } from '@/server/services/projects';
+import { FACTS, PARTS, QUALIFIERS, TEAMS } from '@/lib/curation/fixtures/template-facts';
 
 const N = Number(process.env.CURATION_N ?? 10_000);
 const BATCH = 500;
 
-const TEAMS = [
-  'billing',
-  'search',
-  'auth',
-  'ingest',
-  'export',
-  'mobile',
-  'warehouse',
-  'payments',
-  'edge',
-  'build',
-  'staging',
-  'GPU',
-  'mail',
-  'flags',
-  'logging',
-  'vector',
-];
-const PARTS = [
-  'service',
-  'cluster',
-  'gateway',
-  'worker',
-  'job',
-  'API',
-  'database',
-  'proxy',
-  'pipeline',
-  'cache',
-  'queue',
-  'scheduler',
-];
-const FACTS = [
-  'retries failed requests three times',
-  'drops messages larger than one megabyte',
-  'rotates its credentials every quarter',
-  'needs two approvals to deploy',
-  'is rebuilt every Sunday night',
-  'times out after thirty seconds',
-  'writes compressed files to the reports bucket',
-  'pages the on-call engineer on errors',
-  'runs in the European region only',
-  'keeps logs for seven days',
-  'caches responses for five minutes',
-  'must not be restarted during business hours',
-  'uses the shared read replica',
-  'is owned by the platform team',
-  'falls back to the previous release on failure',
-  'reads its settings from the vault',
-];
-const QUALIFIERS = [
-  '',
-  ' since the March incident',
-  ' according to the runbook',
-  ' after the last migration',
-  ' in production',
-  ' for enterprise customers',
-  ' unless the flag is off',
-  ' as decided in the design review',
-];
 const SCOPES = ['project', 'project', 'project', 'team_memory', 'agent_repo', 'session'] as const;
 const DISTINCT = TEAMS.length * PARTS.length * FACTS.length * QUALIFIERS.length;
 

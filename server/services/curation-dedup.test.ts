@@ -6,6 +6,7 @@ import { curate } from '@/lib/curation/pipeline';
 import { dot } from '@/lib/recall/vectors';
 import type { Embedder } from '@/lib/recall/engine';
 import { sameness } from '@/lib/curation/sameness';
+import { FACTS, QUALIFIERS } from '@/lib/curation/fixtures/template-facts';
 import { serverEmbedder } from './embeddings';
 
 /**
@@ -100,32 +101,7 @@ describe('deduplication on labelled pairs (curator paper §6 step 6, issue 20)',
   });
 
   it('template siblings sharing a subject and a long qualifier (1,297 close pairs) are never duplicates', async () => {
-    const facts = [
-      'retries failed requests three times',
-      'drops messages larger than one megabyte',
-      'rotates its credentials every quarter',
-      'needs two approvals to deploy',
-      'is rebuilt every Sunday night',
-      'times out after thirty seconds',
-      'writes compressed files to the reports bucket',
-      'pages the on-call engineer on errors',
-      'runs in the European region only',
-      'keeps logs for seven days',
-      'caches responses for five minutes',
-      'must not be restarted during business hours',
-      'uses the shared read replica',
-      'is owned by the platform team',
-      'falls back to the previous release on failure',
-      'reads its settings from the vault',
-    ];
-    const qualifiers = ['', ' since the March incident', ' according to the runbook', ' after the last migration'];
-    const more = [
-      ' in production',
-      ' for enterprise customers',
-      ' unless the flag is off',
-      ' as decided in the design review',
-    ];
-    const sentences = facts.flatMap((f) => [...qualifiers, ...more].map((q) => `The billing service ${f}${q}.`));
+    const sentences = FACTS.flatMap((f) => QUALIFIERS.map((q) => `The billing service ${f}${q}.`));
     const v = await embedder.embed(sentences);
     const row = (i: number) => v.subarray(i * embedder.dims, (i + 1) * embedder.dims);
     const pairs: Pair[] = [];
