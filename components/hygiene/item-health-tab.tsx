@@ -128,15 +128,10 @@ function CumulativeCurves({ lab }: { lab: Lab }) {
   const c = lab.experience.cumulative;
   if (c.length < 2) return null;
   const last = c.at(-1)!;
-  const curve = (key: string, label: string, color: string, y: (p: (typeof c)[number]) => number | null) => ({
-    key,
-    label,
-    color,
-    values: c.flatMap((p) => {
-      const v = y(p);
-      return v === null ? [] : [{ x: p.input, y: v }];
-    }),
-  });
+  const curves = [
+    { key: 'output', label: 'cumulative output similarity', color: 'var(--series-1)', y: 'output' },
+    { key: 'performance', label: 'cumulative utility', color: 'var(--series-2)', y: 'performance' },
+  ] as const;
   return (
     <section className="panel" style={{ marginTop: 14 }} data-testid="experience-curves">
       <div className="panel-head">
@@ -147,24 +142,25 @@ function CumulativeCurves({ lab }: { lab: Lab }) {
         </span>
       </div>
       <div className="grid-2 panel-body">
-        <LineChart
-          series={[curve('output', 'cumulative output similarity', 'var(--series-1)', (p) => p.output)]}
-          xLabel="cumulative mean input similarity"
-          yLabel="cumulative mean output similarity"
-          yMax={1}
-          height={200}
-          testId="cumulative-output"
-          fitX
-        />
-        <LineChart
-          series={[curve('performance', 'cumulative utility', 'var(--series-2)', (p) => p.performance)]}
-          xLabel="cumulative mean input similarity"
-          yLabel="cumulative mean utility"
-          yMax={1}
-          height={200}
-          testId="cumulative-performance"
-          fitX
-        />
+        {curves.map((k) => (
+          <LineChart
+            key={k.key}
+            series={[
+              {
+                key: k.key,
+                label: k.label,
+                color: k.color,
+                values: c.flatMap((p) => (p[k.y] === null ? [] : [{ x: p.input, y: p[k.y]! }])),
+              },
+            ]}
+            xLabel="cumulative mean input similarity"
+            yLabel={k.key === 'output' ? 'cumulative mean output similarity' : 'cumulative mean utility'}
+            yMax={1}
+            height={200}
+            testId={`cumulative-${k.key}`}
+            fitX
+          />
+        ))}
       </div>
     </section>
   );

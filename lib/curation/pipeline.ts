@@ -1,6 +1,6 @@
 import type { CurationEvent } from './event';
 import { describeMarkup, findMarkup } from './markup';
-import { sameness, type Sameness, type SamenessOptions } from './sameness';
+import { sameness, type SamenessOptions } from './sameness';
 
 /** Close neighbours (cosine ≥ the threshold) whose words are compared with the event's, nearest first. */
 export const DEDUP_JUDGED = 3;
@@ -65,11 +65,6 @@ export interface Neighbour {
   status: string;
   sourceEventId: string | null;
   cosine: number;
-  /**
-   * Whether the event says what this entry says (`lib/curation/sameness.ts`), when the caller judged it with word
-   * similarities; otherwise judged here without them.
-   */
-  sameness?: Sameness;
 }
 
 export interface CurationPolicy {
@@ -367,7 +362,7 @@ export function curate(
   const close = inScope
     .filter((n) => n.cosine >= policy.dedupThreshold && !explicit.includes(n))
     .slice(0, DEDUP_JUDGED)
-    .map((n) => ({ n, same: n.sameness ?? sameness(e.content, n.content, words) }));
+    .map((n) => ({ n, same: sameness(e.content, n.content, words) }));
   const twin = close.find((c) => c.same.verdict === 'same');
   if (!superseded && twin) {
     steps.push({

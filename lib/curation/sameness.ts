@@ -470,18 +470,6 @@ function antonymIn(del: Set<string>, add: Set<string>): [string, string] | null 
   return null;
 }
 
-/** The content words of `a` that `b` lacks and of `b` that `a` lacks, as written: what the service embeds. */
-export function differingWords(a: string, b: string): [string[], string[]] {
-  const ta = tokenize(a).filter(isContent);
-  const tb = tokenize(b).filter(isContent);
-  const kb = new Set(tb.map((t) => t.key));
-  const ka = new Set(ta.map((t) => t.key));
-  return [
-    [...new Set(ta.filter((t) => !kb.has(t.key)).map((t) => t.lower))],
-    [...new Set(tb.filter((t) => !ka.has(t.key)).map((t) => t.lower))],
-  ];
-}
-
 /** Two forms of one word: stems sharing their first five letters ("allergic" / "allergy", "automatic" / "automat"). */
 const sameRoot = (a: Token, b: Token) =>
   a.key.length >= 5 && b.key.length >= 5 && a.key.slice(0, 5) === b.key.slice(0, 5);

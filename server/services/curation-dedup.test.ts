@@ -54,7 +54,6 @@ beforeAll(async () => {
 async function measure(pairs: Pair[]) {
   const v = await embedder.embed(pairs.flatMap((p) => [p.a, p.b]));
   const row = (i: number) => v.subarray(i * embedder.dims, (i + 1) * embedder.dims);
-  const judged = pairs.map((p) => sameness(p.b, p.a));
   const predicted = pairs.map((p, i) => {
     const d = curate(event(p.b), [
       {
@@ -65,7 +64,6 @@ async function measure(pairs: Pair[]) {
         status: 'active',
         sourceEventId: null,
         cosine: dot(row(2 * i), row(2 * i + 1)),
-        sameness: judged[i],
       },
     ]);
     return { p, d };

@@ -211,7 +211,6 @@ export async function curateBatch(
         idx && vectors && embedder ? await knn(vectors, idx.vectors.slice(0, before), embedder.dims, K) : null;
       const knnMs = (performance.now() - tk) / events.length;
       const planned: Planned[] = [];
-
       for (let i = 0; i < events.length; i++) {
         const e = events[i]!;
         const t = performance.now();
