@@ -188,7 +188,13 @@ export function ConsolidationTab({
       <div className="grid-2" style={{ marginTop: 14 }}>
         <section className="panel">
           <div className="panel-head">Overlap of what they keep</div>
-          <div className="panel-body">
+          <div
+            className="panel-body"
+            style={{ overflowX: 'auto' }}
+            tabIndex={0}
+            role="region"
+            aria-label="Overlap of what the policies keep"
+          >
             <table className="data compact" data-testid="overlap">
               <thead>
                 <tr>
