@@ -40,9 +40,15 @@ export function TurnCalls({ calls, usage }: { calls: TurnCall[]; usage: TurnUsag
                   <div className="danger-text" style={{ whiteSpace: 'normal' }}>
                     <MemoryText text={c.error} />
                   </div>
-                ) : c.arguments ? (
-                  <div className="cell-sub clip">
-                    <MemoryText text={c.arguments} />
+                ) : c.arguments || c.result ? (
+                  <div className="cell-sub clip" title={c.result ? `→ ${c.result}` : undefined}>
+                    {c.arguments ? <MemoryText text={c.arguments} /> : null}
+                    {c.result ? (
+                      <>
+                        {' → '}
+                        <MemoryText text={c.result} />
+                      </>
+                    ) : null}
                   </div>
                 ) : null}
               </td>
@@ -57,7 +63,11 @@ export function TurnCalls({ calls, usage }: { calls: TurnCall[]; usage: TurnUsag
                   />
                 </div>
                 <div className="cell-sub nowrap">
-                  {c.duration_ms !== null ? fmtLatency(c.duration_ms) : '—'}
+                  {c.duration_ms !== null
+                    ? fmtLatency(c.duration_ms)
+                    : c.from_messages
+                      ? 'not traced (asked for by the model)'
+                      : '—'}
                   {c.input_tokens !== undefined || c.output_tokens !== undefined
                     ? ` · ${fmtInt(c.input_tokens ?? 0)}→${fmtInt(c.output_tokens ?? 0)} tok`
                     : ''}

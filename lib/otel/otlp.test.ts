@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeEnvelope } from '@/lib/ingest/normalize';
-import { messagesText, otlpToEnvelopes } from './otlp';
+import openinference from './fixtures/openinference-weather.json';
+import openllmetry from './fixtures/openllmetry-travel.json';
+import { otlpToEnvelopes, type TurnCall, type TurnUsage } from './otlp';
 
 const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
 const i = (key: string, v: number) => ({ key, value: { intValue: String(v) } });
@@ -360,11 +362,90 @@ describe('OTLP/HTTP JSON to envelopes', () => {
     expect(() => otlpToEnvelopes({ spans: [] })).toThrow(/expected \{"resourceSpans": \[...\]\}/);
     expect(() => otlpToEnvelopes(null)).toThrow(/not an OTLP/);
   });
+});
 
-  it('reads message text in the forms instrumentations use', () => {
-    expect(messagesText('[{"role":"user","content":"hi"},{"role":"user","content":"there"}]')).toBe('hi\nthere');
-    expect(messagesText('plain prompt')).toBe('plain prompt');
-    expect(messagesText([{ role: 'assistant', parts: [{ type: 'text', content: 'ok' }] }])).toBe('ok');
-    expect(messagesText(null)).toBeNull();
+type Turn = { session_id: string; agent: string; input: string; output: string; calls: TurnCall[]; usage: TurnUsage };
+/** An export request as the fixtures hold it, loosely: spans are edited below. */
+type Export = { resourceSpans: { scopeSpans: { spans: { attributes: { value: { stringValue?: string } }[] }[] }[] }[] };
+/** The turns of a fixture, and their calls as they read in the waterfall. */
+const turnsOf = (b: unknown) =>
+  otlpToEnvelopes(b)
+    .envelopes.filter((e) => e.type === 'turn')
+    .map((e) => e.data as unknown as Turn);
+const waterfall = (t: Turn) =>
+  t.calls.map((c) => [c.kind, c.tool ?? c.model, c.input_tokens ?? null, c.result ?? null]);
+
+// The fixtures are what the real instrumentation packages export: sdk/examples/otel/*-agent.ts run against
+// sdk/examples/otel/weather-model.ts and captured as OTLP/JSON (lib/otel/fixtures/README.md).
+describe('traces from real instrumentation packages', () => {
+  it('OpenInference (openai instrumentation, traceAgent, traceTool, setSession): one turn per AGENT span', () => {
+    const r = otlpToEnvelopes(openinference);
+    expect(r.errors).toEqual([]);
+    const turns = turnsOf(openinference);
+    expect(turns.map((t) => [t.session_id, t.agent, t.input, t.output])).toEqual([
+      ['s1', 'weather-agent', 'What is the weather in Oslo?', 'It is 4 °C and sleet in Oslo right now.'],
+      ['s1', 'weather-agent', 'And in Lisbon?', 'It is 18 °C and sunny in Lisbon right now.'],
+    ]);
+    expect(waterfall(turns[0]!)).toEqual([
+      ['llm', 'gpt-4o-mini', 12, null],
+      ['tool', 'get_weather', null, '4 °C and sleet'],
+      ['llm', 'gpt-4o-mini', 36, null],
+    ]);
+    expect(turns[1]!.usage).toMatchObject({ input_tokens: 48, output_tokens: 14, llm_calls: 2, tool_calls: 1 });
+  });
+
+  it('OpenLLMetry chat spans under GenAI invoke_agent / execute_tool spans, with a failing tool', () => {
+    const turns = turnsOf(openllmetry);
+    expect(turns.map((t) => [t.session_id, t.agent, t.input])).toEqual([
+      ['s1', 'travel-desk', 'What is the weather in Oslo?'],
+      ['s1', 'travel-desk', 'And in Atlantis?'],
+    ]);
+    // The tool ran between the two chat calls (OpenLLMetry stamps whole milliseconds: ties are ordered by end).
+    expect(waterfall(turns[1]!)).toEqual([
+      ['llm', 'gpt-4o-mini', 12, null],
+      ['tool', 'get_weather', null, 'error: no weather station in Atlantis'],
+      ['llm', 'gpt-4o-mini', 36, null],
+    ]);
+    expect(turns[1]!.calls[1]).toMatchObject({
+      error: 'no weather station in Atlantis',
+      arguments: '{"city":"Atlantis"}',
+    });
+    expect(turns[1]!.usage).toMatchObject({ errors: 1, tool_calls: 1 });
+  });
+
+  it('LLM spans alone (no agent or tool spans): each call a turn, its tool calls read from the messages', () => {
+    // The OpenInference export with only its LLM spans, as an agent that instruments nothing but the client sends.
+    const llmOnly = structuredClone(openinference) as Export;
+    for (const rs of llmOnly.resourceSpans)
+      for (const ss of rs.scopeSpans) {
+        ss.spans = ss.spans.filter((sp) => sp.attributes.some((a) => a.value.stringValue === 'LLM'));
+        for (const sp of ss.spans) delete (sp as { parentSpanId?: string }).parentSpanId;
+      }
+    const turns = turnsOf(llmOnly);
+    expect(turns.map((t) => [t.input, t.output])).toEqual([
+      ['What is the weather in Oslo?', 'get_weather({"city":"Oslo"})'],
+      ['What is the weather in Oslo?', 'It is 4 °C and sleet in Oslo right now.'],
+      ['And in Lisbon?', 'get_weather({"city":"Lisbon"})'],
+      ['And in Lisbon?', 'It is 18 °C and sunny in Lisbon right now.'],
+    ]);
+  });
+
+  it('an agent span whose tools are not traced: the tools the model asked for, with the answers it was given', () => {
+    const noTools = structuredClone(openllmetry) as Export;
+    for (const rs of noTools.resourceSpans)
+      for (const ss of rs.scopeSpans)
+        ss.spans = ss.spans.filter((sp) => !sp.attributes.some((a) => a.value.stringValue === 'execute_tool'));
+    const [first] = turnsOf(noTools);
+    expect(first!.calls.map((c) => [c.kind, c.tool ?? null, c.from_messages ?? false])).toEqual([
+      ['llm', null, false],
+      ['tool', 'get_weather', true],
+      ['llm', null, false],
+    ]);
+    expect(first!.calls[1]).toMatchObject({
+      arguments: '{"city":"Oslo"}',
+      result: '4 °C and sleet',
+      duration_ms: null,
+    });
+    expect(first!.usage).toMatchObject({ tool_calls: 1, llm_calls: 2 });
   });
 });

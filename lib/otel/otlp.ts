@@ -19,6 +19,8 @@
  * Pure; the route validates the resulting envelopes like any other ingest.
  */
 
+import { messagesTurnText, spanMessages, type ChatMessage } from './messages';
+
 export interface OtlpEnvelope {
   type: 'session' | 'turn' | 'memory_event' | 'artifact';
   data: Record<string, unknown>;
@@ -87,30 +89,6 @@ function list(v: unknown): string[] | null {
     }
   }
   return null;
-}
-
-/**
- * Text of GenAI messages (`[{role, parts: [{type: "text", content}]}]` or `[{role, content}]`), else the string itself.
- */
-export function messagesText(v: unknown): string | null {
-  let msgs: unknown = v;
-  if (typeof v === 'string') {
-    try {
-      msgs = JSON.parse(v);
-    } catch {
-      return v;
-    }
-  }
-  if (!Array.isArray(msgs)) return typeof v === 'string' ? v : null;
-  const texts = msgs.flatMap((m) => {
-    if (!m || typeof m !== 'object') return [];
-    const o = m as { content?: unknown; parts?: { type?: string; content?: unknown }[] };
-    if (typeof o.content === 'string') return [o.content];
-    return (o.parts ?? [])
-      .filter((p) => p && (p.type === 'text' || p.type === undefined) && typeof p.content === 'string')
-      .map((p) => p.content as string);
-  });
-  return texts.length ? texts.join('\n') : typeof v === 'string' ? v : null;
 }
 
 function nanosToIso(v: unknown): string | undefined {
@@ -182,11 +160,14 @@ const nanos = (v: unknown) => {
 const clip = (v: string | null, n = 2000) => (v && v.length > n ? `${v.slice(0, n - 1)}…` : v);
 const textOf = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? null : JSON.stringify(v));
 
-/** A span's input and output text, by whichever convention it follows. */
+/**
+ * A span's input and output text, by whichever convention it follows: chat messages (the last user message in, the
+ * last answer or the tools asked for out; see messages.ts), else a plain prompt or OpenInference's `input.value`.
+ */
 function inputOf(a: Record<string, unknown>): string | null {
   return (
     str(a['mnemoscope.input']) ??
-    messagesText(a['gen_ai.input.messages']) ??
+    messagesTurnText(spanMessages(a, 'input'), 'input') ??
     str(a['gen_ai.prompt']) ??
     str(a['input.value']) ??
     null
@@ -195,7 +176,7 @@ function inputOf(a: Record<string, unknown>): string | null {
 function outputOf(a: Record<string, unknown>): string | null {
   return (
     str(a['mnemoscope.output']) ??
-    messagesText(a['gen_ai.output.messages']) ??
+    messagesTurnText(spanMessages(a, 'output'), 'output') ??
     str(a['gen_ai.completion']) ??
     str(a['output.value']) ??
     null
@@ -218,6 +199,11 @@ export interface TurnCall {
   result?: string;
   documents?: string[];
   error?: string;
+  /**
+   * A tool call read from the model's messages (it asked for the tool; a later call's input holds the answer), for
+   * agents whose tools are not traced: no span, so no duration.
+   */
+  from_messages?: true;
 }
 
 /** A turn's totals over its calls (absent figures were not sent). */
@@ -242,14 +228,20 @@ function callOf(sp: FlatSpan, t0: number): TurnCall {
   };
   const model = str(a['gen_ai.response.model']) ?? str(a['gen_ai.request.model']) ?? str(a['llm.model_name']);
   if (model) c.model = model;
-  const tin = num(a['gen_ai.usage.input_tokens']) ?? num(a['llm.token_count.prompt']);
-  const tout = num(a['gen_ai.usage.output_tokens']) ?? num(a['llm.token_count.completion']);
+  // The GenAI names, OpenInference's, and those of OpenLLMetry before the GenAI conventions settled.
+  const tin =
+    num(a['gen_ai.usage.input_tokens']) ?? num(a['llm.token_count.prompt']) ?? num(a['gen_ai.usage.prompt_tokens']);
+  const tout =
+    num(a['gen_ai.usage.output_tokens']) ??
+    num(a['llm.token_count.completion']) ??
+    num(a['gen_ai.usage.completion_tokens']);
   if (tin !== null) c.input_tokens = tin;
   if (tout !== null) c.output_tokens = tout;
   const cost = num(a['gen_ai.usage.cost']) ?? num(a['llm.cost.total']);
   if (cost !== null) c.cost = cost;
   if (kind === 'tool') {
-    const tool = str(a['gen_ai.tool.name']) ?? str(a['tool.name']);
+    // OpenInference's tool wrappers name the tool only in the span's name.
+    const tool = str(a['gen_ai.tool.name']) ?? str(a['tool.name']) ?? sp.name;
     if (tool) c.tool = tool;
     const args = clip(textOf(a['gen_ai.tool.call.arguments'] ?? a['tool.parameters'] ?? a['input.value']));
     const result = clip(textOf(a['gen_ai.tool.call.result'] ?? a['output.value']));
@@ -260,6 +252,38 @@ function callOf(sp: FlatSpan, t0: number): TurnCall {
   if (docs.length) c.documents = docs;
   if (sp.error) c.error = sp.error;
   return c;
+}
+
+/**
+ * Tool calls of a turn whose tools are not traced, read from its LLM calls' messages: each tool an answer asked for,
+ * with the result a later call's input carries (matched by call id, else by order). Starts where the asking call ended.
+ */
+function toolCallsFromMessages(llms: FlatSpan[], t0: number): TurnCall[] {
+  const out: TurnCall[] = [];
+  const results: { id: string | null; result: string }[] = [];
+  for (const sp of llms)
+    results.push(...(spanMessages(sp.a, 'input') ?? []).flatMap((m: ChatMessage) => m.toolResults));
+  const used = new Set<number>();
+  for (const sp of llms)
+    for (const m of spanMessages(sp.a, 'output') ?? [])
+      for (const c of m.toolCalls) {
+        let k = c.id ? results.findIndex((r, i) => !used.has(i) && r.id === c.id) : -1;
+        if (k < 0) k = results.findIndex((r, i) => !used.has(i) && r.id === null);
+        if (k >= 0) used.add(k);
+        const call: TurnCall = {
+          kind: 'tool',
+          name: c.name,
+          tool: c.name,
+          start_ms: sp.end !== null ? Math.max(0, Math.round((sp.end - t0) / 1e6)) : 0,
+          duration_ms: null,
+          from_messages: true,
+        };
+        const args = clip(c.arguments);
+        if (args) call.arguments = args;
+        if (k >= 0) call.result = clip(results[k]!.result) ?? '';
+        out.push(call);
+      }
+  return out;
 }
 
 /** Ids of the documents a retriever span returned (OpenInference's flattened `retrieval.documents.N.document.id`). */
@@ -434,7 +458,12 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
       });
       continue;
     }
-    const below = (members.get(sp) ?? []).sort((x, y) => (x.start ?? 0) - (y.start ?? 0));
+    // In start order; spans started within the same millisecond (some instrumentations stamp whole milliseconds) by
+    // their end.
+    const below = (members.get(sp) ?? []).sort((x, y) => {
+      const d = (x.start ?? 0) - (y.start ?? 0);
+      return Math.abs(d) >= 1e6 ? d : (x.end ?? 0) - (y.end ?? 0) || d;
+    });
     // Where the conventions put the session and the agent: on the turn's span, the spans below it, or (for a tagged
     // span such as a chat inside invoke_agent) the spans above it.
     const all = [sp, ...below, ...ancestors(sp)];
@@ -452,6 +481,13 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
     const llms = below.filter((x) => kindOf(x.a) === 'llm');
     const t0 = sp.start ?? below[0]?.start ?? 0;
     const calls = below.slice(0, 200).map((x) => callOf(x, t0));
+    if (!calls.some((c) => c.kind === 'tool')) {
+      // Untraced tools: the ones the model asked for, placed after the call that asked.
+      for (const c of toolCallsFromMessages(llms, t0)) {
+        const at = calls.findIndex((x) => x.start_ms > c.start_ms);
+        calls.splice(at < 0 ? calls.length : at, 0, c);
+      }
+    }
     const sum = (k: 'input_tokens' | 'output_tokens' | 'cost') =>
       calls.some((c) => c[k] !== undefined) ? calls.reduce((n, c) => n + (c[k] ?? 0), 0) : null;
     const own = callOf(sp, t0);
