@@ -176,6 +176,59 @@ describe.each(servers)('agents traced with standard conventions, into the server
     expect(await calls.locator('.call-error').count()).toBe(a.failed ? 1 : 0);
   });
 
+  it('a long invocation: its calls exported batches before its own span still become its calls', async () => {
+    const { TracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace');
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+    const { context, trace } = await import('@opentelemetry/api');
+    const proxy = await recorder(srv.url);
+    const conv = `split-${srv.name}`;
+    // The SDK's default processor, exporting every 30 ms instead of every 5 s: a 5 s model call does the same.
+    const provider = new TracerProvider({
+      spanProcessors: [
+        new BatchSpanProcessor({
+          exporter: new OTLPTraceExporter({
+            url: `${proxy.url}/api/v1/otel/v1/traces`,
+            headers: { Authorization: `Bearer ${srv.key}` },
+          }),
+          scheduledDelayMillis: 30,
+        }),
+      ],
+    });
+    const tracer = provider.getTracer('e2e');
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    try {
+      const agent = tracer.startSpan('invoke_agent planner', {
+        attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': conv },
+      });
+      const inAgent = trace.setSpan(context.active(), agent);
+      for (const [k, question] of ['Plan the migration.', 'Check the plan.'].entries()) {
+        const chat = tracer.startSpan(
+          'chat gpt-4o',
+          {
+            attributes: {
+              'gen_ai.operation.name': 'chat',
+              'gen_ai.usage.input_tokens': 100 * (k + 1),
+              'gen_ai.input.messages': JSON.stringify([{ role: 'user', content: question }]),
+              'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', content: `Answer ${k + 1}.` }]),
+            },
+          },
+          inAgent,
+        );
+        chat.end();
+        await sleep(150); // exported by now, while the invocation goes on
+      }
+      agent.end();
+      await provider.shutdown();
+    } finally {
+      await proxy.close();
+    }
+    expect(proxy.requests.length).toBeGreaterThanOrEqual(3); // each call and the invocation in a request of its own
+    const turns = await turnsOf(srv, conv);
+    expect(turns.map((t) => [t.turn, t.input, t.output, t.usage.input_tokens, t.usage.llm_calls])).toEqual([
+      [1, 'Plan the migration.', 'Answer 2.', 300, 2],
+    ]);
+  });
+
   it('plain OpenTelemetry JS with GenAI spans (examples/otel/genai-agent.ts): numbered turns with calls', async () => {
     const conv = `genai-${srv.name}`;
     await runAgent('sdk/examples/otel/genai-agent.ts', conv, {

@@ -275,41 +275,79 @@ describe('OTLP/HTTP JSON to envelopes', () => {
     });
   });
 
-  it('refuses a call whose parent came in another export; an agent span with an unseen parent is a turn', () => {
-    const r = otlpToEnvelopes(
-      body([
-        {
-          traceId: 'z',
-          spanId: 'c',
-          parentSpanId: 'gone',
-          name: 'chat',
-          attributes: [s('gen_ai.operation.name', 'chat')],
-        },
-        {
-          traceId: 'z',
-          spanId: 't',
-          parentSpanId: 'c',
-          name: 'tool',
-          attributes: [s('gen_ai.operation.name', 'execute_tool')],
-        },
-        {
-          traceId: 'y',
-          spanId: 'a',
-          parentSpanId: 'http',
-          name: 'agent',
-          attributes: [s('gen_ai.operation.name', 'invoke_agent')],
-        },
-      ]),
-    );
-    expect(r.errors).toEqual([
+  it('keeps calls whose turn comes in a later export; with it they are its calls; an agent span starts a turn', () => {
+    const early = body([
       {
-        source: 'resourceSpans[0].scopeSpans[0].spans[0]',
-        message: expect.stringMatching(
-          /^a llm span whose parent span gone is not in this export: send each trace whole/,
-        ),
+        traceId: 'z',
+        spanId: 'c',
+        parentSpanId: 'root',
+        name: 'chat',
+        attributes: [s('gen_ai.operation.name', 'chat'), s('gen_ai.usage.input_tokens', '70')],
+      },
+      {
+        traceId: 'z',
+        spanId: 't',
+        parentSpanId: 'c',
+        name: 'tool',
+        attributes: [s('gen_ai.operation.name', 'execute_tool')],
+        events: [{ name: 'mnemoscope.artifact', attributes: [s('id', 'doc-1'), s('content', 'x')] }],
+      },
+      {
+        traceId: 'y',
+        spanId: 'a',
+        parentSpanId: 'http',
+        name: 'agent',
+        attributes: [s('gen_ai.operation.name', 'invoke_agent')],
       },
     ]);
-    expect(r.envelopes.map((e) => e.data.otel)).toEqual([{ trace_id: 'y', span_id: 'a', name: 'agent' }]);
+    const r = otlpToEnvelopes(early);
+    expect(r.errors).toEqual([]);
+    // The chat and the tool below it wait (their events too: their session is the turn's, not known yet).
+    expect(r.pending.map((p) => [p.traceId, p.spanId])).toEqual([
+      ['z', 'c'],
+      ['z', 't'],
+    ]);
+    expect(r.pending[0]!.resource).toEqual([s('service.name', 'triage-bot')]);
+    expect(r.envelopes.map((e) => [e.type, e.data.otel])).toEqual([
+      ['turn', { trace_id: 'y', span_id: 'a', name: 'agent' }],
+    ]);
+
+    // The invocation's span arrives; the server adds the waiting spans to it (server/services/otel-pending.ts).
+    const late = body([
+      {
+        traceId: 'z',
+        spanId: 'root',
+        name: 'invoke_agent',
+        attributes: [s('gen_ai.operation.name', 'invoke_agent'), s('gen_ai.conversation.id', 'conv-z')],
+      },
+    ]);
+    late.resourceSpans.push({
+      resource: { attributes: r.pending[0]!.resource as ReturnType<typeof s>[] },
+      scopeSpans: [{ scope: { name: 't' }, spans: r.pending.map((p) => p.span) }],
+    });
+    const joined = otlpToEnvelopes(late);
+    expect(joined.pending).toEqual([]);
+    const turn = joined.envelopes.find((e) => e.type === 'turn')!;
+    expect(turn.data).toMatchObject({ session_id: 'conv-z', usage: { input_tokens: 70, llm_calls: 1, tool_calls: 1 } });
+    expect(joined.envelopes.find((e) => e.type === 'artifact')!.data).toMatchObject({
+      id: 'doc-1',
+      session_id: 'conv-z',
+    });
+
+    // Swept after waiting too long, or with a remote parent (span flags), a call is a turn of its own.
+    expect(otlpToEnvelopes(early, { orphansAreTurns: true }).envelopes.filter((e) => e.type === 'turn')).toHaveLength(
+      2,
+    );
+    const remote = body([
+      {
+        traceId: 'r',
+        spanId: 'c',
+        parentSpanId: 'svc',
+        flags: 0x301,
+        attributes: [s('gen_ai.operation.name', 'chat')],
+      },
+    ]);
+    expect(otlpToEnvelopes(remote).envelopes.map((e) => e.type)).toEqual(['turn']);
   });
 
   it('keeps a tagged span the turn when an agent span above it is traced too, with the agent’s name', () => {

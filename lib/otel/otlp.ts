@@ -14,6 +14,7 @@
  *   `mnemoscope.title`; token usage goes into the footprint.
  * - Span events named `mnemoscope.memory_event` (attribute `event`: the event as JSON) and
  *   `mnemoscope.artifact` (attributes `id`, `content`, `kind`) become memory events and artifacts.
+ * - Calls whose turn's span is not in the request wait (`pending`; kept by server/services/otel-pending.ts).
  * - Other spans are skipped (counted); spans that cannot be placed are errors with the reason.
  *
  * Pure; the route validates the resulting envelopes like any other ingest.
@@ -28,13 +29,38 @@ export interface OtlpEnvelope {
   source: string;
 }
 
+/** A span kept until its turn's span arrives, as OTLP/JSON carries it, with its resource's attributes. */
+export interface PendingSpan {
+  traceId: string;
+  spanId: string;
+  span: Record<string, unknown>;
+  resource: unknown[];
+}
+
 export interface OtlpResult {
   envelopes: OtlpEnvelope[];
   spans: number;
   skipped: number;
   /** Spans that could not become a turn, with why (they count as rejected). */
   errors: { source: string; message: string }[];
+  /**
+   * Calls whose turn's span is not in this request (an exporter sends the calls of a long invocation in earlier
+   * batches than the invocation's span), with the spans below them: kept by the server until it comes.
+   */
+  pending: PendingSpan[];
 }
+
+export interface OtlpOptions {
+  /**
+   * Place every call whose parent never came as a turn of its own (the server's sweep of spans pending too long);
+   * otherwise such calls are `pending`.
+   */
+  orphansAreTurns?: boolean;
+}
+
+/** OTLP span flags: whether the parent is remote is known (bit 8), and it is (bit 9). */
+const PARENT_REMOTE_KNOWN = 0x100;
+const PARENT_REMOTE = 0x200;
 
 type AnyValue = {
   stringValue?: string;
@@ -121,6 +147,10 @@ interface FlatSpan {
   a: Record<string, unknown>;
   error: string | null;
   events: unknown[];
+  /** Its parent lives in another process (a distributed trace): it will not come in an export to us. */
+  remoteParent: boolean;
+  raw: Record<string, unknown>;
+  resource: unknown[];
 }
 
 /** What a span is, by the GenAI conventions (`gen_ai.operation.name`) or OpenInference (`openinference.span.kind`). */
@@ -312,10 +342,10 @@ function firstStr(spans: FlatSpan[], ...keys: string[]): string | null {
  * (`turn` is absent): the server numbers it in its session (`server/services/otel-turns.ts`), keeping the number of
  * a span sent again. A span with `mnemoscope.turn` is a turn as before, and gathers the calls below it the same way.
  */
-export function otlpToEnvelopes(body: unknown): OtlpResult {
+export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpResult {
   if (!body || typeof body !== 'object' || !Array.isArray((body as { resourceSpans?: unknown }).resourceSpans))
     throw new Error('body is not an OTLP ExportTraceServiceRequest: expected {"resourceSpans": [...]}');
-  const out: OtlpResult = { envelopes: [], spans: 0, skipped: 0, errors: [] };
+  const out: OtlpResult = { envelopes: [], spans: 0, skipped: 0, errors: [], pending: [] };
   const titled = new Set<string>();
   const flat: FlatSpan[] = [];
   (body as { resourceSpans: unknown[] }).resourceSpans.forEach((rs, i) => {
@@ -334,8 +364,10 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
           attributes?: unknown;
           events?: unknown[];
           status?: { code?: number | string; message?: string };
+          flags?: number;
         };
         const code = span.status?.code;
+        const flags = typeof span.flags === 'number' ? span.flags : 0;
         flat.push({
           source: `resourceSpans[${i}].scopeSpans[${j}].spans[${k}]`,
           traceId: str(span.traceId),
@@ -350,6 +382,9 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
               ? (str(span.status?.message) ?? str(attributes(span.attributes)['error.type']) ?? 'error')
               : null,
           events: span.events ?? [],
+          remoteParent: (flags & PARENT_REMOTE_KNOWN) !== 0 && (flags & PARENT_REMOTE) !== 0,
+          raw: span as Record<string, unknown>,
+          resource: Array.isArray(r.resource?.attributes) ? r.resource.attributes : [],
         });
       });
     });
@@ -384,6 +419,23 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
     if (root && root !== sp) members.set(root, [...(members.get(root) ?? []), sp]);
   }
 
+  // A call whose parent span is not here and will come (not a remote parent): its turn's agent span (or its caller)
+  // comes in a later export. It waits, with everything below it, unless told to place such calls now.
+  const orphan = (root: FlatSpan) =>
+    !options.orphansAreTurns &&
+    !isTurn(root) &&
+    !!root.parent &&
+    !root.remoteParent &&
+    !parentOf(root) &&
+    kindOf(root.a) !== 'agent' &&
+    !aboveExplicit.has(root);
+  const waiting = new Set(
+    flat.filter((sp) => {
+      const root = findRoot(sp);
+      return root !== null && orphan(root);
+    }),
+  );
+
   // Where the conventions put a turn's session: on its span, the spans below it, or (for a tagged span such as a chat
   // inside invoke_agent) the spans above it; else the trace.
   const sessionOfTurn = (root: FlatSpan) =>
@@ -396,6 +448,12 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
 
   for (const sp of flat) {
     const { source, a } = sp;
+    if (waiting.has(sp)) {
+      if (sp.traceId && sp.spanId)
+        out.pending.push({ traceId: sp.traceId, spanId: sp.spanId, span: sp.raw, resource: sp.resource });
+      else out.errors.push({ source, message: 'a call whose turn is not in this export, and no trace or span id' });
+      continue;
+    }
     const inTurn = findRoot(sp);
     // An artifact or memory event on a span belongs to the session of the turn the span is part of.
     const session =
@@ -431,18 +489,6 @@ export function otlpToEnvelopes(body: unknown): OtlpResult {
           source: where,
         });
       }
-    }
-    // A call whose parent span is not in the request cannot be placed: its turn's agent span (or its caller) comes in
-    // another export. Agent spans and spans without a parent start turns; other orphans are refused with the reason.
-    if (inTurn === sp && !isTurn(sp) && sp.parent && !parentOf(sp) && kindOf(a) !== 'agent' && !aboveExplicit.has(sp)) {
-      out.errors.push({
-        source,
-        message:
-          `a ${kindOf(a)} span whose parent span ${sp.parent} is not in this export: send each trace whole (the ` +
-          'SDK batch span processor, or a collector with the groupbytrace processor), or tag its turn span with ' +
-          'mnemoscope.turn',
-      });
-      continue;
     }
     if (inTurn !== sp || aboveExplicit.has(sp)) {
       // A call inside a turn is the turn's; anything else without Mnemoscope attributes is not memory.

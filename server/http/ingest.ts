@@ -4,7 +4,7 @@ import { decodeTraceRequest, encodeStatus, encodeTraceResponse } from '@/lib/ote
 import { shapeProblem } from '@/lib/ingest/depth';
 import { env } from '@/server/env';
 import { storePrepared } from '@/server/services/ingest';
-import { ingestOtel } from '@/server/services/otel-turns';
+import { ingestTraces, maybeSweepPendingSpans } from '@/server/services/otel-pending';
 import { prepareBody } from '@/server/services/ingest-prepare';
 import { annotate, log } from '@/server/log';
 import { authedBody, jsonError, withDomainErrors } from './respond';
@@ -91,10 +91,13 @@ async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
   } catch (e) {
     return fail((e as Error).message);
   }
-  const summary = mapped.envelopes.length
-    ? await ingestOtel(auth.db, auth.projectId, mapped.envelopes, auth.actor)
-    : { results: [], accepted: 0, duplicates: 0, rejected: 0, conflicts: 0 };
-  annotate({ records: { ...counts(summary), refused: mapped.errors.length } });
+  // With the spans of its traces that came earlier and waited; calls whose turn is still to come wait in turn.
+  const received = mapped.spans;
+  const done = await ingestTraces(auth.db, auth.projectId, traces, mapped, auth.actor);
+  ({ mapped } = done);
+  const { summary } = done;
+  maybeSweepPendingSpans(auth.db);
+  annotate({ records: { ...counts(summary), refused: mapped.errors.length, pending: mapped.pending.length } });
   const refused = [
     ...mapped.errors.map((e) => `${e.source}: ${e.message}`),
     ...summary.results.flatMap((r) =>
@@ -109,8 +112,9 @@ async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
     ),
   ];
   const detail = {
-    spans: mapped.spans,
+    spans: received,
     skipped: mapped.skipped,
+    pending: mapped.pending.length,
     accepted: summary.accepted,
     duplicates: summary.duplicates,
     rejected: refused.length,

@@ -10,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import type { ArtifactRef, Footprint, Redaction } from '@/lib/ingest/contract';
@@ -64,6 +65,35 @@ export const turns = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.sessionId, t.turn] }),
     foreignKey({ columns: [t.projectId, t.sessionId], foreignColumns: [sessions.projectId, sessions.id] }),
+    // A traced span is one turn: an export retried while its original is still being written cannot store it under
+    // a second number (the insert's `on conflict do nothing` makes it a duplicate; server/services/otel-turns.ts).
+    uniqueIndex('turns_otel_span')
+      .on(t.projectId, t.sessionId, sql`(${t.extra}->'otel'->>'span_id')`)
+      .where(sql`(${t.extra}->'otel'->>'span_id') is not null`),
+  ],
+);
+
+/**
+ * Spans of a trace whose turn has not arrived yet (lib/otel/otlp.ts `pending`): an exporter sends the calls of a
+ * long agent invocation in earlier batches than the invocation's own span. Kept until the turn's span comes (then they
+ * become its calls and are removed) or for 7 days.
+ */
+export const otelPendingSpans = pgTable(
+  'otel_pending_spans',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    traceId: text('trace_id').notNull(),
+    spanId: text('span_id').notNull(),
+    /** The span as OTLP/JSON carries it, and its resource's attributes. */
+    span: jsonb('span').$type<Record<string, unknown>>().notNull(),
+    resource: jsonb('resource').$type<unknown[]>().notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.traceId, t.spanId] }),
+    index('otel_pending_spans_received').on(t.receivedAt),
   ],
 );
 

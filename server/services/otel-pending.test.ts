@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { otlpToEnvelopes } from '@/lib/otel/otlp';
+import { rowsOf, type DbHandle } from '@/server/db';
+import { DRIVERS, freshDb } from '@/server/test/db';
+import { exportSession } from './sessions';
+import { ingestTraces, sweepPendingSpans } from './otel-pending';
+import { ingestOtel } from './otel-turns';
+
+const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
+const i = (key: string, v: number) => ({ key, value: { intValue: String(v) } });
+const at = (sec: number) => String((1763715600 + sec) * 1e9);
+const request = (spans: unknown[]) => ({
+  resourceSpans: [{ resource: { attributes: [s('service.name', 'bot')] }, scopeSpans: [{ spans }] }],
+});
+/** The calls of one invocation (a chat, a tool below it) under the span `${trace}-root`, as an early batch has them. */
+const calls = (trace: string, conv = 'split') => [
+  {
+    traceId: trace,
+    spanId: `${trace}-chat`,
+    parentSpanId: `${trace}-root`,
+    name: 'chat',
+    startTimeUnixNano: at(1),
+    endTimeUnixNano: at(2),
+    attributes: [
+      s('gen_ai.operation.name', 'chat'),
+      s('gen_ai.conversation.id', conv),
+      i('gen_ai.usage.input_tokens', 120),
+      s('gen_ai.input.messages', JSON.stringify([{ role: 'user', content: `question of ${trace}` }])),
+    ],
+  },
+  {
+    traceId: trace,
+    spanId: `${trace}-tool`,
+    parentSpanId: `${trace}-chat`,
+    name: 'execute_tool',
+    startTimeUnixNano: at(2),
+    endTimeUnixNano: at(3),
+    attributes: [s('gen_ai.operation.name', 'execute_tool'), s('gen_ai.tool.name', 'search')],
+  },
+];
+const root = (trace: string, conv = 'split') => ({
+  traceId: trace,
+  spanId: `${trace}-root`,
+  name: 'invoke_agent',
+  startTimeUnixNano: at(0),
+  endTimeUnixNano: at(4),
+  attributes: [s('gen_ai.operation.name', 'invoke_agent'), s('gen_ai.conversation.id', conv)],
+});
+
+describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
+  let h: DbHandle;
+  beforeAll(async () => {
+    h = await freshDb(driver);
+  });
+  afterAll(() => h?.close());
+
+  const send = (body: ReturnType<typeof request>) =>
+    ingestTraces(h.db, 'default', body, otlpToEnvelopes(body), 'api_key:test');
+  const waiting = async () =>
+    rowsOf<{ span_id: string }>(await h.db.execute(sql`select span_id from otel_pending_spans order by span_id`)).map(
+      (r) => r.span_id,
+    );
+  const turns = async (conv: string) =>
+    (await exportSession(h.db, 'default', conv))
+      .filter((e) => e.type === 'turn')
+      .map((e) => e.data as { turn: number; input: string; usage?: Record<string, number>; calls?: unknown[] });
+
+  it('keeps the calls that come first; the invocation span that comes later gets them as its calls', async () => {
+    const early = await send(request(calls('t1')));
+    expect(early.mapped.pending).toHaveLength(2);
+    expect(early.summary.accepted).toBe(0);
+    expect(await waiting()).toEqual(['t1-chat', 't1-tool']);
+    // The same early batch again (an exporter's retry) keeps them once.
+    await send(request(calls('t1')));
+    expect(await waiting()).toEqual(['t1-chat', 't1-tool']);
+
+    const late = await send(request([root('t1')]));
+    expect(late.summary.accepted).toBe(1);
+    expect(await waiting()).toEqual([]);
+    const [turn] = await turns('split');
+    expect(turn).toMatchObject({ turn: 1, input: 'question of t1', usage: { input_tokens: 120, llm_calls: 1 } });
+    expect(turn!.calls).toHaveLength(2);
+  });
+
+  it('places calls whose invocation never came as turns of their own once they have waited', async () => {
+    await send(request(calls('t2', 'orphans')));
+    expect(await waiting()).toEqual(['t2-chat', 't2-tool']);
+    expect(await sweepPendingSpans(h.db, 60_000)).toBe(0); // not yet: they have waited less than a minute
+    expect(await sweepPendingSpans(h.db, 0)).toBe(2);
+    expect(await waiting()).toEqual([]);
+    expect((await turns('orphans')).map((t) => [t.turn, t.input, t.calls?.length])).toEqual([[1, 'question of t2', 1]]);
+  });
+
+  it('stores a span as one turn, even numbered twice (a retry numbered while its original was written)', async () => {
+    const [envelope] = otlpToEnvelopes(request([root('r1', 'race'), ...calls('r1', 'race')])).envelopes;
+    const twice = [1, 2].map((n) => ({ ...envelope!, data: { ...envelope!.data, turn: n } }));
+    const r = await ingestOtel(h.db, 'default', twice, 'api_key:test');
+    expect(r.results.map((x) => x.status)).toEqual(['accepted', 'duplicate']);
+    expect((await turns('race')).map((t) => t.turn)).toEqual([1]);
+  });
+});

@@ -1,0 +1,142 @@
+import { sql } from 'drizzle-orm';
+import { otlpToEnvelopes, type OtlpOptions, type OtlpResult, type PendingSpan } from '@/lib/otel/otlp';
+import { rowsOf, type Db } from '@/server/db';
+import { otelPendingSpans } from '@/server/db/schema/sessions';
+import { log } from '@/server/log';
+import { ingestOtel } from './otel-turns';
+import type { IngestSummary } from './ingest';
+
+/**
+ * Traces split across exports. A batch span processor exports what has ended every few seconds, so the LLM and tool
+ * calls of an invocation that runs longer arrive before the invocation's own span. They wait in
+ * `otel_pending_spans` (lib/otel/otlp.ts `pending`); a request carrying spans of their trace takes them back, so the
+ * turn, when it comes, has all its calls. Spans still waiting after PENDING_MS (their parent never came: an agent that
+ * traces only its model calls under an untraced parent) become turns of their own in a sweep.
+ *
+ * Safe with any number of instances: waiting spans are taken by `delete … returning`, so one request (or one sweep)
+ * owns them; a request that fails puts back what it took.
+ */
+
+/** How long spans wait for their turn's span before the sweep places them as they are. */
+export const PENDING_MS = 120_000;
+/** How often one process sweeps (any OTLP request may start it). */
+const SWEEP_EVERY_MS = 30_000;
+
+type Body = { resourceSpans: { resource?: { attributes?: unknown }; scopeSpans?: { spans?: unknown[] }[] }[] };
+type Row = { trace_id: string; span_id: string; span: Record<string, unknown>; resource: unknown[] };
+
+const spansOf = (body: Body) =>
+  body.resourceSpans.flatMap((rs) =>
+    (rs?.scopeSpans ?? []).flatMap((ss) => (ss?.spans ?? []) as { traceId?: unknown; spanId?: unknown }[]),
+  );
+
+/** The request with the waiting spans of its traces added (each with its resource), as one more resource entry each. */
+function joined(body: Body, rows: Row[]): Body {
+  const here = new Set(spansOf(body).map((sp) => `${sp?.traceId}\u0000${sp?.spanId}`));
+  const extra = rows
+    .filter((r) => !here.has(`${r.trace_id}\u0000${r.span_id}`))
+    .map((r) => ({ resource: { attributes: r.resource }, scopeSpans: [{ spans: [r.span] }] }));
+  return { resourceSpans: [...body.resourceSpans, ...extra] };
+}
+
+async function keep(db: Db, projectId: string, spans: PendingSpan[]) {
+  for (let i = 0; i < spans.length; i += 500)
+    await db
+      .insert(otelPendingSpans)
+      .values(
+        spans.slice(i, i + 500).map((p) => ({
+          projectId,
+          traceId: p.traceId,
+          spanId: p.spanId,
+          span: p.span,
+          resource: p.resource,
+        })),
+      )
+      .onConflictDoNothing();
+}
+
+const putBack = (db: Db, projectId: string, rows: Row[]) =>
+  keep(
+    db,
+    projectId,
+    rows.map((r) => ({ traceId: r.trace_id, spanId: r.span_id, span: r.span, resource: r.resource })),
+  );
+
+/**
+ * Maps one OTLP request with the spans that waited for its traces, stores the turns, and keeps the calls whose turn
+ * has not come. `pending` in the answer counts the spans now waiting from this request.
+ */
+export async function ingestTraces(
+  db: Db,
+  projectId: string,
+  body: unknown,
+  /** `otlpToEnvelopes(body, options)`, which the caller made to refuse a body that is not an export request. */
+  first: OtlpResult,
+  actor: string,
+  options: OtlpOptions = {},
+): Promise<{ mapped: OtlpResult; summary: IngestSummary }> {
+  const traces = [...new Set(spansOf(body as Body).map((sp) => sp?.traceId))].filter(
+    (t): t is string => typeof t === 'string' && t.length > 0,
+  );
+  const taken = traces.length
+    ? rowsOf<Row>(
+        await db.execute(
+          sql`delete from otel_pending_spans where project_id = ${projectId}
+              and trace_id in (${sql.join(
+                traces.map((t) => sql`${t}`),
+                sql`, `,
+              )})
+              returning trace_id, span_id, span, resource`,
+        ),
+      )
+    : [];
+  const mapped = taken.length ? otlpToEnvelopes(joined(body as Body, taken), options) : first;
+  let summary: IngestSummary;
+  try {
+    summary = mapped.envelopes.length
+      ? await ingestOtel(db, projectId, mapped.envelopes, actor)
+      : { results: [], accepted: 0, duplicates: 0, rejected: 0, conflicts: 0, superseded: 0 };
+    if (mapped.pending.length) await keep(db, projectId, mapped.pending);
+  } catch (e) {
+    await putBack(db, projectId, taken).catch((err) => log.error({ err }, 'could not put back pending spans'));
+    throw e;
+  }
+  return { mapped, summary };
+}
+
+/**
+ * Places the spans that have waited longer than `olderThanMs` for their turn's span: each trace's calls become
+ * turns as they are. Returns how many spans it placed.
+ */
+export async function sweepPendingSpans(db: Db, olderThanMs = PENDING_MS): Promise<number> {
+  const rows = rowsOf<Row & { project_id: string }>(
+    await db.execute(
+      sql`delete from otel_pending_spans p
+          using (select project_id, trace_id from otel_pending_spans group by project_id, trace_id
+                 having max(received_at) < now() - make_interval(secs => ${olderThanMs / 1000}) limit 50) old
+          where p.project_id = old.project_id and p.trace_id = old.trace_id
+          returning p.project_id, p.trace_id, p.span_id, p.span, p.resource`,
+    ),
+  );
+  const byProject = new Map<string, Row[]>();
+  for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r]);
+  for (const [projectId, list] of byProject) {
+    const body = joined({ resourceSpans: [] }, list);
+    const options = { orphansAreTurns: true };
+    try {
+      await ingestTraces(db, projectId, body, otlpToEnvelopes(body, options), 'otlp:pending', options);
+    } catch (err) {
+      await putBack(db, projectId, list);
+      throw err;
+    }
+  }
+  return rows.length;
+}
+
+let lastSweep = 0;
+/** Starts a sweep at most every SWEEP_EVERY_MS in this process (any instance may sweep; each takes its own rows). */
+export function maybeSweepPendingSpans(db: Db) {
+  if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
+  lastSweep = Date.now();
+  void sweepPendingSpans(db).catch((err) => log.error({ err }, 'sweeping pending OTLP spans failed'));
+}
