@@ -29,6 +29,9 @@ export const SESSION_SORTS = {
   title: 'Title A–Z',
   hallucination: 'Highest H̄',
   drift: 'Highest D̄',
+  tokens: 'Most tokens',
+  cost: 'Highest cost',
+  latency: 'Slowest turns',
 } as const;
 export type SessionSort = keyof typeof SESSION_SORTS;
 
@@ -61,5 +64,11 @@ export function sortSessions<T extends SessionListItem>(rows: readonly T[], sort
       return out.sort((a, b) => desc(a.meanHallucination, b.meanHallucination) || byId(a, b));
     case 'drift':
       return out.sort((a, b) => desc(a.meanDrift, b.meanDrift) || byId(a, b));
+    case 'tokens':
+      return out.sort((a, b) => desc(a.tokens ?? null, b.tokens ?? null) || byId(a, b));
+    case 'cost':
+      return out.sort((a, b) => desc(a.cost ?? null, b.cost ?? null) || byId(a, b));
+    case 'latency':
+      return out.sort((a, b) => desc(a.meanLatency ?? null, b.meanLatency ?? null) || byId(a, b));
   }
 }

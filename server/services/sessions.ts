@@ -78,6 +78,10 @@ const ORDER: Record<SessionSort, SQL[]> = {
   title: [sql`coalesce(${sessions.title}, ${sessions.id}) asc`],
   hallucination: [sql`${sessionStats.hSum} / nullif(${sessionStats.hN}, 0) desc nulls last`],
   drift: [sql`${sessionStats.dSum} / nullif(${sessionStats.dN}, 0) desc nulls last`],
+  // Sessions that sent no such figure last (as the list shows them: none).
+  tokens: [sql`case when ${sessionStats.tokensN} > 0 then ${sessionStats.tokens} end desc nulls last`],
+  cost: [sql`case when ${sessionStats.costN} > 0 then ${sessionStats.cost} end desc nulls last`],
+  latency: [sql`${sessionStats.latencySum} / nullif(${sessionStats.latencyN}, 0) desc nulls last`],
 };
 
 export interface SessionPage {
@@ -209,6 +213,9 @@ export async function listTurns(
       // What a traced agent did in the turn (OTLP whole traces, lib/otel/otlp.ts): its LLM and tool calls, and totals.
       calls: sql<TurnCall[] | null>`${turns.extra}->'calls'`,
       usage: sql<TurnUsage | null>`${turns.extra}->'usage'`,
+      // A LangGraph turn (lib/import/langgraph.ts): its graph state, shown where the turn has no CCS, and its step.
+      state: sql<unknown>`${turns.extra}->'state'`,
+      langgraph: sql<unknown>`${turns.extra}->'langgraph'`,
     })
     .from(turns)
     .where(and(eq(turns.projectId, projectId), eq(turns.sessionId, sessionId)))
