@@ -33,6 +33,22 @@ afterAll(async () => {
 
 const trpcGet = (cookie: string | null, proc: string) =>
   fetch(`${server.url}/api/trpc/${proc}`, { headers: cookie ? { cookie } : {} });
+/** Signs in over HTTP; the session cookie as a `name=value` pair, or null when refused. */
+async function signIn(user: string, password: string) {
+  const r = await fetch(`${server.url}/api/auth/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: user, password, next: '/sessions' }),
+  });
+  return /mnemoscope_session=([^;]+)/.exec(r.headers.get('set-cookie') ?? '')?.[0] ?? null;
+}
+const post = (cookie: string, proc: string, json: unknown) =>
+  fetch(`${server.url}/api/trpc/${proc}`, {
+    method: 'POST',
+    headers: { cookie, origin: server.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ json }),
+  });
 
 describe('sign-in (users mode)', () => {
   it('sends pages to sign-in and answers the API with 401 until signed in', async () => {
@@ -79,15 +95,6 @@ describe('sign-in (users mode)', () => {
       body: `username=${ADMIN.user}&password=x`,
     });
     expect(cross.status).toBe(403);
-    const signIn = async (user: string, password: string) => {
-      const r = await fetch(`${server.url}/api/auth/sign-in`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ username: user, password, next: '/sessions' }),
-      });
-      return /mnemoscope_session=([^;]+)/.exec(r.headers.get('set-cookie') ?? '')?.[0] ?? null;
-    };
     const admin = (await signIn(ADMIN.user, ADMIN.password))!;
     // Behind a TLS-terminating proxy (X-Forwarded-Proto: https) the session cookie is Secure; over plain HTTP not.
     const viaProxy = await fetch(`${server.url}/api/auth/sign-in`, {
@@ -111,12 +118,6 @@ describe('sign-in (users mode)', () => {
         })
       ).headers.get('set-cookie'),
     ).not.toMatch(/Secure/);
-    const post = (cookie: string, proc: string, json: unknown) =>
-      fetch(`${server.url}/api/trpc/${proc}`, {
-        method: 'POST',
-        headers: { cookie, origin: server.url, 'content-type': 'application/json' },
-        body: JSON.stringify({ json }),
-      });
     expect(
       (await post(admin, 'members.set', { username: 'vic', role: 'viewer', password: 'viewer password 1' })).status,
     ).toBe(200);
@@ -132,6 +133,38 @@ describe('sign-in (users mode)', () => {
     expect(denied.status).toBe(403);
     expect((await post(viewer, 'members.set', { username: 'vic', role: 'admin' })).status).toBe(403);
     expect((await post(admin, 'curation.decide', { id, decision: { action: 'approve' } })).status).toBe(200);
+  });
+
+  it('offers to remove an annotation only to its author, and every one to an admin', async () => {
+    const admin = (await signIn(ADMIN.user, ADMIN.password))!;
+    const member = { username: 'rey', role: 'reviewer', password: 'reviewer password 1' };
+    expect((await post(admin, 'members.set', member)).status).toBe(200);
+    const rey = (await signIn('rey', member.password))!;
+    for (const [cookie, comment] of [
+      [rey, 'a note by rey'],
+      [admin, 'a note by ada'],
+    ] as const)
+      expect(
+        (await post(cookie, 'annotations.create', { target: 'turn', session_id: 'itops-nginx-502', turn: 2, comment }))
+          .status,
+      ).toBe(200);
+    const removable = async (cookie: string) => {
+      const context = await browser.newContext();
+      const [name, value] = cookie.split('=') as [string, string];
+      await context.addCookies([{ name, value, url: server.url }]);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/annotations`);
+      const rows = page.locator('[data-annotation]');
+      await rows.first().waitFor();
+      const out: Record<string, boolean> = {};
+      for (const row of await rows.all())
+        out[(await row.locator('.annotation-comment').textContent()) ?? ''] =
+          (await row.getByRole('button', { name: /^Remove/ }).count()) > 0;
+      await context.close();
+      return out;
+    };
+    expect(await removable(rey)).toMatchObject({ 'a note by rey': true, 'a note by ada': false });
+    expect(await removable(admin)).toMatchObject({ 'a note by rey': true, 'a note by ada': true });
   });
 
   it('backs off failed sign-ins per account and address; a guesser elsewhere never locks the owner out', async () => {

@@ -1,6 +1,6 @@
 'use client';
 
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
@@ -58,6 +58,9 @@ export function AnnotationList({
     ),
   );
   const remove = useRemoveAnnotation();
+  // Only the author or an admin may remove one (the server refuses others): offer it to them only.
+  const who = useQuery(trpc.system.info.queryOptions()).data?.auth;
+  const mayRemove = (a: Annotation) => who?.role === 'admin' || (!!who?.username && who.username === a.author);
   if (list.error) return <ErrorBox error={list.error} />;
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   const matching = list.data?.pages[0]?.matching ?? 0;
@@ -94,15 +97,17 @@ export function AnnotationList({
                 <span className="faint nowrap" title={a.createdAt}>
                   {a.author} · {fmtAgo(a.createdAt)}
                 </span>
-                <button
-                  type="button"
-                  className="link-btn"
-                  aria-label={`Remove the annotation by ${a.author}`}
-                  onClick={() => remove.mutate({ id: a.id })}
-                  disabled={remove.isPending}
-                >
-                  remove
-                </button>
+                {mayRemove(a) ? (
+                  <button
+                    type="button"
+                    className="link-btn"
+                    aria-label={`Remove the annotation by ${a.author}`}
+                    onClick={() => remove.mutate({ id: a.id })}
+                    disabled={remove.isPending}
+                  >
+                    remove
+                  </button>
+                ) : null}
               </div>
               {a.comment ? <MemoryText className="annotation-comment" text={a.comment} /> : null}
             </li>

@@ -30,7 +30,7 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
   const layout = useMemo(() => layoutGraph(nodes, edges, width, H), [nodes, edges, width]);
   const maxW = Math.max(0.01, ...edges.map((e) => Math.abs(e.w)));
   const sel = edgeIndex !== null ? edges[edgeIndex] : null;
-  // Zoom and pan (wheel, drag, the buttons): positions scale, node sizes and labels do not.
+  // Zoom and pan (Ctrl + wheel, drag, the buttons): positions scale, node sizes and labels do not.
   const svgRef = useRef<SVGSVGElement>(null);
   const zoomRef = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
   const [t, setT] = useState<ZoomTransform>(zoomIdentity);
@@ -39,11 +39,20 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
     if (!el) return;
     const z = zoom<SVGSVGElement, unknown>()
       .scaleExtent([0.5, 8])
+      // The wheel scrolls the page unless Ctrl or ⌘ is held (a trackpad pinch sends Ctrl): the graph does not take
+      // the page's scrolling. Drag pans with the primary button, as d3's default.
+      .filter((e: MouseEvent | WheelEvent) =>
+        e.type === 'wheel' ? e.ctrlKey || e.metaKey : !e.ctrlKey && !(e as MouseEvent).button,
+      )
       .on('zoom', (e: { transform: ZoomTransform }) => setT(e.transform));
     zoomRef.current = z;
     select(el).call(z).on('dblclick.zoom', null);
     return () => void select(el).on('.zoom', null);
   }, []);
+  // Another agent's graph starts unzoomed.
+  useEffect(() => {
+    if (svgRef.current && zoomRef.current) zoomRef.current.transform(select(svgRef.current), zoomIdentity);
+  }, [nodes, edges]);
   const zoomBy = (k: number | null) => {
     if (!svgRef.current || !zoomRef.current) return;
     const s = select(svgRef.current);
@@ -88,7 +97,7 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
           Reset
         </button>
         <span className="faint" data-testid="graph-zoom">
-          {Math.round(t.k * 100)}% · scroll to zoom, drag to pan
+          {Math.round(t.k * 100)}% · Ctrl + wheel (or pinch) to zoom, drag to pan
           {hidden ? ` · ${hidden} labels hidden to avoid overlap (hover, focus or zoom in)` : ''}
         </span>
       </div>

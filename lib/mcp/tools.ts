@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { CONFIDENCES, MEMORY_KINDS, SCOPES, agentlasEventSchema } from '@/lib/ingest/contract';
+import {
+  ANNOTATION_TARGETS,
+  CONFIDENCES,
+  MEMORY_KINDS,
+  SCOPES,
+  agentlasEventSchema,
+  annotationRecordSchema,
+} from '@/lib/ingest/contract';
 
 /**
  * The MCP tools agents call (the transport is server/http/mcp.ts): names, what each does, and the
@@ -11,6 +18,7 @@ export const MCP_TOOLS = [
   'search_memory',
   'get_session_state',
   'list_dead_ends',
+  'annotate',
 ] as const;
 
 /** What each tool does, as MCP clients (and the Connect page) show it. */
@@ -38,6 +46,11 @@ export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
     'reopen it. Give `situation` (what you are about to try, or what changed) to see which dead ends it touches: ' +
     '`match: "reopen"` (first) when it meets their reopen conditions, `"related"` with `related_by` when it only ' +
     'names one of their capabilities or keywords.',
+  annotate:
+    'Scores or comments on a turn, a CCS term, an artifact, a curator proposal or a memory entry, as a reviewer ' +
+    'would in the app (an automated judge, for instance). A named score is checked against the project’s ' +
+    'definition of that name, if any. Give `id` to make a retry idempotent. Shown on the replay timeline, in the ' +
+    'inbox and on the Annotations page, with you as the author.',
 };
 
 const A = agentlasEventSchema.shape;
@@ -69,6 +82,9 @@ export const memoryEventArgs = {
   project_id: A.project_id,
   agent_repo: A.agent_repo,
   team_id: A.team_id,
+  user_id: A.user_id.describe(
+    'Whose user_identity memory this is (a Mnemoscope extension): an opaque user id, not an email.',
+  ),
   request_context: A.request_context,
   supersedes: A.supersedes,
   conflicts_with: A.conflicts_with,
@@ -102,4 +118,21 @@ export const memoryDecisionArgs = {
 export const deadEndsArgs = {
   agent: z.string().trim().min(1).max(256).optional().describe('A UCS agent id; default every agent of the project.'),
   situation: z.string().max(2000).optional(),
+};
+
+const N = annotationRecordSchema.shape;
+/** An annotation as the `annotation` ingest record has it; which target fields are needed is checked on ingest. */
+export const annotateArgs = {
+  target: N.target.describe(`What it is about: ${ANNOTATION_TARGETS.join(', ')}.`),
+  session_id: N.session_id.describe('The session (turn, term and artifact annotations).'),
+  turn: N.turn.describe('The turn number (turn and term annotations).'),
+  field: N.field.describe('The CCS field of the term (term annotations), e.g. constraints.'),
+  term: N.term.describe('The CCS term (term annotations), as the state shows it.'),
+  artifact_id: N.artifact_id.describe('The artifact (artifact annotations).'),
+  proposal_id: N.proposal_id.describe('The curator proposal (proposal annotations).'),
+  entry_id: N.entry_id.describe('The memory entry (entry annotations).'),
+  name: N.name.describe('The score’s name, e.g. "correct" or "helpfulness"; with value.'),
+  value: N.value.describe('The score: a number, a boolean or a category; with name.'),
+  comment: N.comment.describe('A comment, with or without a score.'),
+  id: N.id.optional().describe('An id of yours for this annotation, so a retry is not stored twice. Generated.'),
 };

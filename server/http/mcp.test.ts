@@ -7,6 +7,7 @@ import { DRIVERS, freshDb } from '@/server/test/db';
 import { enterApp, leaveApp } from '@/server/test/in-process';
 import { seedDemo } from '@/server/demo/seed';
 import { MCP_TOOLS } from '@/lib/mcp/tools';
+import { listAnnotations } from '@/server/services/annotations';
 import { createMcpServer } from './mcp';
 
 type CallResult = {
@@ -56,7 +57,7 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
     await h?.close();
   });
 
-  it('lists the five tools with their argument schemas', async () => {
+  it('lists the six tools with their argument schemas', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
     const submit = tools.find((t) => t.name === 'submit_memory_event')!;
@@ -220,6 +221,25 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
     const missing = await call(client, 'get_session_state', { session_id: 'nope' });
     expect(missing.isError).toBe(true);
     expect(errorText(missing)).toMatch(/session "nope" not found/);
+  });
+
+  it('annotate scores a turn as a judge would: idempotent by id; a bad target or score is named', async () => {
+    const args = { target: 'turn', session_id: 'itops-nginx-502', turn: 3, name: 'correct', value: false, id: 'j-1' };
+    const first = await call(client, 'annotate', { ...args, comment: 'restarted nginx against the constraint' });
+    expect(first.structuredContent).toEqual({ id: 'j-1', stored: 'accepted', author: 'api_key:test' });
+    const again = await call(client, 'annotate', { ...args, comment: 'restarted nginx against the constraint' });
+    expect(again.structuredContent).toMatchObject({ id: 'j-1', stored: 'duplicate' });
+    const listed = await listAnnotations(h.db, 'default', { sessionId: 'itops-nginx-502', name: 'correct' });
+    expect(listed.items.map((a) => [a.turn, a.value, a.author, a.comment])).toEqual([
+      [3, false, 'api_key:test', 'restarted nginx against the constraint'],
+    ]);
+    // A term annotation needs its field and term; a value needs its score's name.
+    expect(
+      errorText(await call(client, 'annotate', { target: 'term', session_id: 's', turn: 1, comment: 'x' })),
+    ).toMatch(/field: required for a term annotation/);
+    expect(errorText(await call(client, 'annotate', { target: 'entry', entry_id: 'e', value: 3 }))).toMatch(
+      /name: required with a value/,
+    );
   });
 
   it('list_dead_ends gives each dead end with its reopen conditions, and which ones a situation touches', async () => {

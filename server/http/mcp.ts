@@ -1,8 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { randomUUID } from 'node:crypto';
 import { NextResponse } from 'next/server';
 import { newEventId } from '@/lib/curation/event-id';
 import {
+  annotateArgs,
   deadEndsArgs,
   memoryDecisionArgs,
   memoryEventArgs,
@@ -14,7 +16,8 @@ import type { DbHandle } from '@/server/db';
 import { ready } from '@/server/bootstrap';
 import { env } from '@/server/env';
 import { awaitDecision, MAX_WAIT_SECONDS, memoryEventDecision } from '@/server/services/decisions';
-import { ingest } from '@/server/services/ingest';
+import { ingest, storePrepared } from '@/server/services/ingest';
+import { prepareItems } from '@/server/services/ingest-prepare';
 import { searchMemory } from '@/server/services/memory-search';
 import { sessionState } from '@/server/services/sessions';
 import { deadEndsTouchedBy } from '@/server/services/substrate';
@@ -149,6 +152,36 @@ export function createMcpServer(handle: DbHandle, projectId: string, actor: stri
         const wait = Math.min(wait_seconds ?? 0, MAX_WAIT_SECONDS) * 1000;
         const d = await awaitDecision(handle, projectId, event_id, wait, extra.signal);
         return d ? ok({ ...d }) : fail(`memory event ${JSON.stringify(event_id)} not found in this project`);
+      }),
+  );
+
+  server.registerTool(
+    'annotate',
+    {
+      title: 'Annotate',
+      description: MCP_TOOL_DOCS.annotate,
+      inputSchema: annotateArgs,
+      annotations: { idempotentHint: true, destructiveHint: false },
+    },
+    (args) =>
+      guard(async () => {
+        const data = {
+          ...Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)),
+          id: args.id ?? `ann_${randomUUID()}`,
+        };
+        const summary = await storePrepared(
+          db,
+          projectId,
+          prepareItems([{ ok: true, value: { type: 'annotation', data } }]),
+          actor,
+        );
+        const r = summary.results[0]!;
+        if (r.status === 'rejected')
+          return fail(
+            `annotation rejected: ${r.errors.map((e) => `${e.path || '(annotation)'}: ${e.message}`).join('; ')}`,
+          );
+        if (r.status === 'conflict') return fail(`annotation ${data.id} holds another annotation: ${r.message}`);
+        return ok({ id: data.id, stored: r.status, author: actor });
       }),
   );
 
