@@ -517,6 +517,13 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
       /the entry this merges into is deprecated now/,
     );
     await h.db.update(memoryEntries).set({ status: 'active' }).where(eq(memoryEntries.id, entryId!));
+    // Changed meanwhile (a newer version than the one the merge was proposed against): refused, the proposal waits.
+    expect(pb!.rationale.targetVersion).toBe(1);
+    await h.db.update(memoryEntries).set({ version: 2 }).where(eq(memoryEntries.id, entryId!));
+    await expect(alice.curation.decide({ id: pb!.id, decision: { action: 'approve' } })).rejects.toThrow(
+      /the entry changed since this merge was proposed \(v1 then, v2 now\)/,
+    );
+    await h.db.update(memoryEntries).set({ version: 1 }).where(eq(memoryEntries.id, entryId!));
     const merged = await alice.curation.decide({ id: pb!.id, decision: { action: 'approve' } });
     expect([merged.operation, merged.entryId]).toEqual(['merge', entryId]);
     const versions = await h.db

@@ -115,6 +115,9 @@ async function applyDecision(
               content: p.content,
               eventId: p.eventId,
               targetEntryId: p.targetEntryId,
+              ...(!d.keepSeparate && typeof p.rationale.targetVersion === 'number'
+                ? { targetVersion: p.rationale.targetVersion }
+                : {}),
               targetArtifactId: p.targetArtifactId,
               conflictsWith: p.conflictsWith,
             },

@@ -19,6 +19,11 @@ export interface WriteInput {
   content: string;
   eventId: string | null;
   targetEntryId: string | null;
+  /**
+   * The entry's version the update or merge was proposed against: approving it after the entry changed is refused
+   * (the reviewer decided on wording that is no longer there).
+   */
+  targetVersion?: number;
   /** A record of the external artifact store, for a deprecation raised from the hygiene lab. */
   targetArtifactId?: string | null;
   conflictsWith: string[];
@@ -117,6 +122,11 @@ export async function applyOperation(
       if (op === 'merge' && target.status !== 'active')
         throw new ConflictError(
           `the entry this merges into is ${target.status} now (v${target.version}); keep both instead, or reject`,
+        );
+      if (w.targetVersion !== undefined && target.version !== w.targetVersion)
+        throw new ConflictError(
+          `the entry changed since this ${op} was proposed (v${w.targetVersion} then, v${target.version} now): ` +
+            'read it again, then keep both or reject',
         );
       await newVersion(
         tx,

@@ -350,6 +350,27 @@ async function writePlanned(tx: Tx, projectId: string, batchId: string, planned:
   }
   const proposed = planned.filter((p) => p.decision.disposition === 'proposed');
   if (proposed.length) {
+    // The version each update or merge is proposed against (read under the curation lock): approving it after the
+    // entry changed is refused (curation-writes.ts).
+    const targets = [
+      ...new Set(
+        proposed.flatMap((p) =>
+          (p.decision.operation === 'merge' || p.decision.operation === 'update') && p.decision.targetEntryId
+            ? [p.decision.targetEntryId]
+            : [],
+        ),
+      ),
+    ];
+    const versions = new Map(
+      targets.length
+        ? (
+            await tx
+              .select({ id: memoryEntries.id, version: memoryEntries.version })
+              .from(memoryEntries)
+              .where(and(eq(memoryEntries.projectId, projectId), inArray(memoryEntries.id, targets)))
+          ).map((r) => [r.id, r.version])
+        : [],
+    );
     const made = await tx
       .insert(proposals)
       .values(
@@ -360,7 +381,14 @@ async function writePlanned(tx: Tx, projectId: string, batchId: string, planned:
           scope: p.decision.scope!,
           kind: p.decision.kind,
           content: p.event.content,
-          rationale: { reason: p.decision.reason, reviewBecause: p.decision.reviewBecause, steps: p.decision.steps },
+          rationale: {
+            reason: p.decision.reason,
+            reviewBecause: p.decision.reviewBecause,
+            steps: p.decision.steps,
+            ...(p.decision.targetEntryId && versions.has(p.decision.targetEntryId)
+              ? { targetVersion: versions.get(p.decision.targetEntryId) }
+              : {}),
+          },
           targetEntryId: p.decision.targetEntryId,
           conflictsWith: p.decision.conflictsWith,
           confidence: p.event.confidence,
