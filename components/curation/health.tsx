@@ -12,12 +12,12 @@ const METRICS: { key: keyof Omit<HealthRates, 'day'>; label: string; what: strin
   {
     key: 'routing',
     label: 'Routing accuracy (M1)',
-    what: 'decided proposals approved in the curator’s scope (reviewers’ decisions as labels)',
+    what: 'the curator’s decided proposals approved in its scope (reviewers’ decisions as labels)',
   },
   {
     key: 'leakage',
     label: 'Scope corrected by a reviewer (M2)',
-    what: 'decided proposals approved only after a reviewer moved the scope: the leaks review caught',
+    what: 'the curator’s decided proposals approved only after a reviewer moved them to fewer readers: leaks caught',
   },
   { key: 'rejection', label: 'Rejection rate', what: 'curated events rejected (unsafe, malformed, no evidence)' },
   { key: 'evidence', label: 'Evidence sufficiency (M3)', what: 'events whose evidence sufficed without demotion' },
@@ -41,8 +41,9 @@ export function Health() {
     <>
       <p className="muted" style={{ marginTop: 0 }}>
         {fmtInt(total)} events curated over {days.length} day{days.length === 1 ? '' : 's'}. M1 and M2 take the
-        reviewers&apos; decisions as labels, so they cover reviewed proposals only (written events were never labelled);
-        retrieval F1 (M6) needs relevance labels on recalls, which the store does not hold.
+        reviewers&apos; decisions as labels, so they cover the curator&apos;s reviewed proposals only (written events
+        were never labelled; deprecations raised in the hygiene lab are not the curator&apos;s routing); retrieval F1
+        (M6) needs relevance labels on recalls, which the store does not hold.
       </p>
       <div className="grid-2" data-testid="health">
         {METRICS.map((m) => {

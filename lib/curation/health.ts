@@ -9,9 +9,15 @@ export interface HealthDay {
   discarded: number;
   approved: number;
   declined: number;
-  /** Approved proposals whose scope the reviewer kept / moved (`scope` among the fields edited). */
+  /** The curator's proposals a reviewer decided (approved or rejected), not the hygiene lab's. */
+  reviewed: number;
+  /**
+   * Of the curator's proposals approved: scope kept, moved to a scope with fewer readers (a leak caught), moved to
+   * one with more (`scope` among the fields edited).
+   */
   scope_kept: number;
   scope_moved: number;
+  scope_widened: number;
   demoted: number;
   insufficient: number;
   conflicts: number;
@@ -24,11 +30,14 @@ export interface HealthRates {
   /** Reviewed proposals approved, of those decided that day. */
   approval: number | null;
   /**
-   * M1, routing accuracy, on the reviewers' decisions as gold labels: proposals a reviewer approved in the scope the
-   * curator chose, of those decided (a rejection says the event belonged in no durable scope).
+   * M1, routing accuracy, on the reviewers' decisions as gold labels: the curator's proposals a reviewer approved in
+   * the scope the curator chose, of those decided (a rejection says the event belonged in no durable scope).
    */
   routing: number | null;
-  /** M2, scope leakage the review caught: approved only after the reviewer moved the scope, of those decided. */
+  /**
+   * M2, scope leakage the review caught: approved only after the reviewer moved it to a scope with fewer readers, of
+   * the curator's proposals decided.
+   */
   leakage: number | null;
   /** Curated events rejected by the curator (unsafe, malformed, no evidence). */
   rejection: number | null;
@@ -49,8 +58,8 @@ export function healthRates(days: readonly HealthDay[]): HealthRates[] {
   return days.map((d) => ({
     day: d.day,
     approval: rate(d.approved, d.approved + d.declined),
-    routing: rate(d.scope_kept, d.approved + d.declined),
-    leakage: rate(d.scope_moved, d.approved + d.declined),
+    routing: rate(d.scope_kept, d.reviewed),
+    leakage: rate(d.scope_moved, d.reviewed),
     rejection: rate(d.rejected, d.curated),
     evidence: d.curated ? 1 - (d.demoted + d.insufficient) / d.curated : null,
     redundancy: rate(d.duplicates, d.curated),

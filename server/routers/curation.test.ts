@@ -447,12 +447,15 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const today = health.at(-1)!;
     expect(today.curated).toBeGreaterThan(10);
     expect(today.p95).toBeGreaterThan(0);
-    // M1 and M2 on the reviewers' decisions: an approval kept the curator's scope or moved it (an edit above did).
-    expect(today.scope_kept + today.scope_moved).toBe(today.approved);
+    // M1 and M2 on the reviewers' decisions: an approval kept the curator's scope or moved it (an edit above moved
+    // team_memory to project: fewer readers, a leak caught); no hygiene-lab proposal was decided in this file.
+    expect(today.scope_kept + today.scope_moved + today.scope_widened).toBe(today.approved);
+    expect(today.reviewed).toBe(today.approved + today.declined);
     expect(today.scope_moved).toBeGreaterThanOrEqual(1);
+    expect(today.scope_widened).toBe(0);
     const rates = healthRates(health).at(-1)!;
-    expect(rates.routing).toBeCloseTo(today.scope_kept / (today.approved + today.declined), 12);
-    expect(rates.leakage).toBeCloseTo(today.scope_moved / (today.approved + today.declined), 12);
+    expect(rates.routing).toBeCloseTo(today.scope_kept / today.reviewed, 12);
+    expect(rates.leakage).toBeCloseTo(today.scope_moved / today.reviewed, 12);
     const audit = await viewer.curation.audit({ action: 'proposal.', limit: 5 });
     expect(audit.rows.every((a) => a.action.startsWith('proposal.'))).toBe(true);
   });

@@ -497,10 +497,22 @@ export async function listRejectedEvents(db: Tx, projectId: string, page: PageOp
  * (M5, detected), and curator latency per event (M7, p50 / p95).
  */
 export async function curationHealth(db: Tx, projectId: string) {
+  // M1 and M2 judge the curator's routing, so only its own proposals count (not deprecations raised in the hygiene
+  // lab, whose events are `hygiene_…`). A scope a reviewer moved is a leak caught when the new scope has fewer
+  // readers (the five layers, widest first: user_identity, team_memory, project, agent_repo, session; discard none).
+  const rank = (col: SQL) =>
+    sql`case ${col} when 'user_identity' then 5 when 'team_memory' then 4 when 'agent_team' then 4
+      when 'project' then 3 when 'agent_repo' then 2 when 'session' then 1 else 0 end`;
   const r = await db.execute(sql`
     with o as (
-      select date_trunc('day', decided_at) as day, disposition, decided_by, latency_ms, rationale
-      from curation_outcomes where project_id = ${projectId}
+      select date_trunc('day', c.decided_at) as day, c.disposition, c.decided_by, c.latency_ms, c.rationale,
+        c.event_id like 'hygiene\_%' as lab,
+        coalesce(c.rationale->'edited', '[]'::jsonb) @> '["scope"]'::jsonb as moved,
+        ${rank(sql`c.scope`)} < ${rank(sql`p.scope`)} as narrower
+      from curation_outcomes c
+      left join lateral (select scope from curation_outcomes q where q.project_id = c.project_id
+        and q.event_id = c.event_id and q.decided_by = 'curator' and q.disposition = 'proposed' limit 1) p on true
+      where c.project_id = ${projectId}
     )
     select to_char(day, 'YYYY-MM-DD') as day,
       count(*) filter (where decided_by = 'curator')::int as curated,
@@ -511,10 +523,11 @@ export async function curationHealth(db: Tx, projectId: string) {
       count(*) filter (where disposition = 'discarded')::int as discarded,
       count(*) filter (where disposition = 'approved')::int as approved,
       count(*) filter (where disposition = 'rejected' and decided_by <> 'curator')::int as declined,
-      count(*) filter (where disposition = 'approved'
-        and not coalesce(rationale->'edited', '[]'::jsonb) @> '["scope"]'::jsonb)::int as scope_kept,
-      count(*) filter (where disposition = 'approved'
-        and coalesce(rationale->'edited', '[]'::jsonb) @> '["scope"]'::jsonb)::int as scope_moved,
+      count(*) filter (where decided_by <> 'curator' and disposition in ('approved', 'rejected') and not lab)::int
+        as reviewed,
+      count(*) filter (where disposition = 'approved' and not lab and not moved)::int as scope_kept,
+      count(*) filter (where disposition = 'approved' and not lab and moved and narrower)::int as scope_moved,
+      count(*) filter (where disposition = 'approved' and not lab and moved and not narrower)::int as scope_widened,
       count(*) filter (where decided_by = 'curator'
         and rationale->'steps' @> '[{"step":"evidence","outcome":"demoted"}]')::int as demoted,
       count(*) filter (where decided_by = 'curator'
