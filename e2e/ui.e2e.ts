@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launch } from './browser';
-import { markedTerms as markedTermsOf, open } from './page';
+import { open } from './page';
 import { uiServer } from './ui-server';
 
 const srv = uiServer();
@@ -215,7 +215,7 @@ describe('a new user on the embedded database', () => {
     await page.getByText('picked').first().waitFor();
   });
 
-  it('imports a LangGraph thread’s checkpoint history as a session, its state channels as the CCS', async () => {
+  it('imports a LangGraph thread’s checkpoint history as a session, its graph state as JSON', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-lg-'));
     const file = path.join(dir, 'thread-history.json');
     const cp = (step: number, values: Record<string, unknown>) => ({
@@ -244,13 +244,13 @@ describe('a new user on the embedded database', () => {
     await expect
       .poll(() => page.getByTestId('turn-panel').textContent())
       .toContain('Dropped the stale replication slot.');
-    expect(
-      await page
-        .locator('[data-testid=ccs-state] [data-field=plan] [data-term]:not([data-mark=removed])')
-        .evaluateAll((els) => els.map((e) => e.getAttribute('data-term'))),
-    ).toEqual(['drop(stale_slot)', 'verify(disk)']);
-    // What the step dropped from the plan shows as dropped.
-    expect(await markedTermsOf(page, 'plan', 'removed')).toEqual(['inspect(wal)']);
+    // No CCS: the graph state as a tree, its channels open, what the step changed marked.
+    const row = (p: string) => page.locator(`[data-testid=state-tree] [role=treeitem][data-path="${p}"]`);
+    await row('plan[1]').waitFor();
+    expect(await row('plan[0]').textContent()).toContain('drop(stale_slot)');
+    expect(await row('plan[0]').getAttribute('data-mark')).toBe('changed');
+    expect(await row('plan[1]').getAttribute('data-mark')).toBe('added');
+    expect(await page.getByTestId('ccs-panel').count()).toBe(0);
   });
 
   it('masks redacted secrets on the curation page and keeps the secret out of the page', async () => {
@@ -327,6 +327,35 @@ describe(`the Connect page on ${srv.name}`, () => {
     ])
       expect(await page.getByTestId(`mcp-${client}`).textContent()).toContain(syntax);
     expect(await page.getByTestId('mcp-claude-desktop').textContent()).toContain(`"${srv.url}/api/v1/mcp"`);
+  });
+
+  it('shows each way in for traced agents in a tab of its own, moved through with the arrow keys', async () => {
+    await open(page, '/connect');
+    const tabs = page.getByRole('tablist', { name: 'Ways in' }).getByRole('tab');
+    expect(await tabs.allTextContents()).toEqual([
+      'OpenTelemetry JS',
+      'Python (protobuf)',
+      'OpenInference',
+      'OpenLLMetry',
+      'LangGraph',
+      'Mnemoscope attributes',
+    ]);
+    await tabs.first().focus();
+    for (const [id, file, points] of [
+      ['otel-js', 'sdk/examples/otel/genai-agent.ts', `OTEL_EXPORTER_OTLP_ENDPOINT=${srv.url}/api/v1/otel`],
+      ['otel-python', 'sdk/examples/otel/genai_agent.py', `OTEL_EXPORTER_OTLP_ENDPOINT=${srv.url}/api/v1/otel`],
+      ['openinference', 'sdk/examples/otel/openinference-agent.ts', 'OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf'],
+      ['openllmetry', 'sdk/examples/otel/openllmetry-agent.ts', 'instrumentation.manuallyInstrument(OpenAI)'],
+      ['langgraph', 'sdk/typescript/examples/langgraph.ts', `MNEMOSCOPE_URL=${srv.url}`],
+      ['attributes', 'mnemoscope.ccs', `OTEL_EXPORTER_OTLP_ENDPOINT=${srv.url}/api/v1/otel`],
+    ]) {
+      const panel = page.getByTestId(`connect-${id}`);
+      await expect.poll(() => panel.textContent()).toContain(file);
+      const text = await panel.textContent();
+      expect(text).toContain(points);
+      expect(text).not.toContain('127.0.0.1:3000');
+      await page.keyboard.press('ArrowRight');
+    }
   });
 });
 

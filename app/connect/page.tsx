@@ -3,6 +3,7 @@ import path from 'node:path';
 import Link from 'next/link';
 import { headers } from 'next/headers';
 import { CodeBlock } from '@/components/connect/code-block';
+import { ExampleTabs, type ExampleTab } from '@/components/connect/example-tabs';
 import { RECORD_TYPES } from '@/lib/ingest/contract';
 import { mcpClientConfigs } from '@/lib/mcp/clients';
 import { MCP_TOOL_DOCS } from '@/lib/mcp/tools';
@@ -18,11 +19,123 @@ const example = (name: string, origin: string) =>
     origin,
   );
 
-export default async function ConnectPage() {
-  const h = await headers();
-  const origin = `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host') ?? '127.0.0.1:3000'}`;
-  const otel = `# Any OpenTelemetry SDK, exporting OTLP/HTTP (protobuf or JSON, gzip or not)
-OTEL_EXPORTER_OTLP_ENDPOINT=${origin}/api/v1/otel
+/** The environment every OTLP exporter reads (the OpenTelemetry specification's variables). */
+const otlpEnv = (origin: string, protocol?: string) =>
+  [
+    `export OTEL_EXPORTER_OTLP_ENDPOINT=${origin}/api/v1/otel`,
+    'export OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $MNEMOSCOPE_API_KEY"',
+    ...(protocol ? [`export OTEL_EXPORTER_OTLP_PROTOCOL=${protocol}   # or http/json`] : []),
+  ].join('\n');
+
+/** The ways in for agents that are traced already, each with the example file the tests run. */
+function tracedTabs(origin: string): ExampleTab[] {
+  const run = (file: string, extra = '') => `${otlpEnv(origin, 'http/protobuf')}${extra}\nnpx tsx ${file}`;
+  const openai = '\nexport OPENAI_API_KEY=…   # or OPENAI_BASE_URL=… of any OpenAI-compatible server';
+  return [
+    {
+      id: 'otel-js',
+      label: 'OpenTelemetry JS',
+      intro: (
+        <>
+          The official SDK and the GenAI semantic conventions: <code>invoke_agent</code> spans are turns,{' '}
+          <code>chat</code> and <code>execute_tool</code> spans below them their calls.
+        </>
+      ),
+      blocks: [
+        { label: 'shell', code: run('sdk/examples/otel/genai-agent.ts') },
+        { label: 'sdk/examples/otel/genai-agent.ts', code: example('examples/otel/genai-agent.ts', origin) },
+      ],
+    },
+    {
+      id: 'otel-python',
+      label: 'Python (protobuf)',
+      intro: (
+        <>
+          Python&apos;s OTLP/HTTP exporter sends protobuf only, which is what this server expects by default. (Not run
+          by the tests: this machine cannot reach PyPI; the same protobuf requests come from the JS exporter.)
+        </>
+      ),
+      blocks: [
+        {
+          label: 'shell',
+          code: [
+            'pip install opentelemetry-sdk opentelemetry-exporter-otlp-proto-http',
+            otlpEnv(origin),
+            'python sdk/examples/otel/genai_agent.py',
+          ].join('\n'),
+        },
+        { label: 'sdk/examples/otel/genai_agent.py', code: example('examples/otel/genai_agent.py', origin) },
+      ],
+    },
+    {
+      id: 'openinference',
+      label: 'OpenInference',
+      intro: (
+        <>
+          Arize Phoenix&apos;s conventions: the OpenAI instrumentation for LLM calls, <code>traceAgent</code> and{' '}
+          <code>traceTool</code> for the agent and its tools, <code>setSession</code> for the session.
+        </>
+      ),
+      blocks: [
+        { label: 'shell', code: run('sdk/examples/otel/openinference-agent.ts', openai) },
+        {
+          label: 'sdk/examples/otel/openinference-agent.ts',
+          code: example('examples/otel/openinference-agent.ts', origin),
+        },
+      ],
+    },
+    {
+      id: 'openllmetry',
+      label: 'OpenLLMetry',
+      intro: (
+        <>
+          Traceloop&apos;s OpenAI instrumentation (GenAI attributes on each <code>chat</code> span) under the
+          conventions&apos; agent and tool spans. Without tool spans, the tools the model asked for are read from its
+          messages.
+        </>
+      ),
+      blocks: [
+        { label: 'shell', code: run('sdk/examples/otel/openllmetry-agent.ts', openai) },
+        {
+          label: 'sdk/examples/otel/openllmetry-agent.ts',
+          code: example('examples/otel/openllmetry-agent.ts', origin),
+        },
+      ],
+    },
+    {
+      id: 'langgraph',
+      label: 'LangGraph',
+      intro: LANGGRAPH_INTRO,
+      blocks: [
+        { label: 'shell', code: `MNEMOSCOPE_URL=${origin} MNEMOSCOPE_API_KEY=… npx tsx ${LANGGRAPH_EXAMPLE}` },
+        { label: LANGGRAPH_EXAMPLE, code: example(LANGGRAPH_EXAMPLE.replace(/^sdk\//, ''), origin) },
+      ],
+    },
+    {
+      id: 'attributes',
+      label: 'Mnemoscope attributes',
+      intro: (
+        <>
+          What the conventions lack (the CCS, recalled and qualified artifacts, H<sub>t</sub>, D<sub>t</sub>) as span
+          attributes on the turn&apos;s span, or on any span to make it a turn with an explicit number.
+        </>
+      ),
+      blocks: [{ label: 'environment and attributes', code: OTEL_ATTRIBUTES.replaceAll('ORIGIN', origin) }],
+    },
+  ];
+}
+
+const LANGGRAPH_EXAMPLE = 'sdk/typescript/examples/langgraph.ts';
+const LANGGRAPH_INTRO = (
+  <>
+    A graph&apos;s checkpoints (its state history) recorded as a session by the TypeScript SDK: every super-step a turn,
+    the graph state as the turn&apos;s state, with the node that ran, messages in and out, pending writes and
+    interrupts.
+  </>
+);
+
+const OTEL_ATTRIBUTES = `# Any OpenTelemetry SDK, exporting OTLP/HTTP (protobuf or JSON, gzip or not)
+OTEL_EXPORTER_OTLP_ENDPOINT=ORIGIN/api/v1/otel
 OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $MNEMOSCOPE_API_KEY"
 
 # On the span of each agent turn (GenAI conventions are read too):
@@ -33,6 +146,10 @@ OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $MNEMOSCOPE_API_KEY"
 #   mnemoscope.recalled / mnemoscope.qualified = ["rb1"]
 #   mnemoscope.utility, mnemoscope.hallucination, mnemoscope.drift
 # Span events: "mnemoscope.memory_event" {event: <JSON>}, "mnemoscope.artifact" {id, content, kind}`;
+
+export default async function ConnectPage() {
+  const h = await headers();
+  const origin = `${h.get('x-forwarded-proto') ?? 'http'}://${h.get('host') ?? '127.0.0.1:3000'}`;
   const migrate = `# 1. On the running embedded instance: write the project to one file
 MNEMOSCOPE_API_KEY=$OLD_KEY npx mnemoscope export-project --out project.ndjson.gz --url ${origin}
 
@@ -102,14 +219,19 @@ MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --ur
             ))}
           </div>
         </section>
-        <section className="panel">
-          <div className="panel-head">OpenTelemetry</div>
+        <section className="panel connect-wide" aria-labelledby="connect-otel">
+          <div className="panel-head" id="connect-otel">
+            Agents already traced: OpenTelemetry, OpenInference, OpenLLMetry, LangGraph
+          </div>
           <div className="panel-body">
             <p className="muted" style={{ margin: 0 }}>
-              Agents already traced with OpenTelemetry add a few span attributes; other spans are ignored. The answer is
-              OTLP&apos;s, with <code>partialSuccess</code> naming each refused span and why.
+              Send the traces you already have to <code>{origin}/api/v1/otel</code> (OTLP/HTTP, protobuf or JSON, gzip
+              or not): each agent invocation becomes a turn with its input, output, LLM and tool calls, tokens, cost and
+              latency; the session is the conventions&apos; conversation or session id. Nothing Mnemoscope-specific in
+              the agent. The answer is OTLP&apos;s, with <code>partialSuccess</code> naming each refused span and why.
+              Each example below is run by the tests against a live server.
             </p>
-            <CodeBlock label="environment and attributes" code={otel} />
+            <ExampleTabs label="Ways in" tabs={tracedTabs(origin)} />
           </div>
         </section>
         <section className="panel">

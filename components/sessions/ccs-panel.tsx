@@ -1,6 +1,7 @@
 'use client';
 
-import { useState } from 'react';
+import * as Tabs from '@radix-ui/react-tabs';
+import { useState, type ReactNode } from 'react';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import type { CcsDiff } from '@/lib/ccs/diff';
 import type { TermEvent } from '@/lib/ccs/provenance';
@@ -50,33 +51,68 @@ export interface CcsPanelProps {
   onJump: (turn: number) => void;
 }
 
-export function CcsPanel(p: CcsPanelProps) {
+const VIEWS = [
+  ['state', 'State'],
+  ['diff', 'Diff'],
+  ['raw', 'Raw'],
+] as const;
+type View = (typeof VIEWS)[number][0];
+
+/**
+ * A panel of a turn's state with its State / Diff / Raw tabs (Radix Tabs: arrow keys move between them, `d` cycles
+ * them from anywhere): one choice for the CCS and for a graph state (state-panel.tsx). `before` goes above the view.
+ */
+export function ViewPanel({
+  title,
+  testId,
+  before,
+  views,
+}: {
+  title: ReactNode;
+  testId: string;
+  before?: ReactNode;
+  views: Record<View, () => ReactNode>;
+}) {
   const { tab, set } = useReplay();
   return (
-    <div className="panel" data-testid="ccs-panel">
-      <div className="panel-head">
-        <span>
-          CCS at turn <span className="mono">{p.turn}</span>
-        </span>
-        <div className="tabs" role="tablist">
-          {(['state', 'diff', 'raw'] as const).map((t) => (
-            <button
-              key={t}
-              type="button"
-              role="tab"
-              aria-selected={tab === t}
-              className="tab"
-              onClick={() => set({ tab: t })}
-            >
-              {t === 'state' ? 'State' : t === 'diff' ? 'Diff' : 'Raw'}
-            </button>
-          ))}
+    <Tabs.Root value={tab} onValueChange={(v) => set({ tab: v as View })} asChild>
+      <div className="panel" data-testid={testId}>
+        <div className="panel-head">
+          <span>{title}</span>
+          <Tabs.List className="tabs" aria-label="View">
+            {VIEWS.map(([v, label]) => (
+              <Tabs.Trigger key={v} value={v} className="tab">
+                {label}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
         </div>
+        {VIEWS.map(([v]) => (
+          <Tabs.Content key={v} value={v} className="panel-body">
+            {tab === v ? (
+              <>
+                {before}
+                {views[v]()}
+              </>
+            ) : null}
+          </Tabs.Content>
+        ))}
       </div>
-      <div className="panel-body">
-        {tab === 'state' ? <StateView {...p} /> : tab === 'diff' ? <DiffView {...p} /> : <RawView {...p} />}
-      </div>
-    </div>
+    </Tabs.Root>
+  );
+}
+
+export function CcsPanel(p: CcsPanelProps) {
+  return (
+    <ViewPanel
+      testId="ccs-panel"
+      title={
+        <>
+          CCS at turn <span className="mono">{p.turn}</span>
+        </>
+      }
+      views={{ state: () => <StateView {...p} />, diff: () => <DiffView {...p} />, raw: () => <RawView {...p} /> }}
+    />
   );
 }
 

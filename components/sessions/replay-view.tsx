@@ -16,8 +16,11 @@ import {
   type SessionDigest,
 } from '@/lib/ccs/digest';
 import { diffCcs } from '@/lib/ccs/diff';
+import { langGraphTurnOf } from '@/lib/import/langgraph';
+import { diffStates } from '@/lib/json-state/diff';
 import { fmtCost, fmtDateTime, fmtDuration, fmtInt, fmtLatency, fmtRate, fmtTokens } from '@/lib/format';
 import { CcsPanel, termEventLabel } from './ccs-panel';
+import { StatePanel } from './state-panel';
 import { ConstraintTimeline } from './constraint-timeline';
 import { AlertsPanel } from './alerts-panel';
 import { SeriesChart } from './series-chart';
@@ -54,6 +57,7 @@ const NO_VALUES: M4 = { first: [], min: [], max: [], last: [] };
 const EMPTY_CCS: CcsTerms = {};
 
 const fmtScore1 = (v: number | null) => (v === null ? '—' : v.toFixed(1));
+const isEmptyCcs = (c: CcsTerms) => Object.values(c).every((terms) => !terms?.length);
 
 /** Compare mode: a turn number to diff against, instead of the previous turn. */
 function CompareInput({
@@ -334,6 +338,22 @@ export function ReplayView({
   const baseCcs: CcsTerms | undefined =
     compareIndex !== null ? (compareQ.isFetching ? undefined : compared?.ccs) : i > 0 ? prev?.ccs : EMPTY_CCS;
   const diff = useMemo(() => (ccs && baseCcs ? diffCcs(baseCcs, ccs) : null), [ccs, baseCcs]);
+  // A turn with no CCS that carries a graph state (a LangGraph turn) shows the state as JSON, diffed path by path
+  // against the same turn the CCS would be (the previous one, or the compare turn); undefined while that one loads.
+  const graphState = detail && isEmptyCcs(detail.ccs) && detail.state !== null ? detail.state : undefined;
+  const baseState =
+    compareIndex !== null
+      ? compareQ.isFetching || !compared
+        ? undefined
+        : compared.state
+      : i > 0
+        ? prev?.state
+        : null;
+  const stateChanges = useMemo(
+    () => (graphState !== undefined && baseState !== undefined ? diffStates(baseState ?? undefined, graphState) : null),
+    [graphState, baseState],
+  );
+  const langgraph = useMemo(() => (detail ? langGraphTurnOf(detail.langgraph) : null), [detail]);
   const blameData = blameQ.data;
   const blame = useCallback(
     (field: string, term: string) => {
@@ -358,7 +378,8 @@ export function ReplayView({
   const s = session.data;
   const origin = forkOrigin(s?.metadata);
   const base = compareIndex !== null ? compareIndex : i > 0 ? i - 1 : null;
-  const changedNothing = i > 0 && compareIndex === null && diff?.same;
+  const changedNothing =
+    i > 0 && compareIndex === null && (graphState !== undefined ? stateChanges?.length === 0 : diff?.same);
   const first = digest?.firstAt;
   const last = digest?.lastAt;
   const stress = stressAt.get(i);
@@ -399,7 +420,13 @@ export function ReplayView({
           </div>
         </div>
         <div className="toolbar">
-          {currentTurn !== null ? <ForkButton sessionId={id} turn={currentTurn} ccs={detail?.ccs ?? null} /> : null}
+          {currentTurn !== null ? (
+            <ForkButton
+              sessionId={id}
+              turn={currentTurn}
+              ccs={graphState === undefined ? (detail?.ccs ?? null) : null}
+            />
+          ) : null}
           <Link
             className="btn"
             href={`/compare?a=${encodeURIComponent(id)}${currentTurn === null ? '' : `&turn=${currentTurn}`}`}
@@ -584,7 +611,15 @@ export function ReplayView({
 
           {currentTurn !== null ? (
             <div className="replay-main">
-              {ccs && diff ? (
+              {graphState !== undefined ? (
+                <StatePanel
+                  turn={currentTurn}
+                  state={graphState}
+                  changes={stateChanges}
+                  baseTurn={base === null ? null : turnAt(base)}
+                  langgraph={langgraph}
+                />
+              ) : ccs && diff ? (
                 <CcsPanel
                   turn={currentTurn}
                   ccs={ccs}
@@ -613,6 +648,7 @@ export function ReplayView({
                   focus={focusArtifact}
                   calls={detail.calls}
                   usage={detail.usage}
+                  langgraph={langgraph}
                 />
               ) : (
                 <div className="panel" data-testid="turn-panel-loading">

@@ -11,6 +11,7 @@ export const SHORTCUTS: [string, string][] = [
   ['Home / End', 'first / last turn'],
   ['g', 'go to a turn number'],
   ['d', 'state / diff / raw'],
+  ['↑ ↓ → ← Enter', 'in a graph state’s tree: move, open and close, show a long text whole'],
   ['n', 'annotate the turn (or the focused term or artifact)'],
   ['?', 'show these shortcuts'],
   ['Esc', 'close'],

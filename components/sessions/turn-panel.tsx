@@ -4,6 +4,8 @@ import { useState } from 'react';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { MemoryText } from '@/components/ui/memory-text';
 import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
+import type { LangGraphTurn } from '@/lib/import/langgraph';
+import { LangGraphStep } from './langgraph-step';
 import { TurnCalls } from './turn-calls';
 
 type Ref = string | { id: string; score?: number; [k: string]: unknown };
@@ -21,6 +23,7 @@ export function TurnPanel({
   focus = null,
   calls = null,
   usage = null,
+  langgraph = null,
 }: {
   input: string;
   output: string;
@@ -32,6 +35,8 @@ export function TurnPanel({
   /** A traced agent's LLM and tool calls in the turn, and their totals (whole OTLP traces). */
   calls?: TurnCall[] | null;
   usage?: TurnUsage | null;
+  /** A LangGraph turn's super-step: the node(s) that ran, messages in and out, next, interrupts. */
+  langgraph?: LangGraphTurn | null;
 }) {
   const all = [...recalled, ...qualified.filter((q) => !recalled.some((r) => refId(r) === refId(q)))];
   // What the reader opened (null: closed); until they choose, the linked artifact is open wherever it shows.
@@ -50,6 +55,7 @@ export function TurnPanel({
         </div>
         <MemoryText className="pre" text={output} />
         {calls?.length ? <TurnCalls calls={calls} usage={usage} /> : null}
+        {langgraph ? <LangGraphStep lg={langgraph} /> : null}
         <div className="label-sm" style={{ marginTop: 12 }}>
           Recalled A_t ({recalled.length}) → let in A_t+ ({qualified.length})
         </div>

@@ -10,6 +10,8 @@ const TABS = ['state', 'diff', 'raw'] as const;
 export function useReplayKeys(count: number, openGoto: () => void, openAnnotate: () => void) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // A key a control below took for itself (the graph state's tree: arrows, Home/End, Enter) is not the player's.
+      if (e.defaultPrevented) return;
       const el = e.target as HTMLElement | null;
       // Keys typed into a field are the field's; a checkbox (Follow live) or a button keeps the player's keys.
       const typing =

@@ -64,6 +64,17 @@ describe('what went wrong, found as the digest is built', () => {
     expect(d.alertCounts).toEqual({ h_spike: 1, stress: 1, constraint_dropped: 1, constraint_changed: 1 });
   });
 
+  it('sizes a turn with a graph state and no CCS by the paths it changed; a CCS turn by its terms', () => {
+    const b = new DigestBuilder();
+    b.push(row(1, { ccs: {}, stateChanges: 3 }));
+    b.push(row(2, { ccs: {}, stateChanges: 0 }));
+    b.push(row(3, { ccs: {}, stateChanges: 2 }));
+    // A CCS turn sizes by its terms, whatever it says of a state; a state turn without a count as an empty CCS.
+    b.push(row(4, { stateChanges: 40 }));
+    b.push(row(5, { ccs: {}, stateChanges: null }));
+    expect(b.digest.change).toEqual([3, 0, 2, 3, 3]);
+  });
+
   it('keeps a traced agent’s tokens, cost and latency per turn as series; none for an agent that sends none', () => {
     const b = new DigestBuilder();
     b.push(row(1));

@@ -40,7 +40,10 @@ export interface SessionDigest {
   lastAt: string | null;
   /** Turns per bucket (a power of two). */
   size: number;
-  /** Per bucket: the largest change of its turns (terms added + removed + changed; 0 = the state repeated). */
+  /**
+   * Per bucket: the largest change of its turns (terms added + removed + changed, or for a turn with a graph state and
+   * no CCS the paths of it that changed; 0 = the state repeated).
+   */
   change: number[];
   /** Per bucket: 1 when a turn number in it skips from the previous turn's. */
   gap: number[];
@@ -74,6 +77,11 @@ export interface DigestRow {
   ccs: CcsTerms;
   /** A traced agent's totals for the turn (whole OTLP traces): tokens, cost, latency. Absent when not sent. */
   usage?: { input_tokens?: number; output_tokens?: number; cost?: number; latency_ms?: number } | null;
+  /**
+   * For a turn that carries a graph state instead of a CCS (lib/import/langgraph.ts): how many paths of it changed
+   * from the previous turn's. Its change size when its CCS is empty.
+   */
+  stateChanges?: number | null;
 }
 
 /** One line of a term's history, as stored in `term_events`. */
@@ -188,7 +196,13 @@ export class DigestBuilder {
         events.push({ field: f.field, term: c.to, turn: row.turn, kind: 'changed_to', other: c.from });
       }
     }
-    const size = diff.counts.added + diff.counts.removed + diff.counts.changed;
+    const stateChanges = row.stateChanges;
+    const size =
+      typeof stateChanges === 'number' &&
+      Number.isFinite(stateChanges) &&
+      Object.values(row.ccs).every((t) => !t?.length)
+        ? Math.max(0, Math.round(stateChanges))
+        : diff.counts.added + diff.counts.removed + diff.counts.changed;
     const alert = (a: Alert) => {
       d.alertCounts[a.kind] = (d.alertCounts[a.kind] ?? 0) + 1;
       if (d.alerts.length < ALERT_CAP) d.alerts.push(a);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ccsInputSchema } from '@/lib/ccs/contract';
+import { redactText } from '@/lib/redact/redact';
 
 /** Limits on what one ingest request may carry. The server may lower or raise them by env. */
 export const LIMITS = {
@@ -149,7 +150,21 @@ export const SCOPES = [
 export const CONFIDENCES = ['high', 'medium', 'low'] as const;
 export const EVIDENCE_TYPES = ['commit', 'file', 'message', 'url'] as const;
 
-/** The current Agentlas memory-event schema (fixtures/curator/memory-event.schema.json), as strict as it is. */
+/**
+ * Mnemoscope's extension of both event shapes: the user whose `user_identity` memory the event is (neither schema
+ * has a user field; the Curation → Read as view matches it). An id like the others, and an opaque one: the event is
+ * redacted before it is stored, so an email (or anything else redaction masks) would be stored masked, and two
+ * users masked alike could not be told apart.
+ */
+const userId = id.refine(
+  (v) => !v.includes('[REDACTED:') && redactText(v).findings.length === 0,
+  'must be an opaque id, not an email or other personal data (it would be redacted before storage)',
+);
+
+/**
+ * The current Agentlas memory-event schema (fixtures/curator/memory-event.schema.json), as strict as it is, plus
+ * Mnemoscope's optional `user_id`.
+ */
 export const agentlasEventSchema = z.strictObject({
   event_id: z.string().regex(/^memevt_[A-Za-z0-9_-]{8,}$/, 'must match ^memevt_[A-Za-z0-9_-]{8,}$ (Agentlas schema)'),
   timestamp: isoTimestamp,
@@ -158,6 +173,7 @@ export const agentlasEventSchema = z.strictObject({
   project_id: z.string().optional(),
   agent_repo: z.string().optional(),
   team_id: z.string().optional(),
+  user_id: userId.optional(),
   memory_kind: z.enum(MEMORY_KINDS),
   content: z.string().min(1).max(1200),
   suggested_scope: z.enum(SCOPES),
@@ -185,7 +201,7 @@ export const agentlasEventSchema = z.strictObject({
 export const evidenceRefSchema = z.object({ type: z.enum(EVIDENCE_TYPES), ref: z.string().min(1).max(2000) });
 export type EvidenceRef = z.infer<typeof evidenceRefSchema>;
 
-/** The Memory Curator paper's older shape: `kind`, object evidence refs, `redact_hints`. */
+/** The Memory Curator paper's older shape: `kind`, object evidence refs, `redact_hints`; plus Mnemoscope's user_id. */
 export const legacyEventSchema = z
   .object({
     event_id: id,
@@ -199,6 +215,7 @@ export const legacyEventSchema = z
     evidence_refs: z.array(evidenceRefSchema).max(LIMITS.listItems).default([]),
     redact_hints: z.array(z.string().max(1000)).max(100).default([]),
     timestamp: isoTimestamp,
+    user_id: userId.optional(),
   })
   .loose();
 

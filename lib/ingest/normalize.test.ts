@@ -132,6 +132,29 @@ describe('normalizeEnvelope: memory events', () => {
     expect(!r.ok && r.errors.map((x) => x.path)).toEqual(expect.arrayContaining(['data', 'data.event_id']));
   });
 
+  it("takes Mnemoscope's user_id on both shapes, as an opaque id kept trimmed; never an email", () => {
+    const agentlas = { ...json('curator/memory-event.example.json'), user_id: ' u-mara ' };
+    const legacy = {
+      event_id: 'e1',
+      source_agent: 'w',
+      content: 'prefers short answers',
+      kind: 'preference',
+      suggested_scope: 'user_identity',
+      confidence: 'high',
+      timestamp: '2026-01-01T00:00:00Z',
+      user_id: ' u-mara ',
+    };
+    for (const data of [agentlas, legacy]) {
+      const r = normalizeEnvelope({ type: 'memory_event', data });
+      if (!r.ok || r.record.type !== 'memory_event') throw new Error('expected an event');
+      expect(r.record.raw.user_id).toBe('u-mara');
+      for (const bad of ['mara@example.com', '', 'a\u0000b', 'x'.repeat(257), 42, '[REDACTED:email]']) {
+        const refused = normalizeEnvelope({ type: 'memory_event', data: { ...data, user_id: bad } });
+        expect(!refused.ok && refused.errors.map((e) => e.path), String(bad)).toEqual(['data.user_id']);
+      }
+    }
+  });
+
   it('names every offending field of a refused event, not only the missing kind', () => {
     const e = { ...json('curator/memory-event.example.json'), content: 42, confidence: 'sure' };
     delete (e as Record<string, unknown>).memory_kind;

@@ -490,8 +490,13 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
     if (!r.success) return fail(zodErrors(r.error, 'data'), eventId);
     const e = r.data;
     const redactions: RedactionRecord[] = [];
-    // The hints are the secrets themselves: they are masked, never stored.
-    const masked: Json = { ...data, redact_hints: e.redact_hints.map(() => mask('hint')) };
+    // The hints are the secrets themselves: they are masked, never stored. `user_id` is kept as validated
+    // (trimmed), as the Agentlas shape keeps every field, so a reader's value matches it either way.
+    const masked: Json = {
+      ...data,
+      redact_hints: e.redact_hints.map(() => mask('hint')),
+      ...(e.user_id !== undefined ? { user_id: e.user_id } : {}),
+    };
     const raw = redactDeep(masked, '', e.redact_hints, redactions);
     const content = raw.content as string;
     return {

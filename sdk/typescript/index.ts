@@ -6,6 +6,7 @@
  *   const mnemo = new Mnemoscope({ url: 'http://127.0.0.1:3000', apiKey: process.env.MNEMOSCOPE_API_KEY });
  *   const session = mnemo.acc({ id: 'run-42', agent: 'triage-bot' });
  *   session.turn({ input, output, ccs, recalled: ['a1'], qualified: ['a1'] });
+ *   await recordLangGraph(mnemo, graph, { configurable: { thread_id: 't-1' } });   // a LangGraph thread
  *
  * Records go out in the background; see `client.ts` for what happens when the server is down.
  */
@@ -53,3 +54,11 @@ export type { DecidedEntry, MemoryDecision } from '@/lib/curation/decision';
 /** For a webhook receiver: `await verifyWebhook(secret, rawBody, request.headers.get('mnemoscope-signature'))`. */
 export { SIGNATURE_HEADER, WEBHOOK_EVENTS, verifyWebhook, type WebhookEvent } from '@/lib/webhooks/contract';
 export type { AccSessionOptions, ArtifactInput, CuratorOptions, MemoryEventInput, TurnInput } from './producers';
+/** A LangGraph thread's checkpoint history as a session: `await recordLangGraph(mnemo, graph, config)`. */
+export {
+  recordLangGraph,
+  type LangGraphHistorySource,
+  type LangGraphRecording,
+  type LangGraphThreadConfig,
+  type RecordLangGraphOptions,
+} from './langgraph';

@@ -133,7 +133,9 @@ async function advance(db: Tx, projectId: string, id: string): Promise<'more' | 
     const rows = rowsOf<DigestRow>(
       await tx.execute(sql`
         select turn, timestamp, extra->>'stress' as stress, footprint, hallucination, drift, judge, ccs,
-               extra->'usage' as usage
+               extra->'usage' as usage,
+               case when jsonb_typeof(extra->'state_changes') = 'number'
+                    then (extra->>'state_changes')::float8 end as "stateChanges"
           from turns
          where project_id = ${projectId} and session_id = ${id}
                ${s.last_turn === null ? sql`` : sql`and turn > ${s.last_turn}`}
