@@ -14,6 +14,8 @@ const PAGES = [
   '/sessions/itops-nginx-502?turn=9',
   '/curation',
   '/curation/entries',
+  '/curation/read-as',
+  '/curation/read-as?user=mara&team=sre&project=edge-platform&repo=itops-agent&task=inc-4471-nginx-502',
   '/curation/reports',
   '/curation/audit',
   '/curation/health',

@@ -9,6 +9,7 @@ import { fmtInt } from '@/lib/format';
 const TABS = [
   { href: '/curation', label: 'Inbox' },
   { href: '/curation/entries', label: 'Entries' },
+  { href: '/curation/read-as', label: 'Read as' },
   { href: '/curation/reports', label: 'Reports' },
   { href: '/curation/audit', label: 'Audit log' },
   { href: '/curation/health', label: 'Health' },

@@ -6,7 +6,8 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
  * A batch of curator memory events from the demo's agents, in both shapes real emitters send:
  * the Agentlas schema (memory_kind, string evidence) and the Memory Curator paper's older one (kind, object
  * evidence, redact_hints). Some carry secrets to redact, some lack evidence, one supersedes
- * another, one conflicts, one asks for human review.
+ * another, one conflicts, one asks for human review. Each names its user (`user_id`, Mnemoscope's extension), team,
+ * repository and project, whose memory Curation → Read as shows; one names no task, so its session note is shared.
  */
 export function demoMemoryEvents(): Envelope[] {
   const agentlas = (n: number, e: Record<string, unknown>) => ({
@@ -23,6 +24,9 @@ export function demoMemoryEvents(): Envelope[] {
   const events: Record<string, unknown>[] = [
     agentlas(1, {
       source_agent: 'acc-itops',
+      user_id: 'mara',
+      team_id: 'sre',
+      agent_repo: 'itops-agent',
       task_id: 'inc-4471-nginx-502',
       project_id: 'edge-platform',
       memory_kind: 'fact',
@@ -47,6 +51,9 @@ export function demoMemoryEvents(): Envelope[] {
     }),
     agentlas(2, {
       source_agent: 'acc-itops',
+      user_id: 'mara',
+      team_id: 'sre',
+      agent_repo: 'itops-agent',
       task_id: 'inc-4471-nginx-502',
       project_id: 'edge-platform',
       memory_kind: 'procedure',
@@ -59,6 +66,10 @@ export function demoMemoryEvents(): Envelope[] {
     }),
     agentlas(3, {
       source_agent: 'acc-itops',
+      user_id: 'mara',
+      team_id: 'sre',
+      agent_repo: 'itops-agent',
+      project_id: 'edge-platform',
       task_id: 'inc-4471-nginx-502',
       memory_kind: 'decision',
       suggested_scope: 'project',
@@ -68,6 +79,10 @@ export function demoMemoryEvents(): Envelope[] {
     }),
     agentlas(4, {
       source_agent: 'acc-itops',
+      user_id: 'mara',
+      team_id: 'sre',
+      agent_repo: 'itops-agent',
+      project_id: 'edge-platform',
       task_id: 'inc-4471-nginx-502',
       memory_kind: 'deprecation',
       suggested_scope: 'team_memory',
@@ -81,6 +96,9 @@ export function demoMemoryEvents(): Envelope[] {
     }),
     agentlas(5, {
       source_agent: 'acc-secops',
+      user_id: 'jonas',
+      team_id: 'security-ir',
+      agent_repo: 'secops-agent',
       task_id: 'ir-2026-118',
       project_id: 'security',
       memory_kind: 'risk',
@@ -94,6 +112,10 @@ export function demoMemoryEvents(): Envelope[] {
     }),
     agentlas(6, {
       source_agent: 'acc-secops',
+      user_id: 'jonas',
+      team_id: 'security-ir',
+      agent_repo: 'secops-agent',
+      project_id: 'security',
       task_id: 'ir-2026-118',
       memory_kind: 'fact',
       suggested_scope: 'project',
@@ -107,15 +129,22 @@ export function demoMemoryEvents(): Envelope[] {
     }),
     agentlas(7, {
       source_agent: 'acc-secops',
+      user_id: 'jonas',
+      team_id: 'security-ir',
+      agent_repo: 'secops-agent',
+      project_id: 'security',
       task_id: 'ir-2026-118',
       memory_kind: 'preference',
-      suggested_scope: 'agent_team',
+      suggested_scope: 'user_identity',
       confidence: 'medium',
       content: 'The IR lead prefers isolating devices over wiping them until legal signs off.',
       evidence_refs: [],
     }),
     agentlas(8, {
       source_agent: 'acc-clinical-data',
+      user_id: 'priya',
+      team_id: 'clinical-data',
+      agent_repo: 'clinical-agent',
       task_id: 'inc-lab-units',
       project_id: 'clinical-integration',
       memory_kind: 'fact',
@@ -128,6 +157,10 @@ export function demoMemoryEvents(): Envelope[] {
     }),
     agentlas(9, {
       source_agent: 'acc-clinical-data',
+      user_id: 'priya',
+      team_id: 'clinical-data',
+      agent_repo: 'clinical-agent',
+      project_id: 'clinical-integration',
       task_id: 'inc-lab-units',
       memory_kind: 'hypothesis',
       suggested_scope: 'session',
@@ -138,6 +171,10 @@ export function demoMemoryEvents(): Envelope[] {
     }),
     agentlas(10, {
       source_agent: 'acc-clinical-data',
+      user_id: 'priya',
+      team_id: 'clinical-data',
+      agent_repo: 'clinical-agent',
+      project_id: 'clinical-integration',
       task_id: 'inc-lab-units',
       memory_kind: 'conflict',
       suggested_scope: 'project',
@@ -153,6 +190,9 @@ export function demoMemoryEvents(): Envelope[] {
     {
       event_id: 'evt-legacy-0001',
       source_agent: 'acc-itops',
+      user_id: 'mara',
+      team_id: 'sre',
+      agent_repo: 'itops-agent',
       task_id: 'inc-4471-nginx-502',
       project_id: 'edge-platform',
       kind: 'fact',
@@ -168,6 +208,10 @@ export function demoMemoryEvents(): Envelope[] {
     {
       event_id: 'evt-legacy-0002',
       source_agent: 'acc-secops',
+      user_id: 'jonas',
+      team_id: 'security-ir',
+      agent_repo: 'secops-agent',
+      project_id: 'security',
       kind: 'procedure',
       suggested_scope: 'agent_team',
       confidence: 'high',
@@ -184,6 +228,10 @@ export function demoMemoryEvents(): Envelope[] {
     {
       event_id: 'evt-legacy-0003',
       source_agent: 'acc-clinical-data',
+      user_id: 'priya',
+      team_id: 'clinical-data',
+      agent_repo: 'clinical-agent',
+      project_id: 'clinical-integration',
       kind: 'decision',
       suggested_scope: 'project',
       confidence: 'high',
@@ -196,6 +244,10 @@ export function demoMemoryEvents(): Envelope[] {
     {
       event_id: 'evt-legacy-0004',
       source_agent: 'acc-itops',
+      user_id: 'mara',
+      team_id: 'sre',
+      agent_repo: 'itops-agent',
+      project_id: 'edge-platform',
       kind: 'evidence',
       suggested_scope: 'session',
       confidence: 'medium',

@@ -45,6 +45,7 @@ const ACCESS: Record<string, Role> = {
   'curation.proposal': 'viewer',
   'curation.entries': 'viewer',
   'curation.entry': 'viewer',
+  'curation.readAs': 'viewer',
   'curation.batches': 'viewer',
   'curation.report': 'viewer',
   'curation.audit': 'viewer',

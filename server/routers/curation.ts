@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { createEntry, editEntry, linkEntries, LINK_RELATIONS } from '@/server/services/curation-edits';
+import { readAs } from '@/server/services/curation-read-as';
 import { adminProcedure, procedure, reviewerProcedure, router } from '@/server/trpc/init';
 import { KINDS, SCOPES } from '@/lib/curation/pipeline';
+import { readAsInputSchema } from '@/lib/curation/read-as';
 import { curationPolicy, setCurationPolicy } from '@/server/services/curation';
 import { decideProposal, deprecateEntry } from '@/server/services/curation-decisions';
 import {
@@ -106,6 +108,8 @@ export const curationRouter = router({
       ...(await listEntries(ctx.db, ctx.projectId, { ...input, offset: input.cursor ?? 0 })),
       query: input.query ?? '',
     })),
+  /** What an agent with this user, team, project, repository and task reads, scope by scope (Curation → Read as). */
+  readAs: procedure.input(readAsInputSchema).query(({ ctx, input }) => readAs(ctx.db, ctx.projectId, input)),
   entry: procedure
     .input(z.object({ id: z.uuid() }))
     .query(({ ctx, input }) => entryDetail(ctx.db, ctx.projectId, input.id)),
