@@ -93,6 +93,49 @@ describe('compare runs', () => {
     expect(await page.getByTestId('compare-error').textContent()).toContain('no-such-run');
   });
 
+  it('compares two runs that carry a graph state instead of a CCS (LangGraph) path by path', async () => {
+    const run = (id: string, plan: { step: string; done: boolean }[], extra: Record<string, unknown> = {}) => [
+      { type: 'session', data: { id, agent: 'graph-agent', domain: 'langgraph' } },
+      ...[1, 2].map((turn) => ({
+        type: 'turn',
+        data: {
+          session_id: id,
+          agent: 'graph-agent',
+          turn,
+          input: 'go',
+          output: '',
+          ccs: {},
+          state: { plan, ...extra },
+        },
+      })),
+    ];
+    const plan = [
+      { step: 'inspect the WAL', done: true },
+      { step: 'drop the stale slot', done: false },
+    ];
+    const body = [
+      ...run('graph-a', plan),
+      ...run('graph-b', [{ ...plan[0]! }, { ...plan[1]!, done: true }, { step: 'verify disk', done: false }], {
+        notes: 'slot dropped',
+      }),
+    ];
+    const res = await fetch(`${srv.url}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${srv.key}` },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    await open(page, '/compare?a=graph-a&b=graph-b&turn=2');
+    const rows = page.locator('[data-testid=compare-state] tbody tr');
+    await expect
+      .poll(() =>
+        rows.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-path')} ${e.getAttribute('data-kind')}`)),
+      )
+      .toEqual(['plan[1].done changed', 'plan[2] added', 'notes added']);
+    expect(await page.getByTestId('compare-state-summary').textContent()).toBe('1 changed · 0 only in A · 2 only in B');
+    expect(await page.getByTestId('compare-ccs').count()).toBe(0);
+  });
+
   it('opens from a replay with run A and its turn filled in', async () => {
     await open(page, `/sessions/${A}?turn=12`);
     await replayKeysReady(page);

@@ -5,7 +5,9 @@ import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState } from '@/components/ui/states';
 import { ALERT_KINDS, ALERT_LABEL } from '@/lib/ccs/alerts';
 import { CCS_FIELDS, type CcsTerms } from '@/lib/ccs/contract';
@@ -18,6 +20,7 @@ import {
   type SessionDigest,
 } from '@/lib/ccs/digest';
 import { fmtInt, fmtRate, fmtTokens } from '@/lib/format';
+import { countChanges, diffStates, preview, wholeValue } from '@/lib/json-state/diff';
 import type { Series } from '@/lib/charts/prepare-series';
 import {
   alignedIndex,
@@ -427,7 +430,11 @@ function Comparison({
           {chart('CCS footprint', overlay.ccs, fmtTokens)}
         </div>
       ) : null}
-      <CcsSideBySide a={atA.detail?.ccs ?? null} b={j === null ? {} : (atB.detail?.ccs ?? null)} tA={tA} tB={tB} />
+      {graphStates(atA.detail, atB.detail) ? (
+        <StateSideBySide a={atA.detail!.state} b={j === null ? undefined : atB.detail?.state} tA={tA} tB={tB} />
+      ) : (
+        <CcsSideBySide a={atA.detail?.ccs ?? null} b={j === null ? {} : (atB.detail?.ccs ?? null)} tA={tA} tB={tB} />
+      )}
       <div className="grid-2" style={{ marginTop: 14 }}>
         {(
           [
@@ -461,6 +468,70 @@ function Comparison({
     </>
   );
 }
+
+type TurnDetail = { ccs: CcsTerms; state?: unknown } | null;
+const noCcs = (c: CcsTerms) => Object.values(c).every((terms) => !terms?.length);
+/** Both runs' turns carry a graph state and no CCS (LangGraph): compare their states path by path. */
+const graphStates = (a: TurnDetail, b: TurnDetail) =>
+  !!a && noCcs(a.ccs) && a.state != null && (!b || (noCcs(b.ccs) && b.state != null));
+
+/** Two graph states path by path: what B holds differently from A (added, removed or changed), A's value and B's. */
+function StateSideBySide({ a, b, tA, tB }: { a: unknown; b: unknown; tA: number; tB: number | null }) {
+  const changes = useMemo(() => diffStates(a, b ?? {}), [a, b]);
+  const n = countChanges(changes);
+  const cell = (v: unknown) => {
+    const p = preview(v);
+    return v === undefined ? <span className="faint">—</span> : <MemoryText className="mono" text={p.text} />;
+  };
+  return (
+    <Panel
+      testId="compare-state"
+      labelledBy="compare-state-title"
+      body={false}
+      title={
+        <>
+          <span id="compare-state-title">
+            Graph state at A turn {tA} and B {tB === null ? '(no turn)' : `turn ${tB}`}
+          </span>
+          <span className="muted" data-testid="compare-state-summary">
+            {changes.length
+              ? `${fmtInt(n.changed)} changed · ${fmtInt(n.removed)} only in A · ${fmtInt(n.added)} only in B`
+              : 'the same state'}
+          </span>
+        </>
+      }
+    >
+      <DataTable
+        compact
+        rows={changes}
+        rowKey={(c) => c.path}
+        rowProps={(c) => ({ 'data-path': c.path, 'data-kind': c.kind })}
+        empty="Both runs hold the same graph state here."
+        columns={[
+          { id: 'path', header: 'Path', className: 'mono nowrap', cell: (c) => c.path || '(the whole state)' },
+          {
+            id: 'kind',
+            header: 'B against A',
+            cell: (c) => <span className={`badge ${KIND_TONE[c.kind]}`}>{c.kind}</span>,
+          },
+          {
+            id: 'a',
+            header: 'A',
+            cell: (c) => cell(c.from),
+            title: (c) => (c.from === undefined ? undefined : wholeValue(c.from)),
+          },
+          {
+            id: 'b',
+            header: 'B',
+            cell: (c) => cell(c.to),
+            title: (c) => (c.to === undefined ? undefined : wholeValue(c.to)),
+          },
+        ]}
+      />
+    </Panel>
+  );
+}
+const KIND_TONE = { added: 'ok', removed: 'danger', changed: 'warn' } as const;
 
 /** The two CCSs field by field: terms only A holds, terms both hold, terms only B holds. */
 function CcsSideBySide({ a, b, tA, tB }: { a: CcsTerms | null; b: CcsTerms | null; tA: number; tB: number | null }) {
