@@ -201,11 +201,15 @@ describe('artifacts and the capability graph', () => {
     expect([after.overlaps, after.outside]).toEqual([0, 0]);
     expect(after.share).toBeGreaterThanOrEqual(before.share);
     // Over the graph the wheel scrolls the page; Ctrl + wheel (a pinch) zooms it.
-    const box = (await page.locator('svg.graph').boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const overGraph = async () => {
+      const box = (await page.locator('svg.graph').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    };
+    await overGraph();
     await page.mouse.wheel(0, 240);
     await page.waitForTimeout(300);
     expect(await page.getByTestId('graph-zoom').textContent()).toMatch(/^225%/);
+    await overGraph(); // the page may have scrolled under the pointer
     await page.keyboard.down('Control');
     await page.mouse.wheel(0, -240);
     await page.keyboard.up('Control');

@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useTRPC } from '@/components/trpc/provider';
+import { Panel } from '@/components/ui/panel';
 import { ANNOTATION_TARGETS } from '@/lib/ingest/contract';
 import type { AnnotationFilter } from '@/lib/annotations/contract';
 import { fmtInt } from '@/lib/format';
@@ -103,21 +104,19 @@ export function AnnotationsPage() {
           </button>
         ) : null}
       </div>
-      <div className="panel">
-        <div className="panel-body">
-          <AnnotationList
-            filter={filter}
-            links
-            empty={
-              Object.keys(filter).length
-                ? 'No annotation matches these filters.'
-                : 'No annotations yet. Press n on a turn in the replay or on a proposal in the inbox; a judge posts ' +
-                  `scores to /api/v1/annotations with an API key (${ANNOTATION_PAGE} a page here).`
-            }
-            testId="all-annotations"
-          />
-        </div>
-      </div>
+      <Panel as="div">
+        <AnnotationList
+          filter={filter}
+          links
+          empty={
+            Object.keys(filter).length
+              ? 'No annotation matches these filters.'
+              : 'No annotations yet. Press n on a turn in the replay or on a proposal in the inbox; a judge posts ' +
+                `scores to /api/v1/annotations with an API key (${ANNOTATION_PAGE} a page here).`
+          }
+          testId="all-annotations"
+        />
+      </Panel>
     </>
   );
 }

@@ -1,5 +1,7 @@
 'use client';
 
+import { DataTable } from '@/components/ui/data-table';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
 import { f2 } from '@/lib/hygiene/lab-view';
@@ -46,70 +48,61 @@ export function AdditionTab({ lab }: { lab: Lab }) {
           <div className="value">{fmtInt(t.errorsAdded)}</div>
         </div>
       </div>
-      <section className="panel" style={{ marginTop: 14 }}>
-        <div className="panel-head">
-          Quality of what was added, over time <span className="muted">evaluators: {t.evaluators.join(', ')}</span>
-        </div>
-        <div className="panel-body">
-          <LineChart
-            testId="addition-chart"
-            yMax={1}
-            xLabel="step (end of window)"
-            yLabel="mean utility"
-            series={[
-              {
-                key: 'all',
-                label: 'all executions (add-all)',
-                color: 'var(--faint)',
-                dashed: true,
-                values: a.windows
-                  .filter((w) => w.meanUtilityAll !== null)
-                  .map((w) => ({ x: w.to, y: w.meanUtilityAll! })),
-              },
-              {
-                key: 'added',
-                label: 'added',
-                color: 'var(--series-1)',
-                values: a.windows
-                  .filter((w) => w.meanUtilityAdded !== null)
-                  .map((w) => ({ x: w.to, y: w.meanUtilityAdded! })),
-              },
-            ]}
-          />
-          <table className="data compact">
-            <thead>
-              <tr>
-                <th>Steps</th>
-                <th>Evaluator</th>
-                <th className="num">Executions</th>
-                <th className="num">Added</th>
-                <th className="num">Skipped</th>
-                <th className="num">Utility added</th>
-                <th className="num">Utility all</th>
-                <th className="num">Wrong stored</th>
-              </tr>
-            </thead>
-            <tbody>
-              {a.windows.map((w) => (
-                <tr key={w.from}>
-                  <td>
-                    {w.from}–{w.to}
-                  </td>
-                  <td>{w.evaluators.join(', ')}</td>
-                  <td className="num">{w.executions}</td>
-                  <td className="num">{w.added}</td>
-                  <td className="num">{w.skipped}</td>
-                  <td className="num">{f2(w.meanUtilityAdded)}</td>
-                  <td className="num">{f2(w.meanUtilityAll)}</td>
-                  <td className="num" style={{ color: w.errorsAdded ? 'var(--danger)' : undefined }}>
-                    {w.errorsAdded}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <Panel
+        style={{ marginTop: 14 }}
+        title={
+          <>
+            Quality of what was added, over time <span className="muted">evaluators: {t.evaluators.join(', ')}</span>
+          </>
+        }
+      >
+        <LineChart
+          testId="addition-chart"
+          yMax={1}
+          xLabel="step (end of window)"
+          yLabel="mean utility"
+          series={[
+            {
+              key: 'all',
+              label: 'all executions (add-all)',
+              color: 'var(--faint)',
+              dashed: true,
+              values: a.windows
+                .filter((w) => w.meanUtilityAll !== null)
+                .map((w) => ({ x: w.to, y: w.meanUtilityAll! })),
+            },
+            {
+              key: 'added',
+              label: 'added',
+              color: 'var(--series-1)',
+              values: a.windows
+                .filter((w) => w.meanUtilityAdded !== null)
+                .map((w) => ({ x: w.to, y: w.meanUtilityAdded! })),
+            },
+          ]}
+        />
+        <DataTable
+          compact
+          rows={a.windows}
+          rowKey={(w) => w.from}
+          columns={[
+            { id: 'steps', header: 'Steps', cell: (w) => `${w.from}–${w.to}` },
+            { id: 'evaluator', header: 'Evaluator', cell: (w) => w.evaluators.join(', ') },
+            { id: 'executions', header: 'Executions', num: true, cell: (w) => w.executions },
+            { id: 'added', header: 'Added', num: true, cell: (w) => w.added },
+            { id: 'skipped', header: 'Skipped', num: true, cell: (w) => w.skipped },
+            { id: 'utility-added', header: 'Utility added', num: true, cell: (w) => f2(w.meanUtilityAdded) },
+            { id: 'utility-all', header: 'Utility all', num: true, cell: (w) => f2(w.meanUtilityAll) },
+            {
+              id: 'wrong',
+              header: 'Wrong stored',
+              num: true,
+              cellProps: (w) => ({ style: { color: w.errorsAdded ? 'var(--danger)' : undefined } }),
+              cell: (w) => w.errorsAdded,
+            },
+          ]}
+        />
+      </Panel>
     </>
   );
 }

@@ -1,5 +1,7 @@
 'use client';
 
+import { DataTable } from '@/components/ui/data-table';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
 import { pct } from '@/lib/hygiene/lab-view';
@@ -36,92 +38,108 @@ export function ConsolidationTab({
     );
   return (
     <>
-      <section className="panel">
-        <div className="panel-body toolbar" style={{ flexWrap: 'wrap', gap: 14 }}>
-          <NumberField
-            label="Budget B (atoms kept)"
-            value={budget}
-            min={1}
-            onChange={(v) => setBudget(Math.max(1, Math.round(v)))}
-          />
-          <NumberField
-            label="Sleep-replay clusters k"
-            value={sleepK}
-            min={1}
-            onChange={(v) => setSleepK(Math.max(1, Math.round(v)))}
-          />
-          <span className="muted">
-            of {fmtInt(c.atoms)} memory items ({fmtInt(c.tokens)} tokens). Sleep-replay is the paper&apos;s{' '}
-            <span className="mono">sleep_replay(atoms, summarizer, k=8)</span>, merging each cluster into one atom that
-            holds its members&apos; statements. Surprise-weighted s(e) = 0.55·σ + 0.25·recency + 0.20·usage;{' '}
-            {c.sigma === 'supplied' ? (
-              <b>σ is the agent&apos;s own −log p(e | context).</b>
-            ) : (
-              <b data-testid="sigma-note">
-                σ is estimated as embedding novelty (1 − cosine to the nearest other item): the agent sent no
-                log-probabilities.
-              </b>
-            )}
-          </span>
-        </div>
-      </section>
-      <section className="panel" style={{ marginTop: 14 }}>
-        <div className="panel-head">
-          The four policies as the paper compares them (§5.1){' '}
-          <span className="muted">
-            fact recall: of {fmtInt(c.results[0]?.recall.probes ?? 0)} labelled probes — recorded recalls into turns
-            that went well (utility ≥ 0.5) — those whose atom a top-{c.topK} retrieval over what is left still returns
-          </span>
-        </div>
+      <Panel bodyClassName="toolbar" bodyProps={{ style: { flexWrap: 'wrap', gap: 14 } }}>
+        <NumberField
+          label="Budget B (atoms kept)"
+          value={budget}
+          min={1}
+          onChange={(v) => setBudget(Math.max(1, Math.round(v)))}
+        />
+        <NumberField
+          label="Sleep-replay clusters k"
+          value={sleepK}
+          min={1}
+          onChange={(v) => setSleepK(Math.max(1, Math.round(v)))}
+        />
+        <span className="muted">
+          of {fmtInt(c.atoms)} memory items ({fmtInt(c.tokens)} tokens). Sleep-replay is the paper&apos;s{' '}
+          <span className="mono">sleep_replay(atoms, summarizer, k=8)</span>, merging each cluster into one atom that
+          holds its members&apos; statements. Surprise-weighted s(e) = 0.55·σ + 0.25·recency + 0.20·usage;{' '}
+          {c.sigma === 'supplied' ? (
+            <b>σ is the agent&apos;s own −log p(e | context).</b>
+          ) : (
+            <b data-testid="sigma-note">
+              σ is estimated as embedding novelty (1 − cosine to the nearest other item): the agent sent no
+              log-probabilities.
+            </b>
+          )}
+        </span>
+      </Panel>
+      <Panel
+        style={{ marginTop: 14 }}
+        body={false}
+        title={
+          <>
+            The four policies as the paper compares them (§5.1){' '}
+            <span className="muted">
+              fact recall: of {fmtInt(c.results[0]?.recall.probes ?? 0)} labelled probes — recorded recalls into turns
+              that went well (utility ≥ 0.5) — those whose atom a top-{c.topK} retrieval over what is left still returns
+            </span>
+          </>
+        }
+      >
         {c.results[0]?.recall.probes ? null : (
           <p className="panel-body muted" style={{ margin: 0 }}>
             No labelled probes: fact recall needs recalls into turns with a known utility.
           </p>
         )}
-        <table className="data" data-testid="consolidation-compare">
-          <thead>
-            <tr>
-              <th>Policy</th>
-              <th className="num">Atoms after</th>
-              <th className="num" title="atoms before ÷ after">
-                Compression
-              </th>
-              <th className="num" title="tokens before ÷ after">
-                Token compression
-              </th>
-              <th className="num">Fact recall</th>
-              <th className="num" title="tokens the consolidation pass reads (and, merging, writes)">
-                Replay cost
-              </th>
-              <th>Facts lost</th>
-            </tr>
-          </thead>
-          <tbody>
-            {c.results.map((r) => (
-              <tr key={r.policy} data-policy={r.policy}>
-                <td>{CONSOLIDATION_LABEL[r.policy]}</td>
-                <td className="num">{fmtInt(r.pool)}</td>
-                <td className="num">{r.compression === null ? '—' : `${r.compression.toFixed(1)}×`}</td>
-                <td className="num">{r.tokenCompression === null ? '—' : `${r.tokenCompression.toFixed(1)}×`}</td>
-                <td className="num" data-testid={`recall-${r.policy}`}>
+        <DataTable
+          testId="consolidation-compare"
+          rows={c.results}
+          rowKey={(r) => r.policy}
+          rowProps={(r) => ({ 'data-policy': r.policy })}
+          columns={[
+            { id: 'policy', header: 'Policy', cell: (r) => CONSOLIDATION_LABEL[r.policy] },
+            { id: 'pool', header: 'Atoms after', num: true, cell: (r) => fmtInt(r.pool) },
+            {
+              id: 'compression',
+              header: 'Compression',
+              headerTitle: 'atoms before ÷ after',
+              num: true,
+              cell: (r) => (r.compression === null ? '—' : `${r.compression.toFixed(1)}×`),
+            },
+            {
+              id: 'tokens',
+              header: 'Token compression',
+              headerTitle: 'tokens before ÷ after',
+              num: true,
+              cell: (r) => (r.tokenCompression === null ? '—' : `${r.tokenCompression.toFixed(1)}×`),
+            },
+            {
+              id: 'recall',
+              header: 'Fact recall',
+              num: true,
+              cellProps: (r) => ({ 'data-testid': `recall-${r.policy}` }),
+              cell: (r) => (
+                <>
                   {r.recall.share === null ? '—' : pct(r.recall.share)}{' '}
                   <span className="muted">
                     ({fmtInt(r.recall.recalled)}/{fmtInt(r.recall.probes)})
                   </span>
-                </td>
-                <td className="num">{r.replayTokens ? `${fmtInt(r.replayTokens)} tokens` : 'metadata only'}</td>
-                <td className="cell-sub">
-                  {r.recall.lost.length
-                    ? r.recall.lost
-                        .slice(0, 4)
-                        .map((l) => `${l.item} (${l.probes})`)
-                        .join(', ')
-                    : 'none'}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            {
+              id: 'replay',
+              header: 'Replay cost',
+              headerTitle: 'tokens the consolidation pass reads (and, merging, writes)',
+              num: true,
+              cell: (r) => (r.replayTokens ? `${fmtInt(r.replayTokens)} tokens` : 'metadata only'),
+            },
+            {
+              id: 'lost',
+              header: 'Facts lost',
+              className: 'cell-sub',
+              cell: (r) =>
+                r.recall.lost.length
+                  ? r.recall.lost
+                      .slice(0, 4)
+                      .map((l) => `${l.item} (${l.probes})`)
+                      .join(', ')
+                  : 'none',
+            },
+          ]}
+        />
         {c.results
           .filter((r) => r.pool > 0 && r.pool <= 2 * c.topK)
           .map((r) => (
@@ -131,35 +149,47 @@ export function ConsolidationTab({
               construction — read its token compression and replay cost beside it.
             </p>
           ))}
-      </section>
+      </Panel>
       <div className="lab-columns" style={{ marginTop: 14 }} data-testid="consolidation">
         {c.results.map((r) => {
           const only = new Set(r.onlyHere);
           return (
-            <section className="panel" key={r.policy} data-testid={`keep-${r.policy}`}>
-              <div className="panel-head">
-                <span>{CONSOLIDATION_LABEL[r.policy]}</span>
-                <span className="muted" title="labelled probes whose atom a top-k retrieval still returns">
-                  fact recall {r.recall.share === null ? '—' : pct(r.recall.share)}
-                </span>
-              </div>
+            <Panel
+              key={r.policy}
+              testId={`keep-${r.policy}`}
+              body={false}
+              title={
+                <>
+                  <span>{CONSOLIDATION_LABEL[r.policy]}</span>
+                  <span className="muted" title="labelled probes whose atom a top-k retrieval still returns">
+                    fact recall {r.recall.share === null ? '—' : pct(r.recall.share)}
+                  </span>
+                </>
+              }
+            >
               <div style={{ maxHeight: 320, overflow: 'auto' }} tabIndex={0}>
-                <table className="data compact">
-                  <tbody>
-                    {r.kept.map((id) => (
-                      <tr key={id}>
-                        <td>
+                <DataTable
+                  compact
+                  headless
+                  rows={r.kept}
+                  rowKey={(id) => id}
+                  columns={[
+                    {
+                      id: 'item',
+                      header: 'Item',
+                      cell: (id) => (
+                        <>
                           <span className="mono">{id}</span>{' '}
                           {only.has(id) ? <span className="badge accent">only here</span> : null}
                           <div className="cell-sub clip" style={{ maxWidth: 260 }}>
                             {byId.get(id)?.query}
                           </div>
-                        </td>
-                        <td className="num">{byId.get(id)?.recalled ?? 0}×</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                        </>
+                      ),
+                    },
+                    { id: 'recalled', header: 'Recalled', num: true, cell: (id) => `${byId.get(id)?.recalled ?? 0}×` },
+                  ]}
+                />
               </div>
               <div className="panel-body" style={{ borderTop: '1px solid var(--border)', fontSize: 12 }}>
                 <b>Loses</b>{' '}
@@ -181,66 +211,67 @@ export function ConsolidationTab({
                   </span>
                 )}
               </div>
-            </section>
+            </Panel>
           );
         })}
       </div>
       <div className="grid-2" style={{ marginTop: 14 }}>
-        <section className="panel">
-          <div className="panel-head">Overlap of what they keep</div>
-          <div
-            className="panel-body"
-            style={{ overflowX: 'auto' }}
-            tabIndex={0}
-            role="region"
-            aria-label="Overlap of what the policies keep"
-          >
-            <table className="data compact" data-testid="overlap">
-              <thead>
-                <tr>
-                  <th />
-                  {c.results.map((r) => (
-                    <th key={r.policy} className="num">
-                      {CONSOLIDATION_LABEL[r.policy]}
-                    </th>
+        <Panel
+          title="Overlap of what they keep"
+          bodyProps={{
+            style: { overflowX: 'auto' },
+            tabIndex: 0,
+            role: 'region',
+            'aria-label': 'Overlap of what the policies keep',
+          }}
+        >
+          <table className="data compact" data-testid="overlap">
+            <thead>
+              <tr>
+                <th />
+                {c.results.map((r) => (
+                  <th key={r.policy} className="num">
+                    {CONSOLIDATION_LABEL[r.policy]}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {c.results.map((r, i) => (
+                <tr key={r.policy}>
+                  <th>{CONSOLIDATION_LABEL[r.policy]}</th>
+                  {c.overlap[i]!.map((n, j) => (
+                    <td
+                      key={j}
+                      className="num"
+                      style={{ background: i === j ? 'var(--panel-2)' : `rgb(79 70 229 / ${(n / c.budget) * 0.35})` }}
+                    >
+                      {n}
+                    </td>
                   ))}
                 </tr>
-              </thead>
-              <tbody>
-                {c.results.map((r, i) => (
-                  <tr key={r.policy}>
-                    <th>{CONSOLIDATION_LABEL[r.policy]}</th>
-                    {c.overlap[i]!.map((n, j) => (
-                      <td
-                        key={j}
-                        className="num"
-                        style={{ background: i === j ? 'var(--panel-2)' : `rgb(79 70 229 / ${(n / c.budget) * 0.35})` }}
-                      >
-                        {n}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-        <section className="panel">
-          <div className="panel-head">
-            Sleep-replay merges <span className="muted">{c.clusters.length} clusters of 2 or more</span>
-          </div>
-          <div className="panel-body" style={{ maxHeight: 300, overflow: 'auto' }} tabIndex={0} data-testid="clusters">
-            {c.clusters.slice(0, 30).map((cl) => (
-              <div key={cl.keep} className="cluster">
-                <span className="mono">{cl.keep}</span>{' '}
-                <span className="muted">
-                  represents {cl.members.length} · cohesion {cl.cohesion.toFixed(2)}
-                </span>
-                <div className="cell-sub">{cl.members.filter((m) => m !== cl.keep).join(', ')}</div>
-              </div>
-            ))}
-          </div>
-        </section>
+              ))}
+            </tbody>
+          </table>
+        </Panel>
+        <Panel
+          title={
+            <>
+              Sleep-replay merges <span className="muted">{c.clusters.length} clusters of 2 or more</span>
+            </>
+          }
+          bodyProps={{ style: { maxHeight: 300, overflow: 'auto' }, tabIndex: 0, 'data-testid': 'clusters' }}
+        >
+          {c.clusters.slice(0, 30).map((cl) => (
+            <div key={cl.keep} className="cluster">
+              <span className="mono">{cl.keep}</span>{' '}
+              <span className="muted">
+                represents {cl.members.length} · cohesion {cl.cohesion.toFixed(2)}
+              </span>
+              <div className="cell-sub">{cl.members.filter((m) => m !== cl.keep).join(', ')}</div>
+            </div>
+          ))}
+        </Panel>
       </div>
     </>
   );

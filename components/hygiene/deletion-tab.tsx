@@ -2,7 +2,9 @@
 
 import { fmtInt } from '@/lib/format';
 import { PAPER_DEFAULTS, type DeletionParams } from '@/lib/hygiene/deletion';
+import { DataTable } from '@/components/ui/data-table';
 import { LineChart } from '@/components/ui/line-chart';
+import { Panel } from '@/components/ui/panel';
 import { POLICY_COLOR, POLICY_LABEL } from './labels';
 import { NumberField } from './number-field';
 import { ProposeButton } from './propose-button';
@@ -37,104 +39,116 @@ export function DeletionTab({
   }));
   return (
     <>
-      <section className="panel">
-        <div className="panel-head">Parameters</div>
-        <div className="panel-body">
-          <div className="toolbar" style={{ flexWrap: 'wrap', gap: 14 }}>
-            <NumberField
-              label="Period P (steps)"
-              value={p.period}
-              min={1}
-              onChange={(v) => setParams({ ...p, period: Math.max(1, Math.round(v)) })}
-            />
-            <NumberField
-              label="α (max recalls in P)"
-              value={p.alpha}
-              onChange={(v) => setParams({ ...p, alpha: Math.max(0, Math.round(v)) })}
-            />
-            <NumberField
-              label="n (recalls before judged)"
-              value={p.n}
-              onChange={(v) => setParams({ ...p, n: Math.max(0, Math.round(v)) })}
-            />
-            <NumberField
-              label="β (mean utility ≤)"
-              value={p.beta}
-              step={0.05}
-              max={1}
-              onChange={(v) => setParams({ ...p, beta: Math.min(1, Math.max(0, v)) })}
-            />
-            <NumberField
-              label="Capacity C"
-              value={p.capacity}
-              min={1}
-              onChange={(v) => setParams({ ...p, capacity: Math.max(1, Math.round(v)) })}
-            />
-            <button type="button" className="btn btn-small" onClick={() => setParams({ ...PAPER_DEFAULTS })}>
-              Paper&apos;s values
-            </button>
-          </div>
-          <p className="muted" style={{ marginBottom: 0, fontSize: 12 }}>
-            The memory-addition-deletion paper uses P = 200–300 steps, α = 0–1, n = 5, β = 0.3–0.7 and C = 100.
-            Periodic: retrieved ≤ α times in the last P steps (items younger than P are not judged). History-based:
-            retrieved more than n times with mean utility ≤ β. The paper gives combined deletion two readings (§5.1):
-            &ldquo;applied together&rdquo; (either rule removes; the only reading that agrees with its Table 2, where
-            combined keeps the smallest memory) and the formula it prints, φ<sub>period</sub> × φ<sub>history</sub>
-            (both rules must fire, checked every P steps). Capacity: periodic, then the least useful until C fit.
-          </p>
-        </div>
-      </section>
-      <section className="panel" style={{ marginTop: 14 }}>
-        <div className="panel-head">
-          Memory size over the recorded history{' '}
-          <span className="muted">recalls replayed as recorded; a removed item&apos;s later recalls are dropped</span>
-        </div>
-        <div className="panel-body">
-          <LineChart
-            series={series}
-            xLabel="step (turns of this agent, in time order)"
-            yLabel="items in memory"
-            testId="size-chart"
+      <Panel title="Parameters">
+        <div className="toolbar" style={{ flexWrap: 'wrap', gap: 14 }}>
+          <NumberField
+            label="Period P (steps)"
+            value={p.period}
+            min={1}
+            onChange={(v) => setParams({ ...p, period: Math.max(1, Math.round(v)) })}
           />
+          <NumberField
+            label="α (max recalls in P)"
+            value={p.alpha}
+            onChange={(v) => setParams({ ...p, alpha: Math.max(0, Math.round(v)) })}
+          />
+          <NumberField
+            label="n (recalls before judged)"
+            value={p.n}
+            onChange={(v) => setParams({ ...p, n: Math.max(0, Math.round(v)) })}
+          />
+          <NumberField
+            label="β (mean utility ≤)"
+            value={p.beta}
+            step={0.05}
+            max={1}
+            onChange={(v) => setParams({ ...p, beta: Math.min(1, Math.max(0, v)) })}
+          />
+          <NumberField
+            label="Capacity C"
+            value={p.capacity}
+            min={1}
+            onChange={(v) => setParams({ ...p, capacity: Math.max(1, Math.round(v)) })}
+          />
+          <button type="button" className="btn btn-small" onClick={() => setParams({ ...PAPER_DEFAULTS })}>
+            Paper&apos;s values
+          </button>
         </div>
-      </section>
+        <p className="muted" style={{ marginBottom: 0, fontSize: 12 }}>
+          The memory-addition-deletion paper uses P = 200–300 steps, α = 0–1, n = 5, β = 0.3–0.7 and C = 100. Periodic:
+          retrieved ≤ α times in the last P steps (items younger than P are not judged). History-based: retrieved more
+          than n times with mean utility ≤ β. The paper gives combined deletion two readings (§5.1): &ldquo;applied
+          together&rdquo; (either rule removes; the only reading that agrees with its Table 2, where combined keeps the
+          smallest memory) and the formula it prints, φ<sub>period</sub> × φ<sub>history</sub>
+          (both rules must fire, checked every P steps). Capacity: periodic, then the least useful until C fit.
+        </p>
+      </Panel>
+      <Panel
+        style={{ marginTop: 14 }}
+        title={
+          <>
+            Memory size over the recorded history{' '}
+            <span className="muted">recalls replayed as recorded; a removed item&apos;s later recalls are dropped</span>
+          </>
+        }
+      >
+        <LineChart
+          series={series}
+          xLabel="step (turns of this agent, in time order)"
+          yLabel="items in memory"
+          testId="size-chart"
+        />
+      </Panel>
       <div className="lab-columns" style={{ marginTop: 14 }} data-testid="deletion-now">
         {(['periodic', 'history', 'combined', 'product', 'capacity'] as const).map((k) => {
           const list = lab.deletion.now[k];
           return (
-            <section className="panel" key={k} data-testid={`remove-${k}`}>
-              <div className="panel-head">
-                <span>{POLICY_LABEL[k]}</span>
+            <Panel
+              key={k}
+              testId={`remove-${k}`}
+              body={false}
+              title={POLICY_LABEL[k]}
+              actions={
                 <span className="muted">
                   removes <b>{fmtInt(list.length)}</b> of {fmtInt(lab.deletion.activeItems)} today
                 </span>
-              </div>
+              }
+            >
               <div style={{ maxHeight: 360, overflow: 'auto' }} tabIndex={0}>
                 {list.length ? (
-                  <table className="data compact">
-                    <tbody>
-                      {list.map((v) => (
-                        <tr key={v.id}>
-                          <td>
+                  <DataTable
+                    compact
+                    headless
+                    rows={list}
+                    rowKey={(v) => v.id}
+                    columns={[
+                      {
+                        id: 'item',
+                        header: 'Item',
+                        cell: (v) => (
+                          <>
                             <button type="button" className="link-btn mono" onClick={() => onSelect(v.id)}>
                               {v.id}
                             </button>
                             <div className="cell-sub">{v.reason}</div>
-                          </td>
-                          <td className="right">
-                            <ProposeButton item={v.id} policy={k} raise={raise} busy={busy} label="Propose" />
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                          </>
+                        ),
+                      },
+                      {
+                        id: 'propose',
+                        header: 'Propose',
+                        className: 'right',
+                        cell: (v) => <ProposeButton item={v.id} policy={k} raise={raise} busy={busy} label="Propose" />,
+                      },
+                    ]}
+                  />
                 ) : (
                   <p className="muted panel-body" style={{ margin: 0 }}>
                     Nothing to remove with these parameters.
                   </p>
                 )}
               </div>
-            </section>
+            </Panel>
           );
         })}
       </div>

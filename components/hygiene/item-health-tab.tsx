@@ -6,6 +6,7 @@ import type { MisalignmentRule } from '@/lib/hygiene/items';
 import { groupChains, itemsInChains } from '@/lib/hygiene/lab-view';
 import { scatterPoints } from '@/lib/hygiene/prepare-charts';
 import { LineChart } from '@/components/ui/line-chart';
+import { Panel } from '@/components/ui/panel';
 import { Scatter } from './charts';
 import { FlaggedPanel } from './flagged-panel';
 import { ItemDetail } from './item-detail';
@@ -41,55 +42,56 @@ export function ItemHealthTab({
   return (
     <>
       <div className="grid-2" style={{ gridTemplateColumns: 'minmax(420px, 3fr) minmax(340px, 2fr)' }}>
-        <section className="panel">
-          <div className="panel-head">
-            <span>
+        <Panel
+          title={
+            <>
               Experience following <span className="muted">{fmtInt(points.length)} retrievals</span>
-            </span>
+            </>
+          }
+          actions={
             <span className="muted" data-testid="experience-r">
               {lab.experience.r === null
                 ? 'r: too few turns'
                 : `r = ${lab.experience.r.toFixed(3)} over ${fmtInt(lab.experience.turns)} turns`}
               {lab.experience.rRecalls === null ? '' : ` · ${lab.experience.rRecalls.toFixed(3)} over every recall`}
             </span>
-          </div>
-          <div className="panel-body">
-            <Scatter
-              points={points}
-              inputMin={mis.inputMin}
-              outputMax={mis.outputMax}
-              selected={selected}
-              onSelect={onSelect}
+          }
+        >
+          <Scatter
+            points={points}
+            inputMin={mis.inputMin}
+            outputMax={mis.outputMax}
+            selected={selected}
+            onSelect={onSelect}
+          />
+          <div className="toolbar" style={{ flexWrap: 'wrap', fontSize: 12 }}>
+            <span className="muted">Misaligned when input ≥</span>
+            <input
+              className="input"
+              style={{ width: 64 }}
+              type="number"
+              step={0.05}
+              min={0}
+              max={1}
+              aria-label="Input similarity at least"
+              value={mis.inputMin}
+              onChange={(e) => setMis({ ...mis, inputMin: Number(e.target.value) })}
             />
-            <div className="toolbar" style={{ flexWrap: 'wrap', fontSize: 12 }}>
-              <span className="muted">Misaligned when input ≥</span>
-              <input
-                className="input"
-                style={{ width: 64 }}
-                type="number"
-                step={0.05}
-                min={0}
-                max={1}
-                aria-label="Input similarity at least"
-                value={mis.inputMin}
-                onChange={(e) => setMis({ ...mis, inputMin: Number(e.target.value) })}
-              />
-              <span className="muted">and output ≤</span>
-              <input
-                className="input"
-                style={{ width: 64 }}
-                type="number"
-                step={0.05}
-                min={0}
-                max={1}
-                aria-label="Output similarity at most"
-                value={mis.outputMax}
-                onChange={(e) => setMis({ ...mis, outputMax: Number(e.target.value) })}
-              />
-              <span className="muted">in ≥ {mis.minHits} retrievals and half of them.</span>
-            </div>
+            <span className="muted">and output ≤</span>
+            <input
+              className="input"
+              style={{ width: 64 }}
+              type="number"
+              step={0.05}
+              min={0}
+              max={1}
+              aria-label="Output similarity at most"
+              value={mis.outputMax}
+              onChange={(e) => setMis({ ...mis, outputMax: Number(e.target.value) })}
+            />
+            <span className="muted">in ≥ {mis.minHits} retrievals and half of them.</span>
           </div>
-        </section>
+        </Panel>
         <FlaggedPanel misaligned={misaligned} chains={chains} onSelect={onSelect} />
       </div>
       <CumulativeCurves lab={lab} />
@@ -133,35 +135,39 @@ function CumulativeCurves({ lab }: { lab: Lab }) {
     { key: 'performance', label: 'cumulative utility', color: 'var(--series-2)', y: 'performance' },
   ] as const;
   return (
-    <section className="panel" style={{ marginTop: 14 }} data-testid="experience-curves">
-      <div className="panel-head">
-        Cumulative averages over {fmtInt(last.n)} turns{' '}
-        <span className="muted">
-          the memory-addition-deletion paper&apos;s Figure 4: a turn&apos;s input similarity is its closest
-          recall&apos;s (Appendix A.2), its output similarity that recall&apos;s
-        </span>
-      </div>
-      <div className="grid-2 panel-body">
-        {curves.map((k) => (
-          <LineChart
-            key={k.key}
-            series={[
-              {
-                key: k.key,
-                label: k.label,
-                color: k.color,
-                values: c.flatMap((p) => (p[k.y] === null ? [] : [{ x: p.input, y: p[k.y]! }])),
-              },
-            ]}
-            xLabel="cumulative mean input similarity"
-            yLabel={k.key === 'output' ? 'cumulative mean output similarity' : 'cumulative mean utility'}
-            yMax={1}
-            height={200}
-            testId={`cumulative-${k.key}`}
-            fitX
-          />
-        ))}
-      </div>
-    </section>
+    <Panel
+      style={{ marginTop: 14 }}
+      testId="experience-curves"
+      bodyClassName="grid-2"
+      title={
+        <>
+          Cumulative averages over {fmtInt(last.n)} turns{' '}
+          <span className="muted">
+            the memory-addition-deletion paper&apos;s Figure 4: a turn&apos;s input similarity is its closest
+            recall&apos;s (Appendix A.2), its output similarity that recall&apos;s
+          </span>
+        </>
+      }
+    >
+      {curves.map((k) => (
+        <LineChart
+          key={k.key}
+          series={[
+            {
+              key: k.key,
+              label: k.label,
+              color: k.color,
+              values: c.flatMap((p) => (p[k.y] === null ? [] : [{ x: p.input, y: p[k.y]! }])),
+            },
+          ]}
+          xLabel="cumulative mean input similarity"
+          yLabel={k.key === 'output' ? 'cumulative mean output similarity' : 'cumulative mean utility'}
+          yMax={1}
+          height={200}
+          testId={`cumulative-${k.key}`}
+          fitX
+        />
+      ))}
+    </Panel>
   );
 }

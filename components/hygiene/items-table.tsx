@@ -1,7 +1,9 @@
 'use client';
 
 import { useState } from 'react';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { fmtInt } from '@/lib/format';
 import { f2, filterItems, type ItemFilter } from '@/lib/hygiene/lab-view';
 import { RecallStrip } from './charts';
@@ -26,9 +28,10 @@ export function ItemsTable({
   const [q, setQ] = useState('');
   const rows = filterItems(items, filter, q, inChains);
   return (
-    <section className="panel">
-      <div className="panel-head">
-        <span>Memory items ({fmtInt(rows.length)})</span>
+    <Panel
+      body={false}
+      title={`Memory items (${fmtInt(rows.length)})`}
+      actions={
         <span className="toolbar">
           <input
             className="input"
@@ -51,29 +54,24 @@ export function ItemsTable({
             <option value="entries">durable entries</option>
           </select>
         </span>
-      </div>
+      }
+    >
       <div style={{ maxHeight: 480, overflow: 'auto' }} tabIndex={0}>
-        <table className="data compact" data-testid="items-table">
-          <thead>
-            <tr>
-              <th>Item</th>
-              <th className="num">Added</th>
-              <th className="num">Recalled</th>
-              <th className="num">Let in</th>
-              <th className="num">Utility</th>
-              <th className="num">In sim</th>
-              <th className="num">Out sim</th>
-              <th>Recalls over time</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr
-                key={r.id}
-                className={`clickable${r.id === selected ? ' row-on' : ''}`}
-                onClick={() => onSelect(r.id)}
-              >
-                <td>
+        <DataTable
+          compact
+          testId="items-table"
+          rows={rows}
+          rowKey={(r) => r.id}
+          rowProps={(r) => ({
+            className: `clickable${r.id === selected ? ' row-on' : ''}`,
+            onClick: () => onSelect(r.id),
+          })}
+          columns={[
+            {
+              id: 'item',
+              header: 'Item',
+              cell: (r) => (
+                <>
                   <span className="mono">{r.id}</span>{' '}
                   {r.misaligned ? <span className="badge danger">misaligned</span> : null}{' '}
                   {inChains.has(r.id) ? <span className="badge warn">error chain</span> : null}{' '}
@@ -82,21 +80,23 @@ export function ItemsTable({
                   <div className="cell-sub clip" style={{ maxWidth: 420 }}>
                     <MemoryText text={r.content} />
                   </div>
-                </td>
-                <td className="num">{r.addedStep}</td>
-                <td className="num">{r.recalled}</td>
-                <td className="num">{r.qualified}</td>
-                <td className="num">{f2(r.meanUtility)}</td>
-                <td className="num">{f2(r.meanInputSim)}</td>
-                <td className="num">{f2(r.meanOutputSim)}</td>
-                <td>
-                  <RecallStrip retrievals={r.retrievals} total={turns} added={r.addedStep} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { id: 'added', header: 'Added', num: true, cell: (r) => r.addedStep },
+            { id: 'recalled', header: 'Recalled', num: true, cell: (r) => r.recalled },
+            { id: 'qualified', header: 'Let in', num: true, cell: (r) => r.qualified },
+            { id: 'utility', header: 'Utility', num: true, cell: (r) => f2(r.meanUtility) },
+            { id: 'in', header: 'In sim', num: true, cell: (r) => f2(r.meanInputSim) },
+            { id: 'out', header: 'Out sim', num: true, cell: (r) => f2(r.meanOutputSim) },
+            {
+              id: 'recalls',
+              header: 'Recalls over time',
+              cell: (r) => <RecallStrip retrievals={r.retrievals} total={turns} added={r.addedStep} />,
+            },
+          ]}
+        />
       </div>
-    </section>
+    </Panel>
   );
 }

@@ -5,6 +5,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
 import type { ProposalPolicy } from '@/lib/hygiene/contract';
@@ -167,9 +168,9 @@ export function HygieneLab() {
         </EmptyState>
       ) : !d ? (
         lab.error ? null : (
-          <div className="panel panel-body" aria-busy="true">
+          <Panel as="div" padded busy>
             <div className="skeleton" style={{ height: 280 }} />
-          </div>
+          </Panel>
         )
       ) : tab === 'items' ? (
         <ItemHealthTab

@@ -12,7 +12,9 @@ import {
   type RecallKind,
 } from '@/lib/recall/items';
 import { fmtInt } from '@/lib/format';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { RecallStatusBar } from './status-bar';
 import { useRecallStatus } from './client';
@@ -55,6 +57,22 @@ export function RecallPage() {
   const active = like ? more : search;
   const hits = active.data?.hits ?? [];
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
+  // What the results panel shows instead of results, if anything.
+  const instead = empty ? (
+    <EmptyState title="No memory to search yet">
+      Turns, memory events, artifacts and substrate knowledge appear here as agents send them to{' '}
+      <code>POST /api/v1/ingest</code> (or import files in Settings).
+    </EmptyState>
+  ) : !like && !deferred ? (
+    <EmptyState title="Search memory by meaning or by exact words">
+      Try “the web server keeps returning bad gateway”, an error code, or a tool name. <kbd>Ctrl</kbd> <kbd>K</kbd>{' '}
+      searches from any page.
+    </EmptyState>
+  ) : active.data && !hits.length ? (
+    <EmptyState title={like ? 'Nothing similar enough' : `Nothing matches “${deferred}”`}>
+      Loosen the filters, or try other words.
+    </EmptyState>
+  ) : null;
   return (
     <>
       <div className="page-head">
@@ -180,38 +198,29 @@ export function RecallPage() {
             </div>
           ) : null}
           {active.error ? <ErrorBox error={active.error} /> : null}
-          <div className="panel">
-            {empty ? (
-              <EmptyState title="No memory to search yet">
-                Turns, memory events, artifacts and substrate knowledge appear here as agents send them to{' '}
-                <code>POST /api/v1/ingest</code> (or import files in Settings).
-              </EmptyState>
-            ) : !like && !deferred ? (
-              <EmptyState title="Search memory by meaning or by exact words">
-                Try “the web server keeps returning bad gateway”, an error code, or a tool name. <kbd>Ctrl</kbd>{' '}
-                <kbd>K</kbd> searches from any page.
-              </EmptyState>
-            ) : active.data && !hits.length ? (
-              <EmptyState title={like ? 'Nothing similar enough' : `Nothing matches “${deferred}”`}>
-                Loosen the filters, or try other words.
-              </EmptyState>
-            ) : (
-              <>
-                <div className="panel-head">
-                  <span>
-                    {fmtInt(hits.length)} {like ? 'similar items' : 'results'}
-                  </span>
-                  <span className="muted" style={{ fontWeight: 400, fontSize: 12 }} data-testid="recall-timing">
-                    {active.data
-                      ? `${active.data.ms.toFixed(1)} ms in the worker` +
-                        ('mode' in active.data ? ` · ${active.data.mode}` : '')
-                      : 'searching…'}
-                  </span>
-                </div>
-                <HitTable hits={hits} onMore={(item) => setLike(item)} />
-              </>
-            )}
-          </div>
+          <Panel
+            as="div"
+            body={false}
+            title={
+              instead ? undefined : (
+                <>
+                  {fmtInt(hits.length)} {like ? 'similar items' : 'results'}
+                </>
+              )
+            }
+            actions={
+              instead ? undefined : (
+                <span className="muted" style={{ fontWeight: 400, fontSize: 12 }} data-testid="recall-timing">
+                  {active.data
+                    ? `${active.data.ms.toFixed(1)} ms in the worker` +
+                      ('mode' in active.data ? ` · ${active.data.mode}` : '')
+                    : 'searching…'}
+                </span>
+              )
+            }
+          >
+            {instead ?? <HitTable hits={hits} onMore={(item) => setLike(item)} />}
+          </Panel>
         </>
       )}
     </>
@@ -220,21 +229,44 @@ export function RecallPage() {
 
 function HitTable({ hits, onMore }: { hits: RecallHit[]; onMore: (item: RecallItem) => void }) {
   return (
-    <table className="data" data-testid="recall-results">
-      <tbody>
-        {hits.map((h) => (
-          <tr key={h.item.id} data-kind={h.item.kind}>
-            <td className="nowrap" style={{ width: 1 }}>
+    <DataTable
+      testId="recall-results"
+      headless
+      rows={hits}
+      rowKey={(h) => h.item.id}
+      rowProps={(h) => ({ 'data-kind': h.item.kind })}
+      columns={[
+        {
+          id: 'kind',
+          header: 'Kind',
+          className: 'nowrap',
+          width: 1,
+          cell: (h) => (
+            <>
               <span className="badge accent">{KIND_LABEL[h.item.kind]}</span>
               {h.item.label ? <div className="cell-sub">{h.item.label.slice(0, 28)}</div> : null}
-            </td>
-            <td>
+            </>
+          ),
+        },
+        {
+          id: 'text',
+          header: 'Memory',
+          cell: (h) => (
+            <>
               <Link href={h.item.href} className="hit-link" data-testid="hit-link">
                 <MemoryText className="clip" text={h.item.text} />
               </Link>
               <div className="cell-sub">{itemPlace(h.item)}</div>
-            </td>
-            <td className="hit-why" style={{ width: 1 }}>
+            </>
+          ),
+        },
+        {
+          id: 'why',
+          header: 'Why',
+          className: 'hit-why',
+          width: 1,
+          cell: (h) => (
+            <>
               {h.keywordRank ? (
                 <div>
                   <b>keyword</b> #{h.keywordRank}
@@ -246,21 +278,26 @@ function HitTable({ hits, onMore }: { hits: RecallHit[]; onMore: (item: RecallIt
                 </div>
               ) : null}
               {h.cosine !== null ? <div>cos {h.cosine.toFixed(2)}</div> : null}
-            </td>
-            <td style={{ width: 1 }}>
-              <button
-                type="button"
-                className="btn"
-                onClick={() => onMore(h.item)}
-                title="Find items with the same meaning"
-              >
-                More like this
-              </button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        },
+        {
+          id: 'more',
+          header: '',
+          width: 1,
+          cell: (h) => (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => onMore(h.item)}
+              title="Find items with the same meaning"
+            >
+              More like this
+            </button>
+          ),
+        },
+      ]}
+    />
   );
 }
 
@@ -270,14 +307,16 @@ function DuplicatesView({ filters }: { filters: RecallFilters }) {
   const dups = useDuplicates(deferred, filters, true);
   const clusters = dups.data?.clusters ?? [];
   return (
-    <div className="panel">
-      <div className="panel-head">
-        <span>
-          {dups.data
-            ? `${fmtInt(clusters.length)} clusters of near-identical memory · ` +
-              `${fmtInt(clusters.reduce((s, c) => s + c.items.length, 0))} items`
-            : 'finding duplicates…'}
-        </span>
+    <Panel
+      as="div"
+      body={false}
+      title={
+        dups.data
+          ? `${fmtInt(clusters.length)} clusters of near-identical memory · ` +
+            `${fmtInt(clusters.reduce((s, c) => s + c.items.length, 0))} items`
+          : 'finding duplicates…'
+      }
+      actions={
         <label className="muted" style={{ fontWeight: 400, fontSize: 12 }}>
           cosine ≥ {threshold.toFixed(2)}{' '}
           <input
@@ -290,7 +329,8 @@ function DuplicatesView({ filters }: { filters: RecallFilters }) {
             onChange={(e) => setThreshold(Number(e.target.value))}
           />
         </label>
-      </div>
+      }
+    >
       {dups.error ? <ErrorBox error={dups.error} /> : null}
       {dups.data && !clusters.length ? (
         <EmptyState title="No near-duplicates at this threshold">Lower the threshold or widen the filters.</EmptyState>
@@ -315,6 +355,6 @@ function DuplicatesView({ filters }: { filters: RecallFilters }) {
           </div>
         ))}
       </div>
-    </div>
+    </Panel>
   );
 }

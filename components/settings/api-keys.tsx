@@ -3,6 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { DataTable } from '@/components/ui/data-table';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { fmtAgo, fmtDateTime } from '@/lib/format';
 
@@ -27,8 +29,7 @@ export function ApiKeys() {
   const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: () => void invalidate() }));
 
   return (
-    <div className="panel" data-testid="api-keys">
-      <div className="panel-head">API keys</div>
+    <Panel as="div" testId="api-keys" title="API keys" body={false}>
       <div className="panel-body">
         <p className="muted" style={{ marginTop: 0 }}>
           Agents send memory with <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed: a new key is
@@ -88,54 +89,51 @@ export function ApiKeys() {
         ) : null}
       </div>
       {keys.error ? <ErrorBox error={keys.error} /> : null}
-      <table className="data">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Key</th>
-            <th>Role</th>
-            <th>Created</th>
-            <th>Last used</th>
-            <th>Status</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {(keys.data ?? []).map((k) => (
-            <tr key={k.id}>
-              <td>{k.name}</td>
-              <td className="mono">{k.prefix}…</td>
-              <td>
-                {k.role === 'admin' ? <span className="badge warn">admin</span> : <span className="badge">agent</span>}
-              </td>
-              <td className="nowrap">{fmtDateTime(k.createdAt)}</td>
-              <td className="nowrap">{fmtAgo(k.lastUsedAt)}</td>
-              <td>
-                {k.revokedAt ? <span className="badge danger">revoked</span> : <span className="badge ok">active</span>}
-              </td>
-              <td className="right">
-                {!k.revokedAt ? (
-                  <button
-                    className="btn btn-danger"
-                    type="button"
-                    disabled={revoke.isPending}
-                    onClick={() => {
-                      if (confirm(`Revoke “${k.name}”? Agents using it will get 401.`)) revoke.mutate({ id: k.id });
-                    }}
-                  >
-                    Revoke
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        rows={keys.data ?? []}
+        rowKey={(k) => k.id}
+        columns={[
+          { id: 'name', header: 'Name', cell: (k) => k.name },
+          { id: 'key', header: 'Key', className: 'mono', cell: (k) => `${k.prefix}…` },
+          {
+            id: 'role',
+            header: 'Role',
+            cell: (k) =>
+              k.role === 'admin' ? <span className="badge warn">admin</span> : <span className="badge">agent</span>,
+          },
+          { id: 'created', header: 'Created', className: 'nowrap', cell: (k) => fmtDateTime(k.createdAt) },
+          { id: 'used', header: 'Last used', className: 'nowrap', cell: (k) => fmtAgo(k.lastUsedAt) },
+          {
+            id: 'status',
+            header: 'Status',
+            cell: (k) =>
+              k.revokedAt ? <span className="badge danger">revoked</span> : <span className="badge ok">active</span>,
+          },
+          {
+            id: 'revoke',
+            header: '',
+            className: 'right',
+            cell: (k) =>
+              !k.revokedAt ? (
+                <button
+                  className="btn btn-danger"
+                  type="button"
+                  disabled={revoke.isPending}
+                  onClick={() => {
+                    if (confirm(`Revoke “${k.name}”? Agents using it will get 401.`)) revoke.mutate({ id: k.id });
+                  }}
+                >
+                  Revoke
+                </button>
+              ) : null,
+          },
+        ]}
+      />
       {keys.data && !keys.data.length ? (
         <EmptyState title="No API keys yet">
           Create one above, or start the server with MNEMOSCOPE_API_KEY set.
         </EmptyState>
       ) : null}
-    </div>
+    </Panel>
   );
 }

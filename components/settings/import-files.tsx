@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { Panel } from '@/components/ui/panel';
 import { convertFiles, type ConvertResult } from '@/lib/import/files';
 import { batchEnvelopes } from '@/lib/import/batches';
 import type { IngestResult } from '@/lib/ingest/contract';
@@ -56,67 +57,64 @@ export function ImportFiles() {
   }
 
   return (
-    <div className="panel" data-testid="import-files">
-      <div className="panel-head">Import files</div>
-      <div className="panel-body">
-        <p className="muted" style={{ marginTop: 0 }}>
-          UCS workspaces and exports, curator memory events (.json, .jsonl, Markdown with a “## Memory Events” block),
-          sessions as JSON/NDJSON of turns.
-        </p>
-        <div className="toolbar">
-          <label className="btn">
-            Choose files…
-            <input
-              type="file"
-              multiple
-              hidden
-              accept=".json,.jsonl,.ndjson,.md"
-              onChange={(e) => void onFiles(e.target.files)}
-              data-testid="import-input"
-            />
-          </label>
-          <label className="btn">
-            Choose a folder…
-            <input type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => void onFiles(e.target.files)} />
-          </label>
-        </div>
-        {progress ? (
-          <div style={{ marginTop: 12 }}>
-            <div className="progress" aria-label="Import progress">
-              <div style={{ width: `${progress.total ? (100 * progress.sent) / progress.total : 100}%` }} />
-            </div>
-            <div className="muted" style={{ marginTop: 6 }} data-testid="import-summary">
-              {fmtInt(progress.sent)} / {fmtInt(progress.total)} records · {fmtInt(progress.accepted)} accepted ·{' '}
-              {fmtInt(progress.duplicates)} already stored · {fmtInt(progress.rejected.length)} rejected
-            </div>
-          </div>
-        ) : null}
-        {error ? (
-          <div className="error-box" style={{ marginTop: 8 }}>
-            {error}
-          </div>
-        ) : null}
-        {plan && (plan.errors.length || plan.skipped.length || progress?.rejected.length) ? (
-          <ul style={{ margin: '10px 0 0', paddingLeft: 18 }}>
-            {plan.errors.map((e) => (
-              <li key={e.path} style={{ color: 'var(--danger)' }}>
-                <span className="mono">{e.path}</span>: {e.message}
-              </li>
-            ))}
-            {progress?.rejected.slice(0, 20).map((r) => (
-              <li key={r.index} style={{ color: 'var(--danger)' }}>
-                record {r.index} {r.id ? <span className="mono">({r.id})</span> : null}:{' '}
-                {r.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}
-              </li>
-            ))}
-            {plan.skipped.map((s) => (
-              <li key={s.path} className="muted">
-                <span className="mono">{s.path}</span> skipped: {s.reason}
-              </li>
-            ))}
-          </ul>
-        ) : null}
+    <Panel as="div" testId="import-files" title="Import files">
+      <p className="muted" style={{ marginTop: 0 }}>
+        UCS workspaces and exports, curator memory events (.json, .jsonl, Markdown with a “## Memory Events” block),
+        sessions as JSON/NDJSON of turns.
+      </p>
+      <div className="toolbar">
+        <label className="btn">
+          Choose files…
+          <input
+            type="file"
+            multiple
+            hidden
+            accept=".json,.jsonl,.ndjson,.md"
+            onChange={(e) => void onFiles(e.target.files)}
+            data-testid="import-input"
+          />
+        </label>
+        <label className="btn">
+          Choose a folder…
+          <input type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => void onFiles(e.target.files)} />
+        </label>
       </div>
-    </div>
+      {progress ? (
+        <div style={{ marginTop: 12 }}>
+          <div className="progress" aria-label="Import progress">
+            <div style={{ width: `${progress.total ? (100 * progress.sent) / progress.total : 100}%` }} />
+          </div>
+          <div className="muted" style={{ marginTop: 6 }} data-testid="import-summary">
+            {fmtInt(progress.sent)} / {fmtInt(progress.total)} records · {fmtInt(progress.accepted)} accepted ·{' '}
+            {fmtInt(progress.duplicates)} already stored · {fmtInt(progress.rejected.length)} rejected
+          </div>
+        </div>
+      ) : null}
+      {error ? (
+        <div className="error-box" style={{ marginTop: 8 }}>
+          {error}
+        </div>
+      ) : null}
+      {plan && (plan.errors.length || plan.skipped.length || progress?.rejected.length) ? (
+        <ul style={{ margin: '10px 0 0', paddingLeft: 18 }}>
+          {plan.errors.map((e) => (
+            <li key={e.path} style={{ color: 'var(--danger)' }}>
+              <span className="mono">{e.path}</span>: {e.message}
+            </li>
+          ))}
+          {progress?.rejected.slice(0, 20).map((r) => (
+            <li key={r.index} style={{ color: 'var(--danger)' }}>
+              record {r.index} {r.id ? <span className="mono">({r.id})</span> : null}:{' '}
+              {r.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}
+            </li>
+          ))}
+          {plan.skipped.map((s) => (
+            <li key={s.path} className="muted">
+              <span className="mono">{s.path}</span> skipped: {s.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Panel>
   );
 }

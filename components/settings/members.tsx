@@ -3,6 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { DataTable } from '@/components/ui/data-table';
+import { Panel } from '@/components/ui/panel';
 import { ErrorBox } from '@/components/ui/states';
 import { fmtDateTime } from '@/lib/format';
 
@@ -25,78 +27,75 @@ export function Members() {
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: () => void done() }));
   if (info.data?.auth.mode !== 'users') {
     return (
-      <section className="panel">
-        <div className="panel-head">Members</div>
-        <div className="panel-body muted">
-          Local single-user mode: no sign-in, loopback only. Start with <code>MNEMOSCOPE_AUTH=users</code> and{' '}
-          <code>MNEMOSCOPE_ADMIN_USER</code> / <code>MNEMOSCOPE_ADMIN_PASSWORD</code> to let people sign in with roles.
-        </div>
-      </section>
+      <Panel title="Members" bodyClassName="muted">
+        Local single-user mode: no sign-in, loopback only. Start with <code>MNEMOSCOPE_AUTH=users</code> and{' '}
+        <code>MNEMOSCOPE_ADMIN_USER</code> / <code>MNEMOSCOPE_ADMIN_PASSWORD</code> to let people sign in with roles.
+      </Panel>
     );
   }
   if (!isAdmin) return null;
   return (
-    <section className="panel" data-testid="members">
-      <div className="panel-head">Members</div>
-      <div className="panel-body">
-        <form
-          className="toolbar"
-          style={{ flexWrap: 'wrap', marginBottom: 10 }}
-          onSubmit={(e) => {
-            e.preventDefault();
-            set.mutate({ username: form.username, role: form.role, password: form.password || null });
-          }}
+    <Panel testId="members" title="Members">
+      <form
+        className="toolbar"
+        style={{ flexWrap: 'wrap', marginBottom: 10 }}
+        onSubmit={(e) => {
+          e.preventDefault();
+          set.mutate({ username: form.username, role: form.role, password: form.password || null });
+        }}
+      >
+        <input
+          className="input"
+          placeholder="username"
+          aria-label="Username"
+          value={form.username}
+          onChange={(e) => setForm({ ...form, username: e.target.value })}
+        />
+        <select
+          className="select"
+          aria-label="Role"
+          value={form.role}
+          onChange={(e) => setForm({ ...form, role: e.target.value as (typeof ROLES)[number] })}
         >
-          <input
-            className="input"
-            placeholder="username"
-            aria-label="Username"
-            value={form.username}
-            onChange={(e) => setForm({ ...form, username: e.target.value })}
-          />
-          <select
-            className="select"
-            aria-label="Role"
-            value={form.role}
-            onChange={(e) => setForm({ ...form, role: e.target.value as (typeof ROLES)[number] })}
-          >
-            {ROLES.map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-          <input
-            className="input"
-            type="password"
-            placeholder="password (new users, 12+)"
-            aria-label="Password for a new user"
-            value={form.password}
-            onChange={(e) => setForm({ ...form, password: e.target.value })}
-          />
-          <button className="btn btn-primary" type="submit" disabled={!form.username.trim() || set.isPending}>
-            Add or change role
-          </button>
-        </form>
-        {set.error ? <ErrorBox error={set.error} /> : null}
-        {remove.error ? <ErrorBox error={remove.error} /> : null}
-        <table className="data compact">
-          <tbody>
-            {(members.data ?? []).map((m) => (
-              <tr key={m.userId}>
-                <td>{m.username}</td>
-                <td>
-                  <span className="badge">{m.role}</span>
-                </td>
-                <td className="muted">since {fmtDateTime(m.since)}</td>
-                <td style={{ width: 1 }}>
-                  <button type="button" className="btn" onClick={() => remove.mutate({ username: m.username })}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+          {ROLES.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </select>
+        <input
+          className="input"
+          type="password"
+          placeholder="password (new users, 12+)"
+          aria-label="Password for a new user"
+          value={form.password}
+          onChange={(e) => setForm({ ...form, password: e.target.value })}
+        />
+        <button className="btn btn-primary" type="submit" disabled={!form.username.trim() || set.isPending}>
+          Add or change role
+        </button>
+      </form>
+      {set.error ? <ErrorBox error={set.error} /> : null}
+      {remove.error ? <ErrorBox error={remove.error} /> : null}
+      <DataTable
+        compact
+        headless
+        rows={members.data ?? []}
+        rowKey={(m) => m.userId}
+        columns={[
+          { id: 'username', header: 'Username', cell: (m) => m.username },
+          { id: 'role', header: 'Role', cell: (m) => <span className="badge">{m.role}</span> },
+          { id: 'since', header: 'Since', className: 'muted', cell: (m) => `since ${fmtDateTime(m.since)}` },
+          {
+            id: 'remove',
+            header: '',
+            width: 1,
+            cell: (m) => (
+              <button type="button" className="btn" onClick={() => remove.mutate({ username: m.username })}>
+                Remove
+              </button>
+            ),
+          },
+        ]}
+      />
+    </Panel>
   );
 }

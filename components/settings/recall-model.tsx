@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { MODELS } from '@/lib/recall/model';
 import { chooseModel, chosenModel } from '@/components/recall/client';
+import { Panel } from '@/components/ui/panel';
 import { RecallStatusBar } from '@/components/recall/status-bar';
 import { useRecallStarted } from '@/components/recall/use-recall';
 
@@ -11,37 +12,34 @@ export function RecallModel() {
   useRecallStarted();
   const [model, setModel] = useState(() => (typeof window === 'undefined' ? MODELS[0]!.id : chosenModel()));
   return (
-    <section className="panel">
-      <div className="panel-head">Recall model</div>
-      <div className="panel-body" style={{ display: 'grid', gap: 10 }}>
-        {MODELS.map((m) => (
-          <label key={m.id} style={{ display: 'flex', gap: 8, alignItems: 'baseline' }}>
-            <input
-              type="radio"
-              name="recall-model"
-              checked={model === m.id}
-              onChange={() => {
-                setModel(m.id);
-                chooseModel(m.id);
-              }}
-            />
-            <span>
-              <b>{m.label}</b>{' '}
-              <span className="muted">
-                · {m.dims}-d · ~{m.sizeMb} MB
-                {m.bundled
-                  ? ' · served by this app'
-                  : ' · downloaded once from huggingface.co, then cached by the browser'}
-              </span>
+    <Panel title="Recall model" bodyProps={{ style: { display: 'grid', gap: 10 } }}>
+      {MODELS.map((m) => (
+        <label key={m.id} style={{ display: 'flex', gap: 8, alignItems: 'baseline' }}>
+          <input
+            type="radio"
+            name="recall-model"
+            checked={model === m.id}
+            onChange={() => {
+              setModel(m.id);
+              chooseModel(m.id);
+            }}
+          />
+          <span>
+            <b>{m.label}</b>{' '}
+            <span className="muted">
+              · {m.dims}-d · ~{m.sizeMb} MB
+              {m.bundled
+                ? ' · served by this app'
+                : ' · downloaded once from huggingface.co, then cached by the browser'}
             </span>
-          </label>
-        ))}
-        <div className="muted" style={{ fontSize: 12 }}>
-          Either way the model runs in this browser and memory text is never sent anywhere. Switching re-embeds every
-          item once; vectors are cached per model.
-        </div>
-        <RecallStatusBar />
+          </span>
+        </label>
+      ))}
+      <div className="muted" style={{ fontSize: 12 }}>
+        Either way the model runs in this browser and memory text is never sent anywhere. Switching re-embeds every item
+        once; vectors are cached per model.
       </div>
-    </section>
+      <RecallStatusBar />
+    </Panel>
   );
 }

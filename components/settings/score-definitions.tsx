@@ -3,6 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { DataTable } from '@/components/ui/data-table';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { SCORE_KINDS, type ScoreKind } from '@/lib/annotations/contract';
 import { fmtInt } from '@/lib/format';
@@ -36,154 +38,147 @@ export function ScoreDefinitions() {
   );
   const remove = useMutation(trpc.annotations.removeScore.mutationOptions({ onSuccess: () => void invalidate() }));
   return (
-    <div className="panel" data-testid="score-definitions">
-      <div className="panel-head">Scores</div>
-      <div className="panel-body">
-        <p className="muted" style={{ marginTop: 0 }}>
-          What reviewers (key <kbd>n</kbd> in the replay and the inbox) and automated judges (
-          <code>POST /api/v1/annotations</code>) may score. A value sent under a defined name must fit it; a name
-          without a definition takes any value.
-        </p>
-        <form
-          className="toolbar"
-          style={{ flexWrap: 'wrap' }}
-          onSubmit={(e) => {
-            e.preventDefault();
-            define.mutate({
-              name: name.trim(),
-              kind,
-              ...(kind === 'numeric' ? { min: num(min), max: num(max) } : {}),
-              ...(kind === 'categorical'
-                ? {
-                    categories: categories
-                      .split(',')
-                      .map((c) => c.trim())
-                      .filter(Boolean),
-                  }
-                : {}),
-              ...(description.trim() ? { description: description.trim() } : {}),
-            });
-          }}
+    <Panel as="div" testId="score-definitions" title="Scores">
+      <p className="muted" style={{ marginTop: 0 }}>
+        What reviewers (key <kbd>n</kbd> in the replay and the inbox) and automated judges (
+        <code>POST /api/v1/annotations</code>) may score. A value sent under a defined name must fit it; a name without
+        a definition takes any value.
+      </p>
+      <form
+        className="toolbar"
+        style={{ flexWrap: 'wrap' }}
+        onSubmit={(e) => {
+          e.preventDefault();
+          define.mutate({
+            name: name.trim(),
+            kind,
+            ...(kind === 'numeric' ? { min: num(min), max: num(max) } : {}),
+            ...(kind === 'categorical'
+              ? {
+                  categories: categories
+                    .split(',')
+                    .map((c) => c.trim())
+                    .filter(Boolean),
+                }
+              : {}),
+            ...(description.trim() ? { description: description.trim() } : {}),
+          });
+        }}
+      >
+        <input
+          className="input"
+          placeholder="name, e.g. faithfulness"
+          aria-label="Score name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          style={{ width: 200 }}
+        />
+        <select
+          className="select"
+          aria-label="Score kind"
+          value={kind}
+          onChange={(e) => setKind(e.target.value as ScoreKind)}
         >
-          <input
-            className="input"
-            placeholder="name, e.g. faithfulness"
-            aria-label="Score name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            style={{ width: 200 }}
-          />
-          <select
-            className="select"
-            aria-label="Score kind"
-            value={kind}
-            onChange={(e) => setKind(e.target.value as ScoreKind)}
-          >
-            {SCORE_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
-          </select>
-          {kind === 'numeric' ? (
-            <>
-              <input
-                className="input"
-                type="number"
-                step="any"
-                aria-label="Lowest value"
-                placeholder="min"
-                value={min}
-                onChange={(e) => setMin(e.target.value)}
-                style={{ width: 80 }}
-              />
-              <input
-                className="input"
-                type="number"
-                step="any"
-                aria-label="Highest value"
-                placeholder="max"
-                value={max}
-                onChange={(e) => setMax(e.target.value)}
-                style={{ width: 80 }}
-              />
-            </>
-          ) : kind === 'categorical' ? (
+          {SCORE_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
+        </select>
+        {kind === 'numeric' ? (
+          <>
             <input
               className="input"
-              placeholder="categories, comma-separated: right, wrong, unsure"
-              aria-label="Categories"
-              value={categories}
-              onChange={(e) => setCategories(e.target.value)}
-              style={{ width: 320 }}
+              type="number"
+              step="any"
+              aria-label="Lowest value"
+              placeholder="min"
+              value={min}
+              onChange={(e) => setMin(e.target.value)}
+              style={{ width: 80 }}
             />
-          ) : null}
+            <input
+              className="input"
+              type="number"
+              step="any"
+              aria-label="Highest value"
+              placeholder="max"
+              value={max}
+              onChange={(e) => setMax(e.target.value)}
+              style={{ width: 80 }}
+            />
+          </>
+        ) : kind === 'categorical' ? (
           <input
             className="input"
-            placeholder="what it measures (optional)"
-            aria-label="Score description"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            style={{ width: 260 }}
+            placeholder="categories, comma-separated: right, wrong, unsure"
+            aria-label="Categories"
+            value={categories}
+            onChange={(e) => setCategories(e.target.value)}
+            style={{ width: 320 }}
           />
-          <button type="submit" className="btn btn-primary" disabled={!name.trim() || define.isPending}>
-            Define score
-          </button>
-        </form>
-        {define.error ? <ErrorBox error={define.error} /> : null}
-        {remove.error ? <ErrorBox error={remove.error} /> : null}
-        {defs.error ? (
-          <ErrorBox error={defs.error} />
-        ) : defs.data && !defs.data.length ? (
-          <EmptyState title="No scores defined">
-            Comments need none; define a score to rate turns, terms, artifacts, proposals and entries.
-          </EmptyState>
-        ) : (
-          <table className="data compact" style={{ marginTop: 10 }}>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Kind</th>
-                <th>Values</th>
-                <th>Description</th>
-                <th className="num">Used</th>
-                <th>Defined by</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {defs.data?.map((d) => (
-                <tr key={d.name} data-score-definition={d.name}>
-                  <td className="mono">{d.name}</td>
-                  <td>{d.kind}</td>
-                  <td>
-                    {d.kind === 'numeric'
-                      ? `${d.min ?? '−∞'} … ${d.max ?? '∞'}`
-                      : d.kind === 'boolean'
-                        ? 'yes / no'
-                        : d.categories.join(' · ')}
-                  </td>
-                  <td className="muted">{d.description ?? ''}</td>
-                  <td className="num">{fmtInt(d.uses)}</td>
-                  <td className="faint">{d.createdBy}</td>
-                  <td>
-                    {d.uses ? null : (
-                      <button
-                        type="button"
-                        className="link-btn"
-                        aria-label={`Remove score ${d.name}`}
-                        onClick={() => remove.mutate({ name: d.name })}
-                      >
-                        remove
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </div>
-    </div>
+        ) : null}
+        <input
+          className="input"
+          placeholder="what it measures (optional)"
+          aria-label="Score description"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          style={{ width: 260 }}
+        />
+        <button type="submit" className="btn btn-primary" disabled={!name.trim() || define.isPending}>
+          Define score
+        </button>
+      </form>
+      {define.error ? <ErrorBox error={define.error} /> : null}
+      {remove.error ? <ErrorBox error={remove.error} /> : null}
+      {defs.error ? (
+        <ErrorBox error={defs.error} />
+      ) : defs.data && !defs.data.length ? (
+        <EmptyState title="No scores defined">
+          Comments need none; define a score to rate turns, terms, artifacts, proposals and entries.
+        </EmptyState>
+      ) : (
+        <DataTable
+          compact
+          style={{ marginTop: 10 }}
+          rows={defs.data ?? []}
+          rowKey={(d) => d.name}
+          rowProps={(d) => ({ 'data-score-definition': d.name })}
+          columns={[
+            { id: 'name', header: 'Name', className: 'mono', cell: (d) => d.name },
+            { id: 'kind', header: 'Kind', cell: (d) => d.kind },
+            {
+              id: 'values',
+              header: 'Values',
+              cell: (d) =>
+                d.kind === 'numeric'
+                  ? `${d.min ?? '−∞'} … ${d.max ?? '∞'}`
+                  : d.kind === 'boolean'
+                    ? 'yes / no'
+                    : d.categories.join(' · '),
+            },
+            { id: 'description', header: 'Description', className: 'muted', cell: (d) => d.description ?? '' },
+            { id: 'uses', header: 'Used', num: true, cell: (d) => fmtInt(d.uses) },
+            { id: 'by', header: 'Defined by', className: 'faint', cell: (d) => d.createdBy },
+            {
+              id: 'remove',
+              header: '',
+              cell: (d) =>
+                d.uses ? null : (
+                  <button
+                    type="button"
+                    className="link-btn"
+                    aria-label={`Remove score ${d.name}`}
+                    onClick={() => remove.mutate({ name: d.name })}
+                  >
+                    remove
+                  </button>
+                ),
+            },
+          ]}
+        />
+      )}
+    </Panel>
   );
 }

@@ -3,6 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { DataTable } from '@/components/ui/data-table';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from '@/lib/webhooks/contract';
 import { fmtAgo, fmtDateTime, fmtDuration, fmtInt } from '@/lib/format';
@@ -47,8 +49,7 @@ export function Webhooks() {
   const again = useMutation(trpc.webhooks.redeliver.mutationOptions({ onSuccess: () => void invalidate() }));
   const error = create.error ?? setEnabled.error ?? remove.error ?? again.error ?? hooks.error ?? deliveries.error;
   return (
-    <div className="panel" data-testid="webhooks">
-      <div className="panel-head">Webhooks</div>
+    <Panel as="div" testId="webhooks" title="Webhooks" body={false}>
       <div className="panel-body">
         <p className="muted" style={{ marginTop: 0 }}>
           Other systems hear of decisions: each call is a JSON <code>POST</code> signed in{' '}
@@ -106,48 +107,56 @@ export function Webhooks() {
           Add a URL above to be told when a reviewer approves or rejects a memory an agent proposed.
         </EmptyState>
       ) : (
-        <table className="data compact">
-          <thead>
-            <tr>
-              <th>URL</th>
-              <th>Events</th>
-              <th className="num">Delivered</th>
-              <th className="num">Waiting</th>
-              <th className="num">Failed</th>
-              <th>Secret</th>
-              <th>Status</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {(hooks.data ?? []).map((w) => (
-              <tr key={w.id}>
-                <td className="mono" style={{ overflowWrap: 'anywhere' }}>
-                  {w.url}
-                </td>
-                <td>
-                  {w.events.map((e) => (
-                    <span key={e} className="badge" style={{ marginRight: 4 }}>
-                      {e}
-                    </span>
-                  ))}
-                </td>
-                <td className="num">{fmtInt(w.delivered)}</td>
-                <td className="num">{fmtInt(w.pending)}</td>
-                <td className="num">{fmtInt(w.failed)}</td>
-                <td>
-                  {shownSecret === w.id && secret.data ? (
-                    <code className="secret-once" data-testid="webhook-secret">
-                      {secret.data}
-                    </code>
-                  ) : (
-                    <button className="btn" type="button" onClick={() => setShownSecret(w.id)}>
-                      Show
-                    </button>
-                  )}
-                </td>
-                <td>{w.enabled ? <span className="badge ok">on</span> : <span className="badge">off</span>}</td>
-                <td className="right nowrap">
+        <DataTable
+          compact
+          rows={hooks.data ?? []}
+          rowKey={(w) => w.id}
+          columns={[
+            {
+              id: 'url',
+              header: 'URL',
+              className: 'mono',
+              cellProps: () => ({ style: { overflowWrap: 'anywhere' } }),
+              cell: (w) => w.url,
+            },
+            {
+              id: 'events',
+              header: 'Events',
+              cell: (w) =>
+                w.events.map((e) => (
+                  <span key={e} className="badge" style={{ marginRight: 4 }}>
+                    {e}
+                  </span>
+                )),
+            },
+            { id: 'delivered', header: 'Delivered', num: true, cell: (w) => fmtInt(w.delivered) },
+            { id: 'pending', header: 'Waiting', num: true, cell: (w) => fmtInt(w.pending) },
+            { id: 'failed', header: 'Failed', num: true, cell: (w) => fmtInt(w.failed) },
+            {
+              id: 'secret',
+              header: 'Secret',
+              cell: (w) =>
+                shownSecret === w.id && secret.data ? (
+                  <code className="secret-once" data-testid="webhook-secret">
+                    {secret.data}
+                  </code>
+                ) : (
+                  <button className="btn" type="button" onClick={() => setShownSecret(w.id)}>
+                    Show
+                  </button>
+                ),
+            },
+            {
+              id: 'status',
+              header: 'Status',
+              cell: (w) => (w.enabled ? <span className="badge ok">on</span> : <span className="badge">off</span>),
+            },
+            {
+              id: 'actions',
+              header: '',
+              className: 'right nowrap',
+              cell: (w) => (
+                <>
                   <button
                     className="btn"
                     type="button"
@@ -166,65 +175,83 @@ export function Webhooks() {
                   >
                     Remove
                   </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       {deliveries.data?.length ? (
         <>
           <div className="panel-head" style={{ borderTop: '1px solid var(--border)' }}>
             Deliveries <span className="muted">(latest {deliveries.data.length})</span>
           </div>
-          <table className="data compact" data-testid="webhook-deliveries">
-            <thead>
-              <tr>
-                <th>Queued</th>
-                <th>Event and URL</th>
-                <th>Status</th>
-                <th className="num">Tries</th>
-                <th>Last answer</th>
-                <th>Next try</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.map((d) => (
-                <tr key={d.id}>
-                  <td className="nowrap" title={fmtDateTime(d.createdAt)}>
-                    {fmtAgo(d.createdAt)}
-                  </td>
-                  <td className="ellipsis" style={{ maxWidth: 240 }} title={d.url}>
+          <DataTable
+            compact
+            testId="webhook-deliveries"
+            rows={deliveries.data}
+            rowKey={(d) => d.id}
+            columns={[
+              {
+                id: 'queued',
+                header: 'Queued',
+                className: 'nowrap',
+                title: (d) => fmtDateTime(d.createdAt),
+                cell: (d) => fmtAgo(d.createdAt),
+              },
+              {
+                id: 'event',
+                header: 'Event and URL',
+                className: 'ellipsis',
+                title: (d) => d.url,
+                cellProps: () => ({ style: { maxWidth: 240 } }),
+                cell: (d) => (
+                  <>
                     <code>{d.event}</code>
                     <div className="faint mono ellipsis">{d.url}</div>
-                  </td>
-                  <td>
-                    <span className={`badge ${STATUS_BADGE[d.status]}`}>{d.status}</span>
-                  </td>
-                  <td className="num">{d.attempts}</td>
-                  <td className="ellipsis" style={{ maxWidth: 260 }} title={d.lastError ?? undefined}>
-                    {d.lastStatus && !d.lastError ? `HTTP ${d.lastStatus}` : (d.lastError ?? '—')}
-                  </td>
-                  <td className="nowrap" title={d.status === 'pending' ? fmtDateTime(d.nextAttemptAt) : undefined}>
-                    {d.status === 'pending' ? nextTry(d.nextAttemptAt) : '—'}
-                  </td>
-                  <td className="right">
-                    <button
-                      className="btn"
-                      type="button"
-                      disabled={again.isPending}
-                      onClick={() => again.mutate({ id: d.id })}
-                    >
-                      Send again
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              {
+                id: 'status',
+                header: 'Status',
+                cell: (d) => <span className={`badge ${STATUS_BADGE[d.status]}`}>{d.status}</span>,
+              },
+              { id: 'attempts', header: 'Tries', num: true, cell: (d) => d.attempts },
+              {
+                id: 'answer',
+                header: 'Last answer',
+                className: 'ellipsis',
+                title: (d) => d.lastError ?? undefined,
+                cellProps: () => ({ style: { maxWidth: 260 } }),
+                cell: (d) => (d.lastStatus && !d.lastError ? `HTTP ${d.lastStatus}` : (d.lastError ?? '—')),
+              },
+              {
+                id: 'next',
+                header: 'Next try',
+                className: 'nowrap',
+                title: (d) => (d.status === 'pending' ? fmtDateTime(d.nextAttemptAt) : undefined),
+                cell: (d) => (d.status === 'pending' ? nextTry(d.nextAttemptAt) : '—'),
+              },
+              {
+                id: 'again',
+                header: '',
+                className: 'right',
+                cell: (d) => (
+                  <button
+                    className="btn"
+                    type="button"
+                    disabled={again.isPending}
+                    onClick={() => again.mutate({ id: d.id })}
+                  >
+                    Send again
+                  </button>
+                ),
+              },
+            ]}
+          />
         </>
       ) : null}
-    </div>
+    </Panel>
   );
 }

@@ -2,7 +2,9 @@
 
 import type { EdgeParams } from '@/lib/ucs/routing';
 import { useEffect } from 'react';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { useFocus } from '@/components/ui/use-focus';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { useSubstrate } from './store';
@@ -42,68 +44,83 @@ export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[];
   }, [focus, artifacts, edges, select]);
   const unannotated = artifacts.filter((a) => !a.annotation).length;
   return (
-    <div className="panel" data-testid="artifacts">
-      <div className="panel-head">
-        <span>Artifacts</span>
+    <Panel
+      as="div"
+      testId="artifacts"
+      body={false}
+      title="Artifacts"
+      actions={
         <span className="muted">
           {artifacts.length} · {unannotated} unannotated
         </span>
-      </div>
-      <table className="data compact">
-        <tbody>
-          {artifacts.map((a) => {
-            const t = artifactTarget(a, edges);
-            const on = artifactId === a.id;
-            return (
-              <tr
-                key={a.id}
-                className={`clickable ${on ? 'row-on' : ''}`}
-                onClick={() =>
-                  select(on ? {} : { artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null })
-                }
-                data-artifact={a.id}
-                data-focus-id={a.id}
-              >
-                <td style={{ width: 1 }}>
-                  <span className={`badge ${a.kind === 'wormhole' ? 'warn' : a.kind === 'attractor' ? 'accent' : ''}`}>
-                    {a.kind}
-                  </span>
-                  {!KNOWN.has(a.kind) ? <div className="faint">unknown kind</div> : null}
-                </td>
-                <td>
-                  <div className="mono">{t.label}</div>
-                  <div className="cell-sub">
-                    {a.id} · score {a.score?.toFixed(3) ?? '—'} · since t {a.createdT ?? '—'}
-                    {typeof a.payload.hits === 'number'
-                      ? ` · ${a.payload.hits} hits, mean net ${Number(a.payload.mean_net).toFixed(3)}`
-                      : ''}
-                    {typeof a.payload.visits === 'number'
-                      ? ` · ${a.payload.visits} visits (${(100 * Number(a.payload.frequency)).toFixed(1)}%)`
-                      : ''}
+      }
+    >
+      <DataTable
+        compact
+        headless
+        rows={artifacts}
+        rowKey={(a) => a.id}
+        rowProps={(a) => {
+          const on = artifactId === a.id;
+          const t = artifactTarget(a, edges);
+          return {
+            className: `clickable ${on ? 'row-on' : ''}`,
+            onClick: () => select(on ? {} : { artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null }),
+            'data-artifact': a.id,
+            'data-focus-id': a.id,
+          };
+        }}
+        columns={[
+          {
+            id: 'kind',
+            header: 'Kind',
+            width: 1,
+            cell: (a) => (
+              <>
+                <span className={`badge ${a.kind === 'wormhole' ? 'warn' : a.kind === 'attractor' ? 'accent' : ''}`}>
+                  {a.kind}
+                </span>
+                {!KNOWN.has(a.kind) ? <div className="faint">unknown kind</div> : null}
+              </>
+            ),
+          },
+          {
+            id: 'artifact',
+            header: 'Artifact',
+            cell: (a) => (
+              <>
+                <div className="mono">{artifactTarget(a, edges).label}</div>
+                <div className="cell-sub">
+                  {a.id} · score {a.score?.toFixed(3) ?? '—'} · since t {a.createdT ?? '—'}
+                  {typeof a.payload.hits === 'number'
+                    ? ` · ${a.payload.hits} hits, mean net ${Number(a.payload.mean_net).toFixed(3)}`
+                    : ''}
+                  {typeof a.payload.visits === 'number'
+                    ? ` · ${a.payload.visits} visits (${(100 * Number(a.payload.frequency)).toFixed(1)}%)`
+                    : ''}
+                </div>
+                {a.annotation ? (
+                  <div className="annotation">
+                    <MemoryText text={String(a.annotation.text ?? '')} />
+                    {a.annotation.failure_condition ? (
+                      <div className="faint">
+                        fails when: <MemoryText text={String(a.annotation.failure_condition)} />
+                      </div>
+                    ) : null}
+                    {a.annotation.generalized_pattern ? (
+                      <div className="faint">
+                        pattern: <MemoryText text={String(a.annotation.generalized_pattern)} />
+                      </div>
+                    ) : null}
                   </div>
-                  {a.annotation ? (
-                    <div className="annotation">
-                      <MemoryText text={String(a.annotation.text ?? '')} />
-                      {a.annotation.failure_condition ? (
-                        <div className="faint">
-                          fails when: <MemoryText text={String(a.annotation.failure_condition)} />
-                        </div>
-                      ) : null}
-                      {a.annotation.generalized_pattern ? (
-                        <div className="faint">
-                          pattern: <MemoryText text={String(a.annotation.generalized_pattern)} />
-                        </div>
-                      ) : null}
-                    </div>
-                  ) : (
-                    <span className="badge danger">unannotated</span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+                ) : (
+                  <span className="badge danger">unannotated</span>
+                )}
+              </>
+            ),
+          },
+        ]}
+      />
+    </Panel>
   );
 }

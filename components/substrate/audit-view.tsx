@@ -4,6 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
+import { DataTable } from '@/components/ui/data-table';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 import { AUDIT_RULES, type DisagreementKind } from '@/lib/ucs/audit';
@@ -60,10 +62,10 @@ export function AuditView({ agent }: { agent: string }) {
       <SubstrateTabs agent={agent} />
       {q.error ? <ErrorBox error={q.error} /> : null}
       {q.isPending ? (
-        <div className="panel panel-body" aria-busy="true">
+        <Panel as="div" padded busy>
           <div className="skeleton" style={{ height: 22, width: '45%' }} />
           <div className="skeleton" style={{ height: 120, marginTop: 12 }} />
-        </div>
+        </Panel>
       ) : null}
       {a ? (
         <>
@@ -78,65 +80,75 @@ export function AuditView({ agent }: { agent: string }) {
           </div>
           <Replayed audit={a} />
           {a.disagreementCount ? (
-            <div className="panel" style={{ marginTop: 14 }} data-testid="disagreements">
-              <div className="panel-head">
-                <h2 className="panel-title">Disagreements</h2>
-                <div className="seg" role="group" aria-label="Show disagreements of one kind">
-                  <button type="button" aria-pressed={kind === null} onClick={() => setKind(null)}>
-                    all {fmtInt(a.disagreementCount)}
-                  </button>
-                  {(Object.entries(a.byKind) as [DisagreementKind, number][]).map(([k, n]) => (
-                    <button key={k} type="button" aria-pressed={kind === k} onClick={() => setKind(k)}>
-                      {KIND_LABEL[k]} {fmtInt(n)}
+            <Panel
+              as="div"
+              style={{ marginTop: 14 }}
+              testId="disagreements"
+              body={false}
+              title={
+                <>
+                  <h2 className="panel-title">Disagreements</h2>
+                  <div className="seg" role="group" aria-label="Show disagreements of one kind">
+                    <button type="button" aria-pressed={kind === null} onClick={() => setKind(null)}>
+                      all {fmtInt(a.disagreementCount)}
                     </button>
-                  ))}
-                </div>
-              </div>
-              <table className="data compact">
-                <thead>
-                  <tr>
-                    <th>Kind</th>
-                    <th>Where</th>
-                    <th className="num">t</th>
-                    <th>What</th>
-                    <th className="num">Stored</th>
-                    <th className="num">Expected</th>
-                    <th>Rule</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((d, k) => (
-                    <tr key={k} data-kind={d.kind}>
-                      <td className="nowrap">
-                        <span className="badge danger">{KIND_LABEL[d.kind]}</span>
-                      </td>
-                      <td className="mono cell-sub">{d.at}</td>
-                      <td className="num mono">{d.t}</td>
-                      <td className="mono">{d.subject}</td>
-                      <td className="num mono clip-cell">{valueText(d.stored)}</td>
-                      <td className="num mono clip-cell">{valueText(d.expected)}</td>
-                      <td className="cell-sub">{d.rule}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                    {(Object.entries(a.byKind) as [DisagreementKind, number][]).map(([k, n]) => (
+                      <button key={k} type="button" aria-pressed={kind === k} onClick={() => setKind(k)}>
+                        {KIND_LABEL[k]} {fmtInt(n)}
+                      </button>
+                    ))}
+                  </div>
+                </>
+              }
+            >
+              <DataTable
+                compact
+                rows={shown}
+                rowKey={(_, k) => k}
+                rowProps={(d) => ({ 'data-kind': d.kind })}
+                columns={[
+                  {
+                    id: 'kind',
+                    header: 'Kind',
+                    className: 'nowrap',
+                    cell: (d) => <span className="badge danger">{KIND_LABEL[d.kind]}</span>,
+                  },
+                  { id: 'at', header: 'Where', className: 'mono cell-sub', cell: (d) => d.at },
+                  { id: 't', header: 't', num: true, className: 'mono', cell: (d) => d.t },
+                  { id: 'subject', header: 'What', className: 'mono', cell: (d) => d.subject },
+                  {
+                    id: 'stored',
+                    header: 'Stored',
+                    num: true,
+                    className: 'mono clip-cell',
+                    cell: (d) => valueText(d.stored),
+                  },
+                  {
+                    id: 'expected',
+                    header: 'Expected',
+                    num: true,
+                    className: 'mono clip-cell',
+                    cell: (d) => valueText(d.expected),
+                  },
+                  { id: 'rule', header: 'Rule', className: 'cell-sub', cell: (d) => d.rule },
+                ]}
+              />
               {a.disagreementCount > a.disagreements.length ? (
                 <div className="table-foot faint">
                   The first {fmtInt(a.disagreements.length)} of {fmtInt(a.disagreementCount)} shown (counts by kind
                   above are of all).
                 </div>
               ) : null}
-            </div>
+            </Panel>
           ) : null}
           <DifferentiationPanel audit={a} />
-          <div className="panel" style={{ marginTop: 14 }}>
-            <h2 className="panel-head panel-title">Rules checked</h2>
+          <Panel as="div" style={{ marginTop: 14 }} heading title="Rules checked" body={false}>
             <ul className="rules-list">
               {Object.entries(AUDIT_RULES).map(([k, r]) => (
                 <li key={k}>{r}</li>
               ))}
             </ul>
-          </div>
+          </Panel>
           <p className="faint">Computed {fmtDateTime(a.computedAt)}; recomputed when the stored data change.</p>
         </>
       ) : null}
@@ -148,7 +160,7 @@ export function AuditView({ agent }: { agent: string }) {
 function Replayed({ audit: a }: { audit: Audit }) {
   const nothing = a.replayed === 0;
   return (
-    <div className="panel panel-body" data-testid="audit-replayed">
+    <Panel as="div" padded testId="audit-replayed">
       <div className="stats">
         <div className="stat">
           <div className="label">Replayed from</div>
@@ -191,7 +203,7 @@ function Replayed({ audit: a }: { audit: Audit }) {
           checked.
         </p>
       ) : null}
-    </div>
+    </Panel>
   );
 }
 
@@ -211,16 +223,16 @@ function DifferentiationFigures({ d, title, testid }: { d: Differentiation; titl
         </b>{' '}
         contexts
       </p>
-      <table className="data compact">
-        <tbody>
-          {d.top1.map((x, k) => (
-            <tr key={k}>
-              <td className="cell-sub">{x.context}</td>
-              <td className="mono">{x.to ?? '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        compact
+        headless
+        rows={d.top1}
+        rowKey={(_, k) => k}
+        columns={[
+          { id: 'context', header: 'Context', className: 'cell-sub', cell: (x) => x.context },
+          { id: 'to', header: 'Top 1', className: 'mono', cell: (x) => x.to ?? '—' },
+        ]}
+      />
     </div>
   );
 }
@@ -228,41 +240,45 @@ function DifferentiationFigures({ d, title, testid }: { d: Differentiation; titl
 /** The paper's advisory differentiation, of what the bridge advised and of the same contexts consulted now. */
 function DifferentiationPanel({ audit: a }: { audit: Audit }) {
   return (
-    <div className="panel" style={{ marginTop: 14 }} data-testid="differentiation">
-      <div className="panel-head">
-        <h2 className="panel-title">Advisory differentiation</h2>
-        <span className="faint head-note">
-          UCS paper §5.3–5.4, Table 2; experiments/option_b_test.py: ≥ 3 distinct top-1 works, 2 partial
-        </span>
-      </div>
-      <div className="panel-body">
-        {a.differentiation || a.current ? (
-          <div className="grid-2">
-            {a.differentiation ? (
-              <DifferentiationFigures
-                d={a.differentiation}
-                title="The stored consult outputs, as the bridge gave them (their top 6)"
-                testid="differentiation-stored"
-              />
-            ) : null}
-            {a.current ? (
-              <DifferentiationFigures
-                d={a.current}
-                title={`The same contexts consulted now on t ${a.current.t} (every candidate)`}
-                testid="differentiation-current"
-              />
-            ) : null}
-          </div>
-        ) : (
-          <EmptyState title="No consult outputs stored">
-            The metric compares the advisories of several contexts: import the workspace’s consult_samples.json.
-          </EmptyState>
-        )}
-        <p className="faint" style={{ marginBottom: 0 }}>
-          Advisory variance: the mean over pairs of contexts of 1 − the cosine similarity of their score vectors (by
-          destination). The paper reports 0.031 and 3 distinct top-1 of 5 contexts with the separated context field.
-        </p>
-      </div>
-    </div>
+    <Panel
+      as="div"
+      style={{ marginTop: 14 }}
+      testId="differentiation"
+      title={
+        <>
+          <h2 className="panel-title">Advisory differentiation</h2>
+          <span className="faint head-note">
+            UCS paper §5.3–5.4, Table 2; experiments/option_b_test.py: ≥ 3 distinct top-1 works, 2 partial
+          </span>
+        </>
+      }
+    >
+      {a.differentiation || a.current ? (
+        <div className="grid-2">
+          {a.differentiation ? (
+            <DifferentiationFigures
+              d={a.differentiation}
+              title="The stored consult outputs, as the bridge gave them (their top 6)"
+              testid="differentiation-stored"
+            />
+          ) : null}
+          {a.current ? (
+            <DifferentiationFigures
+              d={a.current}
+              title={`The same contexts consulted now on t ${a.current.t} (every candidate)`}
+              testid="differentiation-current"
+            />
+          ) : null}
+        </div>
+      ) : (
+        <EmptyState title="No consult outputs stored">
+          The metric compares the advisories of several contexts: import the workspace’s consult_samples.json.
+        </EmptyState>
+      )}
+      <p className="faint" style={{ marginBottom: 0 }}>
+        Advisory variance: the mean over pairs of contexts of 1 − the cosine similarity of their score vectors (by
+        destination). The paper reports 0.031 and 3 distinct top-1 of 5 contexts with the separated context field.
+      </p>
+    </Panel>
   );
 }

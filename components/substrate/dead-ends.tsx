@@ -4,9 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { useFocus } from '@/components/ui/use-focus';
-import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
+import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { highlight, referenceReopen, wouldReopen } from '@/lib/ucs/reopen';
 import { REFERENCE_RULES } from '@/lib/ucs/reference';
 import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
@@ -83,7 +85,7 @@ export function DeadEnds({ agent }: { agent: string }) {
         />
       </div>
       <SubstrateTabs agent={agent} />
-      <div className="panel panel-body" style={{ marginBottom: 14 }}>
+      <Panel as="div" padded style={{ marginBottom: 14 }}>
         <label className="label-sm" htmlFor="situation">
           Would this reopen? Describe a situation: the bridge’s own verdict below, and Mnemoscope’s ranked relevance
           (its reopen conditions met first, matched words marked) in the list.
@@ -106,76 +108,78 @@ export function DeadEnds({ agent }: { agent: string }) {
             {related ? ` · ${related} related by a capability or keyword only` : ''}
           </div>
         ) : null}
-      </div>
+      </Panel>
       {sit.trim() ? <ReferenceVerdict situation={sit} index={index.data} /> : null}
       {q.error ? <ErrorBox error={q.error} /> : null}
       {index.error ? <ErrorBox error={index.error} /> : null}
-      <div className="panel">
-        <h2 className="panel-head panel-title">
+      <Panel
+        as="div"
+        heading
+        body={false}
+        title={
           <span>
             Mnemoscope’s ranked relevance <span className="faint">(not the bridge’s)</span>
           </span>
-        </h2>
-        <table className="data" data-testid="dead-ends">
-          <thead>
-            <tr>
-              <th>Topic</th>
-              <th>Why closed</th>
-              <th>Reopen when</th>
-              <th>Capabilities</th>
-              <th className="num">Date</th>
-            </tr>
-          </thead>
-          {q.isPending ? (
-            <SkeletonRows cols={5} />
-          ) : (
-            <tbody>
-              {rows.map((d) => {
+        }
+      >
+        <DataTable
+          testId="dead-ends"
+          loading={q.isPending}
+          rows={rows}
+          rowKey={(d) => d.id}
+          rowProps={(d) => ({
+            'data-dead-end': d.id,
+            'data-focus-id': d.id,
+            className:
+              [matches.has(d.id) ? 'row-hit' : '', focus === d.id ? 'focus-target' : ''].join(' ').trim() || undefined,
+          })}
+          columns={[
+            {
+              id: 'topic',
+              header: 'Topic',
+              cell: (d) => {
                 const m = matches.get(d.id);
                 return (
-                  <tr
-                    key={d.id}
-                    data-dead-end={d.id}
-                    data-focus-id={d.id}
-                    className={[m ? 'row-hit' : '', focus === d.id ? 'focus-target' : ''].join(' ').trim() || undefined}
-                  >
-                    <td>
-                      <div className="cell-title">{d.topic}</div>
-                      {d.occurrences > 1 ? <span className="badge">recorded {d.occurrences}×</span> : null}
-                      {m?.kind === 'reopen' ? (
-                        <span className="badge warn" data-testid="reopen-match">
-                          could reopen · {Math.round(m.coverage * 100)}% of its conditions
-                        </span>
-                      ) : m ? (
-                        <span className="badge" data-testid="reopen-match">
-                          related · names its {m.via.join(', ')}
-                        </span>
-                      ) : null}
-                    </td>
-                    <td>
-                      <MemoryText text={d.whyClosed ?? '—'} />
-                    </td>
-                    <td data-testid="reopen-conditions">
-                      <Marked text={d.reopenConditions ?? '—'} marks={m?.matched ?? []} />
-                    </td>
-                    <td>
-                      {d.capabilities.map((c) => (
-                        <span key={c} className={m?.matched.includes(c.toLowerCase()) ? 'chip hit' : 'chip'}>
-                          {c}
-                        </span>
-                      ))}
-                    </td>
-                    <td className="num nowrap">{d.date ?? '—'}</td>
-                  </tr>
+                  <>
+                    <div className="cell-title">{d.topic}</div>
+                    {d.occurrences > 1 ? <span className="badge">recorded {d.occurrences}×</span> : null}
+                    {m?.kind === 'reopen' ? (
+                      <span className="badge warn" data-testid="reopen-match">
+                        could reopen · {Math.round(m.coverage * 100)}% of its conditions
+                      </span>
+                    ) : m ? (
+                      <span className="badge" data-testid="reopen-match">
+                        related · names its {m.via.join(', ')}
+                      </span>
+                    ) : null}
+                  </>
                 );
-              })}
-            </tbody>
-          )}
-        </table>
+              },
+            },
+            { id: 'why', header: 'Why closed', cell: (d) => <MemoryText text={d.whyClosed ?? '—'} /> },
+            {
+              id: 'reopen',
+              header: 'Reopen when',
+              cellProps: () => ({ 'data-testid': 'reopen-conditions' }),
+              cell: (d) => <Marked text={d.reopenConditions ?? '—'} marks={matches.get(d.id)?.matched ?? []} />,
+            },
+            {
+              id: 'capabilities',
+              header: 'Capabilities',
+              cell: (d) =>
+                d.capabilities.map((c) => (
+                  <span key={c} className={matches.get(d.id)?.matched.includes(c.toLowerCase()) ? 'chip hit' : 'chip'}>
+                    {c}
+                  </span>
+                )),
+            },
+            { id: 'date', header: 'Date', num: true, className: 'nowrap', cell: (d) => d.date ?? '—' },
+          ]}
+        />
         {q.data && !rows.length ? (
           <EmptyState title={all.length ? 'No dead end matches the search' : 'No dead ends recorded for this agent'} />
         ) : null}
-      </div>
+      </Panel>
     </>
   );
 }
@@ -201,96 +205,104 @@ function ReferenceVerdict({ situation, index }: { situation: string; index: Inde
         : null,
     [situation, index, now],
   );
-  if (!index || !v) return <div className="panel panel-body skeleton" style={{ height: 120, marginBottom: 14 }} />;
+  if (!index || !v) return <Panel as="div" padded className="skeleton" style={{ height: 120, marginBottom: 14 }} />;
   const penalties = Object.entries(v.routingPenalty).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const reopened = v.returned.filter((m) => m.reopenTriggered).length;
   return (
-    <div className="panel" style={{ marginBottom: 14 }} data-testid="reference-verdict">
-      <h2 className="panel-head panel-title">
-        <span>The reference bridge’s verdict</span>
-        <span className="faint head-note">
+    <Panel
+      as="div"
+      style={{ marginBottom: 14 }}
+      testId="reference-verdict"
+      heading
+      title="The reference bridge’s verdict"
+      note={
+        <>
           {index.from === 'index' ? 'dead ends in the stored index’s order' : 'no index stored: the dead-end rows'} ·
           ages at {fmtDateTime(new Date(now))}
+        </>
+      }
+    >
+      <p style={{ marginTop: 0 }} data-testid="verdict-summary">
+        {v.matches.length
+          ? `Consult would return ${v.returned.length} of ${v.matches.length} matching dead ends` +
+            (reopened ? `, ${reopened} flagged as reopened` : ', none flagged as reopened') +
+            '.'
+          : 'Consult would return no dead end for this.'}{' '}
+        <span className="muted">
+          Words: {v.words.length ? v.words.join(', ') : 'none'} · resolved capabilities:{' '}
+          {v.resolvedCapabilities.length ? v.resolvedCapabilities.join(', ') : 'none'}.
         </span>
-      </h2>
-      <div className="panel-body">
-        <p style={{ marginTop: 0 }} data-testid="verdict-summary">
-          {v.matches.length
-            ? `Consult would return ${v.returned.length} of ${v.matches.length} matching dead ends` +
-              (reopened ? `, ${reopened} flagged as reopened` : ', none flagged as reopened') +
-              '.'
-            : 'Consult would return no dead end for this.'}{' '}
-          <span className="muted">
-            Words: {v.words.length ? v.words.join(', ') : 'none'} · resolved capabilities:{' '}
-            {v.resolvedCapabilities.length ? v.resolvedCapabilities.join(', ') : 'none'}.
-          </span>
-        </p>
-        {v.matches.length ? (
-          <table className="data compact">
-            <thead>
-              <tr>
-                <th className="num">#</th>
-                <th>Dead end</th>
-                <th>Keywords (2 each)</th>
-                <th>Capabilities (3 each)</th>
-                <th>Reopen words</th>
-                <th className="num">Base</th>
-                <th className="num">Age · decay</th>
-                <th className="num">Score</th>
-                <th>Returned</th>
-              </tr>
-            </thead>
-            <tbody>
-              {v.matches.map((m) => (
-                <tr key={m.position} data-verdict={m.deadEnd.id} className={m.returned ? undefined : 'dim'}>
-                  <td className="num faint">{m.position + 1}</td>
-                  <td>
-                    <MemoryText text={m.deadEnd.topic ?? m.deadEnd.id} />
-                  </td>
-                  <td className="mono">{m.keywordHits.join(', ') || '—'}</td>
-                  <td className="mono">{m.capabilityHits.join(', ') || '—'}</td>
-                  <td>
-                    {m.reopenTriggered ? (
-                      <span className="badge warn" data-testid="reopen-flag">
-                        reopen: {m.reopenMatched.join(', ')}
-                      </span>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td className="num mono">{f2(m.baseScore)}</td>
-                  <td className="num mono nowrap">
-                    {m.ageDays === null ? 'no date · 1' : `${m.ageDays} d · ${m.decay.toFixed(3)}`}
-                  </td>
-                  <td className="num mono">{m.score.toFixed(3)}</td>
-                  <td>
-                    {m.returned ? <span className="badge accent">top {REFERENCE_RULES.maxDeadEndHits}</span> : '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : null}
-        <p className="muted" style={{ marginBottom: 0 }} data-testid="verdict-penalty">
-          {penalties.length ? (
-            <>
-              Penalty on routing towards:{' '}
-              {penalties.map(([c, p]) => (
-                <span key={c} className="chip mono">
-                  {c} −{p.toFixed(2)}
-                </span>
-              ))}
-              <span className="faint">
-                {' '}
-                (ε {ROUTING_DEFAULTS.epsilon} for each returned dead end naming the capability, directly or through a
-                keyword)
+      </p>
+      {v.matches.length ? (
+        <DataTable
+          compact
+          rows={v.matches}
+          rowKey={(m) => m.position}
+          rowProps={(m) => ({ 'data-verdict': m.deadEnd.id, className: m.returned ? undefined : 'dim' })}
+          columns={[
+            { id: 'position', header: '#', num: true, className: 'faint', cell: (m) => m.position + 1 },
+            { id: 'topic', header: 'Dead end', cell: (m) => <MemoryText text={m.deadEnd.topic ?? m.deadEnd.id} /> },
+            {
+              id: 'keywords',
+              header: 'Keywords (2 each)',
+              className: 'mono',
+              cell: (m) => m.keywordHits.join(', ') || '—',
+            },
+            {
+              id: 'capabilities',
+              header: 'Capabilities (3 each)',
+              className: 'mono',
+              cell: (m) => m.capabilityHits.join(', ') || '—',
+            },
+            {
+              id: 'reopen',
+              header: 'Reopen words',
+              cell: (m) =>
+                m.reopenTriggered ? (
+                  <span className="badge warn" data-testid="reopen-flag">
+                    reopen: {m.reopenMatched.join(', ')}
+                  </span>
+                ) : (
+                  '—'
+                ),
+            },
+            { id: 'base', header: 'Base', num: true, className: 'mono', cell: (m) => f2(m.baseScore) },
+            {
+              id: 'age',
+              header: 'Age · decay',
+              num: true,
+              className: 'mono nowrap',
+              cell: (m) => (m.ageDays === null ? 'no date · 1' : `${m.ageDays} d · ${m.decay.toFixed(3)}`),
+            },
+            { id: 'score', header: 'Score', num: true, className: 'mono', cell: (m) => m.score.toFixed(3) },
+            {
+              id: 'returned',
+              header: 'Returned',
+              cell: (m) =>
+                m.returned ? <span className="badge accent">top {REFERENCE_RULES.maxDeadEndHits}</span> : '—',
+            },
+          ]}
+        />
+      ) : null}
+      <p className="muted" style={{ marginBottom: 0 }} data-testid="verdict-penalty">
+        {penalties.length ? (
+          <>
+            Penalty on routing towards:{' '}
+            {penalties.map(([c, p]) => (
+              <span key={c} className="chip mono">
+                {c} −{p.toFixed(2)}
               </span>
-            </>
-          ) : (
-            'No penalty on routing.'
-          )}
-        </p>
-      </div>
-    </div>
+            ))}
+            <span className="faint">
+              {' '}
+              (ε {ROUTING_DEFAULTS.epsilon} for each returned dead end naming the capability, directly or through a
+              keyword)
+            </span>
+          </>
+        ) : (
+          'No penalty on routing.'
+        )}
+      </p>
+    </Panel>
   );
 }

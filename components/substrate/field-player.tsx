@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { useWidth } from '@/components/ui/use-width';
 import { fieldDiff, fieldExtent, nodePositions } from '@/lib/ucs/field';
@@ -201,7 +202,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
         </div>
       </div>
       <SubstrateTabs agent={agent} />
-      <div className="panel player" data-testid="field-player">
+      <Panel as="div" body={false} className="player" testId="field-player">
         <div className="player-controls">
           <button
             type="button"
@@ -303,8 +304,8 @@ export function FieldPlayer({ agent }: { agent: string }) {
             with the dead ends and methodology of the stored index; the graph below stays as stored.
           </p>
         )}
-      </div>
-      <div className="panel panel-body" ref={ref}>
+      </Panel>
+      <Panel as="div" padded ref={ref}>
         {series.error ? <ErrorBox error={series.error} /> : null}
         {state.error ? <ErrorBox error={state.error} /> : null}
         {frame && !shown ? (
@@ -331,32 +332,34 @@ export function FieldPlayer({ agent }: { agent: string }) {
         ) : !series.error && !(frame && !shown) ? (
           <div className="skeleton" style={{ height: 300 }} />
         ) : null}
-      </div>
+      </Panel>
       <RoutingPanel agent={agent} substrate={state.substrate} meta={state.meta} indexFrom={state.index?.from ?? null} />
       <div className="substrate-row">
-        <div className="panel">
-          <div className="panel-head">
-            Capability graph{' '}
-            <span className="faint">
-              {graphNodes.length} capabilities · {graphEdges.length} edges · at step {state.meta?.t ?? '—'}
-            </span>
-          </div>
-          <div className="panel-body">
-            {graphNodes.length ? (
-              <CapabilityGraph
-                nodes={graphNodes}
-                edges={graphEdges}
-                cursor={snap?.cursor?.node ?? null}
-                bias={shownState?.edgeBias ?? {}}
-                wormholes={wormholes}
-                resonances={resonances}
-                attractors={attractors}
-              />
-            ) : (
-              <div className="skeleton" style={{ height: 300 }} />
-            )}
-          </div>
-        </div>
+        <Panel
+          as="div"
+          title={
+            <>
+              Capability graph{' '}
+              <span className="faint">
+                {graphNodes.length} capabilities · {graphEdges.length} edges · at step {state.meta?.t ?? '—'}
+              </span>
+            </>
+          }
+        >
+          {graphNodes.length ? (
+            <CapabilityGraph
+              nodes={graphNodes}
+              edges={graphEdges}
+              cursor={snap?.cursor?.node ?? null}
+              bias={shownState?.edgeBias ?? {}}
+              wormholes={wormholes}
+              resonances={resonances}
+              attractors={attractors}
+            />
+          ) : (
+            <div className="skeleton" style={{ height: 300 }} />
+          )}
+        </Panel>
         <ArtifactsPanel artifacts={artifacts} edges={graphEdges} />
       </div>
       <ConsultSamples agent={agent} />

@@ -4,7 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { SeriesChart } from '@/components/sessions/series-chart';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { perPoint } from '@/lib/charts/prepare-series';
@@ -95,9 +97,12 @@ export function JudgmentView({ agent }: { agent: string }) {
         </div>
       ) : null}
       <div className="substrate-row" style={{ marginTop: 0 }}>
-        <div className="panel" data-testid="actions">
-          <div className="panel-head">
-            <span>Action log</span>
+        <Panel
+          as="div"
+          testId="actions"
+          body={false}
+          title="Action log"
+          actions={
             <input
               className="input"
               type="search"
@@ -107,34 +112,52 @@ export function JudgmentView({ agent }: { agent: string }) {
               onChange={(e) => setFilter(e.target.value)}
               style={{ width: 220 }}
             />
-          </div>
-          <table className="data compact">
-            <tbody>
-              {shown.map((a) => (
-                <tr key={a.t} data-t={a.t}>
-                  <td className="num mono">{a.t}</td>
-                  <td className="mono">{a.action}</td>
-                  <td>{a.success ? <span className={`badge ${SUCCESS[a.success] ?? ''}`}>{a.success}</span> : null}</td>
-                  <td className="num">{fmt2(a.reward)}</td>
-                  <td className="cell-sub">{a.routed ? a.edge : <span className="badge">jumped (no edge)</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          }
+        >
+          <DataTable
+            compact
+            headless
+            rows={shown}
+            rowKey={(a) => a.t}
+            rowProps={(a) => ({ 'data-t': a.t })}
+            columns={[
+              { id: 't', header: 't', num: true, className: 'mono', cell: (a) => a.t },
+              { id: 'action', header: 'Action', className: 'mono', cell: (a) => a.action },
+              {
+                id: 'success',
+                header: 'Outcome',
+                cell: (a) =>
+                  a.success ? <span className={`badge ${SUCCESS[a.success] ?? ''}`}>{a.success}</span> : null,
+              },
+              { id: 'reward', header: 'Reward', num: true, cell: (a) => fmt2(a.reward) },
+              {
+                id: 'edge',
+                header: 'Edge',
+                className: 'cell-sub',
+                cell: (a) => (a.routed ? a.edge : <span className="badge">jumped (no edge)</span>),
+              },
+            ]}
+          />
           {d && !shown.length ? <EmptyState title="No action matches" /> : null}
-        </div>
+        </Panel>
         <div style={{ display: 'grid', gap: 14 }}>
-          <div className="panel" data-testid="methodology">
-            <div className="panel-head">Methodology</div>
-            <table className="data compact">
-              <tbody>
-                {(d?.methodology ?? []).map((m) => {
-                  const snap = (m.data.routing_snapshot ?? null) as {
-                    top_paths?: { to: string; score: number }[];
-                  } | null;
-                  return (
-                    <tr key={m.id} data-focus-id={m.id} className={focus === m.id ? 'focus-target' : undefined}>
-                      <td>
+          <Panel as="div" testId="methodology" title="Methodology" body={false}>
+            <DataTable
+              compact
+              headless
+              rows={d?.methodology ?? []}
+              rowKey={(m) => m.id}
+              rowProps={(m) => ({ 'data-focus-id': m.id, className: focus === m.id ? 'focus-target' : undefined })}
+              columns={[
+                {
+                  id: 'summary',
+                  header: 'Methodology',
+                  cell: (m) => {
+                    const snap = (m.data.routing_snapshot ?? null) as {
+                      top_paths?: { to: string; score: number }[];
+                    } | null;
+                    return (
+                      <>
                         <MemoryText text={m.summary} />
                         <div className="cell-sub">
                           {m.date} · {m.capabilities.join(', ')}
@@ -145,23 +168,29 @@ export function JudgmentView({ agent }: { agent: string }) {
                                 .join(', ')}`
                             : ''}
                         </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          <div className="panel" data-testid="judgments">
-            <div className="panel-head">Judgment nodes</div>
-            <table className="data compact">
-              <tbody>
-                {recentJudgments(d?.judgments ?? [], focus).map((j) => {
-                  const ctx = (j.data.context ?? {}) as { task_description?: string; constraints?: string[] };
-                  const neg = (j.data.negative_knowledge ?? []) as string[];
-                  return (
-                    <tr key={j.id} data-focus-id={j.id} className={focus === j.id ? 'focus-target' : undefined}>
-                      <td>
+                      </>
+                    );
+                  },
+                },
+              ]}
+            />
+          </Panel>
+          <Panel as="div" testId="judgments" title="Judgment nodes" body={false}>
+            <DataTable
+              compact
+              headless
+              rows={recentJudgments(d?.judgments ?? [], focus)}
+              rowKey={(j) => j.id}
+              rowProps={(j) => ({ 'data-focus-id': j.id, className: focus === j.id ? 'focus-target' : undefined })}
+              columns={[
+                {
+                  id: 'judgment',
+                  header: 'Judgment node',
+                  cell: (j) => {
+                    const ctx = (j.data.context ?? {}) as { task_description?: string; constraints?: string[] };
+                    const neg = (j.data.negative_knowledge ?? []) as string[];
+                    return (
+                      <>
                         <div>
                           <span className="mono">{j.action}</span>{' '}
                           {j.outcomeSuccess ? (
@@ -174,13 +203,13 @@ export function JudgmentView({ agent }: { agent: string }) {
                           {ctx.constraints?.length ? ` · constraints: ${ctx.constraints.join('; ')}` : ''}
                           {neg.length ? ` · ruled out: ${neg.join(', ')}` : ''}
                         </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+                      </>
+                    );
+                  },
+                },
+              ]}
+            />
+          </Panel>
         </div>
       </div>
     </>

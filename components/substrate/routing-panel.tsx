@@ -3,7 +3,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { ErrorBox } from '@/components/ui/states';
 import { fmtDateTime, fmtRate } from '@/lib/format';
 import { REFERENCE_RULES } from '@/lib/ucs/reference';
@@ -78,11 +80,18 @@ export function RoutingPanel({
   };
 
   return (
-    <div className="panel" style={{ marginTop: 14 }} data-testid="consult">
-      <div className="panel-head">
-        <h2 className="panel-title">What would the substrate do?</h2>
-        <PartsLegend />
-      </div>
+    <Panel
+      as="div"
+      style={{ marginTop: 14 }}
+      testId="consult"
+      body={false}
+      title={
+        <>
+          <h2 className="panel-title">What would the substrate do?</h2>
+          <PartsLegend />
+        </>
+      }
+    >
       <div className="panel-body consult-grid">
         <div className="consult-side">
           <label className="label-sm" htmlFor="consult-context">
@@ -160,7 +169,7 @@ export function RoutingPanel({
         </div>
       </div>
       {samplesQ.error ? <ErrorBox error={samplesQ.error} /> : null}
-    </div>
+    </Panel>
   );
 }
 
@@ -227,40 +236,49 @@ function Candidates({ route }: { route: RouteResult }) {
       <div className="faint">The cursor {route.cursor} has no outgoing edge: the bridge would suggest nothing.</div>
     );
   return (
-    <table className="data compact" data-testid="routing">
-      <thead>
-        <tr>
-          <th>To</th>
-          <th className="num">Score</th>
-          <th className="num">P</th>
-          <th className="num" title="δ·E_ctx at the destination">
-            Context
-          </th>
-          <th className="num" title="ε·penalty at the destination (subtracted)">
-            Penalty
-          </th>
-          <th style={{ width: '28%' }}>Terms</th>
-          <th>Why</th>
-        </tr>
-      </thead>
-      <tbody>
-        {route.paths.map((p, k) => {
-          const sources = (route.verdict.penaltySources[p.to] ?? []).map((pos) => byPosition.get(pos)!);
-          return (
-            <tr key={p.edgeIndex} data-to={p.to} className={k < REFERENCE_RULES.advisoryTopN ? undefined : 'dim'}>
-              <td className="mono">{p.to}</td>
-              <td className="num mono" data-cell="score">
-                {p.printed.score.toFixed(4)}
-              </td>
-              <td className="num">{fmtRate(p.probability)}</td>
-              <td className="num mono">{f3(p.contextBoost)}</td>
-              <td className={p.penalty ? 'num mono warn-text' : 'num mono'} data-cell="penalty">
-                {p.penalty ? `−${f3(p.penalty)}` : '0'}
-              </td>
-              <td>
-                <TermsBar parts={p.parts} domain={domain} />
-              </td>
-              <td className="why">
+    <DataTable
+      compact
+      testId="routing"
+      rows={route.paths}
+      rowKey={(p) => p.edgeIndex}
+      rowProps={(p, k) => ({ 'data-to': p.to, className: k < REFERENCE_RULES.advisoryTopN ? undefined : 'dim' })}
+      columns={[
+        { id: 'to', header: 'To', className: 'mono', cell: (p) => p.to },
+        {
+          id: 'score',
+          header: 'Score',
+          num: true,
+          className: 'mono',
+          cellProps: () => ({ 'data-cell': 'score' }),
+          cell: (p) => p.printed.score.toFixed(4),
+        },
+        { id: 'p', header: 'P', num: true, cell: (p) => fmtRate(p.probability) },
+        {
+          id: 'context',
+          header: 'Context',
+          headerTitle: 'δ·E_ctx at the destination',
+          num: true,
+          className: 'mono',
+          cell: (p) => f3(p.contextBoost),
+        },
+        {
+          id: 'penalty',
+          header: 'Penalty',
+          headerTitle: 'ε·penalty at the destination (subtracted)',
+          num: true,
+          className: 'mono',
+          cellProps: (p) => ({ 'data-cell': 'penalty', className: p.penalty ? 'warn-text' : undefined }),
+          cell: (p) => (p.penalty ? `−${f3(p.penalty)}` : '0'),
+        },
+        { id: 'terms', header: 'Terms', width: '28%', cell: (p) => <TermsBar parts={p.parts} domain={domain} /> },
+        {
+          id: 'why',
+          header: 'Why',
+          className: 'why',
+          cell: (p) => {
+            const sources = (route.verdict.penaltySources[p.to] ?? []).map((pos) => byPosition.get(pos)!);
+            return (
+              <>
                 {resolved.has(p.to) ? <span className="badge ok">in context</span> : null}
                 {sources.length ? (
                   <span
@@ -271,12 +289,12 @@ function Candidates({ route }: { route: RouteResult }) {
                     {sources.some((m) => m.reopenTriggered) ? ', reopened' : ''}
                   </span>
                 ) : null}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+              </>
+            );
+          },
+        },
+      ]}
+    />
   );
 }
 
