@@ -1,13 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from './axe';
 import { launch } from './browser';
 import { open, replayKeysReady } from './page';
 import { uiServer } from './ui-server';
-
-/** axe-core (the engine of Lighthouse's and Deque's checks), injected into each page as it is. */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const PAGES = [
   '/sessions',
@@ -41,24 +37,6 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-/** Serious and critical violations of the page as it is now: rule, how many elements, the first two. */
-async function violations(page: Page) {
-  await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    type Result = { id: string; impact: string; nodes: { target: string[] }[] };
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Result[] }> } }).axe;
-    return (await axe.run()).violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v) =>
-          `${v.id} (${v.nodes.length}): ${v.nodes
-            .slice(0, 2)
-            .map((n) => n.target.join(' '))
-            .join(' | ')}`,
-      );
-  });
-}
-
 describe.each(['light', 'dark'] as const)('accessibility, %s theme', (scheme) => {
   it('every page has no serious or critical axe violation', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, colorScheme: scheme });
@@ -69,7 +47,7 @@ describe.each(['light', 'dark'] as const)('accessibility, %s theme', (scheme) =>
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
       // Loaded: no skeleton left.
       await page.waitForFunction(() => !document.querySelector('.skeleton'), null, { timeout: 15_000 });
-      const v = await violations(page);
+      const v = await axeViolations(page);
       if (v.length) found[path] = v;
     }
     // A dialog open: the annotate dialog (n in the replay).
@@ -77,7 +55,7 @@ describe.each(['light', 'dark'] as const)('accessibility, %s theme', (scheme) =>
     await replayKeysReady(page);
     await page.keyboard.press('n');
     await page.getByTestId('annotate-dialog').waitFor();
-    const d = await violations(page);
+    const d = await axeViolations(page);
     if (d.length) found['annotate dialog'] = d;
     expect(found).toEqual({});
     await context.close();

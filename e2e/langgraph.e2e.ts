@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { axeViolations } from './axe';
 import { launch } from './browser';
 import { open, replayKeysReady, turnReadout } from './page';
 
@@ -18,7 +18,6 @@ import { open, replayKeysReady, turnReadout } from './page';
 const servers = inject('servers');
 const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
 beforeAll(async () => {
@@ -42,17 +41,6 @@ type Turn = {
   state: { plan: { step: string; done: boolean }[]; messages: unknown[]; notes: string[] };
   langgraph: { nodes: string[]; next: string[]; tasks: { name: string; interrupts: { value: unknown }[] }[] };
 };
-
-async function violations(page: Page) {
-  await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    type Result = { id: string; impact: string; nodes: { target: string[] }[] };
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: Result[] }> } }).axe;
-    return (await axe.run()).violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target.join(' ')}`);
-  });
-}
 
 describe.each(servers)('a LangGraph thread recorded through the SDK, on $name', (srv) => {
   const env = { MNEMOSCOPE_URL: srv.url, MNEMOSCOPE_API_KEY: srv.key };
@@ -236,11 +224,11 @@ describe.each(servers)('a LangGraph thread recorded through the SDK, on $name', 
       await open(p, `${srv.url}/sessions/${thread}?turn=3`);
       await p.locator('[data-testid=state-tree] [data-mark=added]').first().waitFor();
       await p.waitForFunction(() => !document.querySelector('.skeleton'), null, { timeout: 15_000 });
-      found[`${scheme} state`] = await violations(p);
+      found[`${scheme} state`] = await axeViolations(p);
       await replayKeysReady(p);
       await p.keyboard.press('d');
       await p.getByTestId('state-diff').waitFor();
-      found[`${scheme} diff`] = await violations(p);
+      found[`${scheme} diff`] = await axeViolations(p);
       await context.close();
     }
     expect(found).toEqual({ 'light state': [], 'light diff': [], 'dark state': [], 'dark diff': [] });
