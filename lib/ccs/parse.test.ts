@@ -46,6 +46,22 @@ describe('parseToon', () => {
       goal_orientation: ['reduce(502_rate)'],
     });
   });
+  it("keeps an agent's own field with terms on its line apart, instead of folding it into the field above", () => {
+    const ccs = parseToon(
+      [
+        'constraints: no_restart(nginx)',
+        'reviewer_note: check(upstream_timeouts)',
+        '  cite(runbook)', // indented: continues the field above, as any line that is not a field
+        'https://runbooks.example/nginx', // a URL is not a field named https
+        'goal_orientation: reduce(502_rate)',
+      ].join('\n'),
+    );
+    expect(ccs).toEqual({
+      constraints: ['no_restart(nginx)'],
+      reviewer_note: ['check(upstream_timeouts)', 'cite(runbook)', 'https://runbooks.example/nginx'],
+      goal_orientation: ['reduce(502_rate)'],
+    });
+  });
 });
 
 describe('normalizeCcs', () => {

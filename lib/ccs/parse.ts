@@ -48,8 +48,9 @@ export function parseToon(text: string): CcsTerms {
   };
   for (const line of text.split(/\r?\n/)) {
     const m = FIELD_LINE.exec(line);
-    // Known fields may carry terms on their own line; another `name:` only counts as a header line.
-    if (m && (KNOWN.has(m[1]!) || (m[2] === '' && /^[a-z][a-z0-9_]*$/.test(m[1]!)))) {
+    // Every field may carry terms on its own line: a known one anywhere, an agent's own (`reviewer_note: x(y)`, a
+    // snake_case name) when it starts the line; an indented `word:` continues the field above.
+    if (m && (KNOWN.has(m[1]!) || (/^[a-z][a-z0-9_]*:(?!\/)/.test(line) && /^[a-z][a-z0-9_]*$/.test(m[1]!)))) {
       if (m[1] === 'ccs_t' || m[1] === 'user_query') {
         flush();
         field = null;
