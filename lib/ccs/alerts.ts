@@ -1,11 +1,13 @@
 /**
  * What went wrong in a session, found turn by turn while its digest is built (lib/ccs/digest.ts), so the replay lists
  * it and marks it on the timeline without reading the turns: a constraint dropped from the CCS or changed (the ACC
- * paper's constraint retention), a hallucination (H_t) or drift (D_t) spike, and a stress turn (an injection, poison
- * or conflict, as the turn or the session declares it). At most ALERT_CAP are kept; the counts go on.
+ * paper's constraint retention), a hallucination (H_t) or drift (D_t) spike, a stress turn (an injection, poison
+ * or conflict, as the turn or the session declares it), and an injection found in the data: a turn whose input holds
+ * an instruction aimed at memory or active or hidden markup (lib/curation/injection.ts) that nobody declared. At most
+ * ALERT_CAP are kept; the counts go on.
  */
 
-export type AlertKind = 'constraint_dropped' | 'constraint_changed' | 'h_spike' | 'd_spike' | 'stress';
+export type AlertKind = 'constraint_dropped' | 'constraint_changed' | 'h_spike' | 'd_spike' | 'stress' | 'injection';
 
 export const ALERT_KINDS: readonly AlertKind[] = [
   'constraint_dropped',
@@ -13,6 +15,7 @@ export const ALERT_KINDS: readonly AlertKind[] = [
   'h_spike',
   'd_spike',
   'stress',
+  'injection',
 ];
 
 export interface Alert {
@@ -63,4 +66,5 @@ export const ALERT_LABEL: Record<AlertKind, string> = {
   h_spike: 'hallucination spike',
   d_spike: 'drift spike',
   stress: 'stress',
+  injection: 'injection in the input',
 };

@@ -2,6 +2,7 @@ import type { CcsTerms } from './contract';
 import { diffCcs } from './diff';
 import type { TermEventKind } from './provenance';
 import { ALERT_CAP, emptyRunning, spikes, type Alert, type AlertKind, type Running } from './alerts';
+import { injectionIn } from '@/lib/curation/injection';
 
 /**
  * A whole session in a size that does not grow with it: what the replay opens with. Turn numbers as runs;
@@ -27,7 +28,7 @@ export interface M4 {
 }
 
 /** Digests built by an earlier version are built again from the turns (server/services/session-digest.ts). */
-export const DIGEST_VERSION = 3;
+export const DIGEST_VERSION = 4;
 
 export interface SessionDigest {
   /** DIGEST_VERSION of the code that built it (absent before version 2). */
@@ -70,6 +71,8 @@ export interface DigestRow {
   turn: number;
   timestamp: string | null;
   stress: string | null;
+  /** The turn's input (its first characters), checked for an injection nobody declared. */
+  input?: string | null;
   footprint: Partial<Record<'ccs' | 'transcript' | 'retrieval', number>> | null;
   hallucination: number | null;
   drift: number | null;
@@ -220,16 +223,20 @@ export class DigestBuilder {
         if (spikes(r, v)) alert({ i, kind: `${key}_spike`, what: key === 'h' ? 'H_t' : 'D_t', value: v, mean });
       }
     if (row.stress) alert({ i, kind: 'stress', what: row.stress });
+    // An injection in the data that nobody declared: flagged, and marked on the timeline as a stress turn.
+    const found = !row.stress && row.input ? injectionIn(row.input) : null;
+    if (found) alert({ i, kind: 'injection', what: found });
+    const stress = row.stress ?? (found ? 'injection' : null);
     if (d.change.length <= b) {
       d.change.push(size);
       d.gap.push(gap ? 1 : 0);
-      d.stressed.push(row.stress);
+      d.stressed.push(stress);
     } else {
       d.change[b] = Math.max(d.change[b]!, size);
       if (gap) d.gap[b] = 1;
-      d.stressed[b] ??= row.stress;
+      d.stressed[b] ??= stress;
     }
-    if (row.stress) d.stress.push([i, row.stress]);
+    if (stress) d.stress.push([i, stress]);
 
     const figures: [string, number | null | undefined][] = [
       ['footprint.ccs', row.footprint?.ccs],

@@ -1,5 +1,6 @@
 import type { CurationEvent } from './event';
 import { describeMarkup, findMarkup } from './markup';
+import { INSTRUCTION_TO_MEMORY } from './injection';
 import { sameness, type SamenessOptions } from './sameness';
 
 /** Close neighbours (cosine ≥ the threshold) whose words are compared with the event's, nearest first. */
@@ -144,17 +145,6 @@ const HEDGES = anyOf([
   'suspect(ed)?',
   'could be',
 ]);
-const INJECTION = anyOf(
-  [
-    'ignore (all |any )?(previous|prior|above) instructions',
-    'disregard (the )?(rules|instructions)',
-    'always trust',
-    'mark (all )?(mail|email|messages?) from .{0,40} as (trusted|safe)',
-    '(password|credentials?|secret|token)s? (can|may|should) be (shared|posted|sent)',
-    'disable (mfa|2fa|multi-factor|the safety)',
-  ],
-  false,
-);
 const NEGATION =
   /\b(not|never|no longer|don'?t|doesn'?t|isn'?t|aren'?t|won'?t|cannot|can'?t|without|disabled?|stop(ped)?)\b/i;
 const MASK = /•••[^•]*•••|\[REDACTED[^\]]*\]/g;
@@ -262,11 +252,11 @@ export function curate(
       reason: 'unsafe: mostly secrets; redaction leaves nothing worth keeping',
     });
   }
-  if (INJECTION.test(e.content)) {
+  if (INSTRUCTION_TO_MEMORY.test(e.content)) {
     steps.push({
       step: 'safety',
       outcome: 'unsafe',
-      detail: `instruction aimed at memory: "${INJECTION.exec(e.content)![0]}"`,
+      detail: `instruction aimed at memory: "${INSTRUCTION_TO_MEMORY.exec(e.content)![0]}"`,
     });
     return done({
       disposition: 'rejected',

@@ -132,7 +132,8 @@ async function advance(db: Tx, projectId: string, id: string): Promise<'more' | 
     if (s.turns >= now.turns) return 'done';
     const rows = rowsOf<DigestRow>(
       await tx.execute(sql`
-        select turn, timestamp, extra->>'stress' as stress, footprint, hallucination, drift, judge, ccs,
+        select turn, timestamp, extra->>'stress' as stress, left(input, 20000) as input, footprint, hallucination,
+               drift, judge, ccs,
                extra->'usage' as usage,
                case when jsonb_typeof(extra->'state_changes') = 'number'
                     then (extra->>'state_changes')::float8 end as "stateChanges"
