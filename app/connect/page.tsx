@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { headers } from 'next/headers';
 import { CodeBlock } from '@/components/connect/code-block';
 import { ExampleTabs, type ExampleTab } from '@/components/connect/example-tabs';
+import { Panel } from '@/components/ui/panel';
 import { RECORD_TYPES } from '@/lib/ingest/contract';
 import { mcpClientConfigs } from '@/lib/mcp/clients';
 import { MCP_TOOL_DOCS } from '@/lib/mcp/tools';
@@ -171,126 +172,108 @@ MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --ur
         </div>
       </div>
       <div className="connect-grid">
-        <section className="panel">
-          <div className="panel-head">TypeScript SDK</div>
-          <div className="panel-body">
-            <p className="muted" style={{ margin: 0 }}>
-              Batches in the background, retries with backoff, never blocks or throws into the agent; a bounded buffer
-              drops the oldest records (and counts them) while the server is down. Runnable example:{' '}
-              <code>npm run example:agent</code>.
-            </p>
-            <CodeBlock
-              label="shell"
-              code={[
-                '# in a checkout of Mnemoscope: build and pack @mnemoscope/sdk',
-                'npm run sdk:build && (cd sdk/typescript && npm pack)',
-                "# in the agent's project",
-                'npm install /path/to/mnemoscope/sdk/typescript/mnemoscope-sdk-0.1.0.tgz',
-              ].join('\n')}
-            />
-            <CodeBlock
-              label="sdk/typescript/examples/quickstart.ts"
-              code={example('typescript/examples/quickstart.ts', origin)}
-            />
-          </div>
-        </section>
-        <section className="panel">
-          <div className="panel-head">MCP server</div>
-          <div className="panel-body">
-            <p className="muted" style={{ margin: 0 }}>
-              Streamable HTTP at <code>{origin}/api/v1/mcp</code>, stateless, authenticated with the API key (a request
-              without one gets 401 with <code>WWW-Authenticate: Bearer</code>). Tools:
-            </p>
-            <dl className="tool-list">
-              {Object.entries(MCP_TOOL_DOCS).map(([name, doc]) => (
-                <div key={name} style={{ display: 'contents' }}>
-                  <dt>{name}</dt>
-                  <dd>{doc}</dd>
-                </div>
-              ))}
-            </dl>
-            {mcpClientConfigs(origin).map((c) => (
-              <div key={c.client} data-testid={`mcp-${c.client}`}>
-                <p className="muted" style={{ margin: '10px 0 0' }}>
-                  <b>{c.title}</b>: {c.note}
-                </p>
-                <CodeBlock label={c.file} code={JSON.stringify(c.config, null, 2)} />
+        <Panel title="TypeScript SDK">
+          <p className="muted" style={{ margin: 0 }}>
+            Batches in the background, retries with backoff, never blocks or throws into the agent; a bounded buffer
+            drops the oldest records (and counts them) while the server is down. Runnable example:{' '}
+            <code>npm run example:agent</code>.
+          </p>
+          <CodeBlock
+            label="shell"
+            code={[
+              '# in a checkout of Mnemoscope: build and pack @mnemoscope/sdk',
+              'npm run sdk:build && (cd sdk/typescript && npm pack)',
+              "# in the agent's project",
+              'npm install /path/to/mnemoscope/sdk/typescript/mnemoscope-sdk-0.1.0.tgz',
+            ].join('\n')}
+          />
+          <CodeBlock
+            label="sdk/typescript/examples/quickstart.ts"
+            code={example('typescript/examples/quickstart.ts', origin)}
+          />
+        </Panel>
+        <Panel title="MCP server">
+          <p className="muted" style={{ margin: 0 }}>
+            Streamable HTTP at <code>{origin}/api/v1/mcp</code>, stateless, authenticated with the API key (a request
+            without one gets 401 with <code>WWW-Authenticate: Bearer</code>). Tools:
+          </p>
+          <dl className="tool-list">
+            {Object.entries(MCP_TOOL_DOCS).map(([name, doc]) => (
+              <div key={name} style={{ display: 'contents' }}>
+                <dt>{name}</dt>
+                <dd>{doc}</dd>
               </div>
             ))}
-          </div>
-        </section>
-        <section className="panel connect-wide" aria-labelledby="connect-otel">
-          <div className="panel-head" id="connect-otel">
-            Agents already traced: OpenTelemetry, OpenInference, OpenLLMetry, LangGraph
-          </div>
-          <div className="panel-body">
-            <p className="muted" style={{ margin: 0 }}>
-              Send the traces you already have to <code>{origin}/api/v1/otel</code> (OTLP/HTTP, protobuf or JSON, gzip
-              or not): each agent invocation becomes a turn with its input, output, LLM and tool calls, tokens, cost and
-              latency; the session is the conventions&apos; conversation or session id. Nothing Mnemoscope-specific in
-              the agent. The answer is OTLP&apos;s, with <code>partialSuccess</code> naming each refused span and why.
-              Each example below is run by the tests against a live server.
-            </p>
-            <ExampleTabs label="Ways in" tabs={tracedTabs(origin)} />
-          </div>
-        </section>
-        <section className="panel">
-          <div className="panel-head">curl</div>
-          <div className="panel-body">
-            <p className="muted" style={{ margin: 0 }}>
-              <code>POST /api/v1/ingest</code> takes NDJSON (or a JSON array) of <code>{'{"type", "data"}'}</code>{' '}
-              envelopes and answers one result per record; 207 when some were rejected, each with the field and the
-              reason.
-            </p>
-            <CodeBlock label="sdk/examples/ingest.sh" code={example('examples/ingest.sh', origin)} />
-          </div>
-        </section>
-        <section className="panel">
-          <div className="panel-head">Python SDK (standard library only)</div>
-          <div className="panel-body">
-            <p className="muted" style={{ margin: 0 }}>
-              The same background batching, retries and decisions as the TypeScript SDK; typed, no dependencies.
-            </p>
-            <CodeBlock
-              label="shell"
-              code={[
-                '# from a checkout of Mnemoscope',
-                'pip install ./sdk/python',
-                `MNEMOSCOPE_URL=${origin} MNEMOSCOPE_API_KEY=… python sdk/python/examples/triage_agent.py`,
-              ].join('\n')}
-            />
-            <CodeBlock
-              label="sdk/python/examples/triage_agent.py"
-              code={example('python/examples/triage_agent.py', origin)}
-            />
-          </div>
-        </section>
-        <section className="panel">
-          <div className="panel-head">Record types and schemas</div>
-          <div className="panel-body">
-            <p className="muted" style={{ marginTop: 0 }}>
-              JSON Schemas (draft 2020-12) of the envelope and of <code>data</code> for every type:{' '}
-              <a href="/api/v1/schema">/api/v1/schema</a>.
-            </p>
-            <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
-              {RECORD_TYPES.map((t) => (
-                <span key={t} className="badge mono">
-                  {t}
-                </span>
-              ))}
+          </dl>
+          {mcpClientConfigs(origin).map((c) => (
+            <div key={c.client} data-testid={`mcp-${c.client}`}>
+              <p className="muted" style={{ margin: '10px 0 0' }}>
+                <b>{c.title}</b>: {c.note}
+              </p>
+              <CodeBlock label={c.file} code={JSON.stringify(c.config, null, 2)} />
             </div>
+          ))}
+        </Panel>
+        <Panel
+          className="connect-wide"
+          labelledBy="connect-otel"
+          id="connect-otel"
+          title="Agents already traced: OpenTelemetry, OpenInference, OpenLLMetry, LangGraph"
+        >
+          <p className="muted" style={{ margin: 0 }}>
+            Send the traces you already have to <code>{origin}/api/v1/otel</code> (OTLP/HTTP, protobuf or JSON, gzip or
+            not): each agent invocation becomes a turn with its input, output, LLM and tool calls, tokens, cost and
+            latency; the session is the conventions&apos; conversation or session id. Nothing Mnemoscope-specific in the
+            agent. The answer is OTLP&apos;s, with <code>partialSuccess</code> naming each refused span and why. Each
+            example below is run by the tests against a live server.
+          </p>
+          <ExampleTabs label="Ways in" tabs={tracedTabs(origin)} />
+        </Panel>
+        <Panel title="curl">
+          <p className="muted" style={{ margin: 0 }}>
+            <code>POST /api/v1/ingest</code> takes NDJSON (or a JSON array) of <code>{'{"type", "data"}'}</code>{' '}
+            envelopes and answers one result per record; 207 when some were rejected, each with the field and the
+            reason.
+          </p>
+          <CodeBlock label="sdk/examples/ingest.sh" code={example('examples/ingest.sh', origin)} />
+        </Panel>
+        <Panel title="Python SDK (standard library only)">
+          <p className="muted" style={{ margin: 0 }}>
+            The same background batching, retries and decisions as the TypeScript SDK; typed, no dependencies.
+          </p>
+          <CodeBlock
+            label="shell"
+            code={[
+              '# from a checkout of Mnemoscope',
+              'pip install ./sdk/python',
+              `MNEMOSCOPE_URL=${origin} MNEMOSCOPE_API_KEY=… python sdk/python/examples/triage_agent.py`,
+            ].join('\n')}
+          />
+          <CodeBlock
+            label="sdk/python/examples/triage_agent.py"
+            code={example('python/examples/triage_agent.py', origin)}
+          />
+        </Panel>
+        <Panel title="Record types and schemas">
+          <p className="muted" style={{ marginTop: 0 }}>
+            JSON Schemas (draft 2020-12) of the envelope and of <code>data</code> for every type:{' '}
+            <a href="/api/v1/schema">/api/v1/schema</a>.
+          </p>
+          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
+            {RECORD_TYPES.map((t) => (
+              <span key={t} className="badge mono">
+                {t}
+              </span>
+            ))}
           </div>
-        </section>
-        <section className="panel">
-          <div className="panel-head">Move a project (e.g. to PostgreSQL)</div>
-          <div className="panel-body">
-            <p className="muted" style={{ margin: 0 }}>
-              One file holds sessions, memory entries with their history, curation records and UCS data; importing it
-              into an empty instance and exporting again gives the same file.
-            </p>
-            <CodeBlock label="shell" code={migrate} />
-          </div>
-        </section>
+        </Panel>
+        <Panel title="Move a project (e.g. to PostgreSQL)">
+          <p className="muted" style={{ margin: 0 }}>
+            One file holds sessions, memory entries with their history, curation records and UCS data; importing it into
+            an empty instance and exporting again gives the same file.
+          </p>
+          <CodeBlock label="shell" code={migrate} />
+        </Panel>
       </div>
     </>
   );

@@ -4,7 +4,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fmtDateTime } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 
 /** The append-only audit log, newest first, filterable by action, actor and subject. */
@@ -70,40 +72,43 @@ export function AuditLog() {
         ) : null}
       </div>
       {q.error ? <ErrorBox error={q.error} /> : null}
-      <div className="panel">
+      <Panel as="div" body={false}>
         {q.data && !q.data.rows.length ? (
           <EmptyState title="No audit records match" />
         ) : (
-          <table className="data compact" data-testid="audit">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Actor</th>
-                <th>Action</th>
-                <th>Subject</th>
-                <th>Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(q.data?.rows ?? []).map((r) => (
-                <tr key={r.id}>
-                  <td className="nowrap">{fmtDateTime(r.at)}</td>
-                  <td className="nowrap">{r.actor}</td>
-                  <td className="nowrap">
-                    <span className="badge">{r.action}</span>
-                  </td>
-                  <td className="mono nowrap">
+          <DataTable
+            compact
+            testId="audit"
+            rows={q.data?.rows ?? []}
+            rowKey={(r) => r.id}
+            columns={[
+              { id: 'when', header: 'When', className: 'nowrap', cell: (r) => fmtDateTime(r.at) },
+              { id: 'actor', header: 'Actor', className: 'nowrap', cell: (r) => r.actor },
+              {
+                id: 'action',
+                header: 'Action',
+                className: 'nowrap',
+                cell: (r) => <span className="badge">{r.action}</span>,
+              },
+              {
+                id: 'subject',
+                header: 'Subject',
+                className: 'mono nowrap',
+                cell: (r) => (
+                  <>
                     {r.subjectType} {r.subjectId.length > 24 ? `${r.subjectId.slice(0, 24)}…` : r.subjectId}
-                  </td>
-                  <td>
-                    <MemoryText className="clip mono" text={JSON.stringify(r.detail)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              {
+                id: 'detail',
+                header: 'Detail',
+                cell: (r) => <MemoryText className="clip mono" text={JSON.stringify(r.detail)} />,
+              },
+            ]}
+          />
         )}
-      </div>
+      </Panel>
     </>
   );
 }

@@ -11,6 +11,7 @@ import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
 import { EditEntryForm, LinkEntryForm, NewEntryButton } from './entry-edit';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { ListFoot } from '@/components/ui/list-foot';
 import { TextDiff } from './text-diff';
@@ -70,7 +71,7 @@ export function EntriesBrowser() {
       </div>
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
-        <div className="panel inbox-list" data-testid="entries">
+        <Panel as="div" className="inbox-list" testId="entries" body={false}>
           {first && !items.length ? (
             <EmptyState title="No entries here">
               Entries appear when the curator writes, or a reviewer approves, a memory event.
@@ -113,8 +114,8 @@ export function EntriesBrowser() {
             page={PAGE}
             query={list}
           />
-        </div>
-        <div className="panel detail">
+        </Panel>
+        <Panel as="div" className="detail" body={false}>
           {selected ? (
             <EntryDetail id={selected} />
           ) : (
@@ -122,7 +123,7 @@ export function EntriesBrowser() {
               Its versions, links and the decisions behind it appear here.
             </EmptyState>
           )}
-        </div>
+        </Panel>
       </div>
       <AnnotateDialog />
     </>

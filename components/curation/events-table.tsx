@@ -5,10 +5,12 @@ import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
+import { DataTable } from '@/components/ui/data-table';
 import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { useFocus } from '@/components/ui/use-focus';
-import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
+import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { CURATION_PAGE } from '@/lib/curation/event';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 
@@ -57,61 +59,66 @@ export function EventsTable() {
         </select>
       </div>
       {q.error ? <ErrorBox error={q.error} /> : null}
-      <div className="panel">
-        <table className="data" data-testid="events-table">
-          <thead>
-            <tr>
-              <th>Event</th>
-              <th>Kind</th>
-              <th>Suggested scope</th>
-              <th>Confidence</th>
-              <th>Content</th>
-              <th className="num">Evidence</th>
-              <th>Received as</th>
-            </tr>
-          </thead>
-          {q.isPending ? (
-            <SkeletonRows cols={7} />
-          ) : (
-            <tbody>
-              {rows.map((e: EventRow) => (
-                <tr
-                  key={e.eventId}
-                  data-focus-id={e.eventId}
-                  className={focus === e.eventId ? 'focus-target' : undefined}
-                >
-                  <td className="nowrap">
-                    <div className="mono">{e.eventId}</div>
-                    <div className="cell-sub">
-                      {e.sourceAgent} · {fmtDateTime(e.timestamp)}
+      <Panel as="div" body={false}>
+        <DataTable
+          testId="events-table"
+          loading={q.isPending}
+          rows={rows}
+          rowKey={(e) => e.eventId}
+          rowProps={(e) => ({
+            'data-focus-id': e.eventId,
+            className: focus === e.eventId ? 'focus-target' : undefined,
+          })}
+          columns={[
+            {
+              id: 'event',
+              header: 'Event',
+              className: 'nowrap',
+              cell: (e: EventRow) => (
+                <>
+                  <div className="mono">{e.eventId}</div>
+                  <div className="cell-sub">
+                    {e.sourceAgent} · {fmtDateTime(e.timestamp)}
+                  </div>
+                </>
+              ),
+            },
+            { id: 'kind', header: 'Kind', cell: (e) => <span className="badge accent">{e.kind}</span> },
+            { id: 'scope', header: 'Suggested scope', className: 'mono', cell: (e) => e.suggestedScope },
+            {
+              id: 'confidence',
+              header: 'Confidence',
+              cell: (e) => <span className={`badge ${CONF[e.confidence] ?? ''}`}>{e.confidence}</span>,
+            },
+            {
+              id: 'content',
+              header: 'Content',
+              cellProps: () => ({ style: { maxWidth: 520 } }),
+              cell: (e) => (
+                <>
+                  <MemoryText className="pre" text={e.content} />
+                  {e.humanReviewRequired ? (
+                    <div>
+                      <span className="badge warn">human review required</span>
                     </div>
-                  </td>
-                  <td>
-                    <span className="badge accent">{e.kind}</span>
-                  </td>
-                  <td className="mono">{e.suggestedScope}</td>
-                  <td>
-                    <span className={`badge ${CONF[e.confidence] ?? ''}`}>{e.confidence}</span>
-                  </td>
-                  <td style={{ maxWidth: 520 }}>
-                    <MemoryText className="pre" text={e.content} />
-                    {e.humanReviewRequired ? (
-                      <div>
-                        <span className="badge warn">human review required</span>
-                      </div>
-                    ) : null}
-                  </td>
-                  <td className="num">
-                    {e.evidenceCount ? fmtInt(e.evidenceCount) : <span className="badge danger">none</span>}
-                  </td>
-                  <td className="cell-sub">
-                    {e.shape === 'agentlas' ? 'Agentlas schema' : "Curator paper's older shape"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          )}
-        </table>
+                  ) : null}
+                </>
+              ),
+            },
+            {
+              id: 'evidence',
+              header: 'Evidence',
+              num: true,
+              cell: (e) => (e.evidenceCount ? fmtInt(e.evidenceCount) : <span className="badge danger">none</span>),
+            },
+            {
+              id: 'shape',
+              header: 'Received as',
+              className: 'cell-sub',
+              cell: (e) => (e.shape === 'agentlas' ? 'Agentlas schema' : "Curator paper's older shape"),
+            },
+          ]}
+        />
         <ListFoot
           testId="events-count"
           shown={loaded.length}
@@ -126,7 +133,7 @@ export function EventsTable() {
             <code>POST /api/v1/ingest</code>.
           </EmptyState>
         ) : null}
-      </div>
+      </Panel>
     </>
   );
 }

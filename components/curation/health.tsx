@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { healthRates, type HealthRates } from '@/lib/curation/health';
 import { fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
+import { Panel } from '@/components/ui/panel';
 import { Sparkline } from '@/components/ui/sparkline';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 
@@ -49,7 +50,7 @@ export function Health() {
         {METRICS.map((m) => {
           const v = last?.[m.key] ?? null;
           return (
-            <div className="panel panel-body" key={m.key}>
+            <Panel as="div" padded key={m.key}>
               <div className="cell-sub">{m.label}</div>
               <div className="toolbar" style={{ justifyContent: 'space-between' }}>
                 <b style={{ fontSize: 22 }} data-metric={m.key}>
@@ -65,7 +66,7 @@ export function Health() {
               <div className="cell-sub">
                 {m.what} · latest day {last?.day}
               </div>
-            </div>
+            </Panel>
           );
         })}
       </div>

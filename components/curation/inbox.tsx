@@ -9,6 +9,7 @@ import { CURATION_PAGE } from '@/lib/curation/event';
 import { useTRPC } from '@/components/trpc/provider';
 import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { CONFIDENCE_TONE, ProposalDetail, type DetailMode } from './proposal-detail';
 import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
@@ -276,7 +277,7 @@ export function Inbox() {
       </div>
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
-        <div className="panel inbox-list" data-testid="inbox-list">
+        <Panel as="div" className="inbox-list" testId="inbox-list" body={false}>
           {list.isPending ? (
             <table className="data">
               <SkeletonRows cols={2} />
@@ -341,8 +342,8 @@ export function Inbox() {
             page={CURATION_PAGE}
             query={list}
           />
-        </div>
-        <div className="panel detail" data-testid="proposal-detail">
+        </Panel>
+        <Panel as="div" className="detail" testId="proposal-detail" body={false}>
           {current && detail.data ? (
             <ProposalDetail
               data={detail.data}
@@ -369,7 +370,7 @@ export function Inbox() {
               />
             </div>
           ) : null}
-        </div>
+        </Panel>
       </div>
       <AnnotateDialog />
     </>

@@ -6,6 +6,7 @@ import { KINDS, SCOPES, type Kind, type Scope } from '@/lib/curation/pipeline';
 import { fmtDateTime } from '@/lib/format';
 import type { RouterInputs, RouterOutputs } from '@/components/trpc/outputs';
 import { submitOnCtrlEnter } from '@/components/ui/forms';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { TextDiff } from './text-diff';
 
@@ -238,30 +239,48 @@ export function ProposalDetail({
       ) : null}
       <h3>Nearest existing entries in {p.scope}</h3>
       {data.nearest.length ? (
-        <table className="data compact" data-testid="nearest">
-          <tbody>
-            {data.nearest.map((n) => (
-              <tr key={n.id}>
-                <td className="num nowrap" style={{ width: 1 }}>
-                  cos {n.cosine.toFixed(2)}
-                </td>
-                <td>
-                  <Link href={`/curation/entries?entry=${n.id}`}>
-                    {n.cosine >= 0.8 ? (
-                      <TextDiff before={n.content} after={p.content} />
-                    ) : (
-                      <MemoryText text={n.content} />
-                    )}
-                  </Link>
-                </td>
-                <td className="nowrap" style={{ width: 1 }}>
+        <DataTable
+          compact
+          testId="nearest"
+          headless
+          rows={data.nearest}
+          rowKey={(n) => n.id}
+          columns={[
+            {
+              id: 'cosine',
+              header: 'Cosine',
+              num: true,
+              className: 'nowrap',
+              width: 1,
+              cell: (n) => <>cos {n.cosine.toFixed(2)}</>,
+            },
+            {
+              id: 'content',
+              header: 'Content',
+              cell: (n) => (
+                <Link href={`/curation/entries?entry=${n.id}`}>
+                  {n.cosine >= 0.8 ? (
+                    <TextDiff before={n.content} after={p.content} />
+                  ) : (
+                    <MemoryText text={n.content} />
+                  )}
+                </Link>
+              ),
+            },
+            {
+              id: 'kind',
+              header: 'Kind',
+              className: 'nowrap',
+              width: 1,
+              cell: (n) => (
+                <>
                   <span className="badge">{n.kind}</span>{' '}
                   {n.status !== 'active' ? <span className="badge warn">{n.status}</span> : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+          ]}
+        />
       ) : (
         <p className="muted" style={{ fontSize: 12 }}>
           No entries in {p.scope} yet.

@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import {
   isAnonymous,
@@ -59,14 +60,14 @@ export function ReadAsView() {
       <ReaderForm key={key} reader={reader} query={query} known={data?.known} />
       {q.error ? <ErrorBox error={q.error} /> : null}
       {anonymous ? (
-        <div className="panel">
+        <Panel as="div" body={false}>
           <EmptyState title="Choose a reader">
             Give a user, a team, a project, an agent repo or a task — or several: an agent has all five — and this
             shows, scope by scope in the order an agent reads them, exactly the memory it reads and how much it does
             not. An entry belongs to whom its source event names; one whose event names no owner, or that a reviewer
             wrote, is shared: every reader of its scope reads it.
           </EmptyState>
-        </div>
+        </Panel>
       ) : (
         <Results
           data={data}
@@ -156,12 +157,12 @@ function Results({
 }) {
   if (!data)
     return (
-      <div className="panel" aria-busy="true">
+      <Panel as="div" busy body={false}>
         <table className="data compact">
           <caption className="sr-only">Loading what this reader reads</caption>
           <SkeletonRows rows={5} cols={5} />
         </table>
-      </div>
+      </Panel>
     );
   const read = data.scopes.reduce((n, s) => n + s.visible, 0);
   const hidden = data.scopes.reduce((n, s) => n + s.hidden, 0);
@@ -183,11 +184,11 @@ function Results({
         served them); deprecated ones are never read.
       </p>
       {!read ? (
-        <div className="panel" style={{ marginBottom: 12 }}>
+        <Panel as="div" style={{ marginBottom: 12 }} body={false}>
           <EmptyState title="Nothing to read">
             No live entry{words} is this reader’s own or shared in any scope. What it does not read is counted below.
           </EmptyState>
-        </div>
+        </Panel>
       ) : null}
       <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
         {data.scopes.map((s, i) => (

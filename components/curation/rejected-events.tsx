@@ -2,8 +2,10 @@
 
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
+import { DataTable } from '@/components/ui/data-table';
 import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { ErrorBox } from '@/components/ui/states';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 
@@ -21,36 +23,57 @@ export function RejectedEvents() {
   if (q.error) return <ErrorBox error={q.error} />;
   if (!items.length) return null;
   return (
-    <div className="panel" style={{ marginTop: 14 }}>
-      <div className="panel-head">
-        <span>Malformed events</span>
-        <span className="muted">{fmtInt(matching)} rejected by the schema check; stored redacted, never curated</span>
-      </div>
-      <table className="data" data-testid="rejected-events">
-        <tbody>
-          {items.map((r) => (
-            <tr key={r.id}>
-              <td className="nowrap mono" style={{ width: 1 }}>
+    <Panel
+      as="div"
+      style={{ marginTop: 14 }}
+      body={false}
+      title={
+        <>
+          <span>Malformed events</span>
+          <span className="muted">{fmtInt(matching)} rejected by the schema check; stored redacted, never curated</span>
+        </>
+      }
+    >
+      <DataTable
+        testId="rejected-events"
+        headless
+        rows={items}
+        rowKey={(r) => r.id}
+        columns={[
+          {
+            id: 'event',
+            header: 'Event',
+            className: 'nowrap mono',
+            width: 1,
+            cell: (r) => (
+              <>
                 {r.eventId ?? '(no event_id)'}
                 <div className="cell-sub">{fmtDateTime(new Date(r.receivedAt).toISOString())}</div>
-              </td>
-              <td>
-                <ul style={{ margin: 0, paddingLeft: 16 }}>
-                  {r.errors.map((e, i) => (
-                    <li key={i}>
-                      <span className="mono">{e.path || 'event'}</span> {e.message}
-                    </li>
-                  ))}
-                </ul>
-              </td>
-              <td style={{ maxWidth: 420 }}>
-                <MemoryText className="clip mono" text={JSON.stringify(r.raw)} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          {
+            id: 'errors',
+            header: 'Errors',
+            cell: (r) => (
+              <ul style={{ margin: 0, paddingLeft: 16 }}>
+                {r.errors.map((e, i) => (
+                  <li key={i}>
+                    <span className="mono">{e.path || 'event'}</span> {e.message}
+                  </li>
+                ))}
+              </ul>
+            ),
+          },
+          {
+            id: 'raw',
+            header: 'Payload',
+            cellProps: () => ({ style: { maxWidth: 420 } }),
+            cell: (r) => <MemoryText className="clip mono" text={JSON.stringify(r.raw)} />,
+          },
+        ]}
+      />
       <ListFoot testId="rejected-count" shown={items.length} matching={matching} noun="events" page={PAGE} query={q} />
-    </div>
+    </Panel>
   );
 }

@@ -6,7 +6,9 @@ import { pct, reportMarkdown, type CurationReport } from '@/lib/curation/report'
 import { fmtDateTime } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { ListFoot } from '@/components/ui/list-foot';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 
 const PAGE = 100;
@@ -36,7 +38,7 @@ export function Reports() {
     );
   return (
     <div className="inbox" style={{ gridTemplateColumns: 'minmax(300px, 3fr) 9fr' }}>
-      <div className="panel inbox-list" data-testid="batches">
+      <Panel as="div" className="inbox-list" testId="batches" body={false}>
         <div role="list" aria-label="Ingest batches">
           {items.map((b) => (
             <div
@@ -71,8 +73,8 @@ export function Reports() {
           page={PAGE}
           query={batches}
         />
-      </div>
-      <div className="panel detail">
+      </Panel>
+      <Panel as="div" className="detail" body={false}>
         {report.data ? (
           <ReportView r={report.data} />
         ) : report.error ? (
@@ -80,7 +82,7 @@ export function Reports() {
         ) : (
           <div className="panel-body muted">Loading…</div>
         )}
-      </div>
+      </Panel>
     </div>
   );
 }
@@ -101,26 +103,17 @@ function Section({ title, head, rows }: { title: string; head: string[]; rows: s
         {title} <span className="muted">({rows.length})</span>
       </h3>
       {rows.length ? (
-        <table className="data compact">
-          <thead>
-            <tr>
-              {head.map((h) => (
-                <th key={h}>{h}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r, i) => (
-              <tr key={i}>
-                {r.map((c, j) => (
-                  <td key={j} className={j === 0 ? 'mono nowrap' : undefined}>
-                    <MemoryText text={c} />
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          compact
+          rows={rows}
+          rowKey={(_, i) => i}
+          columns={head.map((h, j) => ({
+            id: String(j),
+            header: h,
+            className: j === 0 ? 'mono nowrap' : undefined,
+            cell: (r: string[]) => <MemoryText text={r[j] ?? ''} />,
+          }))}
+        />
       ) : (
         <p className="muted" style={{ fontSize: 12, margin: 0 }}>
           None.

@@ -15,6 +15,7 @@ import {
 import figure3Reference from '@/lib/curation/fixtures/figure3-reference.json';
 import { useTRPC } from '@/components/trpc/provider';
 import { LineChart } from '@/components/ui/line-chart';
+import { Panel } from '@/components/ui/panel';
 import { useWidth } from '@/components/ui/use-width';
 
 const PRESETS = [
@@ -86,7 +87,7 @@ export function Simulator() {
   );
   return (
     <div className="grid-2" style={{ gridTemplateColumns: '320px minmax(0, 1fr)', alignItems: 'start' }}>
-      <div className="panel panel-body sim-panel" style={{ display: 'grid', gap: 10 }}>
+      <Panel as="div" padded className="sim-panel" style={{ display: 'grid', gap: 10 }}>
         {slider('lambda', 'events a day λ', 1, 50, 1)}
         {slider('hallucination', 'hallucinated per event h_e', 0, 0.5, 0.01)}
         {slider('alpha', 'admission rate α', 0.05, 1, 0.05)}
@@ -130,8 +131,8 @@ export function Simulator() {
           — cannot be read from dispositions (a rejected event need not be a hallucination, an approved one need not be
           true): set it from a labelled audit of the project&apos;s events.
         </p>
-      </div>
-      <div className="panel panel-body" ref={ref}>
+      </Panel>
+      <Panel as="div" padded ref={ref}>
         <svg width={Math.max(320, width)} height={300} role="img" aria-label="P_t over days" data-testid="sim-chart">
           {chart.yTicks.map((t) => (
             <g key={t.label}>
@@ -227,7 +228,7 @@ export function Simulator() {
           paper notes the simulated P_t rises faster than it. Its ratio, (1 − P<sup>cur</sup>) / (1 − P<sup>unc</sup>)
           at the last day, is how many times likelier a curated retrieval is to come back free of hallucinated entries.
         </p>
-      </div>
+      </Panel>
       <Figure3 settings={deferred} />
     </div>
   );
@@ -274,7 +275,7 @@ function Figure3({ settings }: { settings: SimSettings }) {
       : []),
   ];
   return (
-    <section className="panel panel-body" style={{ gridColumn: '1 / -1' }} data-testid="figure3">
+    <Panel padded style={{ gridColumn: '1 / -1' }} testId="figure3">
       <div className="toolbar" style={{ justifyContent: 'space-between' }}>
         <span>
           <b>Figure 3: P_365 against filter accuracy η</b>{' '}
@@ -312,6 +313,6 @@ function Figure3({ settings }: { settings: SimSettings }) {
           55 settings × 80 seeded one-year runs, computed in this browser (about a second).
         </p>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -5,6 +5,7 @@ import { ALERT_CAP, ALERT_KINDS, ALERT_LABEL, type Alert, type AlertKind } from 
 import type { SessionDigest } from '@/lib/ccs/digest';
 import { fmtInt } from '@/lib/format';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 
 const TONE: Record<AlertKind, string> = {
   constraint_dropped: 'danger',
@@ -12,6 +13,7 @@ const TONE: Record<AlertKind, string> = {
   h_spike: 'warn',
   d_spike: 'warn',
   stress: 'danger',
+  injection: 'danger',
 };
 
 function Detail({ a }: { a: Alert }) {
@@ -51,32 +53,40 @@ export const AlertsPanel = memo(function AlertsPanel({
   const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
   const shown = kind ? all.filter((a) => a.kind === kind) : all;
   return (
-    <div className="panel" style={{ margin: '14px 0' }} data-testid="alerts">
-      <div className="panel-head" style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
-        <span>What went wrong</span>
-        {ALERT_KINDS.filter((k) => counts[k]).map((k) => (
-          <span key={k} className={`badge ${TONE[k]}`}>
-            {fmtInt(counts[k]!)} {ALERT_LABEL[k]}
-          </span>
-        ))}
-        {total > ALERT_CAP ? <span className="faint">the first {fmtInt(ALERT_CAP)} listed</span> : null}
-        {total ? (
-          <select
-            className="select"
-            style={{ marginLeft: 'auto' }}
-            aria-label="Show alerts of kind"
-            value={kind}
-            onChange={(e) => setKind(e.target.value as AlertKind | '')}
-          >
-            <option value="">all kinds</option>
-            {ALERT_KINDS.filter((k) => counts[k]).map((k) => (
-              <option key={k} value={k}>
-                {ALERT_LABEL[k]}
-              </option>
-            ))}
-          </select>
-        ) : null}
-      </div>
+    <Panel
+      as="div"
+      style={{ margin: '14px 0' }}
+      testId="alerts"
+      body={false}
+      headStyle={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}
+      title={
+        <>
+          <span>What went wrong</span>
+          {ALERT_KINDS.filter((k) => counts[k]).map((k) => (
+            <span key={k} className={`badge ${TONE[k]}`}>
+              {fmtInt(counts[k]!)} {ALERT_LABEL[k]}
+            </span>
+          ))}
+          {total > ALERT_CAP ? <span className="faint">the first {fmtInt(ALERT_CAP)} listed</span> : null}
+          {total ? (
+            <select
+              className="select"
+              style={{ marginLeft: 'auto' }}
+              aria-label="Show alerts of kind"
+              value={kind}
+              onChange={(e) => setKind(e.target.value as AlertKind | '')}
+            >
+              <option value="">all kinds</option>
+              {ALERT_KINDS.filter((k) => counts[k]).map((k) => (
+                <option key={k} value={k}>
+                  {ALERT_LABEL[k]}
+                </option>
+              ))}
+            </select>
+          ) : null}
+        </>
+      }
+    >
       {!total ? (
         <div className="panel-body faint">
           Nothing flagged: no constraint dropped or changed, no H_t or D_t spike, no stress turn.
@@ -108,6 +118,6 @@ export const AlertsPanel = memo(function AlertsPanel({
           ))}
         </ul>
       )}
-    </div>
+    </Panel>
   );
 });

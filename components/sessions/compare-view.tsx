@@ -97,12 +97,12 @@ export function CompareView() {
           onTurn={(turn) => go({ a: q.a!, b: q.b!, turn, align: q.align })}
         />
       ) : (
-        <div className="panel">
+        <Panel as="div" body={false}>
           <EmptyState title="Pick two sessions">
             Run A and run B: two runs of the same task, or one run against itself shifted by a few turns. From a replay,
             “Compare with another run” fills in A.
           </EmptyState>
-        </div>
+        </Panel>
       )}
     </div>
   );
@@ -303,15 +303,15 @@ function Comparison({
     );
   if (!dA || !dB)
     return (
-      <div className="panel panel-body" aria-busy="true">
+      <Panel as="div" padded busy>
         <div className="skeleton" />
-      </div>
+      </Panel>
     );
   if (!nA || !nB)
     return (
-      <div className="panel">
+      <Panel as="div" body={false}>
         <EmptyState title={`Run ${!nA ? 'A' : 'B'} has no turns yet`}>Nothing to compare turn by turn.</EmptyState>
-      </div>
+      </Panel>
     );
   const turnAtA = (k: number) => turnAtRuns(dA.runs, k);
   const tA = turnAtA(i);
@@ -346,53 +346,54 @@ function Comparison({
           Run A has no turn {badTurn}; showing its first turn.
         </div>
       ) : null}
-      <div className="panel" style={{ marginBottom: 14 }}>
-        <table className="data compact" data-testid="compare-runs">
-          <thead>
-            <tr>
-              <th>Run</th>
-              <th>Session</th>
-              <th>Agent</th>
-              <th className="num">Turns</th>
-              <th>What went wrong</th>
-              <th className="num">At</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(
-              [
-                ['A', a, runA, dA, tA],
-                ['B', b, runB, dB, tB],
-              ] as const
-            ).map(([name, id, run, d, t]) => (
-              <tr key={name}>
-                <td>
-                  <b>{name}</b>
-                </td>
-                <td>
+      <Panel as="div" style={{ marginBottom: 14 }} body={false}>
+        <DataTable
+          compact
+          testId="compare-runs"
+          rows={
+            [
+              ['A', a, runA, dA, tA],
+              ['B', b, runB, dB, tB],
+            ] as const
+          }
+          rowKey={([name]) => name}
+          columns={[
+            { id: 'run', header: 'Run', cell: ([name]) => <b>{name}</b> },
+            {
+              id: 'session',
+              header: 'Session',
+              cell: ([, id, run, , t]) => (
+                <>
                   <Link href={`/sessions/${encodeURIComponent(id)}${t === null ? '' : `?turn=${t}`}`} className="mono">
                     {id}
                   </Link>{' '}
                   <span className="muted">{run.session.data?.title ?? ''}</span>
-                </td>
-                <td className="mono">{run.session.data?.agentId ?? ''}</td>
-                <td className="num">{fmtInt(d.n)}</td>
-                <td>
-                  {ALERT_KINDS.filter((k) => d.alertCounts?.[k]).map((k) => (
-                    <span key={k} className="badge warn" style={{ marginRight: 4 }}>
-                      {fmtInt(d.alertCounts[k]!)} {ALERT_LABEL[k]}
-                    </span>
-                  ))}
-                </td>
-                <td className="num" data-testid={`compare-turn-${name}`}>
-                  {t === null ? '—' : `turn ${t}`}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <div className="panel player" data-testid="compare-player">
+                </>
+              ),
+            },
+            { id: 'agent', header: 'Agent', className: 'mono', cell: ([, , run]) => run.session.data?.agentId ?? '' },
+            { id: 'turns', header: 'Turns', num: true, cell: ([, , , d]) => fmtInt(d.n) },
+            {
+              id: 'alerts',
+              header: 'What went wrong',
+              cell: ([, , , d]) =>
+                ALERT_KINDS.filter((k) => d.alertCounts?.[k]).map((k) => (
+                  <span key={k} className="badge warn" style={{ marginRight: 4 }}>
+                    {fmtInt(d.alertCounts[k]!)} {ALERT_LABEL[k]}
+                  </span>
+                )),
+            },
+            {
+              id: 'at',
+              header: 'At',
+              num: true,
+              cellProps: ([name]) => ({ 'data-testid': `compare-turn-${name}` }),
+              cell: ([, , , , t]) => (t === null ? '—' : `turn ${t}`),
+            },
+          ]}
+        />
+      </Panel>
+      <Panel as="div" className="player" testId="compare-player" body={false}>
         <div className="player-controls">
           <button type="button" className="btn" onClick={() => move(i - 1)} title="Previous turn (k or ←)">
             ← Previous
@@ -422,7 +423,7 @@ function Comparison({
             style={{ width: 320 }}
           />
         </div>
-      </div>
+      </Panel>
       {overlay ? (
         <div className="charts-row">
           {chart('Hallucination H_t', overlay.h, fmtRate)}
@@ -442,27 +443,31 @@ function Comparison({
             ['B', tB, atB.detail],
           ] as const
         ).map(([name, t, detail]) => (
-          <div className="panel" key={name} data-testid={`compare-io-${name}`}>
-            <div className="panel-head">
-              Run {name} · {t === null ? 'no turn here' : `turn ${t}`}
-            </div>
-            <div className="panel-body">
-              {detail ? (
-                <>
-                  <div className="label-sm">Input x_t</div>
-                  <MemoryText className="pre" text={detail.input} />
-                  <div className="label-sm" style={{ marginTop: 10 }}>
-                    Output
-                  </div>
-                  <MemoryText className="pre" text={detail.output} />
-                </>
-              ) : t === null ? (
-                <span className="faint">This run has no turn beside A&apos;s turn {tA}.</span>
-              ) : (
-                <div className="skeleton" />
-              )}
-            </div>
-          </div>
+          <Panel
+            as="div"
+            key={name}
+            testId={`compare-io-${name}`}
+            title={
+              <>
+                Run {name} · {t === null ? 'no turn here' : `turn ${t}`}
+              </>
+            }
+          >
+            {detail ? (
+              <>
+                <div className="label-sm">Input x_t</div>
+                <MemoryText className="pre" text={detail.input} />
+                <div className="label-sm" style={{ marginTop: 10 }}>
+                  Output
+                </div>
+                <MemoryText className="pre" text={detail.output} />
+              </>
+            ) : t === null ? (
+              <span className="faint">This run has no turn beside A&apos;s turn {tA}.</span>
+            ) : (
+              <div className="skeleton" />
+            )}
+          </Panel>
         ))}
       </div>
     </>
@@ -537,9 +542,9 @@ const KIND_TONE = { added: 'ok', removed: 'danger', changed: 'warn' } as const;
 function CcsSideBySide({ a, b, tA, tB }: { a: CcsTerms | null; b: CcsTerms | null; tA: number; tB: number | null }) {
   if (!a || !b)
     return (
-      <div className="panel panel-body" aria-busy="true">
+      <Panel as="div" padded busy>
         <div className="skeleton" />
-      </div>
+      </Panel>
     );
   const fields = [...new Set([...CCS_FIELDS, ...Object.keys(a), ...Object.keys(b)])].filter(
     (f) => (a[f]?.length ?? 0) + (b[f]?.length ?? 0) > 0,
@@ -559,47 +564,51 @@ function CcsSideBySide({ a, b, tA, tB }: { a: CcsTerms | null; b: CcsTerms | nul
     return { f, shared, left, right };
   });
   return (
-    <section className="panel" aria-labelledby="compare-ccs" data-testid="compare-ccs">
-      <div className="panel-head">
-        <h2 id="compare-ccs" className="panel-title">
-          CCS at A turn {tA} and B {tB === null ? '(no turn)' : `turn ${tB}`}
-        </h2>
-        <span className="muted" data-testid="compare-ccs-summary">
-          {fmtInt(both)} in both · {fmtInt(onlyA)} only in A · {fmtInt(onlyB)} only in B
-        </span>
-      </div>
-      <table className="data compact compare-ccs">
-        <thead>
-          <tr>
-            <th>Field</th>
-            <th>Only in A</th>
-            <th>In both</th>
-            <th>Only in B</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(({ f, shared, left, right }) => (
-            <tr key={f} data-field={f}>
-              <td className="mono nowrap">{f}</td>
-              <td data-side="a">
-                {left.map((t) => (
-                  <TermChip key={t} term={t} mark="removed" typed={f === 'focal_entities'} />
-                ))}
-              </td>
-              <td data-side="both">
-                {shared.map((t) => (
-                  <TermChip key={t} term={t} typed={f === 'focal_entities'} />
-                ))}
-              </td>
-              <td data-side="b">
-                {right.map((t) => (
-                  <TermChip key={t} term={t} mark="added" typed={f === 'focal_entities'} />
-                ))}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+    <Panel
+      labelledBy="compare-ccs"
+      testId="compare-ccs"
+      body={false}
+      title={
+        <>
+          <h2 id="compare-ccs" className="panel-title">
+            CCS at A turn {tA} and B {tB === null ? '(no turn)' : `turn ${tB}`}
+          </h2>
+          <span className="muted" data-testid="compare-ccs-summary">
+            {fmtInt(both)} in both · {fmtInt(onlyA)} only in A · {fmtInt(onlyB)} only in B
+          </span>
+        </>
+      }
+    >
+      <DataTable
+        compact
+        className="compare-ccs"
+        rows={rows}
+        rowKey={(r) => r.f}
+        rowProps={(r) => ({ 'data-field': r.f })}
+        columns={[
+          { id: 'field', header: 'Field', className: 'mono nowrap', cell: (r) => r.f },
+          {
+            id: 'a',
+            header: 'Only in A',
+            cellProps: () => ({ 'data-side': 'a' }),
+            cell: ({ f, left }) =>
+              left.map((t) => <TermChip key={t} term={t} mark="removed" typed={f === 'focal_entities'} />),
+          },
+          {
+            id: 'both',
+            header: 'In both',
+            cellProps: () => ({ 'data-side': 'both' }),
+            cell: ({ f, shared }) => shared.map((t) => <TermChip key={t} term={t} typed={f === 'focal_entities'} />),
+          },
+          {
+            id: 'b',
+            header: 'Only in B',
+            cellProps: () => ({ 'data-side': 'b' }),
+            cell: ({ f, right }) =>
+              right.map((t) => <TermChip key={t} term={t} mark="added" typed={f === 'focal_entities'} />),
+          },
+        ]}
+      />
+    </Panel>
   );
 }

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { Panel } from '@/components/ui/panel';
 import { ErrorBox, EmptyState } from '@/components/ui/states';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import {
@@ -480,19 +481,19 @@ export function ReplayView({
       ) : null}
       {!n ? (
         digestQ.isPending ? (
-          <div className="panel panel-body">
+          <Panel as="div" padded>
             <div className="skeleton" />
-          </div>
+          </Panel>
         ) : (
-          <div className="panel">
+          <Panel as="div" body={false}>
             <EmptyState title="This session has no turns yet">
               Turns appear here as the agent sends them; tick Follow live.
             </EmptyState>
-          </div>
+          </Panel>
         )
       ) : (
         <>
-          <div className="panel player" data-testid="player">
+          <Panel as="div" className="player" testId="player" body={false}>
             <div className="player-controls">
               <button
                 type="button"
@@ -591,7 +592,7 @@ export function ReplayView({
               </label>
             </div>
             <Timeline digest={digest!} turnAt={turnAt} index={i} onSeek={jumpToIndex} annotated={annotated} />
-          </div>
+          </Panel>
 
           <div className="charts-row">
             {chart('Memory footprint', series.footprint, fmtTokens)}
@@ -630,13 +631,10 @@ export function ReplayView({
                   onJump={jumpToTurn}
                 />
               ) : (
-                <div className="panel" data-testid="ccs-panel-loading">
-                  <div className="panel-head">CCS at turn {currentTurn}</div>
-                  <div className="panel-body">
-                    <div className="skeleton" />
-                    <div className="skeleton" style={{ marginTop: 8, width: '60%' }} />
-                  </div>
-                </div>
+                <Panel as="div" testId="ccs-panel-loading" title={<>CCS at turn {currentTurn}</>}>
+                  <div className="skeleton" />
+                  <div className="skeleton" style={{ marginTop: 8, width: '60%' }} />
+                </Panel>
               )}
               {detail ? (
                 <TurnPanel
@@ -651,48 +649,51 @@ export function ReplayView({
                   langgraph={langgraph}
                 />
               ) : (
-                <div className="panel" data-testid="turn-panel-loading">
-                  <div className="panel-head">The turn</div>
-                  <div className="panel-body">
-                    <div className="skeleton" />
-                    <div className="skeleton" style={{ marginTop: 8, width: '70%' }} />
-                  </div>
-                </div>
+                <Panel as="div" testId="turn-panel-loading" title="The turn">
+                  <div className="skeleton" />
+                  <div className="skeleton" style={{ marginTop: 8, width: '70%' }} />
+                </Panel>
               )}
             </div>
           ) : null}
 
           {currentTurn !== null ? (
-            <section className="panel" style={{ marginTop: 14 }} aria-labelledby="turn-annotations">
-              <div className="panel-head">
-                <h2 id="turn-annotations" className="panel-title">
-                  Annotations at turn {currentTurn}{' '}
-                  <span className="faint">{annotatedHere ? `${annotatedHere} here` : 'none here yet'}</span>
-                </h2>
-                <span className="grow" />
-                <button type="button" className="btn btn-small" onClick={openAnnotate} data-testid="annotate-turn">
-                  Annotate <kbd>n</kbd>
-                </button>
-              </div>
-              <div className="panel-body">
-                <AnnotationList
-                  filter={{ sessionId: id, turn: currentTurn }}
-                  empty="Score this turn, a term of its CCS or an artifact it recalled: press n."
-                  testId="turn-annotations"
-                />
-              </div>
-            </section>
+            <Panel
+              style={{ marginTop: 14 }}
+              labelledBy="turn-annotations"
+              title={
+                <>
+                  <h2 id="turn-annotations" className="panel-title">
+                    Annotations at turn {currentTurn}{' '}
+                    <span className="faint">{annotatedHere ? `${annotatedHere} here` : 'none here yet'}</span>
+                  </h2>
+                  <span className="grow" />
+                  <button type="button" className="btn btn-small" onClick={openAnnotate} data-testid="annotate-turn">
+                    Annotate <kbd>n</kbd>
+                  </button>
+                </>
+              }
+            >
+              <AnnotationList
+                filter={{ sessionId: id, turn: currentTurn }}
+                empty="Score this turn, a term of its CCS or an artifact it recalled: press n."
+                testId="turn-annotations"
+              />
+            </Panel>
           ) : null}
 
-          <div className="panel" style={{ marginTop: 14 }}>
-            <div className="panel-head">
-              Constraint retention{' '}
-              <span className="faint">each bar: the turns a constraint was in the CCS; click to jump</span>
-            </div>
-            <div className="panel-body">
-              <ConstraintTimeline digest={digest!} index={i} onJump={jumpToIndex} />
-            </div>
-          </div>
+          <Panel
+            as="div"
+            style={{ marginTop: 14 }}
+            title={
+              <>
+                Constraint retention{' '}
+                <span className="faint">each bar: the turns a constraint was in the CCS; click to jump</span>
+              </>
+            }
+          >
+            <ConstraintTimeline digest={digest!} index={i} onJump={jumpToIndex} />
+          </Panel>
         </>
       )}
       <ShortcutsDialog />

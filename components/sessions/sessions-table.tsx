@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import Link from 'next/link';
 import { useDeferredValue, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { Panel } from '@/components/ui/panel';
 import { Sparkline } from '@/components/ui/sparkline';
 import { ListFoot } from '@/components/ui/list-foot';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
@@ -69,7 +70,7 @@ export function SessionsTable() {
         </div>
       </div>
       {q.error ? <ErrorBox error={q.error} /> : null}
-      <div className="panel">
+      <Panel as="div" body={false}>
         <table className="data" data-testid="sessions-table">
           <thead>
             <tr>
@@ -207,7 +208,7 @@ export function SessionsTable() {
         {first && first.total.sessions > 0 && !first.matching ? (
           <EmptyState title={`No session matches “${query}”`} />
         ) : null}
-      </div>
+      </Panel>
     </>
   );
 }

@@ -12,6 +12,7 @@ import {
   type StateChange,
 } from '@/lib/json-state/diff';
 import { flattenTree, openTopLevel, summarize, treeKey, type TreeRow, type ValueRow } from '@/lib/json-state/tree';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { ViewPanel } from './ccs-panel';
 
@@ -288,13 +289,23 @@ function StateDiff({ changes, baseTurn }: StatePanelProps) {
         )}
       </div>
       {changes.length ? (
-        <table className="data compact state-diff">
-          <tbody>
-            {shown.map((c) => (
-              <DiffRow key={`${c.kind}:${c.path}`} c={c} />
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          compact
+          className="state-diff"
+          headless
+          rows={shown}
+          rowKey={(c) => `${c.kind}:${c.path}`}
+          rowProps={(c) => ({ 'data-path': c.path, 'data-change': c.kind })}
+          columns={[
+            {
+              id: 'kind',
+              header: 'Change',
+              width: 1,
+              cell: (c) => <span className={`badge ${CHANGE_TONE[c.kind]}`}>{c.kind}</span>,
+            },
+            { id: 'path', header: 'Path', cell: (c) => <DiffChange c={c} /> },
+          ]}
+        />
       ) : null}
       {shown.length < changes.length ? (
         <button type="button" className="link-btn" onClick={() => setAll(true)}>
@@ -307,53 +318,49 @@ function StateDiff({ changes, baseTurn }: StatePanelProps) {
 
 const CHANGE_TONE = { added: 'ok', removed: 'danger', changed: 'warn' } as const;
 
-function DiffRow({ c }: { c: StateChange }) {
+/** A change's path, its values before and after, and the whole values on demand (a diff row's second cell). */
+function DiffChange({ c }: { c: StateChange }) {
   const [open, setOpen] = useState(false);
   const from = preview(c.from);
   const to = preview(c.to);
   return (
-    <tr data-path={c.path} data-change={c.kind}>
-      <td style={{ width: 1 }}>
-        <span className={`badge ${CHANGE_TONE[c.kind]}`}>{c.kind}</span>
-      </td>
-      <td>
-        <div className="jt-diff-line mono">
-          <span className="jt-path">{c.path ? <MemoryText text={c.path} /> : '(the whole state)'}</span>
-          <span className="jt-change">
-            {c.kind !== 'added' ? (
-              <span className="jt-old" data-testid="change-from">
-                <MemoryText text={from.text} />
-              </span>
-            ) : null}
-            {c.kind === 'changed' ? <span className="arrow"> → </span> : null}
-            {c.kind !== 'removed' ? (
-              <span className="jt-new" data-testid="change-to">
-                <MemoryText text={to.text} />
-              </span>
-            ) : null}
-            {from.clipped || to.clipped ? (
-              <button type="button" className="link-btn" aria-expanded={open} onClick={() => setOpen(!open)}>
-                {open ? 'less' : 'whole value'}
-              </button>
-            ) : null}
-          </span>
+    <>
+      <div className="jt-diff-line mono">
+        <span className="jt-path">{c.path ? <MemoryText text={c.path} /> : '(the whole state)'}</span>
+        <span className="jt-change">
+          {c.kind !== 'added' ? (
+            <span className="jt-old" data-testid="change-from">
+              <MemoryText text={from.text} />
+            </span>
+          ) : null}
+          {c.kind === 'changed' ? <span className="arrow"> → </span> : null}
+          {c.kind !== 'removed' ? (
+            <span className="jt-new" data-testid="change-to">
+              <MemoryText text={to.text} />
+            </span>
+          ) : null}
+          {from.clipped || to.clipped ? (
+            <button type="button" className="link-btn" aria-expanded={open} onClick={() => setOpen(!open)}>
+              {open ? 'less' : 'whole value'}
+            </button>
+          ) : null}
+        </span>
+      </div>
+      {open ? (
+        <div className="jt-whole" data-testid="change-whole">
+          {c.kind !== 'added' ? (
+            <pre className="raw">
+              <MemoryText text={wholeValue(c.from)} />
+            </pre>
+          ) : null}
+          {c.kind !== 'removed' ? (
+            <pre className="raw">
+              <MemoryText text={wholeValue(c.to)} />
+            </pre>
+          ) : null}
         </div>
-        {open ? (
-          <div className="jt-whole" data-testid="change-whole">
-            {c.kind !== 'added' ? (
-              <pre className="raw">
-                <MemoryText text={wholeValue(c.from)} />
-              </pre>
-            ) : null}
-            {c.kind !== 'removed' ? (
-              <pre className="raw">
-                <MemoryText text={wholeValue(c.to)} />
-              </pre>
-            ) : null}
-          </div>
-        ) : null}
-      </td>
-    </tr>
+      ) : null}
+    </>
   );
 }
 

@@ -2,6 +2,7 @@
 
 import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
 import { fmtCost, fmtInt, fmtLatency } from '@/lib/format';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 
 const KIND_TONE: Record<string, string> = { llm: 'accent', tool: 'warn', retriever: 'ok' };
@@ -27,14 +28,24 @@ export function TurnCalls({ calls, usage }: { calls: TurnCall[]; usage: TurnUsag
           </span>
         ) : null}
       </div>
-      <table className="data compact waterfall">
-        <tbody>
-          {calls.map((c, k) => (
-            <tr key={k} data-call-kind={c.kind} className={c.error ? 'call-error' : undefined}>
-              <td>
-                <span className={`badge ${c.error ? 'danger' : (KIND_TONE[c.kind] ?? '')}`}>{c.kind}</span>
-              </td>
-              <td title={c.name}>
+      <DataTable
+        className="compact waterfall"
+        headless
+        rows={calls}
+        rowKey={(_, k) => k}
+        rowProps={(c) => ({ 'data-call-kind': c.kind, className: c.error ? 'call-error' : undefined })}
+        columns={[
+          {
+            id: 'kind',
+            header: 'Kind',
+            cell: (c) => <span className={`badge ${c.error ? 'danger' : (KIND_TONE[c.kind] ?? '')}`}>{c.kind}</span>,
+          },
+          {
+            id: 'call',
+            header: 'Call',
+            title: (c) => c.name,
+            cell: (c) => (
+              <>
                 <div className="mono clip">{c.tool ?? c.model ?? c.name}</div>
                 {c.error ? (
                   <div className="danger-text" style={{ whiteSpace: 'normal' }}>
@@ -51,8 +62,15 @@ export function TurnCalls({ calls, usage }: { calls: TurnCall[]; usage: TurnUsag
                     ) : null}
                   </div>
                 ) : null}
-              </td>
-              <td style={{ width: '48%' }}>
+              </>
+            ),
+          },
+          {
+            id: 'time',
+            header: 'Time',
+            width: '48%',
+            cell: (c) => (
+              <>
                 <div className="wf-track" aria-hidden="true">
                   <div
                     className={`wf-bar wf-${c.kind}`}
@@ -73,11 +91,11 @@ export function TurnCalls({ calls, usage }: { calls: TurnCall[]; usage: TurnUsag
                     : ''}
                   {c.cost !== undefined ? ` · ${fmtCost(c.cost)}` : ''}
                 </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -2,7 +2,9 @@
 
 import { useState } from 'react';
 import type { RouterOutputs } from '@/components/trpc/outputs';
+import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Panel } from '@/components/ui/panel';
 import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
 import type { LangGraphTurn } from '@/lib/import/langgraph';
 import { LangGraphStep } from './langgraph-step';
@@ -45,80 +47,86 @@ export function TurnPanel({
   const kept = new Set(qualified.map(refId));
   const opened = open ? artifacts.get(open) : null;
   return (
-    <div className="panel" data-testid="turn-panel">
-      <div className="panel-head">The turn</div>
-      <div className="panel-body">
-        <div className="label-sm">Input x_t</div>
-        <MemoryText className="pre" text={input} />
-        <div className="label-sm" style={{ marginTop: 10 }}>
-          Output
-        </div>
-        <MemoryText className="pre" text={output} />
-        {calls?.length ? <TurnCalls calls={calls} usage={usage} /> : null}
-        {langgraph ? <LangGraphStep lg={langgraph} /> : null}
-        <div className="label-sm" style={{ marginTop: 12 }}>
-          Recalled A_t ({recalled.length}) → let in A_t+ ({qualified.length})
-        </div>
-        {all.length ? (
-          <table className="data compact" data-testid="artifacts">
-            <tbody>
-              {all.map((r) => {
-                const id = refId(r);
-                const score = typeof r === 'string' ? undefined : r.score;
-                return (
-                  <tr
-                    key={id}
-                    className={id === focus ? 'clickable focus-target' : 'clickable'}
-                    onClick={() => setOpen(open === id ? null : id)}
-                    // Focusable, and opened with Enter or Space, like a button.
-                    tabIndex={0}
-                    onKeyDown={(e) => {
-                      if (e.key !== 'Enter' && e.key !== ' ') return;
-                      e.preventDefault();
-                      e.stopPropagation();
-                      setOpen(open === id ? null : id);
-                    }}
-                    data-artifact={id}
-                  >
-                    <td style={{ width: 1 }}>
-                      {kept.has(id) ? (
-                        <span className="badge ok">let in</span>
-                      ) : (
-                        <span className="badge">kept out</span>
-                      )}
-                    </td>
-                    <td className="mono">{id}</td>
-                    <td className="num faint">{typeof score === 'number' ? score.toFixed(2) : ''}</td>
-                    <td className="faint">{artifacts.get(id)?.kind ?? ''}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        ) : (
-          <div className="faint">Nothing recalled at this turn.</div>
-        )}
-        {open ? (
-          <div className="artifact-box" data-testid="artifact-content">
-            <div className="mono" style={{ marginBottom: 4 }}>
-              {open}{' '}
-              {opened?.provenance ? (
-                <span className="faint">
-                  ·{' '}
-                  {Object.entries(opened.provenance)
-                    .map(([k, v]) => `${k}: ${String(v)}`)
-                    .join(' · ')}
-                </span>
-              ) : null}
-            </div>
-            {opened ? (
-              <MemoryText className="pre" text={opened.content} />
-            ) : (
-              <span className="faint">Not in this session&apos;s artifact store (only referenced).</span>
-            )}
-          </div>
-        ) : null}
+    <Panel as="div" testId="turn-panel" title="The turn">
+      <div className="label-sm">Input x_t</div>
+      <MemoryText className="pre" text={input} />
+      <div className="label-sm" style={{ marginTop: 10 }}>
+        Output
       </div>
-    </div>
+      <MemoryText className="pre" text={output} />
+      {calls?.length ? <TurnCalls calls={calls} usage={usage} /> : null}
+      {langgraph ? <LangGraphStep lg={langgraph} /> : null}
+      <div className="label-sm" style={{ marginTop: 12 }}>
+        Recalled A_t ({recalled.length}) → let in A_t+ ({qualified.length})
+      </div>
+      {all.length ? (
+        <DataTable
+          compact
+          testId="artifacts"
+          headless
+          rows={all}
+          rowKey={refId}
+          rowProps={(r) => {
+            const id = refId(r);
+            return {
+              className: id === focus ? 'clickable focus-target' : 'clickable',
+              onClick: () => setOpen(open === id ? null : id),
+              // Focusable, and opened with Enter or Space, like a button.
+              tabIndex: 0,
+              onKeyDown: (e) => {
+                if (e.key !== 'Enter' && e.key !== ' ') return;
+                e.preventDefault();
+                e.stopPropagation();
+                setOpen(open === id ? null : id);
+              },
+              'data-artifact': id,
+            };
+          }}
+          columns={[
+            {
+              id: 'kept',
+              header: 'Let in',
+              width: 1,
+              cell: (r) =>
+                kept.has(refId(r)) ? <span className="badge ok">let in</span> : <span className="badge">kept out</span>,
+            },
+            { id: 'id', header: 'Artifact', className: 'mono', cell: (r) => refId(r) },
+            {
+              id: 'score',
+              header: 'Score',
+              num: true,
+              className: 'faint',
+              cell: (r) => {
+                const score = typeof r === 'string' ? undefined : r.score;
+                return typeof score === 'number' ? score.toFixed(2) : '';
+              },
+            },
+            { id: 'kind', header: 'Kind', className: 'faint', cell: (r) => artifacts.get(refId(r))?.kind ?? '' },
+          ]}
+        />
+      ) : (
+        <div className="faint">Nothing recalled at this turn.</div>
+      )}
+      {open ? (
+        <div className="artifact-box" data-testid="artifact-content">
+          <div className="mono" style={{ marginBottom: 4 }}>
+            {open}{' '}
+            {opened?.provenance ? (
+              <span className="faint">
+                ·{' '}
+                {Object.entries(opened.provenance)
+                  .map(([k, v]) => `${k}: ${String(v)}`)
+                  .join(' · ')}
+              </span>
+            ) : null}
+          </div>
+          {opened ? (
+            <MemoryText className="pre" text={opened.content} />
+          ) : (
+            <span className="faint">Not in this session&apos;s artifact store (only referenced).</span>
+          )}
+        </div>
+      ) : null}
+    </Panel>
   );
 }

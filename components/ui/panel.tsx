@@ -7,6 +7,7 @@ import type { CSSProperties, HTMLAttributes, ReactNode, Ref } from 'react';
  *   `heading`: the head is an `h2` (a landmark for screen readers and the outline) rather than a plain row.
  * - `body`: wrap the children in the padded body (default), or not (`false`: tables and lists that reach the edges).
  *   `padded`: a panel with no head that is its own body (`panel panel-body`: a loading skeleton, a box of controls).
+ * - `headStyle`: the head's own style (a head that wraps its badges and controls: `flexWrap`, `gap`).
  * - `bodyClassName`: extra classes of the body (`muted`, `form-col`, `toolbar`…); `bodyProps`: its other attributes
  *   (a style, or `tabIndex`, `role` and `aria-label` for a body that scrolls).
  * - `as`: the element (`section` by default; `div` where a section would add an unnamed region).
@@ -21,6 +22,7 @@ export function Panel({
   padded = false,
   as: Tag = 'section',
   className,
+  headStyle,
   bodyClassName,
   bodyProps,
   style,
@@ -39,6 +41,7 @@ export function Panel({
   padded?: boolean;
   as?: 'section' | 'div' | 'aside' | 'article';
   className?: string;
+  headStyle?: CSSProperties;
   bodyClassName?: string;
   bodyProps?: HTMLAttributes<HTMLDivElement> & Record<`data-${string}`, string | number | undefined>;
   style?: CSSProperties;
@@ -62,7 +65,7 @@ export function Panel({
       aria-busy={busy || undefined}
     >
       {title !== undefined ? (
-        <Head className={heading ? 'panel-head panel-title' : 'panel-head'} id={id}>
+        <Head className={heading ? 'panel-head panel-title' : 'panel-head'} id={id} style={headStyle}>
           {note !== undefined || actions !== undefined ? (
             <>
               <span>{title}</span>
