@@ -83,4 +83,14 @@ describe('chat messages in the conventions instrumentations use', () => {
     expect(messagesTurnText([], 'input')).toBeNull();
     expect(messagesTurnText(null, 'output')).toBeNull();
   });
+
+  it('reads a message with 20,000 flattened tool calls in linear time (an exporter is not trusted)', () => {
+    const a: Record<string, unknown> = { 'llm.output_messages.0.message.role': 'assistant' };
+    for (let k = 0; k < 20_000; k++)
+      a[`llm.output_messages.0.message.tool_calls.${k}.tool_call.function.name`] = `tool_${k}`;
+    const t = performance.now();
+    const msgs = spanMessages(a, 'output');
+    expect(msgs?.[0]?.toolCalls).toHaveLength(20_000);
+    expect(performance.now() - t).toBeLessThan(2_000); // quadratic copying took 76 s here
+  });
 });

@@ -56,8 +56,7 @@ function fromJson(m: unknown): ChatMessage | null {
     const f = isObj(c.function) ? c.function : c;
     if (s(f.name)) toolCalls.push({ id: s(c.id), name: s(f.name)!, arguments: asText(f.arguments) });
   }
-  if (role === 'tool' && !toolResults.length && s(m.tool_call_id))
-    toolResults.push({ id: s(m.tool_call_id), result: texts.join('\n') });
+  if (role === 'tool' && !toolResults.length) toolResults.push({ id: s(m.tool_call_id), result: texts.join('\n') });
   return { role, text: texts.join('\n'), toolCalls, toolResults };
 }
 
@@ -89,7 +88,10 @@ export function flattenedMessages(a: Obj, prefix: string): ChatMessage[] | null 
     const i = Number(m[1]);
     // OpenInference nests under `message.`; OpenLLMetry does not.
     const path = m[2]!.replace(/^message\./, '');
-    byIndex.set(i, { ...(byIndex.get(i) ?? {}), [path]: v });
+    // In place: a message may carry thousands of attributes (an exporter's, or a hostile one's).
+    let o = byIndex.get(i);
+    if (!o) byIndex.set(i, (o = {}));
+    o[path] = v;
   }
   if (!byIndex.size) return null;
   return [...byIndex.entries()]
@@ -104,7 +106,10 @@ export function flattenedMessages(a: Obj, prefix: string): ChatMessage[] | null 
       const calls = new Map<number, Obj>();
       for (const [k, v] of Object.entries(f)) {
         const c = /^tool_calls\.(\d+)\.(?:tool_call\.)?(.+)$/.exec(k);
-        if (c) calls.set(Number(c[1]), { ...(calls.get(Number(c[1])) ?? {}), [c[2]!]: v });
+        if (!c) continue;
+        let call = calls.get(Number(c[1]));
+        if (!call) calls.set(Number(c[1]), (call = {}));
+        call[c[2]!] = v;
       }
       const toolCalls = [...calls.entries()]
         .sort(([x], [y]) => x - y)

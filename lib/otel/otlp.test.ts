@@ -486,4 +486,45 @@ describe('traces from real instrumentation packages', () => {
     });
     expect(first!.usage).toMatchObject({ tool_calls: 1, llm_calls: 2 });
   });
+
+  it('takes a tool’s result from the call after the one that asked, never from earlier in the conversation', () => {
+    const chat = (id: string, start: number, input: unknown[], output: unknown[]) => ({
+      traceId: 't',
+      spanId: id,
+      parentSpanId: 'root',
+      name: 'chat',
+      startTimeUnixNano: String(start * 1e6),
+      endTimeUnixNano: String((start + 1) * 1e6),
+      attributes: [
+        s('gen_ai.operation.name', 'chat'),
+        s('gen_ai.input.messages', JSON.stringify(input)),
+        s('gen_ai.output.messages', JSON.stringify(output)),
+      ],
+    });
+    // Turn 2 of a chat: its history holds turn 1's lookup (no call ids, as older instrumentations send them).
+    const history = [
+      { role: 'user', content: 'Where is order 1?' },
+      { role: 'assistant', tool_calls: [{ function: { name: 'lookup', arguments: '{"order":1}' } }] },
+      { role: 'tool', content: 'order 1: shipped' },
+      { role: 'assistant', content: 'Shipped.' },
+      { role: 'user', content: 'And order 2?' },
+    ];
+    const asked = [{ role: 'assistant', tool_calls: [{ function: { name: 'lookup', arguments: '{"order":2}' } }] }];
+    const r = otlpToEnvelopes(
+      body([
+        { traceId: 't', spanId: 'root', name: 'agent', attributes: [s('gen_ai.operation.name', 'invoke_agent')] },
+        chat('c1', 1, history, asked),
+        chat(
+          'c2',
+          3,
+          [...history, ...asked, { role: 'tool', content: 'order 2: in transit' }],
+          [{ role: 'assistant', content: 'In transit.' }],
+        ),
+      ]),
+    );
+    const [turn] = r.envelopes.filter((e) => e.type === 'turn').map((e) => e.data as unknown as Turn);
+    expect(turn!.calls.filter((c) => c.kind === 'tool').map((c) => [c.arguments, c.result])).toEqual([
+      ['{"order":2}', 'order 2: in transit'],
+    ]);
+  });
 });

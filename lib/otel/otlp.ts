@@ -286,33 +286,37 @@ function callOf(sp: FlatSpan, t0: number): TurnCall {
 
 /**
  * Tool calls of a turn whose tools are not traced, read from its LLM calls' messages: each tool an answer asked for,
- * with the result a later call's input carries (matched by call id, else by order). Starts where the asking call ended.
+ * with the result the next call's input added after the conversation the asking call had (matched by call id, else
+ * by order), so a result from earlier in the conversation is never taken. At most `room` calls. Starts where the
+ * asking call ended.
  */
-function toolCallsFromMessages(llms: FlatSpan[], t0: number): TurnCall[] {
+function toolCallsFromMessages(llms: FlatSpan[], t0: number, room: number): TurnCall[] {
   const out: TurnCall[] = [];
-  const results: { id: string | null; result: string }[] = [];
-  for (const sp of llms)
-    results.push(...(spanMessages(sp.a, 'input') ?? []).flatMap((m: ChatMessage) => m.toolResults));
-  const used = new Set<number>();
-  for (const sp of llms)
-    for (const m of spanMessages(sp.a, 'output') ?? [])
-      for (const c of m.toolCalls) {
-        let k = c.id ? results.findIndex((r, i) => !used.has(i) && r.id === c.id) : -1;
-        if (k < 0) k = results.findIndex((r, i) => !used.has(i) && r.id === null);
-        if (k >= 0) used.add(k);
-        const call: TurnCall = {
-          kind: 'tool',
-          name: c.name,
-          tool: c.name,
-          start_ms: sp.end !== null ? Math.max(0, Math.round((sp.end - t0) / 1e6)) : 0,
-          duration_ms: null,
-          from_messages: true,
-        };
-        const args = clip(c.arguments);
-        if (args) call.arguments = args;
-        if (k >= 0) call.result = clip(results[k]!.result) ?? '';
-        out.push(call);
-      }
+  const inputs = llms.map((sp) => spanMessages(sp.a, 'input') ?? []);
+  for (let i = 0; i < llms.length && out.length < room; i++) {
+    const sp = llms[i]!;
+    const asked = (spanMessages(sp.a, 'output') ?? []).flatMap((m) => m.toolCalls);
+    if (!asked.length) continue;
+    const next = inputs[i + 1] ?? [];
+    const answers = next.slice(Math.min(inputs[i]!.length, next.length)).flatMap((m: ChatMessage) => m.toolResults);
+    const byId = new Map(answers.filter((r) => r.id !== null).map((r) => [r.id, r]));
+    const unnamed = answers.filter((r) => r.id === null);
+    for (const c of asked.slice(0, room - out.length)) {
+      const r = (c.id !== null ? byId.get(c.id) : undefined) ?? unnamed.shift();
+      const call: TurnCall = {
+        kind: 'tool',
+        name: c.name,
+        tool: c.name,
+        start_ms: sp.end !== null ? Math.max(0, Math.round((sp.end - t0) / 1e6)) : 0,
+        duration_ms: null,
+        from_messages: true,
+      };
+      const args = clip(c.arguments);
+      if (args) call.arguments = args;
+      if (r) call.result = clip(r.result) ?? '';
+      out.push(call);
+    }
+  }
   return out;
 }
 
@@ -529,7 +533,7 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
     const calls = below.slice(0, 200).map((x) => callOf(x, t0));
     if (!calls.some((c) => c.kind === 'tool')) {
       // Untraced tools: the ones the model asked for, placed after the call that asked.
-      for (const c of toolCallsFromMessages(llms, t0)) {
+      for (const c of toolCallsFromMessages(llms, t0, Math.max(0, 200 - calls.length))) {
         const at = calls.findIndex((x) => x.start_ms > c.start_ms);
         calls.splice(at < 0 ? calls.length : at, 0, c);
       }

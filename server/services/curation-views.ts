@@ -506,12 +506,13 @@ export async function curationHealth(db: Tx, projectId: string) {
   const r = await db.execute(sql`
     with o as (
       select date_trunc('day', c.decided_at) as day, c.disposition, c.decided_by, c.latency_ms, c.rationale,
-        c.event_id like 'hygiene\_%' as lab,
+        c.event_id like ${'hygiene\\_%'} as lab,
         coalesce(c.rationale->'edited', '[]'::jsonb) @> '["scope"]'::jsonb as moved,
-        ${rank(sql`c.scope`)} < ${rank(sql`p.scope`)} as narrower
+        coalesce(${rank(sql`c.scope`)} < ${rank(sql`p.scope`)}, false) as narrower
       from curation_outcomes c
       left join lateral (select scope from curation_outcomes q where q.project_id = c.project_id
-        and q.event_id = c.event_id and q.decided_by = 'curator' and q.disposition = 'proposed' limit 1) p on true
+        and q.event_id = c.event_id and q.decided_by = 'curator' and q.disposition = 'proposed'
+        order by q.decided_at limit 1) p on true
       where c.project_id = ${projectId}
     )
     select to_char(day, 'YYYY-MM-DD') as day,

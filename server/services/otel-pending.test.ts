@@ -83,6 +83,30 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     expect(turn!.calls).toHaveLength(2);
   });
 
+  it('keeps a waiting span redacted and without NULs, and its first time when its trace is sent again', async () => {
+    const odd = calls('t9', 'odd');
+    (odd[0]!.attributes as { key: string; value: { stringValue: string } }[]).push(
+      s('gen_ai.output.messages', 'key sk-live-abcdefghijklmnopqrstuvwx\u0000 done'),
+    );
+    expect((await send(request(odd))).mapped.pending).toHaveLength(2);
+    const stored = async () =>
+      rowsOf<{ span: unknown; at: string }>(
+        await h.db.execute(
+          sql`select span, received_at::text as at from otel_pending_spans where trace_id = 't9' order by span_id`,
+        ),
+      );
+    const [first] = await stored();
+    const text = JSON.stringify(first!.span);
+    expect(text).not.toContain('abcdefghijklmnop');
+    expect(text).not.toContain('\\u0000');
+    // Another batch of the same trace (still without its turn) takes the spans and puts them back with their time.
+    await send(request([{ ...calls('t9', 'odd')[1]!, spanId: 't9-tool-2' }]));
+    const again = await stored();
+    expect(again).toHaveLength(3);
+    expect(again[0]!.at).toBe(first!.at);
+    await h.db.execute(sql`delete from otel_pending_spans where trace_id = 't9'`);
+  });
+
   it('places calls whose invocation never came as turns of their own once they have waited', async () => {
     await send(request(calls('t2', 'orphans')));
     expect(await waiting()).toEqual(['t2-chat', 't2-tool']);

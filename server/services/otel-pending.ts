@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { otlpToEnvelopes, type OtlpOptions, type OtlpResult, type PendingSpan } from '@/lib/otel/otlp';
 import { rowsOf, type Db } from '@/server/db';
 import { otelPendingSpans } from '@/server/db/schema/sessions';
+import { redactDeep } from '@/lib/redact/redact';
 import { log } from '@/server/log';
 import { ingestOtel } from './otel-turns';
 import type { IngestSummary } from './ingest';
@@ -23,7 +24,15 @@ export const PENDING_MS = 120_000;
 const SWEEP_EVERY_MS = 30_000;
 
 type Body = { resourceSpans: { resource?: { attributes?: unknown }; scopeSpans?: { spans?: unknown[] }[] }[] };
-type Row = { trace_id: string; span_id: string; span: Record<string, unknown>; resource: unknown[] };
+type Row = {
+  trace_id: string;
+  span_id: string;
+  span: Record<string, unknown>;
+  resource: unknown[];
+  received_at?: string;
+};
+/** How long a span may wait at most, whatever happens to its trace (then it is deleted unread). */
+const KEEP_DAYS = 7;
 
 const spansOf = (body: Body) =>
   body.resourceSpans.flatMap((rs) =>
@@ -39,7 +48,17 @@ function joined(body: Body, rows: Row[]): Body {
   return { resourceSpans: [...body.resourceSpans, ...extra] };
 }
 
-async function keep(db: Db, projectId: string, spans: PendingSpan[]) {
+/**
+ * A span as it may wait: secrets redacted (it is memory content, kept until its turn comes) and NUL characters, which
+ * PostgreSQL's jsonb refuses, replaced, so one span cannot fail its request on every retry.
+ */
+function storable<T>(v: T): T {
+  const json = JSON.stringify(v);
+  const clean = json.includes('\\u0000') ? (JSON.parse(json.replaceAll('\\u0000', '\\ufffd')) as T) : v;
+  return redactDeep(clean, '');
+}
+
+async function keep(db: Db, projectId: string, spans: (PendingSpan & { receivedAt?: string })[]) {
   for (let i = 0; i < spans.length; i += 500)
     await db
       .insert(otelPendingSpans)
@@ -48,8 +67,10 @@ async function keep(db: Db, projectId: string, spans: PendingSpan[]) {
           projectId,
           traceId: p.traceId,
           spanId: p.spanId,
-          span: p.span,
-          resource: p.resource,
+          span: storable(p.span),
+          resource: storable(p.resource),
+          // A span taken and put back keeps its time: a busy trace does not hold its waiting calls back for ever.
+          ...(p.receivedAt ? { receivedAt: sql`${p.receivedAt}::timestamptz` } : {}),
         })),
       )
       .onConflictDoNothing();
@@ -59,7 +80,13 @@ const putBack = (db: Db, projectId: string, rows: Row[]) =>
   keep(
     db,
     projectId,
-    rows.map((r) => ({ traceId: r.trace_id, spanId: r.span_id, span: r.span, resource: r.resource })),
+    rows.map((r) => ({
+      traceId: r.trace_id,
+      spanId: r.span_id,
+      span: r.span,
+      resource: r.resource,
+      receivedAt: r.received_at,
+    })),
   );
 
 /**
@@ -86,7 +113,7 @@ export async function ingestTraces(
                 traces.map((t) => sql`${t}`),
                 sql`, `,
               )})
-              returning trace_id, span_id, span, resource`,
+              returning trace_id, span_id, span, resource, to_json(received_at) #>> '{}' as received_at`,
         ),
       )
     : [];
@@ -96,7 +123,15 @@ export async function ingestTraces(
     summary = mapped.envelopes.length
       ? await ingestOtel(db, projectId, mapped.envelopes, actor)
       : { results: [], accepted: 0, duplicates: 0, rejected: 0, conflicts: 0, superseded: 0 };
-    if (mapped.pending.length) await keep(db, projectId, mapped.pending);
+    if (mapped.pending.length) {
+      // Those that waited before keep their time.
+      const since = new Map(taken.map((r) => [`${r.trace_id}\u0000${r.span_id}`, r.received_at]));
+      await keep(
+        db,
+        projectId,
+        mapped.pending.map((p) => ({ ...p, receivedAt: since.get(`${p.traceId}\u0000${p.spanId}`) })),
+      );
+    }
   } catch (e) {
     await putBack(db, projectId, taken).catch((err) => log.error({ err }, 'could not put back pending spans'));
     throw e;
@@ -109,28 +144,33 @@ export async function ingestTraces(
  * turns as they are. Returns how many spans it placed.
  */
 export async function sweepPendingSpans(db: Db, olderThanMs = PENDING_MS): Promise<number> {
+  await db.execute(sql`delete from otel_pending_spans where received_at < now() - make_interval(days => ${KEEP_DAYS})`);
   const rows = rowsOf<Row & { project_id: string }>(
     await db.execute(
       sql`delete from otel_pending_spans p
           using (select project_id, trace_id from otel_pending_spans group by project_id, trace_id
                  having max(received_at) < now() - make_interval(secs => ${olderThanMs / 1000}) limit 50) old
           where p.project_id = old.project_id and p.trace_id = old.trace_id
-          returning p.project_id, p.trace_id, p.span_id, p.span, p.resource`,
+          returning p.project_id, p.trace_id, p.span_id, p.span, p.resource,
+                    to_json(p.received_at) #>> '{}' as received_at`,
     ),
   );
   const byProject = new Map<string, Row[]>();
   for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r]);
+  let placed = 0;
   for (const [projectId, list] of byProject) {
     const body = joined({ resourceSpans: [] }, list);
     const options = { orphansAreTurns: true };
     try {
       await ingestTraces(db, projectId, body, otlpToEnvelopes(body, options), 'otlp:pending', options);
+      placed += list.length;
     } catch (err) {
+      // This project's spans wait for the next sweep; the other projects' are placed.
       await putBack(db, projectId, list);
-      throw err;
+      log.error({ err, projectId }, 'placing pending OTLP spans failed');
     }
   }
-  return rows.length;
+  return placed;
 }
 
 let lastSweep = 0;

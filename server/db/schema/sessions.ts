@@ -76,7 +76,8 @@ export const turns = pgTable(
 /**
  * Spans of a trace whose turn has not arrived yet (lib/otel/otlp.ts `pending`): an exporter sends the calls of a
  * long agent invocation in earlier batches than the invocation's own span. Kept until the turn's span comes (then they
- * become its calls and are removed) or for 7 days.
+ * become its calls and are removed), or until the sweep places them as turns of their own
+ * (server/services/otel-pending.ts); none is kept longer than 7 days. Stored redacted.
  */
 export const otelPendingSpans = pgTable(
   'otel_pending_spans',
