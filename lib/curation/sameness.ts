@@ -34,9 +34,20 @@ export interface Sameness {
   onlyB: string[];
 }
 
+/**
+ * Which two words mean the same or the opposite (the server passes WordNet's, `server/services/wordnet.ts`). Words
+ * come lower-cased, irregular verbs in their base form ("written" → "write").
+ */
+export interface Lexicon {
+  synonyms(a: string, b: string): boolean;
+  antonyms(a: string, b: string): boolean;
+}
+
 export interface SamenessOptions {
   /** Similarity of two single words, −1…1; without it, any swapped content word makes the pair `near`. */
   wordSimilarity?: (a: string, b: string) => number;
+  /** Synonyms and antonyms beyond the listed ones. */
+  lexicon?: Lexicon;
   /** A swapped word at least this similar to one on the other side means the same. */
   sameFrom?: number;
 }
@@ -99,6 +110,17 @@ const NUMBER_WORDS: Record<string, number> = {
   hundred: 100,
   thousand: 1000,
   million: 1_000_000,
+  // Ordinals ("the first day" = "the 1st", never a quantity); "second" is a unit of time.
+  first: 1,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  twelfth: 12,
 };
 const UNITS: Record<string, string> = {
   s: 'second',
@@ -123,6 +145,34 @@ const UNITS: Record<string, string> = {
   d: 'day',
   days: 'day',
   day: 'day',
+  wk: 'week',
+  wks: 'week',
+  week: 'week',
+  weeks: 'week',
+  fortnight: 'fortnight',
+  fortnights: 'fortnight',
+  mo: 'month',
+  month: 'month',
+  months: 'month',
+  yr: 'year',
+  yrs: 'year',
+  year: 'year',
+  years: 'year',
+  mg: 'milligram',
+  milligram: 'milligram',
+  milligrams: 'milligram',
+  gram: 'gram',
+  grams: 'gram',
+  kg: 'kilogram',
+  kgs: 'kilogram',
+  kilo: 'kilogram',
+  kilos: 'kilogram',
+  kilogram: 'kilogram',
+  kilograms: 'kilogram',
+  tonne: 'tonne',
+  tonnes: 'tonne',
+  celsius: 'celsius',
+  fahrenheit: 'fahrenheit',
   kb: 'kilobyte',
   kib: 'kilobyte',
   kilobytes: 'kilobyte',
@@ -143,6 +193,25 @@ const UNITS: Record<string, string> = {
   pct: 'percent',
   percent: 'percent',
   k: 'thousand',
+};
+/**
+ * A number with one of these units is compared by its quantity: "two hours" = "120 minutes", "24 months" = "2
+ * years", "1,200 kg" = "1.2 tonnes" (months and years apart from days and weeks: their days vary).
+ */
+const QUANTITY: Record<string, [dimension: string, factor: number]> = {
+  millisecond: ['s', 0.001],
+  second: ['s', 1],
+  minute: ['s', 60],
+  hour: ['s', 3600],
+  day: ['s', 86_400],
+  week: ['s', 604_800],
+  fortnight: ['s', 1_209_600],
+  month: ['mo', 1],
+  year: ['mo', 12],
+  milligram: ['g', 0.001],
+  gram: ['g', 1],
+  kilogram: ['g', 1000],
+  tonne: ['g', 1_000_000],
 };
 const ANTONYMS: [string, string][] = [
   ['enabl', 'disabl'],
@@ -231,6 +300,9 @@ interface Token {
   key: string;
   /** A number spelled as a word ("one", "twice"). */
   spelled?: boolean;
+  /** For a quantity: the number as written and its unit ("500 hours": 500, hour). */
+  amount?: string;
+  unit?: string;
 }
 
 /** Ticket-like ids ("JIRA-412"), versions, paths, hosts, keys: letters with digits, or `_ . / @ :` inside a word. */
@@ -252,6 +324,7 @@ const ABBREVIATIONS: Record<string, string[]> = {
   msg: ['message'],
   req: ['request'],
   approx: ['approximately'],
+  auto: ['automatically', 'automatic'],
 };
 const ARTICLES = new Set(['a', 'an', 'the']);
 
@@ -262,6 +335,20 @@ function normalize(text: string): string {
       .replace(/[“”]/g, '"')
       .replace(/\b([ap])\.m\.?/gi, '$1m')
       .replace(/(\d),(?=\d{3}\b)/g, '$1')
+      // One form for a time of day ("8 pm", "8:00 p.m.", "20:00"), a temperature, a sign and a currency.
+      .replace(/\b(\d{1,2})(?::(\d{2}))?\s*([ap])m\b/gi, (_, h: string, m: string | undefined, ap: string) =>
+        clock((Number(h) % 12) + (ap.toLowerCase() === 'p' ? 12 : 0), Number(m ?? 0)),
+      )
+      .replace(/\b(\d{1,2}):(\d{2})\b/g, (_, h: string, m: string) => clock(Number(h), Number(m)))
+      .replace(/\bnoon\b/gi, '12:00')
+      .replace(/\bmidnight\b/gi, '00:00')
+      .replace(/\s*(?:°\s*|\bdeg(?:rees?)?\s+)(c(?:elsius)?|f(?:ahrenheit)?)\b/gi, (_, u: string) =>
+        /^c/i.test(u) ? ' celsius' : ' fahrenheit',
+      )
+      .replace(/\bminus\s+(?=\d)/gi, '-')
+      .replace(/(\d+(?:\.\d+)?)\s*(?:euros?|eur)\b/gi, '€$1')
+      .replace(/(\d+(?:\.\d+)?)\s*(?:(?:us\s*)?dollars?|usd)\b/gi, '$$$1')
+      .replace(/(\d+(?:\.\d+)?)\s*(?:pounds sterling|gbp)\b/gi, '£$1')
       // A range is two numbers ("09:00-17:00" = "09:00 to 17:00"); a hyphenated word is one word ("start-up").
       .replace(/(\d)\s*[-–]\s*(?=\d)/g, '$1 to ')
       // A label ("Risk:", "NOTE -") frames the statement; "would rather X than Y" prefers X, not Y.
@@ -271,6 +358,22 @@ function normalize(text: string): string {
       .replace(/\b(?:no|not) (more|less|fewer|later|earlier) than\b/gi, 'at $1 than')
   );
 }
+
+/** A time of day as `HH:MM`, 24-hour. */
+const ORDINALS = new Set([
+  'first',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'twelfth',
+]);
+
+const clock = (h: number, m: number) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
 
 const IRREGULAR: Record<string, string> = {
   written: 'write',
@@ -356,14 +459,21 @@ function tokenizeUncached(text: string): Token[] {
     lastEnd = m.index + m[0].length;
     const raw = m[0].replace(/'s$/i, '');
     // "they/them", "requests/minute": words; "hotfix/ledger-rounding", paths: one identifier.
+    // "three-day", "12-month": a count and its unit.
+    const counted = (w: string) =>
+      w.split('-').some((p) => p.toLowerCase() in NUMBER_WORDS || p.toLowerCase() in QUANTITY_UNIT);
     const pieces = /^[A-Za-z]+(?:\/[A-Za-z]+)+$/.test(raw)
       ? raw.split('/')
       : TICKET.test(raw) || /[.@:/]/.test(raw.replace(/\.$/, ''))
         ? [raw]
-        : /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(raw)
+        : /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(raw) && !counted(raw)
           ? [raw]
           : raw.split('-').filter(Boolean);
     pieces.forEach((piece, i) => {
+      if (/^\d{2}:\d{2}$/.test(piece)) {
+        out.push({ raw: piece, lower: piece, kind: 'number', key: `at ${piece}` });
+        return;
+      }
       const nu = NUMBER_UNIT.exec(piece);
       if (nu) {
         // A sign written before the number ("-20", "−5") and a currency symbol are part of its value.
@@ -372,15 +482,19 @@ function tokenizeUncached(text: string): Token[] {
         const currency = /^[$€£]/.test(piece) ? piece[0]! : '';
         out.push({ raw: piece, lower: piece.toLowerCase(), kind: 'number', key: `${currency}${sign}${Number(nu[1])}` });
         const unit = nu[2]?.toLowerCase();
-        if (unit && !['st', 'nd', 'rd', 'th'].includes(unit))
+        // An ordinal's suffix is not a unit, nor a plural's "s" ("503s" are errors, not seconds).
+        if (unit && !['st', 'nd', 'rd', 'th', 's'].includes(unit))
           out.push({ raw: nu[2]!, lower: unit, kind: 'word', key: UNITS[unit] ?? unit });
         return;
       }
       // A hyphenated word is one word however it is written ("start-up" = "startup"), and compared as written:
       // kebab-case names ("acme-prod", "payments-primary") differ by a part.
       if (/^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(piece)) {
-        const joined = piece.toLowerCase().replace(/-/g, '');
-        out.push({ raw: piece, lower: joined, kind: 'id', key: joined });
+        const parts = piece.toLowerCase().split('-');
+        const joined = parts.join('');
+        // "double-checked" = "double-check", "colour-blind" = "color-blind".
+        const key = [...parts.slice(0, -1).map(spelling), stemOf(parts.at(-1)!)].join('');
+        out.push({ raw: piece, lower: joined, kind: 'id', key });
         return;
       }
       const bare = /^v\d/i.test(piece) ? piece.slice(1) : piece;
@@ -391,6 +505,31 @@ function tokenizeUncached(text: string): Token[] {
       }
       out.push(word(piece, initial && i === 0));
     });
+  }
+  return quantities(out);
+}
+
+/** Units that make a number a quantity (their surface forms). */
+const QUANTITY_UNIT = Object.fromEntries(Object.entries(UNITS).filter(([, unit]) => unit in QUANTITY));
+
+/** A number followed by a unit of `QUANTITY` becomes one token, keyed by the quantity in the unit's base. */
+function quantities(ts: Token[]): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < ts.length; i++) {
+    const t = ts[i]!;
+    const unit = ts[i + 1];
+    const q =
+      unit && t.kind === 'number' && !t.key.startsWith('at ') && !ORDINALS.has(t.lower)
+        ? QUANTITY[unit.key]
+        : undefined;
+    const value = Number(t.key);
+    if (!q || !Number.isFinite(value)) {
+      out.push(t);
+      continue;
+    }
+    const key = `${q[0]}:${Number((value * q[1]).toPrecision(12))}`;
+    out.push({ ...t, raw: `${t.raw} ${unit!.raw}`, key, amount: t.key, unit: unit!.key });
+    i++;
   }
   return out;
 }
@@ -425,6 +564,7 @@ const CUE_WORDS = new Set([
   'absent',
 ]);
 const isCue = (t: Token) => CUE_WORDS.has(t.lower) || t.lower.endsWith("n't");
+const notCue = (t: Token) => !isCue(t);
 const polarity = (ts: readonly Token[]) => ts.filter(isCue).length % 2;
 
 /** Multiset difference, both ways. */
@@ -457,18 +597,10 @@ function namedIn(t: Token, others: readonly Token[], lowers: Set<string>, stems:
 
 const isContent = (t: Token) => (t.kind === 'word' || t.kind === 'name') && !STOP.has(t.lower) && !isCue(t);
 
-function antonymIn(del: Set<string>, add: Set<string>): [string, string] | null {
-  for (const [x, y] of ANTONYMS) {
-    if (del.has(x) && add.has(y)) return [x, y];
-    if (del.has(y) && add.has(x)) return [y, x];
-  }
-  for (const x of del)
-    for (const p of PREFIXES) {
-      if (add.has(p + x)) return [x, p + x];
-      if (x.startsWith(p) && add.has(x.slice(p.length))) return [x, x.slice(p.length)];
-    }
-  return null;
-}
+/** Listed opposites, or a word and its negating prefix ("conform" / "nonconforming"), by stem. */
+const antonymous = (x: string, y: string) =>
+  ANTONYMS.some(([p, q]) => (x === p && y === q) || (x === q && y === p)) ||
+  PREFIXES.some((p) => y === p + x || x === p + y);
 
 /** Two forms of one word: stems sharing their first five letters ("allergic" / "allergy", "automatic" / "automat"). */
 const sameRoot = (a: Token, b: Token) =>
@@ -487,8 +619,16 @@ export const FRAME_FROM = 0.6;
 export function sameness(a: string, b: string, opts: SamenessOptions = {}): Sameness {
   const sameFrom = opts.sameFrom ?? SAMENESS_DEFAULTS.sameFrom;
   const sim = opts.wordSimilarity ?? ((x: string, y: string) => (x === y ? 1 : 0));
-  const ta = tokenize(a);
-  const tb = tokenize(b);
+  const lex = opts.lexicon;
+  const base = (t: Token) => IRREGULAR[t.lower] ?? t.lower;
+  const synonyms = (t: Token, o: Token) => listedSynonyms(t.key, o.key) || !!lex?.synonyms(base(t), base(o));
+  const opposite = (del: readonly Token[], add: readonly Token[]): [Token, Token] | null => {
+    for (const x of del) for (const y of add) if (antonymous(x.key, y.key)) return [x, y];
+    if (lex) for (const x of del) for (const y of add) if (lex.antonyms(base(x), base(y))) return [x, y];
+    return null;
+  };
+  const ta0 = tokenize(a);
+  const tb0 = tokenize(b);
   const shown = (ts: readonly Token[]) => [...new Set(ts.map((t) => t.raw))];
   const result = (
     verdict: SamenessVerdict,
@@ -503,23 +643,51 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
     const letters = text.match(/\p{L}/gu) ?? [];
     return !letters.length || letters.filter((c) => !/[A-Za-z]/.test(c)).length > letters.length * 0.3;
   };
+  // The same words in another case, spacing or sentence punctuation are the same statement, in any script (signs,
+  // currencies and symbols still count: "-20" is not "20").
+  const bare = (text: string) =>
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[.,;:!?"“”‘’]+(?=\s|$)/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+  if (bare(a) === bare(b)) return result('same', 'the same words');
   if (foreign(a) || foreign(b)) return result('near', 'written in a script the word rules do not read');
+  const explode = (ts: Token[]) =>
+    ts.flatMap((t) =>
+      t.kind === 'id' && /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(t.raw)
+        ? t.raw.split('-').map((p) => word(ABBREVIATIONS[p.toLowerCase()]?.[0] ?? p.toLowerCase(), false))
+        : [t],
+    );
 
   // Numbers: a spelled-out "one" or "once" is as often an article as a count, so 1 is compared only in digits.
-  const spelledOne = [...ta, ...tb].some((t) => t.spelled && t.key === '1');
+  const spelledOne = [...ta0, ...tb0].some((t) => t.spelled && t.key === '1');
   const nums = (ts: Token[]) => ts.filter((t) => t.kind === 'number' && !(spelledOne && t.key === '1'));
-  const [numA, numB] = differ(
-    nums(ta).map((t) => t.key),
-    nums(tb).map((t) => t.key),
+  let [numA, numB] = differ(
+    nums(ta0).map((t) => t.key),
+    nums(tb0).map((t) => t.key),
   );
+  // "500 operating hours" / "500 hours of operation": a quantity whose unit is not next to its number on the other
+  // side is that number there, when the other side names the unit.
+  const loose = (left: string[], qs: Token[], right: string[], other: Token[]) => {
+    for (const q of qs)
+      if (q.amount && left.includes(q.key) && right.includes(q.amount) && other.some((o) => o.key === q.unit)) {
+        left.splice(left.indexOf(q.key), 1);
+        right.splice(right.indexOf(q.amount), 1);
+      }
+  };
+  [numA, numB] = [[...numA], [...numB]];
+  loose(numA, nums(ta0), numB, tb0);
+  loose(numB, nums(tb0), numA, ta0);
   if (numA.length || numB.length) {
-    const onlyA = nums(ta).filter((t) => numA.includes(t.key));
-    const onlyB = nums(tb).filter((t) => numB.includes(t.key));
+    const onlyA = nums(ta0).filter((t) => numA.includes(t.key));
+    const onlyB = nums(tb0).filter((t) => numB.includes(t.key));
     return result('distinct', `the numbers differ (${list(onlyA)} / ${list(onlyB)})`, onlyA, onlyB);
   }
   // An identifier is missing when no word of the other statement is written the same ("start-up" / "startup").
-  const written = (ts: Token[]) => new Set(ts.flatMap((t) => [t.key, t.lower]));
-  const [inA, inB] = [written(ta), written(tb)];
+  const written = (ts: Token[]) => new Set(explode(ts).flatMap((t) => [t.key, t.lower]));
+  const [inA, inB] = [written(ta0), written(tb0)];
   // A hyphenated word is also present when the other says each of its parts ("nearest-neighbour" / "nearest
   // neighbor", "rate-limited" / "rate limit"); "acme-prod" / "acme-sandbox" differ by a part.
   const partsIn = (t: Token, other: Set<string>) =>
@@ -527,12 +695,21 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
     t.raw
       .toLowerCase()
       .split('-')
-      .every((p) => STOP.has(p) || CUE_WORDS.has(p) || other.has(stemOf(p)) || other.has(p));
-  const idA = ta.filter((t) => t.kind === 'id' && !inB.has(t.key) && !partsIn(t, inB));
-  const idB = tb.filter((t) => t.kind === 'id' && !inA.has(t.key) && !partsIn(t, inA));
+      .every(
+        (p) =>
+          STOP.has(p) ||
+          CUE_WORDS.has(p) ||
+          other.has(stemOf(p)) ||
+          other.has(p) ||
+          !!ABBREVIATIONS[p]?.some((w) => other.has(stemOf(w))),
+      );
+  const idA = ta0.filter((t) => t.kind === 'id' && !inB.has(t.key) && !partsIn(t, inB));
+  const idB = tb0.filter((t) => t.kind === 'id' && !inA.has(t.key) && !partsIn(t, inA));
   if (idA.length || idB.length) {
     return result('distinct', `the identifiers differ (${list(idA)} / ${list(idB)})`, idA, idB);
   }
+  // Past this point a hyphenated word the other statement also says is compared by its parts.
+  const [ta, tb] = [explode(ta0), explode(tb0)];
   const lowerA = new Set(ta.map((t) => t.lower));
   const lowerB = new Set(tb.map((t) => t.lower));
   const stemsA = new Set(ta.map((t) => t.key));
@@ -549,7 +726,7 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   const common = parts.filter((p) => !p.added && !p.removed).reduce((n, p) => n + p.value.length, 0);
   const frame = common / Math.max(1, seqA.length, seqB.length);
   const synonym = (t: Token, others: readonly Token[]) =>
-    others.some((o) => listedSynonyms(t.key, o.key) || sim(t.lower, o.lower) >= sameFrom);
+    others.some((o) => synonyms(t, o) || sim(t.lower, o.lower) >= sameFrom);
   const ca0 = ta.filter(isContent);
   const cb0 = tb.filter(isContent);
   if (frame >= FRAME_FROM) {
@@ -583,15 +760,20 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
     // A word added on one side that the other says in another form ("allergic" / "allergy") or a listed synonym
     // adds nothing. (Not an embedding neighbour: any two words of a static model may be 0.6 apart.)
     const said = (t: Token, other: readonly Token[]) =>
-      other.some((o) => o.key === t.key || sameRoot(t, o) || listedSynonyms(t.key, o.key));
+      other.some((o) => o.key === t.key || sameRoot(t, o) || synonyms(t, o));
     let near: { del: Token[]; add: Token[] } | null = null;
     for (const h of hunks) {
-      if (h.del.filter(isCue).length % 2 !== h.add.filter(isCue).length % 2)
-        return result('distinct', 'one statement negates the other', h.del, h.add);
-      const flip = antonymIn(new Set(h.del.map((t) => t.key)), new Set(h.add.map((t) => t.key)));
-      if (flip) return result('distinct', `opposite words (${flip[0]} / ${flip[1]})`, h.del, h.add);
-      const del = h.del.filter((t) => isContent(t) && !FILLER.has(t.lower));
-      const add = h.add.filter((t) => isContent(t) && !FILLER.has(t.lower));
+      let [hd, ha] = [h.del, h.add];
+      if (hd.filter(isCue).length % 2 !== ha.filter(isCue).length % 2) {
+        // "is closed" / "doesn't open": an opposite, negated, says the same ("always" / "never" is no such pair).
+        const pair = opposite(hd.filter(notCue), ha.filter(notCue));
+        if (!pair) return result('distinct', 'one statement negates the other', hd, ha);
+        [hd, ha] = [hd.filter((t) => t !== pair[0] && notCue(t)), ha.filter((t) => t !== pair[1] && notCue(t))];
+      }
+      const flip = opposite(hd, ha);
+      if (flip) return result('distinct', `opposite words (${flip[0].raw} / ${flip[1].raw})`, hd, ha);
+      const del = hd.filter((t) => isContent(t) && !FILLER.has(t.lower));
+      const add = ha.filter((t) => isContent(t) && !FILLER.has(t.lower));
       if (del.length && add.length) {
         if (del.every((t) => synonym(t, add) || said(t, cb0)) && add.every((t) => synonym(t, del) || said(t, ca0)))
           continue;
@@ -608,16 +790,21 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   // Reworded: the same when no fact-bearing word differs and each side's content words are found in the other.
   const ca = ta.filter(isContent);
   const cb = tb.filter(isContent);
-  const onlyA = ca.filter((t) => !stemsB.has(t.key) && !namedIn(t, tb, lowerB, stemsB));
-  const onlyB = cb.filter((t) => !stemsA.has(t.key) && !namedIn(t, ta, lowerA, stemsA));
-  if (polarity(ta) !== polarity(tb)) return result('near', 'reworded, and only one of them is negated', onlyA, onlyB);
+  let onlyA = ca.filter((t) => !stemsB.has(t.key) && !namedIn(t, tb, lowerB, stemsB));
+  let onlyB = cb.filter((t) => !stemsA.has(t.key) && !namedIn(t, ta, lowerA, stemsA));
+  const flip = opposite(onlyA, onlyB);
+  if (polarity(ta) !== polarity(tb)) {
+    if (!flip) return result('near', 'reworded, and only one of them is negated', onlyA, onlyB);
+    // A negated opposite ("closed" / "doesn't open") is the same statement.
+    [onlyA, onlyB] = [onlyA.filter((t) => t !== flip[0]), onlyB.filter((t) => t !== flip[1])];
+  } else if (flip) return result('distinct', `opposite words (${flip[0].raw} / ${flip[1].raw})`, onlyA, onlyB);
   // A content word of one side that the other lacks must be another form or a listed synonym of one of its words,
   // or close (by embedding) to one of the other side's own unmatched words: a swap, not a new fact.
   const unfound = (only: Token[], other: Token[], otherOnly: Token[]) =>
     only.filter(
       (t) =>
         !FILLER.has(t.lower) &&
-        !other.some((o) => sameRoot(t, o) || listedSynonyms(t.key, o.key)) &&
+        !other.some((o) => sameRoot(t, o) || synonyms(t, o)) &&
         !otherOnly.some((o) => sim(t.lower, o.lower) >= sameFrom),
     );
   const [uA, uB] = [unfound(onlyA, cb, onlyB), unfound(onlyB, ca, onlyA)];

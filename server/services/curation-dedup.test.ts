@@ -8,12 +8,16 @@ import type { Embedder } from '@/lib/recall/engine';
 import { sameness } from '@/lib/curation/sameness';
 import { FACTS, QUALIFIERS } from '@/lib/curation/fixtures/template-facts';
 import { serverEmbedder } from './embeddings';
+import { wordnet } from './wordnet';
 
 /**
  * Deduplication measured on hand-labelled pairs (lib/curation/fixtures): `a` an entry, `b` an event; a pair is
  * predicted duplicate when the whole pipeline calls the event a duplicate of the entry, at the bundled model's
- * cosine. The development set was used to tune the rules; the held-out set was written by another author, blind to
- * the rules and to the development set, and never tuned on.
+ * cosine, with WordNet as the lexicon, exactly as the server runs it. The development set was used to tune the rules.
+ * The first held-out set was written by another author, blind to the rules and to the development set; it was
+ * measured blind once (recall 0.333) and then read while adding units, times and WordNet, so it is no longer blind.
+ * The second held-out set (2026-11-26) was written blind to all of this and measured once, after the rules were
+ * final: recall 0.516, precision 1.000; one fix since (an exact copy up to case was "one says more"): 0.527.
  */
 interface Pair {
   id: string;
@@ -55,20 +59,29 @@ async function measure(pairs: Pair[]) {
   const v = await embedder.embed(pairs.flatMap((p) => [p.a, p.b]));
   const row = (i: number) => v.subarray(i * embedder.dims, (i + 1) * embedder.dims);
   const predicted = pairs.map((p, i) => {
-    const d = curate(event(p.b), [
-      {
-        entryId: 'e1',
-        scope: 'session',
-        kind: 'fact',
-        content: p.a,
-        status: 'active',
-        sourceEventId: null,
-        cosine: dot(row(2 * i), row(2 * i + 1)),
-      },
-    ]);
+    const d = curate(
+      event(p.b),
+      [
+        {
+          entryId: 'e1',
+          scope: 'session',
+          kind: 'fact',
+          content: p.a,
+          status: 'active',
+          sourceEventId: null,
+          cosine: dot(row(2 * i), row(2 * i + 1)),
+        },
+      ],
+      undefined,
+      undefined,
+      undefined,
+      { lexicon: wordnet },
+    );
     return { p, d };
   });
   const dup = predicted.filter((x) => x.d.disposition === 'duplicate');
+  // Caught: nothing written in silence — a duplicate, or a merge proposed to a person.
+  const caught = predicted.filter((x) => x.d.disposition === 'duplicate' || x.d.operation === 'merge');
   const tp = dup.filter((x) => x.p.label === 'duplicate').length;
   const positives = pairs.filter((p) => p.label === 'duplicate').length;
   const byCategory: Record<string, Record<string, number>> = {};
@@ -81,21 +94,24 @@ async function measure(pairs: Pair[]) {
     pairs: pairs.length,
     precision: dup.length ? tp / dup.length : 1,
     recall: positives ? tp / positives : 1,
+    caughtRecall: caught.filter((x) => x.p.label === 'duplicate').length / Math.max(1, positives),
+    caughtPrecision: caught.filter((x) => x.p.label === 'duplicate').length / Math.max(1, caught.length),
     falseDuplicates: dup.filter((x) => x.p.label !== 'duplicate').map((x) => x.p.id),
     byCategory,
   };
 }
 
 describe('deduplication on labelled pairs (curator paper §6 step 6, issue 20)', () => {
-  it('development set (363 pairs): duplicate precision ≥ 0.99, recall ≥ 0.7', async () => {
+  it('development set (363 pairs): duplicate precision ≥ 0.99, recall ≥ 0.8', async () => {
     const m = await measure(load('dedup-pairs.json'));
     console.log('dedup, development set:', JSON.stringify(m));
     expect(m.pairs).toBeGreaterThanOrEqual(300);
     expect(m.precision).toBeGreaterThanOrEqual(0.99);
     // The issue asked 0.9; 0.911 was reached only by rules that took 130 of the 1,297 template-sibling pairs below,
     // and "prefers dark mode" / "wants light mode", for duplicates. Facts first: the misses are rewordings the rules
-    // cannot pair, sent to a person as merges or kept as entries.
-    expect(m.recall).toBeGreaterThanOrEqual(0.7);
+    // cannot pair (0.807 with units, times and WordNet), sent to a person as merges or kept as entries.
+    expect(m.recall).toBeGreaterThanOrEqual(0.8);
+    expect(m.caughtRecall).toBeGreaterThanOrEqual(0.9);
   });
 
   it('template siblings sharing a subject and a long qualifier (1,297 close pairs) are never duplicates', async () => {
@@ -113,12 +129,20 @@ describe('deduplication on labelled pairs (curator paper §6 step 6, issue 20)',
     expect(m.falseDuplicates).toEqual([]);
   });
 
-  it('held-out set (211 pairs, never tuned on): no distinct fact is dropped', async () => {
+  it('first held-out set (211 pairs, read since): no distinct fact is dropped', async () => {
     const m = await measure(load('dedup-pairs-heldout.json'));
-    console.log('dedup, held-out set:', JSON.stringify(m));
+    console.log('dedup, first held-out set:', JSON.stringify(m));
     expect(m.pairs).toBeGreaterThanOrEqual(200);
     expect(m.falseDuplicates).toEqual([]);
-    expect(m.recall).toBeGreaterThan(0.3);
+    expect(m.recall).toBeGreaterThan(0.45);
+  });
+
+  it('second held-out set (244 pairs, measured blind once): no distinct fact is dropped', async () => {
+    const m = await measure(load('dedup-pairs-heldout2.json'));
+    console.log('dedup, second held-out set:', JSON.stringify(m));
+    expect(m.pairs).toBeGreaterThanOrEqual(230);
+    expect(m.falseDuplicates).toEqual([]);
+    expect(m.recall).toBeGreaterThan(0.5);
   });
 
   it('a review found these distinct facts called the same: each is now not a duplicate', async () => {
@@ -137,7 +161,7 @@ describe('deduplication on labelled pairs (curator paper §6 step 6, issue 20)',
     const m = await measure(pairs);
     expect(m.falseDuplicates).toEqual([]);
     // Judged alone (whatever the cosine): none is the same.
-    for (const p of pairs) expect(sameness(p.b, p.a).verdict, `${p.a} / ${p.b}`).not.toBe('same');
+    for (const p of pairs) expect(sameness(p.b, p.a, { lexicon: wordnet }).verdict, `${p.a} / ${p.b}`).not.toBe('same');
   });
 
   it('a cosine alone (the former rule) would have dropped distinct facts', async () => {

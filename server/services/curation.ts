@@ -40,6 +40,10 @@ import { enqueueWebhooks } from './webhooks';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
+import { wordnet } from './wordnet';
+
+/** The equivalence judgment's lexicon: WordNet's synonyms, antonyms and derived forms. */
+const WORDS = { lexicon: wordnet };
 
 /**
  * The curator on the server: runs the pipeline (lib/curation/pipeline.ts) on every memory event an
@@ -236,7 +240,7 @@ export async function curateBatch(
               !neighbours.some((n) => n.entryId === r.id)
             )
               neighbours = [...neighbours, { ...r, entryId: r.id, cosine: 0 }];
-        const decision = curate(e, neighbours, policy);
+        const decision = curate(e, neighbours, policy, undefined, undefined, WORDS);
         const entryId =
           decision.disposition === 'written' && decision.operation === 'append'
             ? randomUUID()

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { sameness, type Lexicon } from './sameness';
+
+const verdict = (a: string, b: string, lexicon?: Lexicon) => sameness(b, a, { lexicon }).verdict;
+
+describe('sameness: numbers in any form (issue 20)', () => {
+  it('compares a time of day in any notation', () => {
+    expect(verdict('Visiting hours end at 8 pm.', 'Visiting hours end at 20:00.')).toBe('same');
+    expect(verdict('The job runs at 02:00 UTC.', 'The job runs at 2 a.m. UTC.')).toBe('same');
+    expect(verdict('The shop opens at 9:30 am.', 'The shop opens at 09:30.')).toBe('same');
+    expect(verdict('The job runs at 2 am UTC.', 'The job runs at 2 pm UTC.')).toBe('distinct');
+    expect(verdict('Pickup is at 5:30 pm.', 'Pickup is at 5:30 am.')).toBe('distinct');
+  });
+
+  it('compares a quantity in its unit’s base', () => {
+    expect(
+      verdict('Samples must reach the lab within two hours.', 'Samples must reach the lab within 120 minutes.'),
+    ).toBe('same');
+    expect(verdict('Visitor logs are kept for two years.', 'Visitor logs are kept for 24 months.')).toBe('same');
+    expect(verdict('Pallets must not exceed 1,200 kg.', 'Pallets must not exceed 1.2 tonnes.')).toBe('same');
+    expect(verdict('Cultures are passaged every three days.', 'Cultures are passaged every three-day span.')).not.toBe(
+      'distinct',
+    );
+    expect(verdict('Cultures are passaged every three days.', 'Cultures are passaged every four-day span.')).toBe(
+      'distinct',
+    );
+    // Other quantities stay other facts.
+    expect(verdict('Visitor logs are kept for two years.', 'Visitor logs are kept for 2 months.')).toBe('distinct');
+    expect(verdict('Samples must arrive within two hours.', 'Samples must arrive within 2 minutes.')).toBe('distinct');
+  });
+
+  it('pairs a quantity with its number when the unit stands apart', () => {
+    expect(
+      verdict('The motor is greased every 500 operating hours.', 'The motor is greased after 500 hours of operation.'),
+    ).not.toBe('distinct');
+    expect(verdict('The motor is greased every 500 hours.', 'The motor is greased every 500 cycles.')).toBe('distinct');
+  });
+
+  it('reads temperatures, signs, currencies and ordinals', () => {
+    expect(verdict('The cold room is set to 4 °C.', 'The cold room is set to four degrees Celsius.')).toBe('same');
+    expect(verdict('Samples are stored at minus 80 °C.', 'Samples are stored at -80 degrees C.')).toBe('same');
+    expect(verdict('Samples are stored at 80 °C.', 'Samples are stored at -80 °C.')).toBe('distinct');
+    expect(verdict('Claims above 500 euros need approval.', 'Claims above €500 need approval.')).toBe('same');
+    expect(verdict('Claims above 500 dollars need approval.', 'Claims above €500 need approval.')).toBe('distinct');
+    expect(verdict('The tablet is due on the first day of the month.', 'The tablet is due on the 1st.')).not.toBe(
+      'distinct',
+    );
+    // A plural's "s" is not seconds.
+    expect(verdict('The gateway retries upstream 503 errors.', 'The gateway retries upstream 503s.')).not.toBe(
+      'distinct',
+    );
+  });
+});
+
+describe('sameness: words', () => {
+  it('calls the same words in another case or spacing the same, and keeps signs and symbols', () => {
+    expect(verdict('Feature flags are managed in LaunchDarkly.', 'feature flags are  managed in launchdarkly')).toBe(
+      'same',
+    );
+    expect(verdict('The alarm fires at -20 degrees.', 'The alarm fires at 20 degrees.')).toBe('distinct');
+    expect(verdict('The plan costs $5.', 'The plan costs €5.')).toBe('distinct');
+  });
+
+  it('reads a hyphenated word by its parts once the other says them', () => {
+    expect(
+      verdict('The pharmacist must double-check every dose.', 'Every dose is double-checked by the pharmacist.'),
+    ).toBe('same');
+    expect(verdict('Mateus is color-blind.', 'Mateus is colour-blind.')).toBe('same');
+    expect(verdict('Add the frequent-flyer number to bookings.', 'Add the frequent flyer number to bookings.')).toBe(
+      'same',
+    );
+    expect(verdict('The agreement auto-renews each year.', 'The agreement renews automatically each year.')).toBe(
+      'same',
+    );
+    expect(verdict('Deploys go to acme-prod.', 'Deploys go to acme-sandbox.')).toBe('distinct');
+  });
+
+  it('asks the lexicon for synonyms, derived forms and opposites', () => {
+    const pairs: Record<string, string[]> = { annually: ['yearly'], decided: ['decision'] };
+    const lexicon: Lexicon = {
+      synonyms: (a, b) => !!pairs[a]?.includes(b) || !!pairs[b]?.includes(a),
+      antonyms: (a, b) => (a === 'dark' && b === 'light') || (a === 'light' && b === 'dark'),
+    };
+    const a = 'The boiler service is booked annually in October.';
+    const b = 'The boiler service is booked yearly in October.';
+    // Without a lexicon a swapped word is another subject or object.
+    expect(verdict(a, b)).toBe('distinct');
+    expect(verdict(a, b, lexicon)).toBe('same');
+    expect(verdict('We decided to use pnpm.', 'The decision was to use pnpm.', lexicon)).toBe('same');
+    expect(verdict('The user prefers dark mode.', 'Light mode is what the user prefers.', lexicon)).toBe('distinct');
+    expect(verdict('The user prefers dark mode.', 'Light mode is what the user prefers.')).not.toBe('same');
+  });
+});
