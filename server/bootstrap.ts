@@ -6,6 +6,7 @@ import { ensureAdmin, userCount } from '@/server/services/auth';
 import { seedDemo } from '@/server/demo/seed';
 import { curateBacklog } from '@/server/services/curation';
 import { startWebhookWorker } from '@/server/services/webhooks';
+import { startPendingSweeper } from '@/server/services/otel-pending';
 import { job, log } from '@/server/log';
 
 const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
@@ -13,7 +14,8 @@ const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
 /**
  * Opens and migrates the database, makes the default project, provisions MNEMOSCOPE_API_KEY and,
  * on the first start with an empty database, loads the demo through the ingest path; curates memory
- * events an earlier stop left uncurated; starts sending webhook deliveries. Once per process.
+ * events an earlier stop left uncurated; starts sending webhook deliveries and sweeping waiting trace spans. Once per
+ * process.
  */
 export function ready(): Promise<DbHandle> {
   if (!g.__mnemoscopeReady) {
@@ -46,6 +48,8 @@ export function ready(): Promise<DbHandle> {
       })).catch(() => null);
       // Webhook calls decided on any instance are sent by whichever instance claims them first.
       startWebhookWorker(handle);
+      // Trace spans still waiting for their turn are placed by whichever instance sweeps first.
+      startPendingSweeper(db);
       log.info({ event: 'database', driver: handle.driver, location: handle.location }, 'database ready');
       return handle;
     })();

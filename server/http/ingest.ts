@@ -4,7 +4,7 @@ import { decodeTraceRequest, encodeStatus, encodeTraceResponse } from '@/lib/ote
 import { shapeProblem } from '@/lib/ingest/depth';
 import { env } from '@/server/env';
 import { storePrepared } from '@/server/services/ingest';
-import { ingestTraces, maybeSweepPendingSpans } from '@/server/services/otel-pending';
+import { ingestTraces } from '@/server/services/otel-pending';
 import { prepareBody } from '@/server/services/ingest-prepare';
 import { annotate, log } from '@/server/log';
 import { authedBody, jsonError, withDomainErrors } from './respond';
@@ -96,7 +96,6 @@ async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
   const done = await ingestTraces(auth.db, auth.projectId, traces, mapped, auth.actor);
   ({ mapped } = done);
   const { summary } = done;
-  maybeSweepPendingSpans(auth.db);
   annotate({ records: { ...counts(summary), refused: mapped.errors.length, pending: mapped.pending.length } });
   const refused = [
     ...mapped.errors.map((e) => `${e.source}: ${e.message}`),

@@ -153,4 +153,32 @@ describe.each(DRIVERS)('a record sent again with other content, on %s', (driver)
     );
     expect(r.results[0]!.status).toBe('accepted');
   });
+  it('refuses a turn whose traced span another turn of its session holds, naming that turn', async () => {
+    const traced = (n: number, span: string, over: Record<string, unknown> = {}) =>
+      env('turn', { ...turn(n, over).value.data, session_id: 'spans', otel: { span_id: span, trace_id: 't1' } });
+    await ingest(h.db, 'default', [traced(1, 'span-a'), traced(3, 'span-c')], 'k');
+    const again = await ingest(h.db, 'default', [traced(2, 'span-a'), traced(4, 'span-d')], 'k');
+    expect(again.results.map((r) => r.status)).toEqual(['rejected', 'accepted']);
+    expect(again.results[0]).toMatchObject({
+      errors: [{ path: 'data.otel.span_id', message: expect.stringMatching(/span span-a is turn 1 of session spans/) }],
+    });
+    // A correction may keep its span, not take another turn's.
+    const moved = await ingest(h.db, 'default', [traced(1, 'span-c', { output: 'moved' })], 'k', { supersede: true });
+    expect(moved.results[0]).toMatchObject({
+      status: 'rejected',
+      errors: [{ path: 'data.otel.span_id', message: expect.stringMatching(/is turn 3 of session spans/) }],
+    });
+    const kept = await ingest(h.db, 'default', [traced(1, 'span-a', { output: 'kept' })], 'k', { supersede: true });
+    expect(kept.results[0]).toMatchObject({ status: 'superseded', fields: ['output'] });
+    const rows = rowsOf<{ turn: number; span: string; output: string }>(
+      await h.db.execute(
+        sql`select turn, extra->'otel'->>'span_id' as span, output from turns where session_id = 'spans' order by turn`,
+      ),
+    );
+    expect(rows.map((r) => [Number(r.turn), r.span, r.output])).toEqual([
+      [1, 'span-a', 'kept'],
+      [3, 'span-c', 'answer 3'],
+      [4, 'span-d', 'answer 4'],
+    ]);
+  });
 });

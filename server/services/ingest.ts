@@ -51,6 +51,11 @@ export function ingest(
 export interface StoreOptions {
   /** A record whose id is taken by a different version replaces it (the old one kept in record_versions). */
   supersede?: boolean;
+  /**
+   * A turn whose trace span another turn of its session holds is a retried export (OTLP: `duplicate`); otherwise it
+   * is refused, naming the turn that holds the span.
+   */
+  spanRetries?: boolean;
 }
 
 /** Stores records validated by prepareItems/prepareBody (in this thread or a worker's). */
@@ -105,6 +110,7 @@ async function storeItems(
     }
   }
 
+  await explainHeldSpans(db, projectId, pending, results, opts);
   const summary: IngestSummary = { results, ...countResults(results) };
 
   // The replay digests of the sessions that gained turns are caught up in the background once ingest pauses, so
@@ -131,6 +137,60 @@ async function storeItems(
     }
   }
   return summary;
+}
+
+/**
+ * A traced span is one turn (the `turns_otel_span` index). A turn sent under another number with a span its session
+ * already holds was not stored: unless it is a retried export, say so, naming the turn that holds the span, instead of
+ * "duplicate" (nothing is stored under its number) or the index's own words (a supersede that would move the span).
+ */
+async function explainHeldSpans(
+  db: Db,
+  projectId: string,
+  pending: Pending[],
+  results: IngestResult[],
+  opts: StoreOptions,
+) {
+  const spanOf = (p: Pending) =>
+    p.record.type === 'turn'
+      ? ((p.record.extra as { otel?: { span_id?: unknown } } | undefined)?.otel?.span_id ?? null)
+      : null;
+  const suspects = pending.filter((p) => {
+    const r = results[p.index];
+    if (typeof spanOf(p) !== 'string') return false;
+    if (r?.status === 'duplicate') return !opts.spanRetries;
+    return r?.status === 'rejected' && r.errors.some((e) => e.message.includes('turns_otel_span'));
+  });
+  if (!suspects.length) return;
+  const held = rowsOf<{ session_id: string; turn: number; span: string }>(
+    await db.execute(
+      sql`select session_id, turn, extra->'otel'->>'span_id' as span from turns
+          where project_id = ${projectId} and (session_id, extra->'otel'->>'span_id') in (${sql.join(
+            suspects.map((p) => sql`(${(p.record as Rec<'turn'>).sessionId}, ${String(spanOf(p))})`),
+            sql`, `,
+          )})`,
+    ),
+  );
+  const holder = new Map(held.map((h) => [`${h.session_id}\u0000${h.span}`, Number(h.turn)]));
+  for (const p of suspects) {
+    const t = p.record as Rec<'turn'>;
+    const n = holder.get(`${t.sessionId}\u0000${String(spanOf(p))}`);
+    if (n === undefined || n === t.turn) continue;
+    results[p.index] = {
+      index: p.index,
+      status: 'rejected',
+      type: 'turn',
+      id: p.id,
+      errors: [
+        {
+          path: 'data.otel.span_id',
+          message:
+            `span ${String(spanOf(p))} is turn ${n} of session ${t.sessionId} already, and a span is one turn: ` +
+            `send it as turn ${n}, or give this turn its own span`,
+        },
+      ],
+    };
+  }
 }
 
 /** The answer's counts, by status. */

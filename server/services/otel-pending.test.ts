@@ -4,7 +4,7 @@ import { otlpToEnvelopes } from '@/lib/otel/otlp';
 import { rowsOf, type DbHandle } from '@/server/db';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { exportSession } from './sessions';
-import { ingestTraces, sweepPendingSpans } from './otel-pending';
+import { ingestTraces, startPendingSweeper, sweepPendingSpans } from './otel-pending';
 import { ingestOtel } from './otel-turns';
 
 const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
@@ -114,6 +114,20 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     expect(await sweepPendingSpans(h.db, 0)).toBe(2);
     expect(await waiting()).toEqual([]);
     expect((await turns('orphans')).map((t) => [t.turn, t.input, t.calls?.length])).toEqual([[1, 'question of t2', 1]]);
+  });
+
+  it('sweeps on its own, with no more traces coming: calls that waited long enough become their turn', async () => {
+    await send(request(calls('t3', 'quiet')));
+    // As if they had waited three minutes.
+    await h.db.execute(sql`update otel_pending_spans set received_at = now() - interval '3 minutes'`);
+    const stop = startPendingSweeper(h.db, 50);
+    try {
+      for (let i = 0; i < 100 && (await waiting()).length; i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      stop();
+    }
+    expect(await waiting()).toEqual([]);
+    expect((await turns('quiet')).map((t) => [t.turn, t.input])).toEqual([[1, 'question of t3']]);
   });
 
   it('stores a span as one turn, even numbered twice (a retry numbered while its original was written)', async () => {

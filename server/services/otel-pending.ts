@@ -12,7 +12,8 @@ import type { IngestSummary } from './ingest';
  * calls of an invocation that runs longer arrive before the invocation's own span. They wait in
  * `otel_pending_spans` (lib/otel/otlp.ts `pending`); a request carrying spans of their trace takes them back, so the
  * turn, when it comes, has all its calls. Spans still waiting after PENDING_MS (their parent never came: an agent that
- * traces only its model calls under an untraced parent) become turns of their own in a sweep.
+ * traces only its model calls under an untraced parent) become turns of their own in a sweep, which every instance
+ * runs every SWEEP_EVERY_MS.
  *
  * Safe with any number of instances: waiting spans are taken by `delete … returning`, so one request (or one sweep)
  * owns them; a request that fails puts back what it took.
@@ -20,8 +21,8 @@ import type { IngestSummary } from './ingest';
 
 /** How long spans wait for their turn's span before the sweep places them as they are. */
 export const PENDING_MS = 120_000;
-/** How often one process sweeps (any OTLP request may start it). */
-const SWEEP_EVERY_MS = 30_000;
+/** How often each process sweeps, whether or not spans arrive. */
+export const SWEEP_EVERY_MS = 30_000;
 
 type Body = { resourceSpans: { resource?: { attributes?: unknown }; scopeSpans?: { spans?: unknown[] }[] }[] };
 type Row = {
@@ -173,10 +174,29 @@ export async function sweepPendingSpans(db: Db, olderThanMs = PENDING_MS): Promi
   return placed;
 }
 
-let lastSweep = 0;
-/** Starts a sweep at most every SWEEP_EVERY_MS in this process (any instance may sweep; each takes its own rows). */
-export function maybeSweepPendingSpans(db: Db) {
-  if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
-  lastSweep = Date.now();
-  void sweepPendingSpans(db).catch((err) => log.error({ err }, 'sweeping pending OTLP spans failed'));
+const g = globalThis as unknown as { __mnemoscopeSweeper?: { db: Db; stop: () => void } };
+
+/**
+ * Sweeps every `everyMs` in this process for as long as it runs, so spans are placed even when no more traces come.
+ * Any instance may sweep: each takes its own rows. One sweeper per process (started again for another database).
+ * Returns the function that stops it.
+ */
+export function startPendingSweeper(db: Db, everyMs = SWEEP_EVERY_MS): () => void {
+  if (g.__mnemoscopeSweeper?.db === db) return g.__mnemoscopeSweeper.stop;
+  g.__mnemoscopeSweeper?.stop();
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    void sweepPendingSpans(db)
+      .catch((err) => log.error({ err }, 'sweeping pending OTLP spans failed'))
+      .finally(() => (running = false));
+  }, everyMs);
+  timer.unref?.();
+  const stop = () => {
+    clearInterval(timer);
+    if (g.__mnemoscopeSweeper?.stop === stop) g.__mnemoscopeSweeper = undefined;
+  };
+  g.__mnemoscopeSweeper = { db, stop };
+  return stop;
 }

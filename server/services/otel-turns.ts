@@ -43,6 +43,7 @@ export async function ingestOtel(
         value: { type: envelopes[i]!.type, data: envelopes[i]!.data, source: `otlp:${envelopes[i]!.source}` },
       })),
       actor,
+      { spanRetries: true },
     );
     const again: number[] = [];
     const taken = await collisions(
