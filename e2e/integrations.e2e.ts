@@ -13,6 +13,7 @@ import { startPostgres } from '../server/test/postgres';
 import { startNextServer } from '../server/test/next-server';
 import { launchPage } from './browser';
 import { open } from './page';
+import { exportedTurns } from './export';
 
 /**
  * Agent-side integration against the live servers, as users run it: the example agent (SDK), the
@@ -201,18 +202,8 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
       await provider.forceFlush();
       await provider.shutdown();
 
-      const exported = await fetch(`${srv.url}/api/v1/sessions/${conv}/export`, {
-        headers: { authorization: `Bearer ${srv.key}` },
-      });
-      expect(exported.status).toBe(200);
-      const turns = (await exported.text())
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
-        .filter((e) => e.type === 'turn');
-      expect(turns.map((t) => [t.data.turn, t.data.input, t.data.agent])).toEqual(
-        questions.map((q, k) => [k + 1, q, 'otel-agent']),
-      );
+      const turns = await exportedTurns(srv, conv);
+      expect(turns.map((t) => [t.turn, t.input, t.agent])).toEqual(questions.map((q, k) => [k + 1, q, 'otel-agent']));
       // A body that is not an OTLP request is refused in its own encoding (protobuf: a google.rpc.Status).
       const bad = await fetch(`${srv.url}/api/v1/otel/v1/traces`, {
         method: 'POST',

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { axeViolations } from './axe';
 import { launch } from './browser';
 import { open, replayKeysReady, turnReadout } from './page';
+import { exportRecords } from './export';
 
 /**
  * A LangGraph agent recorded through the TypeScript SDK, as users run it: the example
@@ -74,14 +75,7 @@ describe.each(servers)('a LangGraph thread recorded through the SDK, on $name', 
       `session ${thread}: 7 turns from 11 checkpoints → accepted 0, already stored 8, rejected 0, dropped 0`,
     );
 
-    const res = await fetch(`${srv.url}/api/v1/sessions/${thread}/export`, {
-      headers: { authorization: `Bearer ${srv.key}` },
-    });
-    expect(res.status).toBe(200);
-    const records = (await res.text())
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { type: string; data: Record<string, unknown> });
+    const records = await exportRecords(srv, thread);
     expect(records[0]).toMatchObject({
       type: 'session',
       data: { id: thread, agent: 'oncall-graph', domain: 'langgraph' },
@@ -156,6 +150,8 @@ describe.each(servers)('a LangGraph thread recorded through the SDK, on $name', 
     );
     // Arrows, Home and End were the tree's; j and k still step the player from inside it.
     expect(await readout()).toBe('Turn 3 (3 of 7)');
+    // A graph-state turn has no CCS to correct: no fork is offered.
+    expect(await page.getByTestId('fork-open').count()).toBe(0);
     await page.keyboard.press('j');
     await expect.poll(readout).toBe('Turn 4 (4 of 7)');
     await page.keyboard.press('k');
@@ -266,6 +262,7 @@ describe.each(servers)('a LangGraph thread recorded through the SDK, on $name', 
         .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-term')} ${e.getAttribute('data-mark')}`)),
     ).toEqual(['drop(stale_slot) added', 'verify(disk) added', 'inspect(wal) removed']);
     expect(await page.getByTestId('state-panel').count()).toBe(0);
+    expect(await page.getByTestId('fork-open').isEnabled()).toBe(true);
     expect(await page.getByTestId('langgraph-step').locator('[data-node]').allTextContents()).toEqual(['agent']);
   });
 });

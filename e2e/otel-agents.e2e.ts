@@ -8,6 +8,7 @@ import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
 import { startWeatherModel } from '../sdk/examples/otel/weather-model';
 import { launchPage } from './browser';
 import { open } from './page';
+import { exportedTurns } from './export';
 
 /**
  * Agents traced only with standard conventions, by real instrumentation packages, exporting through the official
@@ -76,18 +77,7 @@ function runAgent(file: string, session: string, env: Record<string, string>): P
   );
 }
 
-async function turnsOf(srv: { url: string; key: string }, session: string) {
-  const res = await fetch(`${srv.url}/api/v1/sessions/${session}/export`, {
-    headers: { authorization: `Bearer ${srv.key}` },
-  });
-  expect(res.status).toBe(200);
-  return (await res.text())
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l))
-    .filter((e) => e.type === 'turn')
-    .map((e) => e.data as Turn);
-}
+const turnsOf = (srv: { url: string; key: string }, session: string) => exportedTurns<Turn>(srv, session);
 type Turn = {
   turn: number;
   agent: string;
@@ -174,6 +164,8 @@ describe.each(servers)('agents traced with standard conventions, into the server
     expect(tool).toContain(a.failed ?? 'Lisbon → 18 °C and sunny');
     expect(await page.getByTestId('turn-usage').textContent()).toContain('2 LLM · 1 tool · 48 tokens in · 14 out');
     expect(await calls.locator('.call-error').count()).toBe(a.failed ? 1 : 0);
+    // A traced turn has no CCS to correct: no fork is offered.
+    expect(await page.getByTestId('fork-open').count()).toBe(0);
   });
 
   it('a long invocation: its calls exported batches before its own span still become its calls', async () => {

@@ -421,12 +421,9 @@ export function ReplayView({
           </div>
         </div>
         <div className="toolbar">
-          {currentTurn !== null ? (
-            <ForkButton
-              sessionId={id}
-              turn={currentTurn}
-              ccs={graphState === undefined ? (detail?.ccs ?? null) : null}
-            />
+          {/* A fork corrects a CCS: a traced or graph-state turn without one has nothing to fork. */}
+          {currentTurn !== null && !(detail && isEmptyCcs(detail.ccs)) ? (
+            <ForkButton sessionId={id} turn={currentTurn} ccs={detail?.ccs ?? null} />
           ) : null}
           <Link
             className="btn"
