@@ -14,6 +14,7 @@ const PAGES = [
   '/curation/read-as?user=mara&team=sre&project=edge-platform&repo=itops-agent&task=inc-4471-nginx-502',
   '/curation/reports',
   '/curation/audit',
+  '/curation/retrievals',
   '/curation/health',
   '/curation/simulator',
   '/curation/events',

@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { healthRates, type HealthRates } from '@/lib/curation/health';
 import { fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
@@ -8,7 +9,9 @@ import { Panel } from '@/components/ui/panel';
 import { Sparkline } from '@/components/ui/sparkline';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 
-const METRICS: { key: keyof Omit<HealthRates, 'day'>; label: string; what: string; ms?: boolean }[] = [
+type Rate = keyof Omit<HealthRates, 'day' | 'labelled' | 'precision' | 'recall'>;
+
+const METRICS: { key: Rate; label: string; what: string; ms?: boolean }[] = [
   { key: 'approval', label: 'Approval rate', what: 'reviewed proposals approved' },
   {
     key: 'routing',
@@ -27,7 +30,9 @@ const METRICS: { key: keyof Omit<HealthRates, 'day'>; label: string; what: strin
   { key: 'p95', label: 'Latency p95 (M7)', what: 'curator time per event, embedding included', ms: true },
 ];
 
-/** The Memory Curator paper's curation metrics that the stored decisions allow, per day. */
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
+
+/** The Memory Curator paper's curation metrics that the stored decisions and labels allow, per day. */
 export function Health() {
   const trpc = useTRPC();
   const q = useQuery(trpc.curation.health.queryOptions());
@@ -36,25 +41,28 @@ export function Health() {
     return <EmptyState title="No curation yet">Metrics appear once memory events arrive.</EmptyState>;
   const days = q.data ?? [];
   const rates = healthRates(days);
-  const last = rates.at(-1);
+  // Each metric on the latest day it has a value: a day with retrieval labels only blanks no curation metric.
+  const latest = (has: (r: HealthRates) => boolean) => rates.findLast(has);
   const total = days.reduce((n, d) => n + d.curated, 0);
+  const curatedDays = days.filter((d) => d.curated).length;
+  const m6 = latest((r) => r.labelled > 0);
   return (
     <>
       <p className="muted" style={{ marginTop: 0 }}>
-        {fmtInt(total)} events curated over {days.length} day{days.length === 1 ? '' : 's'}. M1 and M2 take the
+        {fmtInt(total)} events curated over {curatedDays} day{curatedDays === 1 ? '' : 's'}. M1 and M2 take the
         reviewers&apos; decisions as labels, so they cover the curator&apos;s reviewed proposals only (written events
-        were never labelled; deprecations raised in the hygiene lab are not the curator&apos;s routing); retrieval F1
-        (M6) needs relevance labels on recalls, which the store does not hold.
+        were never labelled; deprecations raised in the hygiene lab are not the curator&apos;s routing).
       </p>
       <div className="grid-2" data-testid="health">
         {METRICS.map((m) => {
-          const v = last?.[m.key] ?? null;
+          const day = latest((r) => r[m.key] !== null);
+          const v = day?.[m.key] ?? null;
           return (
             <Panel as="div" padded key={m.key}>
               <div className="cell-sub">{m.label}</div>
               <div className="toolbar" style={{ justifyContent: 'space-between' }}>
                 <b style={{ fontSize: 22 }} data-metric={m.key}>
-                  {v === null ? '—' : m.ms ? `${v.toFixed(2)} ms` : `${(v * 100).toFixed(1)}%`}
+                  {v === null ? '—' : m.ms ? `${v.toFixed(2)} ms` : pct(v)}
                 </b>
                 <Sparkline
                   width={180}
@@ -64,11 +72,38 @@ export function Health() {
                 />
               </div>
               <div className="cell-sub">
-                {m.what} · latest day {last?.day}
+                {m.what} · latest day {day?.day ?? '—'}
               </div>
             </Panel>
           );
         })}
+        <Panel as="div" padded testId="health-m6">
+          <div className="cell-sub">Retrieval F1 (M6)</div>
+          <div className="toolbar" style={{ justifyContent: 'space-between' }}>
+            <b style={{ fontSize: 22 }} data-metric="f1">
+              {pct(m6?.f1)}
+            </b>
+            <Sparkline
+              width={180}
+              height={36}
+              label="Retrieval F1 (M6) by day"
+              series={[{ key: 'f1', values: rates.map((r) => r.f1) }]}
+            />
+          </div>
+          <div className="cell-sub">
+            precision <b data-metric="precision">{pct(m6?.precision)}</b> · recall{' '}
+            <b data-metric="recall">{pct(m6?.recall)}</b> ·{' '}
+            <span data-metric="labelled">
+              {fmtInt(m6?.labelled ?? 0)} search{m6?.labelled === 1 ? '' : 'es'} labelled
+            </span>{' '}
+            · latest day {m6?.day ?? '—'}
+          </div>
+          <p className="cell-sub" style={{ margin: 0 }}>
+            From reviewers&apos; labels on agents&apos; <code>search_memory</code> results (
+            <Link href="/curation/retrievals">Retrievals</Link>): precision = relevant returned ÷ returned judged,
+            recall = relevant returned ÷ (relevant returned + relevant missed), F1 their harmonic mean.
+          </p>
+        </Panel>
       </div>
     </>
   );

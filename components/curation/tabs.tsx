@@ -12,6 +12,7 @@ const TABS = [
   { href: '/curation/read-as', label: 'Read as' },
   { href: '/curation/reports', label: 'Reports' },
   { href: '/curation/audit', label: 'Audit log' },
+  { href: '/curation/retrievals', label: 'Retrievals' },
   { href: '/curation/health', label: 'Health' },
   { href: '/curation/simulator', label: 'Simulator' },
   { href: '/curation/events', label: 'Events' },

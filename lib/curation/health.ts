@@ -1,4 +1,7 @@
-/** Per-day curation counts (from the outcomes table) turned into the Memory Curator paper's rates. */
+/**
+ * Per-day curation counts (from the outcomes table) and retrieval labels (from reviewers' judgments of agents'
+ * `search_memory` results) turned into the Memory Curator paper's rates.
+ */
 export interface HealthDay {
   day: string;
   curated: number;
@@ -23,9 +26,31 @@ export interface HealthDay {
   conflicts: number;
   p50: number | null;
   p95: number | null;
+  /** M6 counts, by the day of the search: logged searches with a label that counts (below). */
+  retrievals_labelled: number;
+  /** Returned items a reviewer judged (relevant or not), and those judged relevant. */
+  judged_returned: number;
+  relevant_returned: number;
+  /** Items a reviewer added as relevant that the search did not return. */
+  relevant_missed: number;
 }
 
-export interface HealthRates {
+/** A day of M6 counts alone (what the retrieval labels give), named as in HealthDay. */
+export type RetrievalDay = Pick<
+  HealthDay,
+  'day' | 'retrievals_labelled' | 'judged_returned' | 'relevant_returned' | 'relevant_missed'
+>;
+
+export interface RetrievalRates {
+  /** Relevant returned items, of the returned items judged. */
+  precision: number | null;
+  /** Relevant returned items, of every item known relevant (returned or added as missed). */
+  recall: number | null;
+  /** Harmonic mean of the two; null unless both are known. */
+  f1: number | null;
+}
+
+export interface HealthRates extends RetrievalRates {
   day: string;
   /** Reviewed proposals approved, of those decided that day. */
   approval: number | null;
@@ -50,6 +75,8 @@ export interface HealthRates {
   /** M7: curator latency per event, ms. */
   p50: number | null;
   p95: number | null;
+  /** M6: searches labelled that day (precision, recall and F1 above pool their items). */
+  labelled: number;
 }
 
 const rate = (n: number, of: number) => (of ? n / of : null);
@@ -66,5 +93,56 @@ export function healthRates(days: readonly HealthDay[]): HealthRates[] {
     conflicts: rate(d.conflicts, d.curated),
     p50: d.p50,
     p95: d.p95,
+    ...retrievalRates(d),
+    labelled: d.retrievals_labelled,
   }));
+}
+
+/**
+ * M6, retrieval F1 on downstream tasks, from reviewers' labels: the items of a day's labelled searches pooled
+ * (micro-averaged, so a search with many results weighs more than one with few). Items returned but not judged count
+ * nowhere; an item a reviewer added as missed lowers recall. Null where the labels say nothing.
+ */
+export function retrievalRates(d: Omit<RetrievalDay, 'day' | 'retrievals_labelled'>): RetrievalRates {
+  const precision = rate(d.relevant_returned, d.judged_returned);
+  const recall = rate(d.relevant_returned, d.relevant_returned + d.relevant_missed);
+  const f1 =
+    precision === null || recall === null
+      ? null
+      : precision + recall === 0
+        ? 0
+        : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1 };
+}
+
+const NO_RETRIEVALS = { retrievals_labelled: 0, judged_returned: 0, relevant_returned: 0, relevant_missed: 0 };
+const NO_CURATION = {
+  curated: 0,
+  written: 0,
+  proposed: 0,
+  rejected: 0,
+  duplicates: 0,
+  discarded: 0,
+  approved: 0,
+  declined: 0,
+  reviewed: 0,
+  scope_kept: 0,
+  scope_moved: 0,
+  scope_widened: 0,
+  demoted: 0,
+  insufficient: 0,
+  conflicts: 0,
+  p50: null,
+  p95: null,
+};
+
+/** The curation days and the retrieval days as one series by day, oldest first; a day missing from one has zeros. */
+export function mergeHealthDays(
+  curation: readonly Omit<HealthDay, keyof typeof NO_RETRIEVALS>[],
+  retrieval: readonly RetrievalDay[],
+): HealthDay[] {
+  const byDay = new Map<string, HealthDay>();
+  for (const d of curation) byDay.set(d.day, { ...NO_RETRIEVALS, ...d });
+  for (const r of retrieval) byDay.set(r.day, { ...NO_CURATION, ...byDay.get(r.day), ...r });
+  return [...byDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }

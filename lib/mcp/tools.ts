@@ -7,6 +7,7 @@ import {
   agentlasEventSchema,
   annotationRecordSchema,
 } from '@/lib/ingest/contract';
+import { RETRIEVAL_KEEP_DAYS } from '@/lib/curation/retrievals';
 
 /**
  * The MCP tools agents call (the transport is server/http/mcp.ts): names, what each does, and the
@@ -36,7 +37,8 @@ export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
     'Search over the project’s durable memory entries and its artifact store, ranked as the Mnemoscope app ranks ' +
     'recall: keywords (BM25) and meaning (cosine on the bundled embedding model) fused by reciprocal rank, an ' +
     'item holding every word first. `mode: "keyword"` asks for keywords only. Each result says its keyword and ' +
-    'vector rank and its cosine.',
+    'vector rank and its cosine. Each search is logged with its results (secrets in the query redacted, kept ' +
+    `${RETRIEVAL_KEEP_DAYS} days) so reviewers can judge what it found.`,
   get_session_state:
     'The latest Compressed Cognitive State of a session (or the one committed at a given turn), with the turn ' +
     "it belongs to and its H_t / D_t. A fork (a reviewer's corrected CCS, saved as a new session) names the " +

@@ -15,10 +15,11 @@ import {
 import type { DbHandle } from '@/server/db';
 import { ready } from '@/server/bootstrap';
 import { env } from '@/server/env';
+import { logRetrieval } from '@/server/services/curation-retrievals';
 import { awaitDecision, MAX_WAIT_SECONDS, memoryEventDecision } from '@/server/services/decisions';
 import { ingest, storePrepared } from '@/server/services/ingest';
 import { prepareItems } from '@/server/services/ingest-prepare';
-import { searchMemory } from '@/server/services/memory-search';
+import { SEARCH_LIMIT, searchMemory } from '@/server/services/memory-search';
 import { sessionState } from '@/server/services/sessions';
 import { deadEndsTouchedBy } from '@/server/services/substrate';
 import { authedBody } from './respond';
@@ -110,12 +111,17 @@ export function createMcpServer(handle: DbHandle, projectId: string, actor: stri
       annotations: { readOnlyHint: true },
     },
     ({ query, limit, include_deprecated, mode }) =>
-      guard(async () =>
-        ok({
+      guard(async () => {
+        const found = await searchMemory(db, projectId, query, { limit, includeDeprecated: include_deprecated, mode });
+        // Logged for reviewers' relevance labels (M6); a failure to log is a warning, never the search's failure.
+        await logRetrieval(db, projectId, actor, {
           query,
-          ...(await searchMemory(db, projectId, query, { limit, includeDeprecated: include_deprecated, mode })),
-        }),
-      ),
+          mode: found.mode,
+          limit: limit ?? SEARCH_LIMIT,
+          results: found.results,
+        });
+        return ok({ query, ...found });
+      }),
   );
 
   server.registerTool(

@@ -6,6 +6,8 @@ import { KINDS, SCOPES } from '@/lib/curation/pipeline';
 import { readAsInputSchema } from '@/lib/curation/read-as';
 import { curationPolicy, setCurationPolicy } from '@/server/services/curation';
 import { decideProposal, deprecateEntry } from '@/server/services/curation-decisions';
+import { judgeRetrieval, listRetrievals, retrievalDetail } from '@/server/services/curation-retrievals';
+import { judgmentInputSchema } from '@/lib/curation/retrievals';
 import {
   auditPage,
   batchReport,
@@ -37,21 +39,17 @@ const pageInput = z.object({
   limit: z.number().int().min(1).max(500).default(100),
 });
 
+/** A timestamp as PostgreSQL prints it (the server's `next`): anything else is refused here, not failed in SQL. */
+const cursorTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/, 'not a cursor');
+
 /**
  * A page of a list that grows while it is read: `cursor` is the last row shown (the server's `next`), so rows added or
  * decided between pages neither repeat nor go missing.
  */
 const keysetInput = z.object({
-  cursor: z
-    .object({
-      // A timestamp as PostgreSQL prints it (the server's `next`): anything else is refused here, not failed in SQL.
-      at: z
-        .string()
-        .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/, 'not a cursor'),
-      eventId: z.string().max(500),
-      id: z.uuid().optional(),
-    })
-    .nullish(),
+  cursor: z.object({ at: cursorTime, eventId: z.string().max(500), id: z.uuid().optional() }).nullish(),
   limit: z.number().int().min(1).max(500).default(100),
 });
 
@@ -162,6 +160,23 @@ export const curationRouter = router({
     .query(({ ctx, input }) =>
       listRejectedEvents(ctx.db, ctx.projectId, { offset: input.cursor ?? 0, limit: input.limit }),
     ),
+  /** Agents' logged `search_memory` calls, newest first (Curation → Retrievals), keyset paged as events are. */
+  retrievals: procedure
+    .input(
+      z.object({
+        unlabelled: z.boolean().default(false),
+        cursor: z.object({ at: cursorTime, id: z.uuid() }).nullish(),
+        limit: z.number().int().min(1).max(500).default(100),
+      }),
+    )
+    .query(({ ctx, input }) => listRetrievals(ctx.db, ctx.projectId, { ...input, after: input.cursor })),
+  retrieval: procedure
+    .input(z.object({ id: z.uuid() }))
+    .query(({ ctx, input }) => retrievalDetail(ctx.db, ctx.projectId, input.id)),
+  /** A reviewer's relevance label on an item of a logged search, or an item it missed (the inputs of M6). */
+  judge: reviewerProcedure
+    .input(judgmentInputSchema)
+    .mutation(({ ctx, input }) => judgeRetrieval(ctx.db, ctx.projectId, input, ctx.actor)),
   health: procedure.query(({ ctx }) => curationHealth(ctx.db, ctx.projectId)),
   policy: procedure.query(({ ctx }) => curationPolicy(ctx.db, ctx.projectId)),
   setPolicy: adminProcedure

@@ -10,6 +10,8 @@ import {
   proposals,
   ingestBatches,
   rejectedEvents,
+  memoryRetrievals,
+  retrievalJudgments,
 } from '@/server/db/schema/curation';
 import { agents, auditLog, recordVersions } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
@@ -81,6 +83,10 @@ const PARTS: Part[] = [
   { table: ucs.ucsPolicyOverrides },
   { table: scoreDefinitions },
   { table: annotations },
+  // Agents' searches and reviewers' labels on them (M6). A search swept away as old during the export takes its
+  // labels with it: a label whose search the file does not hold is left out.
+  { table: memoryRetrievals, remember: 'id' },
+  { table: retrievalJudgments, refs: { retrieval_id: 'memory_retrievals' } },
 ];
 
 const meta = (p: Part) => {
@@ -159,7 +165,8 @@ export async function tableCounts(db: Db | Tx, projectId: string): Promise<Recor
  * writers wait at most one page, however slowly the client reads, and on PostgreSQL no snapshot is held open.
  * The file is therefore not one instant: a row written during the export may be in it or not, but every
  * reference in the file resolves (rows that would point outside it are left out, `Part.refs`), which is what an
- * import needs. Rows are never deleted from a project, so nothing in the file can have vanished meanwhile.
+ * import needs. Rows are never deleted from a project but logged searches older than 90 days (curation-retrievals.ts),
+ * so nothing else in the file can have vanished meanwhile.
  */
 export async function exportProject(
   db: Db,
@@ -392,19 +399,24 @@ export async function importProject(
         throw new InvalidInputError(`the ${where} says ${n} ${t} rows but the file holds ${counts[t] ?? 0}`);
     }
     // Every reference to an entry must stay inside the project: a file must not reach another project's entries.
-    const [foreign] = rowsOf<{ n: number }>(
+    const [foreign] = rowsOf<{ n: number; labels: number }>(
       await tx.execute(sql`with own as (select id from memory_entries where project_id = ${projectId})
         select (select count(*) from curation_outcomes where project_id = ${projectId}
                   and entry_id is not null and entry_id not in (select id from own))
              + (select count(*) from proposals where project_id = ${projectId}
                   and target_entry_id is not null and target_entry_id not in (select id from own))
              + (select count(*) from memory_entry_links where project_id = ${projectId}
-                  and (entry_id not in (select id from own) or other_id not in (select id from own))) as n`),
+                  and (entry_id not in (select id from own) or other_id not in (select id from own))) as n,
+             (select count(*) from retrieval_judgments where project_id = ${projectId} and retrieval_id not in
+                (select id from memory_retrievals where project_id = ${projectId})) as labels`),
     );
     if (Number(foreign?.n))
       throw new InvalidInputError(
         `${foreign!.n} curation outcome, proposal or link rows refer to entries that are not in this file`,
       );
+    // A label's search is another project's when the file names a search of this instance it does not hold.
+    if (Number(foreign?.labels))
+      throw new InvalidInputError(`${foreign!.labels} retrieval labels refer to searches that are not in this file`);
     // The sessions list's figures are derived, not exported: made from the imported turns.
     await rebuildSessionStats(tx, { projectId });
     // No audit record of the import itself: the project's history stays exactly what was exported.

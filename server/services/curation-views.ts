@@ -14,8 +14,9 @@ import {
 import { artifacts } from '@/server/db/schema/sessions';
 import { memoryEventFieldsBut, pick } from '@/lib/curation/event';
 import type { CurationReport } from '@/lib/curation/report';
-import type { HealthDay } from '@/lib/curation/health';
+import { mergeHealthDays, type HealthDay } from '@/lib/curation/health';
 import { nearestInScope } from './curation-index';
+import { retrievalDays } from './curation-retrievals';
 import { NotFoundError } from './errors';
 
 /**
@@ -494,16 +495,17 @@ export async function listRejectedEvents(db: Tx, projectId: string, page: PageOp
  * as labels (M1: approved in the curator's scope; M2: approved after the reviewer moved the scope, a leak the review
  * caught), evidence sufficiency (M3: events that passed the
  * evidence check without demotion), redundancy (M4: duplicates among curated events), conflicts
- * (M5, detected), and curator latency per event (M7, p50 / p95).
+ * (M5, detected), curator latency per event (M7, p50 / p95), and the counts of retrieval F1 (M6) from reviewers'
+ * labels on agents' searches (curation-retrievals.ts), by the day of the search.
  */
-export async function curationHealth(db: Tx, projectId: string) {
+export async function curationHealth(db: Tx, projectId: string): Promise<HealthDay[]> {
   // M1 and M2 judge the curator's routing, so only its own proposals count (not deprecations raised in the hygiene
   // lab, whose events are `hygiene_…`). A scope a reviewer moved is a leak caught when the new scope has fewer
   // readers (the five layers, widest first: user_identity, team_memory, project, agent_repo, session; discard none).
   const rank = (col: SQL) =>
     sql`case ${col} when 'user_identity' then 5 when 'team_memory' then 4 when 'agent_team' then 4
       when 'project' then 3 when 'agent_repo' then 2 when 'session' then 1 else 0 end`;
-  const r = await db.execute(sql`
+  const curation = db.execute(sql`
     with o as (
       select date_trunc('day', c.decided_at) as day, c.disposition, c.decided_by, c.latency_ms, c.rationale,
         c.event_id like ${'hygiene\\_%'} as lab,
@@ -538,7 +540,8 @@ export async function curationHealth(db: Tx, projectId: string) {
       percentile_cont(0.5) within group (order by latency_ms) as p50,
       percentile_cont(0.95) within group (order by latency_ms) as p95
     from o group by day order by day`);
-  return rowsOf<HealthDay>(r);
+  const [r, retrieval] = await Promise.all([curation, retrievalDays(db, projectId)]);
+  return mergeHealthDays(rowsOf<Parameters<typeof mergeHealthDays>[0][number]>(r), retrieval);
 }
 
 const eventRow = { ...eventRowColumns, evidenceCount: sql<number>`jsonb_array_length(${memoryEvents.evidenceRefs})` };

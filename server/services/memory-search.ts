@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '@/server/db';
 import { RecallEngine, type SearchMode } from '@/lib/recall/engine';
 import type { RecallItem } from '@/lib/recall/items';
+import type { RetrievalSource } from '@/lib/curation/retrievals';
 import { serverEmbedder } from './embeddings';
 import { artifactsPage, memoryEntriesPage, type Fetcher } from './recall';
 
@@ -76,7 +77,7 @@ async function engineFor(db: Db, projectId: string): Promise<Cached> {
 }
 
 export interface MemoryHit {
-  source: 'memory_entry' | 'artifact';
+  source: RetrievalSource;
   id: string;
   scope?: string;
   label: string | null;
@@ -90,6 +91,9 @@ export interface MemoryHit {
   url: string;
 }
 
+/** Results a search returns when the caller gives no limit. */
+export const SEARCH_LIMIT = 10;
+
 /** Entries and artifacts nearest the query, best first; deprecated ones only when asked. */
 export async function searchMemory(
   db: Db,
@@ -97,7 +101,7 @@ export async function searchMemory(
   query: string,
   o: { limit?: number; includeDeprecated?: boolean; mode?: MemorySearchMode } = {},
 ): Promise<{ mode: MemorySearchMode; results: MemoryHit[] }> {
-  const limit = o.limit ?? 10;
+  const limit = o.limit ?? SEARCH_LIMIT;
   const { engine, status, semantic } = await engineFor(db, projectId);
   const mode = semantic ? (o.mode ?? 'hybrid') : 'keyword';
   const live = (id: string) => o.includeDeprecated || ['active', 'in_conflict'].includes(status.get(id) ?? 'active');
@@ -105,7 +109,7 @@ export async function searchMemory(
   return {
     mode,
     results: hits.map((h) => {
-      const [source, ...rest] = h.item.id.split(':') as ['memory_entry' | 'artifact', ...string[]];
+      const [source, ...rest] = h.item.id.split(':') as [RetrievalSource, ...string[]];
       return {
         source,
         id: rest.join(':'),

@@ -13,6 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { EvidenceRef, Redaction } from '@/lib/ingest/contract';
+import type { RetrievalSource, RetrievedItem } from '@/lib/curation/retrievals';
 import { projects } from './projects';
 
 /** Memory events exactly as emitters sent them (after redaction), in both known shapes. */
@@ -220,4 +221,56 @@ export const rejectedEvents = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('rejected_events_key_idx').on(t.projectId, t.key)],
+);
+
+/**
+ * Every `search_memory` call of an agent (MCP): what it asked, redacted as memory text is, and what it got, in rank
+ * order. Reviewers label the results (retrieval_judgments) for M6. Deleted after RETRIEVAL_KEEP_DAYS
+ * (lib/curation/retrievals.ts): unlike memory, a search log is not kept for ever.
+ */
+export const memoryRetrievals = pgTable(
+  'memory_retrievals',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** Who searched, as the MCP layer knows the caller: `api_key:<id>`. */
+    actor: text('actor').notNull(),
+    query: text('query').notNull(),
+    redactions: jsonb('redactions').$type<Redaction[]>().notNull().default([]),
+    /** `hybrid` or `keyword`: the mode the search ran in (keyword when the server has no model). */
+    mode: text('mode').notNull(),
+    resultLimit: integer('result_limit').notNull(),
+    items: jsonb('items').$type<RetrievedItem[]>().notNull().default([]),
+  },
+  // The Retrievals tab, newest first, a page at a time; and the sweep of old ones.
+  (t) => [index('memory_retrievals_at_idx').on(t.projectId, t.at.desc(), t.id)],
+);
+
+/**
+ * A reviewer's label on one item of a logged search: relevant or not. `returned` is false for an item the reviewer
+ * added because the search should have returned it. One per item and search: a later label replaces the earlier.
+ */
+export const retrievalJudgments = pgTable(
+  'retrieval_judgments',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    retrievalId: uuid('retrieval_id')
+      .notNull()
+      .references(() => memoryRetrievals.id, { onDelete: 'cascade' }),
+    source: text('source').$type<RetrievalSource>().notNull(),
+    itemId: text('item_id').notNull(),
+    relevant: boolean('relevant').notNull(),
+    returned: boolean('returned').notNull(),
+    /** The reviewer: a user name, or `local-user`. */
+    judgedBy: text('judged_by').notNull(),
+    judgedAt: timestamp('judged_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.retrievalId, t.source, t.itemId] })],
 );
