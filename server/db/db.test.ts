@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { emptyPgDatabase } from '@/server/test/db';
 import { rateBuckets } from './schema/limits';
 import { DataDirInUseError, lockDataDir } from './dir-lock';
-import { openDb, migrateDb, withoutPassword, type DbHandle } from './index';
+import { sql } from 'drizzle-orm';
+import { openDb, migrateDb, rowsOf, withoutPassword, type DbHandle } from './index';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -70,5 +71,21 @@ describe('the embedded data directory', () => {
     await h.close();
     const third = await holder(); // released on close
     third.kill('SIGKILL');
+  });
+});
+
+describe('the embedded database', () => {
+  it('runs with a small buffer pool (its WASM memory never shrinks), in a data directory and in memory', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-buffers-'));
+    for (const dataDir of [dir, 'memory']) {
+      const h = await openDb({ dataDir });
+      try {
+        const [row] = rowsOf<{ shared_buffers: string }>(await h.db.execute(sql`show shared_buffers`));
+        expect(row?.shared_buffers).toBe('32MB');
+      } finally {
+        await h.close();
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 });
