@@ -29,11 +29,11 @@ describe('sameness: numbers in any form (issue 20)', () => {
     expect(verdict('Samples must arrive within two hours.', 'Samples must arrive within 2 minutes.')).toBe('distinct');
   });
 
-  it('pairs a quantity with its number when the unit stands apart', () => {
-    expect(
-      verdict('The motor is greased every 500 operating hours.', 'The motor is greased after 500 hours of operation.'),
-    ).not.toBe('distinct');
-    expect(verdict('The motor is greased every 500 hours.', 'The motor is greased every 500 cycles.')).toBe('distinct');
+  it('keeps each number with its own unit: swapped figures are other facts', () => {
+    expect(verdict('Every day, keep 14 backups for 30 days.', 'Every day, keep 30 backups for 14 days.')).toBe(
+      'distinct',
+    );
+    expect(verdict('Deploy in the 2nd week of the sprint.', 'Deploy in 14 days of the sprint.')).toBe('distinct');
   });
 
   it('reads temperatures, signs, currencies and ordinals', () => {
@@ -89,5 +89,51 @@ describe('sameness: words', () => {
     expect(verdict('We decided to use pnpm.', 'The decision was to use pnpm.', lexicon)).toBe('same');
     expect(verdict('The user prefers dark mode.', 'Light mode is what the user prefers.', lexicon)).toBe('distinct');
     expect(verdict('The user prefers dark mode.', 'Light mode is what the user prefers.')).not.toBe('same');
+  });
+});
+
+describe('sameness: what must stay apart (a false duplicate drops a fact)', () => {
+  it('takes a negated word for its opposite only for either/or pairs, negated right there', () => {
+    expect(verdict('The clinic is closed on holidays.', 'The clinic is not open on holidays.')).toBe('same');
+    expect(verdict('Deploys are forbidden on Fridays.', 'Deploys are not allowed on Fridays.')).toBe('same');
+    for (const [a, b] of [
+      ['We did not add the index.', 'We removed the index.'],
+      ['Latency did not increase after the upgrade.', 'Latency decreased after the upgrade.'],
+      ['Mara does not love Python.', 'Mara hates Python.'],
+      ['The train was not early.', 'The train was late.'],
+      ['Ten is not the minimum.', 'Ten is the maximum.'],
+      ['Pipeline failures always page the on-call engineer.', 'Pipeline failures never page the on-call engineer.'],
+      ['Mara loves Python but does not use Go at work.', 'At work Mara uses Go and hates Python.'],
+    ])
+      expect(verdict(a!, b!), `${a} / ${b}`).not.toBe('same');
+  });
+
+  it('reads every part of a hyphenated word, small words too', () => {
+    for (const [a, b] of [
+      ['The docs are up-to-date.', 'The docs are out-of-date.'],
+      ['The endpoint is opt-in.', 'The endpoint is opt-out.'],
+      ['Guests check-in at noon.', 'Guests check-out at noon.'],
+      ['Call the get-day-summary endpoint nightly.', 'Call the day-summary endpoint nightly.'],
+      ['Ship the one-box build.', 'Ship the box build.'],
+    ])
+      expect(verdict(a!, b!), `${a} / ${b}`).toBe('distinct');
+  });
+
+  it('keys ordinals apart from counts', () => {
+    expect(verdict('Use the first replica for reads.', 'Use one replica for reads.')).toBe('distinct');
+    expect(verdict('Run the migrations first.', 'Run the migrations once.')).toBe('distinct');
+    expect(verdict('The third floor has the lab.', 'The 3rd floor has the lab.')).toBe('same');
+  });
+
+  it('reads untrusted words as words: no lookup finds Object’s own properties', () => {
+    expect(verdict('The class has 5 constructors.', 'The class has 7 constructors.')).toBe('distinct');
+    expect(() =>
+      sameness('The Builder class calls its constructor.', 'The Factory class calls its constructor.'),
+    ).not.toThrow();
+    expect(() => sameness('__proto__ toString hasOwnProperty valueOf', '__proto__ toString valueOf')).not.toThrow();
+  });
+
+  it('does not fold superscripts or other compatibility forms into digits', () => {
+    expect(verdict('The cluster holds 10² shards.', 'The cluster holds 102 shards.')).not.toBe('same');
   });
 });

@@ -8,19 +8,20 @@ import { stemmer } from 'stemmer';
  * service retries three times" are 0.9 apart on the bundled model and are two facts. So, for a pair already close
  * by cosine, the statements are compared word by word:
  *
- * - `distinct` when a fact-bearing word differs: a number (words and digits alike: "three" = "3"), an identifier
- *   (ticket ids, versions, paths, hosts, kebab-case names: letters with digits, `_ . / @ :`, camelCase), a name (a
- *   capitalised word, an acronym not spelled out by the other); or, when the two keep one frame (≥ 60% of their
- *   words in order), a change in it that flips polarity (not / never / n't / without …, antonyms such as enabled /
- *   disabled) or swaps a subject or object for a word that is neither another form of it, a listed synonym nor
- *   close by embedding (`sameFrom`);
- * - `same` when what differs is order, inflection, filler ("Note:", "the decision was made to"), other forms, listed
- *   synonyms or embedding-close swaps; a reworded pair (another frame) may leave a few content words unpaired
- *   (`REWORDED_SLACK`);
+ * - `distinct` when a fact-bearing word differs: a number, compared as a quantity in any notation ("two hours" =
+ *   "120 minutes", "8 pm" = "20:00", "€500" = "500 euros"; an ordinal apart from a count), an identifier (ticket
+ *   ids, versions, paths, hosts, hyphenated names, every part of them counting: "opt-in" / "opt-out"), a name (a
+ *   capitalised word, an acronym not spelled out by the other); or, when the two keep one frame (≥ 60% of their words
+ *   in order), a change in it that flips polarity (not / never / n't / without …, opposites, the lexicon's antonyms)
+ *   or swaps a subject or object for a word that is neither another form of it nor a synonym;
+ * - `same` when what differs is order, inflection, case, filler ("Note:", "the decision was made to"), other forms,
+ *   listed synonyms or the lexicon's (WordNet's first senses), or an either/or word negated in place ("is not open" =
+ *   "is closed"); a reworded pair (another frame) may leave one content word unpaired (`REWORDED_SLACK`);
  * - `near` otherwise (one says more than the other, or a rewording with words of its own): a person decides, with
  *   the differing words marked.
  *
- * Pure: the word similarity is passed in (the service embeds the differing words with the bundled model).
+ * Pure: the lexicon is passed in (the server passes WordNet, server/services/wordnet.ts). Every rule errs towards
+ * `near` or `distinct`: a false `same` drops a fact in silence.
  */
 
 export type SamenessVerdict = 'same' | 'near' | 'distinct';
@@ -73,7 +74,15 @@ const FILLER = new Set(
     'made make makes apply applies applied use uses used using include includes included get gets got'
   ).split(' '),
 );
-const NUMBER_WORDS: Record<string, number> = {
+/**
+ * A lookup table without Object's prototype: memory text is untrusted, and "constructor" or "__proto__" must not
+ * find a function there.
+ */
+function table<T>(entries: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, entries);
+}
+
+const NUMBER_WORDS: Record<string, number> = table({
   zero: 0,
   one: 1,
   once: 1,
@@ -110,7 +119,9 @@ const NUMBER_WORDS: Record<string, number> = {
   hundred: 100,
   thousand: 1000,
   million: 1_000_000,
-  // Ordinals ("the first day" = "the 1st", never a quantity); "second" is a unit of time.
+});
+/** Ordinals, keyed apart from counts ("the first day" = "the 1st", not "one day"); "second" is a unit of time. */
+const ORDINAL_WORDS: Record<string, number> = table({
   first: 1,
   third: 3,
   fourth: 4,
@@ -121,8 +132,8 @@ const NUMBER_WORDS: Record<string, number> = {
   ninth: 9,
   tenth: 10,
   twelfth: 12,
-};
-const UNITS: Record<string, string> = {
+});
+const UNITS: Record<string, string> = table({
   s: 'second',
   sec: 'second',
   secs: 'second',
@@ -193,12 +204,12 @@ const UNITS: Record<string, string> = {
   pct: 'percent',
   percent: 'percent',
   k: 'thousand',
-};
+});
 /**
  * A number with one of these units is compared by its quantity: "two hours" = "120 minutes", "24 months" = "2
  * years", "1,200 kg" = "1.2 tonnes" (months and years apart from days and weeks: their days vary).
  */
-const QUANTITY: Record<string, [dimension: string, factor: number]> = {
+const QUANTITY: Record<string, [dimension: string, factor: number]> = table({
   millisecond: ['s', 0.001],
   second: ['s', 1],
   minute: ['s', 60],
@@ -212,7 +223,7 @@ const QUANTITY: Record<string, [dimension: string, factor: number]> = {
   gram: ['g', 1],
   kilogram: ['g', 1000],
   tonne: ['g', 1_000_000],
-};
+});
 const ANTONYMS: [string, string][] = [
   ['enabl', 'disabl'],
   ['on', 'off'],
@@ -300,9 +311,6 @@ interface Token {
   key: string;
   /** A number spelled as a word ("one", "twice"). */
   spelled?: boolean;
-  /** For a quantity: the number as written and its unit ("500 hours": 500, hour). */
-  amount?: string;
-  unit?: string;
 }
 
 /** Ticket-like ids ("JIRA-412"), versions, paths, hosts, keys: letters with digits, or `_ . / @ :` inside a word. */
@@ -311,7 +319,7 @@ const ID = /[A-Za-z].*\d|\d.*[A-Za-z]|[_@]|\w[.:/]\w|[a-z][A-Z]/;
 const NUMBER_UNIT =
   /^[$€£]?(\d+(?:\.\d+)?)(ms|s|sec|m|min|h|hr|hrs|d|kb|mb|gb|tb|kib|mib|gib|k|x|%|am|pm|st|nd|rd|th)?$/i;
 /** Short forms that name the same thing as a word of the other statement. */
-const ABBREVIATIONS: Record<string, string[]> = {
+const ABBREVIATIONS: Record<string, string[]> = table({
   db: ['database'],
   repo: ['repository'],
   config: ['configuration'],
@@ -325,7 +333,7 @@ const ABBREVIATIONS: Record<string, string[]> = {
   req: ['request'],
   approx: ['approximately'],
   auto: ['automatically', 'automatic'],
-};
+});
 const ARTICLES = new Set(['a', 'an', 'the']);
 
 function normalize(text: string): string {
@@ -360,22 +368,9 @@ function normalize(text: string): string {
 }
 
 /** A time of day as `HH:MM`, 24-hour. */
-const ORDINALS = new Set([
-  'first',
-  'third',
-  'fourth',
-  'fifth',
-  'sixth',
-  'seventh',
-  'eighth',
-  'ninth',
-  'tenth',
-  'twelfth',
-]);
-
 const clock = (h: number, m: number) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
 
-const IRREGULAR: Record<string, string> = {
+const IRREGULAR: Record<string, string> = table({
   written: 'write',
   wrote: 'write',
   kept: 'keep',
@@ -420,7 +415,9 @@ const IRREGULAR: Record<string, string> = {
   broken: 'break',
   froze: 'freeze',
   frozen: 'freeze',
-};
+  forbidden: 'forbid',
+  forbade: 'forbid',
+});
 /** One spelling for British and American forms ("colour" / "color", "optimise" / "optimize"). */
 const spelling = (w: string) =>
   w.replace(/^([a-z]{2,})our(s|ed|ing)?$/, '$1or$2').replace(/^([a-z]{3,})is(e|es|ed|ing|ation)$/, '$1iz$2');
@@ -429,6 +426,7 @@ const stemOf = (lower: string) => UNITS[lower] ?? stemmer(IRREGULAR[lower] ?? sp
 function word(raw: string, initial: boolean): Token {
   const lower = raw.toLowerCase();
   if (lower in NUMBER_WORDS) return { raw, lower, kind: 'number', key: String(NUMBER_WORDS[lower]), spelled: true };
+  if (lower in ORDINAL_WORDS) return { raw, lower, kind: 'number', key: `#${ORDINAL_WORDS[lower]}` };
   const caps = /^[A-Z]{2,}s?$/.test(raw);
   const capitalised = /^[A-Z][a-z]/.test(raw) && !initial;
   const name = (caps || capitalised) && !STOP.has(lower) && !FILLER.has(lower) && !(lower in UNITS);
@@ -459,9 +457,11 @@ function tokenizeUncached(text: string): Token[] {
     lastEnd = m.index + m[0].length;
     const raw = m[0].replace(/'s$/i, '');
     // "they/them", "requests/minute": words; "hotfix/ledger-rounding", paths: one identifier.
-    // "three-day", "12-month": a count and its unit.
-    const counted = (w: string) =>
-      w.split('-').some((p) => p.toLowerCase() in NUMBER_WORDS || p.toLowerCase() in QUANTITY_UNIT);
+    // "three-day": a count and its unit, two words (any other hyphenated word is one, "get-day-summary").
+    const counted = (w: string) => {
+      const parts = w.toLowerCase().split('-');
+      return parts.length === 2 && parts[0]! in NUMBER_WORDS && parts[1]! in QUANTITY_UNIT;
+    };
     const pieces = /^[A-Za-z]+(?:\/[A-Za-z]+)+$/.test(raw)
       ? raw.split('/')
       : TICKET.test(raw) || /[.@:/]/.test(raw.replace(/\.$/, ''))
@@ -480,8 +480,10 @@ function tokenizeUncached(text: string): Token[] {
         const before = i === 0 ? norm.slice(Math.max(0, m.index - 2), m.index) : '';
         const sign = /(^|\s)[-−]$/.test(before) ? '-' : '';
         const currency = /^[$€£]/.test(piece) ? piece[0]! : '';
-        out.push({ raw: piece, lower: piece.toLowerCase(), kind: 'number', key: `${currency}${sign}${Number(nu[1])}` });
         const unit = nu[2]?.toLowerCase();
+        const ordinal = unit === 'st' || unit === 'nd' || unit === 'rd' || unit === 'th';
+        const value = `${currency}${sign}${Number(nu[1])}`;
+        out.push({ raw: piece, lower: piece.toLowerCase(), kind: 'number', key: ordinal ? `#${value}` : value });
         // An ordinal's suffix is not a unit, nor a plural's "s" ("503s" are errors, not seconds).
         if (unit && !['st', 'nd', 'rd', 'th', 's'].includes(unit))
           out.push({ raw: nu[2]!, lower: unit, kind: 'word', key: UNITS[unit] ?? unit });
@@ -510,7 +512,7 @@ function tokenizeUncached(text: string): Token[] {
 }
 
 /** Units that make a number a quantity (their surface forms). */
-const QUANTITY_UNIT = Object.fromEntries(Object.entries(UNITS).filter(([, unit]) => unit in QUANTITY));
+const QUANTITY_UNIT = table(Object.fromEntries(Object.entries(UNITS).filter(([, unit]) => unit in QUANTITY)));
 
 /** A number followed by a unit of `QUANTITY` becomes one token, keyed by the quantity in the unit's base. */
 function quantities(ts: Token[]): Token[] {
@@ -518,17 +520,14 @@ function quantities(ts: Token[]): Token[] {
   for (let i = 0; i < ts.length; i++) {
     const t = ts[i]!;
     const unit = ts[i + 1];
-    const q =
-      unit && t.kind === 'number' && !t.key.startsWith('at ') && !ORDINALS.has(t.lower)
-        ? QUANTITY[unit.key]
-        : undefined;
+    const q = unit && t.kind === 'number' && /^[$€£-]?\d/.test(t.key) ? QUANTITY[unit.key] : undefined;
     const value = Number(t.key);
     if (!q || !Number.isFinite(value)) {
       out.push(t);
       continue;
     }
     const key = `${q[0]}:${Number((value * q[1]).toPrecision(12))}`;
-    out.push({ ...t, raw: `${t.raw} ${unit!.raw}`, key, amount: t.key, unit: unit!.key });
+    out.push({ ...t, raw: `${t.raw} ${unit!.raw}`, key });
     i++;
   }
   return out;
@@ -597,6 +596,42 @@ function namedIn(t: Token, others: readonly Token[], lowers: Set<string>, stems:
 
 const isContent = (t: Token) => (t.kind === 'word' || t.kind === 'name') && !STOP.has(t.lower) && !isCue(t);
 
+/**
+ * Opposites with nothing between them, so that "not" one is the other ("is not closed" = "is open", "not allowed" =
+ * "forbidden"); most are not ("did not increase" is not "decreased", "does not love" is not "hates").
+ */
+const COMPLEMENTARY: [string, string][] = [
+  ['open', 'close'],
+  ['on', 'off'],
+  ['enabl', 'disabl'],
+  ['allow', 'deni'],
+  ['allow', 'forbid'],
+  ['allow', 'prohibit'],
+  ['requir', 'option'],
+  ['public', 'privat'],
+  ['true', 'fals'],
+  ['includ', 'exclud'],
+  ['lock', 'unlock'],
+  ['pass', 'fail'],
+  ['present', 'absent'],
+];
+const complementary = (x: string, y: string) =>
+  COMPLEMENTARY.some(([p, q]) => (x === p && y === q) || (x === q && y === p)) ||
+  ['un', 'non', 'in', 'im', 'ir', 'il'].some((p) => y === p + x || x === p + y);
+
+/** In a hunk: a negation cue, then (past small words) a word complementary to one the other side says instead. */
+function negatedComplement(plain: readonly Token[], negated: readonly Token[]): [Token, Token] | null {
+  for (let i = 0; i < negated.length; i++) {
+    if (!isCue(negated[i]!)) continue;
+    let j = i + 1;
+    while (j < negated.length && STOP.has(negated[j]!.lower)) j++;
+    const y = negated[j];
+    const x = y && plain.find((t) => complementary(t.key, y.key));
+    if (x && y) return [x, y];
+  }
+  return null;
+}
+
 /** Listed opposites, or a word and its negating prefix ("conform" / "nonconforming"), by stem. */
 const antonymous = (x: string, y: string) =>
   ANTONYMS.some(([p, q]) => (x === p && y === q) || (x === q && y === p)) ||
@@ -647,7 +682,7 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   // currencies and symbols still count: "-20" is not "20").
   const bare = (text: string) =>
     text
-      .normalize('NFKC')
+      .normalize('NFC')
       .toLowerCase()
       .replace(/[.,;:!?"“”‘’]+(?=\s|$)/g, '')
       .replace(/\s+/g, ' ')
@@ -664,22 +699,10 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   // Numbers: a spelled-out "one" or "once" is as often an article as a count, so 1 is compared only in digits.
   const spelledOne = [...ta0, ...tb0].some((t) => t.spelled && t.key === '1');
   const nums = (ts: Token[]) => ts.filter((t) => t.kind === 'number' && !(spelledOne && t.key === '1'));
-  let [numA, numB] = differ(
+  const [numA, numB] = differ(
     nums(ta0).map((t) => t.key),
     nums(tb0).map((t) => t.key),
   );
-  // "500 operating hours" / "500 hours of operation": a quantity whose unit is not next to its number on the other
-  // side is that number there, when the other side names the unit.
-  const loose = (left: string[], qs: Token[], right: string[], other: Token[]) => {
-    for (const q of qs)
-      if (q.amount && left.includes(q.key) && right.includes(q.amount) && other.some((o) => o.key === q.unit)) {
-        left.splice(left.indexOf(q.key), 1);
-        right.splice(right.indexOf(q.amount), 1);
-      }
-  };
-  [numA, numB] = [[...numA], [...numB]];
-  loose(numA, nums(ta0), numB, tb0);
-  loose(numB, nums(tb0), numA, ta0);
   if (numA.length || numB.length) {
     const onlyA = nums(ta0).filter((t) => numA.includes(t.key));
     const onlyB = nums(tb0).filter((t) => numB.includes(t.key));
@@ -696,12 +719,8 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
       .toLowerCase()
       .split('-')
       .every(
-        (p) =>
-          STOP.has(p) ||
-          CUE_WORDS.has(p) ||
-          other.has(stemOf(p)) ||
-          other.has(p) ||
-          !!ABBREVIATIONS[p]?.some((w) => other.has(stemOf(w))),
+        // "up-to-date" / "out-of-date", "opt-in" / "opt-out": every part counts, small words too.
+        (p) => other.has(stemOf(p)) || other.has(p) || !!ABBREVIATIONS[p]?.some((w) => other.has(stemOf(w))),
       );
   const idA = ta0.filter((t) => t.kind === 'id' && !inB.has(t.key) && !partsIn(t, inB));
   const idB = tb0.filter((t) => t.kind === 'id' && !inA.has(t.key) && !partsIn(t, inA));
@@ -765,10 +784,11 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
     for (const h of hunks) {
       let [hd, ha] = [h.del, h.add];
       if (hd.filter(isCue).length % 2 !== ha.filter(isCue).length % 2) {
-        // "is closed" / "doesn't open": an opposite, negated, says the same ("always" / "never" is no such pair).
-        const pair = opposite(hd.filter(notCue), ha.filter(notCue));
+        // "is closed" / "doesn't open": a complementary word, negated right there, says the same.
+        const pair = negatedComplement(hd, ha) ?? negatedComplement(ha, hd);
         if (!pair) return result('distinct', 'one statement negates the other', hd, ha);
-        [hd, ha] = [hd.filter((t) => t !== pair[0] && notCue(t)), ha.filter((t) => t !== pair[1] && notCue(t))];
+        const gone = new Set(pair);
+        [hd, ha] = [hd.filter((t) => !gone.has(t) && notCue(t)), ha.filter((t) => !gone.has(t) && notCue(t))];
       }
       const flip = opposite(hd, ha);
       if (flip) return result('distinct', `opposite words (${flip[0].raw} / ${flip[1].raw})`, hd, ha);
@@ -790,14 +810,11 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   // Reworded: the same when no fact-bearing word differs and each side's content words are found in the other.
   const ca = ta.filter(isContent);
   const cb = tb.filter(isContent);
-  let onlyA = ca.filter((t) => !stemsB.has(t.key) && !namedIn(t, tb, lowerB, stemsB));
-  let onlyB = cb.filter((t) => !stemsA.has(t.key) && !namedIn(t, ta, lowerA, stemsA));
+  const onlyA = ca.filter((t) => !stemsB.has(t.key) && !namedIn(t, tb, lowerB, stemsB));
+  const onlyB = cb.filter((t) => !stemsA.has(t.key) && !namedIn(t, ta, lowerA, stemsA));
+  if (polarity(ta) !== polarity(tb)) return result('near', 'reworded, and only one of them is negated', onlyA, onlyB);
   const flip = opposite(onlyA, onlyB);
-  if (polarity(ta) !== polarity(tb)) {
-    if (!flip) return result('near', 'reworded, and only one of them is negated', onlyA, onlyB);
-    // A negated opposite ("closed" / "doesn't open") is the same statement.
-    [onlyA, onlyB] = [onlyA.filter((t) => t !== flip[0]), onlyB.filter((t) => t !== flip[1])];
-  } else if (flip) return result('distinct', `opposite words (${flip[0].raw} / ${flip[1].raw})`, onlyA, onlyB);
+  if (flip) return result('distinct', `opposite words (${flip[0].raw} / ${flip[1].raw})`, onlyA, onlyB);
   // A content word of one side that the other lacks must be another form or a listed synonym of one of its words,
   // or close (by embedding) to one of the other side's own unmatched words: a swap, not a new fact.
   const unfound = (only: Token[], other: Token[], otherOnly: Token[]) =>

