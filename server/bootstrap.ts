@@ -7,6 +7,7 @@ import { seedDemo } from '@/server/demo/seed';
 import { curateBacklog } from '@/server/services/curation';
 import { startWebhookWorker } from '@/server/services/webhooks';
 import { startPendingSweeper } from '@/server/services/otel-pending';
+import { startRetrievalSweeper } from '@/server/services/curation-retrievals';
 import { job, log } from '@/server/log';
 
 const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
@@ -14,7 +15,7 @@ const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
 /**
  * Opens and migrates the database, makes the default project, provisions MNEMOSCOPE_API_KEY and,
  * on the first start with an empty database, loads the demo through the ingest path; curates memory
- * events an earlier stop left uncurated; starts sending webhook deliveries and sweeping waiting trace spans. Once per
+ * events an earlier stop left uncurated; starts sending webhook deliveries, sweeping waiting trace spans and old logged searches. Once per
  * process.
  */
 export function ready(): Promise<DbHandle> {
@@ -50,6 +51,8 @@ export function ready(): Promise<DbHandle> {
       startWebhookWorker(handle);
       // Trace spans still waiting for their turn are placed by whichever instance sweeps first.
       startPendingSweeper(db);
+      // Agents' logged searches older than 90 days go, whether or not the project still searches.
+      startRetrievalSweeper(db);
       log.info({ event: 'database', driver: handle.driver, location: handle.location }, 'database ready');
       return handle;
     })();

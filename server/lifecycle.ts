@@ -11,3 +11,51 @@ export function beginShutdown(): void {
 export function shuttingDown(): boolean {
   return g.__mnemoscopeStopping === true;
 }
+
+const hooks = ((globalThis as unknown as { __mnemoscopeHooks?: Set<() => Promise<void>> }).__mnemoscopeHooks ??=
+  new Set());
+
+/**
+ * Work to finish before the database closes (a sweep that has taken rows and not yet written them). Returns the
+ * function that unregisters it.
+ */
+export function onShutdown(fn: () => Promise<void>): () => void {
+  hooks.add(fn);
+  return () => hooks.delete(fn);
+}
+
+/** Runs every registered hook and waits for all of them (server/cli/serve.ts, before closing the database). */
+export async function finishWork(): Promise<void> {
+  await Promise.allSettled([...hooks].map((fn) => fn()));
+}
+
+const periodics = ((
+  globalThis as unknown as { __mnemoscopePeriodic?: Map<string, { key: unknown; stop: () => Promise<void> }> }
+).__mnemoscopePeriodic ??= new Map());
+
+/**
+ * Runs `fn` every `everyMs` in this process for as long as it runs, one run at a time; one job per `name` (started
+ * again with another `key`, a database handle, it replaces the old one). Returns the function that stops it, which
+ * waits for a run under way; shutdown stops every job this way before the database closes.
+ */
+export function periodic(name: string, key: unknown, everyMs: number, fn: () => Promise<unknown>): () => Promise<void> {
+  const current = periodics.get(name);
+  if (current?.key === key) return current.stop;
+  void current?.stop();
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    running ??= fn()
+      .catch(() => undefined)
+      .finally(() => (running = null));
+  }, everyMs);
+  timer.unref?.();
+  const stop = async () => {
+    clearInterval(timer);
+    unregister();
+    if (periodics.get(name)?.stop === stop) periodics.delete(name);
+    await running;
+  };
+  const unregister = onShutdown(stop);
+  periodics.set(name, { key, stop });
+  return stop;
+}

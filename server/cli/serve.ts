@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { env, type Env } from '@/server/env';
 import { log, requestContext, type RequestContext } from '@/server/log';
-import { beginShutdown } from '@/server/lifecycle';
+import { beginShutdown, finishWork } from '@/server/lifecycle';
 
 (process.env as Record<string, string>).NODE_ENV = 'production';
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -108,6 +108,8 @@ async function shutdown(signal: string) {
   }, budget);
   await closed;
   clearTimeout(timer);
+  // A sweep that has taken waiting spans writes them (or puts them back) before the database closes.
+  await finishWork();
   const db = (globalThis as { __mnemoscopeDb?: Promise<{ close: () => Promise<void> }> }).__mnemoscopeDb;
   if (db) await (await db.catch(() => null))?.close().catch(() => {});
   log.info({ event: 'stopped', ms: Math.round(performance.now() - t0) }, 'stopped');

@@ -106,7 +106,8 @@ export async function openDb(opts: OpenOptions): Promise<DbHandle> {
   let client: InstanceType<typeof PGlite>;
   let unlock = () => {};
   // PostgreSQL's own buffer pool lives in PGlite's WASM memory, which never shrinks: PGlite's 128 MB default held
-  // ~110 MB more of the server's RSS than 32 MB does, and the pages it would cache are in the OS's file cache anyway.
+  // ~110 MB more of the server's RSS than 32 MB does; the pages it would cache are in the OS's file cache (a data
+  // directory) or in memory already (the in-memory database).
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
   if (dir === 'memory') client = await PGlite.create({ startParams });
   else {

@@ -12,6 +12,7 @@ import {
   type RetrievedItem,
 } from '@/lib/curation/retrievals';
 import { log } from '@/server/log';
+import { periodic } from '@/server/lifecycle';
 import { NotFoundError } from './errors';
 
 /**
@@ -21,35 +22,33 @@ import { NotFoundError } from './errors';
  * by curationHealth). Curation → Retrievals is the page.
  */
 
-/** How often one process deletes a project's searches older than RETRIEVAL_KEEP_DAYS. */
+/** How often each process deletes searches older than RETRIEVAL_KEEP_DAYS (any instance may; deletes are idempotent). */
 const SWEEP_EVERY_MS = 10 * 60_000;
-const swept = new Map<string, number>();
 
-/** Deletes a project's logged searches older than `keepDays`, with their labels. Returns how many. */
-export async function sweepRetrievals(db: Tx, projectId: string, keepDays = RETRIEVAL_KEEP_DAYS): Promise<number> {
-  const gone = await db
-    .delete(memoryRetrievals)
-    .where(
-      and(
-        eq(memoryRetrievals.projectId, projectId),
-        sql`${memoryRetrievals.at} < now() - make_interval(days => ${keepDays})`,
-      ),
-    )
-    .returning({ id: memoryRetrievals.id });
-  return gone.length;
+/** Deletes logged searches older than `keepDays` with their labels, of one project or all. Returns how many. */
+export async function sweepRetrievals(
+  db: Tx,
+  projectId: string | null = null,
+  keepDays = RETRIEVAL_KEEP_DAYS,
+): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(sql`with gone as (
+        delete from ${memoryRetrievals}
+        where ${memoryRetrievals.at} < now() - make_interval(days => ${keepDays})
+          ${projectId === null ? sql`` : sql`and ${memoryRetrievals.projectId} = ${projectId}`}
+        returning 1)
+      select count(*)::int as n from gone`),
+  );
+  return Number(row?.n ?? 0);
 }
 
-/** Starts a sweep of the project at most every SWEEP_EVERY_MS in this process; it never holds up the caller. */
-function maybeSweepRetrievals(db: Db, projectId: string) {
-  if (Date.now() - (swept.get(projectId) ?? 0) < SWEEP_EVERY_MS) return;
-  swept.set(projectId, Date.now());
-  void sweepRetrievals(db, projectId).catch((e: Error & { cause?: Error }) =>
-    log.warn(
-      { err: (e.cause?.message ?? e.message).split('\n')[0], projectId },
-      'deleting old memory retrievals failed',
+/** Deletes old searches every SWEEP_EVERY_MS in this process, whether or not agents still search. */
+export const startRetrievalSweeper = (db: Db) =>
+  periodic('retrievals', db, SWEEP_EVERY_MS, () =>
+    sweepRetrievals(db).catch((e: Error & { cause?: Error }) =>
+      log.warn({ err: (e.cause?.message ?? e.message).split('\n')[0] }, 'deleting old memory retrievals failed'),
     ),
   );
-}
 
 /**
  * Logs one search an agent made: the query redacted as memory event content is (a secret pasted into a query is
@@ -70,7 +69,6 @@ export async function logRetrieval(
       .insert(memoryRetrievals)
       .values({ projectId, actor, query: text, redactions, mode: search.mode, resultLimit: search.limit, items })
       .returning({ id: memoryRetrievals.id });
-    maybeSweepRetrievals(db, projectId);
     return row?.id ?? null;
   } catch (e) {
     // The driver's reason only: the query layer's message quotes the statement's parameters (memory text).

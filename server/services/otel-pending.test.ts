@@ -122,9 +122,15 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     await h.db.execute(sql`update otel_pending_spans set received_at = now() - interval '3 minutes'`);
     const stop = startPendingSweeper(h.db, 50);
     try {
-      for (let i = 0; i < 100 && (await waiting()).length; i++) await new Promise((r) => setTimeout(r, 50));
+      // The sweep takes the spans before it stores the turn: wait for the turn itself.
+      const placed = () =>
+        turns('quiet').then(
+          (t) => t.length > 0,
+          () => false,
+        );
+      for (let i = 0; i < 100 && !(await placed()); i++) await new Promise((r) => setTimeout(r, 50));
     } finally {
-      stop();
+      await stop();
     }
     expect(await waiting()).toEqual([]);
     expect((await turns('quiet')).map((t) => [t.turn, t.input])).toEqual([[1, 'question of t3']]);

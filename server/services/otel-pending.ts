@@ -4,6 +4,7 @@ import { rowsOf, type Db } from '@/server/db';
 import { otelPendingSpans } from '@/server/db/schema/sessions';
 import { redactDeep } from '@/lib/redact/redact';
 import { log } from '@/server/log';
+import { periodic } from '@/server/lifecycle';
 import { ingestOtel } from './otel-turns';
 import type { IngestSummary } from './ingest';
 
@@ -174,29 +175,12 @@ export async function sweepPendingSpans(db: Db, olderThanMs = PENDING_MS): Promi
   return placed;
 }
 
-const g = globalThis as unknown as { __mnemoscopeSweeper?: { db: Db; stop: () => void } };
-
 /**
  * Sweeps every `everyMs` in this process for as long as it runs, so spans are placed even when no more traces come.
- * Any instance may sweep: each takes its own rows. One sweeper per process (started again for another database).
- * Returns the function that stops it.
+ * Any instance may sweep: each takes its own rows. Returns the function that stops it, which waits for a sweep under
+ * way: on shutdown the spans a sweep has taken are written (or put back) before the database closes.
  */
-export function startPendingSweeper(db: Db, everyMs = SWEEP_EVERY_MS): () => void {
-  if (g.__mnemoscopeSweeper?.db === db) return g.__mnemoscopeSweeper.stop;
-  g.__mnemoscopeSweeper?.stop();
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    void sweepPendingSpans(db)
-      .catch((err) => log.error({ err }, 'sweeping pending OTLP spans failed'))
-      .finally(() => (running = false));
-  }, everyMs);
-  timer.unref?.();
-  const stop = () => {
-    clearInterval(timer);
-    if (g.__mnemoscopeSweeper?.stop === stop) g.__mnemoscopeSweeper = undefined;
-  };
-  g.__mnemoscopeSweeper = { db, stop };
-  return stop;
-}
+export const startPendingSweeper = (db: Db, everyMs = SWEEP_EVERY_MS) =>
+  periodic('otel-pending', db, everyMs, () =>
+    sweepPendingSpans(db).catch((err) => log.error({ err }, 'sweeping pending OTLP spans failed')),
+  );

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { finishWork, periodic } from './lifecycle';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('periodic work and shutdown', () => {
+  it('runs one job at a time, and stopping (or shutdown) waits for the run under way', async () => {
+    let runs = 0;
+    let inFlight = 0;
+    let most = 0;
+    let finished = 0;
+    periodic('test-job', 'db-1', 5, async () => {
+      runs++;
+      most = Math.max(most, ++inFlight);
+      await sleep(40);
+      inFlight--;
+      finished++;
+    });
+    await sleep(20);
+    expect(runs).toBe(1);
+    await finishWork();
+    // Shutdown waited for the run it found, and no run starts after it.
+    expect(finished).toBe(runs);
+    await sleep(30);
+    expect(runs).toBe(finished);
+    expect(most).toBe(1);
+  });
+
+  it('keeps one job per name: started again for the same key it is the same job, for another it replaces it', async () => {
+    const seen: string[] = [];
+    const a = periodic('test-replace', 'db-1', 5, async () => void seen.push('a'));
+    expect(periodic('test-replace', 'db-1', 5, async () => void seen.push('x'))).toBe(a);
+    const b = periodic('test-replace', 'db-2', 5, async () => void seen.push('b'));
+    await sleep(30);
+    await b();
+    expect(seen).not.toContain('x');
+    expect(seen.at(-1)).toBe('b');
+    const count = seen.length;
+    await sleep(20);
+    expect(seen.length).toBe(count);
+  });
+});
