@@ -48,6 +48,9 @@ export function Retrievals() {
   const wanted = params.get('retrieval');
   const found = wanted ? rows.findIndex((r) => r.id === wanted) : -1;
   const at = found >= 0 ? found : 0;
+  // Where the shown search was: once labelled, it leaves the "unlabelled" list, and the next is the one in its place.
+  const [lastAt, setLastAt] = useState(0);
+  const gone = !!wanted && found < 0 && !stale && rows.length > 0;
   // A link to a search that is not among the rows loaded still opens it.
   const currentId = wanted ?? (stale ? undefined : rows[0]?.id);
   const detail = useQuery({
@@ -87,6 +90,7 @@ export function Retrievals() {
     currentId && judge.mutate({ retrievalId: currentId, source: item.source, itemId: item.id, relevant });
 
   const pick = (i: number) => {
+    setLastAt(i);
     const id = rows[i]?.id;
     if (id) router.replace(`/curation/retrievals?retrieval=${id}`, { scroll: false });
   };
@@ -102,11 +106,15 @@ export function Retrievals() {
       const t = e.target as HTMLElement;
       if (t.closest('input, textarea, select, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
       if (document.querySelector('[role=dialog]')) return;
+      const next = gone ? lastAt : at + 1;
+      // Arrows, Home and End are the results list's, and the page's (scrolling) wherever else the focus is.
+      const inList = t === document.body || !!t.closest('.judge-list');
       if (e.key === 'j' && rows.length && !stale) {
-        if (at + 1 >= rows.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
-        pick(Math.min(at + 1, rows.length - 1));
-      } else if (e.key === 'k' && rows.length && !stale) pick(Math.max(at - 1, 0));
+        if (next >= rows.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+        pick(Math.min(next, rows.length - 1));
+      } else if (e.key === 'k' && rows.length && !stale) pick(Math.max((gone ? lastAt : at) - 1, 0));
       else if (!items.length || detail.isPlaceholderData) return;
+      else if (['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key) && !inList) return;
       else if (e.key === 'ArrowDown') moveTo(Math.min(row + 1, items.length - 1));
       else if (e.key === 'ArrowUp') moveTo(Math.max(row - 1, 0));
       else if (e.key === 'Home') moveTo(0);
@@ -188,10 +196,16 @@ export function Retrievals() {
                   className="inbox-row"
                   role="listitem"
                   style={{ gridTemplateColumns: '1fr' }}
-                  aria-current={r.id === currentId ? 'true' : undefined}
+                  data-current={r.id === currentId ? 'true' : undefined}
                   data-retrieval={r.id}
                 >
-                  <button type="button" className="row-pick" onClick={() => pick(i)}>
+                  <button
+                    type="button"
+                    className="row-pick"
+                    onClick={() => pick(i)}
+                    aria-current={r.id === currentId ? 'true' : undefined}
+                    aria-keyshortcuts="j k"
+                  >
                     <MemoryText className="clip" text={r.query} />
                     <span className="meta">
                       <span>{fmtDateTime(r.at)}</span>
@@ -297,6 +311,7 @@ function RetrievalDetail({
             className="judge-row"
             tabIndex={i === row ? 0 : -1}
             aria-current={i === row ? 'true' : undefined}
+            aria-keyshortcuts={canLabel ? 'y n ArrowUp ArrowDown Home End' : 'ArrowUp ArrowDown Home End'}
             onFocus={() => onFocusRow(i)}
             data-testid="retrieval-item"
             data-item={item.id}
