@@ -80,9 +80,10 @@ interface Files {
   index: Record<Pos, Buffer>;
   data: Record<Pos, number>;
 }
-let files: Files | null = null;
+/** On globalThis: a module reloaded in development reuses the open files instead of leaking them. */
+const g = globalThis as unknown as { __mnemoscopeWordnet?: Files | null };
 const open = (): Files =>
-  (files ??= {
+  (g.__mnemoscopeWordnet ??= {
     index: Object.fromEntries(POS.map((p) => [p, readFileSync(path.join(dictDir, `index.${p}`))])) as Record<
       Pos,
       Buffer
@@ -232,7 +233,8 @@ export const wordnet: Lexicon = {
 
 /** For tests: release the open data files. */
 export function closeWordnet() {
+  const files = g.__mnemoscopeWordnet;
   if (!files) return;
   for (const fd of Object.values(files.data)) closeSync(fd);
-  files = null;
+  g.__mnemoscopeWordnet = null;
 }
