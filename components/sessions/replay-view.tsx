@@ -37,6 +37,8 @@ import { AnnotationList } from '@/components/annotations/annotation-list';
 import { useAnnotate } from '@/components/annotations/store';
 import { focusedTarget, turnTargets } from '@/components/annotations/targets';
 
+const TURN_ANNOTATIONS_EMPTY = 'Score this turn, a term of its CCS or an artifact it recalled: press n.';
+
 function Icon({ d }: { d: string }) {
   return (
     <svg
@@ -671,11 +673,18 @@ export function ReplayView({
                 </>
               }
             >
-              <AnnotationList
-                filter={{ sessionId: id, turn: currentTurn }}
-                empty="Score this turn, a term of its CCS or an artifact it recalled: press n."
-                testId="turn-annotations"
-              />
+              {annotatedQ.data && !annotatedHere ? (
+                // The timeline's counts say this turn has none: no request (and no loading shimmer) a step.
+                <div className="faint" data-testid="turn-annotations-empty">
+                  {TURN_ANNOTATIONS_EMPTY}
+                </div>
+              ) : (
+                <AnnotationList
+                  filter={{ sessionId: id, turn: currentTurn }}
+                  empty={TURN_ANNOTATIONS_EMPTY}
+                  testId="turn-annotations"
+                />
+              )}
             </Panel>
           ) : null}
 
