@@ -15,8 +15,8 @@ const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
 /**
  * Opens and migrates the database, makes the default project, provisions MNEMOSCOPE_API_KEY and,
  * on the first start with an empty database, loads the demo through the ingest path; curates memory
- * events an earlier stop left uncurated; starts sending webhook deliveries, sweeping waiting trace spans and old logged searches. Once per
- * process.
+ * events an earlier stop left uncurated; starts sending webhook deliveries, sweeping waiting trace spans and
+ * deleting old logged searches. Once per process.
  */
 export function ready(): Promise<DbHandle> {
   if (!g.__mnemoscopeReady) {

@@ -26,7 +26,7 @@ describe('periodic work and shutdown', () => {
     expect(most).toBe(1);
   });
 
-  it('keeps one job per name: started again for the same key it is the same job, for another it replaces it', async () => {
+  it('keeps one job per name: the same key gets the same job, another key replaces it', async () => {
     const seen: string[] = [];
     const a = periodic('test-replace', 'db-1', 5, async () => void seen.push('a'));
     expect(periodic('test-replace', 'db-1', 5, async () => void seen.push('x'))).toBe(a);

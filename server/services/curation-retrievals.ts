@@ -22,7 +22,7 @@ import { NotFoundError } from './errors';
  * by curationHealth). Curation → Retrievals is the page.
  */
 
-/** How often each process deletes searches older than RETRIEVAL_KEEP_DAYS (any instance may; deletes are idempotent). */
+/** How often each process deletes searches older than RETRIEVAL_KEEP_DAYS (every instance does; it is idempotent). */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** Deletes logged searches older than `keepDays` with their labels, of one project or all. Returns how many. */
