@@ -246,16 +246,7 @@ export function Inbox() {
           {banner.text}
         </div>
       ) : null}
-      <div
-        className="hint-bar"
-        style={{
-          position: 'static',
-          marginBottom: 8,
-          borderRadius: 'var(--radius)',
-          border: '1px solid var(--border)',
-        }}
-        data-testid="hint-bar"
-      >
+      <div className="hint-bar hint-bar-inline" data-testid="hint-bar">
         <span>
           <kbd>j</kbd>/<kbd>k</kbd> move
         </span>
