@@ -115,4 +115,11 @@ describe(`retrieval F1 (M6) from labelled searches, on ${uiDb()}`, () => {
     expect(await m6.getByRole('link', { name: 'Retrievals' }).getAttribute('href')).toBe('/curation/retrievals');
     expect(await page.locator('main').textContent()).not.toContain('needs relevance labels');
   });
+
+  it('a link to a search that is not there says so at once, not after retries', async () => {
+    await open(page, `${srv.url}/curation/retrievals?retrieval=00000000-0000-4000-8000-000000000001`);
+    const detail = page.getByTestId('retrieval-detail');
+    // Three retries would take ~7 s: the answer is "not found", and it is shown within 2.5 s.
+    await expect.poll(() => detail.getByTestId('error').textContent(), { timeout: 2500 }).toContain('not found');
+  });
 });

@@ -56,6 +56,9 @@ export function Retrievals() {
   const detail = useQuery({
     ...trpc.curation.retrieval.queryOptions({ id: currentId ?? '00000000-0000-0000-0000-000000000000' }),
     enabled: !!currentId,
+    // A link to a search that is gone (deleted after 90 days, another project's) is answered at once, not after
+    // three retries: "not found" is the answer.
+    retry: (failures, error) => error.data?.code !== 'NOT_FOUND' && failures < 3,
   });
   const info = useQuery(trpc.system.info.queryOptions());
   const canLabel = info.data ? info.data.auth.role === 'admin' || info.data.auth.role === 'reviewer' : false;
