@@ -428,7 +428,7 @@ async function writeMemoryEvents(tx: Tx, projectId: string, recs: Pending<Rec<'m
 }
 
 /** Sessions whose turns a correction replaced: their digests start again, their figures are counted again. */
-async function turnsReplaced(tx: Tx, projectId: string, sessionIds: Set<string>) {
+export async function turnsReplaced(tx: Tx, projectId: string, sessionIds: Set<string>) {
   await forgetDigests(tx, projectId, sessionIds);
   await recountSessionStats(tx, projectId, sessionIds);
   await notifyTurns(tx, projectId, sessionIds);

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { otlpToEnvelopes } from '@/lib/otel/otlp';
 import { rowsOf, type DbHandle } from '@/server/db';
 import { DRIVERS, freshDb } from '@/server/test/db';
+import { otelPendingSpans } from '@/server/db/schema/sessions';
 import { exportSession } from './sessions';
 import { ingestTraces, startPendingSweeper, sweepPendingSpans } from './otel-pending';
 import { ingestOtel } from './otel-turns';
@@ -134,6 +135,69 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     }
     expect(await waiting()).toEqual([]);
     expect((await turns('quiet')).map((t) => [t.turn, t.input])).toEqual([[1, 'question of t3']]);
+  });
+
+  it('gives calls that arrive after their turn to that turn: superseded, audited, nothing left waiting', async () => {
+    expect((await send(request([root('t5', 'after')]))).summary.accepted).toBe(1);
+    expect((await turns('after'))[0]).toMatchObject({ turn: 1, input: '' });
+    const late = await send(request(calls('t5', 'after')));
+    expect(late.summary.accepted).toBe(0);
+    expect(await waiting()).toEqual([]);
+    const [turn, ...more] = await turns('after');
+    expect(more).toEqual([]);
+    expect(turn).toMatchObject({
+      turn: 1,
+      input: 'question of t5',
+      usage: { input_tokens: 120, llm_calls: 1, tool_calls: 1, errors: 0 },
+    });
+    expect((turn!.calls as { name: string; start_ms: number }[]).map((c) => [c.name, c.start_ms])).toEqual([
+      ['chat', 1000],
+      ['execute_tool', 2000],
+    ]);
+    const versions = rowsOf<{ fields: string[]; by: string }>(
+      await h.db.execute(
+        sql`select fields, superseded_by as by from record_versions
+            where record_id = 'after/1' and record_type = 'turn'`,
+      ),
+    );
+    expect(versions).toEqual([{ fields: ['input', 'footprint', 'extra'], by: 'api_key:test' }]);
+    const [audit] = rowsOf<{ detail: { reason: string } }>(
+      await h.db.execute(
+        sql`select detail from audit_log where action = 'record.supersede' and subject_id = 'after/1'`,
+      ),
+    );
+    expect(audit!.detail.reason).toMatch(/2 spans of its trace arrived after it/);
+  });
+
+  it('two requests of one trace at once (its calls, its invocation) end as one turn with all its calls', async () => {
+    const traces = Array.from({ length: 12 }, (_, k) => `par${k}`);
+    await Promise.all(
+      traces.flatMap((t) => [send(request(calls(t, `conc-${t}`))), send(request([root(t, `conc-${t}`)]))]),
+    );
+    expect(await waiting()).toEqual([]);
+    for (const t of traces)
+      expect((await turns(`conc-${t}`)).map((x) => [x.turn, x.input, x.calls?.length])).toEqual([
+        [1, `question of ${t}`, 2],
+      ]);
+  });
+
+  it('the sweep gives waiting calls whose turn is stored to it, not a turn of their own', async () => {
+    await send(request([root('t6', 'swept')]));
+    // Kept as a request that missed the turn would have kept them (its own look afterwards failed).
+    const mapped = otlpToEnvelopes(request(calls('t6', 'swept')));
+    await h.db.insert(otelPendingSpans).values(
+      mapped.pending.map((p) => ({
+        projectId: 'default',
+        traceId: p.traceId,
+        spanId: p.spanId,
+        span: p.span,
+        resource: p.resource,
+        receivedAt: sql`now() - interval '3 minutes'`,
+      })),
+    );
+    expect(await sweepPendingSpans(h.db, 60_000)).toBe(2);
+    expect(await waiting()).toEqual([]);
+    expect((await turns('swept')).map((x) => [x.turn, x.input, x.calls?.length])).toEqual([[1, 'question of t6', 2]]);
   });
 
   it('stores a span as one turn, even numbered twice (a retry numbered while its original was written)', async () => {

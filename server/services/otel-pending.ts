@@ -5,8 +5,11 @@ import { otelPendingSpans } from '@/server/db/schema/sessions';
 import { redactDeep } from '@/lib/redact/redact';
 import { log } from '@/server/log';
 import { periodic } from '@/server/lifecycle';
+import { callsUnder, withLateCalls, type StoredTurn } from '@/lib/otel/late-calls';
+import { auditLog } from '@/server/db/schema/projects';
+import { refreshDigestsSoon } from './session-digest';
 import { ingestOtel } from './otel-turns';
-import type { IngestSummary } from './ingest';
+import { turnsReplaced, type IngestSummary } from './ingest';
 
 /**
  * Traces split across exports. A batch span processor exports what has ended every few seconds, so the LLM and tool
@@ -17,13 +20,25 @@ import type { IngestSummary } from './ingest';
  * runs every SWEEP_EVERY_MS.
  *
  * Safe with any number of instances: waiting spans are taken by `delete … returning`, so one request (or one sweep)
- * owns them; a request that fails puts back what it took.
+ * owns them; a request that fails puts back what it took. Two requests of one trace at once (the calls' and the
+ * invocation's) can miss each other: the invocation's takes the waiting spans before the other has kept them. So each
+ * request looks again once it is written (`attachLateCalls`): calls whose parent span is a stored turn join it. One of
+ * the two always sees the other's writes, as each looks after its own have committed.
  */
 
 /** How long spans wait for their turn's span before the sweep places them as they are. */
 export const PENDING_MS = 120_000;
 /** How often each process sweeps, whether or not spans arrive. */
 export const SWEEP_EVERY_MS = 30_000;
+
+const list = (xs: string[]) =>
+  sql.join(
+    xs.map((x) => sql`${x}`),
+    sql`, `,
+  );
+
+/** A jsonb parameter; SQL null for null. */
+const jsonb = (v: unknown) => (v === null ? null : JSON.stringify(v));
 
 type Body = { resourceSpans: { resource?: { attributes?: unknown }; scopeSpans?: { spans?: unknown[] }[] }[] };
 type Row = {
@@ -111,10 +126,7 @@ export async function ingestTraces(
     ? rowsOf<Row>(
         await db.execute(
           sql`delete from otel_pending_spans where project_id = ${projectId}
-              and trace_id in (${sql.join(
-                traces.map((t) => sql`${t}`),
-                sql`, `,
-              )})
+              and trace_id in (${list(traces)})
               returning trace_id, span_id, span, resource, to_json(received_at) #>> '{}' as received_at`,
         ),
       )
@@ -138,7 +150,106 @@ export async function ingestTraces(
     await putBack(db, projectId, taken).catch((err) => log.error({ err }, 'could not put back pending spans'));
     throw e;
   }
+  // Never fails the request: what stays waiting is looked at again by the sweep.
+  await attachLateCalls(db, projectId, traces, actor).catch((err) =>
+    log.error({ err, projectId }, 'attaching late OTLP calls to their turns failed'),
+  );
   return { mapped, summary };
+}
+
+/**
+ * Waiting spans of these traces whose parent span is a stored turn's: taken into that turn as its calls (the turn
+ * superseded, its old version kept in `record_versions` and the change audited, as for any correction). Each turn is
+ * changed in its own transaction holding its row, so two late batches of one turn both land. Returns how many spans
+ * it placed.
+ */
+export async function attachLateCalls(db: Db, projectId: string, traces: string[], actor: string): Promise<number> {
+  if (!traces.length) return 0;
+  const waiting = rowsOf<{ trace_id: string; span_id: string; parent: string | null }>(
+    await db.execute(
+      sql`select trace_id, span_id, span->>'parentSpanId' as parent from otel_pending_spans
+          where project_id = ${projectId} and trace_id in (${list(traces)})`,
+    ),
+  );
+  const here = new Set(waiting.map((w) => `${w.trace_id}\u0000${w.span_id}`));
+  const tops = waiting.filter((w) => w.parent && !here.has(`${w.trace_id}\u0000${w.parent}`));
+  if (!tops.length) return 0;
+  const holders = rowsOf<{ session_id: string; turn: number; trace: string | null; span: string; ts: string | null }>(
+    await db.execute(
+      sql`select session_id, turn, extra->'otel'->>'trace_id' as trace, extra->'otel'->>'span_id' as span,
+                 "timestamp" as ts
+            from turns where project_id = ${projectId}
+             and extra->'otel'->>'span_id' in (${list([...new Set(tops.map((w) => w.parent!))])})`,
+    ),
+  );
+  let placed = 0;
+  for (const h of holders) {
+    const start = h.ts ? Date.parse(h.ts) : NaN;
+    if (!h.trace || !Number.isFinite(start)) continue;
+    // The spans below the turn's span: its direct children that wait, and everything waiting below them.
+    const below = new Set<string>();
+    const kids = (id: string) => waiting.filter((w) => w.trace_id === h.trace && w.parent === id);
+    for (let edge = kids(h.span); edge.length; edge = edge.flatMap((w) => kids(w.span_id)))
+      for (const w of edge) if (!below.has(w.span_id)) below.add(w.span_id);
+    if (below.size) placed += await attachTo(db, projectId, h, h.trace, start, [...below], actor);
+  }
+  return placed;
+}
+
+async function attachTo(
+  db: Db,
+  projectId: string,
+  h: { session_id: string; turn: number; span: string },
+  trace: string,
+  start: number,
+  spans: string[],
+  actor: string,
+): Promise<number> {
+  const n = await db.transaction(async (tx) => {
+    const [stored] = rowsOf<StoredTurn>(
+      await tx.execute(
+        sql`select input, output, recalled, footprint, extra from turns
+             where project_id = ${projectId} and session_id = ${h.session_id} and turn = ${h.turn} for update`,
+      ),
+    );
+    if (!stored) return 0;
+    const taken = rowsOf<Row>(
+      await tx.execute(
+        sql`delete from otel_pending_spans where project_id = ${projectId} and trace_id = ${trace}
+              and span_id in (${list(spans)}) returning trace_id, span_id, span, resource`,
+      ),
+    );
+    const late = callsUnder(
+      { traceId: trace, spanId: h.span, startMs: start },
+      taken.map((r) => ({ traceId: r.trace_id, spanId: r.span_id, span: r.span, resource: r.resource })),
+    );
+    if (!late) return taken.length; // nothing in them is a call: taken, as the turn they waited for has come
+    const { turn, fields } = withLateCalls(stored, late);
+    const id = `${h.session_id}/${h.turn}`;
+    await tx.execute(
+      sql`insert into record_versions (project_id, record_type, record_id, fields, old, superseded_by)
+          select project_id, 'turn', ${id}, ${JSON.stringify(fields)}::jsonb, to_jsonb(t) - 'project_id', ${actor}
+            from turns t where project_id = ${projectId} and session_id = ${h.session_id} and turn = ${h.turn}`,
+    );
+    await tx.execute(
+      sql`update turns set input = ${turn.input}, output = ${turn.output},
+                 recalled = ${jsonb(turn.recalled)}::jsonb, footprint = ${jsonb(turn.footprint)}::jsonb,
+                 extra = ${jsonb(turn.extra)}::jsonb
+           where project_id = ${projectId} and session_id = ${h.session_id} and turn = ${h.turn}`,
+    );
+    await tx.insert(auditLog).values({
+      projectId,
+      actor,
+      action: 'record.supersede',
+      subjectType: 'turn',
+      subjectId: id,
+      detail: { fields, reason: `${taken.length} spans of its trace arrived after it (calls added)` },
+    });
+    await turnsReplaced(tx, projectId, new Set([h.session_id]));
+    return taken.length;
+  });
+  if (n) refreshDigestsSoon(db, projectId, new Set([h.session_id]));
+  return n;
 }
 
 /**
@@ -147,6 +258,21 @@ export async function ingestTraces(
  */
 export async function sweepPendingSpans(db: Db, olderThanMs = PENDING_MS): Promise<number> {
   await db.execute(sql`delete from otel_pending_spans where received_at < now() - make_interval(days => ${KEEP_DAYS})`);
+  // Calls whose turn is stored (a request that kept them overlapped the one that stored it) join it first.
+  const due = rowsOf<{ project_id: string; trace_id: string }>(
+    await db.execute(
+      sql`select project_id, trace_id from otel_pending_spans group by project_id, trace_id
+          having max(received_at) < now() - make_interval(secs => ${olderThanMs / 1000}) limit 50`,
+    ),
+  );
+  let placed = 0;
+  for (const projectId of new Set(due.map((d) => d.project_id))) {
+    const traces = due.filter((d) => d.project_id === projectId).map((d) => d.trace_id);
+    placed += await attachLateCalls(db, projectId, traces, 'otlp:pending').catch((err) => {
+      log.error({ err, projectId }, 'attaching late OTLP calls to their turns failed');
+      return 0;
+    });
+  }
   const rows = rowsOf<Row & { project_id: string }>(
     await db.execute(
       sql`delete from otel_pending_spans p
@@ -159,7 +285,6 @@ export async function sweepPendingSpans(db: Db, olderThanMs = PENDING_MS): Promi
   );
   const byProject = new Map<string, Row[]>();
   for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r]);
-  let placed = 0;
   for (const [projectId, list] of byProject) {
     const body = joined({ resourceSpans: [] }, list);
     const options = { orphansAreTurns: true };

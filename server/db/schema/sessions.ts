@@ -67,8 +67,10 @@ export const turns = pgTable(
     foreignKey({ columns: [t.projectId, t.sessionId], foreignColumns: [sessions.projectId, sessions.id] }),
     // A traced span is one turn: an export retried while its original is still being written cannot store it under
     // a second number (the insert's `on conflict do nothing` makes it a duplicate; server/services/otel-turns.ts).
+    // The span before the session: calls that arrive after their turn find it by their parent span alone
+    // (server/services/otel-pending.ts).
     uniqueIndex('turns_otel_span')
-      .on(t.projectId, t.sessionId, sql`(${t.extra}->'otel'->>'span_id')`)
+      .on(t.projectId, sql`(${t.extra}->'otel'->>'span_id')`, t.sessionId)
       .where(sql`(${t.extra}->'otel'->>'span_id') is not null`),
   ],
 );

@@ -1,0 +1,2 @@
+DROP INDEX "turns_otel_span";--> statement-breakpoint
+CREATE UNIQUE INDEX "turns_otel_span" ON "turns" USING btree ("project_id",("extra"->'otel'->>'span_id'),"session_id") WHERE ("turns"."extra"->'otel'->>'span_id') is not null;
