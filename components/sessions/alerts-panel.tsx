@@ -32,6 +32,39 @@ function Detail({ a }: { a: Alert }) {
   return <MemoryText className="clip mono" text={a.what} />;
 }
 
+/** One alert; only the rows whose `current` changes render again as the player steps (there may be hundreds). */
+const AlertRow = memo(function AlertRow({
+  a,
+  turn,
+  current,
+  onOpen,
+}: {
+  a: Alert;
+  turn: number;
+  current: boolean;
+  onOpen: (index: number) => void;
+}) {
+  return (
+    <li>
+      <button
+        type="button"
+        className="alert-row"
+        aria-current={current ? 'true' : undefined}
+        data-alert={a.kind}
+        onClick={() => onOpen(a.i)}
+      >
+        <span className="mono">turn {turn}</span>
+        <span>
+          <span className={`badge ${TONE[a.kind]}`}>
+            {a.kind === 'stress' ? `stress · ${a.what}` : ALERT_LABEL[a.kind]}
+          </span>
+        </span>
+        {a.kind === 'stress' ? <span className="faint">declared by the turn or the session</span> : <Detail a={a} />}
+      </button>
+    </li>
+  );
+});
+
 /**
  * What went wrong in the session (lib/ccs/alerts.ts), listed in turn order and filterable by kind; a row opens its turn
  * with the diff against the turn before, where the change is.
@@ -94,27 +127,7 @@ export const AlertsPanel = memo(function AlertsPanel({
       ) : (
         <ul className="alerts-list" aria-label="Alerts" tabIndex={0}>
           {shown.map((a, k) => (
-            <li key={k}>
-              <button
-                type="button"
-                className="alert-row"
-                aria-current={a.i === index ? 'true' : undefined}
-                data-alert={a.kind}
-                onClick={() => onOpen(a.i)}
-              >
-                <span className="mono">turn {turnAt(a.i)}</span>
-                <span>
-                  <span className={`badge ${TONE[a.kind]}`}>
-                    {a.kind === 'stress' ? `stress · ${a.what}` : ALERT_LABEL[a.kind]}
-                  </span>
-                </span>
-                {a.kind === 'stress' ? (
-                  <span className="faint">declared by the turn or the session</span>
-                ) : (
-                  <Detail a={a} />
-                )}
-              </button>
-            </li>
+            <AlertRow key={k} a={a} turn={turnAt(a.i)} current={a.i === index} onOpen={onOpen} />
           ))}
         </ul>
       )}

@@ -430,6 +430,8 @@ export function ReplayView({
           <Link
             className="btn"
             href={`/compare?a=${encodeURIComponent(id)}${currentTurn === null ? '' : `&turn=${currentTurn}`}`}
+            // Its address changes with every step: prefetching it would be one request a key press.
+            prefetch={false}
             data-testid="compare-runs-link"
           >
             Compare with another run
