@@ -95,7 +95,7 @@ async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
   const received = mapped.spans;
   const done = await ingestTraces(auth.db, auth.projectId, traces, mapped, auth.actor);
   ({ mapped } = done);
-  const { summary } = done;
+  const { summary, warning } = done;
   annotate({ records: { ...counts(summary), refused: mapped.errors.length, pending: mapped.pending.length } });
   const refused = [
     ...mapped.errors.map((e) => `${e.source}: ${e.message}`),
@@ -117,10 +117,16 @@ async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
     accepted: summary.accepted,
     duplicates: summary.duplicates,
     rejected: refused.length,
+    ...(warning ? { warning } : {}),
   };
-  const partial = refused.length
-    ? { rejectedSpans: refused.length, errorMessage: refused.slice(0, 20).join('\n') }
-    : null;
+  // OTLP's partial success: rejected spans with why, or none rejected and a warning.
+  const partial =
+    refused.length || warning
+      ? {
+          rejectedSpans: refused.length,
+          errorMessage: [...refused.slice(0, 20), ...(warning ? [warning] : [])].join('\n'),
+        }
+      : null;
   if (proto)
     return new NextResponse(encodeTraceResponse(partial) as Uint8Array<ArrayBuffer>, {
       headers: { 'content-type': PROTOBUF },

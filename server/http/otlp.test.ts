@@ -112,6 +112,43 @@ describe('OTLP/HTTP traces', () => {
     expect(await stored('pb-conv')).toEqual(viaJson);
   });
 
+  it('warns in its partial success, rejecting nothing, when calls are placed at once (too many waiting)', async () => {
+    const { db } = await ready();
+    const { sql } = await import('drizzle-orm');
+    const { MAX_WAITING } = await import('@/server/services/otel-pending');
+    await db.execute(
+      sql`insert into otel_pending_spans (project_id, trace_id, span_id, span, resource)
+          select 'default', 'fill' || (g / 10), 's' || g, '{}'::jsonb, '[]'::jsonb
+            from generate_series(1, ${MAX_WAITING}) g`,
+    );
+    try {
+      // A chat call under an invocation span that is not in the export.
+      const exporter = new InMemorySpanExporter();
+      const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+      const tracer = provider.getTracer('t');
+      const parent = tracer.startSpan('invoke_agent');
+      const { trace, context } = await import('@opentelemetry/api');
+      tracer
+        .startSpan(
+          'chat',
+          { attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.conversation.id': 'full-conv' } },
+          trace.setSpan(context.active(), parent),
+        )
+        .end();
+      const r = await post(ProtobufTraceSerializer.serializeRequest(exporter.getFinishedSpans())!, {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/x-protobuf',
+      });
+      expect(r.status).toBe(200);
+      const answer = ProtobufTraceSerializer.deserializeResponse(new Uint8Array(await r.arrayBuffer()));
+      expect(answer.partialSuccess?.rejectedSpans ?? 0).toBe(0);
+      expect(answer.partialSuccess?.errorMessage).toMatch(/placed as turns of their own at once.*100000 spans waiting/);
+      expect((await stored('full-conv')).map(([turn]) => turn)).toEqual([1]);
+    } finally {
+      await db.execute(sql`delete from otel_pending_spans where trace_id like 'fill%'`);
+    }
+  });
+
   it('answers errors to a protobuf exporter as a google.rpc.Status in protobuf', async () => {
     const bad = await post(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0x0f]), {
       authorization: `Bearer ${key}`,

@@ -5,7 +5,7 @@ import { rowsOf, type DbHandle } from '@/server/db';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { otelPendingSpans } from '@/server/db/schema/sessions';
 import { exportSession } from './sessions';
-import { ingestTraces, startPendingSweeper, sweepPendingSpans } from './otel-pending';
+import { ingestTraces, MAX_WAITING, startPendingSweeper, sweepPendingSpans } from './otel-pending';
 import { ingestOtel } from './otel-turns';
 
 const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
@@ -198,6 +198,33 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     expect(await sweepPendingSpans(h.db, 60_000)).toBe(2);
     expect(await waiting()).toEqual([]);
     expect((await turns('swept')).map((x) => [x.turn, x.input, x.calls?.length])).toEqual([[1, 'question of t6', 2]]);
+  });
+
+  it('a sweep places every trace that has waited, not one batch of them', async () => {
+    const many = Array.from({ length: 250 }, (_, k) => calls(`sw${k}`, 'many')).flat();
+    expect((await send(request(many))).mapped.pending).toHaveLength(500);
+    await h.db.execute(sql`update otel_pending_spans set received_at = now() - interval '3 minutes'`);
+    expect(await sweepPendingSpans(h.db)).toBe(500);
+    expect(await waiting()).toEqual([]);
+    expect(await turns('many')).toHaveLength(250);
+  });
+
+  it(`past ${MAX_WAITING} waiting spans in a project, places calls at once and says so`, async () => {
+    await h.db.execute(
+      sql`insert into otel_pending_spans (project_id, trace_id, span_id, span, resource)
+          select 'default', 'fill' || (g / 10), 's' || g, '{}'::jsonb, '[]'::jsonb
+            from generate_series(1, ${MAX_WAITING}) g`,
+    );
+    try {
+      const r = await send(request(calls('t8', 'capped')));
+      expect(r.mapped.pending).toEqual([]);
+      expect(r.warning).toMatch(/^2 spans whose turn's span is not in this export were placed as turns of their own/);
+      expect((await turns('capped')).map((t) => [t.turn, t.input, t.calls?.length])).toEqual([
+        [1, 'question of t8', 1],
+      ]);
+    } finally {
+      await h.db.execute(sql`delete from otel_pending_spans where trace_id like 'fill%'`);
+    }
   });
 
   it('stores a span as one turn, even numbered twice (a retry numbered while its original was written)', async () => {

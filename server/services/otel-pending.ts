@@ -30,6 +30,15 @@ import { turnsReplaced, type IngestSummary } from './ingest';
 export const PENDING_MS = 120_000;
 /** How often each process sweeps, whether or not spans arrive. */
 export const SWEEP_EVERY_MS = 30_000;
+/** Traces a sweep takes at a time; it goes on while there are more, for at most SWEEP_BUDGET_MS. */
+const SWEEP_BATCH = 100;
+const SWEEP_BUDGET_MS = 20_000;
+/**
+ * Spans a project may have waiting. Beyond it (an agent that exports only its calls, under a parent it never sends,
+ * faster than the sweep places them), a request's calls are placed as turns of their own at once, and its answer
+ * warns.
+ */
+export const MAX_WAITING = 100_000;
 
 const list = (xs: string[]) =>
   sql.join(
@@ -118,7 +127,7 @@ export async function ingestTraces(
   first: OtlpResult,
   actor: string,
   options: OtlpOptions = {},
-): Promise<{ mapped: OtlpResult; summary: IngestSummary }> {
+): Promise<{ mapped: OtlpResult; summary: IngestSummary; warning?: string }> {
   const traces = [...new Set(spansOf(body as Body).map((sp) => sp?.traceId))].filter(
     (t): t is string => typeof t === 'string' && t.length > 0,
   );
@@ -131,7 +140,18 @@ export async function ingestTraces(
         ),
       )
     : [];
-  const mapped = taken.length ? otlpToEnvelopes(joined(body as Body, taken), options) : first;
+  let mapped = taken.length ? otlpToEnvelopes(joined(body as Body, taken), options) : first;
+  let warning: string | undefined;
+  if (mapped.pending.length && (await waitingIn(db, projectId)) + mapped.pending.length > MAX_WAITING) {
+    const now = { ...options, orphansAreTurns: true };
+    const kept = mapped.pending.length;
+    mapped = otlpToEnvelopes(joined(body as Body, taken), now);
+    warning =
+      `${kept} spans whose turn's span is not in this export were placed as turns of their own at once: ` +
+      `this project already has ${MAX_WAITING} spans waiting for theirs (export each invocation's span, or set ` +
+      `mnemoscope.turn on the calls)`;
+    log.warn({ projectId, kept }, 'too many OTLP spans waiting: calls placed as turns at once');
+  }
   let summary: IngestSummary;
   try {
     summary = mapped.envelopes.length
@@ -154,7 +174,18 @@ export async function ingestTraces(
   await attachLateCalls(db, projectId, traces, actor).catch((err) =>
     log.error({ err, projectId }, 'attaching late OTLP calls to their turns failed'),
   );
-  return { mapped, summary };
+  return { mapped, summary, ...(warning ? { warning } : {}) };
+}
+
+/** How many spans the project has waiting, counted up to MAX_WAITING + 1 (an index range, never the whole table). */
+async function waitingIn(db: Db, projectId: string): Promise<number> {
+  const [r] = rowsOf<{ n: number }>(
+    await db.execute(
+      sql`select count(*)::int as n from (select 1 from otel_pending_spans where project_id = ${projectId}
+          limit ${MAX_WAITING + 1}) x`,
+    ),
+  );
+  return Number(r?.n ?? 0);
 }
 
 /**
@@ -254,15 +285,27 @@ async function attachTo(
 
 /**
  * Places the spans that have waited longer than `olderThanMs` for their turn's span: each trace's calls become
- * turns as they are. Returns how many spans it placed.
+ * turns as they are, SWEEP_BATCH traces at a time for as long as there are more (at most `budgetMs`). Returns how
+ * many spans it placed.
  */
-export async function sweepPendingSpans(db: Db, olderThanMs = PENDING_MS): Promise<number> {
+export async function sweepPendingSpans(db: Db, olderThanMs = PENDING_MS, budgetMs = SWEEP_BUDGET_MS) {
   await db.execute(sql`delete from otel_pending_spans where received_at < now() - make_interval(days => ${KEEP_DAYS})`);
+  const until = Date.now() + budgetMs;
+  let placed = 0;
+  for (;;) {
+    const round = await sweepRound(db, olderThanMs);
+    placed += round.placed;
+    // A round that placed nothing (its projects' spans were put back) is not tried again at once.
+    if (round.traces < SWEEP_BATCH || !round.placed || Date.now() > until) return placed;
+  }
+}
+
+async function sweepRound(db: Db, olderThanMs: number): Promise<{ traces: number; placed: number }> {
   // Calls whose turn is stored (a request that kept them overlapped the one that stored it) join it first.
   const due = rowsOf<{ project_id: string; trace_id: string }>(
     await db.execute(
       sql`select project_id, trace_id from otel_pending_spans group by project_id, trace_id
-          having max(received_at) < now() - make_interval(secs => ${olderThanMs / 1000}) limit 50`,
+          having max(received_at) < now() - make_interval(secs => ${olderThanMs / 1000}) limit ${SWEEP_BATCH}`,
     ),
   );
   let placed = 0;
@@ -277,7 +320,8 @@ export async function sweepPendingSpans(db: Db, olderThanMs = PENDING_MS): Promi
     await db.execute(
       sql`delete from otel_pending_spans p
           using (select project_id, trace_id from otel_pending_spans group by project_id, trace_id
-                 having max(received_at) < now() - make_interval(secs => ${olderThanMs / 1000}) limit 50) old
+                 having max(received_at) < now() - make_interval(secs => ${olderThanMs / 1000})
+                 limit ${SWEEP_BATCH}) old
           where p.project_id = old.project_id and p.trace_id = old.trace_id
           returning p.project_id, p.trace_id, p.span_id, p.span, p.resource,
                     to_json(p.received_at) #>> '{}' as received_at`,
@@ -297,7 +341,7 @@ export async function sweepPendingSpans(db: Db, olderThanMs = PENDING_MS): Promi
       log.error({ err, projectId }, 'placing pending OTLP spans failed');
     }
   }
-  return placed;
+  return { traces: new Set(rows.map((r) => `${r.project_id}\u0000${r.trace_id}`)).size, placed };
 }
 
 /**
