@@ -38,6 +38,13 @@ describe('session figures kept as turns arrive', () => {
       turn(3, { drift: 0.4, ccs: 600 }),
     ]);
     expect([s.dN, s.dSum / s.dN]).toEqual([2, 0.30000000000000004]);
+    // A session numbered from 0: its first turn is 0, and turn 1 (the second) counts. D̄ = (0.2 + 0.4) / 2 again.
+    const zero = addTurns(emptyStats(), [turn(1, { drift: 0.2 }), turn(2, { drift: 0.4 })]);
+    expect([zero.dN, zero.firstTurn]).toEqual([1, 1]);
+    const whole = addTurns(zero, [turn(0, { drift: 0.9 })]);
+    expect([whole.dN, whole.dSum / whole.dN, whole.firstTurn, whole.firstDrift]).toEqual([
+      2, 0.30000000000000004, 0, 0.9,
+    ]);
     expect(bucketsMean(s.ccs)).toBe(300);
     expect(
       bucketsMean(
@@ -74,6 +81,8 @@ describe('session figures kept as turns arrive', () => {
           expect(parts.hN).toBe(whole.hN);
           expect(parts.hSum).toBeCloseTo(whole.hSum, 6);
           expect(parts.dN).toBe(whole.dN);
+          expect(parts.dSum).toBeCloseTo(whole.dSum, 6);
+          expect([parts.firstTurn, parts.firstDrift]).toEqual([whole.firstTurn, whole.firstDrift]);
           expect(parts.ccs.length).toBeLessThanOrEqual(SPARK_BUCKETS);
           expect(parts.ccs.map((b) => b[1])).toEqual(whole.ccs.map((b) => b[1]));
           parts.ccs.forEach((b, i) => expect(b[0]).toBeCloseTo(whole.ccs[i]![0], 6));

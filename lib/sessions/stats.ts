@@ -19,8 +19,12 @@ export interface SessionStats {
   lastAt: string | null;
   hSum: number;
   hN: number;
+  /** D̄'s sum and count: the drift of every turn but the session's first (whatever its number). */
   dSum: number;
   dN: number;
+  /** The session's first turn (the lowest number so far) and its drift, left out of D̄ until an earlier one comes. */
+  firstTurn: number | null;
+  firstDrift: number | null;
   /** Turn numbers per bucket: 1, 2, 4, … */
   width: number;
   ccs: Bucket[];
@@ -57,6 +61,8 @@ export const emptyStats = (): SessionStats => ({
   hN: 0,
   dSum: 0,
   dN: 0,
+  firstTurn: null,
+  firstDrift: null,
   width: 1,
   ccs: [],
   transcript: [],
@@ -118,9 +124,18 @@ export function addTurns(s: SessionStats, turns: readonly StatsTurn[]): SessionS
       out.hSum += t.hallucination;
       out.hN++;
     }
-    // D̄ = 1/(T−1)·Σ_{t=2..T} D_t (ACC §5.3): drift is undefined at the first turn, which has no prior state.
-    if (t.drift !== null && Number.isFinite(t.drift) && t.turn >= 2) {
-      out.dSum += t.drift;
+    // D̄ = 1/(T−1)·Σ_{t=2..T} D_t (ACC §5.3): drift is undefined at the session's first turn, which has no prior
+    // state. The first is the lowest number, 0 or 1 or another: a turn that comes later with a lower number takes
+    // its place, and the one it displaces counts.
+    const drift = t.drift !== null && Number.isFinite(t.drift) ? t.drift : null;
+    let counted: number | null = drift;
+    if (out.firstTurn === null || t.turn < out.firstTurn) {
+      counted = out.firstTurn === null ? null : out.firstDrift;
+      out.firstTurn = t.turn;
+      out.firstDrift = drift;
+    }
+    if (counted !== null) {
+      out.dSum += counted;
       out.dN++;
     }
     if (t.tokens !== null && t.tokens !== undefined && Number.isFinite(t.tokens)) {

@@ -23,6 +23,7 @@ const turns = (session: string, numbers: number[]) =>
         output: 'out',
         ccs: { constraints: ['keep(x)'] },
         hallucination: (n % 10) / 10,
+        drift: n / 1000,
         timestamp: new Date(Date.UTC(2026, 10, 1) + n * 60_000).toISOString(),
         // A traced agent's work on some turns (as OTLP whole traces leave it in the turn's extra fields).
         ...(n % 2
@@ -36,21 +37,28 @@ const turns = (session: string, numbers: number[]) =>
   }));
 
 /**
- * The back-fill statement of the migration that made `session_stats`, then the later recount of D̄ from turn 2 (ACC
- * §5.3), as upgraded databases run them.
+ * The back-fill statement of the migration that made `session_stats`, then the later recounts of D̄ (ACC §5.3: from
+ * turn 2, then without the session's first turn), as upgraded databases run them.
  */
 const backfill = () => {
   const file = (name: string) => readdirSync('drizzle').find((f) => new RegExp(`^\\d+_${name}\\.sql$`).test(f))!;
   const made = readFileSync(`drizzle/${file('session_stats')}`, 'utf8')
     .split('--> statement-breakpoint')
     .find((x) => x.includes('-- Back-fill'))!;
-  return [made, readFileSync(`drizzle/${file('drift_from_turn_2')}`, 'utf8')];
+  return [
+    made,
+    readFileSync(`drizzle/${file('drift_from_turn_2')}`, 'utf8'),
+    ...readFileSync(`drizzle/${file('drift_leaves_out_first_turn')}`, 'utf8')
+      .split('--> statement-breakpoint')
+      .filter((x) => x.includes('UPDATE')),
+  ];
 };
 
 const stored = async (h: DbHandle) =>
   rowsOf<Record<string, unknown>>(
     await h.db.execute(sql`select session_id, turn_count, to_jsonb(first_at) #>> '{}' as first_at,
-      to_jsonb(last_at) #>> '{}' as last_at, h_n, d_n, width, ccs, transcript from session_stats
+      to_jsonb(last_at) #>> '{}' as last_at, h_n, d_n, round(d_sum::numeric, 9)::float8 as d_sum, first_turn,
+      first_drift, width, ccs, transcript from session_stats
       order by project_id, session_id`),
   );
 
@@ -86,6 +94,10 @@ describe.each(DRIVERS)('session figures on %s', (driver) => {
         ),
       ),
     );
+    // A session numbered from 0, its first turn last: D̄ leaves out turn 0, not turn 1.
+    await ingest(h.db, 'default', turns('zero', [2, 1]), 'test');
+    await ingest(h.db, 'default', turns('zero', [0]), 'test');
+    expect((await listSessions(h.db, 'default')).find((x) => x.id === 'zero')?.meanDrift).toBeCloseTo(0.0015, 12);
     const incremental = await stored(h);
     const usageBefore = await usage(h);
     // 109 turns, of which the even-numbered ones (54) sent usage: tokens n + 1, cost n / 1000, latency 10 n.

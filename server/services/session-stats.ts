@@ -25,6 +25,8 @@ interface StatsRow {
   h_n: number;
   d_sum: number;
   d_n: number;
+  first_turn: number | null;
+  first_drift: number | null;
   width: number;
   ccs: Bucket[];
   transcript: Bucket[];
@@ -44,6 +46,8 @@ const fromRow = (r: StatsRow): SessionStats => ({
   hN: Number(r.h_n),
   dSum: Number(r.d_sum),
   dN: Number(r.d_n),
+  firstTurn: r.first_turn === null ? null : Number(r.first_turn),
+  firstDrift: r.first_drift === null ? null : Number(r.first_drift),
   width: Number(r.width),
   ccs: r.ccs,
   transcript: r.transcript,
@@ -67,6 +71,8 @@ async function save(tx: Tx, projectId: string, stats: Map<string, SessionStats>)
       h_n: s.hN,
       d_sum: s.dSum,
       d_n: s.dN,
+      first_turn: s.firstTurn,
+      first_drift: s.firstDrift,
       width: s.width,
       ccs: s.ccs,
       transcript: s.transcript,
@@ -80,16 +86,18 @@ async function save(tx: Tx, projectId: string, stats: Map<string, SessionStats>)
   );
   await tx.execute(sql`
     insert into session_stats (project_id, session_id, turn_count, first_at, last_at, h_sum, h_n, d_sum, d_n,
-                               width, ccs, transcript, tokens, tokens_n, cost, cost_n, latency_sum, latency_n)
+                               first_turn, first_drift, width, ccs, transcript, tokens, tokens_n, cost, cost_n,
+                               latency_sum, latency_n)
     select ${projectId}, x.session_id, x.turn_count, x.first_at::timestamptz, x.last_at::timestamptz, x.h_sum,
-           x.h_n, x.d_sum, x.d_n, x.width, x.ccs, x.transcript, x.tokens, x.tokens_n, x.cost, x.cost_n,
-           x.latency_sum, x.latency_n
+           x.h_n, x.d_sum, x.d_n, x.first_turn, x.first_drift, x.width, x.ccs, x.transcript, x.tokens, x.tokens_n,
+           x.cost, x.cost_n, x.latency_sum, x.latency_n
       from jsonb_to_recordset(${payload}::jsonb) as x(session_id text, turn_count int, first_at text, last_at text,
-           h_sum float8, h_n int, d_sum float8, d_n int, width int, ccs jsonb, transcript jsonb, tokens float8,
-           tokens_n int, cost float8, cost_n int, latency_sum float8, latency_n int)
+           h_sum float8, h_n int, d_sum float8, d_n int, first_turn int, first_drift float8, width int, ccs jsonb,
+           transcript jsonb, tokens float8, tokens_n int, cost float8, cost_n int, latency_sum float8, latency_n int)
     on conflict (project_id, session_id) do update set
       turn_count = excluded.turn_count, first_at = excluded.first_at, last_at = excluded.last_at,
       h_sum = excluded.h_sum, h_n = excluded.h_n, d_sum = excluded.d_sum, d_n = excluded.d_n,
+      first_turn = excluded.first_turn, first_drift = excluded.first_drift,
       width = excluded.width, ccs = excluded.ccs, transcript = excluded.transcript, tokens = excluded.tokens,
       tokens_n = excluded.tokens_n, cost = excluded.cost, cost_n = excluded.cost_n,
       latency_sum = excluded.latency_sum, latency_n = excluded.latency_n`);
@@ -115,8 +123,8 @@ export async function addToSessionStats(tx: Tx, projectId: string, turns: (Stats
        order by n
       on conflict (project_id, session_id) do update set turn_count = session_stats.turn_count
       returning session_id, turn_count, to_jsonb(first_at) #>> '{}' as first_at, to_jsonb(last_at) #>> '{}' as last_at,
-                h_sum, h_n, d_sum, d_n, width, ccs, transcript, tokens, tokens_n, cost, cost_n, latency_sum,
-                latency_n`),
+                h_sum, h_n, d_sum, d_n, first_turn, first_drift, width, ccs, transcript, tokens, tokens_n, cost,
+                cost_n, latency_sum, latency_n`),
   );
   const next = new Map<string, SessionStats>();
   for (const row of current) next.set(row.session_id, addTurns(fromRow(row), bySession.get(row.session_id)!));
@@ -169,6 +177,8 @@ export async function rebuildSessionStats(
       | 'h_n'
       | 'd_sum'
       | 'd_n'
+      | 'first_turn'
+      | 'first_drift'
       | 'tokens'
       | 'tokens_n'
       | 'cost'
@@ -185,12 +195,18 @@ export async function rebuildSessionStats(
       select t.project_id, t.session_id, count(*)::int as n, to_jsonb(min(t.ts)) #>> '{}' as first_at,
              to_jsonb(max(t.ts)) #>> '{}' as last_at,
              coalesce(sum(t.hallucination), 0)::float8 as h_sum, count(t.hallucination)::int as h_n,
-             coalesce(sum(t.drift) filter (where t.turn >= 2), 0)::float8 as d_sum,
-             count(t.drift) filter (where t.turn >= 2)::int as d_n, max(t.turn)::int as max_turn,
+             coalesce(sum(t.drift) filter (where t.turn > f.turn), 0)::float8 as d_sum,
+             count(t.drift) filter (where t.turn > f.turn)::int as d_n, max(t.turn)::int as max_turn,
+             f.turn as first_turn, f.drift as first_drift,
              coalesce(sum(${TOKENS}), 0)::float8 as tokens, count(${TOKENS})::int as tokens_n,
              coalesce(sum(${COST}), 0)::float8 as cost, count(${COST})::int as cost_n,
              coalesce(sum(${LATENCY}), 0)::float8 as latency_sum, count(${LATENCY})::int as latency_n
-        from turns t where ${where} group by t.project_id, t.session_id`),
+        from turns t
+        -- Each session's first turn (the lowest number) and its drift, which D̄ leaves out.
+        join (select distinct on (t.project_id, t.session_id) t.project_id, t.session_id, t.turn, t.drift
+                from turns t where ${where} order by t.project_id, t.session_id, t.turn) f
+          on f.project_id = t.project_id and f.session_id = t.session_id
+       where ${where} group by t.project_id, t.session_id, f.turn, f.drift`),
   );
   if (!base.length) return 0;
   const key = (p: string, s: string) => `${p}\u0000${s}`;
@@ -209,6 +225,8 @@ export async function rebuildSessionStats(
       hN: Number(b.h_n),
       dSum: Number(b.d_sum),
       dN: Number(b.d_n),
+      firstTurn: Number(b.first_turn),
+      firstDrift: b.first_drift === null ? null : Number(b.first_drift),
       tokens: Number(b.tokens),
       tokensN: Number(b.tokens_n),
       cost: Number(b.cost),

@@ -115,8 +115,12 @@ export const sessionStats = pgTable(
     lastAt: timestamp('last_at', { withTimezone: true, mode: 'string' }),
     hSum: doublePrecision('h_sum').notNull().default(0),
     hN: integer('h_n').notNull().default(0),
+    /** D̄ (ACC §5.3): the drift summed and counted over every turn but the first (lib/sessions/stats.ts). */
     dSum: doublePrecision('d_sum').notNull().default(0),
     dN: integer('d_n').notNull().default(0),
+    /** The session's first turn number and its drift, which D̄ leaves out. */
+    firstTurn: integer('first_turn'),
+    firstDrift: doublePrecision('first_drift'),
     /** Turn numbers per footprint bucket (a power of two); at most 64 buckets of [sum, count]. */
     width: integer('width').notNull().default(1),
     ccs: jsonb('ccs').$type<[number, number][]>().notNull().default([]),
