@@ -101,7 +101,10 @@ export function SessionsTable() {
               <th className="num" title="Mean hallucination rate H_t">
                 H̄
               </th>
-              <th className="num" title="Mean drift rate D̄ over turns 2…T (drift is undefined at turn 1)">
+              <th
+                className="num"
+                title="Mean drift rate D̄ over every turn but the first (drift is undefined at the first turn)"
+              >
                 D̄
               </th>
               {work.tokens || work.cost || work.latency ? (

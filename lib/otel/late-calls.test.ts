@@ -78,6 +78,13 @@ describe('calls that arrive after their turn', () => {
     expect(fields).toEqual(['output', 'footprint', 'extra']);
   });
 
+  it('are not added twice: spans the turn holds already change nothing', () => {
+    const late = callsUnder(turn, [chat('c1', 'root', 50, 40)])!;
+    expect(late.calls[0]!.span_id).toBe('c1');
+    const once = withLateCalls(stored([]), late).turn;
+    expect(withLateCalls(once, late)).toEqual({ turn: once, fields: [] });
+  });
+
   it("keep a total the turn's own span carried, and a recall the agent declared", () => {
     const late = callsUnder(turn, [chat('c1', 'root', 50, 40, [s('retrieval.documents.0.document.id', 'doc-9')])])!;
     const own = withLateCalls(stored([], { footprint: { input_tokens: 999 }, recalled: ['declared'] }), late).turn;

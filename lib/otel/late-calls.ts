@@ -2,8 +2,11 @@
  * Calls that arrive after their turn is stored. A batch span processor exports a long invocation's calls before the
  * invocation's span; when the two exports are requests in flight at once, the request with the invocation can store
  * its turn before the other has kept its calls (server/services/otel-pending.ts). Those calls belong to that stored
- * turn: they are placed under it exactly as they would have been had they come in time (`otlpToEnvelopes` with the
- * turn's span), and merged into it here. Pure.
+ * turn: they are read under it as `otlpToEnvelopes` reads a turn's calls (times from its start), and merged into it
+ * here. What is not as it would have been in time: the turn's session, agent and input were read from its own span
+ * (the calls may have named the conversation); and a turn stored with no calls kept no latency or cost of its own
+ * span, so its totals are the calls'. Only calls whose parent is the turn's own span are found: a call below an
+ * intermediate span of the turn (a chain inside the agent) still waits, and becomes a turn of its own. Pure.
  */
 
 import { otlpToEnvelopes, type PendingSpan, type TurnCall, type TurnUsage } from './otlp';
@@ -68,7 +71,11 @@ export function withLateCalls(stored: StoredTurn, late: NonNullable<ReturnType<t
   const footprint = stored.footprint ?? {};
   const recalled = stored.recalled ?? [];
   const before = stored.extra.calls ?? [];
-  const calls = [...before, ...late.calls].sort((a, b) => a.start_ms - b.start_ms).slice(0, MAX_CALLS);
+  // A span the turn holds already (an exporter that sent the calls again) is not a second call.
+  const held = new Set(before.flatMap((c) => (c.span_id ? [c.span_id] : [])));
+  const fresh = late.calls.filter((c) => !c.span_id || !held.has(c.span_id));
+  if (!fresh.length) return { turn: stored, fields: [] as string[] };
+  const calls = [...before, ...fresh].sort((a, b) => a.start_ms - b.start_ms).slice(0, MAX_CALLS);
   const old = (stored.extra.usage ?? {}) as Partial<TurnUsage>;
   // A figure its own span carried differs from the sum of its calls (or it had none): that one stays.
   const total = (k: Figure, had: unknown) => {

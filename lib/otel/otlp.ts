@@ -217,6 +217,8 @@ function outputOf(a: Record<string, unknown>): string | null {
 export interface TurnCall {
   kind: CallKind | 'span';
   name: string;
+  /** The call's span, when traced: a span sent again (a retried export) is not a second call. */
+  span_id?: string;
   /** Milliseconds from the turn's start, and how long it took. */
   start_ms: number;
   duration_ms: number | null;
@@ -256,6 +258,7 @@ function callOf(sp: FlatSpan, t0: number): TurnCall {
     start_ms: sp.start !== null ? Math.max(0, Math.round((sp.start - t0) / 1e6)) : 0,
     duration_ms: sp.start !== null && sp.end !== null ? Math.max(0, Math.round((sp.end - sp.start) / 1e6)) : null,
   };
+  if (sp.spanId) c.span_id = sp.spanId;
   const model = str(a['gen_ai.response.model']) ?? str(a['gen_ai.request.model']) ?? str(a['llm.model_name']);
   if (model) c.model = model;
   // The GenAI names, OpenInference's, and those of OpenLLMetry before the GenAI conventions settled.

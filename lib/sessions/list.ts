@@ -9,7 +9,7 @@ export interface SessionListItem {
   firstAt: string | null;
   lastAt: string | null;
   meanHallucination: number | null;
-  /** D̄ over turns 2…T (ACC §5.3). */
+  /** D̄ over every turn but the session's first (ACC §5.3: t = 2…T). */
   meanDrift: number | null;
   /** M̄: the mean CCS footprint in tokens over the turns that sent one (ACC §5.3). */
   meanCcs?: number | null;

@@ -167,6 +167,11 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
       ),
     );
     expect(audit!.detail.reason).toMatch(/2 spans of its trace arrived after it/);
+    // The exporter sends the calls again (a timeout, the first answer lost): the turn holds them once.
+    await send(request(calls('t5', 'after')));
+    expect(await waiting()).toEqual([]);
+    const [again] = await turns('after');
+    expect([again!.calls?.length, again!.usage?.input_tokens]).toEqual([2, 120]);
   });
 
   it('two requests of one trace at once (its calls, its invocation) end as one turn with all its calls', async () => {

@@ -256,6 +256,7 @@ async function attachTo(
     );
     if (!late) return taken.length; // nothing in them is a call: taken, as the turn they waited for has come
     const { turn, fields } = withLateCalls(stored, late);
+    if (!fields.length) return taken.length; // the turn holds them already (an export sent again)
     const id = `${h.session_id}/${h.turn}`;
     await tx.execute(
       sql`insert into record_versions (project_id, record_type, record_id, fields, old, superseded_by)
@@ -316,17 +317,22 @@ async function sweepRound(db: Db, olderThanMs: number): Promise<{ traces: number
       return 0;
     });
   }
-  const rows = rowsOf<Row & { project_id: string }>(
-    await db.execute(
-      sql`delete from otel_pending_spans p
-          using (select project_id, trace_id from otel_pending_spans group by project_id, trace_id
-                 having max(received_at) < now() - make_interval(secs => ${olderThanMs / 1000})
-                 limit ${SWEEP_BATCH}) old
-          where p.project_id = old.project_id and p.trace_id = old.trace_id
-          returning p.project_id, p.trace_id, p.span_id, p.span, p.resource,
-                    to_json(p.received_at) #>> '{}' as received_at`,
-    ),
-  );
+  // The traces looked at above, no others (their calls whose turn is stored have joined it); those that still wait.
+  const rows = due.length
+    ? rowsOf<Row & { project_id: string }>(
+        await db.execute(
+          sql`delete from otel_pending_spans p
+              using jsonb_to_recordset(${JSON.stringify(due)}::jsonb) as old(project_id text, trace_id text)
+              where p.project_id = old.project_id and p.trace_id = old.trace_id
+                -- A trace that received a span since is not due any more.
+                and not exists (select 1 from otel_pending_spans q
+                                 where q.project_id = p.project_id and q.trace_id = p.trace_id
+                                   and q.received_at >= now() - make_interval(secs => ${olderThanMs / 1000}))
+              returning p.project_id, p.trace_id, p.span_id, p.span, p.resource,
+                        to_json(p.received_at) #>> '{}' as received_at`,
+        ),
+      )
+    : [];
   const byProject = new Map<string, Row[]>();
   for (const r of rows) byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r]);
   for (const [projectId, list] of byProject) {
@@ -341,7 +347,7 @@ async function sweepRound(db: Db, olderThanMs: number): Promise<{ traces: number
       log.error({ err, projectId }, 'placing pending OTLP spans failed');
     }
   }
-  return { traces: new Set(rows.map((r) => `${r.project_id}\u0000${r.trace_id}`)).size, placed };
+  return { traces: due.length, placed };
 }
 
 /**

@@ -267,5 +267,13 @@ export async function rebuildSessionStats(
 
 /** Counts these sessions' figures again from their turns (after turns were replaced, not added). */
 export async function recountSessionStats(tx: Tx, projectId: string, ids: Iterable<string>) {
-  await rebuildSessionStats(tx, { projectId, sessionIds: [...ids] });
+  const sessionIds = [...new Set(ids)].sort();
+  // The rows are locked first, in session order (as addToSessionStats locks them): a batch adding turns to one of
+  // these sessions meanwhile commits before the turns are read, or waits; it is never counted over.
+  await tx.execute(sql`
+    insert into session_stats (project_id, session_id)
+    select ${projectId}, id from jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb) with ordinality as x(id, n)
+     order by n
+    on conflict (project_id, session_id) do update set turn_count = session_stats.turn_count`);
+  await rebuildSessionStats(tx, { projectId, sessionIds });
 }
