@@ -272,7 +272,8 @@ export async function recountSessionStats(tx: Tx, projectId: string, ids: Iterab
   // these sessions meanwhile commits before the turns are read, or waits; it is never counted over.
   await tx.execute(sql`
     insert into session_stats (project_id, session_id)
-    select ${projectId}, id from jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb) with ordinality as x(id, n)
+    select ${projectId}, id
+      from jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb) with ordinality as x(id, n)
      order by n
     on conflict (project_id, session_id) do update set turn_count = session_stats.turn_count`);
   await rebuildSessionStats(tx, { projectId, sessionIds });
