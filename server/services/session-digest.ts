@@ -191,6 +191,10 @@ async function catchUp(db: Tx, projectId: string, id: string, stop: () => boolea
   if (s && Number(s.turns) === now.turns && s.stress_meta === now.stressMeta && Number(s.v) === DIGEST_VERSION) return;
   let rebuilt = false;
   for (;;) {
+    // Between chunks, the event loop runs: on the embedded database every query resolves without I/O, so a catch-up
+    // of a long session never let this process answer a request (a 100,000-turn session: ~25 s of no answers), nor
+    // hear that ingest resumed.
+    await new Promise((r) => setImmediate(r));
     if (stop()) return;
     const step = await advance(db, projectId, id);
     if (step === 'done') break;
