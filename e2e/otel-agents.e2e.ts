@@ -223,6 +223,70 @@ describe.each(servers)('agents traced with standard conventions, into the server
     ]);
   });
 
+  it('an invocation and its calls exported at once (two requests in flight): one turn with its calls', async () => {
+    const conv = `race-${srv.name}`;
+    const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    const at = (ms: number) => String(BigInt(Date.UTC(2026, 10, 26) + ms) * 1_000_000n);
+    const body = (span: Record<string, unknown>) =>
+      JSON.stringify({
+        resourceSpans: [{ resource: { attributes: [s('service.name', 'racer')] }, scopeSpans: [{ spans: [span] }] }],
+      });
+    const post = (json: string) =>
+      fetch(`${srv.url}/api/v1/otel/v1/traces`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/json' },
+        body: json,
+      });
+    const hex = (n: number, k: number) => (n.toString(16) + k.toString(16)).padStart(32, 'ab').slice(0, 32);
+    // Five invocations; each one's call and its own span sent at once, whichever the server takes first.
+    const answers = await Promise.all(
+      [0, 1, 2, 3, 4].flatMap((k) => {
+        const traceId = hex(Date.now(), k);
+        const root = `${String(k).padStart(2, '0')}aaaaaaaaaaaaaa`;
+        return [
+          post(
+            body({
+              traceId,
+              spanId: `${String(k).padStart(2, '0')}bbbbbbbbbbbbbb`,
+              parentSpanId: root,
+              name: 'chat gpt-4o',
+              startTimeUnixNano: at(k * 10_000 + 100),
+              endTimeUnixNano: at(k * 10_000 + 900),
+              attributes: [
+                s('gen_ai.operation.name', 'chat'),
+                { key: 'gen_ai.usage.input_tokens', value: { intValue: '50' } },
+                s('gen_ai.input.messages', JSON.stringify([{ role: 'user', content: `Question ${k + 1}.` }])),
+                s('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', content: `Answer ${k + 1}.` }])),
+              ],
+            }),
+          ),
+          post(
+            body({
+              traceId,
+              spanId: root,
+              name: 'invoke_agent racer',
+              startTimeUnixNano: at(k * 10_000),
+              endTimeUnixNano: at(k * 10_000 + 1000),
+              attributes: [s('gen_ai.operation.name', 'invoke_agent'), s('gen_ai.conversation.id', conv)],
+            }),
+          ),
+        ];
+      }),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    // Numbered as the invocations arrived (requests at once come in any order); each with its call.
+    const turns = await turnsOf(srv, conv);
+    expect(turns.map((t) => t.turn)).toEqual([1, 2, 3, 4, 5]);
+    expect(
+      turns.map((t) => [t.input, t.output, t.calls?.length, t.usage?.input_tokens]).sort((a, b) => (a < b ? -1 : 1)),
+    ).toEqual([1, 2, 3, 4, 5].map((n) => [`Question ${n}.`, `Answer ${n}.`, 1, 50]));
+    // In the browser: the turn's call, whichever request came first.
+    await open(page, `${srv.url}/sessions/${conv}?turn=3`);
+    const calls = page.getByTestId('turn-calls');
+    await expect.poll(() => calls.locator('[data-call-kind=llm]').count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByTestId('turn-usage').textContent()).toContain('1 LLM');
+  });
+
   it('plain OpenTelemetry JS with GenAI spans (examples/otel/genai-agent.ts): numbered turns with calls', async () => {
     const conv = `genai-${srv.name}`;
     await runAgent('sdk/examples/otel/genai-agent.ts', conv, {
