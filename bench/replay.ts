@@ -173,6 +173,15 @@ async function browserBench() {
         if (!r.ok) throw new Error(`ingest failed: ${r.status}`);
       }
     }
+    // The digests are built once turns arrive, in the background once ingest pauses: wait for them (asking for each
+    // one catches it up), so that no figure below measures a server still building the 100k-turn one.
+    for (const [id] of sizes) {
+      const input = encodeURIComponent(JSON.stringify({ json: { id } }));
+      const r = await fetch(`${url}/api/trpc/sessions.digest?input=${input}`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      if (!r.ok) throw new Error(`digest of ${id}: ${r.status}`);
+    }
     /** Navigation start → the turn's CCS painted, in a page of its own (cold: a new browser context too). */
     const openOnce = async (id: string, context: BrowserContext, turn = 1) => {
       const page = await context.newPage();
