@@ -9,7 +9,7 @@
  * intermediate span of the turn (a chain inside the agent) still waits, and becomes a turn of its own. Pure.
  */
 
-import { otlpToEnvelopes, type PendingSpan, type TurnCall, type TurnUsage } from './otlp';
+import { otlpToEnvelopes, usageOf, type PendingSpan, type TurnCall, type TurnUsage } from './otlp';
 
 /** What a stored turn of a trace holds that late calls can change. */
 export interface StoredTurn {
@@ -88,14 +88,7 @@ export function withLateCalls(stored: StoredTurn, late: NonNullable<ReturnType<t
   };
   const cost = total('cost', old.cost);
   const known = Object.fromEntries(Object.entries(tokens).filter(([, v]) => v !== null)) as Record<string, number>;
-  const usage: TurnUsage = {
-    ...known,
-    ...(cost !== null ? { cost } : {}),
-    ...(old.latency_ms !== undefined ? { latency_ms: old.latency_ms } : {}),
-    llm_calls: calls.filter((c) => c.kind === 'llm').length,
-    tool_calls: calls.filter((c) => c.kind === 'tool').length,
-    errors: calls.filter((c) => c.error).length,
-  };
+  const usage = usageOf(calls, known, cost, old.latency_ms);
   // A recall read from the calls' documents (not one the agent declared) gains the late calls' documents.
   const derived = [...new Set(before.flatMap((c) => c.documents ?? []))];
   const recallFromCalls = recalled.length === derived.length && recalled.every((d, i) => d === derived[i]);

@@ -249,6 +249,23 @@ export interface TurnUsage {
   errors: number;
 }
 
+/** A turn's usage: the totals known (tokens, cost, its span's latency) and its calls counted by kind. */
+export function usageOf(
+  calls: TurnCall[],
+  tokens: Record<string, number>,
+  cost: number | null,
+  latency: number | null | undefined,
+): TurnUsage {
+  return {
+    ...tokens,
+    ...(cost !== null ? { cost } : {}),
+    ...(latency !== null && latency !== undefined ? { latency_ms: latency } : {}),
+    llm_calls: calls.filter((c) => c.kind === 'llm').length,
+    tool_calls: calls.filter((c) => c.kind === 'tool').length,
+    errors: calls.filter((c) => c.error).length,
+  };
+}
+
 function callOf(sp: FlatSpan, t0: number): TurnCall {
   const a = sp.a;
   const kind = kindOf(a) ?? 'span';
@@ -548,7 +565,7 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
       input_tokens: own.input_tokens ?? sum('input_tokens'),
       output_tokens: own.output_tokens ?? sum('output_tokens'),
     };
-    const footprint = Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== null));
+    const footprint = Object.fromEntries(Object.entries(usage).filter(([, v]) => v !== null)) as Record<string, number>;
     const recalledDocs = [...new Set(below.flatMap((x) => documentsOf(x.a)))];
     const data: Record<string, unknown> = {
       session_id: turnSession,
@@ -564,15 +581,7 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
     };
     if (calls.length) {
       data.calls = calls;
-      const cost = own.cost ?? sum('cost');
-      data.usage = {
-        ...footprint,
-        ...(cost !== null ? { cost } : {}),
-        ...(own.duration_ms !== null ? { latency_ms: own.duration_ms } : {}),
-        llm_calls: calls.filter((c) => c.kind === 'llm').length,
-        tool_calls: calls.filter((c) => c.kind === 'tool').length,
-        errors: calls.filter((c) => c.error).length,
-      };
+      data.usage = usageOf(calls, footprint, own.cost ?? sum('cost'), own.duration_ms);
     }
     if (Object.keys(footprint).length) data.footprint = footprint;
     const timestamp = nanosToIso(sp.start);
