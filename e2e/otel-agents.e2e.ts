@@ -192,10 +192,13 @@ describe.each(servers)('agents traced with standard conventions, into the server
         attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': conv },
       });
       const inAgent = trace.setSpan(context.active(), agent);
+      // Each call a second apart, as a long invocation's are: their order never hangs on clock ticks under load.
+      const t0 = Date.now();
       for (const [k, question] of ['Plan the migration.', 'Check the plan.'].entries()) {
         const chat = tracer.startSpan(
           'chat gpt-4o',
           {
+            startTime: t0 + 1000 * k + 1,
             attributes: {
               'gen_ai.operation.name': 'chat',
               'gen_ai.usage.input_tokens': 100 * (k + 1),
@@ -205,7 +208,7 @@ describe.each(servers)('agents traced with standard conventions, into the server
           },
           inAgent,
         );
-        chat.end();
+        chat.end(t0 + 1000 * k + 500);
         // Exported in a request of its own, and answered, while the invocation goes on. (A fixed sleep let a slow
         // export of the second call overlap the invocation's own: two requests of one trace at once, a race the
         // note names; the joining under test is that of batches one after another.)
