@@ -8,7 +8,7 @@ import { periodic } from '@/server/lifecycle';
 import { callsUnder, withLateCalls, type StoredTurn } from '@/lib/otel/late-calls';
 import { auditLog } from '@/server/db/schema/projects';
 import { refreshDigestsSoon } from './session-digest';
-import { ingestOtel } from './otel-turns';
+import { ingestOtel, list } from './otel-turns';
 import { turnsReplaced, type IngestSummary } from './ingest';
 
 /**
@@ -39,12 +39,6 @@ const SWEEP_BUDGET_MS = 20_000;
  * warns.
  */
 export const MAX_WAITING = 100_000;
-
-const list = (xs: string[]) =>
-  sql.join(
-    xs.map((x) => sql`${x}`),
-    sql`, `,
-  );
 
 /** A jsonb parameter; SQL null for null. */
 const jsonb = (v: unknown) => (v === null ? null : JSON.stringify(v));

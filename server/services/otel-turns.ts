@@ -7,7 +7,8 @@ import { countResults, ingest, type IngestSummary } from './ingest';
 /** Numbering rounds: each one stores at least one of the turns that collided, so N writers at once need N at worst. */
 const ROUNDS = 16;
 
-const list = (xs: string[]) =>
+/** `x1, x2, …` as SQL parameters, for `in (…)`. */
+export const list = (xs: string[]) =>
   sql.join(
     xs.map((x) => sql`${x}`),
     sql`, `,

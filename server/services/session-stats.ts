@@ -104,6 +104,24 @@ async function save(tx: Tx, projectId: string, stats: Map<string, SessionStats>)
 }
 
 /**
+ * The sessions' rows, made if missing and locked, in session order (so that writers never deadlock), with their
+ * figures.
+ */
+async function lockStats(tx: Tx, projectId: string, sessionIds: Iterable<string>) {
+  const ids = [...new Set(sessionIds)].sort();
+  return rowsOf<StatsRow>(
+    await tx.execute(sql`
+      insert into session_stats (project_id, session_id)
+      select ${projectId}, id from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) with ordinality as x(id, n)
+       order by n
+      on conflict (project_id, session_id) do update set turn_count = session_stats.turn_count
+      returning session_id, turn_count, to_jsonb(first_at) #>> '{}' as first_at, to_jsonb(last_at) #>> '{}' as last_at,
+                h_sum, h_n, d_sum, d_n, first_turn, first_drift, width, ccs, transcript, tokens, tokens_n, cost,
+                cost_n, latency_sum, latency_n`),
+  );
+}
+
+/**
  * Adds newly stored turns to their sessions' figures, in the ingest batch's transaction. The rows are locked in
  * session order (an upsert that returns them), so concurrent batches on one session add up and never deadlock.
  */
@@ -115,17 +133,7 @@ export async function addToSessionStats(tx: Tx, projectId: string, turns: (Stats
     list.push(t);
     bySession.set(t.sessionId, list);
   }
-  const ids = [...bySession.keys()].sort();
-  const current = rowsOf<StatsRow>(
-    await tx.execute(sql`
-      insert into session_stats (project_id, session_id)
-      select ${projectId}, id from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) with ordinality as x(id, n)
-       order by n
-      on conflict (project_id, session_id) do update set turn_count = session_stats.turn_count
-      returning session_id, turn_count, to_jsonb(first_at) #>> '{}' as first_at, to_jsonb(last_at) #>> '{}' as last_at,
-                h_sum, h_n, d_sum, d_n, first_turn, first_drift, width, ccs, transcript, tokens, tokens_n, cost,
-                cost_n, latency_sum, latency_n`),
-  );
+  const current = await lockStats(tx, projectId, bySession.keys());
   const next = new Map<string, SessionStats>();
   for (const row of current) next.set(row.session_id, addTurns(fromRow(row), bySession.get(row.session_id)!));
   await save(tx, projectId, next);
@@ -268,13 +276,8 @@ export async function rebuildSessionStats(
 /** Counts these sessions' figures again from their turns (after turns were replaced, not added). */
 export async function recountSessionStats(tx: Tx, projectId: string, ids: Iterable<string>) {
   const sessionIds = [...new Set(ids)].sort();
-  // The rows are locked first, in session order (as addToSessionStats locks them): a batch adding turns to one of
-  // these sessions meanwhile commits before the turns are read, or waits; it is never counted over.
-  await tx.execute(sql`
-    insert into session_stats (project_id, session_id)
-    select ${projectId}, id
-      from jsonb_array_elements_text(${JSON.stringify(sessionIds)}::jsonb) with ordinality as x(id, n)
-     order by n
-    on conflict (project_id, session_id) do update set turn_count = session_stats.turn_count`);
+  // The rows are locked first (as addToSessionStats locks them): a batch adding turns to one of these sessions
+  // meanwhile commits before the turns are read, or waits; it is never counted over.
+  await lockStats(tx, projectId, sessionIds);
   await rebuildSessionStats(tx, { projectId, sessionIds });
 }
