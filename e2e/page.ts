@@ -4,6 +4,9 @@ import type { Page } from 'playwright-core';
 export async function open(page: Page, url: string) {
   const res = await page.goto(url);
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  // A replay page shows its turn at once (rendered by the server) and the rest once the session's digest has come.
+  const replay = page.locator('.replay');
+  if (await replay.count()) await page.locator('.replay[data-complete]').waitFor({ state: 'attached' });
   return res;
 }
 

@@ -53,6 +53,45 @@ describe('session replay', () => {
     expect(await marked('constraints', 'removed')).toEqual(['retry_only(idempotent_requests)']);
   });
 
+  it('paints the turn from the HTML the server sends, and draws the rest around it without moving it', async () => {
+    // The HTML holds the turn's CCS, marked against the turn before, and the turn itself; not the timeline (the
+    // digest's), which the browser fetches.
+    const html = await (await fetch(`${srv.url}/sessions/itops-nginx-502?turn=9`)).text();
+    expect(html).toMatch(/data-term="retry_only\(idempotent_requests\)"[^>]*data-mark="added"/);
+    expect(html).toContain('Confirmed: keepAliveTimeout prints 5000 on all three upstream hosts.');
+    expect(html).not.toContain('data-testid="timeline"');
+    // Its digest is stored (a view builds it, or the background once ingest pauses): the page lays out from its shape.
+    const input = encodeURIComponent(JSON.stringify({ json: { id: 'itops-nginx-502' } }));
+    const built = await fetch(`${srv.url}/api/trpc/sessions.digest?input=${input}`, {
+      headers: { authorization: `Bearer ${srv.key}` },
+    });
+    expect(built.status).toBe(200);
+    for (const width of [1440, 1024]) {
+      await page.setViewportSize({ width, height: 1000 });
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      await page.route(/sessions\.digest/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/sessions/itops-nginx-502?turn=9');
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      const top = () => page.getByTestId('ccs-panel').evaluate((e) => e.getBoundingClientRect().top);
+      const before = await top();
+      expect(await readout()).toBe('Turn 9 (9 of 50)');
+      expect(await page.getByTestId('timeline').count()).toBe(0);
+      // The alerts' head is there already, from the shape of the stored digest.
+      expect(await page.getByTestId('alerts').textContent()).toContain('1 drift spike');
+      release();
+      await page.locator('.replay[data-complete]').waitFor({ state: 'attached' });
+      await page.getByTestId('timeline').waitFor();
+      expect(await page.locator('[data-testid=alerts] [data-alert]').count()).toBeGreaterThan(0);
+      expect(await top(), `at ${width} px`).toBe(before);
+      await page.unroute(/sessions\.digest/);
+    }
+    await page.setViewportSize({ width: 1440, height: 1000 });
+  });
+
   it('marks a turn that changed nothing, on the timeline and in the player', async () => {
     await open(page, '/sessions/itops-nginx-502?turn=7');
     await page.getByTestId('no-change').waitFor();

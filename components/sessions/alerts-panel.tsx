@@ -2,7 +2,6 @@
 
 import { memo, useState } from 'react';
 import { ALERT_CAP, ALERT_KINDS, ALERT_LABEL, type Alert, type AlertKind } from '@/lib/ccs/alerts';
-import type { SessionDigest } from '@/lib/ccs/digest';
 import { fmtInt } from '@/lib/format';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
@@ -70,19 +69,22 @@ const AlertRow = memo(function AlertRow({
  * with the diff against the turn before, where the change is.
  */
 export const AlertsPanel = memo(function AlertsPanel({
-  digest,
+  counts = {},
+  alerts,
   turnAt,
   index,
   onOpen,
 }: {
-  digest: SessionDigest;
+  /** How many of each kind (the digest's `alertCounts`). */
+  counts: Partial<Record<AlertKind, number>> | undefined;
+  /** The first ALERT_CAP (the digest's `alerts`); null until the digest has come: rows that hold their place. */
+  alerts: Alert[] | null;
   turnAt: (i: number) => number;
   index: number;
   onOpen: (index: number) => void;
 }) {
   const [kind, setKind] = useState<AlertKind | ''>('');
-  const counts = digest.alertCounts ?? {};
-  const all = digest.alerts ?? [];
+  const all = alerts ?? [];
   const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
   const shown = kind ? all.filter((a) => a.kind === kind) : all;
   return (
@@ -126,6 +128,20 @@ export const AlertsPanel = memo(function AlertsPanel({
         </div>
       ) : (
         <ul className="alerts-list" aria-label="Alerts" tabIndex={0}>
+          {alerts === null
+            ? // More rows than the list shows without scrolling make no difference to its height.
+              Array.from({ length: Math.min(total, 8) }, (_, k) => (
+                <li key={k} aria-hidden="true">
+                  <div className="alert-row faint">
+                    <span className="mono">turn …</span>
+                    <span>
+                      <span className="badge">…</span>
+                    </span>
+                    <span />
+                  </div>
+                </li>
+              ))
+            : null}
           {shown.map((a, k) => (
             <AlertRow key={k} a={a} turn={turnAt(a.i)} current={a.i === index} onOpen={onOpen} />
           ))}

@@ -58,6 +58,7 @@ function Icon({ d }: { d: string }) {
 
 const NO_VALUES: M4 = { first: [], min: [], max: [], last: [] };
 const EMPTY_CCS: CcsTerms = {};
+const NO_STRESS: [number, string][] = [];
 
 const fmtScore1 = (v: number | null) => (v === null ? '—' : v.toFixed(1));
 const isEmptyCcs = (c: CcsTerms) => Object.values(c).every((terms) => !terms?.length);
@@ -122,19 +123,27 @@ function CompareInput({
 
 export function ReplayView({
   id,
-  initialTurn,
+  initialIndex,
   initialCompare = null,
   focusArtifact = null,
 }: {
   id: string;
-  initialTurn: number | null;
+  /** The position of the turn the address names (?turn=17), or 0: where the player opens. */
+  initialIndex: number;
   /** The turn to diff against (?compare=3), when the link has one. */
   initialCompare?: number | null;
   /** The artifact a link points at (?artifact=…): marked and opened in the turn panel. */
   focusArtifact?: string | null;
 }) {
   const trpc = useTRPC();
-  const { index, playing, speed, compareIndex, set } = useReplay();
+  const player = useReplay();
+  const { speed, set } = player;
+  // Until the player has opened this session (an effect, below) it shows the turn the address names: the server
+  // renders that turn's CCS from the window it put in the page, before the digest is fetched.
+  const mine = player.sessionId === id;
+  const index = mine ? player.index : initialIndex;
+  const playing = mine && player.playing;
+  const compareIndex = mine ? player.compareIndex : null;
   const [follow, setFollow] = useState(false);
   const qc = useQueryClient();
   const session = useQuery(trpc.sessions.byId.queryOptions({ id }));
@@ -160,6 +169,9 @@ export function ReplayView({
   });
   const stamp = pushed ?? stampQ.data;
   const artifactsQ = useQuery(trpc.sessions.artifacts.queryOptions({ id }));
+  // Until the digest comes: the stored digest's shape (in the page the server sent), so the charts and alerts are
+  // laid out to their size and the turn below them does not move when they are drawn.
+  const shapeQ = useQuery({ ...trpc.sessions.shape.queryOptions({ id }), staleTime: Infinity });
   const forksQ = useQuery(trpc.sessions.forks.queryOptions({ id }));
   const digest = useMemo(
     () => (digestQ.data ? (JSON.parse(digestQ.data) as SessionDigest & { stamp: string }) : null),
@@ -178,7 +190,7 @@ export function ReplayView({
   const stressAt = useMemo(() => new Map(digest?.stress ?? []), [digest]);
   const artifacts = useMemo(() => new Map((artifactsQ.data ?? []).map((a) => [a.id, a])), [artifactsQ.data]);
   const n = digest?.n ?? 0;
-  const i = Math.min(index, Math.max(0, n - 1));
+  const i = n ? Math.min(index, n - 1) : index;
 
   // Full turns (input, output, artifacts, CCS) and where their terms came from come in windows around the playhead;
   // the neighbouring windows are fetched ahead so stepping across a boundary does not wait.
@@ -203,34 +215,34 @@ export function ReplayView({
         void qc.prefetchQuery(blameOf(k));
       }
   }, [w, lastWindow, qc, windowOf, blameOf]);
-  const currentTurn = n ? turnAt(i) : null;
+  // Before the digest has come, the windows say which turn is at a position (they are fetched by position).
+  const currentTurn = n ? turnAt(i) : (windowQ.data?.[i - w * WINDOW]?.turn ?? null);
   const detail = windowQ.data?.find((t) => t.turn === currentTurn);
-  const prevTurn = i > 0 ? turnAt(i - 1) : null;
+  const prevTurn = i > 0 ? (n ? turnAt(i - 1) : (prevQ.data?.[(i - 1) % WINDOW]?.turn ?? null)) : null;
   const prev = prevQ.data?.find((t) => t.turn === prevTurn);
   const compareQ = useQuery({
     ...trpc.sessions.window.queryOptions({ id, offset: compareIndex ?? 0, limit: 1 }),
     enabled: compareIndex !== null,
   });
 
-  // Opening a session starts at the turn in the URL (?turn=17), or the first.
-  const opened = useRef<string | null>(null);
+  // Opening a session starts at the turn in the URL (?turn=17), or the first; the turn to compare with (?compare=3)
+  // is known to be one of the session's once the digest has come.
   useEffect(() => {
-    if (!n || opened.current === id) return;
-    opened.current = id;
-    const compare = initialCompare !== null && hasTurn(runs, initialCompare);
-    set({
-      index: initialTurn === null ? 0 : indexOfTurnInRuns(runs, initialTurn),
-      playing: false,
-      compareIndex: compare ? indexOfTurnInRuns(runs, initialCompare) : null,
-      ...(compare ? { tab: 'diff' as const } : {}),
-    });
-  }, [id, n, runs, initialTurn, initialCompare, set]);
+    set({ sessionId: id, index: initialIndex, playing: false, compareIndex: null });
+  }, [id, initialIndex, set]);
+  const compareOpened = useRef<string | null>(null);
+  useEffect(() => {
+    if (!n || compareOpened.current === id) return;
+    compareOpened.current = id;
+    if (initialCompare !== null && hasTurn(runs, initialCompare))
+      set({ compareIndex: indexOfTurnInRuns(runs, initialCompare), tab: 'diff' });
+  }, [id, n, runs, initialCompare, set]);
 
   // The current turn (and the one it is compared with) live in the URL, so a link opens exactly this moment.
   // Written once stepping pauses: rewriting history on every key press of a fast scrub costs frames.
   const compareTurn = compareIndex === null || !n ? null : turnAt(compareIndex);
   useEffect(() => {
-    if (currentTurn === null || opened.current !== id) return;
+    if (currentTurn === null || !mine) return;
     const timer = setTimeout(() => {
       const url = new URL(window.location.href);
       const compare = compareTurn === null ? null : String(compareTurn);
@@ -241,7 +253,7 @@ export function ReplayView({
       window.history.replaceState(window.history.state, '', url);
     }, 120);
     return () => clearTimeout(timer);
-  }, [currentTurn, compareTurn, id]);
+  }, [currentTurn, compareTurn, mine]);
 
   // Play: one turn per tick at the chosen speed, stopping at the last turn.
   useEffect(() => {
@@ -298,9 +310,13 @@ export function ReplayView({
     [set],
   );
 
+  const shape = shapeQ.data;
   const series = useMemo(() => {
+    // Before the digest, the shape names the series that have values (a chart leaves out the others).
+    const keys = digest ? Object.keys(digest.series) : (shape?.series ?? []);
     const of = (key: string, label: string) => ({ key, label, m4: digest?.series[key] ?? NO_VALUES });
-    const judge = Object.keys(digest?.series ?? {}).filter((k) => k.startsWith('judge.'));
+    const judge = keys.filter((k) => k.startsWith('judge.'));
+    const work = (key: string, label: string) => (keys.includes(key) ? [of(key, label)] : []);
     return {
       footprint: [
         of('footprint.ccs', 'CCS'),
@@ -310,11 +326,11 @@ export function ReplayView({
       anomalies: [of('h', 'H_t'), of('d', 'D_t')],
       judge: judge.map((k) => of(k, k.slice('judge.'.length).replace(/_/g, ' '))),
       // A traced agent's work per turn (whole OTLP traces); absent for agents that send none.
-      tokens: digest?.series['usage.tokens'] ? [of('usage.tokens', 'tokens')] : [],
-      cost: digest?.series['usage.cost'] ? [of('usage.cost', 'cost')] : [],
-      latency: digest?.series['usage.latency'] ? [of('usage.latency', 'latency')] : [],
+      tokens: work('usage.tokens', 'tokens'),
+      cost: work('usage.cost', 'cost'),
+      latency: work('usage.latency', 'latency'),
     };
-  }, [digest]);
+  }, [digest, shape]);
   // The current turn's own figures, exact, for the charts' legends.
   const current = useMemo(() => {
     if (!detail) return undefined;
@@ -383,27 +399,36 @@ export function ReplayView({
   const base = compareIndex !== null ? compareIndex : i > 0 ? i - 1 : null;
   const changedNothing =
     i > 0 && compareIndex === null && (graphState !== undefined ? stateChanges?.length === 0 : diff?.same);
-  const first = digest?.firstAt;
-  const last = digest?.lastAt;
+  // Until the digest has come, the session's own figures (kept as turns arrive) fill the head.
+  const first = digest ? digest.firstAt : s?.firstAt;
+  const last = digest ? digest.lastAt : s?.lastAt;
+  const count = digest ? n : s?.turnCount;
   const stress = stressAt.get(i);
   // A per-turn chart linked to the player (the digest's series, the cursor at the current turn).
+  // Before the digest has come, with the head it will have (the current turn's figures) and a placeholder plot.
   const chart = (title: string, list: (typeof series)['judge'], format: (v: number | null) => string) => (
     <SeriesChart
       title={title}
       series={list}
       n={n}
-      size={digest!.size}
+      size={digest?.size ?? 1}
       turnAt={turnAt}
-      stress={digest!.stress}
+      stress={digest?.stress ?? NO_STRESS}
       index={i}
       current={current}
       format={format}
       onJump={jumpToIndex}
+      pending={digest ? undefined : (shape?.series ?? [])}
     />
   );
 
   return (
-    <div className="replay" data-live={pushed !== null ? 'push' : 'poll'}>
+    <div
+      className="replay"
+      data-live={pushed !== null ? 'push' : 'poll'}
+      // The server rendered the turn; this says the rest (timeline, charts, alerts, terms' history) is drawn too.
+      data-complete={digest && !blameQ.isPending ? '' : undefined}
+    >
       <div className="crumbs">
         <Link href="/sessions">Sessions</Link> / <span className="mono">{id}</span>
       </div>
@@ -419,7 +444,7 @@ export function ReplayView({
                 · {fmtDateTime(first)} · {fmtDuration(last && first ? Date.parse(last) - Date.parse(first) : null)}
               </>
             ) : null}{' '}
-            · {digest ? fmtInt(n) : '…'} turns
+            · {count === undefined ? '…' : fmtInt(count)} turns
           </div>
         </div>
         <div className="toolbar">
@@ -480,18 +505,16 @@ export function ReplayView({
           ))}
         </div>
       ) : null}
-      {!n ? (
-        digestQ.isPending ? (
-          <Panel as="div" padded>
-            <div className="skeleton" />
-          </Panel>
-        ) : (
-          <Panel as="div" body={false}>
-            <EmptyState title="This session has no turns yet">
-              Turns appear here as the agent sends them; tick Follow live.
-            </EmptyState>
-          </Panel>
-        )
+      {digest && !n ? (
+        <Panel as="div" body={false}>
+          <EmptyState title="This session has no turns yet">
+            Turns appear here as the agent sends them; tick Follow live.
+          </EmptyState>
+        </Panel>
+      ) : !digest && currentTurn === null ? (
+        <Panel as="div" padded>
+          <div className="skeleton" />
+        </Panel>
       ) : (
         <>
           <Panel as="div" className="player" testId="player" body={false}>
@@ -556,7 +579,7 @@ export function ReplayView({
               <span className="turn-readout" data-testid="turn-readout">
                 Turn <b>{currentTurn}</b>{' '}
                 <span className="faint">
-                  ({i + 1} of {n})
+                  ({i + 1} of {count === undefined ? '…' : count})
                 </span>
               </span>
               <form
@@ -592,24 +615,52 @@ export function ReplayView({
                 />
               </label>
             </div>
-            <Timeline digest={digest!} turnAt={turnAt} index={i} onSeek={jumpToIndex} annotated={annotated} />
+            {digest ? (
+              <Timeline digest={digest} turnAt={turnAt} index={i} onSeek={jumpToIndex} annotated={annotated} />
+            ) : (
+              <div className="timeline-pending skeleton" />
+            )}
           </Panel>
 
-          <div className="charts-row">
-            {chart('Memory footprint', series.footprint, fmtTokens)}
-            {chart('Hallucination and drift', series.anomalies, fmtRate)}
-            {chart('Judge', series.judge, fmtScore1)}
-          </div>
+          {digest || shape ? (
+            <>
+              <div className="charts-row">
+                {chart('Memory footprint', series.footprint, fmtTokens)}
+                {chart('Hallucination and drift', series.anomalies, fmtRate)}
+                {chart('Judge', series.judge, fmtScore1)}
+              </div>
 
-          {series.tokens.length || series.cost.length || series.latency.length ? (
-            <div className="charts-row" data-testid="work-charts">
-              {chart('Tokens per turn', series.tokens, fmtTokens)}
-              {chart('Cost per turn', series.cost, fmtCost)}
-              {chart('Latency per turn', series.latency, fmtLatency)}
-            </div>
-          ) : null}
+              {series.tokens.length || series.cost.length || series.latency.length ? (
+                <div className="charts-row" data-testid="work-charts">
+                  {chart('Tokens per turn', series.tokens, fmtTokens)}
+                  {chart('Cost per turn', series.cost, fmtCost)}
+                  {chart('Latency per turn', series.latency, fmtLatency)}
+                </div>
+              ) : null}
 
-          <AlertsPanel digest={digest!} turnAt={turnAt} index={i} onOpen={openAlert} />
+              <AlertsPanel
+                counts={digest ? digest.alertCounts : shape?.alertCounts}
+                alerts={digest?.alerts ?? null}
+                turnAt={turnAt}
+                index={i}
+                onOpen={openAlert}
+              />
+            </>
+          ) : (
+            // No digest stored yet (the session's first view): boxes of the charts' and alerts' usual size.
+            <>
+              <div className="charts-row" data-testid="charts-pending">
+                {[0, 1, 2].map((k) => (
+                  <div key={k} className="chart chart-pending">
+                    <div className="skeleton" style={{ width: '40%' }} />
+                  </div>
+                ))}
+              </div>
+              <Panel as="div" className="alerts-pending" padded>
+                <div className="skeleton" style={{ width: '30%' }} />
+              </Panel>
+            </>
+          )}
 
           {currentTurn !== null ? (
             <div className="replay-main">
@@ -690,18 +741,20 @@ export function ReplayView({
             </Panel>
           ) : null}
 
-          <Panel
-            as="div"
-            style={{ marginTop: 14 }}
-            title={
-              <>
-                Constraint retention{' '}
-                <span className="faint">each bar: the turns a constraint was in the CCS; click to jump</span>
-              </>
-            }
-          >
-            <ConstraintTimeline digest={digest!} index={i} onJump={jumpToIndex} />
-          </Panel>
+          {digest ? (
+            <Panel
+              as="div"
+              style={{ marginTop: 14 }}
+              title={
+                <>
+                  Constraint retention{' '}
+                  <span className="faint">each bar: the turns a constraint was in the CCS; click to jump</span>
+                </>
+              }
+            >
+              <ConstraintTimeline digest={digest} index={i} onJump={jumpToIndex} />
+            </Panel>
+          ) : null}
         </>
       )}
       <ShortcutsDialog />

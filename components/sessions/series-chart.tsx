@@ -22,6 +22,8 @@ interface Props {
   current?: Record<string, number | null>;
   format: (v: number | null) => string;
   onJump: (index: number) => void;
+  /** Before the values have come, the keys of the series that have some: the head as it will be, a placeholder plot. */
+  pending?: readonly string[];
 }
 
 /**
@@ -29,7 +31,19 @@ interface Props {
  * there. Two layers: the lines, axes and stress marks, drawn once per data and width from paths reduced to the
  * pixels they occupy, and above them the cursor and hover lines, the only thing a step redraws.
  */
-export function SeriesChart({ title, series, n, size, turnAt, stress, index, current, format, onJump }: Props) {
+export function SeriesChart({
+  title,
+  series,
+  n,
+  size,
+  turnAt,
+  stress,
+  index,
+  current,
+  format,
+  onJump,
+  pending,
+}: Props) {
   const [ref, width] = useWidth<HTMLDivElement>(360);
   const [hover, setHover] = useState<number | null>(null);
   const p = useMemo(() => prepareSeries(series, n, size, width, HEIGHT), [series, n, size, width]);
@@ -80,7 +94,10 @@ export function SeriesChart({ title, series, n, size, turnAt, stress, index, cur
     ),
     [p, stressColumns, width, format],
   );
-  const present = useMemo(() => series.filter((s) => s.m4.max.some((v) => v !== null)), [series]);
+  const present = useMemo(
+    () => series.filter((s) => (pending ? pending.includes(s.key) : s.m4.max.some((v) => v !== null))),
+    [series, pending],
+  );
   return (
     <div className="chart" ref={ref} data-testid={`chart-${title}`}>
       <div className="chart-head">
@@ -101,7 +118,9 @@ export function SeriesChart({ title, series, n, size, turnAt, stress, index, cur
           ) : null}
         </span>
       </div>
-      {present.length ? (
+      {pending ? (
+        <div className="skeleton" style={{ height: HEIGHT }} />
+      ) : present.length ? (
         <div className="chart-plot" style={{ width, height: HEIGHT }}>
           <svg width={width} height={HEIGHT} aria-hidden="true">
             {statics}

@@ -3,6 +3,11 @@ import { create } from 'zustand';
 export const SPEEDS = [0.5, 1, 2, 4, 8] as const;
 
 interface ReplayState {
+  /**
+   * The session the player state below is of: until a replay page has opened its session here (an effect, after the
+   * first render), the page shows the turn its address names instead, so the server can render it.
+   */
+  sessionId: string | null;
   /** Index into the session's turns (not the turn number, which may have gaps). */
   index: number;
   playing: boolean;
@@ -16,6 +21,7 @@ interface ReplayState {
 }
 
 export const useReplay = create<ReplayState>()((set) => ({
+  sessionId: null,
   index: 0,
   playing: false,
   speed: 1,

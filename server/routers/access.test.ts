@@ -67,6 +67,7 @@ const ACCESS: Record<string, Role> = {
   'sessions.forks': 'viewer',
   'sessions.artifacts': 'viewer',
   'sessions.digest': 'viewer',
+  'sessions.shape': 'viewer',
   'sessions.blame': 'viewer',
   'sessions.stamp': 'viewer',
   'sessions.window': 'viewer',

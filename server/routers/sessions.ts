@@ -11,7 +11,7 @@ import {
   artifactTurn,
 } from '@/server/services/sessions';
 import { SESSION_SORTS, type SessionSort } from '@/lib/sessions/list';
-import { sessionDigestJson, sessionStamp, windowBlame } from '@/server/services/session-digest';
+import { digestShape, sessionDigestJson, sessionStamp, windowBlame } from '@/server/services/session-digest';
 
 export const sessionsRouter = router({
   list: procedure.query(({ ctx }) => listSessions(ctx.db, ctx.projectId)),
@@ -60,6 +60,10 @@ export const sessionsRouter = router({
   digest: procedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ ctx, input }) => sessionDigestJson(ctx.db, ctx.projectId, input.id)),
+  /** The stored digest's shape (alert counts, series with values): how the replay lays out before the digest comes. */
+  shape: procedure
+    .input(z.object({ id: z.string().min(1) }))
+    .query(({ ctx, input }) => digestShape(ctx.db, ctx.projectId, input.id)),
   /** The position of a turn in its session (as `indexOfTurnInRuns`): where a link to `?turn=` opens. */
   position: procedure
     .input(z.object({ id: z.string().min(1), turn: z.number() }))

@@ -5,7 +5,7 @@ import { DRIVERS, freshDb } from '@/server/test/db';
 import { BLAME_COUNT_CAP, DIGEST_VERSION, DigestBuilder, digestView, type SessionDigest } from '@/lib/ccs/digest';
 import { blame, buildHistory } from '@/lib/ccs/provenance';
 import { ingest } from './ingest';
-import { refreshDigest, sessionDigestJson, sessionStamp, windowBlame } from './session-digest';
+import { digestShape, refreshDigest, sessionDigestJson, sessionStamp, windowBlame } from './session-digest';
 
 const ccsOf = (n: number) => ({
   goal_orientation: [`goal(${Math.floor(n / 40)})`],
@@ -82,6 +82,24 @@ describe.each(DRIVERS)('the session digest on %s', (driver) => {
     );
     const history = buildHistory(range(1, 6200).map((n) => ({ turn: n, ccs: ccsOf(n) })));
     expect(count!.n).toBe([...history.events.values()].reduce((a, l) => a + l.length, 0));
+  });
+
+  it("gives the stored digest's shape as the browser gets it: alert counts, series with values, in order", async () => {
+    // Turn 3 is the only one with a judge score; no turn has a drift.
+    const items = turnItems('shape', range(1, 40)).map((t) =>
+      t.value.data.turn === 3 ? { ...t, value: { ...t.value, data: { ...t.value.data, judge: { coherence: 8 } } } } : t,
+    );
+    await ingest(h.db, 'default', items, 'test');
+    expect(await digestShape(h.db, 'default', 'shape')).toBeNull();
+    const d = JSON.parse(await sessionDigestJson(h.db, 'default', 'shape')) as SessionDigest;
+    const shape = await digestShape(h.db, 'default', 'shape');
+    expect(shape!.alertCounts).toEqual(d.alertCounts);
+    expect(Object.values(shape!.alertCounts).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    // Keys in the order the page's JSON has them (it colours series by it), without those that never had a value.
+    const withValues = Object.keys(d.series).filter((k) => d.series[k]!.max.some((v) => v !== null));
+    expect(shape!.series).toEqual(withValues);
+    expect(shape!.series).toContain('judge.coherence');
+    expect(shape!.series).not.toContain('d');
   });
 
   it('rebuilds when a turn arrives out of order or the declared stress turns change', async () => {

@@ -222,6 +222,30 @@ export async function refreshDigest(
   };
 }
 
+/** What the replay page lays out before the digest has come (`digestShape`). */
+export interface DigestShape {
+  /** How many alerts of each kind. */
+  alertCounts: SessionDigest['alertCounts'];
+  /** The series that hold a value (`SessionDigest.series` keys), in the digest's order (it colours them). */
+  series: string[];
+}
+
+/**
+ * The shape of the stored digest, read in the database without sending the digest: the page the server renders lays
+ * out the charts and alerts to the size they will have, so the turn it shows does not move when they are drawn. As
+ * stored (it may lag the newest turns until a view or the background catches it up); null before it is built.
+ */
+export async function digestShape(db: Tx, projectId: string, id: string): Promise<DigestShape | null> {
+  const [row] = rowsOf<{ alert_counts: DigestShape['alertCounts'] | null; series: string[] }>(
+    await db.execute(sql`
+      select d.digest -> 'alertCounts' as alert_counts,
+        array(select e.key from jsonb_each(d.digest -> 'series') e
+          where jsonb_path_exists(e.value, '$.max[*] ? (@ != null)')) as series
+      from session_digests d where d.project_id = ${projectId} and d.session_id = ${id}`),
+  );
+  return row ? { alertCounts: row.alert_counts ?? {}, series: row.series } : null;
+}
+
 /** The digest as JSON text for the browser (`digestView`), with the stamp it answers to. */
 export async function sessionDigestJson(db: Tx, projectId: string, id: string): Promise<string> {
   const { stamp, digest } = await refreshDigest(db, projectId, id);

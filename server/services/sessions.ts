@@ -171,6 +171,8 @@ export async function artifactTurn(db: Tx, projectId: string, sessionId: string,
 }
 
 export async function getSession(db: Tx, projectId: string, id: string) {
+  // With the session's figures kept as turns arrive (session_stats): its span and how many turns, for the page's head
+  // before the digest has come.
   const [row] = await db
     .select({
       id: sessions.id,
@@ -179,8 +181,15 @@ export async function getSession(db: Tx, projectId: string, id: string) {
       domain: sessions.domain,
       metadata: sessions.metadata,
       createdAt: iso(sessions.createdAt),
+      turnCount: sql<number>`coalesce(${sessionStats.turnCount}, 0)`.mapWith(Number),
+      firstAt: iso(sessionStats.firstAt),
+      lastAt: iso(sessionStats.lastAt),
     })
     .from(sessions)
+    .leftJoin(
+      sessionStats,
+      and(eq(sessionStats.projectId, sessions.projectId), eq(sessionStats.sessionId, sessions.id)),
+    )
     .where(and(eq(sessions.projectId, projectId), eq(sessions.id, id)));
   if (!row) throw new NotFoundError('session', id);
   return row;

@@ -35,21 +35,26 @@ export default async function SessionPage({
     if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
     throw e;
   }
-  // The window of full turns the player opens at, so the first paint shows the turn. The session's digest is not put
-  // in the HTML: the browser fetches it on its own, while the turn paints.
+  // The window of full turns the player opens at (and the one before, when the previous turn is there, for the diff):
+  // the HTML shows the turn's CCS and the turn itself, painted before any script runs. The session's digest (the
+  // timeline, charts and alerts) is not put in the HTML: the browser fetches it on its own, while the turn paints.
   const initial = Number.isFinite(turnParam)
     ? await qc.fetchQuery(trpc.sessions.position.queryOptions({ id, turn: turnParam }))
     : 0;
   const offset = Math.floor(initial / WINDOW) * WINDOW;
   await Promise.all([
     qc.prefetchQuery(trpc.sessions.window.queryOptions({ id, offset, limit: WINDOW })),
+    initial > 0 && initial === offset
+      ? qc.prefetchQuery(trpc.sessions.window.queryOptions({ id, offset: offset - WINDOW, limit: WINDOW }))
+      : null,
     qc.prefetchQuery(trpc.sessions.artifacts.queryOptions({ id })),
+    qc.prefetchQuery(trpc.sessions.shape.queryOptions({ id })),
   ]);
   return (
     <HydrationBoundary state={dehydrate(qc)}>
       <ReplayView
         id={id}
-        initialTurn={Number.isFinite(turnParam) ? turnParam : null}
+        initialIndex={initial}
         initialCompare={query.compare && Number.isFinite(compareParam) ? compareParam : null}
         focusArtifact={artifact}
       />
