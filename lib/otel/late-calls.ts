@@ -5,8 +5,8 @@
  * turn: they are read under it as `otlpToEnvelopes` reads a turn's calls (times from its start), and merged into it
  * here. What is not as it would have been in time: the turn's session, agent and input were read from its own span
  * (the calls may have named the conversation); and a turn stored with no calls kept no latency or cost of its own
- * span, so its totals are the calls'. Only calls whose parent is the turn's own span are found: a call below an
- * intermediate span of the turn (a chain inside the agent) still waits, and becomes a turn of its own. Pure.
+ * span, so its totals are the calls'. A call below one of the turn's calls (a chain inside the agent) is found by that
+ * call's span, which the stored call keeps. Pure.
  */
 
 import { otlpToEnvelopes, usageOf, type PendingSpan, type TurnCall, type TurnUsage } from './otlp';
@@ -24,10 +24,20 @@ export interface StoredTurn {
 const MAX_CALLS = 200;
 
 /**
- * The turn-shaped reading of spans whose parent is a stored turn's span (`spanId`, started at `startMs`): its calls,
- * the documents they retrieved, and the input and output of its first and last LLM call. Null if they place nothing.
+ * The turn-shaped reading of spans below a stored turn's span (`spanId`, started at `startMs`) or below the spans of
+ * its stored `calls`: their calls (a turn's calls are a flat list, so a span under a stored call is read as under the
+ * turn), the documents they retrieved, and the input and output of their first and last LLM call. Null if they place
+ * nothing.
  */
-export function callsUnder(turn: { traceId: string; spanId: string; startMs: number }, spans: PendingSpan[]) {
+export function callsUnder(
+  turn: { traceId: string; spanId: string; startMs: number; calls?: readonly string[] },
+  spans: PendingSpan[],
+) {
+  const under = new Set(turn.calls ?? []);
+  const reparent = (span: Record<string, unknown>) =>
+    typeof span.parentSpanId === 'string' && under.has(span.parentSpanId)
+      ? { ...span, parentSpanId: turn.spanId }
+      : span;
   const head = {
     traceId: turn.traceId,
     spanId: turn.spanId,
@@ -41,7 +51,7 @@ export function callsUnder(turn: { traceId: string; spanId: string; startMs: num
   const body = {
     resourceSpans: [
       { resource: { attributes: [] }, scopeSpans: [{ spans: [head] }] },
-      ...spans.map((p) => ({ resource: { attributes: p.resource }, scopeSpans: [{ spans: [p.span] }] })),
+      ...spans.map((p) => ({ resource: { attributes: p.resource }, scopeSpans: [{ spans: [reparent(p.span)] }] })),
     ],
   };
   const mine = otlpToEnvelopes(body, { orphansAreTurns: true }).envelopes.find(

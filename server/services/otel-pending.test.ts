@@ -174,6 +174,28 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     expect([again!.calls?.length, again!.usage?.input_tokens]).toEqual([2, 120]);
   });
 
+  it('gives a turn the calls that arrive after it under one of its calls (a chain inside the agent)', async () => {
+    // The invocation and a chain inside it come first; the chain's chat and the chat's tool come after.
+    const chain = {
+      traceId: 't9',
+      spanId: 't9-chain',
+      parentSpanId: 't9-root',
+      name: 'plan_chain',
+      startTimeUnixNano: at(0.5),
+      endTimeUnixNano: at(3.5),
+      attributes: [],
+    };
+    const late = calls('t9', 'nested').map((c) => (c.spanId === 't9-chat' ? { ...c, parentSpanId: 't9-chain' } : c));
+    await send(request([root('t9', 'nested'), chain]));
+    expect((await turns('nested')).map((t) => t.calls?.length)).toEqual([1]);
+    await send(request(late));
+    expect(await waiting()).toEqual([]);
+    const [turn, ...more] = await turns('nested');
+    expect(more).toEqual([]);
+    expect(turn).toMatchObject({ input: 'question of t9', usage: { input_tokens: 120, llm_calls: 1, tool_calls: 1 } });
+    expect((turn!.calls as { name: string }[]).map((c) => c.name)).toEqual(['plan_chain', 'chat', 'execute_tool']);
+  });
+
   it('two requests of one trace at once (its calls, its invocation) end as one turn with all its calls', async () => {
     const traces = Array.from({ length: 12 }, (_, k) => `par${k}`);
     await Promise.all(

@@ -183,10 +183,10 @@ async function waitingIn(db: Db, projectId: string): Promise<number> {
 }
 
 /**
- * Waiting spans of these traces whose parent span is a stored turn's: taken into that turn as its calls (the turn
- * superseded, its old version kept in `record_versions` and the change audited, as for any correction). Each turn is
- * changed in its own transaction holding its row, so two late batches of one turn both land. Returns how many spans
- * it placed.
+ * Waiting spans of these traces whose parent span is a stored turn's, or one of its calls' (a chain inside the agent):
+ * taken into that turn as its calls (the turn superseded, its old version kept in `record_versions` and the change
+ * audited, as for any correction). Each turn is changed in its own transaction holding its row, so two late batches of
+ * one turn both land. Returns how many spans it placed.
  */
 export async function attachLateCalls(db: Db, projectId: string, traces: string[], actor: string): Promise<number> {
   if (!traces.length) return 0;
@@ -199,24 +199,36 @@ export async function attachLateCalls(db: Db, projectId: string, traces: string[
   const here = new Set(waiting.map((w) => `${w.trace_id}\u0000${w.span_id}`));
   const tops = waiting.filter((w) => w.parent && !here.has(`${w.trace_id}\u0000${w.parent}`));
   if (!tops.length) return 0;
-  const holders = rowsOf<{ session_id: string; turn: number; trace: string | null; span: string; ts: string | null }>(
+  // The stored turns of those traces, with the spans of their calls (`turns_otel_trace`).
+  const holders = rowsOf<{
+    session_id: string;
+    turn: number;
+    trace: string | null;
+    span: string;
+    ts: string | null;
+    calls: string[] | null;
+  }>(
     await db.execute(
       sql`select session_id, turn, extra->'otel'->>'trace_id' as trace, extra->'otel'->>'span_id' as span,
-                 "timestamp" as ts
+                 "timestamp" as ts,
+                 array(select c->>'span_id' from jsonb_array_elements(
+                         case when jsonb_typeof(extra->'calls') = 'array' then extra->'calls' else '[]'::jsonb end) c
+                        where c->>'span_id' is not null) as calls
             from turns where project_id = ${projectId}
-             and extra->'otel'->>'span_id' in (${list([...new Set(tops.map((w) => w.parent!))])})`,
+             and extra->'otel'->>'trace_id' in (${list([...new Set(tops.map((w) => w.trace_id))])})`,
     ),
   );
   let placed = 0;
   for (const h of holders) {
     const start = h.ts ? Date.parse(h.ts) : NaN;
-    if (!h.trace || !Number.isFinite(start)) continue;
-    // The spans below the turn's span: its direct children that wait, and everything waiting below them.
+    if (!h.trace || !h.span || !Number.isFinite(start)) continue;
+    // The spans below the turn's span or its calls': their children that wait, and everything waiting below them.
+    const anchors = [h.span, ...(h.calls ?? [])];
     const below = new Set<string>();
-    const kids = (id: string) => waiting.filter((w) => w.trace_id === h.trace && w.parent === id);
-    for (let edge = kids(h.span); edge.length; edge = edge.flatMap((w) => kids(w.span_id)))
+    const kids = (ids: string[]) => waiting.filter((w) => w.trace_id === h.trace && ids.includes(w.parent ?? ''));
+    for (let edge = kids(anchors); edge.length; edge = kids(edge.map((w) => w.span_id)))
       for (const w of edge) if (!below.has(w.span_id)) below.add(w.span_id);
-    if (below.size) placed += await attachTo(db, projectId, h, h.trace, start, [...below], actor);
+    if (below.size) placed += await attachTo(db, projectId, { ...h, anchors }, h.trace, start, [...below], actor);
   }
   return placed;
 }
@@ -224,7 +236,7 @@ export async function attachLateCalls(db: Db, projectId: string, traces: string[
 async function attachTo(
   db: Db,
   projectId: string,
-  h: { session_id: string; turn: number; span: string },
+  h: { session_id: string; turn: number; span: string; anchors: string[] },
   trace: string,
   start: number,
   spans: string[],
@@ -245,7 +257,7 @@ async function attachTo(
       ),
     );
     const late = callsUnder(
-      { traceId: trace, spanId: h.span, startMs: start },
+      { traceId: trace, spanId: h.span, startMs: start, calls: h.anchors },
       taken.map((r) => ({ traceId: r.trace_id, spanId: r.span_id, span: r.span, resource: r.resource })),
     );
     if (!late) return taken.length; // nothing in them is a call: taken, as the turn they waited for has come

@@ -72,6 +72,10 @@ export const turns = pgTable(
     uniqueIndex('turns_otel_span')
       .on(t.projectId, sql`(${t.extra}->'otel'->>'span_id')`, t.sessionId)
       .where(sql`(${t.extra}->'otel'->>'span_id') is not null`),
+    // A trace's turns: calls that arrive after their turn under one of its calls (a chain inside the agent) find it.
+    index('turns_otel_trace')
+      .on(t.projectId, sql`(${t.extra}->'otel'->>'trace_id')`)
+      .where(sql`(${t.extra}->'otel'->>'trace_id') is not null`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "turns_otel_trace" ON "turns" USING btree ("project_id",("extra"->'otel'->>'trace_id')) WHERE ("turns"."extra"->'otel'->>'trace_id') is not null;
