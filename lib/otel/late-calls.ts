@@ -4,9 +4,9 @@
  * its turn before the other has kept its calls (server/services/otel-pending.ts). Those calls belong to that stored
  * turn: they are read under it as `otlpToEnvelopes` reads a turn's calls (times from its start), and merged into it
  * here. What is not as it would have been in time: the turn's session, agent and input were read from its own span
- * (the calls may have named the conversation); and a turn stored with no calls kept no latency or cost of its own
- * span, so its totals are the calls'. A call below one of the turn's calls (a chain inside the agent) is found by that
- * call's span, which the stored call keeps. Pure.
+ * (the calls may have named the conversation). The figures of the turn's own span (latency, and tokens or cost it
+ * carried) were stored with it, calls or not, and stay. A call below one of the turn's calls (a chain inside the
+ * agent) is found by that call's span, which the stored call keeps. Pure.
  */
 
 import { otlpToEnvelopes, usageOf, type PendingSpan, type TurnCall, type TurnUsage } from './otlp';

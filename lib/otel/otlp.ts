@@ -579,10 +579,12 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
       qualified: list(a['mnemoscope.qualified']) ?? [],
       otel: { trace_id: sp.traceId ?? null, span_id: sp.spanId ?? null, name: sp.name ?? null },
     };
-    if (calls.length) {
-      data.calls = calls;
-      data.usage = usageOf(calls, footprint, own.cost ?? sum('cost'), own.duration_ms);
-    }
+    if (calls.length) data.calls = calls;
+    // A turn's own span's figures are kept with no calls below it too: its latency per turn, and calls that arrive
+    // after it is stored (lib/otel/late-calls.ts) add to its totals instead of replacing them.
+    const cost = own.cost ?? sum('cost');
+    if (calls.length || Object.keys(footprint).length || cost !== null || own.duration_ms !== null)
+      data.usage = usageOf(calls, footprint, cost, own.duration_ms);
     if (Object.keys(footprint).length) data.footprint = footprint;
     const timestamp = nanosToIso(sp.start);
     if (timestamp) data.timestamp = timestamp;

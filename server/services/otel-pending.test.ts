@@ -148,7 +148,8 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     expect(turn).toMatchObject({
       turn: 1,
       input: 'question of t5',
-      usage: { input_tokens: 120, llm_calls: 1, tool_calls: 1, errors: 0 },
+      // Its own span's latency, stored with the turn, stays.
+      usage: { input_tokens: 120, llm_calls: 1, tool_calls: 1, errors: 0, latency_ms: 4000 },
     });
     expect((turn!.calls as { name: string; start_ms: number }[]).map((c) => [c.name, c.start_ms])).toEqual([
       ['chat', 1000],
