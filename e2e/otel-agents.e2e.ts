@@ -192,7 +192,8 @@ describe.each(servers)('agents traced with standard conventions, into the server
         attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.conversation.id': conv },
       });
       const inAgent = trace.setSpan(context.active(), agent);
-      // Each call a second apart, as a long invocation's are: their order never hangs on clock ticks under load.
+      // Each call a second apart, as a long invocation's are (a start that passes for a card number must not lose
+      // the calls their order: server/services/otel-pending.ts keeps span times out of redaction).
       const t0 = Date.now();
       for (const [k, question] of ['Plan the migration.', 'Check the plan.'].entries()) {
         const chat = tracer.startSpan(

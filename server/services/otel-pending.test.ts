@@ -108,6 +108,36 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     await h.db.execute(sql`delete from otel_pending_spans where trace_id = 't9'`);
   });
 
+  it("keeps a waiting span's times as sent, though a start of 19 digits can pass for a card number", async () => {
+    // Two chats a second apart, each waiting in a batch of its own; the second one's start passes the Luhn check.
+    const chat = (k: number, start: string, end: string) => ({
+      traceId: 't11',
+      spanId: `t11-chat${k}`,
+      parentSpanId: 't11-root',
+      name: 'chat',
+      startTimeUnixNano: start,
+      endTimeUnixNano: end,
+      attributes: [
+        s('gen_ai.operation.name', 'chat'),
+        s('gen_ai.input.messages', JSON.stringify([{ role: 'user', content: `question ${k}` }])),
+        s('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', content: `answer ${k}` }])),
+      ],
+    });
+    await send(request([chat(1, '1795690115508000000', '1795690116007000000')]));
+    await send(request([chat(2, '1795690116508000000', '1795690117007000000')]));
+    const [kept] = rowsOf<{ start: string }>(
+      await h.db.execute(
+        sql`select span->>'startTimeUnixNano' as start from otel_pending_spans where span_id = 't11-chat2'`,
+      ),
+    );
+    expect(kept!.start).toBe('1795690116508000000');
+    const top = { ...root('t11', 'luhn'), startTimeUnixNano: '1795690115507000000' };
+    await send(request([{ ...top, endTimeUnixNano: '1795690117107000000' }]));
+    const [turn] = await turns('luhn');
+    expect([turn!.input, (turn as unknown as { output: string }).output]).toEqual(['question 1', 'answer 2']);
+    expect((turn!.calls as { start_ms: number }[]).map((c) => c.start_ms)).toEqual([1, 1001]);
+  });
+
   it('places calls whose invocation never came as turns of their own once they have waited', async () => {
     await send(request(calls('t2', 'orphans')));
     expect(await waiting()).toEqual(['t2-chat', 't2-tool']);
@@ -178,22 +208,22 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
   it('gives a turn the calls that arrive after it under one of its calls (a chain inside the agent)', async () => {
     // The invocation and a chain inside it come first; the chain's chat and the chat's tool come after.
     const chain = {
-      traceId: 't9',
-      spanId: 't9-chain',
-      parentSpanId: 't9-root',
+      traceId: 't10',
+      spanId: 't10-chain',
+      parentSpanId: 't10-root',
       name: 'plan_chain',
       startTimeUnixNano: at(0.5),
       endTimeUnixNano: at(3.5),
       attributes: [],
     };
-    const late = calls('t9', 'nested').map((c) => (c.spanId === 't9-chat' ? { ...c, parentSpanId: 't9-chain' } : c));
-    await send(request([root('t9', 'nested'), chain]));
+    const late = calls('t10', 'nested').map((c) => (c.spanId === 't10-chat' ? { ...c, parentSpanId: 't10-chain' } : c));
+    await send(request([root('t10', 'nested'), chain]));
     expect((await turns('nested')).map((t) => t.calls?.length)).toEqual([1]);
     await send(request(late));
     expect(await waiting()).toEqual([]);
     const [turn, ...more] = await turns('nested');
     expect(more).toEqual([]);
-    expect(turn).toMatchObject({ input: 'question of t9', usage: { input_tokens: 120, llm_calls: 1, tool_calls: 1 } });
+    expect(turn).toMatchObject({ input: 'question of t10', usage: { input_tokens: 120, llm_calls: 1, tool_calls: 1 } });
     expect((turn!.calls as { name: string }[]).map((c) => c.name)).toEqual(['plan_chain', 'chat', 'execute_tool']);
   });
 
