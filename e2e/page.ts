@@ -5,8 +5,8 @@ export async function open(page: Page, url: string) {
   const res = await page.goto(url);
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
   // A replay page shows its turn at once (rendered by the server) and the rest once the session's digest has come.
-  const replay = page.locator('.replay');
-  if (await replay.count()) await page.locator('.replay[data-complete]').waitFor({ state: 'attached' });
+  const replay = page.locator('.replay[data-live]');
+  if (await replay.count()) await page.locator('.replay[data-live][data-complete]').waitFor({ state: 'attached' });
   return res;
 }
 
