@@ -75,6 +75,21 @@ describe('redactText', () => {
     expect(redactText('ticket 4111 1111 1111 1112').findings).toEqual([]);
   });
 
+  it('does not take an id or a time that passes the Luhn check but has no issuer for a card', () => {
+    // A span's start in nanoseconds and a 19-digit snowflake id, both passing the Luhn check; then cards of each
+    // issuer family, the Mastercard 2-series among them.
+    for (const id of ['1795690116508000000', '1161978474374807612', '9000000000000000001'])
+      expect(redactText(`at ${id}`).findings, id).toEqual([]);
+    for (const card of [
+      '378282246310005',
+      '4012888888881881',
+      '5555555555554444',
+      '6011111111111117',
+      '2221000000000009',
+    ])
+      expect(redactText(`card ${card}`).text, card).toBe('card [REDACTED:card_number]');
+  });
+
   it('redacts hints given by the emitter and is idempotent on its own marks', () => {
     const once = redactText('grafana password is Gr4f4na!Edge', ['Gr4f4na!Edge']);
     expect(once.text).toBe('grafana password is [REDACTED:hint]');

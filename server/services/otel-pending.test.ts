@@ -108,12 +108,12 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     await h.db.execute(sql`delete from otel_pending_spans where trace_id = 't9'`);
   });
 
-  it("keeps a waiting span's times as sent, though a start of 19 digits can pass for a card number", async () => {
-    // Two chats a second apart, each waiting in a batch of its own; the second one's start passes the Luhn check.
+  it("keeps a waiting span's ids and times as sent, though digits can pass for a card number", async () => {
+    // Two chats a second apart, each waiting in a batch of its own, under a span whose id is a card's test number.
     const chat = (k: number, start: string, end: string) => ({
       traceId: 't11',
       spanId: `t11-chat${k}`,
-      parentSpanId: 't11-root',
+      parentSpanId: '4111111111111111',
       name: 'chat',
       startTimeUnixNano: start,
       endTimeUnixNano: end,
@@ -125,13 +125,14 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     });
     await send(request([chat(1, '1795690115508000000', '1795690116007000000')]));
     await send(request([chat(2, '1795690116508000000', '1795690117007000000')]));
-    const [kept] = rowsOf<{ start: string }>(
+    const [kept] = rowsOf<{ start: string; parent: string }>(
       await h.db.execute(
-        sql`select span->>'startTimeUnixNano' as start from otel_pending_spans where span_id = 't11-chat2'`,
+        sql`select span->>'startTimeUnixNano' as start, span->>'parentSpanId' as parent
+              from otel_pending_spans where span_id = 't11-chat2'`,
       ),
     );
-    expect(kept!.start).toBe('1795690116508000000');
-    const top = { ...root('t11', 'luhn'), startTimeUnixNano: '1795690115507000000' };
+    expect(kept).toEqual({ start: '1795690116508000000', parent: '4111111111111111' });
+    const top = { ...root('t11', 'luhn'), spanId: '4111111111111111', startTimeUnixNano: '1795690115507000000' };
     await send(request([{ ...top, endTimeUnixNano: '1795690117107000000' }]));
     const [turn] = await turns('luhn');
     expect([turn!.input, (turn as unknown as { output: string }).output]).toEqual(['question 1', 'answer 2']);

@@ -79,8 +79,9 @@ function storable<T>(v: T): T {
 }
 
 /**
- * A span's ids and times, which are no content: a start of 19 digits can pass for a card number (one time in ten),
- * and redacted it left the call without a start, so calls that waited came out of order.
+ * A span's ids and times, which are no content: redacted, a digit run that passed for a card number (a start of 19
+ * digits did one time in ten before the redactor asked for an issuer's prefix; a span id still can) left the call
+ * without its start or its parent, so calls that waited came out of order or apart from their turn.
  */
 const SPAN_FRAME = ['traceId', 'spanId', 'parentSpanId', 'startTimeUnixNano', 'endTimeUnixNano'] as const;
 
