@@ -80,6 +80,10 @@ describe('session replay', () => {
       const before = await top();
       expect(await readout()).toBe('Turn 9 (9 of 50)');
       expect(await page.getByTestId('timeline').count()).toBe(0);
+      // The player waits for the session's turns: its buttons are off, and a key leaves the turn where it is.
+      expect(await page.getByRole('button', { name: 'Next turn' }).isDisabled()).toBe(true);
+      await page.keyboard.press('ArrowRight');
+      expect(await readout()).toBe('Turn 9 (9 of 50)');
       // The alerts' head is there already, from the shape of the stored digest.
       expect(await page.getByTestId('alerts').textContent()).toContain('1 drift spike');
       release();

@@ -68,10 +68,13 @@ function CompareInput({
   runs,
   value,
   onChange,
+  disabled = false,
 }: {
   runs: [number, number][];
   value: number | null;
   onChange: (v: number | null) => void;
+  /** Until the session's turns are known. */
+  disabled?: boolean;
 }) {
   // A turn the session does not hold is refused in words, not silently replaced by the nearest one.
   const [error, setError] = useState<string | null>(null);
@@ -104,6 +107,7 @@ function CompareInput({
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? 'compare-error' : undefined}
         placeholder="previous turn"
+        disabled={disabled}
         inputMode="numeric"
         defaultValue={value === null ? '' : String(turnAtRuns(runs, value))}
       />
@@ -229,6 +233,8 @@ export function ReplayView({
   // is known to be one of the session's once the digest has come.
   useEffect(() => {
     set({ sessionId: id, index: initialIndex, playing: false, compareIndex: null });
+    // Left and opened again later (client-side), the page shows its address's turn, not the one it was left at.
+    return () => set({ sessionId: null, playing: false });
   }, [id, initialIndex, set]);
   const compareOpened = useRef<string | null>(null);
   useEffect(() => {
@@ -242,7 +248,8 @@ export function ReplayView({
   // Written once stepping pauses: rewriting history on every key press of a fast scrub costs frames.
   const compareTurn = compareIndex === null || !n ? null : turnAt(compareIndex);
   useEffect(() => {
-    if (currentTurn === null || !mine) return;
+    // Not before the digest: ?compare= is applied once it has come, and a rewrite now would drop it.
+    if (currentTurn === null || !mine || !n) return;
     const timer = setTimeout(() => {
       const url = new URL(window.location.href);
       const compare = compareTurn === null ? null : String(compareTurn);
@@ -253,7 +260,7 @@ export function ReplayView({
       window.history.replaceState(window.history.state, '', url);
     }, 120);
     return () => clearTimeout(timer);
-  }, [currentTurn, compareTurn, mine]);
+  }, [currentTurn, compareTurn, mine, n]);
 
   // Play: one turn per tick at the chosen speed, stopping at the last turn.
   useEffect(() => {
@@ -299,11 +306,19 @@ export function ReplayView({
     [annotatedQ.data, runs],
   );
   const annotatedHere = annotatedQ.data?.find((a) => a.turn === currentTurn)?.n ?? 0;
+  // The player moves once the digest has said which turns there are (before it, the server-rendered turn stays).
   const jumpToTurn = useCallback(
-    (turn: number) => set({ index: indexOfTurnInRuns(runs, turn), playing: false }),
+    (turn: number) => {
+      if (runs.length) set({ index: indexOfTurnInRuns(runs, turn), playing: false });
+    },
     [runs, set],
   );
-  const jumpToIndex = useCallback((i: number) => set({ index: i, playing: false }), [set]);
+  const jumpToIndex = useCallback(
+    (i: number) => {
+      if (n) set({ index: Math.max(0, Math.min(n - 1, i)), playing: false });
+    },
+    [n, set],
+  );
   // An alert opens its turn with the diff against the turn before, where the change is.
   const openAlert = useCallback(
     (i: number) => set({ index: i, playing: false, compareIndex: null, tab: 'diff' }),
@@ -325,7 +340,7 @@ export function ReplayView({
       ],
       anomalies: [of('h', 'H_t'), of('d', 'D_t')],
       judge: judge.map((k) => of(k, k.slice('judge.'.length).replace(/_/g, ' '))),
-      // A traced agent's work per turn (whole OTLP traces); absent for agents that send none.
+      // A traced agent's work per turn (whole OTLP traces: its turns' own latency at least); absent for others.
       tokens: work('usage.tokens', 'tokens'),
       cost: work('usage.cost', 'cost'),
       latency: work('usage.latency', 'latency'),
@@ -525,6 +540,7 @@ export function ReplayView({
                 onClick={() => jumpToIndex(0)}
                 title="First turn (Home)"
                 aria-label="First turn"
+                disabled={!n}
               >
                 <Icon d="M5 4v16M19 4 8 12l11 8z" />
               </button>
@@ -534,6 +550,7 @@ export function ReplayView({
                 onClick={() => jumpToIndex(Math.max(0, i - 1))}
                 title="Previous turn (← or k)"
                 aria-label="Previous turn"
+                disabled={!n}
               >
                 <Icon d="M17 4 6 12l11 8z" />
               </button>
@@ -543,6 +560,7 @@ export function ReplayView({
                 onClick={() => set({ playing: !playing && i < n - 1 })}
                 title="Play / pause (space)"
                 aria-label={playing ? 'Pause' : 'Play'}
+                disabled={!n}
               >
                 {playing ? <Icon d="M7 4h3v16H7zM14 4h3v16h-3z" /> : <Icon d="M7 4l12 8-12 8z" />}
               </button>
@@ -552,6 +570,7 @@ export function ReplayView({
                 onClick={() => jumpToIndex(Math.min(n - 1, i + 1))}
                 title="Next turn (→ or j)"
                 aria-label="Next turn"
+                disabled={!n}
               >
                 <Icon d="M7 4l11 8-11 8z" />
               </button>
@@ -561,6 +580,7 @@ export function ReplayView({
                 onClick={() => jumpToIndex(n - 1)}
                 title="Last turn (End)"
                 aria-label="Last turn"
+                disabled={!n}
               >
                 <Icon d="M19 4v16M5 4l11 8-11 8z" />
               </button>
@@ -596,6 +616,7 @@ export function ReplayView({
                   style={{ width: 90 }}
                   placeholder="go to (g)"
                   aria-label="Go to turn"
+                  disabled={!n}
                   inputMode="numeric"
                 />
               </form>
@@ -612,6 +633,7 @@ export function ReplayView({
                   runs={runs}
                   value={compareIndex}
                   onChange={(v) => set({ compareIndex: v, tab: v === null ? useReplay.getState().tab : 'diff' })}
+                  disabled={!n}
                 />
               </label>
             </div>
@@ -669,7 +691,7 @@ export function ReplayView({
                   turn={currentTurn}
                   state={graphState}
                   changes={stateChanges}
-                  baseTurn={base === null ? null : turnAt(base)}
+                  baseTurn={base === null ? null : n ? turnAt(base) : prevTurn}
                   langgraph={langgraph}
                 />
               ) : ccs && diff ? (
@@ -678,7 +700,7 @@ export function ReplayView({
                   ccs={ccs}
                   ccsRaw={detail ? (detail.ccsRaw ?? detail.ccs) : undefined}
                   diff={diff}
-                  baseTurn={base === null ? null : turnAt(base)}
+                  baseTurn={base === null ? null : n ? turnAt(base) : prevTurn}
                   blame={blame}
                   onJump={jumpToTurn}
                 />

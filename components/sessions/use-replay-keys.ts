@@ -28,7 +28,10 @@ export function useReplayKeys(count: number, openGoto: () => void, openAnnotate:
       if (e.key === '?' && s.showShortcuts) s.set({ showShortcuts: false });
       return;
     }
-    const go = (i: number) => s.set({ index: Math.max(0, Math.min(count - 1, i)), playing: false });
+    // Before the session's turns are known (the digest), the player stays at the turn the page opened at.
+    const go = (i: number) => {
+      if (count) s.set({ index: Math.max(0, Math.min(count - 1, i)), playing: false });
+    };
     switch (e.key) {
       case 'ArrowLeft':
       case 'k':

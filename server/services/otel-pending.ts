@@ -235,16 +235,33 @@ export async function attachLateCalls(db: Db, projectId: string, traces: string[
              and extra->'otel'->>'trace_id' in (${list([...new Set(tops.map((w) => w.trace_id))])})`,
     ),
   );
+  // Waiting spans by trace and parent, so a trace of many turns and calls is walked once per span, not per turn.
+  const children = new Map<string, string[]>();
+  for (const w of waiting) {
+    if (!w.parent) continue;
+    const key = `${w.trace_id}\u0000${w.parent}`;
+    const kids = children.get(key);
+    if (kids) kids.push(w.span_id);
+    else children.set(key, [w.span_id]);
+  }
   let placed = 0;
   for (const h of holders) {
     const start = h.ts ? Date.parse(h.ts) : NaN;
     if (!h.trace || !h.span || !Number.isFinite(start)) continue;
-    // The spans below the turn's span or its calls': their children that wait, and everything waiting below them.
+    // The spans below the turn's span or its calls': their children that wait, and everything waiting below them
+    // (each once: ids a hostile exporter sends in a cycle end the walk).
     const anchors = [h.span, ...(h.calls ?? [])];
     const below = new Set<string>();
-    const kids = (ids: string[]) => waiting.filter((w) => w.trace_id === h.trace && ids.includes(w.parent ?? ''));
-    for (let edge = kids(anchors); edge.length; edge = kids(edge.map((w) => w.span_id)))
-      for (const w of edge) if (!below.has(w.span_id)) below.add(w.span_id);
+    for (let edge = anchors; edge.length;) {
+      const next: string[] = [];
+      for (const id of edge)
+        for (const kid of children.get(`${h.trace}\u0000${id}`) ?? [])
+          if (!below.has(kid)) {
+            below.add(kid);
+            next.push(kid);
+          }
+      edge = next;
+    }
     if (below.size) placed += await attachTo(db, projectId, { ...h, anchors }, h.trace, start, [...below], actor);
   }
   return placed;
