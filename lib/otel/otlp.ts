@@ -183,6 +183,10 @@ function kindOf(a: Record<string, unknown>): CallKind | null {
   return null;
 }
 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Whether a trace or span id can be one (ids are hex; one with a control character is refused). */
+export const usableId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && !CONTROL.test(v);
 const nanos = (v: unknown) => {
   const n = typeof v === 'string' ? Number(v) : typeof v === 'number' ? v : NaN;
   return Number.isFinite(n) && n > 0 ? n : null;
@@ -390,10 +394,20 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
           status?: { code?: number | string; message?: string };
           flags?: number;
         };
+        const source = `resourceSpans[${i}].scopeSpans[${j}].spans[${k}]`;
+        // An id is hex: one with a control character (a NUL, which PostgreSQL's text refuses) is refused by name,
+        // rather than failing its whole request on every retry.
+        const badId = (['traceId', 'spanId', 'parentSpanId'] as const).find(
+          (f) => typeof span[f] === 'string' && !usableId(span[f]) && span[f] !== '',
+        );
+        if (badId) {
+          out.errors.push({ source: `${source}.${badId}`, message: 'must not contain control characters' });
+          return;
+        }
         const code = span.status?.code;
         const flags = typeof span.flags === 'number' ? span.flags : 0;
         flat.push({
-          source: `resourceSpans[${i}].scopeSpans[${j}].spans[${k}]`,
+          source,
           traceId: str(span.traceId),
           spanId: str(span.spanId),
           parent: str(span.parentSpanId),

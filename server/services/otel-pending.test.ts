@@ -139,6 +139,21 @@ describe.each(DRIVERS)('traces split across exports, on %s', (driver) => {
     expect((turn!.calls as { start_ms: number }[]).map((c) => c.start_ms)).toEqual([1, 1001]);
   });
 
+  it('refuses a span whose id holds a NUL by name, and stores the rest of its request', async () => {
+    const body = request([
+      { ...calls('t12', 'nul')[0]!, spanId: 'c\u0000hat' },
+      { ...root('t12', 'nul'), traceId: 'tr\u0000ace' },
+      root('t13', 'nul'),
+    ]);
+    const mapped = otlpToEnvelopes(body);
+    expect(mapped.errors.map((e) => e.source)).toEqual([
+      'resourceSpans[0].scopeSpans[0].spans[0].spanId',
+      'resourceSpans[0].scopeSpans[0].spans[1].traceId',
+    ]);
+    expect((await ingestTraces(h.db, 'default', body, mapped, 'api_key:test')).summary.accepted).toBe(1);
+    expect((await turns('nul')).map((t) => t.turn)).toEqual([1]);
+  });
+
   it('places calls whose invocation never came as turns of their own once they have waited', async () => {
     await send(request(calls('t2', 'orphans')));
     expect(await waiting()).toEqual(['t2-chat', 't2-tool']);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { otlpToEnvelopes, type OtlpOptions, type OtlpResult, type PendingSpan } from '@/lib/otel/otlp';
+import { otlpToEnvelopes, usableId, type OtlpOptions, type OtlpResult, type PendingSpan } from '@/lib/otel/otlp';
 import { rowsOf, type Db } from '@/server/db';
 import { otelPendingSpans } from '@/server/db/schema/sessions';
 import { redactDeep } from '@/lib/redact/redact';
@@ -139,9 +139,7 @@ export async function ingestTraces(
   actor: string,
   options: OtlpOptions = {},
 ): Promise<{ mapped: OtlpResult; summary: IngestSummary; warning?: string }> {
-  const traces = [...new Set(spansOf(body as Body).map((sp) => sp?.traceId))].filter(
-    (t): t is string => typeof t === 'string' && t.length > 0,
-  );
+  const traces = [...new Set(spansOf(body as Body).map((sp) => sp?.traceId))].filter(usableId);
   const taken = traces.length
     ? rowsOf<Row>(
         await db.execute(
