@@ -547,7 +547,7 @@ export function ReplayView({
               <button
                 type="button"
                 className="btn icon-btn"
-                onClick={() => jumpToIndex(Math.max(0, i - 1))}
+                onClick={() => jumpToIndex(i - 1)}
                 title="Previous turn (← or k)"
                 aria-label="Previous turn"
                 disabled={!n}
@@ -567,7 +567,7 @@ export function ReplayView({
               <button
                 type="button"
                 className="btn icon-btn"
-                onClick={() => jumpToIndex(Math.min(n - 1, i + 1))}
+                onClick={() => jumpToIndex(i + 1)}
                 title="Next turn (→ or j)"
                 aria-label="Next turn"
                 disabled={!n}

@@ -398,7 +398,7 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
         // An id is hex: one with a control character (a NUL, which PostgreSQL's text refuses) is refused by name,
         // rather than failing its whole request on every retry.
         const badId = (['traceId', 'spanId', 'parentSpanId'] as const).find(
-          (f) => typeof span[f] === 'string' && !usableId(span[f]) && span[f] !== '',
+          (f) => typeof span[f] === 'string' && CONTROL.test(span[f]),
         );
         if (badId) {
           out.errors.push({ source: `${source}.${badId}`, message: 'must not contain control characters' });
