@@ -53,7 +53,9 @@ describe('a reviewer edits memory directly', () => {
       .toBeGreaterThan(1);
     await link.getByLabel('Other entry', { exact: true }).selectOption(first);
     await link.getByRole('button', { name: 'Link' }).click();
-    await expect.poll(() => detail().textContent()).toContain('supports');
-    expect(await detail().textContent()).toContain('wait 5 minutes before failing over');
+    // The form names both ("supports" in its select, the other entry in its options): read the entry once it is gone.
+    await link.waitFor({ state: 'detached' });
+    await expect.poll(() => detail().textContent()).toContain('wait 5 minutes before failing over');
+    expect(await detail().textContent()).toContain('supports');
   });
 });
