@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { namedMap } from '@/lib/zod-map';
 
 /** The nine typed fields of a Compressed Cognitive State, in the ACC paper's order. */
 export const CCS_FIELDS = [
@@ -22,7 +23,7 @@ export type CcsTerms = Partial<Record<CcsField, string[]>> & { [extraField: stri
 const ccsValue = z.union([z.array(z.union([z.string(), z.number(), z.boolean()])), z.string(), z.null()]);
 
 /** A CCS as JSON: the nine fields (any may be missing), each a string of terms or a list of terms. */
-export const ccsObjectSchema = z.record(z.string().min(1).max(64), ccsValue);
+export const ccsObjectSchema = namedMap(ccsValue, 64);
 
 /** A CCS as sent: a JSON object, or the ACC paper's TOON-style text (`field: term term(...)`). */
 export const ccsInputSchema = z.union([ccsObjectSchema, z.string().min(1)]);

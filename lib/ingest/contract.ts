@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ccsInputSchema } from '@/lib/ccs/contract';
+import { namedMap } from '@/lib/zod-map';
 import { redactText } from '@/lib/redact/redact';
 
 /** Limits on what one ingest request may carry. The server may lower or raise them by env. */
@@ -70,7 +71,7 @@ export const artifactRefSchema = z.union([id, z.object({ id }).loose()]);
 export type ArtifactRef = z.infer<typeof artifactRefSchema>;
 
 /** Memory footprint in tokens per strategy: ccs, transcript, retrieval (others kept as sent). */
-export const footprintSchema = z.record(z.string().max(64), z.number().nonnegative('must be ≥ 0'));
+export const footprintSchema = namedMap(z.number().nonnegative('must be ≥ 0'), 64, 0);
 export type Footprint = z.infer<typeof footprintSchema>;
 
 export const turnRecordSchema = z
@@ -85,7 +86,7 @@ export const turnRecordSchema = z
     recalled: z.array(artifactRefSchema).max(LIMITS.listItems).default([]),
     qualified: z.array(artifactRefSchema).max(LIMITS.listItems).default([]),
     footprint: footprintSchema.optional(),
-    judge: z.record(z.string().max(64), z.number()).optional(),
+    judge: namedMap(z.number(), 64, 0).optional(),
     hallucination: z.number().min(0, 'must be within [0, 1]').max(1, 'must be within [0, 1]').nullable().optional(),
     drift: z.number().min(0, 'must be ≥ 0').nullable().optional(),
     timestamp: isoTimestamp.optional(),

@@ -74,3 +74,18 @@ describe('JSON Schemas and the server agree', () => {
     expect(refused).toEqual(expect.arrayContaining(required));
   });
 });
+
+describe('JSON Schemas and the server agree on field names', () => {
+  it.each([
+    ['a CCS field named by 65 characters', { ccs: { ['k'.repeat(65)]: ['x'] } }, false],
+    ['a CCS field with an empty name', { ccs: { '': ['x'] } }, false],
+    ['a CCS field named by 64 characters', { ccs: { ['k'.repeat(64)]: ['x'] } }, true],
+    ['a judge score named by 65 characters', { judge: { ['j'.repeat(65)]: 1 } }, false],
+    ['a judge score with an empty name', { judge: { '': 1 } }, true],
+    ['a footprint named by 65 characters', { footprint: { ['f'.repeat(65)]: 1 } }, false],
+  ])('%s', (_, over, ok) => {
+    const data = { ...EXAMPLES.turn, ...over };
+    expect(ajv.validate(schemaOf('turn'), data)).toBe(ok);
+    expect(normalizeEnvelope({ type: 'turn', data }).ok).toBe(ok);
+  });
+});

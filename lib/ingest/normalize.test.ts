@@ -227,6 +227,20 @@ describe('normalizeEnvelope: secrets in every stored text field', () => {
     return JSON.stringify(r.record);
   };
 
+  it('masks them in a turn wherever they stand: input, output, each CCS form, extra fields', () => {
+    for (const over of [
+      { input: `use ${SECRET}` },
+      { output: `use ${SECRET}` },
+      { ccs: { constraints: [`token(${SECRET})`] } },
+      { ccs: `constraints: token(${SECRET})` },
+      { extra_field: { nested: [`use ${SECRET}`] } },
+    ]) {
+      const text = stored(turn(over));
+      expect(text, JSON.stringify(over)).not.toContain(SECRET);
+      expect(text).toContain('[REDACTED:github_token]');
+    }
+  });
+
   it('masks them in session titles and domains, artifact provenance, evidence refs, UCS documents and actions', () => {
     const records = [
       { type: 'session', data: { id: 's', agent: 'a', title: `deploy with ${SECRET}`, domain: `ops ${SECRET}` } },
@@ -276,6 +290,26 @@ describe('normalizeEnvelope: values that cannot be stored as sent', () => {
       errors: [{ path: 'agent', message: 'must not contain control characters' }],
     });
     const deep = normalizeEnvelope(turn({ extra: JSON.parse('['.repeat(5000) + ']'.repeat(5000)) }));
+    expect(normalizeEnvelope(turn({ meta: { a: [{ b: '\u0000' }] } }))).toMatchObject({
+      ok: false,
+      errors: [{ path: 'data.meta.a[0].b', message: expect.stringContaining('NUL') }],
+    });
+    expect(normalizeEnvelope(turn({ meta: { 'a\u0000': 1 } }))).toMatchObject({
+      ok: false,
+      errors: [{ path: 'data.meta.a\u0000', message: expect.stringMatching(/^field name contains a NUL/) }],
+    });
+    expect(normalizeEnvelope(turn({ ccs: { ['k'.repeat(65)]: ['x'] } }))).toMatchObject({
+      ok: false,
+      errors: [{ path: `data.ccs.${'k'.repeat(65)}`, message: 'field name must be at most 64 characters' }],
+    });
+    expect(normalizeEnvelope(turn({ ccs: { '': ['y'] } }))).toMatchObject({
+      ok: false,
+      errors: [{ path: 'data.ccs.', message: 'field name must be at least 1 character' }],
+    });
+    expect(normalizeEnvelope(turn({ judge: { ['j'.repeat(65)]: 1 } }))).toMatchObject({
+      ok: false,
+      errors: [{ path: `data.judge.${'j'.repeat(65)}`, message: 'field name must be at most 64 characters' }],
+    });
     expect(deep).toMatchObject({ ok: false, errors: [{ message: 'nested deeper than 64 levels' }] });
   });
 });

@@ -203,14 +203,11 @@ export function normalizeEnvelope(raw: unknown): Normalized {
   }
   const { type, data: sent, agent, source } = env.data;
   if (sent === undefined || sent === null) return { ok: false, type, errors: [{ path: 'data', message: 'required' }] };
-  const shape = shapeProblem(sent, LIMITS.depth, 'data');
+  // Too deep, a number JSON cannot hold, a string PostgreSQL cannot: refused before anything reads it.
+  const shape = shapeProblem(sent, LIMITS.depth, 'data', true);
   if (shape) return { ok: false, type, errors: [shape] };
-  // Serialised once: JSON escapes NUL and unpaired surrogates, so most records skip the walk.
-  const json = JSON.stringify(sent);
-  const bad = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i.test(json) ? findUnstorable(sent, 'data') : null;
-  if (bad) return { ok: false, type, errors: [bad] };
   // UCS documents and the action log are shown in pages and exports like any memory text: redacted whole.
-  const data = type.startsWith('ucs_') ? redactDeep(sent, '', [], [], json) : sent;
+  const data = type.startsWith('ucs_') ? redactDeep(sent, '') : sent;
   const fail = (errors: FieldError[], id?: string): Normalized => ({ ok: false, type, id, errors });
   const needObject = () => fail([{ path: 'data', message: `must be a JSON object for ${type}` }]);
 
@@ -242,18 +239,22 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       const r = turnRecordSchema.safeParse(data);
       if (!r.success) return fail(zodErrors(r.error, 'data'));
       const d = r.data;
-      const ccsSize = typeof d.ccs === 'string' ? d.ccs.length : JSON.stringify(d.ccs).length;
-      if (ccsSize > LIMITS.ccsChars)
+      const ccsJson = typeof d.ccs === 'string' ? d.ccs : JSON.stringify(d.ccs);
+      if (ccsJson.length > LIMITS.ccsChars)
         return fail(
           [{ path: 'data.ccs', message: `must be at most ${LIMITS.ccsChars} characters` }],
           `${d.session_id}/${d.turn}`,
         );
       const redactions: RedactionRecord[] = [];
+      const sentExtra = extras(d as Json, KNOWN_TURN);
+      // Every string of the four in one text, for the redactor's one test (most turns need no walk).
+      const all = `${d.input}\n${d.output}\n${ccsJson}\n${JSON.stringify(sentExtra)}`;
       const clean = redactDeep(
-        { input: d.input, output: d.output, ccs: d.ccs, extra: extras(d as Json, KNOWN_TURN) },
+        { input: d.input, output: d.output, ccs: d.ccs, extra: sentExtra },
         '',
         [],
         redactions,
+        all,
       );
       const { input, output, extra } = clean;
       const sentCcs = clean.ccs;
@@ -411,36 +412,6 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       record: { type: 'ucs_document', recordType: type, agentId, kind, key, content, entities, source: source ?? null },
     };
   }
-}
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-function unstorable(s: string): string | null {
-  if (s.includes('\u0000')) return 'contains a NUL character (\\u0000), which cannot be stored';
-  if (LONE_SURROGATE.test(s)) return 'contains an unpaired UTF-16 surrogate (not valid Unicode)';
-  return null;
-}
-
-/** Postgres cannot store U+0000 or unpaired surrogates: find the first string (or key) that has one. */
-function findUnstorable(v: unknown, path: string): FieldError | null {
-  if (typeof v === 'string') {
-    const why = unstorable(v);
-    return why ? { path, message: why } : null;
-  }
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      const e = findUnstorable(v[i], `${path}[${i}]`);
-      if (e) return e;
-    }
-  } else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      const why = unstorable(k);
-      if (why) return { path: `${path}.${k}`, message: `field name ${why}` };
-      const e = findUnstorable(x, `${path}.${k}`);
-      if (e) return e;
-    }
-  }
-  return null;
 }
 
 function soleAgent(nodes: Json[]): string | undefined {

@@ -60,6 +60,51 @@ describe('redactText', () => {
     expect(mayHoldSecret(JSON.stringify({ x: [text] }))).toBe(true);
   });
 
+  it('opens the gate on every word a rule starts from, in any case, wherever it stands', () => {
+    const words = [
+      '@',
+      '-----BEGIN',
+      'AKIA',
+      'ASIA',
+      'ghp_',
+      'gho_',
+      'ghu_',
+      'ghs_',
+      'ghr_',
+      'github_pat_',
+      'glpat-',
+      'npm_',
+      'hf_',
+      'SG.',
+      'sk-',
+      'xox',
+      'hooks.slack',
+      'AIza',
+      '_live_',
+      '_test_',
+      'AccountKey',
+      'SharedAccessKey',
+      'q~',
+      'eyJ',
+      'Bearer',
+      'authorization',
+      'password',
+      'pwd',
+      'secret',
+      'apikey',
+      'api_key',
+      'api-key',
+      'token',
+      'private_key',
+      'privatekey',
+    ];
+    for (const w of words)
+      for (const text of [w, `x ${w} y`, `prefix${w.toUpperCase()}suffix`, `${w.toLowerCase()}.`])
+        expect(mayHoldSecret(text), text).toBe(true);
+    for (const text of ['plain prose', 'goal(reduce(502_rate))', 'the apiary', 'tok en', 'pas s', 'a k i a'])
+      expect(mayHoldSecret(text), text).toBe(false);
+  });
+
   it('catches a card number split in small groups', () => {
     expect(redactText('pay 4111 111 111 111 111').text).toBe('pay [REDACTED:card_number]');
   });
