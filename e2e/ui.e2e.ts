@@ -59,6 +59,69 @@ describe(`sessions with sparse fields on ${srv.name}`, () => {
   });
 });
 
+describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
+  it('fits the sessions list with its Work column, domain under the agent; its turns show their work', async () => {
+    const turn = (n: number) => ({
+      type: 'turn',
+      data: {
+        session_id: 'traced-triage-7f3a9c21',
+        agent: 'support-langgraph-triage-agent',
+        turn: n,
+        input: `Question ${n}`,
+        output: `Answer ${n}`,
+        ccs: { goal_orientation: ['help(patient)'] },
+        timestamp: new Date(Date.UTC(2026, 10, 20, 10, n)).toISOString(),
+        // Reported without the calls (an agent's own evaluator, or an OTLP span with no child spans).
+        usage: { input_tokens: 1200 * n, output_tokens: 340, cost: 0.0123 * n, latency_ms: 2400 + 300 * n },
+      },
+    });
+    expect(
+      (
+        await ingest([
+          {
+            type: 'session',
+            data: {
+              id: 'traced-triage-7f3a9c21',
+              agent: 'support-langgraph-triage-agent',
+              title: 'Triage bot: a patient asks to move an appointment',
+              domain: 'healthcare',
+            },
+          },
+          turn(1),
+          turn(2),
+          turn(3),
+        ])
+      ).status,
+    ).toBe(200);
+    const table = page.getByTestId('sessions-table');
+    const row = table.locator('tbody tr', { hasText: 'traced-triage-7f3a9c21' });
+    const domainHead = table.locator('thead th', { hasText: 'Domain' });
+    const inline = row.locator('.sessions-domain-inline');
+    for (const width of [1024, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      await open(page, '/sessions');
+      // The demo's healthcare sessions (long titles and agent names) and the traced one: the Work column shows.
+      await page.getByLabel('Search sessions').fill('healthcare');
+      await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+      expect(await table.locator('thead').textContent()).toContain('Work');
+      const fit = await table.evaluate((t) => [t.scrollWidth, t.parentElement!.clientWidth]);
+      expect(fit[0], `table ${fit[0]} px in a panel of ${fit[1]} px at ${width} px`).toBeLessThanOrEqual(fit[1]!);
+      expect(await row.getByTestId('session-work').textContent()).toContain('8.22k tok');
+      // Below 1,280 px the domain is under the agent (its column hidden); above, in its own column.
+      expect(await domainHead.isVisible()).toBe(width > 1280);
+      expect(await inline.isVisible()).toBe(width <= 1280);
+      if (width <= 1280) expect(await inline.textContent()).toBe('healthcare');
+    }
+    await row.getByRole('link').click();
+    await page.waitForURL('**/sessions/traced-triage-7f3a9c21**');
+    // No calls were sent: the turn panel still says what the turn cost and how long it took.
+    const work = page.getByTestId('turn-work');
+    await expect.poll(() => work.textContent()).toContain('1,200 tokens in · 340 out · $0.012 · 2.7 s');
+    expect(await page.getByTestId('turn-calls').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe(`a long sessions list on ${srv.name}`, () => {
   it('pages past its first screen: searched and sorted by the server, with how many of how many', async () => {
     const bulk = Array.from({ length: 130 }, (_, i) => ({

@@ -76,7 +76,7 @@ export function SessionsTable() {
             <tr>
               <th style={{ minWidth: 150 }}>Session</th>
               <th>Agent</th>
-              <th>Domain</th>
+              <th className="sessions-domain">Domain</th>
               <th className="num">Turns</th>
               <th>Time span (UTC)</th>
               <th>
@@ -140,8 +140,15 @@ export function SessionsTable() {
                       </Link>
                       <div className="cell-sub mono">{s.id}</div>
                     </td>
-                    <td className="mono">{s.agentId}</td>
-                    <td>
+                    <td className="mono">
+                      {s.agentId}
+                      {s.domain ? (
+                        <div className="sessions-domain-inline">
+                          <span className="badge">{s.domain.replace(/_/g, ' ')}</span>
+                        </div>
+                      ) : null}
+                    </td>
+                    <td className="sessions-domain">
                       {s.domain ? (
                         <span className="badge">{s.domain.replace(/_/g, ' ')}</span>
                       ) : (
@@ -150,7 +157,8 @@ export function SessionsTable() {
                     </td>
                     <td className="num">{fmtInt(s.turnCount)}</td>
                     <td className="nowrap">
-                      {fmtDateTime(s.firstAt)}
+                      {/* UTC is in the column's head. */}
+                      {fmtDateTime(s.firstAt).replace(/ UTC$/, '')}
                       <div className="cell-sub">{span !== null ? `over ${fmtDuration(span)}` : ''}</div>
                     </td>
                     <td>

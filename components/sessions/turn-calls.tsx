@@ -7,6 +7,33 @@ import { MemoryText } from '@/components/ui/memory-text';
 
 const KIND_TONE: Record<string, string> = { llm: 'accent', tool: 'warn', retriever: 'ok' };
 
+const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * A turn's totals (calls by kind, tokens, cost, latency, failures), each only when it is a number: `usage` is an
+ * extra field any agent may send, in any shape.
+ */
+export function usageParts(usage: Partial<TurnUsage>): string[] {
+  return [
+    num(usage.llm_calls) || num(usage.tool_calls)
+      ? `${usage.llm_calls ?? 0} LLM · ${usage.tool_calls ?? 0} tool`
+      : null,
+    num(usage.input_tokens) ? `${fmtInt(usage.input_tokens)} tokens in` : null,
+    num(usage.output_tokens) ? `${fmtInt(usage.output_tokens)} out` : null,
+    num(usage.cost) ? fmtCost(usage.cost) : null,
+    num(usage.latency_ms) ? fmtLatency(usage.latency_ms) : null,
+    num(usage.errors) && usage.errors ? `${usage.errors} failed` : null,
+  ].filter((p): p is string => p !== null);
+}
+
+export function UsageLine({ usage }: { usage: Partial<TurnUsage> }) {
+  return (
+    <span className="faint" data-testid="turn-usage">
+      {usageParts(usage).join(' · ')}
+    </span>
+  );
+}
+
 /**
  * What a traced agent did in the turn, as a waterfall: each LLM, tool and retriever call at its start and for its
  * duration, with model or tool, tokens, cost and errors; the turn's totals above. From whole OTLP traces.
@@ -16,17 +43,7 @@ export function TurnCalls({ calls, usage }: { calls: TurnCall[]; usage: TurnUsag
   return (
     <div data-testid="turn-calls">
       <div className="label-sm" style={{ marginTop: 12 }}>
-        The turn&apos;s calls{' '}
-        {usage ? (
-          <span className="faint" data-testid="turn-usage">
-            {usage.llm_calls} LLM · {usage.tool_calls} tool
-            {usage.input_tokens !== undefined ? ` · ${fmtInt(usage.input_tokens)} tokens in` : ''}
-            {usage.output_tokens !== undefined ? ` · ${fmtInt(usage.output_tokens)} out` : ''}
-            {usage.cost !== undefined ? ` · ${fmtCost(usage.cost)}` : ''}
-            {usage.latency_ms !== undefined ? ` · ${fmtLatency(usage.latency_ms)}` : ''}
-            {usage.errors ? ` · ${usage.errors} failed` : ''}
-          </span>
-        ) : null}
+        The turn&apos;s calls {usage ? <UsageLine usage={usage} /> : null}
       </div>
       <DataTable
         className="compact waterfall"

@@ -8,7 +8,7 @@ import { Panel } from '@/components/ui/panel';
 import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
 import type { LangGraphTurn } from '@/lib/import/langgraph';
 import { LangGraphStep } from './langgraph-step';
-import { TurnCalls } from './turn-calls';
+import { TurnCalls, UsageLine, usageParts } from './turn-calls';
 
 type Ref = string | { id: string; score?: number; [k: string]: unknown };
 const refId = (r: Ref) => (typeof r === 'string' ? r : r.id);
@@ -54,7 +54,14 @@ export function TurnPanel({
         Output
       </div>
       <MemoryText className="pre" text={output} />
-      {calls?.length ? <TurnCalls calls={calls} usage={usage} /> : null}
+      {calls?.length ? (
+        <TurnCalls calls={calls} usage={usage} />
+      ) : usage && typeof usage === 'object' && usageParts(usage).length ? (
+        // A turn whose agent reported its work without the calls (an OTLP span with no child spans, or `usage`).
+        <div className="label-sm" style={{ marginTop: 12 }} data-testid="turn-work">
+          The turn&apos;s work <UsageLine usage={usage} />
+        </div>
+      ) : null}
       {langgraph ? <LangGraphStep lg={langgraph} /> : null}
       <div className="label-sm" style={{ marginTop: 12 }}>
         Recalled A_t ({recalled.length}) → let in A_t+ ({qualified.length})
