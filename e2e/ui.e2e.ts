@@ -72,7 +72,11 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
         ccs: { goal_orientation: ['help(patient)'] },
         timestamp: new Date(Date.UTC(2026, 10, 20, 10, n)).toISOString(),
         // Reported without the calls (an agent's own evaluator, or an OTLP span with no child spans).
-        usage: { input_tokens: 1200 * n, output_tokens: 340, cost: 0.0123 * n, latency_ms: 2400 + 300 * n },
+        usage:
+          n < 4
+            ? { input_tokens: 1200 * n, output_tokens: 340, cost: 0.0123 * n, latency_ms: 2400 + 300 * n }
+            : // Any JSON an agent sent: only the numbers are figures.
+              { input_tokens: 'lots', llm_calls: { a: 1 }, tool_calls: 2, cost: '$1', latency_ms: 900 },
       },
     });
     expect(
@@ -90,6 +94,7 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
           turn(1),
           turn(2),
           turn(3),
+          turn(4),
         ])
       ).status,
     ).toBe(200);
@@ -102,7 +107,11 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
       await open(page, '/sessions');
       // The demo's healthcare sessions (long titles and agent names) and the traced one: the Work column shows.
       await page.getByLabel('Search sessions').fill('healthcare');
-      await expect.poll(() => table.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+      // The unfiltered list stays while the search loads: wait for the answer to it.
+      await expect.poll(() => page.getByTestId('sessions-count').textContent()).toMatch(/matching “healthcare”/);
+      const rows = await table.locator('tbody tr').allTextContents();
+      expect(rows.length).toBeGreaterThanOrEqual(2);
+      expect(rows.filter((r) => !r.includes('healthcare'))).toEqual([]);
       expect(await table.locator('thead').textContent()).toContain('Work');
       const fit = await table.evaluate((t) => [t.scrollWidth, t.parentElement!.clientWidth]);
       expect(fit[0], `table ${fit[0]} px in a panel of ${fit[1]} px at ${width} px`).toBeLessThanOrEqual(fit[1]!);
@@ -110,7 +119,7 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
       // Below 1,280 px the domain is under the agent (its column hidden); above, in its own column.
       expect(await domainHead.isVisible()).toBe(width > 1280);
       expect(await inline.isVisible()).toBe(width <= 1280);
-      if (width <= 1280) expect(await inline.textContent()).toBe('healthcare');
+      if (width <= 1280) expect(await inline.textContent()).toBe('Domain: healthcare');
     }
     await row.getByRole('link').click();
     await page.waitForURL('**/sessions/traced-triage-7f3a9c21**');
@@ -118,6 +127,9 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
     const work = page.getByTestId('turn-work');
     await expect.poll(() => work.textContent()).toContain('1,200 tokens in · 340 out · $0.012 · 2.7 s');
     expect(await page.getByTestId('turn-calls').count()).toBe(0);
+    await open(page, '/sessions/traced-triage-7f3a9c21?turn=4');
+    await expect.poll(() => work.textContent()).toBe("The turn's work 0 LLM · 2 tool · 900 ms");
+    expect(await page.getByTestId('work-charts').textContent()).not.toMatch(/NaN|lots|\[object/);
     expect(errors).toEqual([]);
   });
 });

@@ -357,13 +357,14 @@ export function ReplayView({
       d: detail.drift,
     };
     for (const s of series.judge) out[s.key] = detail.judge?.[s.key.slice('judge.'.length)] ?? null;
-    const u = detail.usage;
-    out['usage.tokens'] =
-      u && (u.input_tokens !== undefined || u.output_tokens !== undefined)
-        ? (u.input_tokens ?? 0) + (u.output_tokens ?? 0)
-        : null;
-    out['usage.cost'] = u?.cost ?? null;
-    out['usage.latency'] = u?.latency_ms ?? null;
+    // `usage` is any JSON an agent sent: only numbers are figures (as the sessions list counts them).
+    const u = detail.usage && typeof detail.usage === 'object' ? detail.usage : null;
+    const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+    const inT = n(u?.input_tokens);
+    const outT = n(u?.output_tokens);
+    out['usage.tokens'] = inT !== null || outT !== null ? (inT ?? 0) + (outT ?? 0) : null;
+    out['usage.cost'] = n(u?.cost);
+    out['usage.latency'] = n(u?.latency_ms);
     return out;
   }, [detail, series.judge]);
 

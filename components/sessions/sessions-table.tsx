@@ -144,6 +144,7 @@ export function SessionsTable() {
                       {s.agentId}
                       {s.domain ? (
                         <div className="sessions-domain-inline">
+                          <span className="sr-only">Domain: </span>
                           <span className="badge">{s.domain.replace(/_/g, ' ')}</span>
                         </div>
                       ) : null}

@@ -8,6 +8,7 @@ import { MemoryText } from '@/components/ui/memory-text';
 const KIND_TONE: Record<string, string> = { llm: 'accent', tool: 'warn', retriever: 'ok' };
 
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const count = (v: unknown) => (num(v) ? v : 0);
 
 /**
  * A turn's totals (calls by kind, tokens, cost, latency, failures), each only when it is a number: `usage` is an
@@ -15,14 +16,14 @@ const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinit
  */
 export function usageParts(usage: Partial<TurnUsage>): string[] {
   return [
-    num(usage.llm_calls) || num(usage.tool_calls)
-      ? `${usage.llm_calls ?? 0} LLM · ${usage.tool_calls ?? 0} tool`
+    count(usage.llm_calls) || count(usage.tool_calls)
+      ? `${count(usage.llm_calls)} LLM · ${count(usage.tool_calls)} tool`
       : null,
     num(usage.input_tokens) ? `${fmtInt(usage.input_tokens)} tokens in` : null,
     num(usage.output_tokens) ? `${fmtInt(usage.output_tokens)} out` : null,
     num(usage.cost) ? fmtCost(usage.cost) : null,
     num(usage.latency_ms) ? fmtLatency(usage.latency_ms) : null,
-    num(usage.errors) && usage.errors ? `${usage.errors} failed` : null,
+    count(usage.errors) ? `${count(usage.errors)} failed` : null,
   ].filter((p): p is string => p !== null);
 }
 

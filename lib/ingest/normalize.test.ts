@@ -241,9 +241,10 @@ describe('normalizeEnvelope: secrets in every stored text field', () => {
     }
   });
 
-  it('masks them in session titles and domains, artifact provenance, evidence refs, UCS documents and actions', () => {
+  it('masks them in sessions (title, domain, extras), provenance, evidence refs, UCS documents and actions', () => {
     const records = [
       { type: 'session', data: { id: 's', agent: 'a', title: `deploy with ${SECRET}`, domain: `ops ${SECRET}` } },
+      { type: 'session', data: { id: 's', agent: 'a', runbook: { step: `export GH=${SECRET}` } } },
       { type: 'artifact', data: { id: 'x', content: 'c', provenance: { source: `git clone ${SECRET}` } } },
       {
         type: 'memory_event',

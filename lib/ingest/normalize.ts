@@ -231,7 +231,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
           domain: d.domain === undefined ? null : redactText(d.domain).text,
           // `forked_from` is set only by a reviewer's fork (services/session-forks.ts): an agent cannot claim it.
           metadata: redactDeep(withoutKey(d.metadata ?? {}, 'forked_from'), 'metadata'),
-          extra: extras(d as Json, KNOWN_SESSION),
+          extra: redactDeep(extras(d as Json, KNOWN_SESSION), 'extra'),
         },
       };
     }

@@ -73,7 +73,8 @@ export function prepareItems(items: BodyItem[]): Prepared {
       // A malformed memory event is kept (redacted) with its reasons, for the curation inbox.
       if (n.type === 'memory_event') {
         const data = (item.value as { data?: unknown }).data ?? null;
-        const raw = shapeProblem(data, LIMITS.depth) ? '(not kept: see the reasons)' : redactDeep(data, '');
+        // Kept only if it can be stored (not too deep, no NUL): the reasons say what was wrong either way.
+        const raw = shapeProblem(data, LIMITS.depth, '', true) ? '(not kept: see the reasons)' : redactDeep(data, '');
         malformed.push({ eventId: n.id ?? null, errors: n.errors, raw, key: sha256(raw) });
       }
     }

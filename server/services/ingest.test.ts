@@ -191,6 +191,20 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
     );
     expect(r.results.map((x) => x.status)).toEqual(['rejected', 'accepted']);
   });
+
+  it('keeps a malformed memory event for the inbox without its NUL, which the database cannot store', async () => {
+    const r = await ingest(
+      h.db,
+      'default',
+      items([
+        { type: 'memory_event', data: { event_id: 'memevt_nul00001', content: 'a\u0000b', 'k\u0000': 1 } },
+        turn(78),
+      ]),
+      'tester',
+    );
+    expect(r.results.map((x) => x.status)).toEqual(['rejected', 'accepted']);
+    expect(r.curation).not.toHaveProperty('error');
+  });
 });
 
 describe('ingest when the database cannot write', () => {
