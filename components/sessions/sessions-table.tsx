@@ -118,7 +118,7 @@ export function SessionsTable() {
             </tr>
           </thead>
           {q.isPending ? (
-            <SkeletonRows cols={9} />
+            <SkeletonRows cols={9} cellClass={(c) => (c === 2 ? 'sessions-domain' : undefined)} />
           ) : (
             <tbody>
               {rows.map((s) => {

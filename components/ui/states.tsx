@@ -17,13 +17,22 @@ export function ErrorBox({ error }: { error: { message: string } }) {
   );
 }
 
-export function SkeletonRows({ rows = 6, cols = 6 }: { rows?: number; cols?: number }) {
+/** Placeholder rows while a table loads; `cellClass` gives a column's cells its class (one hidden at some widths). */
+export function SkeletonRows({
+  rows = 6,
+  cols = 6,
+  cellClass,
+}: {
+  rows?: number;
+  cols?: number;
+  cellClass?: (col: number) => string | undefined;
+}) {
   return (
     <tbody aria-busy="true">
       {Array.from({ length: rows }, (_, r) => (
         <tr key={r}>
           {Array.from({ length: cols }, (_, c) => (
-            <td key={c}>
+            <td key={c} className={cellClass?.(c)}>
               <div className="skeleton" style={{ width: `${40 + ((r * 7 + c * 13) % 50)}%` }} />
             </td>
           ))}
