@@ -55,6 +55,18 @@ describe('per-turn chart paths', () => {
     expect(ys(p.paths[0]!.d)).toEqual(ys(d3Path).map((v) => Number(v.toFixed(1))));
   });
 
+  it('draw a value with no neighbour as a short dash (a one-point line draws nothing)', () => {
+    // Usage reported on odd turns only: every value stands alone.
+    const values = [1200, null, 900, null, 1500];
+    const p = prepareSeries([{ key: 'a', label: 'a', m4: m4Of(values, 1) }], values.length, 1, 400, 96);
+    const d = p.paths[0]!.d;
+    expect(d.match(/M/g)).toHaveLength(3);
+    expect(d.match(/h3/g)).toHaveLength(3);
+    // Joined values stay a line; the one after a gap alone is a dash.
+    const q = prepareSeries([{ key: 'a', label: 'a', m4: m4Of([1, 2, null, 4], 1) }], 4, 1, 400, 96).paths[0]!.d;
+    expect(q).toMatch(/^M[\d.]+,[\d.]+L[\d.]+,[\d.]+M[\d.]+,[\d.]+h3$/);
+  });
+
   it('draw 100,000 turns from their buckets, at most four points a pixel column, keeping every spike', () => {
     const n = 100_000;
     const values = Array.from({ length: n }, (_, i) => (i === 77_777 ? 1_000 : i === 33_333 ? -50 : i % 100));

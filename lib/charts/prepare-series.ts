@@ -68,8 +68,17 @@ function* samples(m: M4, n: number, size: number): Generator<[number, number | n
 function pathOf(m: M4, n: number, size: number, x: (i: number) => number, y: (v: number) => number): string {
   const out: string[] = [];
   let pen = false;
+  // A value with no neighbour (a turn that reported it between turns that did not) would be a line of one point,
+  // which draws nothing: it becomes a short dash centred on it.
+  let alone: [number, number] | null = null;
+  const lift = () => {
+    if (alone) out[out.length - 1] = `M${(alone[0] - 1.5).toFixed(1)},${alone[1].toFixed(1)}h3`;
+    alone = null;
+    pen = false;
+  };
   const to = (i: number, v: number) => {
     out.push(`${pen ? 'L' : 'M'}${x(i).toFixed(1)},${y(v).toFixed(1)}`);
+    alone = pen ? null : [x(i), y(v)];
     pen = true;
   };
   let column = NaN;
@@ -90,7 +99,7 @@ function pathOf(m: M4, n: number, size: number, x: (i: number) => number, y: (v:
   for (const [i, v] of samples(m, n, size)) {
     if (!finite(v)) {
       flush();
-      pen = false;
+      lift();
       column = NaN;
       continue;
     }
@@ -102,6 +111,7 @@ function pathOf(m: M4, n: number, size: number, x: (i: number) => number, y: (v:
     open.push([i, v]);
   }
   flush();
+  lift();
   return out.join('');
 }
 
