@@ -51,6 +51,11 @@ describe('normalizeEnvelope: turns', () => {
     );
   });
 
+  it('names a refused turn by its session and number when it has them', () => {
+    expect(normalizeEnvelope(turn({ hallucination: 2 }))).toMatchObject({ ok: false, id: 's1/1' });
+    expect(normalizeEnvelope(turn({ turn: 'x' }))).toMatchObject({ ok: false, id: undefined });
+  });
+
   it('reports missing fields as required', () => {
     const r = normalizeEnvelope({ type: 'turn', data: { session_id: 's1' } });
     expect(!r.ok && r.errors.map((e) => `${e.path}: ${e.message}`)).toEqual(
@@ -161,6 +166,18 @@ describe('normalizeEnvelope: memory events', () => {
     const r = normalizeEnvelope({ type: 'memory_event', data: e });
     expect(!r.ok && r.errors.map((x) => x.path)).toEqual(['data.memory_kind', 'data.content', 'data.confidence']);
     expect(!r.ok && r.errors[0]!.message).toMatch(/^required \(or data.kind/);
+  });
+
+  it('says "required" for a missing choice or date, and names a bad one by its options', () => {
+    const r = normalizeEnvelope({
+      type: 'memory_event',
+      data: { event_id: 'memevt_0123456789abcdef', memory_kind: 'fact', content: 'c', source_agent: 'a', ttl: 'x' },
+    });
+    if (r.ok) throw new Error('expected a refusal');
+    const by = Object.fromEntries(r.errors.map((e) => [e.path, e.message]));
+    for (const f of ['timestamp', 'suggested_scope', 'sensitivity', 'confidence', 'task_id'])
+      expect(by[`data.${f}`], f).toBe('required');
+    expect(by['data.ttl']).toMatch(/^Invalid option: expected one of/);
   });
 });
 

@@ -120,29 +120,44 @@ function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   return s;
 }
 
+/** Whether the field at `path` is missing from `input` (its parent is an object without it). */
+function missing(input: unknown, path: readonly PropertyKey[]): boolean {
+  let v: unknown = input;
+  for (const k of path.slice(0, -1)) {
+    if (!v || typeof v !== 'object') return false;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  const last = path.at(-1);
+  return last !== undefined && isObject(v) && v[last as string] === undefined;
+}
+
 /**
  * Zod's "Invalid input: expected number, received string" becomes "must be a number (got string)"; a missing
- * field "required".
+ * field "required" (whatever the schema's own message, such as an enum's options or a date's format).
  */
-function issueMessage(i: z.core.$ZodIssue): string {
+function issueMessage(i: z.core.$ZodIssue, input: unknown, path: readonly PropertyKey[]): string {
   if (i.code === 'unrecognized_keys') return `unknown field(s): ${i.keys.join(', ')}`;
+  if ((i.code === 'invalid_type' || i.code === 'invalid_value') && missing(input, path)) return 'required';
   const m = /expected (\w+), received (\w+)/.exec(i.message);
   if (i.code === 'invalid_type' && m)
     return m[2] === 'undefined' ? 'required' : `must be ${/^[aeiou]/.test(m[1]!) ? 'an' : 'a'} ${m[1]} (got ${m[2]})`;
   return i.message;
 }
 
-/** Every offending field of a record (at most 20), each with its reason. */
-function zodErrors(error: z.ZodError, prefix: string): FieldError[] {
+/** Every offending field of a record (at most 20), each with its reason; `input` is what was validated. */
+function zodErrors(error: z.ZodError, prefix: string, input: unknown): FieldError[] {
   return error.issues
     .flatMap((i): FieldError[] => {
       // Unions report one issue list per branch: name every error of the branch that came closest.
       if (i.code === 'invalid_union' && 'errors' in i && Array.isArray(i.errors) && i.errors.length) {
         const best = (i.errors as z.core.$ZodIssue[][]).reduce((a, b) => (a.length <= b.length ? a : b));
         if (best.length)
-          return best.map((b) => ({ path: formatPath(prefix, [...i.path, ...b.path]), message: issueMessage(b) }));
+          return best.map((b) => {
+            const path = [...i.path, ...b.path];
+            return { path: formatPath(prefix, path), message: issueMessage(b, input, path) };
+          });
       }
-      return [{ path: formatPath(prefix, i.path), message: issueMessage(i) }];
+      return [{ path: formatPath(prefix, i.path), message: issueMessage(i, input, i.path) }];
     })
     .slice(0, 20);
 }
@@ -199,7 +214,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
   const env = envelopeSchema.safeParse(raw);
   if (!env.success) {
     const t = isObject(raw) && typeof raw.type === 'string' ? raw.type : undefined;
-    return { ok: false, type: t, errors: zodErrors(env.error, '') };
+    return { ok: false, type: t, errors: zodErrors(env.error, '', raw) };
   }
   const { type, data: sent, agent, source } = env.data;
   if (sent === undefined || sent === null) return { ok: false, type, errors: [{ path: 'data', message: 'required' }] };
@@ -217,7 +232,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       const r = sessionRecordSchema.safeParse(
         isObject(data) && data.agent === undefined && agent ? { ...data, agent } : data,
       );
-      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!r.success) return fail(zodErrors(r.error, 'data', data));
       const d = r.data;
       const agentId = agent ?? d.agent;
       return {
@@ -237,7 +252,13 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     }
     case 'turn': {
       const r = turnRecordSchema.safeParse(data);
-      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!r.success)
+        return fail(
+          zodErrors(r.error, 'data', data),
+          isObject(data) && typeof data.session_id === 'string' && typeof data.turn === 'number'
+            ? `${data.session_id}/${data.turn}`
+            : undefined,
+        );
       const d = r.data;
       const ccsJson = typeof d.ccs === 'string' ? d.ccs : JSON.stringify(d.ccs);
       if (ccsJson.length > LIMITS.ccsChars)
@@ -285,7 +306,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     }
     case 'artifact': {
       const r = artifactRecordSchema.safeParse(data);
-      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!r.success) return fail(zodErrors(r.error, 'data', data));
       const d = r.data;
       const redactions: RedactionRecord[] = [];
       return {
@@ -311,7 +332,10 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     case 'annotation': {
       const r = annotationRecordSchema.safeParse(data);
       if (!r.success)
-        return fail(zodErrors(r.error, 'data'), isObject(data) && typeof data.id === 'string' ? data.id : undefined);
+        return fail(
+          zodErrors(r.error, 'data', data),
+          isObject(data) && typeof data.id === 'string' ? data.id : undefined,
+        );
       const d = r.data;
       const redactions: RedactionRecord[] = [];
       const clean = redactDeep({ comment: d.comment, term: d.term }, '', [], redactions);
@@ -340,7 +364,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     }
     case 'ucs_state': {
       const r = ucsStateSchema.safeParse(data);
-      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!r.success) return fail(zodErrors(r.error, 'data', data));
       const agentId = agentFor(agent, r.data as Json);
       if (!agentId)
         return fail([{ path: 'agent', message: 'required for ucs_state: the state file does not name its agent' }]);
@@ -350,7 +374,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     case 'ucs_index': {
       if (!isObject(data)) return needObject();
       const r = ucsIndexSchema.safeParse(data);
-      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!r.success) return fail(zodErrors(r.error, 'data', data));
       const agentId = agentFor(agent, data) ?? soleAgent(r.data.judgment_nodes);
       if (!agentId)
         return fail([{ path: 'agent', message: 'required for ucs_index: the index does not name its agent' }]);
@@ -359,7 +383,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     case 'ucs_export': {
       if (!isObject(data)) return needObject();
       const r = ucsExportSchema.safeParse(data);
-      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!r.success) return fail(zodErrors(r.error, 'data', data));
       const agentId = agentFor(agent, data);
       if (!agentId) return fail([{ path: 'data.agent_id', message: 'required (or name the agent in the envelope)' }]);
       const key = r.data.exported_at;
@@ -367,7 +391,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     }
     case 'ucs_pp_history': {
       const r = ucsPpHistorySchema.safeParse(data);
-      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!r.success) return fail(zodErrors(r.error, 'data', data));
       const agentId = agentFor(agent, data as Json);
       if (!agentId) return fail([{ path: 'agent', message: 'required for ucs_pp_history' }]);
       const entities = { ...entitiesFromIndex({}), ppHistory: r.data.snapshots as Json[] };
@@ -375,14 +399,14 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     }
     case 'ucs_knowledge': {
       const r = ucsKnowledgeSchema.safeParse(data);
-      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!r.success) return fail(zodErrors(r.error, 'data', data));
       if (!agent) return fail([{ path: 'agent', message: 'required for ucs_knowledge' }]);
       return doc(agent, 'knowledge', null, data, null, `${agent}/knowledge/${r.data.name}`);
     }
     case 'ucs_status':
     case 'ucs_consult_samples': {
       const r = DATA_SCHEMAS[type].safeParse(data);
-      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!r.success) return fail(zodErrors(r.error, 'data', data));
       const agentId = agentFor(agent, isObject(data) ? data : {});
       if (!agentId) return fail([{ path: 'agent', message: `required for ${type}` }]);
       const kind = type === 'ucs_status' ? 'status' : 'consult_samples';
@@ -390,7 +414,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
     }
     case 'ucs_action': {
       const r = ucsActionSchema.safeParse(data);
-      if (!r.success) return fail(zodErrors(r.error, 'data'));
+      if (!r.success) return fail(zodErrors(r.error, 'data', data));
       const agentId = agentFor(agent, data as Json);
       if (!agentId)
         return fail([{ path: 'agent', message: 'required for ucs_action: action log lines do not name their agent' }]);
@@ -424,7 +448,7 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
   const eventId = typeof data.event_id === 'string' ? data.event_id : undefined;
   if ('memory_kind' in data) {
     const r = agentlasEventSchema.safeParse(data);
-    if (!r.success) return fail(zodErrors(r.error, 'data'), eventId);
+    if (!r.success) return fail(zodErrors(r.error, 'data', data), eventId);
     const e = r.data;
     const redactions: RedactionRecord[] = [];
     const raw = redactDeep(e as Json, '', [], redactions);
@@ -458,7 +482,7 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
   }
   if ('kind' in data) {
     const r = legacyEventSchema.safeParse(data);
-    if (!r.success) return fail(zodErrors(r.error, 'data'), eventId);
+    if (!r.success) return fail(zodErrors(r.error, 'data', data), eventId);
     const e = r.data;
     const redactions: RedactionRecord[] = [];
     // The hints are the secrets themselves: they are masked, never stored. `user_id` is kept as validated
@@ -498,7 +522,7 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
   }
   // Neither shape's kind: every problem against the current shape, the missing kind named with both spellings.
   const r = agentlasEventSchema.safeParse(data);
-  const others = r.success ? [] : zodErrors(r.error, 'data').filter((e) => e.path !== 'data.memory_kind');
+  const others = r.success ? [] : zodErrors(r.error, 'data', data).filter((e) => e.path !== 'data.memory_kind');
   return fail(
     [
       {
