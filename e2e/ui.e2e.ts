@@ -88,7 +88,8 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
               id: 'traced-triage-7f3a9c21',
               agent: 'support-langgraph-triage-agent',
               title: 'Triage bot: a patient asks to move an appointment',
-              domain: 'healthcare',
+              // Long: cut with an ellipsis, never widening the table.
+              domain: 'healthcare/patient-scheduling-and-referrals',
             },
           },
           turn(1),
@@ -119,7 +120,7 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
       // Below 1,280 px the domain is under the agent (its column hidden); above, in its own column.
       expect(await domainHead.isVisible()).toBe(width > 1280);
       expect(await inline.isVisible()).toBe(width <= 1280);
-      if (width <= 1280) expect(await inline.textContent()).toBe('Domain: healthcare');
+      if (width <= 1280) expect(await inline.textContent()).toBe('Domain: healthcare/patient-scheduling-and-referrals');
     }
     await row.getByRole('link').click();
     await page.waitForURL('**/sessions/traced-triage-7f3a9c21**');

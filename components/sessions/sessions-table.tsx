@@ -145,13 +145,17 @@ export function SessionsTable() {
                       {s.domain ? (
                         <div className="sessions-domain-inline">
                           <span className="sr-only">Domain: </span>
-                          <span className="badge">{s.domain.replace(/_/g, ' ')}</span>
+                          <span className="badge" title={s.domain}>
+                            {s.domain.replace(/_/g, ' ')}
+                          </span>
                         </div>
                       ) : null}
                     </td>
                     <td className="sessions-domain">
                       {s.domain ? (
-                        <span className="badge">{s.domain.replace(/_/g, ' ')}</span>
+                        <span className="badge" title={s.domain}>
+                          {s.domain.replace(/_/g, ' ')}
+                        </span>
                       ) : (
                         <span className="faint">—</span>
                       )}
