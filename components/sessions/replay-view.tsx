@@ -15,6 +15,7 @@ import {
   TURN_WINDOW as WINDOW,
   type M4,
   type SessionDigest,
+  usageFigures,
 } from '@/lib/ccs/digest';
 import { diffCcs } from '@/lib/ccs/diff';
 import { langGraphTurnOf } from '@/lib/import/langgraph';
@@ -357,14 +358,10 @@ export function ReplayView({
       d: detail.drift,
     };
     for (const s of series.judge) out[s.key] = detail.judge?.[s.key.slice('judge.'.length)] ?? null;
-    // `usage` is any JSON an agent sent: only numbers are figures (as the sessions list counts them).
-    const u = detail.usage && typeof detail.usage === 'object' ? detail.usage : null;
-    const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-    const inT = n(u?.input_tokens);
-    const outT = n(u?.output_tokens);
-    out['usage.tokens'] = inT !== null || outT !== null ? (inT ?? 0) + (outT ?? 0) : null;
-    out['usage.cost'] = n(u?.cost);
-    out['usage.latency'] = n(u?.latency_ms);
+    const usage = usageFigures(detail.usage);
+    out['usage.tokens'] = usage.tokens;
+    out['usage.cost'] = usage.cost;
+    out['usage.latency'] = usage.latency;
     return out;
   }, [detail, series.judge]);
 

@@ -7,6 +7,7 @@ import {
   indexOfTurnInRuns,
   turnAt,
   type DigestRow,
+  usageFigures,
 } from './digest';
 import { buildHistory, segments } from './provenance';
 import { ALERT_CAP } from './alerts';
@@ -106,6 +107,13 @@ describe('what went wrong, found as the digest is built', () => {
     expect(s['usage.tokens']!.max).toEqual([null, 960, 10]);
     expect(s['usage.cost']!.max).toEqual([null, 0.004, null]);
     expect(s['usage.latency']!.max).toEqual([null, 2400, null]);
+    // Any JSON an agent sent: only numbers are figures.
+    expect(usageFigures({ input_tokens: 1200, output_tokens: '340', cost: '$1', latency_ms: 900 })).toEqual({
+      tokens: 1200,
+      cost: null,
+      latency: 900,
+    });
+    expect(usageFigures('lots')).toEqual({ tokens: null, cost: null, latency: null });
     const plain = new DigestBuilder();
     plain.push(row(1));
     expect(Object.keys(plain.digest.series).filter((k) => k.startsWith('usage.'))).toEqual([]);

@@ -118,6 +118,21 @@ export function emptyDigest(): SessionDigest {
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
+/**
+ * A turn's tokens (in + out), cost and latency from its `usage`, an extra field any agent may send in any shape: only
+ * JSON numbers are figures, as the sessions list counts them (`usageSql`); null where none was sent.
+ */
+export function usageFigures(usage: unknown): { tokens: number | null; cost: number | null; latency: number | null } {
+  const u = usage && typeof usage === 'object' ? (usage as Record<string, unknown>) : {};
+  const n = (v: unknown) => (finite(v) ? v : null);
+  const [input, output] = [n(u.input_tokens), n(u.output_tokens)];
+  return {
+    tokens: input !== null || output !== null ? (input ?? 0) + (output ?? 0) : null,
+    cost: n(u.cost),
+    latency: n(u.latency_ms),
+  };
+}
+
 function emptyM4(buckets: number): M4 {
   const nulls = () => new Array<number | null>(buckets).fill(null);
   return { first: nulls(), min: nulls(), max: nulls(), last: nulls() };
@@ -238,6 +253,7 @@ export class DigestBuilder {
     }
     if (stress) d.stress.push([i, stress]);
 
+    const usage = usageFigures(row.usage);
     const figures: [string, number | null | undefined][] = [
       ['footprint.ccs', row.footprint?.ccs],
       ['footprint.transcript', row.footprint?.transcript],
@@ -245,14 +261,9 @@ export class DigestBuilder {
       ['h', row.hallucination],
       ['d', row.drift],
       ...Object.entries(row.judge ?? {}).map(([k, v]): [string, number] => [`judge.${k}`, v]),
-      [
-        'usage.tokens',
-        row.usage && (finite(row.usage.input_tokens) || finite(row.usage.output_tokens))
-          ? (row.usage.input_tokens ?? 0) + (row.usage.output_tokens ?? 0)
-          : null,
-      ],
-      ['usage.cost', row.usage?.cost],
-      ['usage.latency', row.usage?.latency_ms],
+      ['usage.tokens', usage.tokens],
+      ['usage.cost', usage.cost],
+      ['usage.latency', usage.latency],
     ];
     for (const [key, v] of figures) {
       if (!finite(v) && !d.series[key]) continue;
