@@ -147,4 +147,22 @@ describe('redactText', () => {
     expect(out).toEqual({ constraints: ['ok(x)', 'mail [REDACTED:email]'], n: 3 });
     expect(found).toEqual([{ path: 'ccs.constraints[1]', type: 'email', count: 1 }]);
   });
+
+  it('copies only what it redacts, and leaves the value it was given as it was', () => {
+    const sent = { input: 'mail a@b.io', ccs: { gist: ['x(y)'], entities: ['e(1)', 'f(2)'] }, n: 3 };
+    const before = structuredClone(sent);
+    const out = redactDeep(sent, '', [], [], 'mail a@b.io x(y) e(1) f(2)');
+    expect(out.input).toBe('mail [REDACTED:email]');
+    expect(out.ccs).toBe(sent.ccs); // untouched branches are the same objects, not copies
+    expect(sent).toEqual(before);
+  });
+
+  it('redacts a field named __proto__ as a field, without touching any prototype', () => {
+    const sent = JSON.parse('{"__proto__": {"note": "password=hunter22x"}, "ok": "fine"}') as Record<string, unknown>;
+    const found: RedactionRecord[] = [];
+    const out = redactDeep(sent, 'extra', [], found);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toEqual({ note: 'password=[REDACTED:password]' });
+    expect(found).toEqual([{ path: 'extra.__proto__.note', type: 'password', count: 1 }]);
+  });
 });

@@ -221,17 +221,34 @@ export function redactDeep<T>(
   return walk(value, path, hints, out);
 }
 
+/** Copy-on-write: a value none of whose strings changed is returned as it was (most of a record, when one is found). */
 function walk<T>(value: T, path: string, hints: readonly string[], out: RedactionRecord[]): T {
   if (typeof value === 'string') {
+    if (!hints.length && !mayHoldSecret(value)) return value;
     const r = redactText(value, hints);
     for (const f of r.findings) out.push({ path, ...f });
     return r.text as T;
   }
-  if (Array.isArray(value)) return value.map((v, i) => walk(v, `${path}[${i}]`, hints, out)) as T;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      const w = typeof v === 'object' || typeof v === 'string' ? walk(v, `${path}[${i}]`, hints, out) : v;
+      if (w !== v) (copy ??= value.slice())[i] = w;
+    }
+    return (copy ?? value) as T;
+  }
   if (value && typeof value === 'object') {
-    const o: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) o[k] = walk(v, path ? `${path}.${k}` : k, hints, out);
-    return o as T;
+    const o = value as Record<string, unknown>;
+    let copy: Record<string, unknown> | undefined;
+    for (const k in o) {
+      if (!Object.hasOwn(o, k)) continue;
+      const v = o[k];
+      const w = typeof v === 'object' || typeof v === 'string' ? walk(v, path ? `${path}.${k}` : k, hints, out) : v;
+      // defineProperty: a key named `__proto__` (JSON may have one) is a field, not the prototype.
+      if (w !== v) Object.defineProperty((copy ??= { ...o }), k, { value: w, enumerable: true, writable: true });
+    }
+    return (copy ?? value) as T;
   }
   return value;
 }
