@@ -2,17 +2,17 @@
 
 import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
 import { fmtCost, fmtInt, fmtLatency } from '@/lib/format';
+import { usageNumber as num } from '@/lib/ccs/digest';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 
 const KIND_TONE: Record<string, string> = { llm: 'accent', tool: 'warn', retriever: 'ok' };
 
-const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const count = (v: unknown) => (num(v) ? v : 0);
 
 /**
- * A turn's totals (calls by kind, tokens, cost, latency, failures), each only when it is a number: `usage` is an
- * extra field any agent may send, in any shape.
+ * A turn's totals (calls by kind, tokens, cost, latency, failures), each only when it is a number and not negative:
+ * `usage` is an extra field any agent may send, in any shape.
  */
 export function usageParts(usage: Partial<TurnUsage>): string[] {
   return [

@@ -114,6 +114,12 @@ describe('what went wrong, found as the digest is built', () => {
       latency: 900,
     });
     expect(usageFigures('lots')).toEqual({ tokens: null, cost: null, latency: null });
+    // Nor is a negative number: no count, cost or time is below 0.
+    expect(usageFigures({ input_tokens: -5, output_tokens: 40, cost: -1, latency_ms: -0.5 })).toEqual({
+      tokens: 40,
+      cost: null,
+      latency: null,
+    });
     const plain = new DigestBuilder();
     plain.push(row(1));
     expect(Object.keys(plain.digest.series).filter((k) => k.startsWith('usage.'))).toEqual([]);

@@ -119,12 +119,15 @@ export function emptyDigest(): SessionDigest {
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
- * A turn's tokens (in + out), cost and latency from its `usage`, an extra field any agent may send in any shape: only
- * JSON numbers are figures, as the sessions list counts them (`usageSql`); null where none was sent.
+ * A figure of a turn's `usage`, an extra field any agent may send in any shape: a JSON number, not negative (no count,
+ * cost or time is; "$-1.00" is a bug of the sender's, not a refund). As the sessions list counts them (`usageSql`).
  */
+export const usageNumber = (v: unknown): v is number => finite(v) && v >= 0;
+
+/** A turn's tokens (in + out), cost and latency from its `usage` (`usageNumber`s only); null where none was sent. */
 export function usageFigures(usage: unknown): { tokens: number | null; cost: number | null; latency: number | null } {
   const u = usage && typeof usage === 'object' ? (usage as Record<string, unknown>) : {};
-  const n = (v: unknown) => (finite(v) ? v : null);
+  const n = (v: unknown) => (usageNumber(v) ? v : null);
   const [input, output] = [n(u.input_tokens), n(u.output_tokens)];
   return {
     tokens: input !== null || output !== null ? (input ?? 0) + (output ?? 0) : null,

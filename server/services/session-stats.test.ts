@@ -27,10 +27,10 @@ const turns = (session: string, numbers: number[]) =>
         timestamp: new Date(Date.UTC(2026, 10, 1) + n * 60_000).toISOString(),
         // A traced agent's work on some turns (as OTLP whole traces leave it in the turn's extra fields).
         ...(n % 2
-          ? // An agent's own `usage` of another shape is no figure, and no error.
+          ? // An agent's own `usage` of another shape is no figure, and no error; nor is a negative count or time.
             n % 3
             ? {}
-            : { usage: { cost: '$0.01', input_tokens: { n: 1 } } }
+            : { usage: { cost: '$0.01', input_tokens: { n: 1 }, output_tokens: -3, latency_ms: -5 } }
           : { usage: { input_tokens: n, output_tokens: 1, cost: n / 1000, latency_ms: 10 * n } }),
       },
     },

@@ -142,12 +142,13 @@ export async function addToSessionStats(tx: Tx, projectId: string, turns: (Stats
 /**
  * A turn's tokens (in + out; null when neither was sent), cost and latency as SQL over the `extra` column of `turns`
  * (prefixed: `t.` in a query, nothing in a RETURNING clause): the usage a whole OTLP trace left there. `usage` is an
- * extra field agents may send in any shape, so only JSON numbers count; anything else is no figure, never an error.
+ * extra field agents may send in any shape, so only JSON numbers not below 0 count (`usageNumber`); anything else is no
+ * figure, never an error.
  */
 export function usageSql(prefix: '' | 't.') {
   const n = (key: string) =>
     `case when jsonb_typeof(${prefix}extra->'usage'->'${key}') = 'number' ` +
-    `then (${prefix}extra->'usage'->>'${key}')::float8 end`;
+    `and (${prefix}extra->'usage'->>'${key}')::float8 >= 0 then (${prefix}extra->'usage'->>'${key}')::float8 end`;
   return {
     tokens: sql.raw(
       `case when ${n('input_tokens')} is not null or ${n('output_tokens')} is not null ` +
