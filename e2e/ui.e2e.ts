@@ -163,13 +163,38 @@ describe(`a long sessions list on ${srv.name}`, () => {
     expect(await count.textContent()).toBe('Showing 130 of 130 matching “bulk-agent” sessions');
     expect(await page.getByRole('button', { name: /^Show \d+ more$/ }).count()).toBe(0);
     expect(await rows.last().textContent()).toContain('bulk-000');
-    // Sorting is the server's too: oldest first starts at the other end.
+    // Sorting is the server's too: oldest first starts at the other end. While the server sorts, the last rows stay,
+    // dimmed and busy, and the wait is said.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const pageQuery = (url: URL) => url.pathname.includes('sessions.page');
+    await page.route(pageQuery, async (route) => (await held, route.continue()));
     await page.getByLabel('Sort sessions').selectOption('oldest');
+    await expect.poll(() => page.getByTestId('sessions-updating').textContent()).toBe('Sorting…');
+    expect(await page.locator('[data-testid=sessions-table] tbody').getAttribute('aria-busy')).toBe('true');
+    expect(await rows.first().textContent()).toContain('bulk-129');
+    release();
     await expect.poll(() => rows.first().textContent()).toContain('bulk-000');
+    await page.unroute(pageQuery);
+    expect(await page.getByTestId('sessions-updating').textContent()).toBe('');
+    expect(await page.locator('[data-testid=sessions-table] tbody').getAttribute('aria-busy')).toBeNull();
     expect(await rows.count()).toBe(100);
     await page.getByLabel('Search sessions').fill('bulk-agent nothing-like-this');
     await expect.poll(() => page.getByText('No session matches').count()).toBe(1);
     expect(errors).toEqual([]);
+  });
+
+  it('says so when the list cannot load, in its head too, after two quick retries', async () => {
+    await open(page, '/sessions');
+    const pageQuery = (url: URL) => url.pathname.includes('sessions.page');
+    let tries = 0;
+    await page.route(pageQuery, (route) => (tries++, route.abort('connectionrefused')));
+    await page.getByLabel('Search sessions').fill('bulk-agent 12');
+    await expect.poll(() => page.getByTestId('error').count(), { timeout: 6000 }).toBe(1);
+    expect(tries).toBe(3);
+    expect(await page.locator('.page-head .sub').textContent()).toBe('Not loaded');
+    expect(await page.getByTestId('sessions-updating').textContent()).toBe('');
+    await page.unroute(pageQuery);
   });
 });
 
@@ -200,6 +225,17 @@ describe('a new user on the embedded database', () => {
     expect(
       await page.locator('[data-testid=ccs-state] [data-field=constraints] [data-term="preserve(evidence)"]').count(),
     ).toBe(1);
+    // A turn the session does not hold is refused in words; the player stays where it was.
+    await page.keyboard.press('g');
+    await page.getByLabel('Go to turn').fill('99');
+    await page.getByLabel('Go to turn').press('Enter');
+    expect(await page.locator('#goto-error').textContent()).toBe('no turn 99 in this session (turns 1–50)');
+    expect(await page.getByLabel('Go to turn').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('turn-readout').textContent()).toBe('Turn 14 (14 of 50)');
+    await page.getByLabel('Go to turn').fill('50');
+    expect(await page.locator('#goto-error').count()).toBe(0);
+    await page.getByLabel('Go to turn').press('Enter');
+    await expect.poll(() => page.getByTestId('turn-readout').textContent()).toBe('Turn 50 (50 of 50)');
     expect(errors).toEqual([]);
   });
 

@@ -47,7 +47,9 @@ export function EventsTable() {
           {first
             ? `${fmtInt(first.total ?? 0)} memory events received · ` +
               `${fmtInt(first.redacted ?? 0)} with secrets redacted`
-            : 'Loading…'}
+            : q.error
+              ? 'Not loaded'
+              : 'Loading…'}
         </span>
         <select className="select" aria-label="Filter by kind" value={kind} onChange={(e) => setKind(e.target.value)}>
           <option value="">All kinds</option>

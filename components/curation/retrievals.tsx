@@ -55,10 +55,9 @@ export function Retrievals() {
   const currentId = wanted ?? (stale ? undefined : rows[0]?.id);
   const detail = useQuery({
     ...trpc.curation.retrieval.queryOptions({ id: currentId ?? '00000000-0000-0000-0000-000000000000' }),
+    // A link to a search that is gone (deleted after 90 days, another project's) is answered at once: "not found"
+    // is not retried (lib/trpc/query-client.ts).
     enabled: !!currentId,
-    // A link to a search that is gone (deleted after 90 days, another project's) is answered at once, not after
-    // three retries: "not found" is the answer.
-    retry: (failures, error) => error.data?.code !== 'NOT_FOUND' && failures < 3,
   });
   const info = useQuery(trpc.system.info.queryOptions());
   const canLabel = info.data ? info.data.auth.role === 'admin' || info.data.auth.role === 'reviewer' : false;

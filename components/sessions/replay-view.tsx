@@ -64,6 +64,63 @@ const NO_STRESS: [number, string][] = [];
 const fmtScore1 = (v: number | null) => (v === null ? '—' : v.toFixed(1));
 const isEmptyCcs = (c: CcsTerms) => Object.values(c).every((terms) => !terms?.length);
 
+/** Why a typed turn number cannot be shown, in words, with the turns the session holds (the first runs, if gaps). */
+function noTurnMessage(runs: [number, number][], raw: string): string {
+  const spans = runs.map(([first, count]) => (count === 1 ? `${first}` : `${first}–${first + count - 1}`));
+  const held = spans.length <= 3 ? spans.join(', ') : `${spans.slice(0, 2).join(', ')}, … ${spans.at(-1)}`;
+  return `no turn ${raw} in this session` + (spans.length ? ` (turns ${held})` : '');
+}
+
+/** "Go to turn": a turn the session does not hold is refused in words, as Compare does, not replaced by another. */
+function GotoInput({
+  runs,
+  onGo,
+  ref,
+  disabled,
+}: {
+  runs: [number, number][];
+  onGo: (turn: number) => void;
+  ref: React.Ref<HTMLInputElement>;
+  disabled: boolean;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="toolbar"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const input = e.currentTarget.elements.namedItem('turn') as HTMLInputElement;
+        const raw = input.value.trim();
+        if (raw === '') return setError(null);
+        const turn = Number(raw);
+        if (!hasTurn(runs, turn)) return setError(noTurnMessage(runs, raw));
+        setError(null);
+        onGo(turn);
+        input.blur();
+      }}
+    >
+      <input
+        ref={ref}
+        name="turn"
+        className="input"
+        style={{ width: 90 }}
+        placeholder="go to (g)"
+        aria-label="Go to turn"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'goto-error' : undefined}
+        onChange={() => setError(null)}
+        disabled={disabled}
+        inputMode="numeric"
+      />
+      {error ? (
+        <span id="goto-error" className="badge danger" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
 /** Compare mode: a turn number to diff against, instead of the previous turn. */
 function CompareInput({
   runs,
@@ -79,7 +136,6 @@ function CompareInput({
 }) {
   // A turn the session does not hold is refused in words, not silently replaced by the nearest one.
   const [error, setError] = useState<string | null>(null);
-  const last = runs.at(-1);
   return (
     <form
       className="toolbar"
@@ -87,13 +143,7 @@ function CompareInput({
         e.preventDefault();
         const raw = (new FormData(e.currentTarget).get('turn') as string).trim();
         const turn = Number(raw);
-        if (raw !== '' && !hasTurn(runs, turn)) {
-          setError(
-            `no turn ${raw} in this session` +
-              (runs[0] && last ? ` (turns ${runs[0][0]}–${last[0] + last[1] - 1})` : ''),
-          );
-          return;
-        }
+        if (raw !== '' && !hasTurn(runs, turn)) return setError(noTurnMessage(runs, raw));
         setError(null);
         onChange(raw === '' ? null : indexOfTurnInRuns(runs, turn));
         (document.activeElement as HTMLElement | null)?.blur();
@@ -600,24 +650,7 @@ export function ReplayView({
                   ({i + 1} of {count === undefined ? '…' : count})
                 </span>
               </span>
-              <form
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  const v = Number(gotoRef.current?.value);
-                  if (Number.isFinite(v)) jumpToTurn(v);
-                  gotoRef.current?.blur();
-                }}
-              >
-                <input
-                  ref={gotoRef}
-                  className="input"
-                  style={{ width: 90 }}
-                  placeholder="go to (g)"
-                  aria-label="Go to turn"
-                  disabled={!n}
-                  inputMode="numeric"
-                />
-              </form>
+              <GotoInput runs={runs} onGo={jumpToTurn} ref={gotoRef} disabled={!n} />
               {changedNothing ? (
                 <span className="badge" data-testid="no-change">
                   state unchanged

@@ -35,6 +35,8 @@ export function SessionsTable() {
     latency: rows.some((r) => r.meanLatency != null),
   };
   const first = pages[0];
+  // A new search or sort while the rows of the last one stay on screen: they are dimmed and the wait is said.
+  const updating = q.isPlaceholderData || search.trim() !== query;
 
   return (
     <>
@@ -42,10 +44,17 @@ export function SessionsTable() {
         <div>
           <h1>Sessions</h1>
           <div className="sub">
-            {first ? `${fmtInt(first.total.sessions)} sessions · ${fmtInt(first.total.turns)} turns` : 'Loading…'}
+            {first
+              ? `${fmtInt(first.total.sessions)} sessions · ${fmtInt(first.total.turns)} turns`
+              : q.error
+                ? 'Not loaded'
+                : 'Loading…'}
           </div>
         </div>
         <div className="toolbar">
+          <span className="faint" role="status" data-testid="sessions-updating">
+            {updating ? (search.trim() !== (first?.search ?? '') ? 'Searching…' : 'Sorting…') : null}
+          </span>
           <input
             className="input"
             type="search"
@@ -120,7 +129,7 @@ export function SessionsTable() {
           {q.isPending ? (
             <SkeletonRows cols={9} cellClass={(c) => (c === 2 ? 'sessions-domain' : undefined)} />
           ) : (
-            <tbody>
+            <tbody aria-busy={updating || undefined} className={updating ? 'updating' : undefined}>
               {rows.map((s) => {
                 const lastCcs = s.footprint.ccs.findLast((v) => v !== null) ?? null;
                 const span = s.firstAt && s.lastAt ? Date.parse(s.lastAt) - Date.parse(s.firstAt) : null;

@@ -171,7 +171,11 @@ export function FieldPlayer({ agent }: { agent: string }) {
               ? `${fmtInt(snaps.length)} snapshots, steps t ${fmtInt(snaps[0]!.t)}–${fmtInt(snaps.at(-1)!.t)} · ` +
                 `${snaps.at(-1)!.thetaBins}×${snaps.at(-1)!.phiBins} bins · ` +
                 `${fmtInt(meta.data?.nodes.length ?? 0)} capabilities`
-              : 'Loading…'}
+              : meta.error
+                ? 'Not loaded'
+                : meta.data
+                  ? 'No field snapshots'
+                  : 'Loading…'}
           </div>
         </div>
         <div className="toolbar">

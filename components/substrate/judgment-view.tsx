@@ -65,7 +65,9 @@ export function JudgmentView({ agent }: { agent: string }) {
             {d
               ? `${fmtInt(actions.length)} actions (${fmtInt(routed)} routed along an edge) · ` +
                 `${fmtInt(d.methodology.length)} methodology entries · ${fmtInt(d.judgments.length)} judgment nodes`
-              : 'Loading…'}
+              : q.error
+                ? 'Not loaded'
+                : 'Loading…'}
           </div>
         </div>
       </div>

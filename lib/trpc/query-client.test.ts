@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { worthRetrying } from './query-client';
+
+const trpcError = (httpStatus: number) => Object.assign(new Error('x'), { data: { httpStatus } });
+
+describe('worthRetrying', () => {
+  it('shows a refusal for what was asked at once: not found, bad input, not signed in', () => {
+    for (const status of [400, 401, 403, 404, 409, 413])
+      expect(worthRetrying(0, trpcError(status)), `${status}`).toBe(false);
+  });
+
+  it('tries a server error, a timeout, a rate limit or a dropped connection twice more', () => {
+    for (const error of [
+      trpcError(500),
+      trpcError(503),
+      trpcError(408),
+      trpcError(429),
+      new TypeError('fetch failed'),
+    ]) {
+      expect([0, 1, 2].map((n) => worthRetrying(n, error))).toEqual([true, true, false]);
+    }
+  });
+});
