@@ -106,13 +106,30 @@ describe('curation inbox, by keyboard', () => {
       headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/x-ndjson' },
       body: `${JSON.stringify({
         type: 'memory_event',
-        data: { event_id: 'memevt_e2e_malformed', memory_kind: 'fact', content: 'no source' },
+        data: {
+          event_id: 'memevt_e2e_malformed',
+          memory_kind: 'fact',
+          content: `no source; ${'a long payload '.repeat(40)}password=hunter2hunter2 <END>`,
+        },
       })}\n`,
     });
     await open(page, `${srv.url}/curation/events`);
     const rejected = page.getByTestId('rejected-events');
     await rejected.waitFor();
     expect(await rejected.textContent()).toMatch(/memevt_e2e_malformed.*data\.source_agent.*required/s);
+    // The table shows a line of the payload; the dialog shows it whole (redacted, indented), by keyboard.
+    const whole = page.getByRole('button', { name: 'Show the whole payload of memevt_e2e_malformed' });
+    await whole.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByTestId('payload-dialog');
+    const code = await dialog.locator('pre').textContent();
+    expect(JSON.parse(code!)).toMatchObject({ event_id: 'memevt_e2e_malformed', memory_kind: 'fact' });
+    expect(code).toContain('\n  "event_id": "memevt_e2e_malformed"');
+    expect(code).toMatch(/password=\[REDACTED:password\] <END>/);
+    expect(code).not.toContain('hunter2');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await whole.evaluate((b) => b === document.activeElement)).toBe(true);
     await open(page, `${srv.url}/curation/audit`);
     await page.getByLabel('Action').selectOption('proposal.rejected');
     await expect.poll(() => page.getByTestId('audit').locator('tbody tr').count()).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Link from 'next/link';
 import { headers } from 'next/headers';
-import { CodeBlock } from '@/components/connect/code-block';
+import { CodeBlock } from '@/components/ui/code-block';
 import { ExampleTabs, type ExampleTab } from '@/components/connect/example-tabs';
 import { Panel } from '@/components/ui/panel';
 import { RECORD_TYPES } from '@/lib/ingest/contract';

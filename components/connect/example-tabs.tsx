@@ -2,7 +2,7 @@
 
 import * as Tabs from '@radix-ui/react-tabs';
 import type { ReactNode } from 'react';
-import { CodeBlock } from './code-block';
+import { CodeBlock } from '@/components/ui/code-block';
 
 export interface ExampleTab {
   id: string;

@@ -1,6 +1,8 @@
 'use client';
 
+import * as Dialog from '@radix-ui/react-dialog';
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { CodeBlock } from '@/components/ui/code-block';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { ListFoot } from '@/components/ui/list-foot';
@@ -69,11 +71,47 @@ export function RejectedEvents() {
             id: 'raw',
             header: 'Payload',
             cellProps: () => ({ style: { maxWidth: 420 } }),
-            cell: (r) => <MemoryText className="clip mono" text={JSON.stringify(r.raw)} />,
+            cell: (r) => (
+              <div className="toolbar" style={{ flexWrap: 'nowrap' }}>
+                <MemoryText className="clip mono" text={JSON.stringify(r.raw)} />
+                <PayloadDialog eventId={r.eventId} raw={r.raw} />
+              </div>
+            ),
           },
         ]}
       />
       <ListFoot testId="rejected-count" shown={items.length} matching={matching} noun="events" page={PAGE} query={q} />
     </Panel>
+  );
+}
+
+/** The payload whole, as received (redacted) and indented, to read and to copy: the table shows one line of it. */
+function PayloadDialog({ eventId, raw }: { eventId: string | null; raw: unknown }) {
+  return (
+    <Dialog.Root>
+      <Dialog.Trigger
+        className="btn btn-small nowrap"
+        aria-label={`Show the whole payload of ${eventId ?? 'the event'}`}
+      >
+        Whole
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay">
+          <Dialog.Content
+            className="dialog panel payload-dialog"
+            data-testid="payload-dialog"
+            aria-describedby={undefined}
+          >
+            <Dialog.Title className="panel-head">Malformed event {eventId ?? '(no event_id)'}</Dialog.Title>
+            <div className="panel-body form-col">
+              <CodeBlock label="as received, secrets redacted" code={JSON.stringify(raw, null, 2)} />
+              <div className="toolbar" style={{ justifyContent: 'flex-end' }}>
+                <Dialog.Close className="btn">Close</Dialog.Close>
+              </div>
+            </div>
+          </Dialog.Content>
+        </Dialog.Overlay>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }
