@@ -50,7 +50,11 @@ describe.each(['light', 'dark'] as const)('accessibility, %s theme', (scheme) =>
       await page.waitForFunction(() => !document.querySelector('.skeleton'), null, { timeout: 15_000 });
       const v = await axeViolations(page);
       if (v.length) found[path] = v;
+      // A tab or a bookmark tells the pages apart: each title names its page, not the product alone.
+      if ((await page.title()) === 'Mnemoscope') found[path] = [...(found[path] ?? []), 'title: the product alone'];
     }
+    await open(page, `${srv.url}/substrate/aegis-demo/judgment`);
+    expect(await page.title()).toBe('Judgment · aegis-demo · Mnemoscope');
     // A dialog open: the annotate dialog (n in the replay).
     await open(page, `${srv.url}/sessions/itops-nginx-502?turn=9`);
     await replayKeysReady(page);

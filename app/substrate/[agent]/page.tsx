@@ -3,8 +3,10 @@ import { notFound } from 'next/navigation';
 import { FieldPlayer } from '@/components/substrate/field-player';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 import { decodeSegment } from '@/lib/net/path';
+import { agentPageTitle } from './title';
 
 export const dynamic = 'force-dynamic';
+export const generateMetadata = agentPageTitle('Torus field');
 
 export default async function AgentSubstratePage({ params }: { params: Promise<{ agent: string }> }) {
   const agent = decodeSegment((await params).agent);

@@ -3,9 +3,10 @@ import { notFound } from 'next/navigation';
 import { AuditView } from '@/components/substrate/audit-view';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 import { decodeSegment } from '@/lib/net/path';
+import { agentPageTitle } from '../title';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Audit' };
+export const generateMetadata = agentPageTitle('Audit');
 
 export default async function AuditPage({ params }: { params: Promise<{ agent: string }> }) {
   const agent = decodeSegment((await params).agent);

@@ -2,9 +2,10 @@ import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { DeadEnds } from '@/components/substrate/dead-ends';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 import { decodeSegment } from '@/lib/net/path';
+import { agentPageTitle } from '../title';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Dead ends' };
+export const generateMetadata = agentPageTitle('Dead ends');
 
 export default async function DeadEndsPage({ params }: { params: Promise<{ agent: string }> }) {
   const agent = decodeSegment((await params).agent);
