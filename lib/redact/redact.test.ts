@@ -157,6 +157,39 @@ describe('redactText', () => {
     expect(sent).toEqual(before);
   });
 
+  it('masks the value of a field whose name says it is a secret: in JSON the value alone matches no rule', () => {
+    const found: RedactionRecord[] = [];
+    const sent = {
+      nested: { password: 'hunter2hunter2', db_password: 'x1y2z3w4', apiKey: 'abcd1234', 'client-secret': 'zzzz9' },
+      note: 'fine',
+      token_count: '1200',
+      pwd: 'ab',
+      passwords: ['not', 'a', 'field', 'name match'],
+    };
+    expect(redactDeep(sent, 'extra', [], found)).toEqual({
+      nested: {
+        password: '[REDACTED:password]',
+        db_password: '[REDACTED:password]',
+        apiKey: '[REDACTED:password]',
+        'client-secret': '[REDACTED:password]',
+      },
+      note: 'fine',
+      token_count: '1200',
+      pwd: 'ab',
+      passwords: ['not', 'a', 'field', 'name match'],
+    });
+    expect(found.map((f) => f.path)).toEqual([
+      'extra.nested.password',
+      'extra.nested.db_password',
+      'extra.nested.apiKey',
+      'extra.nested.client-secret',
+    ]);
+    // Its name is read in linear time, however long.
+    const t0 = performance.now();
+    redactDeep({ [`${'a1_'.repeat(100_000)}x`]: 'value of a long name', password: 'p4ssw0rd!' }, '');
+    expect(performance.now() - t0).toBeLessThan(500);
+  });
+
   it('redacts a field named __proto__ as a field, without touching any prototype', () => {
     const sent = JSON.parse('{"__proto__": {"note": "password=hunter22x"}, "ok": "fine"}') as Record<string, unknown>;
     const found: RedactionRecord[] = [];

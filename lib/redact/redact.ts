@@ -221,6 +221,37 @@ export function redactDeep<T>(
   return walk(value, path, hints, out);
 }
 
+/**
+ * A field whose name says it holds a secret (`password`, `db_password`, `apiKey`, `client-secret`, `auth_token`…, the
+ * names the password rule reads in text): its value is the secret whatever it looks like, so it is masked whole.
+ * In JSON the name and the value are apart, and the value alone ("hunter2hunter2") matches no rule. Read as the name's
+ * letters and digits, lower case, by how it ends (linear in the name, whatever its length).
+ */
+const SECRET_NAME_ENDINGS = [
+  'password',
+  'passwd',
+  'pwd',
+  'passphrase',
+  'secret',
+  'secretkey',
+  'secretaccesskey',
+  'apikey',
+  'accesstoken',
+  'authtoken',
+  'refreshtoken',
+  'privatekey',
+];
+const secretName = (name: string) => {
+  const n = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return SECRET_NAME_ENDINGS.some((e) => n.endsWith(e));
+};
+
+function secretField(name: string, value: string, path: string, out: RedactionRecord[]): string | undefined {
+  if (value.length < 4 || !secretName(name) || MARK.test(value)) return undefined;
+  out.push({ path, type: 'password', count: 1 });
+  return mask('password');
+}
+
 /** Copy-on-write: a value none of whose strings changed is returned as it was (most of a record, when one is found). */
 function walk<T>(value: T, path: string, hints: readonly string[], out: RedactionRecord[]): T {
   if (typeof value === 'string') {
@@ -244,7 +275,13 @@ function walk<T>(value: T, path: string, hints: readonly string[], out: Redactio
     for (const k in o) {
       if (!Object.hasOwn(o, k)) continue;
       const v = o[k];
-      const w = typeof v === 'object' || typeof v === 'string' ? walk(v, path ? `${path}.${k}` : k, hints, out) : v;
+      const at = path ? `${path}.${k}` : k;
+      const w =
+        typeof v === 'string'
+          ? (secretField(k, v, at, out) ?? walk(v, at, hints, out))
+          : typeof v === 'object'
+            ? walk(v, at, hints, out)
+            : v;
       // defineProperty: a key named `__proto__` (JSON may have one) is a field, not the prototype.
       if (w !== v) Object.defineProperty((copy ??= { ...o }), k, { value: w, enumerable: true, writable: true });
     }
