@@ -110,6 +110,9 @@ describe('curation inbox, by keyboard', () => {
           event_id: 'memevt_e2e_malformed',
           memory_kind: 'fact',
           content: `no source; ${'a long payload '.repeat(40)}password=hunter2hunter2 <END>`,
+          // A bad choice and an unbroken run: neither may widen the page.
+          suggested_scope: 'galaxy',
+          extra: { note: 'x'.repeat(400), db_password: 'hunter3hunter3' },
         },
       })}\n`,
     });
@@ -117,6 +120,8 @@ describe('curation inbox, by keyboard', () => {
     const rejected = page.getByTestId('rejected-events');
     await rejected.waitFor();
     expect(await rejected.textContent()).toMatch(/memevt_e2e_malformed.*data\.source_agent.*required/s);
+    expect(await rejected.textContent()).toContain('must be one of: user_identity, team_memory, agent_repo');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     // The table shows a line of the payload; the dialog shows it whole (redacted, indented), by keyboard.
     const whole = page.getByRole('button', { name: 'Show the whole payload of memevt_e2e_malformed' });
     await whole.focus();
@@ -127,6 +132,9 @@ describe('curation inbox, by keyboard', () => {
     expect(code).toContain('\n  "event_id": "memevt_e2e_malformed"');
     expect(code).toMatch(/password=\[REDACTED:password\] <END>/);
     expect(code).not.toContain('hunter2');
+    // A field named as a secret is masked whole: its value alone looks like nothing.
+    expect(code).toContain('"db_password": "[REDACTED:password]"');
+    expect(code).not.toContain('hunter3');
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     expect(await whole.evaluate((b) => b === document.activeElement)).toBe(true);

@@ -32,7 +32,10 @@ export function RejectedEvents() {
       title={
         <>
           <span>Malformed events</span>
-          <span className="muted">{fmtInt(matching)} rejected by the schema check; stored redacted, never curated</span>
+          <span className="muted">
+            {fmtInt(matching)} rejected at the curator&apos;s first step, the schema check (Health counts them as
+            rejections); stored redacted, never proposed
+          </span>
         </>
       }
     >
@@ -57,6 +60,8 @@ export function RejectedEvents() {
           {
             id: 'errors',
             header: 'Errors',
+            // A path or a value sent can be one long word: it wraps rather than widening the table.
+            cellProps: () => ({ style: { overflowWrap: 'anywhere' } }),
             cell: (r) => (
               <ul style={{ margin: 0, paddingLeft: 16 }}>
                 {r.errors.map((e, i) => (
@@ -72,10 +77,10 @@ export function RejectedEvents() {
             header: 'Payload',
             cellProps: () => ({ style: { maxWidth: 420 } }),
             cell: (r) => (
-              <div className="toolbar" style={{ flexWrap: 'nowrap' }}>
+              <>
                 <MemoryText className="clip mono" text={JSON.stringify(r.raw)} />
                 <PayloadDialog eventId={r.eventId} raw={r.raw} />
-              </div>
+              </>
             ),
           },
         ]}
@@ -91,6 +96,7 @@ function PayloadDialog({ eventId, raw }: { eventId: string | null; raw: unknown 
     <Dialog.Root>
       <Dialog.Trigger
         className="btn btn-small nowrap"
+        style={{ marginTop: 4 }}
         aria-label={`Show the whole payload of ${eventId ?? 'the event'}`}
       >
         Whole

@@ -177,7 +177,12 @@ describe('normalizeEnvelope: memory events', () => {
     const by = Object.fromEntries(r.errors.map((e) => [e.path, e.message]));
     for (const f of ['timestamp', 'suggested_scope', 'sensitivity', 'confidence', 'task_id'])
       expect(by[`data.${f}`], f).toBe('required');
-    expect(by['data.ttl']).toMatch(/^Invalid option: expected one of/);
+    expect(by['data.ttl']).toBe('must be one of: durable, until_milestone, session, discard');
+    const empty = normalizeEnvelope({
+      type: 'memory_event',
+      data: { event_id: 'memevt_0123456789abcdef', content: '' },
+    });
+    expect(!empty.ok && empty.errors.find((e) => e.path === 'data.content')?.message).toBe('must not be empty');
   });
 });
 

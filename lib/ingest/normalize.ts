@@ -133,11 +133,18 @@ function missing(input: unknown, path: readonly PropertyKey[]): boolean {
 
 /**
  * Zod's "Invalid input: expected number, received string" becomes "must be a number (got string)"; a missing
- * field "required" (whatever the schema's own message, such as an enum's options or a date's format).
+ * field "required" (whatever the schema's own message, such as an enum's options or a date's format); a bad choice
+ * "must be one of: a, b, c" (words a reader and a narrow table can wrap).
  */
 function issueMessage(i: z.core.$ZodIssue, input: unknown, path: readonly PropertyKey[]): string {
   if (i.code === 'unrecognized_keys') return `unknown field(s): ${i.keys.join(', ')}`;
   if ((i.code === 'invalid_type' || i.code === 'invalid_value') && missing(input, path)) return 'required';
+  // Zod's own words for a choice and an empty string ("Invalid option: expected one of \"a\"|\"b\"", "Too small:
+  // expected string to have >=1 characters"); a schema's own message is kept.
+  if (i.code === 'invalid_value' && i.message.startsWith('Invalid option'))
+    return `must be one of: ${i.values.map(String).join(', ')}`;
+  if (i.code === 'too_small' && i.origin === 'string' && Number(i.minimum) === 1 && i.message.startsWith('Too small'))
+    return 'must not be empty';
   const m = /expected (\w+), received (\w+)/.exec(i.message);
   if (i.code === 'invalid_type' && m)
     return m[2] === 'undefined' ? 'required' : `must be ${/^[aeiou]/.test(m[1]!) ? 'an' : 'a'} ${m[1]} (got ${m[2]})`;
