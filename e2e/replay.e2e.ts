@@ -175,6 +175,18 @@ describe('session replay', () => {
     expect(await page.getByLabel('Compare with turn').inputValue()).toBe('');
     await page.getByRole('tab', { name: 'Raw' }).click();
     expect(await page.getByTestId('ccs-raw').textContent()).toContain('"constraints"');
+    // A link's turns the session does not hold are said, not silently replaced; dismissed, the notice goes.
+    expect(await page.getByTestId('link-misses').count()).toBe(0);
+    await open(page, '/sessions/secops-oauth-consent?turn=77&compare=999');
+    await expect
+      .poll(() => page.getByTestId('link-misses').textContent())
+      .toBe(
+        'The link asks for what this session does not hold (turns 1–50): no turn 77, so it opened at turn 50; ' +
+          'no turn 999 to compare with, so each turn is compared with the one before.Dismiss',
+      );
+    expect(await page.getByTestId('turn-readout').textContent()).toBe('Turn 50 (50 of 50)');
+    await page.getByTestId('link-misses').getByRole('button', { name: 'Dismiss' }).click();
+    expect(await page.getByTestId('link-misses').count()).toBe(0);
   });
 
   it('lists what went wrong and opens each at its turn with the diff, by mouse or keyboard', async () => {

@@ -226,10 +226,14 @@ describe('a new user on the embedded database', () => {
       await page.locator('[data-testid=ccs-state] [data-field=constraints] [data-term="preserve(evidence)"]').count(),
     ).toBe(1);
     // A turn the session does not hold is refused in words; the player stays where it was.
+    const ccsTop = async () => (await page.getByTestId('ccs-state').boundingBox())!.y;
+    await page.setViewportSize({ width: 1024, height: 768 }); // where the toolbar has no room to spare
+    const before = await ccsTop();
     await page.keyboard.press('g');
     await page.getByLabel('Go to turn').fill('99');
     await page.getByLabel('Go to turn').press('Enter');
     expect(await page.locator('#goto-error').textContent()).toBe('no turn 99 in this session (turns 1–50)');
+    expect(await ccsTop()).toBe(before); // said over the page: nothing below moves
     expect(await page.getByLabel('Go to turn').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByTestId('turn-readout').textContent()).toBe('Turn 14 (14 of 50)');
     await page.getByLabel('Go to turn').fill('50');

@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { ErrorBox, EmptyState } from '@/components/ui/states';
@@ -64,59 +64,67 @@ const NO_STRESS: [number, string][] = [];
 const fmtScore1 = (v: number | null) => (v === null ? '—' : v.toFixed(1));
 const isEmptyCcs = (c: CcsTerms) => Object.values(c).every((terms) => !terms?.length);
 
-/** Why a typed turn number cannot be shown, in words, with the turns the session holds (the first runs, if gaps). */
-function noTurnMessage(runs: [number, number][], raw: string): string {
+/** The turns a session holds, in words: "turns 1–50", "turns 1–2, 10" (the first runs and the last, with gaps). */
+function heldTurns(runs: [number, number][]): string {
   const spans = runs.map(([first, count]) => (count === 1 ? `${first}` : `${first}–${first + count - 1}`));
-  const held = spans.length <= 3 ? spans.join(', ') : `${spans.slice(0, 2).join(', ')}, … ${spans.at(-1)}`;
-  return `no turn ${raw} in this session` + (spans.length ? ` (turns ${held})` : '');
+  return `turns ${spans.length <= 3 ? spans.join(', ') : `${spans.slice(0, 2).join(', ')}, … ${spans.at(-1)}`}`;
 }
 
-/** "Go to turn": a turn the session does not hold is refused in words, as Compare does, not replaced by another. */
-function GotoInput({
+/** Why a typed turn number cannot be shown, in words, with the turns the session holds. */
+function noTurnMessage(runs: [number, number][], raw: string): string {
+  return `no turn ${raw} in this session` + (runs.length ? ` (${heldTurns(runs)})` : '');
+}
+
+/** A turn number sent with Enter; one the session does not hold is refused in words, never replaced by another. */
+function TurnForm({
   runs,
-  onGo,
-  ref,
-  disabled,
+  label,
+  errorId,
+  onTurn,
+  errorAtEnd = false,
+  input,
+  children,
 }: {
   runs: [number, number][];
-  onGo: (turn: number) => void;
-  ref: React.Ref<HTMLInputElement>;
-  disabled: boolean;
+  label: string;
+  errorId: string;
+  /** The turn typed, or null for an empty box. */
+  onTurn: (turn: number | null) => void;
+  /** The refusal hangs from the box's right edge (a box near the page's right edge), else from its left. */
+  errorAtEnd?: boolean;
+  input: Pick<ComponentProps<'input'>, 'ref' | 'style' | 'placeholder' | 'disabled' | 'defaultValue'>;
+  children?: ReactNode;
 }) {
   const [error, setError] = useState<string | null>(null);
   return (
     <form
-      className="toolbar"
+      className="toolbar turn-form"
       onSubmit={(e) => {
         e.preventDefault();
-        const input = e.currentTarget.elements.namedItem('turn') as HTMLInputElement;
-        const raw = input.value.trim();
-        if (raw === '') return setError(null);
-        const turn = Number(raw);
-        if (!hasTurn(runs, turn)) return setError(noTurnMessage(runs, raw));
+        const box = e.currentTarget.elements.namedItem('turn') as HTMLInputElement;
+        const raw = box.value.trim();
+        if (raw !== '' && !hasTurn(runs, Number(raw))) return setError(noTurnMessage(runs, raw));
         setError(null);
-        onGo(turn);
-        input.blur();
+        onTurn(raw === '' ? null : Number(raw));
+        box.blur();
       }}
     >
       <input
-        ref={ref}
+        {...input}
         name="turn"
         className="input"
-        style={{ width: 90 }}
-        placeholder="go to (g)"
-        aria-label="Go to turn"
+        aria-label={label}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? 'goto-error' : undefined}
+        aria-describedby={error ? errorId : undefined}
         onChange={() => setError(null)}
-        disabled={disabled}
         inputMode="numeric"
       />
       {error ? (
-        <span id="goto-error" className="badge danger" role="alert">
+        <span id={errorId} className={`badge danger turn-form-error${errorAtEnd ? ' end' : ''}`} role="alert">
           {error}
         </span>
       ) : null}
+      {children}
     </form>
   );
 }
@@ -134,57 +142,42 @@ function CompareInput({
   /** Until the session's turns are known. */
   disabled?: boolean;
 }) {
-  // A turn the session does not hold is refused in words, not silently replaced by the nearest one.
-  const [error, setError] = useState<string | null>(null);
   return (
-    <form
-      className="toolbar"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const raw = (new FormData(e.currentTarget).get('turn') as string).trim();
-        const turn = Number(raw);
-        if (raw !== '' && !hasTurn(runs, turn)) return setError(noTurnMessage(runs, raw));
-        setError(null);
-        onChange(raw === '' ? null : indexOfTurnInRuns(runs, turn));
-        (document.activeElement as HTMLElement | null)?.blur();
+    <TurnForm
+      key={value ?? 'none'}
+      runs={runs}
+      label="Compare with turn"
+      errorId="compare-error"
+      errorAtEnd
+      onTurn={(turn) => onChange(turn === null ? null : indexOfTurnInRuns(runs, turn))}
+      input={{
+        style: { width: 120 },
+        placeholder: 'previous turn',
+        disabled,
+        defaultValue: value === null ? '' : String(turnAtRuns(runs, value)),
       }}
     >
-      <input
-        key={value ?? 'none'}
-        name="turn"
-        className="input"
-        style={{ width: 120 }}
-        aria-label="Compare with turn"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? 'compare-error' : undefined}
-        placeholder="previous turn"
-        disabled={disabled}
-        inputMode="numeric"
-        defaultValue={value === null ? '' : String(turnAtRuns(runs, value))}
-      />
-      {error ? (
-        <span id="compare-error" className="badge danger" role="alert">
-          {error}
-        </span>
-      ) : null}
       {value !== null ? (
-        <button type="button" className="btn" onClick={() => (setError(null), onChange(null))}>
+        <button type="button" className="btn" onClick={() => onChange(null)}>
           vs previous
         </button>
       ) : null}
-    </form>
+    </TurnForm>
   );
 }
 
 export function ReplayView({
   id,
   initialIndex,
+  askedTurn = null,
   initialCompare = null,
   focusArtifact = null,
 }: {
   id: string;
   /** The position of the turn the address names (?turn=17), or 0: where the player opens. */
   initialIndex: number;
+  /** The turn the link asked for (?turn=), to say so when the session does not hold it. */
+  askedTurn?: number | null;
   /** The turn to diff against (?compare=3), when the link has one. */
   initialCompare?: number | null;
   /** The artifact a link points at (?artifact=…): marked and opened in the turn panel. */
@@ -294,6 +287,16 @@ export function ReplayView({
     if (initialCompare !== null && hasTurn(runs, initialCompare))
       set({ compareIndex: indexOfTurnInRuns(runs, initialCompare), tab: 'diff' });
   }, [id, n, runs, initialCompare, set]);
+  // A link's turn the session does not hold is said, not silently replaced (the player opens at the next one).
+  const linkMisses = [
+    askedTurn !== null && n && !hasTurn(runs, askedTurn)
+      ? `no turn ${askedTurn}, so it opened at turn ${turnAtRuns(runs, initialIndex)}`
+      : null,
+    initialCompare !== null && n && !hasTurn(runs, initialCompare)
+      ? `no turn ${initialCompare} to compare with, so each turn is compared with the one before`
+      : null,
+  ].filter((m): m is string => !!m);
+  const [missesSeen, setMissesSeen] = useState(false);
 
   // The current turn (and the one it is compared with) live in the URL, so a link opens exactly this moment.
   // Written once stepping pauses: rewriting history on every key press of a fast scrub costs frames.
@@ -544,6 +547,16 @@ export function ReplayView({
         </div>
       </div>
 
+      {linkMisses.length && !missesSeen ? (
+        <div className="banner warn toolbar" role="status" data-testid="link-misses">
+          <span>
+            The link asks for what this session does not hold ({heldTurns(runs)}): {linkMisses.join('; ')}.
+          </span>
+          <button type="button" className="btn btn-small" onClick={() => setMissesSeen(true)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
       {origin ? (
         <div className="banner" data-testid="fork-origin">
           A fork of{' '}
@@ -650,7 +663,13 @@ export function ReplayView({
                   ({i + 1} of {count === undefined ? '…' : count})
                 </span>
               </span>
-              <GotoInput runs={runs} onGo={jumpToTurn} ref={gotoRef} disabled={!n} />
+              <TurnForm
+                runs={runs}
+                label="Go to turn"
+                errorId="goto-error"
+                onTurn={(turn) => turn !== null && jumpToTurn(turn)}
+                input={{ ref: gotoRef, style: { width: 90 }, placeholder: 'go to (g)', disabled: !n }}
+              />
               {changedNothing ? (
                 <span className="badge" data-testid="no-change">
                   state unchanged
