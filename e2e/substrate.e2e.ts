@@ -343,6 +343,16 @@ describe('would this reopen? — the bridge’s verdict and, apart, the app’s 
       probe.matches.map(() => 'reopen: evidence, new'),
     );
     expect(await verdict.locator('tbody tr:not(.dim)').count()).toBe(3);
+    // Many reopen words wrap in their cell: at 1,024 px the page does not scroll sideways.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.getByLabel('Would this reopen?').fill('output changed after upgrade, new evidence from logs');
+    await expect.poll(() => verdict.getByTestId('reopen-flag').first().textContent()).toContain('output');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await page.getByLabel('Would this reopen?').fill(probe.context);
+    await expect
+      .poll(() => verdict.getByTestId('reopen-flag').allTextContents())
+      .toEqual(probe.matches.map(() => 'reopen: evidence, new'));
     const penalties = Object.entries(probe.routingPenalty!)
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([c, p]) => `${c} −${p.toFixed(2)}`);

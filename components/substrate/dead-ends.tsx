@@ -259,8 +259,9 @@ function ReferenceVerdict({ situation, index }: { situation: string; index: Inde
               header: 'Reopen words',
               cell: (m) =>
                 m.reopenTriggered ? (
-                  <span className="badge warn" data-testid="reopen-flag">
-                    reopen: {m.reopenMatched.join(', ')}
+                  // The words as text beside the flag: a list of them wraps instead of widening the table.
+                  <span data-testid="reopen-flag">
+                    <span className="badge warn">reopen:</span> {m.reopenMatched.join(', ')}
                   </span>
                 ) : (
                   '—'
