@@ -32,6 +32,11 @@ describe('memory hygiene lab', () => {
     expect(page.url()).not.toContain('record=');
     // The scatter has one dot per retrieval.
     expect(await page.getByTestId('scatter').locator('circle').count()).toBe(96);
+    // The paper's cumulative curves run in time order and double back: where each starts and ends is marked.
+    for (const curve of ['cumulative-output', 'cumulative-performance']) {
+      const ends = page.getByTestId(curve).locator('[data-end]');
+      expect(await ends.allTextContents(), curve).toEqual(['after 1 turn', 'after 96 turns']);
+    }
 
     // The chain: the seed's wrong query → a wrong turn → stored → recalled into the next wrong turn…
     const chain = page.getByTestId('chain').first();

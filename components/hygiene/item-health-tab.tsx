@@ -149,25 +149,31 @@ function CumulativeCurves({ lab }: { lab: Lab }) {
         </>
       }
     >
-      {curves.map((k) => (
-        <LineChart
-          key={k.key}
-          series={[
-            {
-              key: k.key,
-              label: k.label,
-              color: k.color,
-              values: c.flatMap((p) => (p[k.y] === null ? [] : [{ x: p.input, y: p[k.y]! }])),
-            },
-          ]}
-          xLabel="cumulative mean input similarity"
-          yLabel={k.key === 'output' ? 'cumulative mean output similarity' : 'cumulative mean utility'}
-          yMax={1}
-          height={200}
-          testId={`cumulative-${k.key}`}
-          fitX
-        />
-      ))}
+      {curves.map((k) => {
+        const points = c.filter((p) => p[k.y] !== null);
+        const after = (n: number) => `after ${fmtInt(n)} turn${n === 1 ? '' : 's'}`;
+        return (
+          <LineChart
+            key={k.key}
+            series={[
+              {
+                key: k.key,
+                label: k.label,
+                color: k.color,
+                values: points.map((p) => ({ x: p.input, y: p[k.y]! })),
+                // In time order, as the paper draws it: the curve doubles back while few turns are averaged.
+                ends: points.length ? { first: after(points[0]!.n), last: after(points.at(-1)!.n) } : undefined,
+              },
+            ]}
+            xLabel="cumulative mean input similarity"
+            yLabel={k.key === 'output' ? 'cumulative mean output similarity' : 'cumulative mean utility'}
+            yMax={1}
+            height={200}
+            testId={`cumulative-${k.key}`}
+            fitX
+          />
+        );
+      })}
     </Panel>
   );
 }

@@ -53,10 +53,27 @@ export function LineChart({
             d={p.d}
             fill="none"
             stroke={p.color}
-            strokeWidth={2}
+            strokeWidth={p.thin ? 1.25 : 2}
             strokeDasharray={p.dashed ? '4 3' : undefined}
           />
         ))}
+        {c.paths.flatMap((p) =>
+          p.ends.map((e) => (
+            <g key={`${p.key}-${e.last ? 'last' : 'first'}`} data-end={e.last ? 'last' : 'first'}>
+              <circle
+                cx={e.x}
+                cy={e.y}
+                r={4}
+                fill={e.last ? p.color : 'var(--panel)'}
+                stroke={p.color}
+                strokeWidth={1.5}
+              />
+              <text className="axis" x={e.x + (e.anchor === 'start' ? 7 : -7)} y={e.y - 6} textAnchor={e.anchor}>
+                {e.label}
+              </text>
+            </g>
+          )),
+        )}
         {c.paths.flatMap((p) =>
           p.dots.map((d, i) => <circle key={`${p.key}-${i}`} cx={d.x} cy={d.y} r={3} fill={p.color} />),
         )}

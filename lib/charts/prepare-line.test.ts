@@ -27,8 +27,8 @@ describe('prepareLineChart', () => {
     );
     expect(c.frame).toEqual({ left: 44, right: 188, top: 10, bottom: 68 });
     expect(c.paths).toEqual([
-      { key: 'a', d: 'M44,68L188,10', color: 'red', dashed: false, dots: [] },
-      { key: 'b', d: '', color: 'blue', dashed: true, dots: [] },
+      { key: 'a', d: 'M44,68L188,10', color: 'red', dashed: false, dots: [], ends: [], thin: false },
+      { key: 'b', d: '', color: 'blue', dashed: true, dots: [], ends: [], thin: false },
     ]);
     // y = 68 − 11.6·v for v in 0…5; x = 44 + 14.4·v for v in 0…10.
     expect(c.yTicks.map((t) => t.value)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -101,5 +101,29 @@ describe('prepareLineChart', () => {
     const [x0, x1] = c.paths[0]!.d.match(/[\d.]+(?=,)/g)!.map(Number);
     expect(x0!).toBeLessThan(70);
     expect(x1!).toBeGreaterThan(160);
+  });
+
+  it('marks where a trajectory starts and ends, labels kept inside the frame, and draws it thinner', () => {
+    const values = [
+      { x: 1, y: 0.5 },
+      { x: 0.2, y: 0.8 },
+      { x: 0.6, y: 0.9 },
+    ];
+    const c = prepareLineChart(
+      [{ key: 't', label: 'T', color: 'red', values, ends: { first: 'after 1 turn', last: 'after 3 turns' } }],
+      200,
+      100,
+      1,
+      true,
+    );
+    const [first, last] = c.paths[0]!.ends;
+    expect(first).toMatchObject({ label: 'after 1 turn', last: false, anchor: 'end', x: 188 });
+    expect(last).toMatchObject({ label: 'after 3 turns', last: true });
+    expect(last!.x).toBeGreaterThan(44);
+    expect(last!.x).toBeLessThan(188);
+    expect(c.paths[0]!.thin).toBe(true);
+    // A plain series has neither.
+    const plain = prepareLineChart([{ key: 'p', label: 'P', color: 'red', values }], 200, 100);
+    expect(plain.paths[0]).toMatchObject({ ends: [], thin: false });
   });
 });

@@ -17,6 +17,11 @@ export interface LineSeries {
   dashed?: boolean;
   /** Draw a dot at each value (measured points, e.g. a reference's figures). */
   dots?: boolean;
+  /**
+   * A trajectory (values in time order, x not increasing): its first and last points marked and labelled, so that
+   * where it starts and ends can be read when it doubles back; drawn thinner.
+   */
+  ends?: { first: string; last: string };
 }
 
 export interface PreparedLineChart {
@@ -24,7 +29,16 @@ export interface PreparedLineChart {
   yTicks: { value: number; y: number }[];
   xTicks: { value: number; x: number }[];
   xLabel: { x: number; y: number };
-  paths: { key: string; d: string; color: string; dashed: boolean; dots: { x: number; y: number }[] }[];
+  paths: {
+    key: string;
+    d: string;
+    color: string;
+    dashed: boolean;
+    dots: { x: number; y: number }[];
+    /** A trajectory's first and last points, labelled (`LineSeries.ends`); the label's side keeps it in the frame. */
+    ends: { x: number; y: number; label: string; last: boolean; anchor: 'start' | 'end' }[];
+    thin: boolean;
+  }[];
   /** Each series with its last value (whole numbers without decimals, others with two), if it has one. */
   legend: { key: string; label: string; color: string; last: string | null }[];
 }
@@ -66,6 +80,20 @@ export function prepareLineChart(
       color: s.color,
       dashed: !!s.dashed,
       dots: s.dots ? s.values.map((v) => ({ x: x(v.x), y: y(v.y) })) : [],
+      ends:
+        s.ends && s.values.length
+          ? [
+              { v: s.values[0]!, label: s.ends.first, last: false },
+              { v: s.values.at(-1)!, label: s.ends.last, last: true },
+            ].map(({ v, label, last }) => ({
+              x: x(v.x),
+              y: y(v.y),
+              label,
+              last,
+              anchor: x(v.x) > (m.l + width - m.r) / 2 ? ('end' as const) : ('start' as const),
+            }))
+          : [],
+      thin: !!s.ends,
     })),
     legend: series.map((s) => {
       const last = s.values.at(-1)?.y;
