@@ -41,6 +41,9 @@ describe.each(DRIVERS)('hygiene lab on %s, on the demo', (driver) => {
     expect(lab.timeline).toMatchObject({ turns: 96, sessions: ['ehr-agent-day-1', 'ehr-agent-day-2'] });
     expect(lab.utilitySources.utility).toBe(96);
     expect(lab.items.filter((r) => r.misaligned).map((r) => r.id)).toEqual(['rec_hr_monitor']);
+    // Its memory is its own: the project's durable entries written from other agents' events, which it never
+    // recalled, are not among its items.
+    expect(lab.items.filter((r) => r.source === 'entry')).toEqual([]);
     const hr = lab.items.find((r) => r.id === 'rec_hr_monitor')!;
     expect(hr.meanInputSim!).toBeGreaterThan(0.9);
     expect(hr.meanOutputSim!).toBeLessThan(0.6);

@@ -19,7 +19,7 @@ import { experienceFollowing } from '@/lib/hygiene/experience';
 import type { LabInput, ProposalPolicy } from '@/lib/hygiene/contract';
 import { MODEL_ID } from '@/lib/recall/model';
 import type { Db, Tx } from '@/server/db';
-import { memoryEntries } from '@/server/db/schema/curation';
+import { memoryEntries, memoryEvents } from '@/server/db/schema/curation';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
@@ -214,6 +214,12 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
       session: a.session,
     };
   });
+  // The durable entries that are this agent's: written from its own memory events, or recalled by its turns (another
+  // agent's entries are not its memory, however the project shares them).
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const recalledIds = [...new Set(labTurns.flatMap((t) => [...t.recalled, ...t.qualified]))].filter((x) =>
+    UUID.test(x),
+  );
   const entries = await db
     .select({
       id: memoryEntries.id,
@@ -223,10 +229,18 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
       createdAt: memoryEntries.createdAt,
     })
     .from(memoryEntries)
+    .leftJoin(
+      memoryEvents,
+      and(eq(memoryEvents.projectId, memoryEntries.projectId), eq(memoryEvents.eventId, memoryEntries.sourceEventId)),
+    )
     .where(
       and(
         eq(memoryEntries.projectId, projectId),
         inArray(memoryEntries.status, ['active', 'in_conflict', 'deprecated']),
+        or(
+          eq(memoryEvents.sourceAgent, agent),
+          recalledIds.length ? inArray(memoryEntries.id, recalledIds) : sql`false`,
+        ),
       ),
     );
   for (const e of entries)
