@@ -222,6 +222,12 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const kept = await alice.curation.decide({ id: pb!.id, decision: { action: 'approve', keepSeparate: true } });
     expect(kept.operation).toBe('append');
     expect(kept.entryId).not.toBe(entryId);
+    // Decided, its nearest entries leave out the one it wrote (its own words, cos 1.00), not the one it kept apart.
+    const decided = await viewer.curation.proposal({ id: pb!.id });
+    expect(decided.nearest.map((n) => n.id)).toContain(entryId);
+    expect(decided.nearest.map((n) => n.id)).not.toContain(kept.entryId);
+    const approvedA = await viewer.curation.proposal({ id: pa!.id });
+    expect(approvedA.nearest.map((n) => n.id)).not.toContain(entryId);
     const [entry] = await h.db.select().from(memoryEntries).where(eq(memoryEntries.id, entryId!));
     expect(entry!.content).toBe('Incident reviews are written within two working days of the outage.');
   });

@@ -111,14 +111,17 @@ export async function nearestInScope(
   content: string,
   scope: string,
   k: number,
+  /** Entries left out: the one an approved proposal wrote or merged into is itself, not its neighbour. */
+  except: { ids?: readonly string[] } = {},
 ): Promise<(IndexedEntry & { cosine: number })[]> {
   const embedder = await serverEmbedder().catch(() => null);
   if (!embedder) return [];
   const idx = await entryIndex(db, db, projectId, embedder);
   const q = await embedder.embed([content]);
+  const left = (e: IndexedEntry) => !!except.ids?.includes(e.id);
   const scores = idx.vectors.scoreAll(
     q,
-    (row) => idx.rows[row]!.scope === scope && ACTIVE.includes(idx.rows[row]!.status),
+    (row) => idx.rows[row]!.scope === scope && ACTIVE.includes(idx.rows[row]!.status) && !left(idx.rows[row]!),
   );
   return topK(scores, k).map((row) => ({ ...idx.rows[row]!, cosine: scores[row]! }));
 }

@@ -202,8 +202,20 @@ export async function proposalDetail(db: Db, projectId: string, id: string) {
     target: named.find((e) => e.id === p.targetEntryId) ?? null,
     targetArtifact: targetArtifact ?? null,
     conflicting: named.filter((e) => p.conflictsWith.includes(e.id)),
-    nearest: await nearestInScope(db, projectId, p.content, p.scope, 5),
+    // Once approved, the entry the proposal wrote (or merged into) holds its very words: not a neighbour of it.
+    nearest: await nearestInScope(db, projectId, p.content, p.scope, 5, {
+      ids: p.status === 'approved' ? await writtenBy(db, projectId, p.eventId) : [],
+    }),
   };
+}
+
+/** The entry an approved event wrote or merged into (its curation outcome's), if any. */
+async function writtenBy(db: Db, projectId: string, eventId: string): Promise<string[]> {
+  const rows = await db
+    .select({ entryId: curationOutcomes.entryId })
+    .from(curationOutcomes)
+    .where(and(eq(curationOutcomes.projectId, projectId), eq(curationOutcomes.eventId, eventId)));
+  return rows.flatMap((r) => (r.entryId ? [r.entryId] : []));
 }
 
 export interface EntryFilters {
