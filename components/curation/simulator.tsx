@@ -110,7 +110,7 @@ export function Simulator() {
         </div>
         <button
           type="button"
-          className="btn btn-primary"
+          className="btn btn-primary btn-wrap"
           disabled={!observed}
           onClick={() =>
             observed &&

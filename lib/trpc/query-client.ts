@@ -1,22 +1,24 @@
-import { defaultShouldDehydrateQuery, QueryClient } from '@tanstack/query-core';
+import { defaultShouldDehydrateQuery, environmentManager, QueryClient } from '@tanstack/query-core';
 import superjson from 'superjson';
+
+/**
+ * A request the server refused for what it asked (a tRPC error of status 4xx: not found, bad input, not signed in)
+ * would be refused again: it is shown at once, not after three retries and ~7 s. A timeout, a rate limit, a server
+ * error or a dropped connection is tried twice more in the browser (1 s and 2 s later).
+ */
+export function worthRetrying(failures: number, error: unknown): boolean {
+  // On the server (a page's prefetch) nothing is retried, as query-core's own default: the page answers at once.
+  if (environmentManager.isServer()) return false;
+  const status = (error as { data?: { httpStatus?: unknown } } | null)?.data?.httpStatus;
+  if (typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429) return false;
+  return failures < 2;
+}
 
 /**
  * The one QueryClient factory both sides use: server components prefetch into it (server/trpc/rsc.ts)
  * and the browser hydrates from it (components/trpc/provider.tsx), so the serializer must be the same.
  * Framework-free (query-core, not react-query), so it may live in lib/.
  */
-/**
- * A request the server refused for what it asked (a tRPC error of status 4xx: not found, bad input, not signed in)
- * would be refused again: it is shown at once, not after three retries and ~7 s. A timeout, a rate limit, a server
- * error or a dropped connection is tried twice more (1 s and 2 s later).
- */
-export function worthRetrying(failures: number, error: unknown): boolean {
-  const status = (error as { data?: { httpStatus?: unknown } } | null)?.data?.httpStatus;
-  if (typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429) return false;
-  return failures < 2;
-}
-
 export function makeQueryClient() {
   return new QueryClient({
     defaultOptions: {
