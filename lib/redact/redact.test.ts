@@ -161,10 +161,15 @@ describe('redactText', () => {
     const found: RedactionRecord[] = [];
     const sent = {
       nested: { password: 'hunter2hunter2', db_password: 'x1y2z3w4', apiKey: 'abcd1234', 'client-secret': 'zzzz9' },
+      github_token: 'tok3n-value',
+      api__key: 'k3y-value',
+      pin_password: 12345678,
+      secrets: { db: 'dbs3cret', list: ['s3cret-one', 'ab'] },
       note: 'fine',
-      token_count: '1200',
+      input_tokens: 1200,
       pwd: 'ab',
-      passwords: ['not', 'a', 'field', 'name match'],
+      PWD: '/home/alice/project',
+      is_secret: 'true',
     };
     expect(redactDeep(sent, 'extra', [], found)).toEqual({
       nested: {
@@ -173,17 +178,31 @@ describe('redactText', () => {
         apiKey: '[REDACTED:password]',
         'client-secret': '[REDACTED:password]',
       },
+      github_token: '[REDACTED:password]',
+      api__key: '[REDACTED:password]',
+      pin_password: '[REDACTED:password]',
+      secrets: { db: '[REDACTED:password]', list: ['[REDACTED:password]', 'ab'] },
       note: 'fine',
-      token_count: '1200',
+      input_tokens: 1200,
       pwd: 'ab',
-      passwords: ['not', 'a', 'field', 'name match'],
+      PWD: '/home/alice/project',
+      is_secret: 'true',
     });
     expect(found.map((f) => f.path)).toEqual([
       'extra.nested.password',
       'extra.nested.db_password',
       'extra.nested.apiKey',
       'extra.nested.client-secret',
+      'extra.github_token',
+      'extra.api__key',
+      'extra.pin_password',
+      'extra.secrets.db',
+      'extra.secrets.list[0]',
     ]);
+    // The one-test gate sees such names too (a JSON with nothing else to redact is still walked).
+    expect(redactDeep({ credentials: { user: 'svc-backup' } }, '')).toEqual({
+      credentials: { user: '[REDACTED:password]' },
+    });
     // Its name is read in linear time, however long.
     const t0 = performance.now();
     redactDeep({ [`${'a1_'.repeat(100_000)}x`]: 'value of a long name', password: 'p4ssw0rd!' }, '');

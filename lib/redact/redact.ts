@@ -161,9 +161,9 @@ export function mask(type: SecretType): string {
  * `includes`. Keep it in step with RULES (a test runs every rule's examples through it).
  */
 const GATE_WORDS = new RegExp(
-  String.raw`@|-----begin|a(?:kia|sia|iza|ccountkey|uthorization|pi.?key)|g(?:h[pousr]_|ithub_pat_|lpat-)|npm_|hf_` +
-    String.raw`|s(?:g\.|k-|haredaccesskey|ecret)|xox|hooks\.slack|_(?:live|test)_|q~|eyj|earer` +
-    String.raw`|p(?:ass|wd|rivate.?key)|token`,
+  String.raw`@|-----begin|a(?:kia|sia|iza|ccountkey|uthorization|pi[^a-z0-9]{0,3}key)|g(?:h[pousr]_|ithub_pat_|lpat-)` +
+    String.raw`|npm_|hf_|s(?:g\.|k-|haredaccesskey|ecret)|xox|hooks\.slack|_(?:live|test)_|q~|eyj|earer|credential` +
+    String.raw`|p(?:ass|wd|rivate[^a-z0-9]{0,3}key)|token`,
 );
 const GATE_DIGITS = /\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d/;
 
@@ -222,34 +222,52 @@ export function redactDeep<T>(
 }
 
 /**
- * A field whose name says it holds a secret (`password`, `db_password`, `apiKey`, `client-secret`, `auth_token`…, the
- * names the password rule reads in text): its value is the secret whatever it looks like, so it is masked whole.
- * In JSON the name and the value are apart, and the value alone ("hunter2hunter2") matches no rule. Read as the name's
- * letters and digits, lower case, by how it ends (linear in the name, whatever its length).
+ * A field whose name says it holds a secret (`password`, `db_password`, `apiKey`, `client-secret`, `github_token`,
+ * `credentials`…): its value is the secret whatever it looks like — a string, a number, or every string and number
+ * inside a list or an object so named (`"secrets": {"db": "…"}`) — so it is masked whole. In JSON the name and the
+ * value are apart, and the value alone ("hunter2hunter2") matches no rule. Read as the name's letters and digits, lower
+ * case, by how it ends (linear in the name, whatever its length). Not secrets: the `PWD` and `OLDPWD` of an
+ * environment (directories), a flag's "true"/"false", a value of fewer than 4 characters, a count of tokens.
  */
 const SECRET_NAME_ENDINGS = [
   'password',
+  'passwords',
   'passwd',
   'pwd',
   'passphrase',
   'secret',
+  'secrets',
   'secretkey',
-  'secretaccesskey',
   'apikey',
-  'accesstoken',
-  'authtoken',
-  'refreshtoken',
+  'apikeys',
+  'token',
   'privatekey',
+  'credential',
+  'credentials',
 ];
-const secretName = (name: string) => {
+const NOT_SECRET_NAMES = new Set(['pwd', 'oldpwd']);
+const FLAG_WORDS = /^(?:true|false|yes|no|none|null|n\/a)$/i;
+export function secretName(name: string): boolean {
   const n = name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return SECRET_NAME_ENDINGS.some((e) => n.endsWith(e));
-};
+  return !NOT_SECRET_NAMES.has(n) && SECRET_NAME_ENDINGS.some((e) => n.endsWith(e));
+}
 
-function secretField(name: string, value: string, path: string, out: RedactionRecord[]): string | undefined {
-  if (value.length < 4 || !secretName(name) || MARK.test(value)) return undefined;
-  out.push({ path, type: 'password', count: 1 });
-  return mask('password');
+/** Every string and number of a value under a secret's name, masked (a copy; findings at their paths). */
+function maskAll(value: unknown, path: string, out: RedactionRecord[]): unknown {
+  if (typeof value === 'number' || typeof value === 'string') {
+    const text = String(value);
+    if (text.length < 4 || FLAG_WORDS.test(text) || MARK.test(text)) return value;
+    out.push({ path, type: 'password', count: 1 });
+    return mask('password');
+  }
+  if (Array.isArray(value)) return value.map((v, i) => maskAll(v, `${path}[${i}]`, out));
+  if (value && typeof value === 'object') {
+    const copy: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(copy, k, { value: maskAll(v, `${path}.${k}`, out), enumerable: true, writable: true });
+    return copy;
+  }
+  return value;
 }
 
 /** Copy-on-write: a value none of whose strings changed is returned as it was (most of a record, when one is found). */
@@ -277,9 +295,9 @@ function walk<T>(value: T, path: string, hints: readonly string[], out: Redactio
       const v = o[k];
       const at = path ? `${path}.${k}` : k;
       const w =
-        typeof v === 'string'
-          ? (secretField(k, v, at, out) ?? walk(v, at, hints, out))
-          : typeof v === 'object'
+        v !== null && typeof v !== 'boolean' && secretName(k)
+          ? maskAll(v, at, out)
+          : typeof v === 'object' || typeof v === 'string'
             ? walk(v, at, hints, out)
             : v;
       // defineProperty: a key named `__proto__` (JSON may have one) is a field, not the prototype.
