@@ -104,6 +104,12 @@ describe('recall', () => {
     const clusters = page.getByTestId('duplicate-clusters').locator('.cluster');
     await clusters.first().waitFor();
     expect(await clusters.count()).toBeGreaterThan(0);
+    // Alike wording is not the same fact: the EHR agent's records for different patients are marked apart, with the
+    // words that differ; the panel's title counts them.
+    const other = page.getByTestId('duplicate-clusters').locator('[data-verdict=distinct]');
+    await expect.poll(() => other.count()).toBeGreaterThan(0);
+    expect(await other.first().textContent()).toMatch(/^another fact \S.* ≠ \S/);
+    expect(await page.locator('main').textContent()).toMatch(/shown state a different fact than their cluster's first/);
     await context.close();
   });
 

@@ -12,6 +12,7 @@ import {
   type RecallKind,
 } from '@/lib/recall/items';
 import { fmtInt } from '@/lib/format';
+import { sameness, type Sameness } from '@/lib/curation/sameness';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
@@ -301,19 +302,51 @@ function HitTable({ hits, onMore }: { hits: RecallHit[]; onMore: (item: RecallIt
   );
 }
 
+const SHOWN_CLUSTERS = 200;
+const SHOWN_ITEMS = 8;
+
+/** How an item reads against its cluster's first, by the curator's rules: the same fact, maybe, or another one. */
+function SameAsFirst({ v }: { v: Sameness }) {
+  const words = (list: string[]) => list.slice(0, 4).join(' ') || '—';
+  const tone = v.verdict === 'same' ? 'ok' : v.verdict === 'near' ? 'warn' : 'danger';
+  const label = v.verdict === 'same' ? 'same fact' : v.verdict === 'near' ? 'maybe the same' : 'another fact';
+  return (
+    <span className="nowrap" data-verdict={v.verdict} title={v.because}>
+      <span className={`badge ${tone}`}>{label}</span>
+      {v.verdict === 'same' ? null : (
+        <span className="cell-sub mono">
+          {' '}
+          {words(v.onlyB)} ≠ {words(v.onlyA)}
+        </span>
+      )}
+    </span>
+  );
+}
+
 function DuplicatesView({ filters }: { filters: RecallFilters }) {
   const [threshold, setThreshold] = useState(0.92);
   const deferred = useDeferredValue(threshold);
   const dups = useDuplicates(deferred, filters, true);
-  const clusters = dups.data?.clusters ?? [];
+  const clusters = useMemo(() => dups.data?.clusters ?? [], [dups.data]);
+  // A cosine says the wording is alike, not that the facts are: each item shown is read against the first by the
+  // curator's own rules (lib/curation/sameness.ts, without the server's WordNet), the words that differ marked.
+  const verdicts = useMemo(
+    () =>
+      clusters
+        .slice(0, SHOWN_CLUSTERS)
+        .map((c) => c.items.slice(1, SHOWN_ITEMS).map((it) => sameness(c.items[0]!.text, it.text))),
+    [clusters],
+  );
+  const differing = verdicts.flat().filter((v) => v.verdict === 'distinct').length;
   return (
     <Panel
       as="div"
       body={false}
       title={
         dups.data
-          ? `${fmtInt(clusters.length)} clusters of near-identical memory · ` +
-            `${fmtInt(clusters.reduce((s, c) => s + c.items.length, 0))} items`
+          ? `${fmtInt(clusters.length)} clusters of alike wording · ` +
+            `${fmtInt(clusters.reduce((s, c) => s + c.items.length, 0))} items` +
+            (differing ? ` · ${fmtInt(differing)} shown state a different fact than their cluster's first` : '')
           : 'finding duplicates…'
       }
       actions={
@@ -336,22 +369,25 @@ function DuplicatesView({ filters }: { filters: RecallFilters }) {
         <EmptyState title="No near-duplicates at this threshold">Lower the threshold or widen the filters.</EmptyState>
       ) : null}
       <div data-testid="duplicate-clusters">
-        {clusters.slice(0, 200).map((c) => (
+        {clusters.slice(0, SHOWN_CLUSTERS).map((c, ci) => (
           <div className="cluster" key={c.items[0]!.id}>
             <div className="cell-sub">
               {c.items.length} items · linked pairwise at ≥ {threshold.toFixed(2)} · farthest from the first: cos{' '}
               {c.minCosine.toFixed(3)}
             </div>
-            {c.items.slice(0, 8).map((it) => (
+            {c.items.slice(0, SHOWN_ITEMS).map((it, i) => (
               <div key={it.id} style={{ display: 'flex', gap: 8, alignItems: 'baseline' }}>
                 <span className="badge">{KIND_LABEL[it.kind]}</span>
                 <Link href={it.href}>
                   <MemoryText className="clip" text={it.text.slice(0, 200)} />
                 </Link>
                 <span className="cell-sub">{it.session ?? it.agent ?? it.scope ?? ''}</span>
+                {i ? <SameAsFirst v={verdicts[ci]![i - 1]!} /> : null}
               </div>
             ))}
-            {c.items.length > 8 ? <div className="cell-sub">and {c.items.length - 8} more</div> : null}
+            {c.items.length > SHOWN_ITEMS ? (
+              <div className="cell-sub">and {c.items.length - SHOWN_ITEMS} more</div>
+            ) : null}
           </div>
         ))}
       </div>
