@@ -142,6 +142,16 @@ describe('curation inbox, by keyboard', () => {
     await page.getByLabel('Action').selectOption('proposal.rejected');
     await expect.poll(() => page.getByTestId('audit').locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('audit').textContent()).toContain('not durable team knowledge');
+    // An entry's detail is cut to two lines in the table; whole, in a dialog.
+    await page
+      .getByTestId('audit')
+      .getByRole('button', { name: /^Show the whole audit entry of proposal\.rejected/ })
+      .first()
+      .click();
+    const entry = JSON.parse((await page.getByRole('dialog').locator('pre').textContent())!) as Record<string, unknown>;
+    expect(entry).toMatchObject({ action: 'proposal.rejected', subject: expect.stringMatching(/^proposal /) });
+    expect(JSON.stringify(entry.detail)).toContain('not durable team knowledge');
+    await page.keyboard.press('Escape');
   });
 
   it('simulates hallucination compounding and takes this project rates', async () => {

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { fmtDateTime } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
+import { JsonDialog } from '@/components/ui/json-dialog';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
@@ -95,15 +96,31 @@ export function AuditLog() {
                 header: 'Subject',
                 className: 'mono nowrap',
                 cell: (r) => (
-                  <>
+                  <span title={`${r.subjectType} ${r.subjectId}`}>
                     {r.subjectType} {r.subjectId.length > 24 ? `${r.subjectId.slice(0, 24)}…` : r.subjectId}
-                  </>
+                  </span>
                 ),
               },
               {
                 id: 'detail',
                 header: 'Detail',
-                cell: (r) => <MemoryText className="clip mono" text={JSON.stringify(r.detail)} />,
+                cell: (r) => (
+                  <>
+                    <MemoryText className="clip mono" text={JSON.stringify(r.detail)} />
+                    <JsonDialog
+                      value={{
+                        at: r.at,
+                        actor: r.actor,
+                        action: r.action,
+                        subject: `${r.subjectType} ${r.subjectId}`,
+                        detail: r.detail,
+                      }}
+                      title={`${r.action} · ${r.subjectType} ${r.subjectId}`}
+                      label="the audit entry, as recorded"
+                      what={`audit entry of ${r.action} on ${r.subjectType} ${r.subjectId}`}
+                    />
+                  </>
+                ),
               },
             ]}
           />

@@ -1,8 +1,7 @@
 'use client';
 
-import * as Dialog from '@radix-ui/react-dialog';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { CodeBlock } from '@/components/ui/code-block';
+import { JsonDialog } from '@/components/ui/json-dialog';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { ListFoot } from '@/components/ui/list-foot';
@@ -79,7 +78,13 @@ export function RejectedEvents() {
             cell: (r) => (
               <>
                 <MemoryText className="clip mono" text={JSON.stringify(r.raw)} />
-                <PayloadDialog eventId={r.eventId} raw={r.raw} />
+                <JsonDialog
+                  value={r.raw}
+                  title={`Malformed event ${r.eventId ?? '(no event_id)'}`}
+                  label="as received, secrets redacted"
+                  what={`payload of ${r.eventId ?? 'the event'}`}
+                  testId="payload-dialog"
+                />
               </>
             ),
           },
@@ -87,37 +92,5 @@ export function RejectedEvents() {
       />
       <ListFoot testId="rejected-count" shown={items.length} matching={matching} noun="events" page={PAGE} query={q} />
     </Panel>
-  );
-}
-
-/** The payload whole, as received (redacted) and indented, to read and to copy: the table shows one line of it. */
-function PayloadDialog({ eventId, raw }: { eventId: string | null; raw: unknown }) {
-  return (
-    <Dialog.Root>
-      <Dialog.Trigger
-        className="btn btn-small nowrap"
-        style={{ marginTop: 4 }}
-        aria-label={`Show the whole payload of ${eventId ?? 'the event'}`}
-      >
-        Whole
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="overlay">
-          <Dialog.Content
-            className="dialog panel payload-dialog"
-            data-testid="payload-dialog"
-            aria-describedby={undefined}
-          >
-            <Dialog.Title className="panel-head">Malformed event {eventId ?? '(no event_id)'}</Dialog.Title>
-            <div className="panel-body form-col">
-              <CodeBlock label="as received, secrets redacted" code={JSON.stringify(raw, null, 2)} />
-              <div className="toolbar" style={{ justifyContent: 'flex-end' }}>
-                <Dialog.Close className="btn">Close</Dialog.Close>
-              </div>
-            </div>
-          </Dialog.Content>
-        </Dialog.Overlay>
-      </Dialog.Portal>
-    </Dialog.Root>
   );
 }

@@ -9,6 +9,7 @@ import { sessions, turns } from '@/server/db/schema/sessions';
 import { demoSessions } from '@/server/demo/generate';
 import { convertFiles } from '@/lib/import/files';
 import { readTree } from '@/server/fs/read-tree';
+import { requestContext } from '@/server/log';
 import { ingest } from './ingest';
 import { UnavailableError } from './errors';
 import { exportSession } from './sessions';
@@ -121,6 +122,22 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
       .where(sql`action = 'redact' and subject_id = 'batch/20'`);
     expect(audit).toHaveLength(1);
     expect(audit[0]?.actor).toBe('tester');
+  });
+
+  it("audits an ingest under its request id (its answer's x-request-id, its log line), else as a batch", async () => {
+    await requestContext.run({ requestId: 'req-audit-1' }, () =>
+      ingest(h.db, 'default', items([turn(30), turn(31), turn(30)]), 'auditor'),
+    );
+    await ingest(h.db, 'default', items([turn(32)]), 'auditor');
+    const rows = await h.db
+      .select()
+      .from(auditLog)
+      .where(sql`action = 'ingest' and actor = 'auditor'`)
+      .orderBy(auditLog.at);
+    expect(rows.map((r) => [r.subjectType, r.subjectId, r.detail])).toEqual([
+      ['request', 'req-audit-1', { records: 3, stored: { turn: 2 }, duplicates: 1 }],
+      ['batch', '1 records', { records: 1, stored: { turn: 1 }, duplicates: 0 }],
+    ]);
   });
 
   it('keeps the audit log append-only', async () => {

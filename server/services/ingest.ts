@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { currentRequestId } from '@/server/log';
 import type { BodyItem } from '@/lib/ingest/body';
 import type { IngestResult } from '@/lib/ingest/contract';
 import { toCurationEvent, toMemoryEventRow, type CurationEvent } from '@/lib/curation/event';
@@ -471,14 +472,17 @@ async function writeAudit(
   const counts: Record<string, number> = {};
   for (const p of pending)
     if (stored.has(p.index)) counts[recordType(p.record)] = (counts[recordType(p.record)] ?? 0) + 1;
+  // The request is the subject, by the id its answer's `x-request-id` and its log line carry (the count of records it
+  // held read as an id); an import or another caller without a request is a batch.
+  const requestId = currentRequestId();
   if (stored.size)
     audit.push({
       projectId,
       actor,
       action: 'ingest',
-      subjectType: 'batch',
-      subjectId: String(pending.length),
-      detail: { stored: counts, duplicates: pending.length - stored.size },
+      subjectType: requestId ? 'request' : 'batch',
+      subjectId: requestId ?? `${pending.length} records`,
+      detail: { records: pending.length, stored: counts, duplicates: pending.length - stored.size },
     });
   for (const chunk of chunks(audit)) await tx.insert(auditLog).values(chunk);
 }
