@@ -3,7 +3,7 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import Link from 'next/link';
-import { useDeferredValue, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { Sparkline } from '@/components/ui/sparkline';
@@ -12,11 +12,17 @@ import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/list';
 import { fmtCost, fmtDateTime, fmtDuration, fmtInt, fmtLatency, fmtRate, fmtTokens } from '@/lib/format';
 
-export function SessionsTable() {
+export function SessionsTable({
+  initialSearch = '',
+  initialSort = 'recent',
+}: {
+  initialSearch?: string;
+  initialSort?: SessionSort;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
-  const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<SessionSort>('recent');
+  const [search, setSearch] = useState(initialSearch);
+  const [sort, setSort] = useState<SessionSort>(initialSort);
   // Searched, sorted and paged by the server (`sessions.page`): a page of 100 at a time, never a silent cap.
   const query = useDeferredValue(search.trim());
   const q = useInfiniteQuery({
@@ -35,6 +41,14 @@ export function SessionsTable() {
     latency: rows.some((r) => r.meanLatency != null),
   };
   const first = pages[0];
+  // The search and sort live in the address (`?q=…&sort=…`): a link opens the same list, Back returns to it.
+  useEffect(() => {
+    const params = new URLSearchParams();
+    if (query) params.set('q', query);
+    if (sort !== 'recent') params.set('sort', sort);
+    const wanted = params.size ? `?${params}` : '';
+    if (wanted !== window.location.search) window.history.replaceState(null, '', wanted || window.location.pathname);
+  }, [query, sort]);
   // A new search or sort while the rows of the last one stay on screen: they are dimmed and the wait is said.
   const updating = q.isPlaceholderData || search.trim() !== query;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterSessions, sortSessions, type SessionListItem } from './list';
+import { filterSessions, sessionsListParams, sortSessions, type SessionListItem } from './list';
 
 const s = (id: string, over: Partial<SessionListItem> = {}): SessionListItem => ({
   id,
@@ -42,5 +42,14 @@ describe('sessions list', () => {
     expect(sortSessions(rows, 'recent').map((r) => r.id)).toEqual(['b', 'a', 'c']);
     expect(sortSessions(rows, 'turns').map((r) => r.id)).toEqual(['a', 'c', 'b']);
     expect(sortSessions(rows, 'hallucination').map((r) => r.id)).toEqual(['b', 'a', 'c']);
+  });
+});
+
+describe('sessionsListParams', () => {
+  it("reads the list's search and sort from its address, anything else as the default", () => {
+    expect(sessionsListParams(' oauth ', 'oldest')).toEqual({ search: 'oauth', sort: 'oldest' });
+    expect(sessionsListParams(undefined, 'toString')).toEqual({ search: '', sort: 'recent' });
+    expect(sessionsListParams(['a', 'b'], ['oldest'])).toEqual({ search: '', sort: 'recent' });
+    expect(sessionsListParams('x'.repeat(300), undefined).search).toHaveLength(200);
   });
 });

@@ -35,6 +35,14 @@ export const SESSION_SORTS = {
 } as const;
 export type SessionSort = keyof typeof SESSION_SORTS;
 
+/** The list's search and sort as its address says them (`?q=…&sort=…`); anything else is the default. */
+export function sessionsListParams(q: unknown, sort: unknown): { search: string; sort: SessionSort } {
+  return {
+    search: typeof q === 'string' ? q.trim().slice(0, 200) : '',
+    sort: typeof sort === 'string' && Object.hasOwn(SESSION_SORTS, sort) ? (sort as SessionSort) : 'recent',
+  };
+}
+
 /** Every word of the query must appear in the title, id, agent or domain (case-insensitive). */
 export function filterSessions<T extends SessionListItem>(rows: readonly T[], query: string): T[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
