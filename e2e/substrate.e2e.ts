@@ -423,10 +423,23 @@ describe('judgment', () => {
   it('lists the action log, methodology and judgment nodes, and filters actions', async () => {
     await open(page, `${srv.url}/substrate/aegis-demo/judgment`);
     await page.getByTestId('actions').waitFor();
-    expect(await page.locator('[data-testid=actions] tbody tr').count()).toBe(200);
+    // A page at a time, newest first, with how many of how many; never a silent cap.
+    const rows = page.locator('[data-testid=actions] tbody tr');
+    const foot = page.getByTestId('actions-count');
+    expect(await rows.count()).toBe(100);
+    const total = Number(
+      (await foot.textContent())!.match(/^Showing 100 of ([\d,]+) actions, newest first/)![1]!.replace(/,/g, ''),
+    );
+    expect(total).toBeGreaterThan(200);
+    await foot.getByRole('button', { name: 'Show 100 more' }).click();
+    await expect.poll(() => rows.count()).toBe(200);
     expect(await page.locator('[data-testid=methodology] tbody tr').count()).toBe(16);
     await page.getByLabel('Filter actions').fill('foundry_overseer');
-    await expect.poll(() => page.locator('[data-testid=actions] tbody tr').count()).toBeLessThan(200);
+    await expect.poll(() => foot.textContent()).toMatch(/matching “foundry_overseer” actions/);
+    while (await foot.getByRole('button').count()) await foot.getByRole('button').click();
+    const matching = Number((await foot.textContent())!.match(/of ([\d,]+) matching/)![1]!.replace(/,/g, ''));
+    expect(await rows.count()).toBe(matching);
+    expect(matching).toBeLessThan(total);
     expect(
       (await page.locator('[data-testid=actions] tbody tr').allTextContents()).every((row) =>
         row.includes('foundry_overseer'),

@@ -24,6 +24,8 @@ function recentJudgments<T extends { id: string }>(all: T[], focus: string | nul
   return focused && !recent.includes(focused) ? [focused, ...recent] : recent;
 }
 
+const ACTIONS_PAGE = 100;
+
 export function JudgmentView({ agent }: { agent: string }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.substrate.judgment.queryOptions({ agent }));
@@ -44,10 +46,12 @@ export function JudgmentView({ agent }: { agent: string }) {
     () => [{ key: 'reward', label: 'reward', m4: perPoint(actions.map((a) => a.reward)) }],
     [actions],
   );
-  const shown = actions
-    .filter((a) => !filter || `${a.action} ${a.outcome} ${a.edge}`.toLowerCase().includes(filter.toLowerCase()))
-    .slice(-200)
-    .reverse();
+  // Newest first, a page at a time, with how many of how many: the log never stops silently.
+  const [limit, setLimit] = useState(ACTIONS_PAGE);
+  const matching = actions.filter(
+    (a) => !filter || `${a.action} ${a.outcome} ${a.edge}`.toLowerCase().includes(filter.toLowerCase()),
+  );
+  const shown = matching.slice(-limit).reverse();
   const routed = actions.filter((a) => a.routed).length;
   const failures = useMemo(
     () => actions.flatMap((a, i): [number, string][] => (a.success === 'failure' ? [[i, 'failure']] : [])),
@@ -108,17 +112,16 @@ export function JudgmentView({ agent }: { agent: string }) {
             <input
               className="input"
               type="search"
-              placeholder="Filter action, outcome, edge"
+              placeholder="Filter: action, outcome, edge"
               aria-label="Filter actions"
               value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-              style={{ width: 220 }}
+              onChange={(e) => (setFilter(e.target.value), setLimit(ACTIONS_PAGE))}
+              style={{ width: 240 }}
             />
           }
         >
           <DataTable
             compact
-            headless
             rows={shown}
             rowKey={(a) => a.t}
             rowProps={(a) => ({ 'data-t': a.t })}
@@ -141,6 +144,19 @@ export function JudgmentView({ agent }: { agent: string }) {
             ]}
           />
           {d && !shown.length ? <EmptyState title="No action matches" /> : null}
+          {shown.length ? (
+            <div className="table-foot" data-testid="actions-count">
+              <span className="muted">
+                Showing {fmtInt(shown.length)} of {fmtInt(matching.length)}
+                {filter ? ` matching “${filter}”` : ''} actions, newest first
+              </span>
+              {matching.length > shown.length ? (
+                <button className="btn" type="button" onClick={() => setLimit((l) => l + ACTIONS_PAGE)}>
+                  Show {fmtInt(Math.min(ACTIONS_PAGE, matching.length - shown.length))} more
+                </button>
+              ) : null}
+            </div>
+          ) : null}
         </Panel>
         <div style={{ display: 'grid', gap: 14 }}>
           <Panel as="div" testId="methodology" title="Methodology" body={false}>
