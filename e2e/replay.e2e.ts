@@ -187,6 +187,7 @@ describe('session replay', () => {
     expect(await page.getByTestId('turn-readout').textContent()).toBe('Turn 50 (50 of 50)');
     await page.getByTestId('link-misses').getByRole('button', { name: 'Dismiss' }).click();
     expect(await page.getByTestId('link-misses').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Go to turn');
   });
 
   it('lists what went wrong and opens each at its turn with the diff, by mouse or keyboard', async () => {

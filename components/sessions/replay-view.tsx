@@ -296,7 +296,9 @@ export function ReplayView({
       ? `no turn ${initialCompare} to compare with, so each turn is compared with the one before`
       : null,
   ].filter((m): m is string => !!m);
-  const [missesSeen, setMissesSeen] = useState(false);
+  // Dismissed for this link: another link to the same page (a new ?turn=) is said again.
+  const missKey = `${askedTurn}|${initialCompare}`;
+  const [dismissed, setDismissed] = useState<string | null>(null);
 
   // The current turn (and the one it is compared with) live in the URL, so a link opens exactly this moment.
   // Written once stepping pauses: rewriting history on every key press of a fast scrub costs frames.
@@ -547,16 +549,24 @@ export function ReplayView({
         </div>
       </div>
 
-      {linkMisses.length && !missesSeen ? (
-        <div className="banner warn toolbar" role="status" data-testid="link-misses">
-          <span>
-            The link asks for what this session does not hold ({heldTurns(runs)}): {linkMisses.join('; ')}.
-          </span>
-          <button type="button" className="btn btn-small" onClick={() => setMissesSeen(true)}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
+      {/* A live region that is there from the start: filled once the digest says which turns there are. */}
+      <div role="status">
+        {linkMisses.length && dismissed !== missKey ? (
+          <div className="banner warn toolbar" data-testid="link-misses">
+            <span>
+              The link asks for what this session does not hold ({heldTurns(runs)}): {linkMisses.join('; ')}.
+            </span>
+            <button
+              type="button"
+              className="btn btn-small"
+              // Its button goes with it: focus moves to the go-to box, not to the page's start.
+              onClick={() => (setDismissed(missKey), gotoRef.current?.focus())}
+            >
+              Dismiss
+            </button>
+          </div>
+        ) : null}
+      </div>
       {origin ? (
         <div className="banner" data-testid="fork-origin">
           A fork of{' '}

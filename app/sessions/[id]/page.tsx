@@ -55,7 +55,7 @@ export default async function SessionPage({
       <ReplayView
         id={id}
         initialIndex={initial}
-        askedTurn={query.turn !== undefined && Number.isFinite(turnParam) ? turnParam : null}
+        askedTurn={query.turn && Number.isFinite(turnParam) ? turnParam : null}
         initialCompare={query.compare && Number.isFinite(compareParam) ? compareParam : null}
         focusArtifact={artifact}
       />
