@@ -131,6 +131,18 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
     await open(page, '/sessions/traced-triage-7f3a9c21?turn=4');
     await expect.poll(() => work.textContent()).toBe("The turn's work 0 LLM · 2 tool · 900 ms");
     expect(await page.getByTestId('work-charts').textContent()).not.toMatch(/NaN|lots|\[object/);
+    // Calls sent as an agent wrote them: a negative cost or a time in words is no figure, and places no bar.
+    const odd = {
+      ...turn(5).data,
+      usage: { latency_ms: 'slow', cost: -1 },
+      calls: [{ kind: 'tool', name: 'lookup', tool: 'lookup', start_ms: -5, duration_ms: 'slow', cost: -1 }, null],
+    };
+    expect((await ingest([{ type: 'turn', data: odd }])).status).toBe(200);
+    await open(page, '/sessions/traced-triage-7f3a9c21?turn=5');
+    const calls = page.getByTestId('turn-calls');
+    await expect.poll(() => calls.locator('tbody tr').count()).toBe(1);
+    expect(await calls.textContent()).not.toMatch(/\$-|NaN|slow/);
+    expect(await calls.locator('.wf-bar').getAttribute('style')).toBe('left:0%;width:0.8%'); // as server-rendered
     expect(errors).toEqual([]);
   });
 });
@@ -179,6 +191,12 @@ describe(`a long sessions list on ${srv.name}`, () => {
     expect(await page.getByTestId('sessions-updating').textContent()).toBe('');
     expect(await page.locator('[data-testid=sessions-table] tbody').getAttribute('aria-busy')).toBeNull();
     expect(await rows.count()).toBe(100);
+    // The search and sort are in the address: the link opens the same list, its first page in the HTML.
+    await expect.poll(() => page.url()).toMatch(/\/sessions\?q=bulk-agent&sort=oldest$/);
+    await open(page, page.url());
+    expect(await page.getByLabel('Search sessions').inputValue()).toBe('bulk-agent');
+    expect(await page.getByLabel('Sort sessions').inputValue()).toBe('oldest');
+    expect(await rows.first().textContent()).toContain('bulk-000');
     await page.getByLabel('Search sessions').fill('bulk-agent nothing-like-this');
     await expect.poll(() => page.getByText('No session matches').count()).toBe(1);
     expect(errors).toEqual([]);

@@ -9,6 +9,7 @@ import { MemoryText } from '@/components/ui/memory-text';
 const KIND_TONE: Record<string, string> = { llm: 'accent', tool: 'warn', retriever: 'ok' };
 
 const count = (v: unknown) => (num(v) ? v : 0);
+const fig = (v: unknown) => (num(v) ? v : null);
 
 /**
  * A turn's totals (calls by kind, tokens, cost, latency, failures), each only when it is a number and not negative:
@@ -40,7 +41,12 @@ export function UsageLine({ usage }: { usage: Partial<TurnUsage> }) {
  * duration, with model or tool, tokens, cost and errors; the turn's totals above. From whole OTLP traces.
  */
 export function TurnCalls({ calls, usage }: { calls: TurnCall[]; usage: TurnUsage | null }) {
-  const end = Math.max(1, ...calls.map((c) => c.start_ms + (c.duration_ms ?? 0)), usage?.latency_ms ?? 0);
+  // `calls` may come from an agent as it wrote them: only numbers not below 0 place a bar or print a figure.
+  const end = Math.max(
+    1,
+    ...calls.map((c) => (fig(c.start_ms) ?? 0) + (fig(c.duration_ms) ?? 0)),
+    fig(usage?.latency_ms) ?? 0,
+  );
   return (
     <div data-testid="turn-calls">
       <div className="label-sm" style={{ marginTop: 12 }}>
@@ -93,21 +99,21 @@ export function TurnCalls({ calls, usage }: { calls: TurnCall[]; usage: TurnUsag
                   <div
                     className={`wf-bar wf-${c.kind}`}
                     style={{
-                      left: `${(100 * c.start_ms) / end}%`,
-                      width: `${Math.max(0.8, (100 * (c.duration_ms ?? 0)) / end)}%`,
+                      left: `${(100 * (fig(c.start_ms) ?? 0)) / end}%`,
+                      width: `${Math.max(0.8, (100 * (fig(c.duration_ms) ?? 0)) / end)}%`,
                     }}
                   />
                 </div>
                 <div className="cell-sub nowrap">
-                  {c.duration_ms !== null
-                    ? fmtLatency(c.duration_ms)
+                  {fig(c.duration_ms) !== null
+                    ? fmtLatency(fig(c.duration_ms)!)
                     : c.from_messages
                       ? 'not traced (asked for by the model)'
                       : '—'}
-                  {c.input_tokens !== undefined || c.output_tokens !== undefined
-                    ? ` · ${fmtInt(c.input_tokens ?? 0)}→${fmtInt(c.output_tokens ?? 0)} tok`
+                  {fig(c.input_tokens) !== null || fig(c.output_tokens) !== null
+                    ? ` · ${fmtInt(fig(c.input_tokens) ?? 0)}→${fmtInt(fig(c.output_tokens) ?? 0)} tok`
                     : ''}
-                  {c.cost !== undefined ? ` · ${fmtCost(c.cost)}` : ''}
+                  {fig(c.cost) !== null ? ` · ${fmtCost(fig(c.cost)!)}` : ''}
                 </div>
               </>
             ),

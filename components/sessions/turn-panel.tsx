@@ -46,6 +46,8 @@ export function TurnPanel({
   const open = chosen !== undefined ? chosen : focus && all.some((r) => refId(r) === focus) ? focus : null;
   const kept = new Set(qualified.map(refId));
   const opened = open ? artifacts.get(open) : null;
+  // `calls` is the turn's extra field as stored: an agent may have sent it in any shape.
+  const shownCalls = Array.isArray(calls) ? calls.filter((c) => !!c && typeof c === 'object') : [];
   return (
     <Panel as="div" testId="turn-panel" title="The turn">
       <div className="label-sm">Input x_t</div>
@@ -54,8 +56,8 @@ export function TurnPanel({
         Output
       </div>
       <MemoryText className="pre" text={output} />
-      {calls?.length ? (
-        <TurnCalls calls={calls} usage={usage} />
+      {shownCalls.length ? (
+        <TurnCalls calls={shownCalls} usage={usage && typeof usage === 'object' ? usage : null} />
       ) : usage && typeof usage === 'object' && usageParts(usage).length ? (
         // A turn whose agent reported its work without the calls (an OTLP span with no child spans, or `usage`).
         <div className="label-sm" style={{ marginTop: 12 }} data-testid="turn-work">

@@ -27,8 +27,11 @@ export interface M4 {
   last: (number | null)[];
 }
 
-/** Digests built by an earlier version are built again from the turns (server/services/session-digest.ts). */
-export const DIGEST_VERSION = 4;
+/**
+ * Digests built by an earlier version are built again from the turns (server/services/session-digest.ts).
+ * 5: a usage figure below 0 is none.
+ */
+export const DIGEST_VERSION = 5;
 
 export interface SessionDigest {
   /** DIGEST_VERSION of the code that built it (absent before version 2). */

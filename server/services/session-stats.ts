@@ -146,9 +146,11 @@ export async function addToSessionStats(tx: Tx, projectId: string, turns: (Stats
  * figure, never an error.
  */
 export function usageSql(prefix: '' | 't.') {
+  // Nested, not `and`: the cast must only ever see a JSON number (the order of `and` is not PostgreSQL's promise).
+  const v = (key: string) => `(${prefix}extra->'usage'->>'${key}')::float8`;
   const n = (key: string) =>
     `case when jsonb_typeof(${prefix}extra->'usage'->'${key}') = 'number' ` +
-    `and (${prefix}extra->'usage'->>'${key}')::float8 >= 0 then (${prefix}extra->'usage'->>'${key}')::float8 end`;
+    `then case when ${v(key)} >= 0 then ${v(key)} end end`;
   return {
     tokens: sql.raw(
       `case when ${n('input_tokens')} is not null or ${n('output_tokens')} is not null ` +
