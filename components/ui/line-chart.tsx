@@ -68,7 +68,7 @@ export function LineChart({
                 stroke={p.color}
                 strokeWidth={1.5}
               />
-              <text className="axis" x={e.x + (e.anchor === 'start' ? 7 : -7)} y={e.y - 6} textAnchor={e.anchor}>
+              <text className="axis" x={e.x + (e.anchor === 'start' ? 7 : -7)} y={e.labelY} textAnchor={e.anchor}>
                 {e.label}
               </text>
             </g>

@@ -122,6 +122,16 @@ describe('prepareLineChart', () => {
     expect(last!.x).toBeGreaterThan(44);
     expect(last!.x).toBeLessThan(188);
     expect(c.paths[0]!.thin).toBe(true);
+    // A point at the top has its label below it (above, it would leave the chart); one point is labelled once.
+    const top = prepareLineChart(
+      [{ key: 't', label: 'T', color: 'red', values: [{ x: 0.5, y: 1 }], ends: { first: 'a', last: 'b' } }],
+      200,
+      100,
+      1,
+    ).paths[0]!.ends;
+    expect(top).toHaveLength(1);
+    expect(top[0]!.labelY).toBeGreaterThan(top[0]!.y);
+    expect(first!.labelY).toBeLessThan(first!.y);
     // A plain series has neither.
     const plain = prepareLineChart([{ key: 'p', label: 'P', color: 'red', values }], 200, 100);
     expect(plain.paths[0]).toMatchObject({ ends: [], thin: false });

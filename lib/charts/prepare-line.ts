@@ -36,7 +36,7 @@ export interface PreparedLineChart {
     dashed: boolean;
     dots: { x: number; y: number }[];
     /** A trajectory's first and last points, labelled (`LineSeries.ends`); the label's side keeps it in the frame. */
-    ends: { x: number; y: number; label: string; last: boolean; anchor: 'start' | 'end' }[];
+    ends: { x: number; y: number; label: string; last: boolean; anchor: 'start' | 'end'; labelY: number }[];
     thin: boolean;
   }[];
   /** Each series with its last value (whole numbers without decimals, others with two), if it has one. */
@@ -83,7 +83,7 @@ export function prepareLineChart(
       ends:
         s.ends && s.values.length
           ? [
-              { v: s.values[0]!, label: s.ends.first, last: false },
+              ...(s.values.length > 1 ? [{ v: s.values[0]!, label: s.ends.first, last: false }] : []),
               { v: s.values.at(-1)!, label: s.ends.last, last: true },
             ].map(({ v, label, last }) => ({
               x: x(v.x),
@@ -91,6 +91,8 @@ export function prepareLineChart(
               label,
               last,
               anchor: x(v.x) > (m.l + width - m.r) / 2 ? ('end' as const) : ('start' as const),
+              // Above the point, or below it where above would leave the chart.
+              labelY: y(v.y) - 6 < m.t + 8 ? y(v.y) + 15 : y(v.y) - 6,
             }))
           : [],
       thin: !!s.ends,
