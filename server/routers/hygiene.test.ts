@@ -1,8 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '@/server/db';
 import { auditLog } from '@/server/db/schema/projects';
 import { artifacts } from '@/server/db/schema/sessions';
+import { memoryEntries } from '@/server/db/schema/curation';
+import { ingest } from '@/server/services/ingest';
 import { appRouter } from '@/server/routers/app';
 import { labInput } from '@/lib/hygiene/contract';
 import { pearson } from '@/lib/hygiene/experience';
@@ -163,6 +165,50 @@ describe.each(DRIVERS)('hygiene lab on %s, on the demo', (driver) => {
     await expect(
       as('reviewer').hygiene.propose({ ...params, item: 'rec_hr_monitor', policy: 'manual' }),
     ).rejects.toThrow(/already deprecated/);
+  });
+
+  it("counts among an agent's items the durable entries from its own events and those its turns recalled", async () => {
+    // Session-scoped facts are written without a review: one from this agent, one from another agent.
+    const event = (id: string, agent: string, content: string) => ({
+      type: 'memory_event',
+      data: {
+        event_id: id,
+        timestamp: '2026-11-21T08:00:00Z',
+        source_agent: agent,
+        task_id: 't',
+        memory_kind: 'fact',
+        content,
+        suggested_scope: 'session',
+        sensitivity: 'internal',
+        confidence: 'high',
+        evidence_refs: ['docs/x.md'],
+        ttl: 'session',
+      },
+    });
+    await ingest(
+      h.db,
+      'default',
+      [
+        event('memevt_hyg_own_0001', HYGIENE_AGENT, 'The labevents table keys results by itemid and charttime.'),
+        event('memevt_hyg_oth_0001', 'other-agent', 'The billing export runs at 02:00 UTC every night.'),
+      ].map((value) => ({ ok: true as const, value })),
+      'test',
+    );
+    const written = await h.db
+      .select({ id: memoryEntries.id, event: memoryEntries.sourceEventId })
+      .from(memoryEntries)
+      .where(inArray(memoryEntries.sourceEventId, ['memevt_hyg_own_0001', 'memevt_hyg_oth_0001']));
+    const own = written.find((e) => e.event === 'memevt_hyg_own_0001')!.id;
+    const other = written.find((e) => e.event === 'memevt_hyg_oth_0001')!.id;
+    let entries = (await as('viewer').hygiene.lab(params)).items.filter((r) => r.source === 'entry');
+    expect(entries.map((r) => r.id)).toEqual([own]);
+    // The other agent's entry becomes this agent's memory once one of its turns recalls it (by its id).
+    await h.db.execute(
+      sql`update turns set recalled = recalled || ${JSON.stringify([other])}::jsonb
+          where project_id = 'default' and agent_id = ${HYGIENE_AGENT} and turn = 3 and session_id = 'ehr-agent-day-2'`,
+    );
+    entries = (await as('viewer').hygiene.lab(params)).items.filter((r) => r.source === 'entry');
+    expect(entries.map((r) => r.id).sort()).toEqual([own, other].sort());
   });
 
   it('names the agent it does not know', async () => {
