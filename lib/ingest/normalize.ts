@@ -275,17 +275,12 @@ export function normalizeEnvelope(raw: unknown): Normalized {
         );
       const redactions: RedactionRecord[] = [];
       const sentExtra = extras(d as Json, KNOWN_TURN);
-      // Every string of the four in one text, for the redactor's one test (most turns need no walk).
-      const all = `${d.input}\n${d.output}\n${ccsJson}\n${JSON.stringify(sentExtra)}`;
-      const clean = redactDeep(
-        { input: d.input, output: d.output, ccs: d.ccs, extra: sentExtra },
-        '',
-        [],
-        redactions,
-        all,
-      );
-      const { input, output, extra } = clean;
-      const sentCcs = clean.ccs;
+      // Each part alone, each tested once as a whole text (most need no walk): a secret in one part (an e-mail in the
+      // output) does not make the redactor walk every string of the others (bench:ingest: 86 against 57 µs a turn).
+      const input = redactDeep(d.input, 'input', [], redactions);
+      const output = redactDeep(d.output, 'output', [], redactions);
+      const sentCcs = redactDeep(d.ccs, 'ccs', [], redactions, ccsJson);
+      const extra = redactDeep(sentExtra, 'extra', [], redactions, JSON.stringify(sentExtra));
       const ccs = normalizeCcs(sentCcs);
       return {
         ok: true,
