@@ -247,7 +247,7 @@ const SECRET_NAME_ENDINGS = [
 ];
 const NOT_SECRET_NAMES = new Set(['pwd', 'oldpwd']);
 const FLAG_WORDS = /^(?:true|false|yes|no|none|null|n\/a)$/i;
-export function secretName(name: string): boolean {
+function secretName(name: string): boolean {
   const n = name.toLowerCase().replace(/[^a-z0-9]/g, '');
   return !NOT_SECRET_NAMES.has(n) && SECRET_NAME_ENDINGS.some((e) => n.endsWith(e));
 }

@@ -12,6 +12,10 @@ import { serverEmbedder } from './embeddings';
  * database handle. The curator finds an event's neighbours in it; a reviewer sees a proposal's.
  */
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Entry ids are uuids (the primary key's type): anything else an agent names is no entry, and must not be cast. */
+export const isEntryId = (id: string) => UUID.test(id);
+
 /** The columns of an entry the index keeps beside its vector. */
 const INDEXED_FIELDS = ['id', 'scope', 'kind', 'content', 'status', 'sourceEventId'] as const;
 export const indexedColumns = pick(memoryEntries, INDEXED_FIELDS);

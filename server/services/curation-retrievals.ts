@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { isEntryId } from './curation-index';
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import { auditLog } from '@/server/db/schema/projects';
 import { memoryRetrievals, retrievalJudgments } from '@/server/db/schema/curation';
@@ -172,13 +173,11 @@ interface ItemRow {
   status: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The entries and artifact records named, as a reviewer reads them (an artifact's text cut at 4,000 characters). */
 async function itemsNamed(db: Tx, projectId: string, named: readonly { source: RetrievalSource; id: string }[]) {
   const of = (s: RetrievalSource) => [...new Set(named.filter((n) => n.source === s).map((n) => n.id))];
   // Entry ids are uuids (by the primary key's index); anything else names no entry.
-  const entries = JSON.stringify(of('memory_entry').filter((id) => UUID.test(id)));
+  const entries = JSON.stringify(of('memory_entry').filter(isEntryId));
   const records = JSON.stringify(of('artifact'));
   const rows = rowsOf<ItemRow>(
     await db.execute(sql`

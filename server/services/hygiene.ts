@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { isEntryId } from './curation-index';
 import { additionOf, errorChains, itemHealth, utilityOf, type LabTurn, type MemoryItem } from '@/lib/hygiene/items';
 import { removeNow, simulateSizes, type Policy, type SizePoint } from '@/lib/hygiene/deletion';
 import {
@@ -216,9 +217,8 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
   });
   // The durable entries that are this agent's: written from its own memory events, or recalled by its turns (another
   // agent's entries are not its memory, however the project shares them).
-  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const recalledIds = [...new Set(labTurns.flatMap((t) => [...t.recalled, ...t.qualified]))].filter((x) =>
-    UUID.test(x),
+  const recalledIds = JSON.stringify(
+    [...new Set(labTurns.flatMap((t) => [...t.recalled, ...t.qualified]))].filter(isEntryId),
   );
   const entries = await db
     .select({
@@ -239,7 +239,8 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
         inArray(memoryEntries.status, ['active', 'in_conflict', 'deprecated']),
         or(
           eq(memoryEvents.sourceAgent, agent),
-          recalledIds.length ? inArray(memoryEntries.id, recalledIds) : sql`false`,
+          // One parameter, however many (a list of bound ids stops at PostgreSQL's 65,535 parameters).
+          sql`${memoryEntries.id} in (select x::uuid from jsonb_array_elements_text(${recalledIds}::jsonb) x)`,
         ),
       ),
     );
