@@ -106,8 +106,23 @@ describe('substrate field', () => {
     expect(await page.getByTestId('simulated').textContent()).toContain(
       '35 reports along an edge, 0 jumps, 7 φ-cycles',
     );
+    // A count the run cannot take is refused with the reason, not rounded into another.
+    for (const bad of ['-3', '2.5', '466']) {
+      await page.getByLabel('Ticks to simulate').fill(bad);
+      expect(await button.isDisabled()).toBe(true);
+      expect(await page.getByTestId('ticks-problem').textContent()).toBe('Ticks: a whole number from 1 to 465.');
+    }
+    await page.getByLabel('Ticks to simulate').fill('465');
+    expect(await button.textContent()).toBe('Simulate +465');
+    await button.click();
+    await expect.poll(() => page.getByTestId('simulated').textContent()).toContain('+500 bridge ticks');
+    expect(await button.isDisabled()).toBe(true);
+    expect(await page.getByTestId('ticks-problem').textContent()).toBe(
+      'A run holds at most 500 ticks: go back to stored to start again.',
+    );
     await page.getByRole('button', { name: 'back to stored' }).click();
     expect(await page.getByTestId('simulated').count()).toBe(0);
+    expect(await page.getByTestId('ticks-problem').count()).toBe(0);
   });
 
   it('simulates from an older snapshot and names it', async () => {
@@ -246,7 +261,11 @@ describe('what would the substrate do?', () => {
     expect(await rows().first().locator('[data-cell=score]').textContent()).toBe(printed[0]!.score.toFixed(4));
     expect(await page.getByTestId('resolved').textContent()).toContain('none');
     expect(new Set(await page.locator('[data-testid=routing] [data-cell=penalty]').allTextContents())).toEqual(
-      new Set(['0']),
+      new Set(['0.000']),
+    );
+    // No context and no dead end: every row says its score is the edge's own terms, none is left blank.
+    expect(new Set(await page.locator('[data-testid=routing] [data-cell=why]').allTextContents())).toEqual(
+      new Set(['edge terms only']),
     );
   });
 
@@ -269,7 +288,7 @@ describe('what would the substrate do?', () => {
         ]),
     );
     expect(shown.slice(0, want.suggested_paths.length)).toEqual(
-      want.suggested_paths.map((p) => [p.to, p.score.toFixed(4), p.penalty ? `−${p.penalty.toFixed(3)}` : '0']),
+      want.suggested_paths.map((p) => [p.to, p.score.toFixed(4), p.penalty ? `−${p.penalty.toFixed(3)}` : '0.000']),
     );
     expect(await page.locator('[data-testid=resolved] .chip').allTextContents()).toEqual(want.resolved_capabilities);
     const hits = page.locator('[data-testid=consult-dead-ends] li:not(.faint)');
@@ -387,6 +406,8 @@ describe('audit', () => {
     const replayed = await page.getByTestId('audit-replayed').textContent();
     expect(replayed).toContain('t 201');
     expect(replayed).toMatch(/Log lines replayed399/);
+    // The banner's 400 and the 399 replayed agree on the page: the one line before is in the base state.
+    expect(replayed).toContain('1 of the 400 at or before t 201, already in the state replayed from');
     expect(replayed).toMatch(/φ-cycles80/);
     const stored = page.getByTestId('differentiation-stored');
     const want = auditRef.differentiation.storedSamples;

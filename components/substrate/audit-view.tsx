@@ -172,6 +172,10 @@ function Replayed({ audit: a }: { audit: Audit }) {
           <div className="value">{fmtInt(a.replayed)}</div>
           <div className="faint cell-sub">
             {fmtInt(a.routed)} along an edge · {fmtInt(a.jumps)} jumps · {fmtInt(a.unknown)} unknown
+            {a.lines > a.replayed
+              ? ` · ${fmtInt(a.lines - a.replayed)} of the ${fmtInt(a.lines)} at or before t ` +
+                `${a.base.t}, already in the state replayed from`
+              : ''}
           </div>
         </div>
         <div className="stat">

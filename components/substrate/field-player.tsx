@@ -149,11 +149,19 @@ export function FieldPlayer({ agent }: { agent: string }) {
     : snap?.cursor && typeof snap.cursor.theta === 'number' && typeof snap.cursor.phi === 'number'
       ? { theta: snap.cursor.theta, phi: snap.cursor.phi, node: snap.cursor.node }
       : null;
+  // The ticks asked are a whole number that fits what the run may still add; otherwise the form says why not.
+  const room = MAX_TICKS - ticks;
+  const ticksValid = Number.isInteger(ticksAsked) && ticksAsked >= 1 && ticksAsked <= room;
+  const ticksProblem = ticksValid
+    ? null
+    : room < 1
+      ? `A run holds at most ${MAX_TICKS} ticks: go back to stored to start again.`
+      : `Ticks: a whole number from 1 to ${room}.`;
   // Only the ticks added are computed (about 1 ms a tick).
   const simulate = () => {
     if (!frame || !substrate) return;
-    const add = Math.min(MAX_TICKS - ticks, Math.max(1, Math.round(ticksAsked) || 1));
-    const more = simulateTicks(run?.state ?? substrate, add, { step: { success: outcome } });
+    if (!ticksValid) return;
+    const more = simulateTicks(run?.state ?? substrate, ticksAsked, { step: { success: outcome } });
     setSim({ t: frame.t, run: { state: more.state, ticks: [...(run?.ticks ?? []), ...more.ticks] } });
   };
 
@@ -247,10 +255,13 @@ export function FieldPlayer({ agent }: { agent: string }) {
               className="input num-input"
               type="number"
               min={1}
-              max={MAX_TICKS}
-              value={ticksAsked}
-              onChange={(e) => setTicksAsked(Number(e.target.value))}
+              max={Math.max(1, room)}
+              step={1}
+              value={Number.isNaN(ticksAsked) ? '' : ticksAsked}
+              onChange={(e) => setTicksAsked(e.target.value === '' ? NaN : Number(e.target.value))}
               aria-label="Ticks to simulate"
+              aria-invalid={!ticksValid}
+              aria-describedby={ticksProblem ? 'ticks-problem' : undefined}
             />
           </label>
           <label className="muted nowrap">
@@ -273,12 +284,17 @@ export function FieldPlayer({ agent }: { agent: string }) {
             type="button"
             className="btn"
             onClick={simulate}
-            disabled={!substrate || ticks >= MAX_TICKS}
+            disabled={!substrate || !ticksValid}
             title={tickText(outcome)}
             data-testid="simulate"
           >
-            Simulate +{Math.max(1, Math.round(ticksAsked) || 1)}
+            {ticksValid ? `Simulate +${ticksAsked}` : 'Simulate'}
           </button>
+          {ticksProblem ? (
+            <span className="field-error" id="ticks-problem" role="status" data-testid="ticks-problem">
+              {ticksProblem}
+            </span>
+          ) : null}
           {ticks ? (
             <button type="button" className="link-btn" onClick={() => setSim(null)}>
               back to stored

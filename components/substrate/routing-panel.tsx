@@ -16,7 +16,9 @@ import { useSubstrate } from './store';
 import { PartsLegend, TermsBar, termsDomain } from './terms-bar';
 import { stateLabel } from './use-substrate';
 
-const f3 = (v: number) => (v === 0 ? '0' : v.toFixed(3));
+const f3 = (v: number) => v.toFixed(3);
+/** A term that adds nothing: the same digits as the others, quietly. */
+const zero = <span className="faint">0.000</span>;
 const f2 = (v: number) => v.toFixed(2);
 
 interface StoredSample {
@@ -259,7 +261,7 @@ function Candidates({ route }: { route: RouteResult }) {
           headerTitle: 'δ·E_ctx at the destination',
           num: true,
           className: 'mono',
-          cell: (p) => f3(p.contextBoost),
+          cell: (p) => (p.contextBoost ? f3(p.contextBoost) : zero),
         },
         {
           id: 'penalty',
@@ -268,15 +270,22 @@ function Candidates({ route }: { route: RouteResult }) {
           num: true,
           className: 'mono',
           cellProps: (p) => ({ 'data-cell': 'penalty', className: p.penalty ? 'warn-text' : undefined }),
-          cell: (p) => (p.penalty ? `−${f3(p.penalty)}` : '0'),
+          cell: (p) => (p.penalty ? `−${f3(p.penalty)}` : zero),
         },
         { id: 'terms', header: 'Terms', width: '28%', cell: (p) => <TermsBar parts={p.parts} domain={domain} /> },
         {
           id: 'why',
           header: 'Why',
           className: 'why',
+          cellProps: () => ({ 'data-cell': 'why' }),
           cell: (p) => {
             const sources = (route.verdict.penaltySources[p.to] ?? []).map((pos) => byPosition.get(pos)!);
+            if (!resolved.has(p.to) && !sources.length)
+              return (
+                <span className="faint" title="Utility, novelty, weight, bias and cost: no context match, no dead end">
+                  edge terms only
+                </span>
+              );
             return (
               <>
                 {resolved.has(p.to) ? <span className="badge ok">in context</span> : null}
