@@ -117,6 +117,16 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
       const fit = await table.evaluate((t) => [t.scrollWidth, t.parentElement!.clientWidth]);
       expect(fit[0], `table ${fit[0]} px in a panel of ${fit[1]} px at ${width} px`).toBeLessThanOrEqual(fit[1]!);
       expect(await row.getByTestId('session-work').textContent()).toContain('8.22k tok');
+      // A traced turn in the project: its figures sort the list (offered as disabled, "no traced turns", without).
+      const bySort = (v: string) => page.locator(`select[aria-label="Sort sessions"] option[value=${v}]`);
+      for (const [v, label] of [
+        ['tokens', 'Most tokens'],
+        ['cost', 'Highest cost'],
+        ['latency', 'Slowest turns'],
+      ] as const) {
+        expect(await bySort(v).textContent()).toBe(label);
+        expect(await bySort(v).isDisabled()).toBe(false);
+      }
       // Below 1,280 px the domain is under the agent (its column hidden); above, in its own column.
       expect(await domainHead.isVisible()).toBe(width > 1280);
       expect(await inline.isVisible()).toBe(width <= 1280);

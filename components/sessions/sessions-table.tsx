@@ -10,6 +10,9 @@ import { Sparkline } from '@/components/ui/sparkline';
 import { ListFoot } from '@/components/ui/list-foot';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/list';
+import type { RouterOutputs } from '@/components/trpc/outputs';
+
+type Traced = RouterOutputs['sessions']['page']['total']['traced'];
 import { fmtCost, fmtDateTime, fmtDuration, fmtInt, fmtLatency, fmtRate, fmtTokens } from '@/lib/format';
 
 export function SessionsTable({
@@ -84,11 +87,15 @@ export function SessionsTable({
             value={sort}
             onChange={(e) => setSort(e.target.value as SessionSort)}
           >
-            {Object.entries(SESSION_SORTS).map(([k, label]) => (
-              <option key={k} value={k}>
-                {label}
-              </option>
-            ))}
+            {Object.entries(SESSION_SORTS).map(([k, label]) => {
+              // A traced agent's figures sort nothing until some turn has sent them: offered, but said so.
+              const untraced = first && k in first.total.traced && !first.total.traced[k as keyof Traced];
+              return (
+                <option key={k} value={k} disabled={!!untraced && k !== sort}>
+                  {untraced ? `${label} (no traced turns)` : label}
+                </option>
+              );
+            })}
           </select>
         </div>
       </div>

@@ -192,5 +192,15 @@ describe.each(DRIVERS)('session figures on %s', (driver) => {
     }
     const total = await pageSessions(h.db, 'default', { sort: 'recent', offset: 0, limit: 1 });
     expect(total.total.turns).toBe(all.reduce((n, s) => n + s.turnCount, 0));
+    // Whether a traced agent's figures can sort anything: in a project of plain turns (a usage of another shape is
+    // no figure) none sent them, and the list says so instead of sorting by nothing; one traced turn is enough.
+    await h.db.execute(sql`insert into projects (id, name) values ('plain', 'Plain')`);
+    await ingest(h.db, 'plain', turns('p', [1, 3]), 't');
+    const plain = await pageSessions(h.db, 'plain', { sort: 'tokens', offset: 0, limit: 5 });
+    expect(plain.total).toEqual({ sessions: 1, turns: 2, traced: { tokens: false, cost: false, latency: false } });
+    await ingest(h.db, 'plain', turns('q', [2]), 't');
+    const traced = await pageSessions(h.db, 'plain', { sort: 'tokens', offset: 0, limit: 5 });
+    expect(traced.total.traced).toEqual({ tokens: true, cost: true, latency: true });
+    expect(traced.items.map((x) => x.id)).toEqual(['q', 'p']);
   });
 });

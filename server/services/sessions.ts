@@ -88,8 +88,8 @@ export interface SessionPage {
   items: SessionSummary[];
   /** Sessions that match the search. */
   matching: number;
-  /** The whole project: sessions and turns. */
-  total: { sessions: number; turns: number };
+  /** The whole project: sessions and turns, and whether any turn sent a traced agent's tokens, cost, latency. */
+  total: { sessions: number; turns: number; traced: { tokens: boolean; cost: boolean; latency: boolean } };
   /** Offset of the next page, null after the last. */
   next: number | null;
 }
@@ -120,6 +120,9 @@ export async function pageSessions(
       .select({
         sessions: sql<number>`count(*)::int`,
         turns: sql<number>`coalesce(sum(${sessionStats.turnCount}), 0)::int`,
+        tokens: sql<boolean>`coalesce(bool_or(${sessionStats.tokensN} > 0), false)`,
+        cost: sql<boolean>`coalesce(bool_or(${sessionStats.costN} > 0), false)`,
+        latency: sql<boolean>`coalesce(bool_or(${sessionStats.latencyN} > 0), false)`,
       })
       .from(sessions)
       .leftJoin(sessionStats, withStats)
@@ -130,7 +133,11 @@ export async function pageSessions(
   return {
     items: rows.map(toSummary),
     matching,
-    total: { sessions: Number(total?.sessions ?? 0), turns: Number(total?.turns ?? 0) },
+    total: {
+      sessions: Number(total?.sessions ?? 0),
+      turns: Number(total?.turns ?? 0),
+      traced: { tokens: total?.tokens === true, cost: total?.cost === true, latency: total?.latency === true },
+    },
     next: end < matching ? end : null,
   };
 }
