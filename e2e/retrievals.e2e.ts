@@ -112,6 +112,9 @@ describe(`retrieval F1 (M6) from labelled searches, on ${uiDb()}`, () => {
     expect(await m6.locator('[data-metric=precision]').textContent()).toBe('33.3%');
     expect(await m6.locator('[data-metric=recall]').textContent()).toBe('50.0%');
     expect(await m6.locator('[data-metric=labelled]').textContent()).toBe('1 search labelled');
+    // Labelled on one day: a single point is no trend, and the panel says so instead of drawing a dot.
+    expect(await m6.getByTestId('trend-none').textContent()).toBe('one day: no trend yet');
+    expect(await m6.locator('svg').count()).toBe(0);
     expect(await m6.getByRole('link', { name: 'Retrievals' }).getAttribute('href')).toBe('/curation/retrievals');
     expect(await page.locator('main').textContent()).not.toContain('needs relevance labels');
   });

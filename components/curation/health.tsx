@@ -64,15 +64,10 @@ export function Health() {
                 <b style={{ fontSize: 22 }} data-metric={m.key}>
                   {v === null ? '—' : m.ms ? `${v.toFixed(2)} ms` : pct(v)}
                 </b>
-                <Sparkline
-                  width={180}
-                  height={36}
-                  label={`${m.label} by day`}
-                  series={[{ key: m.key, values: rates.map((r) => r[m.key]) }]}
-                />
+                <Trend label={`${m.label} by day`} k={m.key} values={rates.map((r) => r[m.key])} />
               </div>
               <div className="cell-sub">
-                {m.what} · latest day {day?.day ?? '—'}
+                {m.what} · <span className="nowrap">latest day {day?.day ?? '—'}</span>
               </div>
             </Panel>
           );
@@ -83,12 +78,7 @@ export function Health() {
             <b style={{ fontSize: 22 }} data-metric="f1">
               {pct(m6?.f1)}
             </b>
-            <Sparkline
-              width={180}
-              height={36}
-              label="Retrieval F1 (M6) by day"
-              series={[{ key: 'f1', values: rates.map((r) => r.f1) }]}
-            />
+            <Trend label="Retrieval F1 (M6) by day" k="f1" values={rates.map((r) => r.f1)} />
           </div>
           <div className="cell-sub">
             precision <b data-metric="precision">{pct(m6?.precision)}</b> · recall{' '}
@@ -96,7 +86,7 @@ export function Health() {
             <span data-metric="labelled">
               {fmtInt(m6?.labelled ?? 0)} search{m6?.labelled === 1 ? '' : 'es'} labelled
             </span>{' '}
-            · latest day {m6?.day ?? '—'}
+            · <span className="nowrap">latest day {m6?.day ?? '—'}</span>
           </div>
           <p className="cell-sub" style={{ margin: 0 }}>
             From reviewers&apos; labels on agents&apos; <code>search_memory</code> results (
@@ -107,4 +97,16 @@ export function Health() {
       </div>
     </>
   );
+}
+
+/** A metric by day: a line once two days have it (one day is a point, not a trend). */
+function Trend({ label, k, values }: { label: string; k: string; values: (number | null)[] }) {
+  const days = values.filter((v) => v !== null).length;
+  if (days < 2)
+    return (
+      <span className="faint nowrap" data-testid="trend-none">
+        {days ? 'one day: no trend yet' : 'no day yet'}
+      </span>
+    );
+  return <Sparkline width={180} height={36} label={label} series={[{ key: k, values }]} />;
 }
