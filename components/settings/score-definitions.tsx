@@ -87,26 +87,32 @@ export function ScoreDefinitions() {
         </select>
         {kind === 'numeric' ? (
           <>
-            <input
-              className="input"
-              type="number"
-              step="any"
-              aria-label="Lowest value"
-              placeholder="min"
-              value={min}
-              onChange={(e) => setMin(e.target.value)}
-              style={{ width: 80 }}
-            />
-            <input
-              className="input"
-              type="number"
-              step="any"
-              aria-label="Highest value"
-              placeholder="max"
-              value={max}
-              onChange={(e) => setMax(e.target.value)}
-              style={{ width: 80 }}
-            />
+            <label className="muted nowrap">
+              lowest{' '}
+              <input
+                className="input"
+                type="number"
+                step="any"
+                aria-label="Lowest value"
+                placeholder="none"
+                value={min}
+                onChange={(e) => setMin(e.target.value)}
+                style={{ width: 80 }}
+              />
+            </label>
+            <label className="muted nowrap">
+              highest{' '}
+              <input
+                className="input"
+                type="number"
+                step="any"
+                aria-label="Highest value"
+                placeholder="none"
+                value={max}
+                onChange={(e) => setMax(e.target.value)}
+                style={{ width: 80 }}
+              />
+            </label>
           </>
         ) : kind === 'categorical' ? (
           <input
