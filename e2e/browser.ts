@@ -23,3 +23,12 @@ export async function launchPage(options: BrowserContextOptions = {}): Promise<{
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 }, ...options })).newPage();
   return { browser, page };
 }
+
+/**
+ * The inbox sends a reviewer's decision at once instead of holding it for the undo window (5 s by default), for
+ * tests of what a decision does; the undo window has its own test (curation.e2e.ts).
+ */
+export const decideAtOnce = (page: Page) =>
+  page.addInitScript(() =>
+    localStorage.setItem('mnemoscope-review', JSON.stringify({ state: { undoSeconds: 0 }, version: 0 })),
+  );

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchPage } from './browser';
+import { decideAtOnce, launchPage } from './browser';
 import { open } from './page';
 import { uiServer } from './ui-server';
 
@@ -10,6 +10,7 @@ let page: Page;
 
 beforeAll(async () => {
   ({ browser, page } = await launchPage());
+  await decideAtOnce(page);
 });
 afterAll(async () => browser?.close());
 
@@ -49,6 +50,55 @@ describe('curation inbox, by keyboard', () => {
     const detail = await memoryEntry(words);
     expect(await detail.getByTestId('versions').textContent()).toMatch(/v1append/);
     expect(await detail.textContent()).toContain('approved');
+  });
+
+  it('holds a decision for the undo window: u takes it back unsent; one left alone is sent', async () => {
+    await inbox();
+    const undoWindow = page.getByLabel('Undo window: how long a decision is held before it is sent');
+    await undoWindow.selectOption('5');
+    await undoWindow.blur();
+    const id = (await selected().getAttribute('data-proposal'))!;
+    const rows = page.getByTestId('inbox-list').locator('.inbox-row');
+    const before = await rows.count();
+    // What the server holds for the proposal, asked as this page would.
+    const statusOf = (proposal: string) =>
+      page.evaluate(
+        async (input) => {
+          const r = await fetch(`/api/trpc/curation.proposal?input=${encodeURIComponent(input)}`);
+          return ((await r.json()) as { result: { data: { json: { proposal: { status: string } } } } }).result.data.json
+            .proposal.status;
+        },
+        JSON.stringify({ json: { id: proposal } }),
+      );
+    const status = () => statusOf(id);
+    await page.keyboard.press('a');
+    const held = page.getByTestId('held-banner');
+    await expect.poll(() => held.textContent()).toMatch(/^Approving “.+”sent in [45] sUndo u$/);
+    expect(await rows.count()).toBe(before - 1);
+    expect(await selected().getAttribute('data-proposal')).not.toBe(id);
+    expect(await status()).toBe('pending');
+    // Undone: back in the list, shown again, and nothing reached the server.
+    await page.keyboard.press('u');
+    await expect.poll(() => banner().textContent()).toBe('Undone: nothing was sent.');
+    expect(await held.count()).toBe(0);
+    expect(await rows.count()).toBe(before);
+    await expect.poll(() => selected().getAttribute('data-proposal')).toBe(id);
+    expect(await status()).toBe('pending');
+    // Left alone, it is sent when the window ends.
+    await page.keyboard.press('a');
+    await expect.poll(() => held.count()).toBe(1);
+    await expect.poll(() => banner().textContent(), { timeout: 10_000 }).toContain('Approved');
+    expect(await held.count()).toBe(0);
+    expect(await status()).toBe('approved');
+    // Held, and the page left by a full load (a reload, an address typed, the tab closed): sent as the page goes.
+    await inbox();
+    await undoWindow.selectOption('30');
+    await undoWindow.blur();
+    const next = (await selected().getAttribute('data-proposal'))!;
+    await page.keyboard.press('a');
+    await expect.poll(() => held.count()).toBe(1);
+    await open(page, `${srv.url}/curation/entries`);
+    await expect.poll(() => statusOf(next), { timeout: 5000 }).toBe('approved');
   });
 
   it('moves with j, edits with e, approves the edit with Ctrl+Enter, and the entry holds the edit', async () => {

@@ -77,7 +77,15 @@ describe(`decisions flow back to the agent on ${uiDb()}`, () => {
     await box.fill('The billing team owns the invoice export job; failures page its on-call.');
     expect(settled).toBeNull();
     await box.press('Control+Enter');
-    await expect.poll(() => page.getByTestId('inbox-banner').textContent()).toContain('Approved with your edits');
+    // Held for the undo window (5 s unless the reviewer chose otherwise): the waiting agent hears nothing yet.
+    await expect
+      .poll(() => page.getByTestId('held-banner').textContent())
+      .toMatch(/^Approving with edits “The billing team owns the invoice export job; .*”sent in [45] sUndo u$/);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(settled).toBeNull();
+    await expect
+      .poll(() => page.getByTestId('inbox-banner').textContent(), { timeout: 10_000 })
+      .toContain('Approved with your edits');
 
     const d = (await waiting)!;
     expect(d).toMatchObject({

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchPage } from './browser';
+import { decideAtOnce, launchPage } from './browser';
 import { open } from './page';
 import { uiServer } from './ui-server';
 
@@ -11,6 +11,7 @@ let page: Page;
 
 beforeAll(async () => {
   ({ browser, page } = await launchPage());
+  await decideAtOnce(page);
 });
 afterAll(async () => browser?.close());
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchPage } from './browser';
+import { decideAtOnce, launchPage } from './browser';
 import { open } from './page';
 import { XSS_CORPUS } from '@/lib/curation/fixtures/xss-corpus';
 
@@ -111,6 +111,7 @@ beforeAll(async () => {
     },
   ]);
   ({ browser, page } = await launchPage());
+  await decideAtOnce(page);
   page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();

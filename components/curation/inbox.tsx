@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { KINDS, SCOPES, type Operation } from '@/lib/curation/pipeline';
 import { fmtInt } from '@/lib/format';
 import { CURATION_PAGE } from '@/lib/curation/event';
-import { useTRPC } from '@/components/trpc/provider';
+import { keepaliveClient, useTRPC } from '@/components/trpc/provider';
 import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
@@ -15,8 +15,22 @@ import { CONFIDENCE_TONE, ProposalDetail, type DetailMode } from './proposal-det
 import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
 import { useAnnotate, type TargetOption } from '@/components/annotations/store';
+import type { RouterInputs } from '@/components/trpc/outputs';
+import { UNDO_CHOICES, useHeldDecision, useReviewStore, useSecondsLeft, type UndoSeconds } from './held-decision';
 
 type Status = 'pending' | 'approved' | 'rejected';
+type Decision = RouterInputs['curation']['decide']['decision'];
+/** A decision made here, held for the undo window before it is sent (held-decision.ts). */
+type HeldDecision = { ids: string[]; many: boolean; decision: Decision; text: string };
+
+const heldVerb = (d: Decision) =>
+  d.action === 'reject'
+    ? 'Rejecting'
+    : d.keepSeparate
+      ? 'Keeping both of'
+      : Object.values(d.edits ?? {}).some((v) => v !== undefined)
+        ? 'Approving with edits'
+        : 'Approving';
 
 /** What an approval did, by the proposal's operation. */
 const APPROVED: Record<Operation, string> = {
@@ -106,7 +120,6 @@ export function Inbox() {
   const decide = useMutation(
     trpc.curation.decide.mutationOptions({
       onSuccess: (r, v) => {
-        setGone((g) => new Set([...g, v.id]));
         setBanner({
           tone: 'ok',
           text:
@@ -116,12 +129,11 @@ export function Inbox() {
                 ? 'Kept both: written to memory as a separate entry.'
                 : `Approved${r.edited.length ? ' with your edits' : ''}: ${APPROVED[r.operation]}`,
         });
-        // The next proposal takes the decided one's place, unless the reviewer has moved on meanwhile.
-        if (current?.id === v.id) restart(at);
         void refresh();
       },
-      onError: (e) => {
+      onError: (e, v) => {
         setBanner({ tone: e.data?.code === 'CONFLICT' ? 'warn' : 'danger', text: e.message });
+        back([v.id]);
         void refresh();
       },
     }),
@@ -136,12 +148,67 @@ export function Inbox() {
             `${r.length - failed.length} decided` +
             (failed.length ? `; ${failed.length} not: ${failed[0]!.message}` : ''),
         });
-        setChecked(new Set());
-        restart(0);
+        back(failed.map((x) => x.id));
+        void refresh();
+      },
+      onError: (e, v) => {
+        setBanner({ tone: 'danger', text: e.message });
+        back(v.ids);
         void refresh();
       },
     }),
   );
+
+  // A decision takes its proposals off the list at once (the next one takes the place of the one shown) and is held
+  // for the undo window before it is sent; undone, or refused by the server, they come back.
+  const [leaving] = useState(keepaliveClient);
+  const undoSeconds = useReviewStore((x) => x.undoSeconds);
+  const setUndoSeconds = useReviewStore((x) => x.setUndoSeconds);
+  const { held, hold, undo } = useHeldDecision<HeldDecision>(
+    (h) =>
+      h.many
+        ? bulk.mutate({ ids: h.ids, decision: h.decision })
+        : decide.mutate({ id: h.ids[0]!, decision: h.decision }),
+    undoSeconds,
+    (h) =>
+      void (
+        h.many
+          ? leaving.curation.decideMany.mutate({ ids: h.ids, decision: h.decision })
+          : leaving.curation.decide.mutate({ id: h.ids[0]!, decision: h.decision })
+      ).catch(() => {}),
+  );
+  const secondsLeft = useSecondsLeft(held?.until ?? null, undoSeconds);
+  function back(ids: string[]) {
+    if (!ids.length) return;
+    setGone((g) => new Set([...g].filter((id) => !ids.includes(id))));
+  }
+  const decideNow = (ids: string[], decision: Decision, many = false) => {
+    const shown = detail.data?.proposal;
+    const content = decision.edits?.content ?? (!many && shown && shown.id === ids[0] ? shown.content : '');
+    setGone((g) => new Set([...g, ...ids]));
+    setBanner(null);
+    if (many) {
+      setChecked(new Set());
+      restart(0);
+    } else if (current?.id === ids[0]) restart(at);
+    hold({
+      ids,
+      many,
+      decision,
+      text: many ? `${heldVerb(decision)} ${fmtInt(ids.length)} selected` : `${heldVerb(decision)} “${content}”`,
+    });
+  };
+  const undoHeld = () => {
+    const h = undo();
+    if (!h) return;
+    back(h.ids);
+    if (h.many) setChecked(new Set(h.ids));
+    const id = h.ids[0]!;
+    setMode('view');
+    setPicked((p) => ({ id, trail: new Set([...(p?.trail ?? []), param ?? '', id]) }));
+    router.replace(`/curation?proposal=${id}`, { scroll: false });
+    setBanner({ tone: 'ok', text: 'Undone: nothing was sent.' });
+  };
 
   // Annotations: what n opens the dialog on, and how many each listed proposal has.
   const showAnnotate = useAnnotate((a) => a.show);
@@ -163,6 +230,10 @@ export function Inbox() {
     onKeyRef.current = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
       if (t.closest('input, textarea, select, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
+      if ((e.key === 'u' || e.key === 'z') && held && !document.querySelector('[role=dialog]')) {
+        e.preventDefault();
+        return undoHeld();
+      }
       // Not behind a dialog (the Ctrl-K palette), nor on rows of a list that is being replaced.
       if (!items.length || stale || document.querySelector('[role=dialog]')) return;
       if (e.key === 'j' || e.key === 'ArrowDown') {
@@ -172,13 +243,13 @@ export function Inbox() {
       } else if (e.key === 'k' || e.key === 'ArrowUp') select(Math.max(at - 1, 0));
       else if (e.key === 'n' && current) showAnnotate([annotateOption(items[at] ?? current)]);
       else if (status !== 'pending') return;
-      else if (e.key === 'a' && current) decide.mutate({ id: current.id, decision: { action: 'approve' } });
+      else if (e.key === 'a' && current) decideNow([current.id], { action: 'approve' });
       else if (e.key === 'b' && current && detail.data?.proposal.operation === 'merge')
-        decide.mutate({ id: current.id, decision: { action: 'approve', keepSeparate: true } });
+        decideNow([current.id], { action: 'approve', keepSeparate: true });
       else if (e.key === 'r' && current) setMode('reject');
       else if (e.key === 'e' && current) setMode('edit');
       else if (e.key === 'x' && current) setChecked((c) => toggle(c, current.id));
-      else if (e.key === 'A' && checked.size) bulk.mutate({ ids: [...checked], decision: { action: 'approve' } });
+      else if (e.key === 'A' && checked.size) decideNow([...checked], { action: 'approve' }, true);
       else return;
       e.preventDefault();
     };
@@ -230,18 +301,28 @@ export function Inbox() {
             <button
               type="button"
               className="btn btn-primary"
-              onClick={() => bulk.mutate({ ids: [...checked], decision: { action: 'approve' } })}
+              onClick={() => decideNow([...checked], { action: 'approve' }, true)}
             >
               Approve {checked.size} selected
             </button>
             <BulkReject
               count={checked.size}
-              onReject={(reason) => bulk.mutate({ ids: [...checked], decision: { action: 'reject', reason } })}
+              onReject={(reason) => decideNow([...checked], { action: 'reject', reason }, true)}
             />
           </>
         ) : null}
       </div>
-      {banner ? (
+      {held ? (
+        <div className="banner warn held-banner" role="status" data-testid="held-banner">
+          <span className="held-text">
+            <MemoryText text={held.value.text} />
+          </span>
+          <span className="nowrap muted">sent in {secondsLeft} s</span>
+          <button type="button" className="btn btn-small" onClick={undoHeld}>
+            Undo <kbd>u</kbd>
+          </button>
+        </div>
+      ) : banner ? (
         <div className={`banner ${banner.tone}`} role="status" data-testid="inbox-banner">
           {banner.text}
         </div>
@@ -265,6 +346,25 @@ export function Inbox() {
         <span>
           <kbd>n</kbd> annotate
         </span>
+        <span>
+          <kbd>u</kbd> undo
+        </span>
+        <label className="nowrap">
+          held before sending{' '}
+          <select
+            className="select select-small"
+            aria-label="Undo window: how long a decision is held before it is sent"
+            value={undoSeconds}
+            suppressHydrationWarning
+            onChange={(e) => setUndoSeconds(Number(e.target.value) as UndoSeconds)}
+          >
+            {UNDO_CHOICES.map((n) => (
+              <option key={n} value={n}>
+                {n ? `${n} s` : 'not held'}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
@@ -341,10 +441,10 @@ export function Inbox() {
               mode={status === 'pending' ? mode : 'view'}
               busy={decide.isPending}
               onCancel={() => setMode('view')}
-              onApprove={(edits) => decide.mutate({ id: current.id, decision: { action: 'approve', edits } })}
-              onReject={(reason) => decide.mutate({ id: current.id, decision: { action: 'reject', reason } })}
+              onApprove={(edits) => decideNow([current.id], { action: 'approve', edits })}
+              onReject={(reason) => decideNow([current.id], { action: 'reject', reason })}
               onMode={setMode}
-              onKeepBoth={() => decide.mutate({ id: current.id, decision: { action: 'approve', keepSeparate: true } })}
+              onKeepBoth={() => decideNow([current.id], { action: 'approve', keepSeparate: true })}
               pending={status === 'pending'}
             />
           ) : current ? (

@@ -1,7 +1,7 @@
 'use client';
 
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useState, type ReactNode } from 'react';
 import superjson from 'superjson';
@@ -15,6 +15,18 @@ function getQueryClient() {
   if (typeof window === 'undefined') return makeQueryClient();
   return (browserQueryClient ??= makeQueryClient());
 }
+
+/** For a request that must outlive the page (one sent as the tab closes): alone, not batched, and `keepalive`. */
+export const keepaliveClient = () =>
+  createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: '/api/trpc',
+        transformer: superjson,
+        fetch: (url, init) => fetch(url, { ...init, keepalive: true }),
+      }),
+    ],
+  });
 
 export function TrpcProvider({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();

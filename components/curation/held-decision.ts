@@ -1,0 +1,91 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+
+/** How long a reviewer's decision waits in this browser before it is sent, so that it can be undone: 0 is never. */
+export const UNDO_CHOICES = [0, 5, 10, 30] as const;
+export type UndoSeconds = (typeof UNDO_CHOICES)[number];
+
+export const REVIEW_KEY = 'mnemoscope-review';
+
+export const useReviewStore = create<{ undoSeconds: UndoSeconds; setUndoSeconds: (s: UndoSeconds) => void }>()(
+  persist((set) => ({ undoSeconds: 5, setUndoSeconds: (undoSeconds) => set({ undoSeconds }) }), { name: REVIEW_KEY }),
+);
+
+export interface Held<T> {
+  value: T;
+  /** When it is sent (ms since the epoch). */
+  until: number;
+}
+
+/**
+ * A decision held back for `seconds` before `send` gets it, as a mail client holds a message: nothing reaches the
+ * server (nor the agents and webhooks it tells) until then, so Undo takes it back whole. One is held at a time: a
+ * new one sends the one before at once; so does leaving the page by a link (the component unmounts), and closing or
+ * reloading the tab (`sendAsPageGoes`, a request that outlives the page). Held in this browser only; the server sees
+ * one ordinary decision, later.
+ */
+export function useHeldDecision<T>(send: (value: T) => void, seconds: number, sendAsPageGoes: (value: T) => void) {
+  const ref = useRef<{ held: Held<T>; timer: number } | null>(null);
+  const [held, setHeld] = useState<Held<T> | null>(null);
+  const sendRef = useRef(send);
+  useEffect(() => {
+    sendRef.current = send;
+  });
+  const release = (): Held<T> | null => {
+    const h = ref.current;
+    if (!h) return null;
+    window.clearTimeout(h.timer);
+    ref.current = null;
+    setHeld(null);
+    return h.held;
+  };
+  const commit = () => {
+    const h = release();
+    if (h) sendRef.current(h.value);
+  };
+  const hold = (value: T) => {
+    commit();
+    if (seconds <= 0) return sendRef.current(value);
+    const next = { value, until: Date.now() + seconds * 1000 };
+    ref.current = { held: next, timer: window.setTimeout(commit, seconds * 1000) };
+    setHeld(next);
+  };
+  /** Takes the held decision back unsent; returns it (null when there was none, or it has gone). */
+  const undo = (): T | null => release()?.value ?? null;
+
+  const commitRef = useRef(commit);
+  useEffect(() => {
+    commitRef.current = commit;
+  });
+  const goesRef = useRef(sendAsPageGoes);
+  useEffect(() => {
+    goesRef.current = sendAsPageGoes;
+  });
+  useEffect(() => {
+    const goes = () => {
+      const h = release();
+      if (h) goesRef.current(h.value);
+    };
+    window.addEventListener('pagehide', goes);
+    return () => {
+      window.removeEventListener('pagehide', goes);
+      commitRef.current();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once: release reads only refs and a state setter
+  }, []);
+  return { held, hold, undo, commit };
+}
+
+/** Whole seconds left until `until` (at most `most`), counted down while shown. */
+export function useSecondsLeft(until: number | null, most: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === null) return;
+    const t = window.setInterval(() => setNow(Date.now()), 250);
+    return () => window.clearInterval(t);
+  }, [until]);
+  return until === null ? 0 : Math.min(most, Math.max(0, Math.ceil((until - now) / 1000)));
+}
