@@ -102,10 +102,12 @@ export function Health() {
 /** A metric by day: a line once two days have it (one day is a point, not a trend). */
 function Trend({ label, k, values }: { label: string; k: string; values: (number | null)[] }) {
   const days = values.filter((v) => v !== null).length;
+  // No day at all: the figure's "—" says it.
+  if (!days) return null;
   if (days < 2)
     return (
       <span className="faint nowrap" data-testid="trend-none">
-        {days ? 'one day: no trend yet' : 'no day yet'}
+        one day: no trend yet
       </span>
     );
   return <Sparkline width={180} height={36} label={label} series={[{ key: k, values }]} />;
