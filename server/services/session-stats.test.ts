@@ -36,12 +36,14 @@ const turns = (session: string, numbers: number[]) =>
     },
   }));
 
+/** A migration's file by its name. */
+const file = (name: string) => readdirSync('drizzle').find((f) => new RegExp(`^\\d+_${name}\\.sql$`).test(f))!;
+
 /**
  * The back-fill statement of the migration that made `session_stats`, then the later recounts of D̄ (ACC §5.3: from
  * turn 2, then without the session's first turn), as upgraded databases run them.
  */
 const backfill = () => {
-  const file = (name: string) => readdirSync('drizzle').find((f) => new RegExp(`^\\d+_${name}\\.sql$`).test(f))!;
   const made = readFileSync(`drizzle/${file('session_stats')}`, 'utf8')
     .split('--> statement-breakpoint')
     .find((x) => x.includes('-- Back-fill'))!;
@@ -125,6 +127,17 @@ describe.each(DRIVERS)('session figures on %s', (driver) => {
     await h.db.execute(sql`delete from session_stats`);
     for (const statement of backfill()) await h.db.execute(sql.raw(statement));
     expect(await stored(h)).toEqual(incremental);
+    // Sums an older version kept (it counted the odd turns' output_tokens -3 and latency -5): the recount migration
+    // puts back the figures of the rule, and leaves sessions that sent no usage as they are.
+    await h.db.execute(sql`update session_stats set tokens = tokens - 3, tokens_n = tokens_n + 1, latency_sum = -5,
+      latency_n = latency_n + 1 where session_id = 'long'`);
+    await h.db.execute(sql`update session_stats set cost = 7, cost_n = 1 where session_id <> 'long'`);
+    const noUsage = (await usage(h)).filter((r) => r.session_id !== 'long' && r.session_id !== 'zero');
+    await h.db.execute(sql.raw(readFileSync(`drizzle/${file('usage_not_below_zero')}`, 'utf8')));
+    expect((await usage(h)).find((r) => r.session_id === 'long')).toEqual(
+      usageBefore.find((r) => r.session_id === 'long'),
+    );
+    expect((await usage(h)).filter((r) => r.session_id !== 'long' && r.session_id !== 'zero')).toEqual(noUsage);
   });
 
   it('give the sessions list the figures of the turns without reading them', async () => {
