@@ -129,15 +129,52 @@ describe.each(DRIVERS)('session figures on %s', (driver) => {
     expect(await stored(h)).toEqual(incremental);
     // Sums an older version kept (it counted the odd turns' output_tokens -3 and latency -5): the recount migration
     // puts back the figures of the rule, and leaves sessions that sent no usage as they are.
+    // One valid token count beside a negative one counts the valid one (as `usageSql`), a negative cost nothing.
+    await ingest(
+      h.db,
+      'default',
+      [
+        {
+          ok: true,
+          value: {
+            type: 'turn',
+            data: {
+              session_id: 'mixed',
+              agent: 'a',
+              turn: 1,
+              input: 'i',
+              output: 'o',
+              ccs: { constraints: ['keep(x)'] },
+              usage: { input_tokens: 5, output_tokens: -3, cost: -1, latency_ms: 7 },
+            },
+          },
+        },
+      ],
+      'test',
+    );
+    const right = await usage(h);
+    expect(right.find((r) => r.session_id === 'mixed')).toEqual({
+      session_id: 'mixed',
+      tokens: 5,
+      tokens_n: 1,
+      cost: 0,
+      cost_n: 0,
+      latency_sum: 7,
+      latency_n: 1,
+    });
+    await h.db.execute(sql`update session_stats set tokens = 2, cost = -1, cost_n = 1 where session_id = 'mixed'`);
     await h.db.execute(sql`update session_stats set tokens = tokens - 3, tokens_n = tokens_n + 1, latency_sum = -5,
       latency_n = latency_n + 1 where session_id = 'long'`);
-    await h.db.execute(sql`update session_stats set cost = 7, cost_n = 1 where session_id <> 'long'`);
-    const noUsage = (await usage(h)).filter((r) => r.session_id !== 'long' && r.session_id !== 'zero');
+    await h.db.execute(sql`update session_stats set cost = 7, cost_n = 1 where session_id not in ('long', 'mixed')`);
+    const sent = new Set(['long', 'zero', 'mixed']);
+    const noUsage = (await usage(h)).filter((r) => !sent.has(r.session_id as string));
     await h.db.execute(sql.raw(readFileSync(`drizzle/${file('usage_not_below_zero')}`, 'utf8')));
-    expect((await usage(h)).find((r) => r.session_id === 'long')).toEqual(
-      usageBefore.find((r) => r.session_id === 'long'),
-    );
-    expect((await usage(h)).filter((r) => r.session_id !== 'long' && r.session_id !== 'zero')).toEqual(noUsage);
+    const after = await usage(h);
+    for (const id of sent)
+      expect(after.find((r) => r.session_id === id)).toEqual(
+        (id === 'mixed' ? right : usageBefore).find((r) => r.session_id === id),
+      );
+    expect(after.filter((r) => !sent.has(r.session_id as string))).toEqual(noUsage);
   });
 
   it('give the sessions list the figures of the turns without reading them', async () => {
