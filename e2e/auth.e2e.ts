@@ -82,9 +82,25 @@ describe('sign-in (users mode)', () => {
     expect([c!.httpOnly, c!.sameSite]).toEqual([true, 'Lax']);
     const cookie = `mnemoscope_session=${c!.value}`;
     expect((await trpcGet(cookie, 'sessions.list')).status).toBe(200);
+    // An approval held for the undo window (5 s) when the reviewer signs out is sent first, while the session stands.
+    await page.goto(`${server.url}/curation`);
+    await page.locator('html[data-inbox-keys]').waitFor({ state: 'attached' });
+    const heldId = (await page.locator('.inbox-row[aria-current="true"]').getAttribute('data-proposal'))!;
+    await page.getByTestId('proposal-content').waitFor();
+    await page.keyboard.press('a');
+    await page.getByTestId('held-banner').waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in/);
     expect((await trpcGet(cookie, 'sessions.list')).status).toBe(401);
+    const again = (await signIn(ADMIN.user, ADMIN.password))!;
+    const proposal = await trpcGet(
+      again,
+      `curation.proposal?input=${encodeURIComponent(JSON.stringify({ json: { id: heldId } }))}`,
+    );
+    expect(
+      ((await proposal.json()) as { result: { data: { json: { proposal: { status: string } } } } }).result.data.json
+        .proposal.status,
+    ).toBe('approved');
     await context.close();
   });
 

@@ -71,25 +71,50 @@ describe('curation inbox, by keyboard', () => {
         JSON.stringify({ json: { id: proposal } }),
       );
     const status = () => statusOf(id);
+    const pendingCount = async () =>
+      Number((await page.getByRole('button', { name: /^pending/ }).textContent())!.replace(/\D/g, ''));
+    const pendingBefore = await pendingCount();
     await page.keyboard.press('a');
     const held = page.getByTestId('held-banner');
     await expect.poll(() => held.textContent()).toMatch(/^Approving “.+”sent in [45] sUndo u$/);
     expect(await rows.count()).toBe(before - 1);
-    expect(await selected().getAttribute('data-proposal')).not.toBe(id);
+    expect(await pendingCount()).toBe(pendingBefore - 1);
+    const second = (await selected().getAttribute('data-proposal'))!;
+    expect(second).not.toBe(id);
     expect(await status()).toBe('pending');
-    // Undone: back in the list, shown again, and nothing reached the server.
+    // Undone: back in the list, shown again, and nothing reaches the server, even after the window would have ended.
     await page.keyboard.press('u');
     await expect.poll(() => banner().textContent()).toBe('Undone: nothing was sent.');
     expect(await held.count()).toBe(0);
     expect(await rows.count()).toBe(before);
+    expect(await pendingCount()).toBe(pendingBefore);
     await expect.poll(() => selected().getAttribute('data-proposal')).toBe(id);
+    await new Promise((r) => setTimeout(r, 5500));
     expect(await status()).toBe('pending');
-    // Left alone, it is sent when the window ends.
+    // A second decision sends the one held before it at once, and is held in its place.
     await page.keyboard.press('a');
-    await expect.poll(() => held.count()).toBe(1);
-    await expect.poll(() => banner().textContent(), { timeout: 10_000 }).toContain('Approved');
+    await expect.poll(() => selected().getAttribute('data-proposal')).toBe(second);
+    await page.keyboard.press('a');
+    await expect.poll(() => status(), { timeout: 3000 }).toBe('approved');
+    await expect.poll(() => held.textContent()).toMatch(/^Approving “/);
+    expect(await statusOf(second)).toBe('pending');
+    // Someone else decides the held one meanwhile: when it is sent the server refuses it, and the page says so.
+    const other = await page.evaluate(
+      async (body) =>
+        (
+          await fetch('/api/trpc/curation.decide', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          })
+        ).status,
+      JSON.stringify({ json: { id: second, decision: { action: 'reject', reason: 'decided by a colleague' } } }),
+    );
+    expect(other).toBe(200);
+    await expect.poll(() => banner().textContent(), { timeout: 10_000 }).toMatch(/^proposal already rejected by/);
+    expect(await banner().getAttribute('class')).toContain('warn');
     expect(await held.count()).toBe(0);
-    expect(await status()).toBe('approved');
+    expect(await statusOf(second)).toBe('rejected');
     // Held, and the page left by a full load (a reload, an address typed, the tab closed): sent as the page goes.
     await inbox();
     await undoWindow.selectOption('30');

@@ -16,8 +16,23 @@ export const useReviewStore = create<{ undoSeconds: UndoSeconds; setUndoSeconds:
 
 export interface Held<T> {
   value: T;
-  /** When it is sent (ms since the epoch). */
+  /** When it is sent (ms since the epoch), and how long it was held for. */
   until: number;
+  seconds: number;
+}
+
+/** The mounted inbox's way to send its held decision now, before the page goes (null when nothing can be held). */
+let sendHeld: (() => Promise<void>) | null = null;
+
+/**
+ * Sends a decision held in this page now, and resolves when the server has it (or after 3 s): called before what
+ * would otherwise lose it with the page, such as signing out or switching project (the request needs the session
+ * and the project it was made in).
+ */
+export function sendHeldDecisions(): Promise<void> {
+  const send = sendHeld;
+  if (!send) return Promise.resolve();
+  return Promise.race([send(), new Promise<void>((r) => window.setTimeout(r, 3000))]);
 }
 
 /**
@@ -27,7 +42,11 @@ export interface Held<T> {
  * reloading the tab (`sendAsPageGoes`, a request that outlives the page). Held in this browser only; the server sees
  * one ordinary decision, later.
  */
-export function useHeldDecision<T>(send: (value: T) => void, seconds: number, sendAsPageGoes: (value: T) => void) {
+export function useHeldDecision<T>(
+  send: (value: T) => void,
+  seconds: number,
+  sendAsPageGoes: (value: T) => Promise<unknown>,
+) {
   const ref = useRef<{ held: Held<T>; timer: number } | null>(null);
   const [held, setHeld] = useState<Held<T> | null>(null);
   const sendRef = useRef(send);
@@ -49,7 +68,7 @@ export function useHeldDecision<T>(send: (value: T) => void, seconds: number, se
   const hold = (value: T) => {
     commit();
     if (seconds <= 0) return sendRef.current(value);
-    const next = { value, until: Date.now() + seconds * 1000 };
+    const next = { value, until: Date.now() + seconds * 1000, seconds };
     ref.current = { held: next, timer: window.setTimeout(commit, seconds * 1000) };
     setHeld(next);
   };
@@ -65,13 +84,16 @@ export function useHeldDecision<T>(send: (value: T) => void, seconds: number, se
     goesRef.current = sendAsPageGoes;
   });
   useEffect(() => {
-    const goes = () => {
+    const goes = (): Promise<void> => {
       const h = release();
-      if (h) goesRef.current(h.value);
+      return h ? goesRef.current(h.value).then(() => undefined) : Promise.resolve();
     };
-    window.addEventListener('pagehide', goes);
+    const onPageHide = () => void goes();
+    window.addEventListener('pagehide', onPageHide);
+    sendHeld = goes;
     return () => {
-      window.removeEventListener('pagehide', goes);
+      window.removeEventListener('pagehide', onPageHide);
+      if (sendHeld === goes) sendHeld = null;
       commitRef.current();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once: release reads only refs and a state setter
@@ -79,13 +101,14 @@ export function useHeldDecision<T>(send: (value: T) => void, seconds: number, se
   return { held, hold, undo, commit };
 }
 
-/** Whole seconds left until `until` (at most `most`), counted down while shown. */
-export function useSecondsLeft(until: number | null, most: number): number {
+/** Whole seconds left of a held decision, counted down while shown. */
+export function useSecondsLeft(held: Held<unknown> | null): number {
+  const until = held?.until ?? null;
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (until === null) return;
     const t = window.setInterval(() => setNow(Date.now()), 250);
     return () => window.clearInterval(t);
   }, [until]);
-  return until === null ? 0 : Math.min(most, Math.max(0, Math.ceil((until - now) / 1000)));
+  return held === null ? 0 : Math.min(held.seconds, Math.max(0, Math.ceil((held.until - now) / 1000)));
 }

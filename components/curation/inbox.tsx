@@ -45,7 +45,7 @@ const APPROVED: Record<Operation, string> = {
 /**
  * The review inbox: proposals the curator may not write itself, one at a time with everything
  * needed to decide. Keyboard first: j/k move, a approve, b keep both (a merge), r reject, e edit, x select,
- * A approve selected.
+ * A approve selected, u undo the decision held for the undo window.
  */
 export function Inbox() {
   const trpc = useTRPC();
@@ -79,6 +79,14 @@ export function Inbox() {
     const seen = new Set<string>(status === 'pending' ? gone : []);
     return (list.data?.pages.flatMap((p) => p.items) ?? []).filter((i) => !seen.has(i.id) && !!seen.add(i.id));
   }, [list.data, gone, status]);
+  // Of the server's pending rows, those decided here that it has not yet heard of (held) or not yet confirmed: the
+  // counts leave them out as the list does.
+  const unconfirmed = useMemo(
+    () => new Set((list.data?.pages.flatMap((p) => p.items) ?? []).filter((i) => gone.has(i.id)).map((i) => i.id)).size,
+    [list.data, gone],
+  );
+  const countOf = (s: Status, n: number) =>
+    s === 'pending' && status === 'pending' ? Math.max(0, n - unconfirmed) : n;
   // The previous status's or filter's rows while the new ones load: shown, but nothing acts on them.
   const stale = list.isPlaceholderData;
   const param = params.get('proposal');
@@ -171,26 +179,41 @@ export function Inbox() {
         : decide.mutate({ id: h.ids[0]!, decision: h.decision }),
     undoSeconds,
     (h) =>
-      void (
-        h.many
-          ? leaving.curation.decideMany.mutate({ ids: h.ids, decision: h.decision })
-          : leaving.curation.decide.mutate({ id: h.ids[0]!, decision: h.decision })
-      ).catch(() => {}),
+      (h.many
+        ? leaving.curation.decideMany.mutate({ ids: h.ids, decision: h.decision })
+        : leaving.curation.decide.mutate({ id: h.ids[0]!, decision: h.decision })
+      ).catch(() => undefined),
   );
-  const secondsLeft = useSecondsLeft(held?.until ?? null, undoSeconds);
+  const secondsLeft = useSecondsLeft(held);
+  /** Shows proposal `id` (the one after a decision, or one undone), by its id: rows coming back do not move it. */
+  const follow = (id: string | undefined) => {
+    if (!id) return restart(0);
+    setMode('view');
+    setPicked((p) => ({ id, trail: new Set([...(p?.trail ?? []), param ?? '', id]) }));
+    router.replace(`/curation?proposal=${id}`, { scroll: false });
+  };
+  // When the last decision was made: a double click on Approve must not decide the proposal that takes its place.
+  const lastDecision = useRef(0);
   function back(ids: string[]) {
     if (!ids.length) return;
     setGone((g) => new Set([...g].filter((id) => !ids.includes(id))));
   }
-  const decideNow = (ids: string[], decision: Decision, many = false) => {
+  const decideNow = (ids: string[], decision: Decision, many = false, clicked = false) => {
+    // A double click on a button decides once (keys pressed twice are meant: the second is the next proposal's).
+    if (clicked && performance.now() - lastDecision.current < 400) return;
+    lastDecision.current = performance.now();
     const shown = detail.data?.proposal;
     const content = decision.edits?.content ?? (!many && shown && shown.id === ids[0] ? shown.content : '');
     setGone((g) => new Set([...g, ...ids]));
-    setBanner(null);
+    // A refusal of an earlier decision stays until read; a confirmation gives way.
+    setBanner((b) => (b?.tone === 'ok' ? null : b));
     if (many) {
       setChecked(new Set());
       restart(0);
-    } else if (current?.id === ids[0]) restart(at);
+    } else {
+      setChecked((c) => new Set([...c].filter((id) => !ids.includes(id))));
+      if (current?.id === ids[0]) follow(items[at + 1]?.id ?? items[at - 1]?.id);
+    }
     hold({
       ids,
       many,
@@ -203,10 +226,7 @@ export function Inbox() {
     if (!h) return;
     back(h.ids);
     if (h.many) setChecked(new Set(h.ids));
-    const id = h.ids[0]!;
-    setMode('view');
-    setPicked((p) => ({ id, trail: new Set([...(p?.trail ?? []), param ?? '', id]) }));
-    router.replace(`/curation?proposal=${id}`, { scroll: false });
+    follow(h.ids[0]);
     setBanner({ tone: 'ok', text: 'Undone: nothing was sent.' });
   };
 
@@ -230,7 +250,7 @@ export function Inbox() {
     onKeyRef.current = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
       if (t.closest('input, textarea, select, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
-      if ((e.key === 'u' || e.key === 'z') && held && !document.querySelector('[role=dialog]')) {
+      if (e.key === 'u' && held && !document.querySelector('[role=dialog]')) {
         e.preventDefault();
         return undoHeld();
       }
@@ -288,7 +308,7 @@ export function Inbox() {
               aria-pressed={status === s}
               onClick={() => (setStatus(s), restart(0), setChecked(new Set()))}
             >
-              {s} <span className="muted">{fmtInt(first?.totals?.[s] ?? 0)}</span>
+              {s} <span className="muted">{fmtInt(countOf(s, first?.totals?.[s] ?? 0))}</span>
             </button>
           ))}
         </div>
@@ -313,16 +333,20 @@ export function Inbox() {
         ) : null}
       </div>
       {held ? (
-        <div className="banner warn held-banner" role="status" data-testid="held-banner">
-          <span className="held-text">
+        <div className="banner warn held-banner" data-testid="held-banner">
+          {/* Said once when held; the countdown beside it is not read out every second. */}
+          <span className="held-text" role="status">
             <MemoryText text={held.value.text} />
           </span>
-          <span className="nowrap muted">sent in {secondsLeft} s</span>
-          <button type="button" className="btn btn-small" onClick={undoHeld}>
+          <span className="nowrap muted" aria-hidden="true">
+            sent in {secondsLeft} s
+          </span>
+          <button type="button" className="btn btn-small" onClick={undoHeld} aria-keyshortcuts="u">
             Undo <kbd>u</kbd>
           </button>
         </div>
-      ) : banner ? (
+      ) : null}
+      {banner && !(held && banner.tone === 'ok') ? (
         <div className={`banner ${banner.tone}`} role="status" data-testid="inbox-banner">
           {banner.text}
         </div>
@@ -428,7 +452,7 @@ export function Inbox() {
           <ListFoot
             testId="inbox-count"
             shown={items.length}
-            matching={first?.matching ?? 0}
+            matching={countOf(status, first?.matching ?? 0)}
             noun={`${status} proposals`}
             page={CURATION_PAGE}
             query={list}
@@ -441,10 +465,10 @@ export function Inbox() {
               mode={status === 'pending' ? mode : 'view'}
               busy={decide.isPending}
               onCancel={() => setMode('view')}
-              onApprove={(edits) => decideNow([current.id], { action: 'approve', edits })}
-              onReject={(reason) => decideNow([current.id], { action: 'reject', reason })}
+              onApprove={(edits) => decideNow([current.id], { action: 'approve', edits }, false, true)}
+              onReject={(reason) => decideNow([current.id], { action: 'reject', reason }, false, true)}
               onMode={setMode}
-              onKeepBoth={() => decideNow([current.id], { action: 'approve', keepSeparate: true })}
+              onKeepBoth={() => decideNow([current.id], { action: 'approve', keepSeparate: true }, false, true)}
               pending={status === 'pending'}
             />
           ) : current ? (

@@ -7,6 +7,7 @@ import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
 import { CommandPalette } from '@/components/recall/command-palette';
+import { sendHeldDecisions } from '@/components/curation/held-decision';
 import { ThemeToggle } from './theme-toggle';
 import { applyRail, railNow, subscribeRail, toggledChoice, useShellStore } from './shell-store';
 
@@ -117,8 +118,12 @@ export function AppShell({ children }: { children: ReactNode }) {
                   aria-label="Project"
                   value={info.data?.projectId}
                   onChange={(e) => {
-                    document.cookie = `mnemoscope_project=${encodeURIComponent(e.target.value)}; Path=/; SameSite=Lax`;
-                    location.reload();
+                    const project = e.target.value;
+                    // A reviewer's decision held for the undo window goes first, to the project it was made in.
+                    void sendHeldDecisions().then(() => {
+                      document.cookie = `mnemoscope_project=${encodeURIComponent(project)}; Path=/; SameSite=Lax`;
+                      location.reload();
+                    });
                   }}
                 >
                   {auth.projects.map((p) => (
@@ -131,6 +136,12 @@ export function AppShell({ children }: { children: ReactNode }) {
               <form
                 method="post"
                 action="/api/auth/sign-out"
+                // A reviewer's decision held for the undo window goes first, while the session still stands.
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  const form = e.currentTarget;
+                  void sendHeldDecisions().then(() => form.submit());
+                }}
                 className="toolbar"
                 style={{ justifyContent: 'space-between' }}
               >
