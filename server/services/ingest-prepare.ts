@@ -72,7 +72,9 @@ export function prepareItems(items: BodyItem[]): Prepared {
       rejected.push({ index, status: 'rejected', type: n.type, id: n.id, errors: n.errors });
       // A malformed memory event is kept (redacted) with its reasons, for the curation inbox.
       if (n.type === 'memory_event') {
-        const data = (item.value as { data?: unknown }).data ?? null;
+        // Its `data`; the whole record when it has none (an event sent without its envelope), so that two such
+        // events are two rows, not one `null` that the second is taken as a repeat of.
+        const data = (item.value as { data?: unknown }).data ?? item.value;
         // Kept only if it can be stored (not too deep, no NUL): the reasons say what was wrong either way.
         const raw = shapeProblem(data, LIMITS.depth, '', true) ? '(not kept: see the reasons)' : redactDeep(data, '');
         malformed.push({ eventId: n.id ?? null, errors: n.errors, raw, key: sha256(raw) });

@@ -13,6 +13,7 @@ import { requestContext } from '@/server/log';
 import { ingest } from './ingest';
 import { UnavailableError } from './errors';
 import { exportSession } from './sessions';
+import { listRejectedEvents } from './curation-views';
 import { exportSubstrate } from './substrate';
 
 const items = (values: unknown[]) => values.map((value) => ({ ok: true as const, value }));
@@ -207,6 +208,33 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
       'tester',
     );
     expect(r.results.map((x) => x.status)).toEqual(['rejected', 'accepted']);
+  });
+
+  it('keeps each malformed memory event sent without its envelope, whole, not one null for all', async () => {
+    const r = await ingest(
+      h.db,
+      'default',
+      items([
+        { type: 'memory_event', event_id: 'bad-nodata-1', kind: 'fact' },
+        { type: 'memory_event', foo: 1 },
+        { type: 'memory_event', event_id: 'bad-nodata-3', api_key: 'sk-live-abcdefghijklmnop1234' },
+      ]),
+      'tester',
+    );
+    expect(r.results.map((x) => x.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(r.curation).toMatchObject({ events: 3, rejected: 3 });
+    const kept = await listRejectedEvents(h.db, 'default', { limit: 100 });
+    const raws = kept.items.map((k) => JSON.stringify(k.raw));
+    for (const marker of ['bad-nodata-1', '"foo":1', 'bad-nodata-3'])
+      expect(
+        raws.filter((x) => x.includes(marker)),
+        marker,
+      ).toHaveLength(1);
+    expect(raws.join('')).not.toContain('sk-live-abcdefghijklmnop1234');
+    // Sent again (a retry), they are the same three, not three more.
+    await ingest(h.db, 'default', items([{ type: 'memory_event', foo: 1 }]), 'tester');
+    const again = await listRejectedEvents(h.db, 'default', { limit: 100 });
+    expect(again.items.length).toBe(kept.items.length);
   });
 
   it('keeps a malformed memory event for the inbox without its NUL, which the database cannot store', async () => {
