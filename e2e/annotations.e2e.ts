@@ -30,7 +30,10 @@ describe('annotations', () => {
     await panel.getByLabel('Lowest value').fill('1');
     await panel.getByLabel('Highest value').fill('0');
     await panel.getByRole('button', { name: 'Define score' }).click();
-    await expect.poll(() => panel.getByTestId('error').textContent()).toContain('must be ≥ min (1)');
+    // Said as the field and its reason, as a failure to define (not to load), not as the schema's issues in JSON.
+    await expect
+      .poll(() => panel.getByTestId('error').textContent())
+      .toBe('Could not define the score: max: must be ≥ min (1)');
     await panel.getByLabel('Lowest value').fill('0');
     await panel.getByLabel('Highest value').fill('1');
     await panel.getByRole('button', { name: 'Define score' }).click();

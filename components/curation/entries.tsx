@@ -194,7 +194,7 @@ function EntryDetail({ id }: { id: string }) {
           )
         ) : null}
       </div>
-      {deprecate.error ? <ErrorBox error={deprecate.error} /> : null}
+      {deprecate.error ? <ErrorBox error={deprecate.error} doing="deprecate it" /> : null}
       {editing === 'edit' ? (
         <EditEntryForm key={entry.version} entry={entry} onDone={() => setEditing(null)} />
       ) : (

@@ -66,7 +66,7 @@ export function ApiKeys() {
         </form>
         {create.error ? (
           <div style={{ marginTop: 8 }}>
-            <ErrorBox error={create.error} />
+            <ErrorBox error={create.error} doing="create the key" />
           </div>
         ) : null}
         {shown ? (

@@ -73,8 +73,8 @@ export function Members() {
           Add or change role
         </button>
       </form>
-      {set.error ? <ErrorBox error={set.error} /> : null}
-      {remove.error ? <ErrorBox error={remove.error} /> : null}
+      {set.error ? <ErrorBox error={set.error} doing="save the member" /> : null}
+      {remove.error ? <ErrorBox error={remove.error} doing="remove the member" /> : null}
       <DataTable
         compact
         headless

@@ -136,8 +136,8 @@ export function ScoreDefinitions() {
           Define score
         </button>
       </form>
-      {define.error ? <ErrorBox error={define.error} /> : null}
-      {remove.error ? <ErrorBox error={remove.error} /> : null}
+      {define.error ? <ErrorBox error={define.error} doing="define the score" /> : null}
+      {remove.error ? <ErrorBox error={remove.error} doing="remove the score" /> : null}
       {defs.error ? (
         <ErrorBox error={defs.error} />
       ) : defs.data && !defs.data.length ? (

@@ -98,7 +98,7 @@ export function Webhooks() {
         </form>
         {error ? (
           <div style={{ marginTop: 8 }}>
-            <ErrorBox error={error} />
+            <ErrorBox error={error} doing={hooks.error || deliveries.error ? 'load this' : 'save the change'} />
           </div>
         ) : null}
       </div>

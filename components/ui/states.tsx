@@ -9,10 +9,11 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function ErrorBox({ error }: { error: { message: string } }) {
+/** A failure said with what failed: "Could not load this" by default; a form says what it could not do. */
+export function ErrorBox({ error, doing = 'load this' }: { error: { message: string }; doing?: string }) {
   return (
     <div className="error-box" role="alert" data-testid="error">
-      Could not load this: {error.message}
+      Could not {doing}: {error.message}
     </div>
   );
 }

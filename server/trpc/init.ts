@@ -63,6 +63,14 @@ const t = initTRPC.context<Context>().create({
   errorFormatter({ shape, error }) {
     return {
       ...shape,
+      // Input that fails its schema: each problem as "field: reason", not the issues as JSON.
+      ...(error.cause instanceof ZodError
+        ? {
+            message: error.cause.issues
+              .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+              .join('; '),
+          }
+        : {}),
       data: {
         ...shape.data,
         zodError: error.cause instanceof ZodError ? error.cause.flatten() : null,
