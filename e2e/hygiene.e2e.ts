@@ -110,6 +110,12 @@ describe('memory hygiene lab', () => {
     await button.waitFor({ timeout: 20_000 });
     await button.click();
     await expect.poll(() => text('raised')).toContain('Deprecation of rec_hr_monitor proposed');
+    // Where it was raised, and in every other list that holds the item: in review, a link to it, not "Propose" again.
+    await expect.poll(() => page.getByTestId('proposed-history-rec_hr_monitor').count()).toBe(1);
+    expect(await button.count()).toBe(0);
+    expect(await page.getByTestId('proposed-history-rec_hr_monitor').getAttribute('aria-label')).toBe(
+      'Deprecation of rec_hr_monitor waits for review: open it in the inbox',
+    );
     await page.getByTestId('raised').getByRole('link', { name: 'open it in the inbox' }).click();
     await page.waitForURL(/\/curation\?proposal=/);
     await expect.poll(() => text('target-artifact'), { timeout: 20_000 }).toContain('rec_hr_monitor');

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
@@ -31,6 +31,7 @@ const OLD_TABS: Record<string, Tab> = { records: 'items' };
 /** The memory hygiene lab: memory item health, deletion and consolidation policies, the addition report. */
 export function HygieneLab() {
   const trpc = useTRPC();
+  const qc = useQueryClient();
   const router = useRouter();
   const params = useSearchParams();
   const agents = useQuery(trpc.hygiene.agents.queryOptions());
@@ -82,6 +83,8 @@ export function HygieneLab() {
   const propose = useMutation(
     trpc.hygiene.propose.mutationOptions({
       onSuccess: (r, v) => setRaised({ item: v.item, proposalId: r.proposalId }),
+      // Raised, or found already waiting: every list's button for the item says so.
+      onSettled: () => qc.invalidateQueries({ queryKey: trpc.hygiene.pending.queryKey() }),
     }),
   );
   const raise = (item: string, policy: ProposalPolicy) => {

@@ -1,9 +1,15 @@
 'use client';
 
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useTRPC } from '@/components/trpc/provider';
 import type { ProposalPolicy } from '@/lib/hygiene/contract';
 import type { Raise } from './types';
 
-/** Proposes deprecating a memory item under a policy; nothing for a person who may not propose. */
+/**
+ * Proposes deprecating a memory item under a policy; nothing for a person who may not propose. An item whose
+ * deprecation already waits for review links to it instead (one request for every button: `hygiene.pending`).
+ */
 export function ProposeButton({
   item,
   policy,
@@ -17,13 +23,28 @@ export function ProposeButton({
   busy: boolean;
   label?: string;
 }) {
+  const trpc = useTRPC();
+  const pending = useQuery({ ...trpc.hygiene.pending.queryOptions(), enabled: !!raise });
   if (!raise) return null;
+  const waiting = pending.data?.[item];
+  if (waiting)
+    return (
+      <Link
+        className="btn btn-small nowrap"
+        href={`/curation?proposal=${waiting}`}
+        aria-label={`Deprecation of ${item} waits for review: open it in the inbox`}
+        data-testid={`proposed-${policy}-${item}`}
+      >
+        In review
+      </Link>
+    );
   return (
     <button
       type="button"
       className="btn btn-small"
       disabled={busy}
       onClick={() => raise(item, policy)}
+      aria-label={`${label}: ${item}`}
       data-testid={`propose-${policy}-${item}`}
     >
       {label}

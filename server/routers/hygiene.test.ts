@@ -135,6 +135,8 @@ describe.each(DRIVERS)('hygiene lab on %s, on the demo', (driver) => {
     await expect(
       as('reviewer').hygiene.propose({ ...params, item: 'rec_hr_monitor', policy: 'misaligned' }),
     ).rejects.toThrow(/already waiting for review/);
+    // The lab shows the item as in review, with its proposal, until it is decided.
+    expect(await as('viewer').hygiene.pending()).toEqual({ rec_hr_monitor: proposalId });
     const detail = await as('viewer').curation.proposal({ id: proposalId });
     expect(detail.proposal).toMatchObject({
       operation: 'deprecate',
@@ -147,6 +149,7 @@ describe.each(DRIVERS)('hygiene lab on %s, on the demo', (driver) => {
     expect(steps[0]).toMatchObject({ step: 'policy', detail: 'mean utility 0.32 over 22 retrievals (≤ β = 0.5)' });
 
     await as('reviewer').curation.decide({ id: proposalId, decision: { action: 'approve' } });
+    expect(await as('viewer').hygiene.pending()).toEqual({});
     const [row] = await h.db
       .select()
       .from(artifacts)

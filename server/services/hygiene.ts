@@ -20,7 +20,7 @@ import { experienceFollowing } from '@/lib/hygiene/experience';
 import type { LabInput, ProposalPolicy } from '@/lib/hygiene/contract';
 import { MODEL_ID } from '@/lib/recall/model';
 import type { Db, Tx } from '@/server/db';
-import { memoryEntries, memoryEvents } from '@/server/db/schema/curation';
+import { memoryEntries, memoryEvents, proposals } from '@/server/db/schema/curation';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
@@ -516,4 +516,23 @@ export async function proposeFromLab(
     },
     actor,
   );
+}
+
+/**
+ * The memory items with a deprecation waiting for review (an artifact or an entry → its proposal): the lab shows
+ * them as proposed instead of offering to propose them again.
+ */
+export async function pendingDeprecations(db: Tx, projectId: string): Promise<Record<string, string>> {
+  const rows = await db
+    .select({ id: proposals.id, artifact: proposals.targetArtifactId, entry: proposals.targetEntryId })
+    .from(proposals)
+    .where(
+      and(eq(proposals.projectId, projectId), eq(proposals.status, 'pending'), eq(proposals.operation, 'deprecate')),
+    );
+  const out: Record<string, string> = {};
+  for (const r of rows) {
+    const item = r.artifact ?? r.entry;
+    if (item) out[item] = r.id;
+  }
+  return out;
 }
