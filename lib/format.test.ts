@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmtCost, fmtDuration, fmtLatency } from './format';
+import { fmtCost, fmtDuration, fmtLatency, plural } from './format';
 
 describe('durations', () => {
   it('read a call latency in ms below a second, in tenths of a second below a minute', () => {
@@ -21,5 +21,16 @@ describe('durations', () => {
       '$1.50',
       '—',
     ]);
+  });
+});
+
+describe('counts', () => {
+  it('say one thing in the singular, any other count in the plural, grouped', () => {
+    expect([
+      plural(1, 'φ-cycle'),
+      plural(0, 'φ-cycle'),
+      plural(1204, 'log line'),
+      plural(2, 'entry', 'entries'),
+    ]).toEqual(['1 φ-cycle', '0 φ-cycles', '1,204 log lines', '2 entries']);
   });
 });

@@ -8,6 +8,8 @@ const pct = format('.1%');
 const fixed1 = format('.1f');
 
 export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : int(n));
+/** A count with its noun, singular for one: "1 φ-cycle", "7 φ-cycles", "1,204 log lines". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${int(n)} ${n === 1 ? one : many}`;
 export const fmtTokens = (n: number | null | undefined) =>
   n === null || n === undefined ? '—' : `${n < 1000 ? int(Math.round(n)) : si(n)} tok`;
 export const fmtRate = (n: number | null | undefined) => (n === null || n === undefined ? '—' : pct(n));

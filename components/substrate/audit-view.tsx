@@ -7,7 +7,7 @@ import type { RouterOutputs } from '@/components/trpc/outputs';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
-import { fmtDateTime, fmtInt } from '@/lib/format';
+import { fmtDateTime, fmtInt, plural } from '@/lib/format';
 import { AUDIT_RULES, type DisagreementKind } from '@/lib/ucs/audit';
 import { SubstrateCrumbs, SubstrateTabs } from './tabs';
 
@@ -23,8 +23,6 @@ const KIND_LABEL: Record<DisagreementKind, string> = {
   routing: 'routed flag',
   cursor: 'cursor',
 };
-
-const plural = (n: number, one: string, many = `${one}s`) => `${fmtInt(n)} ${n === 1 ? one : many}`;
 
 /** A stored or expected value as text (never HTML): numbers to 6 significant digits, objects as JSON. */
 function valueText(v: unknown): string {

@@ -11,7 +11,7 @@ import { fieldDiff, fieldExtent, nodePositions } from '@/lib/ucs/field';
 import { FIELD_DEFAULTS } from '@/lib/ucs/dynamics';
 import { REFERENCE_RULES } from '@/lib/ucs/reference';
 import { simulateTicks, type SimulatedRun } from '@/lib/ucs/substrate-sim';
-import { fmtInt } from '@/lib/format';
+import { fmtInt, plural } from '@/lib/format';
 import { RoutingPanel } from './routing-panel';
 import { ConsultSamples } from './consult-samples';
 import { CapabilityGraph } from './capability-graph';
@@ -309,14 +309,14 @@ export function FieldPlayer({ agent }: { agent: string }) {
         </div>
         {run && state.meta ? (
           <p className="sim-note" data-testid="simulated">
-            <span className="badge warn">simulated</span>{' '}
-            {`+${run.ticks.length} ${run.ticks.length === 1 ? 'bridge tick' : 'bridge ticks'} from `}
+            <span className="badge warn">simulated</span> {`+${plural(run.ticks.length, 'bridge tick')} from `}
             {`${stateLabel(state.meta)} → t ${run.state.t}`}, cursor{' '}
             <span className="mono">{run.state.cursor.node}</span>
             {' · '}
-            {run.ticks.filter((x) => x.routed).length} reports along an edge,{' '}
-            {run.ticks.filter((x) => x.action !== null && !x.routed).length} jumps,{' '}
-            {run.ticks.filter((x) => x.phi).length} φ-cycles. <span className="faint">{tickText(outcome)}</span>
+            {plural(run.ticks.filter((x) => x.routed).length, 'report')} along an edge,{' '}
+            {plural(run.ticks.filter((x) => x.action !== null && !x.routed).length, 'jump')},{' '}
+            {plural(run.ticks.filter((x) => x.phi).length, 'φ-cycle')}.{' '}
+            <span className="faint">{tickText(outcome)}</span>
           </p>
         ) : (
           <p className="sim-note faint">
