@@ -17,6 +17,8 @@ export interface SessionListItem {
   tokens?: number | null;
   cost?: number | null;
   meanLatency?: number | null;
+  /** When the session arrived: its place in time when its turns carry no timestamps. */
+  createdAt?: string | null;
 }
 
 /** Rows of the sessions list fetched at a time (`sessions.page`). */
@@ -61,9 +63,15 @@ export function sortSessions<T extends SessionListItem>(rows: readonly T[], sort
   const byId = (a: T, b: T) => a.id.localeCompare(b.id);
   switch (sort) {
     case 'recent':
-      return out.sort((a, b) => time(b.lastAt ?? b.firstAt) - time(a.lastAt ?? a.firstAt) || byId(a, b));
+      return out.sort(
+        (a, b) =>
+          time(b.lastAt ?? b.firstAt ?? b.createdAt ?? null) - time(a.lastAt ?? a.firstAt ?? a.createdAt ?? null) ||
+          byId(a, b),
+      );
     case 'oldest':
-      return out.sort((a, b) => time(a.firstAt) - time(b.firstAt) || byId(a, b));
+      return out.sort(
+        (a, b) => time(a.firstAt ?? a.createdAt ?? null) - time(b.firstAt ?? b.createdAt ?? null) || byId(a, b),
+      );
     case 'turns':
       return out.sort((a, b) => b.turnCount - a.turnCount || byId(a, b));
     case 'title':

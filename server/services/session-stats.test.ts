@@ -220,7 +220,15 @@ describe.each(DRIVERS)('session figures on %s', (driver) => {
         [{ ok: true, value: { type: 'session', data: { id: `empty-${i}`, agent: 'b' } } }],
         't',
       );
-    const all = await listSessions(h.db, 'default');
+    // When each arrived: the place in time of a session whose turns carry none.
+    const arrived = new Map(
+      rowsOf<{ id: string; at: string }>(
+        await h.db.execute(
+          sql`select id, to_jsonb(created_at) #>> '{}' as at from sessions where project_id = 'default'`,
+        ),
+      ).map((r) => [r.id, r.at]),
+    );
+    const all = (await listSessions(h.db, 'default')).map((x) => ({ ...x, createdAt: arrived.get(x.id) ?? null }));
     for (const search of ['', 'nginx', 'A', 'no such words']) {
       for (const sort of Object.keys(SESSION_SORTS) as SessionSort[]) {
         const expected = sortSessions(filterSessions(all, search), sort).map((s) => s.id);

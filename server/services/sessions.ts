@@ -70,15 +70,12 @@ export async function listSessions(db: Tx, projectId: string): Promise<SessionSu
   return rows.map(toSummary);
 }
 
-/** A session's creation when it has no turns; null when it has turns (undated ones have no time). */
-const undatedCreation = sql`case when coalesce(${sessionStats.turnCount}, 0) = 0 then ${sessions.createdAt} end`;
-
 /** The orders of `SESSION_SORTS` in SQL, each ending in the id so that pages never overlap. */
 const ORDER: Record<SessionSort, SQL[]> = {
-  // As the summary's times: a session with turns but no timestamps has none (it sorts after every dated one), one
-  // without turns its creation.
-  recent: [sql`coalesce(${sessionStats.lastAt}, ${sessionStats.firstAt}, ${undatedCreation}) desc nulls last`],
-  oldest: [sql`coalesce(${sessionStats.firstAt}, ${undatedCreation}) asc nulls first`],
+  // A session without timestamps sorts by when it arrived (its creation), so one just imported is not lost at the
+  // end of the list.
+  recent: [sql`coalesce(${sessionStats.lastAt}, ${sessionStats.firstAt}, ${sessions.createdAt}) desc`],
+  oldest: [sql`coalesce(${sessionStats.firstAt}, ${sessions.createdAt}) asc`],
   turns: [sql`coalesce(${sessionStats.turnCount}, 0) desc`],
   title: [sql`coalesce(${sessions.title}, ${sessions.id}) asc`],
   hallucination: [sql`${sessionStats.hSum} / nullif(${sessionStats.hN}, 0) desc nulls last`],
