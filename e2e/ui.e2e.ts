@@ -264,6 +264,14 @@ describe('a new user on the embedded database', () => {
     expect(await ccsTop()).toBe(before); // said over the page: nothing below moves
     expect(await page.getByLabel('Go to turn').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByTestId('turn-readout').textContent()).toBe('Turn 14 (14 of 50)');
+    // It does not outstay the box: moving on (Tab away, or Escape) takes it off the timeline it covers.
+    await page.getByLabel('Go to turn').press('Tab');
+    expect(await page.locator('#goto-error').count()).toBe(0);
+    await page.getByLabel('Go to turn').focus();
+    await page.getByLabel('Go to turn').press('Enter');
+    expect(await page.locator('#goto-error').count()).toBe(1);
+    await page.getByLabel('Go to turn').press('Escape');
+    expect(await page.locator('#goto-error').count()).toBe(0);
     await page.getByLabel('Go to turn').fill('50');
     expect(await page.locator('#goto-error').count()).toBe(0);
     await page.getByLabel('Go to turn').press('Enter');
@@ -275,6 +283,16 @@ describe('a new user on the embedded database', () => {
     const res = await open(page, '/sessions/does-not-exist');
     expect(res?.status()).toBe(404);
     expect(await page.getByTestId('not-found').textContent()).toContain('There is nothing stored here');
+    // An agent with no substrate stored: every one of its tabs alike, with the ways back.
+    for (const tab of ['', '/judgment', '/dead-ends', '/audit']) {
+      const r = await open(page, `/substrate/no-such-agent${tab}`);
+      expect(r?.status(), tab).toBe(404);
+      expect(await page.getByTestId('not-found').getByRole('link').allTextContents()).toEqual([
+        'Sessions',
+        'Substrate',
+        'Curation',
+      ]);
+    }
     // Malformed percent-encoding in a path is a clear 400, never Next's bare 500; a literal % in an id is fine.
     for (const p of ['/sessions/%E0%A4%A', '/substrate/%E0%A4%A', '/api/v1/sessions/%E0%A4%A/export']) {
       const r = await fetch(`${srv.url}${p}`);

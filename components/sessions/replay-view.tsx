@@ -117,6 +117,9 @@ function TurnForm({
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
         onChange={() => setError(null)}
+        // The refusal is about what was typed here: it goes when the reviewer moves on (or presses Escape).
+        onBlur={() => setError(null)}
+        onKeyDown={(e) => e.key === 'Escape' && setError(null)}
         inputMode="numeric"
       />
       {error ? (

@@ -6,6 +6,8 @@ import { createCallerFactory } from '@/server/trpc/init';
 import { seedDemo } from '@/server/demo/seed';
 import { readTree } from '@/server/fs/read-tree';
 import { ingest } from '@/server/services/ingest';
+import { substrateAgentKnown } from '@/server/services/substrate';
+import { sql } from 'drizzle-orm';
 import { convertFiles } from '@/lib/import/files';
 import type { Envelope } from '@/lib/ingest/contract';
 import { reportCounterAt, routeContext, simulateSteps, substrateFromParts } from '@/lib/ucs/substrate-sim';
@@ -66,6 +68,19 @@ describe.each(DRIVERS)('substrate: consult state, bridge index and audit on %s',
     expect([older.t, older.latestT]).toEqual([401, 600]);
     await expect(caller.substrate.state({ agent: 'aegis-demo', t: 402 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(caller.substrate.state({ agent: 'nobody' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('knows an agent by any of its substrate: a state, or only its documents; not one with none', async () => {
+    const docs = envelopes('docs-only').filter((e) => !String(e.type).startsWith('ucs_state'));
+    expect(docs.length).toBeGreaterThan(0);
+    const r = await ingest(h.db, 'default', items(docs), 'test');
+    expect(r.rejected).toBe(0);
+    expect(await caller.substrate.known({ agent: 'aegis-demo' })).toBe(true);
+    expect(await caller.substrate.known({ agent: 'docs-only' })).toBe(true);
+    expect(await caller.substrate.known({ agent: 'nobody' })).toBe(false);
+    // Another project's agent is not this one's.
+    await h.db.execute(sql`insert into projects (id, name) values ('elsewhere', 'Elsewhere') on conflict do nothing`);
+    expect(await substrateAgentKnown(h.db, 'elsewhere', 'aegis-demo')).toBe(false);
   });
 
   it('bridgeIndex gives the dead ends in the index’s order (one listed twice, twice) and the methodology', async () => {

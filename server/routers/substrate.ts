@@ -10,6 +10,7 @@ import {
   listDeadEnds,
   listSnapshots,
   listSubstrateAgents,
+  substrateAgentKnown,
   substrateAudit,
   substrateState,
 } from '@/server/services/substrate';
@@ -18,6 +19,10 @@ const agent = z.string().min(1).max(256);
 
 export const substrateRouter = router({
   agents: procedure.query(({ ctx }) => listSubstrateAgents(ctx.db, ctx.projectId)),
+  /** Whether anything of the agent's substrate is stored (its pages are "not found" otherwise). */
+  known: procedure
+    .input(z.object({ agent }))
+    .query(({ ctx, input }) => substrateAgentKnown(ctx.db, ctx.projectId, input.agent)),
   snapshots: procedure
     .input(z.object({ agent }))
     .query(({ ctx, input }) => listSnapshots(ctx.db, ctx.projectId, input.agent)),

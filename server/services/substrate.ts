@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { NotFoundError } from './errors';
-import type { Tx } from '@/server/db';
+import { rowsOf, type Tx } from '@/server/db';
 import {
   ucsActions,
   ucsArtifacts,
@@ -65,6 +65,23 @@ export async function listSubstrateAgents(db: Tx, projectId: string): Promise<Su
     .groupBy(sql`s.agent_id`)
     .orderBy(sql`s.agent_id`);
   return rows;
+}
+
+/**
+ * Whether anything of an agent's substrate is stored (a state, a document, dead ends, methodology, judgments or
+ * actions): its pages are "not found" otherwise, whichever tab is asked for.
+ */
+export async function substrateAgentKnown(db: Tx, projectId: string, agentId: string): Promise<boolean> {
+  const tables = [ucsSnapshots, ucsDocuments, ucsDeadEnds, ucsMethodology, ucsJudgments, ucsActions];
+  const [row] = rowsOf<{ known: boolean }>(
+    await db.execute(
+      sql`select ${sql.join(
+        tables.map((t) => sql`exists (select 1 from ${t} where project_id = ${projectId} and agent_id = ${agentId})`),
+        sql` or `,
+      )} as known`,
+    ),
+  );
+  return row?.known === true;
 }
 
 const DOC_TYPES: Record<string, RecordType> = {
