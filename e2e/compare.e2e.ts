@@ -76,12 +76,19 @@ describe('compare runs', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('shift')).toBe('30');
     await expect.poll(readout).toBe('A turn 24 · B no turn here');
     expect(await page.getByTestId('compare-io-B').textContent()).toContain('no turn beside');
+    // Some turns still pair up at +30; none at −100, and the page says so instead of listing every term as removed.
+    expect(await page.getByTestId('no-overlap').count()).toBe(0);
+    await page.getByLabel('Shift B by turns').fill('-100');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await expect
+      .poll(() => page.getByTestId('no-overlap').textContent())
+      .toMatch(/^Shifted by −100, no turn of B is beside a turn of A \(A has \d+ turns, B \d+ turns\)/);
     await page.getByLabel('Shift B by turns').fill('two');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     expect(await page.getByTestId('compare-form').getByRole('alert').textContent()).toBe(
       'shift: "two" is not a whole number',
     );
-    expect(new URL(page.url()).searchParams.get('shift')).toBe('30');
+    expect(new URL(page.url()).searchParams.get('shift')).toBe('-100');
   });
 
   it('names what it cannot use: a missing session, a turn that is not a number', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmtCost, fmtDuration, fmtLatency, plural } from './format';
+import { fmtCost, fmtDuration, fmtLatency, fmtSigned, plural } from './format';
 
 describe('durations', () => {
   it('read a call latency in ms below a second, in tenths of a second below a minute', () => {
@@ -32,5 +32,7 @@ describe('counts', () => {
       plural(1204, 'log line'),
       plural(2, 'entry', 'entries'),
     ]).toEqual(['1 φ-cycle', '0 φ-cycles', '1,204 log lines', '2 entries']);
+    // Signed, with a typographic minus.
+    expect([fmtSigned(3), fmtSigned(-100), fmtSigned(0), fmtSigned(-1204)]).toEqual(['+3', '−100', '0', '−1,204']);
   });
 });

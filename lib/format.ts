@@ -8,6 +8,8 @@ const pct = format('.1%');
 const fixed1 = format('.1f');
 
 export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : int(n));
+/** A whole number with its sign, the minus a typographic one: "+3", "−100", "0". */
+export const fmtSigned = (n: number) => (n > 0 ? `+${int(n)}` : n < 0 ? `−${int(-n)}` : '0');
 /** A count with its noun, singular for one: "1 φ-cycle", "7 φ-cycles", "1,204 log lines". */
 export const plural = (n: number, one: string, many = `${one}s`) => `${int(n)} ${n === 1 ? one : many}`;
 export const fmtTokens = (n: number | null | undefined) =>

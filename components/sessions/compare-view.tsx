@@ -19,12 +19,13 @@ import {
   type M4,
   type SessionDigest,
 } from '@/lib/ccs/digest';
-import { fmtInt, fmtRate, fmtTokens } from '@/lib/format';
+import { fmtInt, fmtRate, fmtSigned, fmtTokens, plural } from '@/lib/format';
 import { countChanges, diffStates, preview, wholeValue } from '@/lib/json-state/diff';
 import type { Series } from '@/lib/charts/prepare-series';
 import {
   alignedIndex,
   compareQueryString,
+  pairedCount,
   parseCompareQuery,
   placeOnA,
   type Alignment,
@@ -344,6 +345,13 @@ function Comparison({
       {badTurn !== null ? (
         <div className="banner warn" role="alert">
           Run A has no turn {badTurn}; showing its first turn.
+        </div>
+      ) : null}
+      {align.mode === 'shift' && !pairedCount(nA, nB, align) ? (
+        <div className="banner warn" role="alert" data-testid="no-overlap">
+          Shifted by {fmtSigned(align.shift)}, no turn of B is beside a turn of A (A has {plural(nA, 'turn')}, B{' '}
+          {plural(nB, 'turn')}): every term reads as only in A. Try a shift between {fmtSigned(1 - nA)} and{' '}
+          {fmtSigned(nB - 1)}.
         </div>
       ) : null}
       <Panel as="div" style={{ marginBottom: 14 }} body={false}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alignedIndex, compareQueryString, parseCompareQuery, placeOnA } from './align';
+import { alignedIndex, compareQueryString, pairedCount, parseCompareQuery, placeOnA } from './align';
 
 describe('aligning two runs', () => {
   it('shifts by whole turns, with no partner past either end', () => {
@@ -7,6 +7,23 @@ describe('aligning two runs', () => {
     expect([0, 5, 7, 8].map((i) => alignedIndex(i, 10, 10, al))).toEqual([2, 7, 9, null]);
     expect(alignedIndex(0, 10, 10, { mode: 'shift', shift: -1 })).toBeNull();
     expect(placeOnA(2, 10, 10, al)).toBe(0);
+  });
+
+  it('counts the turns of A with a partner: the overlap a shift leaves, none past either end', () => {
+    for (const [nA, nB, shift] of [
+      [10, 10, 2],
+      [10, 10, -3],
+      [50, 50, -100],
+      [50, 50, 50],
+      [5, 20, 7],
+      [20, 5, -2],
+    ] as const) {
+      const al = { mode: 'shift', shift } as const;
+      const byHand = Array.from({ length: nA }, (_, i) => alignedIndex(i, nA, nB, al)).filter((j) => j !== null);
+      expect(pairedCount(nA, nB, al), `${nA}/${nB}/${shift}`).toBe(byHand.length);
+    }
+    expect(pairedCount(5, 9, { mode: 'stretch' })).toBe(5);
+    expect(pairedCount(5, 0, { mode: 'stretch' })).toBe(0);
   });
 
   it('stretches runs of different lengths end to end, and places B back on A exactly', () => {

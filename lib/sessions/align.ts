@@ -15,6 +15,13 @@ export function alignedIndex(i: number, nA: number, nB: number, al: Alignment): 
   return j >= 0 && j < nB ? j : null;
 }
 
+/** How many of A's turns have a partner in B: none when a shift moves B wholly past A's ends. */
+export function pairedCount(nA: number, nB: number, al: Alignment): number {
+  if (nA <= 0 || nB <= 0) return 0;
+  if (al.mode === 'stretch') return nA;
+  return Math.max(0, Math.min(nA, nB - al.shift) - Math.max(0, -al.shift));
+}
+
 /** Where B's index `j` lies on A's index scale (a fraction in stretch mode): to draw B's figures over A's. */
 export function placeOnA(j: number, nA: number, nB: number, al: Alignment): number {
   return al.mode === 'shift' ? j - al.shift : nB <= 1 ? 0 : (j * (nA - 1)) / (nB - 1);
