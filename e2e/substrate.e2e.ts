@@ -162,6 +162,10 @@ describe('artifacts and the capability graph', () => {
     await row.waitFor();
     expect(await row.textContent()).toContain('read before write'); // its annotation
     expect(await page.locator('[data-testid=artifacts] .badge.danger').count()).toBe(8); // unannotated
+    // An annotation's condition that names itself is not labelled twice.
+    const panel = (await page.getByTestId('artifacts').textContent())!;
+    expect(panel).toContain('fails when upstream data is stale');
+    expect(panel).not.toContain('fails when: fails when');
     await row.click();
     await page.getByTestId('edge-detail').waitFor();
     const edge = state.graph.edges[120];
@@ -367,6 +371,21 @@ describe('would this reopen? — the bridge’s verdict and, apart, the app’s 
     await page.getByLabel('Would this reopen?').fill('output changed after upgrade, new evidence from logs');
     await expect.poll(() => verdict.getByTestId('reopen-flag').first().textContent()).toContain('output');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+    // Capability chips wrap at their joints ("foundry_|add_|tool"), never inside a part ("foundry_add_to|ol").
+    const brokenParts = await page.evaluate(() =>
+      [...document.querySelectorAll('.chip-words')].flatMap((chip) =>
+        [...chip.childNodes]
+          .filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent)
+          .filter((n) => {
+            const r = document.createRange();
+            r.selectNodeContents(n);
+            return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1;
+          })
+          .map((n) => `${chip.textContent}: ${n.textContent}`),
+      ),
+    );
+    expect(await page.locator('.chip-words').count()).toBeGreaterThan(0);
+    expect(brokenParts).toEqual([]);
     await page.setViewportSize({ width: 1440, height: 1000 });
     await page.getByLabel('Would this reopen?').fill(probe.context);
     await expect

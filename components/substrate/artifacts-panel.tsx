@@ -104,12 +104,12 @@ export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[];
                     <MemoryText text={String(a.annotation.text ?? '')} />
                     {a.annotation.failure_condition ? (
                       <div className="faint">
-                        fails when: <MemoryText text={String(a.annotation.failure_condition)} />
+                        <Labelled label="fails when" text={String(a.annotation.failure_condition)} />
                       </div>
                     ) : null}
                     {a.annotation.generalized_pattern ? (
                       <div className="faint">
-                        pattern: <MemoryText text={String(a.annotation.generalized_pattern)} />
+                        <Labelled label="pattern" text={String(a.annotation.generalized_pattern)} />
                       </div>
                     ) : null}
                   </div>
@@ -122,5 +122,15 @@ export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[];
         ]}
       />
     </Panel>
+  );
+}
+
+/** "label: text", unless the agent's text already begins with the label ("fails when upstream data is stale"). */
+function Labelled({ label, text }: { label: string; text: string }) {
+  if (text.trim().toLowerCase().startsWith(label)) return <MemoryText text={text} />;
+  return (
+    <>
+      {label}: <MemoryText text={text} />
+    </>
   );
 }

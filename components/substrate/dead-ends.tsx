@@ -7,6 +7,7 @@ import type { RouterOutputs } from '@/components/trpc/outputs';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
+import { Breakable } from '@/components/ui/breakable';
 import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { highlight, referenceReopen, wouldReopen } from '@/lib/ucs/reopen';
@@ -168,8 +169,11 @@ export function DeadEnds({ agent }: { agent: string }) {
               header: 'Capabilities',
               cell: (d) =>
                 d.capabilities.map((c) => (
-                  <span key={c} className={matches.get(d.id)?.matched.includes(c.toLowerCase()) ? 'chip hit' : 'chip'}>
-                    {c}
+                  <span
+                    key={c}
+                    className={`chip chip-words${matches.get(d.id)?.matched.includes(c.toLowerCase()) ? ' hit' : ''}`}
+                  >
+                    <Breakable text={c} />
                   </span>
                 )),
             },
