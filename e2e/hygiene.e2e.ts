@@ -26,7 +26,7 @@ describe('memory hygiene lab', () => {
     const mis = page.getByTestId('misaligned-item');
     await expect.poll(() => mis.count()).toBe(1);
     expect(await mis.textContent()).toMatch(/rec_hr_monitor\s*22× · in 0\.9\d · out 0\.5\d · utility 0\.32/);
-    await mis.getByRole('button', { name: 'rec_hr_monitor' }).click();
+    await mis.getByRole('button', { name: 'rec_hr_monitor', exact: true }).click();
     await expect.poll(() => text('item-detail')).toContain('vitals_api.fetch');
     expect(await page.getByTestId('item-detail').locator('tbody tr').count()).toBe(22);
     expect(page.url()).toContain('item=rec_hr_monitor');
@@ -71,7 +71,7 @@ describe('memory hygiene lab', () => {
     await page.getByLabel('β (mean utility ≤)').fill('0.5');
     await expect.poll(() => history.textContent()).toMatch(/removes 1 of/);
     // An item named in a policy's list opens its health, on the item health tab.
-    await history.getByRole('button', { name: 'rec_hr_monitor' }).click();
+    await history.getByRole('button', { name: 'rec_hr_monitor', exact: true }).click();
     await expect.poll(() => text('item-detail')).toContain('vitals_api.fetch');
     expect(page.url()).toMatch(/tab=items/);
   });

@@ -247,6 +247,11 @@ export function Retrievals() {
             />
           ) : currentId ? (
             <div className="panel-body muted">Loading the search…</div>
+          ) : !list.isPending && !rows.length ? (
+            <EmptyState title="Nothing to label here">
+              When a search is listed, its results are labelled here: relevant (y) or not (n), and the entries it
+              missed.
+            </EmptyState>
           ) : (
             <EmptyState title="Select a search">Use j and k to move through the list.</EmptyState>
           )}
