@@ -12,10 +12,10 @@ import { ThemeToggle } from './theme-toggle';
 import { applyRail, railNow, subscribeRail, toggledChoice, useShellStore } from './shell-store';
 
 const NAV = [
-  { href: '/sessions', label: 'Sessions', abbr: 'Se', count: 'sessions' },
-  { href: '/curation', label: 'Curation', abbr: 'Cu', count: 'pending' },
+  { href: '/sessions', label: 'Sessions', abbr: 'Se', count: 'sessions', counted: 'sessions' },
+  { href: '/curation', label: 'Curation', abbr: 'Cu', count: 'pending', counted: 'proposals waiting for review' },
   { href: '/annotations', label: 'Annotations', abbr: 'An', count: null },
-  { href: '/substrate', label: 'Substrate', abbr: 'Su', count: 'snapshots' },
+  { href: '/substrate', label: 'Substrate', abbr: 'Su', count: 'substrateAgents', counted: 'agents with a substrate' },
   { href: '/hygiene', label: 'Hygiene lab', abbr: 'Hy', count: null },
   { href: '/recall', label: 'Recall', abbr: 'Re', count: null },
   { href: '/connect', label: 'Connect', abbr: 'Co', count: null },
@@ -86,7 +86,11 @@ export function AppShell({ children }: { children: ReactNode }) {
                 {item.abbr}
               </span>
               <span className="nav-label">{item.label}</span>
-              {item.count && counts ? <span className="count">{fmtInt(counts[item.count])}</span> : null}
+              {item.count && counts ? (
+                <span className="count" title={`${fmtInt(counts[item.count])} ${item.counted}`}>
+                  {fmtInt(counts[item.count])}
+                </span>
+              ) : null}
             </Link>
           );
         })}

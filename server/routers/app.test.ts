@@ -105,7 +105,10 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect([events.items.length, events.matching, events.total, events.next]).toEqual([15, 15, 15, null]);
     expect(events.items.find((e) => e.eventId === 'evt-legacy-0001')?.content).not.toContain('Gr4f4na');
     expect(events.redacted).toBeGreaterThan(0);
-    const [agent] = await caller.substrate.agents();
+    const agents = await caller.substrate.agents();
+    // The navigation counts the agents the Substrate page lists, not their snapshots.
+    expect((await caller.system.info()).counts).toMatchObject({ substrateAgents: agents.length, snapshots: 21 });
+    const [agent] = agents;
     expect(agent).toMatchObject({
       agentId: 'aegis-demo',
       snapshots: 21,

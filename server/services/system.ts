@@ -9,6 +9,7 @@ export async function projectCounts(db: Tx, projectId: string) {
     turns: number;
     events: number;
     snapshots: number;
+    substrate_agents: number;
     dead_ends: number;
     audit: number;
     pending: number;
@@ -17,6 +18,8 @@ export async function projectCounts(db: Tx, projectId: string) {
            ${q('turns')}${projectId}) as turns,
            ${q('memory_events')}${projectId}) as events,
            ${q('ucs_snapshots')}${projectId}) as snapshots,
+           (select count(distinct agent_id)::int from ucs_snapshots where project_id = ${projectId})
+             as substrate_agents,
            ${q('ucs_dead_ends')}${projectId}) as dead_ends,
            ${q('audit_log')}${projectId}) as audit,
            (select count(*)::int from proposals where status = 'pending' and project_id = ${projectId}) as pending`);
@@ -26,6 +29,8 @@ export async function projectCounts(db: Tx, projectId: string) {
     turns: row.turns!,
     events: row.events!,
     snapshots: row.snapshots!,
+    /** Agents with a substrate state: what the Substrate page lists. */
+    substrateAgents: row.substrate_agents!,
     deadEnds: row.dead_ends!,
     audit: row.audit!,
     pending: row.pending!,
