@@ -12,7 +12,11 @@ import { EmptyState, ErrorBox } from '@/components/ui/states';
 type Rate = keyof Omit<HealthRates, 'day' | 'labelled' | 'precision' | 'recall'>;
 
 const METRICS: { key: Rate; label: string; what: string; ms?: boolean }[] = [
-  { key: 'approval', label: 'Approval rate', what: 'reviewed proposals approved' },
+  {
+    key: 'approval',
+    label: 'Reviewer approval rate',
+    what: 'reviewed proposals approved (the rest rejected by a reviewer)',
+  },
   {
     key: 'routing',
     label: 'Routing accuracy (M1)',
@@ -23,7 +27,11 @@ const METRICS: { key: Rate; label: string; what: string; ms?: boolean }[] = [
     label: 'Scope corrected by a reviewer (M2)',
     what: 'the curator’s decided proposals approved only after a reviewer moved them to fewer readers: leaks caught',
   },
-  { key: 'rejection', label: 'Rejection rate', what: 'curated events rejected (unsafe, malformed, no evidence)' },
+  {
+    key: 'rejection',
+    label: 'Curator rejection rate',
+    what: 'events the curator rejected itself (unsafe, malformed, no evidence); not the inbox’s “rejected”',
+  },
   { key: 'evidence', label: 'Evidence sufficiency (M3)', what: 'events whose evidence sufficed without demotion' },
   { key: 'redundancy', label: 'Redundancy (M4)', what: 'events duplicating an existing entry' },
   { key: 'conflicts', label: 'Conflicts (M5)', what: 'events flagged as conflicting with memory' },
@@ -44,14 +52,24 @@ export function Health() {
   // Each metric on the latest day it has a value: a day with retrieval labels only blanks no curation metric.
   const latest = (has: (r: HealthRates) => boolean) => rates.findLast(has);
   const total = days.reduce((n, d) => n + d.curated, 0);
+  const received = days.reduce((n, d) => n + d.received, 0);
+  const raised = days.reduce((n, d) => n + d.raised, 0);
+  // What the curator decided besides the memory events the Events tab lists.
+  const besides = [
+    total - received - raised ? `${fmtInt(total - received - raised)} malformed` : null,
+    raised ? `${fmtInt(raised)} raised in the hygiene lab` : null,
+  ].filter(Boolean);
   const curatedDays = days.filter((d) => d.curated).length;
   const m6 = latest((r) => r.labelled > 0);
   return (
     <>
       <p className="muted" style={{ marginTop: 0 }}>
-        {fmtInt(total)} events curated over {curatedDays} day{curatedDays === 1 ? '' : 's'}. M1 and M2 take the
-        reviewers&apos; decisions as labels, so they cover the curator&apos;s reviewed proposals only (written events
-        were never labelled; deprecations raised in the hygiene lab are not the curator&apos;s routing).
+        <span data-testid="health-curated">
+          {fmtInt(total)} events curated over {curatedDays} day{curatedDays === 1 ? '' : 's'}
+          {besides.length ? ` (${fmtInt(received)} memory events received, ${besides.join(', ')})` : ''}.
+        </span>{' '}
+        M1 and M2 take the reviewers&apos; decisions as labels, so they cover the curator&apos;s reviewed proposals only
+        (written events were never labelled; deprecations raised in the hygiene lab are not the curator&apos;s routing).
       </p>
       <div className="grid-2" data-testid="health">
         {METRICS.map((m) => {

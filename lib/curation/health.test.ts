@@ -42,6 +42,8 @@ describe('curation and retrieval days', () => {
   const curated = (day: string, n: number): Omit<HealthDay, keyof RetrievalDay | 'day'> & { day: string } => ({
     day,
     curated: n,
+    received: n,
+    raised: 0,
     written: n,
     proposed: 0,
     rejected: 0,

@@ -4,7 +4,11 @@
  */
 export interface HealthDay {
   day: string;
+  /** Events the curator decided: memory events received, malformed ones, and deprecations raised in the lab. */
   curated: number;
+  /** Of them, memory events stored (the Events tab's), and proposals raised in the hygiene lab. */
+  received: number;
+  raised: number;
   written: number;
   proposed: number;
   rejected: number;
@@ -118,6 +122,8 @@ export function retrievalRates(d: Omit<RetrievalDay, 'day' | 'retrievals_labelle
 const NO_RETRIEVALS = { retrievals_labelled: 0, judged_returned: 0, relevant_returned: 0, relevant_missed: 0 };
 const NO_CURATION = {
   curated: 0,
+  received: 0,
+  raised: 0,
   written: 0,
   proposed: 0,
   rejected: 0,

@@ -453,6 +453,12 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const today = health.at(-1)!;
     expect(today.curated).toBeGreaterThan(10);
     expect(today.p95).toBeGreaterThan(0);
+    // What the curator decided splits into the memory events stored (the Events tab's count), the malformed ones
+    // kept apart, and the deprecations raised in the hygiene lab (none in this file).
+    const stored = (await viewer.curation.events({})).total!;
+    const malformed = (await viewer.curation.rejected({})).matching;
+    expect([today.received, today.raised]).toEqual([stored, 0]);
+    expect(today.curated).toBe(stored + malformed);
     // M1 and M2 on the reviewers' decisions: an approval kept the curator's scope or moved it (an edit above moved
     // team_memory to project: fewer readers, a leak caught); no hygiene-lab proposal was decided in this file.
     expect(today.scope_kept + today.scope_moved + today.scope_widened).toBe(today.approved);

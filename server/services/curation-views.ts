@@ -521,6 +521,8 @@ export async function curationHealth(db: Tx, projectId: string): Promise<HealthD
     with o as (
       select date_trunc('day', c.decided_at) as day, c.disposition, c.decided_by, c.latency_ms, c.rationale,
         c.event_id like ${'hygiene\\_%'} as lab,
+        exists (select 1 from memory_events m where m.project_id = c.project_id and m.event_id = c.event_id)
+          as received,
         coalesce(c.rationale->'edited', '[]'::jsonb) @> '["scope"]'::jsonb as moved,
         coalesce(${rank(sql`c.scope`)} < ${rank(sql`p.scope`)}, false) as narrower
       from curation_outcomes c
@@ -531,6 +533,8 @@ export async function curationHealth(db: Tx, projectId: string): Promise<HealthD
     )
     select to_char(day, 'YYYY-MM-DD') as day,
       count(*) filter (where decided_by = 'curator')::int as curated,
+      count(*) filter (where decided_by = 'curator' and received)::int as received,
+      count(*) filter (where decided_by = 'curator' and lab)::int as raised,
       count(*) filter (where disposition = 'written')::int as written,
       count(*) filter (where disposition = 'proposed')::int as proposed,
       count(*) filter (where disposition = 'rejected' and decided_by = 'curator')::int as rejected,
