@@ -173,6 +173,12 @@ describe('artifacts and the capability graph', () => {
     expect(await page.getByTestId('edge-detail').textContent()).toContain('wormhole');
     expect(await page.locator('[data-testid=graph] line[data-edge="120"]').getAttribute('stroke-opacity')).toBe('1');
     expect(await page.getByTestId('heatmap-highlight').count()).toBe(2);
+    // By keyboard: the row takes focus, Enter lets it go and takes it again.
+    await row.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('heatmap-highlight').count()).toBe(0);
+    await page.keyboard.press(' ');
+    await expect.poll(() => page.getByTestId('heatmap-highlight').count()).toBe(2);
   });
 
   it('works by keyboard: a node takes focus, Enter selects it, its edges are buttons; no labels overlap', async () => {
@@ -488,5 +494,10 @@ describe('judgment', () => {
     expect(await page.locator('[data-testid=actions] tr[data-t="202"]').textContent()).toContain(
       'foundry_metrics → foundry_overseer',
     );
+    // At 1,024 px the action log fits its panel: long action and edge names wrap at their joints.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const fit = await page.getByTestId('actions').evaluate((t) => [t.scrollWidth, t.closest('.panel')!.clientWidth]);
+    expect(fit[0]).toBeLessThanOrEqual(fit[1]!);
+    await page.setViewportSize({ width: 1440, height: 1000 });
   });
 });

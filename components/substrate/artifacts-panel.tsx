@@ -63,9 +63,18 @@ export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[];
         rowProps={(a) => {
           const on = artifactId === a.id;
           const t = artifactTarget(a, edges);
+          const toggle = () =>
+            select(on ? {} : { artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null });
           return {
             className: `clickable ${on ? 'row-on' : ''}`,
-            onClick: () => select(on ? {} : { artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null }),
+            onClick: toggle,
+            // By keyboard too: Tab reaches each row, Enter or Space shows it on the graph and the field.
+            tabIndex: 0,
+            onKeyDown: (e) => {
+              if (e.key !== 'Enter' && e.key !== ' ') return;
+              e.preventDefault();
+              toggle();
+            },
             'data-artifact': a.id,
             'data-focus-id': a.id,
           };

@@ -12,6 +12,7 @@ import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { perPoint } from '@/lib/charts/prepare-series';
 import { fmtInt } from '@/lib/format';
 import { SubstrateCrumbs, SubstrateTabs } from './tabs';
+import { Breakable } from '@/components/ui/breakable';
 
 const SUCCESS: Record<string, string> = { success: 'ok', partial: 'warn', failure: 'danger', neutral: '' };
 const fmt2 = (v: number | null) => (v === null ? '—' : v.toFixed(2));
@@ -112,7 +113,7 @@ export function JudgmentView({ agent }: { agent: string }) {
             <input
               className="input"
               type="search"
-              placeholder="Filter: action, outcome, edge"
+              placeholder="action, outcome, edge"
               aria-label="Filter actions"
               value={filter}
               onChange={(e) => (setFilter(e.target.value), setLimit(ACTIONS_PAGE))}
@@ -127,7 +128,7 @@ export function JudgmentView({ agent }: { agent: string }) {
             rowProps={(a) => ({ 'data-t': a.t })}
             columns={[
               { id: 't', header: 't', num: true, className: 'mono', cell: (a) => a.t },
-              { id: 'action', header: 'Action', className: 'mono', cell: (a) => a.action },
+              { id: 'action', header: 'Action', className: 'mono', cell: (a) => <Breakable text={a.action} /> },
               {
                 id: 'success',
                 header: 'Outcome',
@@ -139,7 +140,8 @@ export function JudgmentView({ agent }: { agent: string }) {
                 id: 'edge',
                 header: 'Edge',
                 className: 'cell-sub',
-                cell: (a) => (a.routed ? a.edge : <span className="badge">jumped (no edge)</span>),
+                cell: (a) =>
+                  a.routed ? <Breakable text={a.edge ?? ''} /> : <span className="badge">jumped (no edge)</span>,
               },
             ]}
           />
