@@ -213,7 +213,33 @@ describe('curation inbox, by keyboard', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     expect(await whole.evaluate((b) => b === document.activeElement)).toBe(true);
+    // A stored record, sent with the key, is audited under the key.
+    const stored = await fetch(`${srv.url}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${srv.key}` },
+      body: JSON.stringify([
+        {
+          type: 'turn',
+          data: {
+            session_id: `audit-actor-${Date.now()}`,
+            agent: 'a',
+            turn: 1,
+            input: 'i',
+            output: 'o',
+            ccs: 'g: x(1)',
+          },
+        },
+      ]),
+    });
+    const answer = await stored.text();
+    expect(JSON.parse(answer).accepted, answer).toBe(1);
     await open(page, `${srv.url}/curation/audit`);
+    // An API key is named as Settings shows it (the id the log keeps in the tooltip), in the rows and the filter.
+    await expect.poll(() => page.getByTestId('audit').locator('[data-actor^="api_key:"]').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('audit').locator('tbody').textContent()).not.toContain('api_key:');
+    expect(await page.getByLabel('Actor').locator('option').allTextContents()).not.toContainEqual(
+      expect.stringMatching(/^api_key:/),
+    );
     await page.getByLabel('Action').selectOption('proposal.rejected');
     await expect.poll(() => page.getByTestId('audit').locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('audit').textContent()).toContain('not durable team knowledge');
@@ -236,14 +262,27 @@ describe('curation inbox, by keyboard', () => {
     const p365 = async () =>
       Number((await table.locator('tbody tr').first().locator('td').nth(4).textContent())!.split('±')[0]);
     expect(Math.abs((await p365()) - 0.307)).toBeLessThan(2 * 0.076);
+    const practical = page.getByRole('button', { name: 'Practical α 0.3 η 0.9' });
+    expect(await practical.getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('button', { name: /Uncurated/ }).click();
     await expect.poll(p365).toBeGreaterThan(0.97);
+    expect(await practical.getAttribute('aria-pressed')).toBe('false');
+    expect(await page.getByRole('button', { name: /Uncurated/ }).getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('button', { name: /Use this project's λ/ }).click();
     await expect.poll(() => page.getByLabel('admission rate α').inputValue()).not.toBe('1');
     // η is not taken from the dispositions: it stays as the uncurated preset left it.
     expect(await page.getByLabel('filter accuracy η').inputValue()).toBe('0');
     // Theorem 1's closed form beside the Monte Carlo, and the paper's Figure 3 sweep with its own script's figures.
-    expect(await page.getByTestId('theorem1-row').textContent()).toMatch(/Theorem 1 \(closed form\).*×/);
+    expect(await page.getByTestId('theorem1-row').textContent()).toMatch(/^Theorem 1 \(closed form\)[\d.]+/);
+    // Its ratio said apart, not under the table's entries and hallucinated columns.
+    expect(await page.getByTestId('theorem1-ratio').textContent()).toMatch(
+      /^Theorem 1's ratio \(1 − Pcur\) \/ \(1 − Punc\) at day 365: [\d.]+×$/,
+    );
+    // The project's α is taken as the button says it (two decimals), not snapped to a coarser slider step.
+    const said = (await page.getByRole('button', { name: /Use this project's λ/ }).textContent())!.match(
+      /α ([\d.]+)/,
+    )![1]!;
+    expect(Number(await page.getByLabel('admission rate α').inputValue())).toBe(Number(said));
     await page.getByRole('button', { name: 'Uncurated (B1)' }).click();
     await page.getByRole('button', { name: 'Run the sweep' }).click();
     const legend = page.getByTestId('figure3-chart').locator('.legend');

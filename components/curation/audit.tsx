@@ -9,6 +9,7 @@ import { JsonDialog } from '@/components/ui/json-dialog';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { Actor } from '@/components/ui/actor';
 
 /** The append-only audit log, newest first, filterable by action, actor and subject. */
 export function AuditLog() {
@@ -29,6 +30,8 @@ export function AuditLog() {
     placeholderData: keepPreviousData,
   });
   const reset = () => setPages([null]);
+  // API keys by name in the actor filter, as in the rows.
+  const keys = useQuery(trpc.apiKeys.names.queryOptions());
   return (
     <>
       <div className="toolbar" style={{ marginBottom: 10, flexWrap: 'wrap' }}>
@@ -51,7 +54,9 @@ export function AuditLog() {
         >
           <option value="">all actors</option>
           {q.data?.actors.map((a) => (
-            <option key={a}>{a}</option>
+            <option key={a} value={a}>
+              {keys.data?.[a] ? `${keys.data[a].name} (key ${keys.data[a].prefix}…)` : a}
+            </option>
           ))}
         </select>
         <input
@@ -84,7 +89,7 @@ export function AuditLog() {
             rowKey={(r) => r.id}
             columns={[
               { id: 'when', header: 'When', className: 'nowrap', cell: (r) => fmtDateTime(r.at) },
-              { id: 'actor', header: 'Actor', className: 'nowrap', cell: (r) => r.actor },
+              { id: 'actor', header: 'Actor', className: 'nowrap', cell: (r) => <Actor actor={r.actor} /> },
               {
                 id: 'action',
                 header: 'Action',

@@ -10,6 +10,7 @@ import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { Actor } from '@/components/ui/actor';
 
 const PAGE = 100;
 
@@ -55,7 +56,7 @@ export function Reports() {
               >
                 <b>{fmtDateTime(b.receivedAt)}</b>
                 <span className="meta">
-                  <span>{b.actor}</span>
+                  <Actor actor={b.actor} />
                   <span>{b.events} events</span>
                   <span className="badge ok">{b.written} written</span>
                   <span className="badge accent">{b.proposed} proposed</span>
@@ -135,7 +136,8 @@ function ReportView({ r }: { r: CurationReport }) {
     <div className="panel-body" data-testid="report">
       <div className="toolbar" style={{ justifyContent: 'space-between' }}>
         <span>
-          Batch <span className="mono">{r.batchId.slice(0, 8)}</span> · {fmtDateTime(r.receivedAt)} · from {r.actor}
+          Batch <span className="mono">{r.batchId.slice(0, 8)}</span> · {fmtDateTime(r.receivedAt)} · from{' '}
+          <Actor actor={r.actor} />
         </span>
         <button type="button" className="btn" onClick={() => download(r)}>
           Download Markdown

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { adminProcedure, router } from '@/server/trpc/init';
-import { createKey, listKeys, revokeKey } from '@/server/services/api-keys';
+import { adminProcedure, procedure, router } from '@/server/trpc/init';
+import { createKey, keyNames, listKeys, revokeKey } from '@/server/services/api-keys';
 
 export const apiKeysRouter = router({
   list: adminProcedure.query(({ ctx }) => listKeys(ctx.db, ctx.projectId)),
+  /** Keys' names and prefixes by the actor the logs record (no secret): for anyone who reads those logs. */
+  names: procedure.query(({ ctx }) => keyNames(ctx.db, ctx.projectId)),
   create: adminProcedure
     .input(
       z.object({

@@ -88,6 +88,10 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     const listed = await caller.apiKeys.list();
     expect(listed.find((k) => k.id === admin.apiKey.id)?.role).toBe('admin');
     expect(JSON.stringify(listed)).not.toContain(key);
+    // The logs' actor for a key (`api_key:<id>`), named as Settings shows it, without the secret.
+    const names = await caller.apiKeys.names();
+    expect(names[`api_key:${apiKey.id}`]).toEqual({ name: 'ci agent', prefix: key.slice(0, 8) });
+    expect(JSON.stringify(names)).not.toContain(key);
     await caller.apiKeys.revoke({ id: apiKey.id });
     expect(await verifyKey(h.db, key)).toBeNull();
     await expect(caller.apiKeys.create({ name: '  ' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });

@@ -32,6 +32,18 @@ export async function listKeys(db: Tx, projectId: string): Promise<ApiKeyDto[]> 
   return db.select(columns).from(apiKeys).where(eq(apiKeys.projectId, projectId)).orderBy(desc(apiKeys.createdAt));
 }
 
+/**
+ * What an API key is called, by the actor logs record for it (`api_key:<id>`) and its prefix as Settings shows it:
+ * so that a report, an audit entry or a search names the key a person made, not its id.
+ */
+export async function keyNames(db: Tx, projectId: string): Promise<Record<string, { name: string; prefix: string }>> {
+  const rows = await db
+    .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix })
+    .from(apiKeys)
+    .where(eq(apiKeys.projectId, projectId));
+  return Object.fromEntries(rows.map((r) => [`api_key:${r.id}`, { name: r.name, prefix: r.prefix }]));
+}
+
 /** Creates a key; the plain key is returned this once and only its hash is stored. */
 export async function createKey(
   db: Tx,
