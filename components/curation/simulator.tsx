@@ -14,6 +14,7 @@ import {
 } from '@/lib/curation/simulate';
 import figure3Reference from '@/lib/curation/fixtures/figure3-reference.json';
 import { useTRPC } from '@/components/trpc/provider';
+import { fmtInt } from '@/lib/format';
 import { LineChart } from '@/components/ui/line-chart';
 import { Panel } from '@/components/ui/panel';
 import { useWidth } from '@/components/ui/use-width';
@@ -90,7 +91,7 @@ export function Simulator() {
       <Panel as="div" padded className="sim-panel" style={{ display: 'grid', gap: 10 }}>
         {slider('lambda', 'events a day λ', 1, 50, 1)}
         {slider('hallucination', 'hallucinated per event h_e', 0, 0.5, 0.01)}
-        {slider('alpha', 'admission rate α', 0.05, 1, 0.05)}
+        {slider('alpha', 'admission rate α', 0.05, 1, 0.01)}
         {slider('eta', 'filter accuracy η', 0, 1, 0.01)}
         {slider('r0', 'retrieval size r0 (r = r0·ln N)', 1, 10, 0.5)}
         {slider('days', 'days', 30, 730, 5)}
@@ -102,6 +103,14 @@ export function Simulator() {
               key={p.label}
               type="button"
               className="btn"
+              // Pressed while every setting is the preset's (the paper's λ, h_e, r0, days and seeds, its α and η).
+              aria-pressed={
+                s.alpha === p.alpha &&
+                s.eta === p.eta &&
+                (Object.keys(PAPER_SETTINGS) as (keyof typeof PAPER_SETTINGS)[]).every(
+                  (k) => s[k] === PAPER_SETTINGS[k],
+                )
+              }
               onClick={() => setS((x) => ({ ...x, ...PAPER_SETTINGS, alpha: p.alpha, eta: p.eta }))}
             >
               {p.label}
@@ -215,13 +224,16 @@ export function Simulator() {
                     {bound.curated[d - 1]!.toFixed(3)}
                   </td>
                 ))}
-                <td className="num" colSpan={2} title="(1 − P_cur) / (1 − P_unc), Theorem 1's ratio">
-                  ratio <b>{bound.days[deferred.days - 1]!.ratio.toFixed(2)}×</b>
-                </td>
+                <td className="num faint">—</td>
+                <td className="num faint">—</td>
               </tr>
             </tbody>
           </table>
         </div>
+        <p className="muted" style={{ fontSize: 12 }} data-testid="theorem1-ratio">
+          Theorem 1&apos;s ratio (1 − P<sup>cur</sup>) / (1 − P<sup>unc</sup>) at day {fmtInt(deferred.days)}:{' '}
+          <b>{bound.days[deferred.days - 1]!.ratio.toFixed(2)}×</b>
+        </p>
         <p className="muted" style={{ fontSize: 11 }}>
           The Memory Curator paper&apos;s Table A (P_365): {PRESETS.map((p) => `${p.label} ${p.paper}`).join(' · ')}. A
           unit test checks this simulator reproduces all four within 2σ. Theorem 1 (§4.4) is first order in h_e; the
