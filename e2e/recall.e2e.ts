@@ -49,6 +49,10 @@ describe('recall', () => {
     await box.press('ArrowDown');
     expect(await box.getAttribute('aria-activedescendant')).toBe(await results.nth(1).getAttribute('id'));
     await box.press('ArrowUp');
+    // Each row says why it ranks where it does: its keyword rank and its cosine, as the fused order used them.
+    for (const why of await page.getByTestId('palette-why').allTextContents())
+      expect(why).toMatch(/^(keyword #\d+ · cos 0\.\d\d|keyword #\d+|cos 0\.\d\d)$/);
+    expect((await page.getByTestId('palette-why').allTextContents()).some((w) => w.startsWith('keyword'))).toBe(true);
     // Each row says where it comes from: its agent and session.
     const placed = results.filter({ has: page.getByTestId('palette-place').filter({ hasText: 'itops-nginx-502' }) });
     expect(await placed.count()).toBeGreaterThanOrEqual(3);
@@ -85,6 +89,16 @@ describe('recall', () => {
     const { context, page } = await fresh();
     await open(page, `${srv.url}/recall`);
     await indexReady(page);
+    // Gibberish shares no word with anything: the nearest by meaning are listed, and said to be only that.
+    await page.getByLabel('Search memory').fill('zzqxv');
+    await expect
+      .poll(() => page.getByTestId('meaning-only').textContent())
+      .toMatch(
+        /^No result shares a word with “zzqxv”: these are only the nearest by meaning \(cosine at most 0\.\d\d\)/,
+      );
+    await page.getByLabel('Search memory').fill('keepalive');
+    await expect.poll(() => page.getByTestId('meaning-only').count()).toBe(0);
+    expect(await page.getByTestId('hit-link').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: /^dead end/ }).click();
     await page.getByLabel('Search memory').fill('flaky ingestion job');
     const rows = page.getByTestId('recall-results').locator('tr');

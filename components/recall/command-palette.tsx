@@ -103,8 +103,17 @@ function Palette({ onClose }: { onClose: () => void }) {
                   {itemPlace(h.item)}
                 </div>
               </div>
-              <span className="hit-why">
-                {h.cosine !== null ? `cos ${h.cosine.toFixed(2)}` : h.keywordRank ? 'keyword' : ''}
+              <span
+                className="hit-why"
+                title="Ranked by the two lists fused: its rank by keyword, its cosine by meaning"
+                data-testid="palette-why"
+              >
+                {[
+                  h.keywordRank ? `keyword #${h.keywordRank}` : null,
+                  h.cosine !== null ? `cos ${h.cosine.toFixed(2)}` : null,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
               </span>
             </li>
           ))}

@@ -220,6 +220,13 @@ export function RecallPage() {
               )
             }
           >
+            {!instead && !like && mode === 'hybrid' && hits.length && hits.every((h) => h.keywordRank === null) ? (
+              // Nothing shares a word with the query: what is listed is only the nearest by meaning, however weak.
+              <div className="banner warn" role="status" data-testid="meaning-only" style={{ margin: 10 }}>
+                No result shares a word with “{deferred}”: these are only the nearest by meaning (cosine at most{' '}
+                {Math.max(...hits.map((h) => h.cosine ?? 0)).toFixed(2)}), which a static model gives any text.
+              </div>
+            ) : null}
             {instead ?? <HitTable hits={hits} onMore={(item) => setLike(item)} />}
           </Panel>
         </>
