@@ -47,6 +47,15 @@ describe('memory hygiene lab', () => {
     // Chains that differ only in their last wrong turn are shown as one, with both turns.
     expect(await page.getByTestId('chain').count()).toBe(1);
     expect(await chain.textContent()).toMatch(/rec_day-1_35.*ehr-agent-day-2 #3.*ehr-agent-day-2 #10/);
+    // No arrow ends a line alone: each sits on the line of what it points at.
+    const lonely = await chain.evaluate(
+      (el) =>
+        [...el.querySelectorAll('.chain-arrow')].filter((a) => {
+          const next = a.nextElementSibling;
+          return !next || Math.abs(next.getBoundingClientRect().top - a.getBoundingClientRect().top) > 4;
+        }).length,
+    );
+    expect(lonely).toBe(0);
     await chain.getByRole('link', { name: /ehr-agent-day-1 #14/ }).click();
     await page.waitForURL(/\/sessions\/ehr-agent-day-1\?turn=14/);
     await expect.poll(() => page.locator('main').textContent()).toContain('FROM transfers');

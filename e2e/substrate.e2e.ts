@@ -77,6 +77,8 @@ describe('substrate field', () => {
     await open(page, `${srv.url}/substrate/aegis-demo`);
     const advisory = dynamics.scenarios.find((x) => x.name === 'advisory')!;
     const at = (n: number) => advisory.checkpoints.find((c) => c.n === n)!;
+    // The colour bar's ends span every snapshot (comparable frames), and it says so beside the snapshot's own figures.
+    await expect.poll(() => page.getByTestId('scale-over').textContent()).toBe(', scale over all 21 snapshots');
     // One tick: the reference's figure for the cell θ 3, φ 7 after one consult (no context) and one report.
     await page.getByLabel('Ticks to simulate').fill('1');
     const button = page.getByTestId('simulate');

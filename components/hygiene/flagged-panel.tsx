@@ -53,21 +53,25 @@ export function FlaggedPanel({
             <div key={i} className="chain" data-testid="chain">
               {c.links.map((l, j) => (
                 <span key={j} className="chain-step">
-                  <button type="button" className="chip chip-link mono" onClick={() => onSelect(l.item)}>
-                    {l.item}
-                  </button>
-                  <span className="chain-arrow">→</span>
-                  {l.turns.map((t) => (
-                    <Link
-                      key={`${t.session}/${t.turn}`}
-                      className="chip chip-bad"
-                      href={turnHref(t.session, t.turn)}
-                      title="the turn it was recalled into went wrong"
-                    >
-                      {t.session} #{t.turn} · u {f2(t.utility)}
-                    </Link>
+                  {/* An arrow never ends a line alone: it wraps with what it points at. */}
+                  <span className="nowrap">
+                    {j ? <span className="chain-arrow">→ </span> : null}
+                    <button type="button" className="chip chip-link mono" onClick={() => onSelect(l.item)}>
+                      {l.item}
+                    </button>
+                  </span>
+                  {l.turns.map((t, k) => (
+                    <span key={`${t.session}/${t.turn}`} className="nowrap">
+                      {k ? null : <span className="chain-arrow">→ </span>}
+                      <Link
+                        className="chip chip-bad"
+                        href={turnHref(t.session, t.turn)}
+                        title="the turn it was recalled into went wrong"
+                      >
+                        {t.session} #{t.turn} · u {f2(t.utility)}
+                      </Link>
+                    </span>
                   ))}
-                  {j < c.links.length - 1 ? <span className="chain-arrow">→</span> : null}
                 </span>
               ))}
             </div>

@@ -52,7 +52,7 @@ export function ItemHealthTab({
             <span className="muted" data-testid="experience-r">
               {lab.experience.r === null
                 ? 'r: too few turns'
-                : `r = ${lab.experience.r.toFixed(3)} over ${fmtInt(lab.experience.turns)} turns`}
+                : `r = ${lab.experience.r.toFixed(3).replace('-', '−')} over ${fmtInt(lab.experience.turns)} turns`}
               {lab.experience.rRecalls === null ? '' : ` · ${lab.experience.rRecalls.toFixed(3)} over every recall`}
             </span>
           }

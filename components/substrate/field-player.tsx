@@ -32,7 +32,8 @@ function edgesOf(artifacts: ArtifactRow[], kind: string): Set<number> {
 
 const OUTCOMES = ['neutral', 'success', 'partial', 'failure'] as const;
 const MAX_TICKS = 500;
-const fmtField = (v: number) => (Math.abs(v) >= 1000 ? fmtInt(v) : v.toFixed(Math.abs(v) >= 100 ? 1 : 3));
+const fmtField = (v: number) =>
+  (Math.abs(v) >= 1000 ? fmtInt(v) : v.toFixed(Math.abs(v) >= 100 ? 1 : 3)).replace(/^-/, '−');
 
 /** What one simulated tick is, in the words of the reference's operations (the button's tooltip and the note). */
 export function tickText(outcome: string) {
@@ -342,6 +343,11 @@ export function FieldPlayer({ agent }: { agent: string }) {
             values={values}
             domain={domain}
             diverging={diffFrom !== null}
+            scaleOver={
+              diffFrom !== null
+                ? undefined
+                : `all ${plural(series.data?.length ?? 0, 'snapshot')}${simulated ? ' and this simulation' : ''}`
+            }
             fieldName={field}
             nodes={nodes}
             cursor={cursor}

@@ -22,6 +22,8 @@ interface Props {
   sqrt: boolean;
   /** Capabilities to ring (the selected artifact's). */
   highlight?: string[];
+  /** What the colour scale spans, when not this grid alone ("all 21 snapshots"). */
+  scaleOver?: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export function TorusHeatmap({
   fieldName,
   nodes,
   cursor,
+  scaleOver,
   width,
   sqrt,
   highlight = [],
@@ -178,7 +181,9 @@ export function TorusHeatmap({
         <span className="mono">{fmt(diverging ? Math.max(Math.abs(domain[0]), Math.abs(domain[1])) : domain[1])}</span>
         <span className="faint">
           {diverging ? `${fieldName}(B) − ${fieldName}(A)` : fieldName}
-          {sqrt ? ' (square-root scale)' : ''} · drag to pan around the torus
+          {sqrt ? ' (square-root scale)' : ''}
+          {scaleOver ? <span data-testid="scale-over">, scale over {scaleOver}</span> : null} · drag to pan around the
+          torus
         </span>
         {offset.theta || offset.phi ? (
           <button type="button" className="link-btn" onClick={() => setOffset({ theta: 0, phi: 0 })}>

@@ -75,6 +75,17 @@ describe('prepareLineChart', () => {
     expect(c.yTicks.map((t) => t.value)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
     expect(c.xTicks.map((t) => t.value)).toEqual([0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4]);
     expect(c.legend[0]!.last).toBe('0.50');
+    // Beside a fraction, a whole number is written with the same decimals.
+    const mixed = prepareLineChart(
+      [
+        { key: 'a', label: 'A', color: 'red', values: [{ x: 1, y: 1 }] },
+        { key: 'b', label: 'B', color: 'blue', values: [{ x: 1, y: 0.92 }] },
+      ],
+      300,
+      200,
+      1,
+    );
+    expect(mixed.legend.map((l) => l.last)).toEqual(['1.00', '0.92']);
   });
 
   it('fits x to the data with fitX (niced), instead of from 0', () => {

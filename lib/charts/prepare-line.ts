@@ -69,6 +69,8 @@ export function prepareLineChart(
   const path = line<{ x: number; y: number }>()
     .x((d) => x(d.x))
     .y((d) => y(d.y));
+  // One number format for the legend's values: two decimals for all when any is a fraction ("1.00" beside "0.92").
+  const decimals = series.some((s) => !Number.isInteger(s.values.at(-1)?.y ?? 0)) ? 2 : 0;
   return {
     frame: { left: m.l, right: width - m.r, top: m.t, bottom: height - m.b },
     yTicks: y.ticks(5).map((value) => ({ value, y: y(value) })),
@@ -99,12 +101,7 @@ export function prepareLineChart(
     })),
     legend: series.map((s) => {
       const last = s.values.at(-1)?.y;
-      return {
-        key: s.key,
-        label: s.label,
-        color: s.color,
-        last: last === undefined ? null : last.toFixed(Number.isInteger(last) ? 0 : 2),
-      };
+      return { key: s.key, label: s.label, color: s.color, last: last === undefined ? null : last.toFixed(decimals) };
     }),
   };
 }
