@@ -87,32 +87,8 @@ export function ScoreDefinitions() {
         </select>
         {kind === 'numeric' ? (
           <>
-            <label className="muted nowrap">
-              lowest{' '}
-              <input
-                className="input"
-                type="number"
-                step="any"
-                aria-label="Lowest value"
-                placeholder="none"
-                value={min}
-                onChange={(e) => setMin(e.target.value)}
-                style={{ width: 80 }}
-              />
-            </label>
-            <label className="muted nowrap">
-              highest{' '}
-              <input
-                className="input"
-                type="number"
-                step="any"
-                aria-label="Highest value"
-                placeholder="none"
-                value={max}
-                onChange={(e) => setMax(e.target.value)}
-                style={{ width: 80 }}
-              />
-            </label>
+            <Bound word="lowest" label="Lowest value" value={min} onChange={setMin} />
+            <Bound word="highest" label="Highest value" value={max} onChange={setMax} />
           </>
         ) : kind === 'categorical' ? (
           <input
@@ -186,5 +162,34 @@ export function ScoreDefinitions() {
         />
       )}
     </Panel>
+  );
+}
+
+/** One end of a numeric score's range: a visible word, an accessible name, empty for none. */
+function Bound({
+  word,
+  label,
+  value,
+  onChange,
+}: {
+  word: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <label className="muted nowrap">
+      {word}{' '}
+      <input
+        className="input"
+        type="number"
+        step="any"
+        aria-label={label}
+        placeholder="none"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        style={{ width: 80 }}
+      />
+    </label>
   );
 }
