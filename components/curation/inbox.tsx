@@ -193,7 +193,7 @@ export function Inbox() {
     router.replace(`/curation?proposal=${id}`, { scroll: false });
   };
   // When the last decision was made: a double click on Approve must not decide the proposal that takes its place.
-  const lastDecision = useRef(0);
+  const lastDecision = useRef(-Infinity);
   function back(ids: string[]) {
     if (!ids.length) return;
     setGone((g) => new Set([...g].filter((id) => !ids.includes(id))));
