@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { healthRates, type HealthRates } from '@/lib/curation/health';
-import { fmtInt } from '@/lib/format';
+import { fmtInt, plural } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { Sparkline } from '@/components/ui/sparkline';
@@ -65,7 +65,7 @@ export function Health() {
     <>
       <p className="muted" style={{ marginTop: 0 }}>
         <span data-testid="health-curated">
-          {fmtInt(total)} events curated over {curatedDays} day{curatedDays === 1 ? '' : 's'}
+          {fmtInt(total)} events curated over {plural(curatedDays, 'day')}
           {besides.length ? ` (${fmtInt(received)} memory events received, ${besides.join(', ')})` : ''}.
         </span>{' '}
         M1 and M2 take the reviewers&apos; decisions as labels, so they cover the curator&apos;s reviewed proposals only

@@ -74,17 +74,15 @@ export function Inbox() {
   // Proposals decided here leave the pending list at once, before the refetch says so (a second quick `a` must not
   // decide the same one again).
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
-  // Each proposal once, even if a refetch of a later page meets one already shown.
-  const items = useMemo(() => {
+  // Each proposal once, even if a refetch of a later page meets one already shown; and how many of the server's rows
+  // were decided here but not yet confirmed by a refetch (held, or in flight): the counts leave them out as the list
+  // does.
+  const { items, unconfirmed } = useMemo(() => {
+    const rows = list.data?.pages.flatMap((p) => p.items) ?? [];
     const seen = new Set<string>(status === 'pending' ? gone : []);
-    return (list.data?.pages.flatMap((p) => p.items) ?? []).filter((i) => !seen.has(i.id) && !!seen.add(i.id));
+    const unique = rows.filter((i) => !seen.has(i.id) && !!seen.add(i.id));
+    return { items: unique, unconfirmed: new Set(rows.filter((i) => gone.has(i.id)).map((i) => i.id)).size };
   }, [list.data, gone, status]);
-  // Of the server's pending rows, those decided here that it has not yet heard of (held) or not yet confirmed: the
-  // counts leave them out as the list does.
-  const unconfirmed = useMemo(
-    () => new Set((list.data?.pages.flatMap((p) => p.items) ?? []).filter((i) => gone.has(i.id)).map((i) => i.id)).size,
-    [list.data, gone],
-  );
   const countOf = (s: Status, n: number) =>
     s === 'pending' && status === 'pending' ? Math.max(0, n - unconfirmed) : n;
   // The previous status's or filter's rows while the new ones load: shown, but nothing acts on them.
