@@ -63,6 +63,37 @@ describe('substrate field', () => {
     expect(await page.getByTestId('cursor-ring').count()).toBe(1);
   });
 
+  it('is inspected and panned by keyboard, with the same values as the pointer reads', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    const stage = page.getByTestId('heatmap-stage');
+    await stage.focus();
+    // Focus starts at the cursor's cell; arrows move the inspected cell around the torus (wrapping at the seam).
+    const announced = () => page.getByTestId('heatmap-announce').textContent();
+    await expect.poll(announced).toMatch(/^θ \d+ · φ \d+, energy /);
+    const [, t0, p0] = (await announced())!.match(/^θ (\d+) · φ (\d+)/)!.map(Number);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowLeft');
+    const theta = (t0! + 1) % 32;
+    const phi = (p0! + 31) % 32;
+    await expect.poll(announced).toMatch(new RegExp(`^θ ${theta} · φ ${phi}, energy `));
+    expect(Number(await page.getByTestId('cell-value').textContent())).toBeCloseTo(
+      state.state.fields.energy[theta * 32 + phi],
+      3,
+    );
+    // Shift+arrows pan: the cell drawn at the top-left corner is then θ 0, φ 1; Home recentres.
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => page.getByRole('button', { name: 'recentre' }).count()).toBe(1);
+    const box = (await page.locator('[data-testid=heatmap] canvas').boundingBox())!;
+    const cell = box.width / 32;
+    await page.mouse.move(box.x + 0.5 * cell, box.y + 0.5 * cell);
+    await expect.poll(() => page.getByTestId('heatmap-tooltip').textContent()).toContain('θ 0 · φ 1');
+    await page.mouse.move(box.x - 40, box.y - 40);
+    await page.keyboard.press('Home');
+    await expect.poll(() => page.getByRole('button', { name: 'recentre' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(announced).toBe('');
+  });
+
   it('plays the snapshot series from the first step to the last', async () => {
     await open(page, `${srv.url}/substrate/aegis-demo`);
     await page.getByLabel('Snapshot').fill('0');

@@ -2,7 +2,7 @@
 
 import { format } from 'd3';
 import { colourTable, drawField } from './draw-field';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { NodePosition } from '@/lib/ucs/field';
 
 const fmt = format('.4~g');
@@ -46,8 +46,11 @@ export function TorusHeatmap({
   highlight = [],
 }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
+  const keysId = useId();
   const [offset, setOffset] = useState({ theta: 0, phi: 0 });
-  const [hover, setHover] = useState<{ theta: number; phi: number; x: number; y: number } | null>(null);
+  const [pointer, setPointer] = useState<{ theta: number; phi: number; x: number; y: number } | null>(null);
+  // The cell the keyboard inspects (arrows), while the map has focus: the same tooltip as the pointer's.
+  const [keyCell, setKeyCell] = useState<{ theta: number; phi: number } | null>(null);
   const drag = useRef<{ x: number; y: number; theta: number; phi: number } | null>(null);
   // Fits the width, and keeps the whole torus on screen.
   const cell = Math.max(2, Math.min(Math.floor(width / phiBins), Math.floor(620 / thetaBins)));
@@ -79,20 +82,68 @@ export function TorusHeatmap({
   });
   const nodeAt = (theta: number, phi: number) =>
     nodes.filter((n) => n.theta === theta && n.phi === phi).map((n) => n.name);
+  const hover =
+    pointer ??
+    (keyCell ? { ...keyCell, x: place(keyCell.theta, keyCell.phi).x, y: place(keyCell.theta, keyCell.phi).y } : null);
+  const describe = (c: { theta: number; phi: number }) =>
+    [
+      `θ ${c.theta} · φ ${c.phi}`,
+      `${fieldName} ${fmt(values[c.theta * phiBins + c.phi]!)}`,
+      ...nodeAt(c.theta, c.phi),
+    ].join(', ');
+  // Arrows move the inspected cell, Shift+arrows pan the torus a cell, Home recentres, Escape stops inspecting.
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+    if (step) {
+      e.preventDefault();
+      if (e.shiftKey)
+        setOffset((o) => ({ theta: mod(o.theta + step[0]!, thetaBins), phi: mod(o.phi + step[1]!, phiBins) }));
+      else
+        setKeyCell((k) => {
+          const from = k ?? { theta: cursor?.theta ?? 0, phi: cursor?.phi ?? 0 };
+          return { theta: mod(from.theta + step[0]!, thetaBins), phi: mod(from.phi + step[1]!, phiBins) };
+        });
+    } else if (e.key === 'Home') {
+      e.preventDefault();
+      setOffset({ theta: 0, phi: 0 });
+    } else if (e.key === 'Escape' && keyCell) {
+      e.stopPropagation();
+      setKeyCell(null);
+    }
+  };
   const seamX = mod(-offset.phi, phiBins) * cell;
   const seamY = mod(-offset.theta, thetaBins) * cell;
 
   return (
     <div className="heatmap" style={{ width: W }} data-testid="heatmap">
+      <span id={keysId} className="sr-only">
+        Arrow keys move the inspected cell, Shift with an arrow pans the torus by a cell, Home recentres.
+      </span>
+      <span className="sr-only" aria-live="polite" data-testid="heatmap-announce">
+        {keyCell && !pointer ? describe(keyCell) : ''}
+      </span>
       <div
         className="heatmap-stage"
         style={{ width: W, height: H }}
+        tabIndex={0}
+        role="application"
+        aria-roledescription="field map"
+        aria-label={`${fieldName} over the torus, ${thetaBins} θ by ${phiBins} φ cells`}
+        aria-describedby={keysId}
+        data-testid="heatmap-stage"
+        onKeyDown={onKeyDown}
+        onFocus={(e) => {
+          // Reached by keyboard (not a click to drag): inspection starts at the cursor's cell.
+          if (e.currentTarget.matches(':focus-visible'))
+            setKeyCell((k) => k ?? (cursor ? { theta: cursor.theta, phi: cursor.phi } : { theta: 0, phi: 0 }));
+        }}
+        onBlur={() => setKeyCell(null)}
         onPointerDown={(e) => {
           drag.current = { x: e.clientX, y: e.clientY, ...offset };
           e.currentTarget.setPointerCapture(e.pointerId);
         }}
         onPointerUp={() => (drag.current = null)}
-        onPointerLeave={() => setHover(null)}
+        onPointerLeave={() => setPointer(null)}
         onPointerMove={(e) => {
           if (drag.current) {
             const d = drag.current;
@@ -101,14 +152,10 @@ export function TorusHeatmap({
               phi: mod(d.phi - Math.round((e.clientX - d.x) / cell), phiBins),
             });
           }
-          setHover(at(e));
+          setPointer(at(e));
         }}
       >
-        <canvas
-          ref={canvas}
-          style={{ width: W, height: H, display: 'block' }}
-          aria-label={`${fieldName} over the torus`}
-        />
+        <canvas ref={canvas} style={{ width: W, height: H, display: 'block' }} aria-hidden />
         <svg width={W} height={H} className="heatmap-overlay">
           <line x1={seamX} x2={seamX} y1={0} y2={H} className="seam" />
           <line x1={0} x2={W} y1={seamY} y2={seamY} className="seam" />
@@ -182,8 +229,8 @@ export function TorusHeatmap({
         <span className="faint">
           {diverging ? `${fieldName}(B) − ${fieldName}(A)` : fieldName}
           {sqrt ? ' (square-root scale)' : ''}
-          {scaleOver ? <span data-testid="scale-over">, scale over {scaleOver}</span> : null} · drag to pan around the
-          torus
+          {scaleOver ? <span data-testid="scale-over">, scale over {scaleOver}</span> : null} · drag (or Shift+arrows)
+          to pan around the torus
         </span>
         {offset.theta || offset.phi ? (
           <button type="button" className="link-btn" onClick={() => setOffset({ theta: 0, phi: 0 })}>
