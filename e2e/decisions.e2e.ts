@@ -44,6 +44,11 @@ describe(`decisions flow back to the agent on ${uiDb()}`, () => {
     await panel.getByRole('button', { name: 'Add webhook' }).click();
     const secret = (await panel.getByTestId('webhook-secret').textContent())!;
     expect(secret).toMatch(/^whsec_/);
+    // It can be hidden again, and shown again by its webhook's name.
+    await panel.getByRole('button', { name: `Hide the secret of the webhook to ${hookUrl}` }).click();
+    await expect.poll(() => panel.getByTestId('webhook-secret').count()).toBe(0);
+    await panel.getByRole('button', { name: `Show the secret of the webhook to ${hookUrl}` }).click();
+    await expect.poll(() => panel.getByTestId('webhook-secret').textContent()).toBe(secret);
 
     const mnemo = new Mnemoscope({ url: srv.url, apiKey: srv.key, flushOnExit: false });
     const eventId = newEventId();

@@ -137,11 +137,26 @@ export function Webhooks() {
               header: 'Secret',
               cell: (w) =>
                 shownSecret === w.id && secret.data ? (
-                  <code className="secret-once" data-testid="webhook-secret">
-                    {secret.data}
-                  </code>
+                  <span className="nowrap">
+                    <code className="secret-once" data-testid="webhook-secret">
+                      {secret.data}
+                    </code>{' '}
+                    <button
+                      className="btn btn-small"
+                      type="button"
+                      aria-label={`Hide the secret of the webhook to ${w.url}`}
+                      onClick={() => setShownSecret(null)}
+                    >
+                      Hide
+                    </button>
+                  </span>
                 ) : (
-                  <button className="btn" type="button" onClick={() => setShownSecret(w.id)}>
+                  <button
+                    className="btn"
+                    type="button"
+                    aria-label={`Show the secret of the webhook to ${w.url}`}
+                    onClick={() => setShownSecret(w.id)}
+                  >
                     Show
                   </button>
                 ),
