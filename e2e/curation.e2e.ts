@@ -124,6 +124,44 @@ describe('curation inbox, by keyboard', () => {
     await expect.poll(() => held.count()).toBe(1);
     await open(page, `${srv.url}/curation/entries`);
     await expect.poll(() => statusOf(next), { timeout: 5000 }).toBe('approved');
+    // The next inbox this browser opens checks what became of it: it took, so nothing is said, and it is forgotten.
+    const written = () => page.evaluate(() => localStorage.getItem('mnemoscope-review-left'));
+    const left = page.getByTestId('left-decision');
+    await inbox();
+    await expect.poll(written).toBeNull();
+    expect(await left.count()).toBe(0);
+    // Held again, decided otherwise by a colleague meanwhile, and the page goes: the server refuses it as the page
+    // goes, unheard; the next inbox says so.
+    await undoWindow.selectOption('30');
+    await undoWindow.blur();
+    const last = (await selected().getAttribute('data-proposal'))!;
+    await page.keyboard.press('a');
+    await expect.poll(() => held.count()).toBe(1);
+    const colleague = await page.evaluate(
+      async (body) =>
+        (
+          await fetch('/api/trpc/curation.decide', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          })
+        ).status,
+      JSON.stringify({ json: { id: last, decision: { action: 'reject', reason: 'decided by a colleague' } } }),
+    );
+    expect(colleague).toBe(200);
+    await open(page, `${srv.url}/curation/entries`);
+    await inbox();
+    await expect
+      .poll(() => left.textContent(), { timeout: 10_000 })
+      .toMatch(
+        /^Approving “.+”, sent as the page closed at .+, did not take: rejected by .+ at .+\. Open the proposal/,
+      );
+    expect(await left.getByRole('link', { name: 'Open the proposal' }).getAttribute('href')).toBe(
+      `/curation?proposal=${last}`,
+    );
+    expect(await written()).toBeNull();
+    await left.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await left.count()).toBe(0);
   });
 
   it('moves with j, edits with e, approves the edit with Ctrl+Enter, and the entry holds the edit', async () => {
@@ -137,7 +175,7 @@ describe('curation inbox, by keyboard', () => {
     const original = await box.inputValue();
     await box.fill(`${original} Checked by the on-call reviewer.`);
     await page.getByTestId('proposal-detail').getByLabel('Scope').selectOption('project');
-    await page.getByTestId('text-diff').waitFor();
+    await page.getByTestId('proposal-detail').locator('form').getByTestId('text-diff').waitFor();
     await box.press('Control+Enter');
     await expect.poll(() => banner().textContent()).toContain('Approved with your edits');
     const detail = await memoryEntry('Checked by the on-call reviewer');

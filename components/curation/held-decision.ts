@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
+import type { LeftDecision } from '@/lib/curation/left-decisions';
 
 /** How long a reviewer's decision waits in this browser before it is sent, so that it can be undone: 0 is never. */
 export const UNDO_CHOICES = [0, 5, 10, 30] as const;
@@ -112,3 +113,28 @@ export function useSecondsLeft(held: Held<unknown> | null): number {
   }, [until]);
   return held === null ? 0 : Math.min(held.seconds, Math.max(0, Math.ceil((held.until - now) / 1000)));
 }
+
+export const LEFT_KEY = 'mnemoscope-review-left';
+
+/** Decisions sent as a page went, written down until the next inbox has checked them (lib/curation/left-decisions). */
+export function readLeft(): LeftDecision[] {
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(LEFT_KEY) ?? '[]');
+    return Array.isArray(v) ? (v as LeftDecision[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeLeft(list: LeftDecision[]) {
+  try {
+    if (list.length) localStorage.setItem(LEFT_KEY, JSON.stringify(list));
+    else localStorage.removeItem(LEFT_KEY);
+  } catch {
+    /* storage full or denied: the decision is still sent, only its check is lost */
+  }
+}
+
+export const rememberLeft = (d: LeftDecision) => writeLeft([...readLeft(), d]);
+/** Forgets the decisions sent at these times (confirmed, or checked and reported). */
+export const forgetLeft = (ats: number[]) => writeLeft(readLeft().filter((d) => !ats.includes(d.at)));

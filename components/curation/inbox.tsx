@@ -16,7 +16,16 @@ import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
 import { useAnnotate, type TargetOption } from '@/components/annotations/store';
 import type { RouterInputs } from '@/components/trpc/outputs';
-import { UNDO_CHOICES, useHeldDecision, useReviewStore, useSecondsLeft, type UndoSeconds } from './held-decision';
+import {
+  UNDO_CHOICES,
+  forgetLeft,
+  rememberLeft,
+  useHeldDecision,
+  useReviewStore,
+  useSecondsLeft,
+  type UndoSeconds,
+} from './held-decision';
+import { LeftDecisions } from './left-decisions';
 
 type Status = 'pending' | 'approved' | 'rejected';
 type Decision = RouterInputs['curation']['decide']['decision'];
@@ -176,11 +185,19 @@ export function Inbox() {
         ? bulk.mutate({ ids: h.ids, decision: h.decision })
         : decide.mutate({ id: h.ids[0]!, decision: h.decision }),
     undoSeconds,
-    (h) =>
-      (h.many
-        ? leaving.curation.decideMany.mutate({ ids: h.ids, decision: h.decision })
-        : leaving.curation.decide.mutate({ id: h.ids[0]!, decision: h.decision })
-      ).catch(() => undefined),
+    (h) => {
+      // Written down first: the answer may come after the page has gone (LeftDecisions checks it next time).
+      const at = Date.now();
+      rememberLeft({ ids: h.ids, wanted: h.decision.action === 'approve' ? 'approved' : 'rejected', text: h.text, at });
+      return (
+        h.many
+          ? leaving.curation.decideMany.mutate({ ids: h.ids, decision: h.decision }).then((r) => r.every((x) => x.ok))
+          : leaving.curation.decide.mutate({ id: h.ids[0]!, decision: h.decision }).then(() => true)
+      ).then(
+        (ok) => ok && forgetLeft([at]),
+        () => undefined,
+      );
+    },
   );
   const secondsLeft = useSecondsLeft(held);
   /** Shows proposal `id` (the one after a decision, or one undone), by its id: rows coming back do not move it. */
@@ -330,6 +347,7 @@ export function Inbox() {
           </>
         ) : null}
       </div>
+      <LeftDecisions />
       {held ? (
         <div className="banner warn held-banner" data-testid="held-banner">
           {/* Said once when held; the countdown beside it is not read out every second. */}

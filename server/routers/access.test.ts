@@ -45,6 +45,7 @@ const ACCESS: Record<string, Role> = {
   'ingest.batch': 'reviewer',
   'curation.inbox': 'viewer',
   'curation.proposal': 'viewer',
+  'curation.statuses': 'viewer',
   'curation.entries': 'viewer',
   'curation.entry': 'viewer',
   'curation.readAs': 'viewer',

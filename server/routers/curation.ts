@@ -19,6 +19,7 @@ import {
   listEvents,
   listRejectedEvents,
   proposalDetail,
+  proposalStatuses,
 } from '@/server/services/curation-views';
 
 const scope = z.enum(SCOPES);
@@ -69,6 +70,10 @@ export const curationRouter = router({
   proposal: procedure
     .input(z.object({ id: z.uuid() }))
     .query(({ ctx, input }) => proposalDetail(ctx.db, ctx.projectId, input.id)),
+  /** Where these proposals stand, by id (a browser checking the decisions it sent as its page closed). */
+  statuses: procedure
+    .input(z.object({ ids: z.array(z.uuid()).min(1).max(500) }))
+    .query(({ ctx, input }) => proposalStatuses(ctx.db, ctx.projectId, input.ids)),
   decide: reviewerProcedure
     .input(z.object({ id: z.uuid(), decision }))
     .mutation(({ ctx, input }) => decideProposal(ctx.db, ctx.projectId, input.id, input.decision, ctx.actor)),

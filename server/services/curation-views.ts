@@ -209,6 +209,23 @@ export async function proposalDetail(db: Db, projectId: string, id: string) {
   };
 }
 
+/**
+ * Where proposals stand (pending, or who decided them and when): for a reviewer's browser to learn what became of
+ * decisions it sent as a page closed, whose answers it never heard. Ids of other projects are not found here.
+ */
+export async function proposalStatuses(db: Db, projectId: string, ids: string[]) {
+  if (!ids.length) return [];
+  return db
+    .select({
+      id: proposals.id,
+      status: proposals.status,
+      decidedBy: proposals.decidedBy,
+      decidedAt: proposals.decidedAt,
+    })
+    .from(proposals)
+    .where(and(eq(proposals.projectId, projectId), inArray(proposals.id, ids)));
+}
+
 /** The entry an approved event wrote or merged into (its curation outcome's), if any. */
 async function writtenBy(db: Db, projectId: string, eventId: string): Promise<string[]> {
   const rows = await db
