@@ -102,6 +102,11 @@ describe('layout at 1024×768', () => {
     await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(56);
     await page.setViewportSize({ width: 1440, height: 900 });
     await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(212);
+    // A page that ends in notFound() (rendered afresh in the browser) is a rail on a narrow window too.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await open(page, `${srv.url}/sessions/does-not-exist`);
+    await page.getByTestId('not-found').waitFor();
+    await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(56);
     await page.close();
   });
 });

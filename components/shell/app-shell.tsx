@@ -41,6 +41,9 @@ export function AppShell({ children }: { children: ReactNode }) {
   // Marks the page interactive (hydrated): end-to-end tests wait for it before clicking.
   useEffect(() => {
     document.documentElement.dataset.hydrated = '1';
+    // Again from the stored choice: a page that ends in notFound() is rendered afresh in the browser, and React then
+    // takes <html> without the attribute the inline script gave it (the sidebar showed open at 1,024 px).
+    applyRail(useShellStore.getState().sidebar);
   }, []);
   const setSidebar = useShellStore((s) => s.setSidebar);
   // From <html data-rail>, false while hydrating (as the server rendered it), then as it is.
