@@ -10,6 +10,7 @@ import { fmtDateTime, fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { ListFoot } from '@/components/ui/list-foot';
+import { Actor } from '@/components/ui/actor';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
@@ -202,7 +203,7 @@ export function Retrievals() {
                     <MemoryText className="clip" text={r.query} />
                     <span className="meta">
                       <span>{fmtDateTime(r.at)}</span>
-                      <span>{r.keyName ?? r.actor}</span>
+                      <Actor actor={r.actor} />
                       <span className="badge">{r.mode}</span>
                       <span>
                         {fmtInt(r.returned)} result{r.returned === 1 ? '' : 's'} (limit {fmtInt(r.limit)})
@@ -288,7 +289,7 @@ function RetrievalDetail({
         <MemoryText className="pre" text={r.query} />
       </div>
       <div className="cell-sub">
-        {fmtDateTime(r.at)} · {r.keyName ? `${r.keyName} (${r.actor})` : r.actor} · {r.mode} · limit {fmtInt(r.limit)}
+        {fmtDateTime(r.at)} · <Actor actor={r.actor} /> · {r.mode} · limit {fmtInt(r.limit)}
         {secrets ? ` · ${fmtInt(secrets)} secret${secrets === 1 ? '' : 's'} redacted` : ''}
       </div>
       {canLabel ? (

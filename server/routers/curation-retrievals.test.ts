@@ -82,7 +82,6 @@ describe.each(DRIVERS)('retrieval F1 (M6) from labelled agent searches on %s', (
     retrievalId = row.id;
     expect(row).toMatchObject({
       actor: `api_key:${keyId}`,
-      keyName: 'deploy-bot key',
       mode: 'keyword',
       limit: 5,
       returned: hits.length,

@@ -96,15 +96,10 @@ const counted = {
     where j.retrieval_id = ${memoryRetrievals.id} and not j.returned and j.relevant)`,
 };
 
-/** The key's name, when the searcher was an API key of the project (the log keeps `api_key:<id>`). */
-const keyName = sql<string | null>`(select k.name from api_keys k
-  where 'api_key:' || k.id::text = ${memoryRetrievals.actor} and k.project_id = ${memoryRetrievals.projectId})`;
-
 const rowColumns = {
   id: memoryRetrievals.id,
   at: memoryRetrievals.at,
   actor: memoryRetrievals.actor,
-  keyName,
   query: memoryRetrievals.query,
   mode: memoryRetrievals.mode,
   limit: memoryRetrievals.resultLimit,
