@@ -167,15 +167,37 @@ describe('curation inbox, by keyboard', () => {
   it('moves with j, edits with e, approves the edit with Ctrl+Enter, and the entry holds the edit', async () => {
     await inbox();
     const first = await selected().getAttribute('data-proposal');
+    const box = page.getByLabel('Content');
+    await page.keyboard.press('e');
+    const firstWords = await box.inputValue();
+    await box.press('Escape');
     await page.keyboard.press('j');
     await expect.poll(() => selected().getAttribute('data-proposal')).not.toBe(first);
     await page.keyboard.press('e');
-    const box = page.getByLabel('Content');
-    await box.waitFor();
     const original = await box.inputValue();
+    expect(original).not.toBe(firstWords);
+    // Back on the first (its detail cached): the form holds its own words, not those of the one seen last.
+    await box.press('Escape');
+    await page.keyboard.press('k');
+    await expect.poll(() => selected().getAttribute('data-proposal')).toBe(first);
+    await page.keyboard.press('e');
+    await expect.poll(() => box.inputValue()).toBe(firstWords);
+    await box.press('Escape');
+    await page.keyboard.press('j');
+    await page.keyboard.press('e');
+    await expect.poll(() => box.inputValue()).toBe(original);
     await box.fill(`${original} Checked by the on-call reviewer.`);
     await page.getByTestId('proposal-detail').getByLabel('Scope').selectOption('project');
     await page.getByTestId('proposal-detail').locator('form').getByTestId('text-diff').waitFor();
+    // Held and undone, the edit comes back in its form as typed.
+    const undoWindow = page.getByLabel('Undo window: how long a decision is held before it is sent');
+    await undoWindow.selectOption('30');
+    await box.press('Control+Enter');
+    await page.getByTestId('held-banner').waitFor();
+    await page.keyboard.press('u');
+    await expect.poll(() => box.inputValue()).toBe(`${original} Checked by the on-call reviewer.`);
+    expect(await page.getByTestId('proposal-detail').getByLabel('Scope').inputValue()).toBe('project');
+    await undoWindow.selectOption('0');
     await box.press('Control+Enter');
     await expect.poll(() => banner().textContent()).toContain('Approved with your edits');
     const detail = await memoryEntry('Checked by the on-call reviewer');

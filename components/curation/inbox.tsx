@@ -111,6 +111,8 @@ export function Inbox() {
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const [mode, setMode] = useState<DetailMode>('view');
   const [banner, setBanner] = useState<{ tone: 'ok' | 'warn' | 'danger'; text: string } | null>(null);
+  /** The form of an undone decision, for its proposal's detail to start with. */
+  const [draft, setDraft] = useState<{ id: string; edits?: Decision['edits']; reason?: string } | null>(null);
   const detail = useQuery({
     ...trpc.curation.proposal.queryOptions({ id: current?.id ?? '00000000-0000-0000-0000-000000000000' }),
     enabled: !!current,
@@ -119,6 +121,7 @@ export function Inbox() {
   const select = (i: number) => {
     setCursor(i);
     setMode('view');
+    setDraft(null);
     const id = items[i]?.id;
     if (!id) return;
     setPicked((p) => ({ id, trail: new Set([...(p?.trail ?? [param ?? '']), id]) }));
@@ -128,6 +131,7 @@ export function Inbox() {
   const restart = (row: number) => {
     setCursor(row);
     setMode('view');
+    setDraft(null);
     setPicked((p) => ({ id: '', trail: new Set([...(p?.trail ?? []), param ?? '']) }));
     router.replace('/curation', { scroll: false });
   };
@@ -217,6 +221,7 @@ export function Inbox() {
     // A double click on a button decides once (keys pressed twice are meant: the second is the next proposal's).
     if (clicked && performance.now() - lastDecision.current < 400) return;
     lastDecision.current = performance.now();
+    setDraft(null);
     const shown = detail.data?.proposal;
     const content = decision.edits?.content ?? (!many && shown && shown.id === ids[0] ? shown.content : '');
     setGone((g) => new Set([...g, ...ids]));
@@ -239,9 +244,18 @@ export function Inbox() {
   const undoHeld = () => {
     const h = undo();
     if (!h) return;
+    // What follows an undo is a new decision, not the second click of the one undone.
+    lastDecision.current = -Infinity;
     back(h.ids);
     if (h.many) setChecked(new Set(h.ids));
     follow(h.ids[0]);
+    // An edit or a reason comes back in its form, as it was typed.
+    const { edits, reason } = h.decision;
+    const edited = !h.many && !!edits && Object.values(edits).some((v) => v !== undefined);
+    if (edited || (!h.many && reason)) {
+      setDraft({ id: h.ids[0]!, edits, reason });
+      setMode(edited ? 'edit' : 'reject');
+    }
     setBanner({ tone: 'ok', text: 'Undone: nothing was sent.' });
   };
 
@@ -477,7 +491,10 @@ export function Inbox() {
         <Panel as="div" className="detail" testId="proposal-detail" body={false}>
           {current && detail.data ? (
             <ProposalDetail
+              // One per proposal: its form state (an edit, a reason) never carries over to the next one shown.
+              key={detail.data.proposal.id}
               data={detail.data}
+              draft={draft?.id === detail.data.proposal.id ? draft : undefined}
               mode={status === 'pending' ? mode : 'view'}
               busy={decide.isPending}
               onCancel={() => setMode('view')}

@@ -31,8 +31,11 @@ export function ProposalDetail({
   onCancel,
   onMode,
   onKeepBoth,
+  draft,
 }: {
   data: RouterOutputs['curation']['proposal'];
+  /** What the form starts with: a decision undone comes back with its edits or its reason. */
+  draft?: { edits?: Edits; reason?: string };
   mode: DetailMode;
   busy: boolean;
   pending: boolean;
@@ -45,8 +48,13 @@ export function ProposalDetail({
 }) {
   const { proposal: p, event: e } = data;
   const steps = (p.rationale.steps ?? []) as { step: string; outcome: string; detail?: string }[];
-  const [reason, setReason] = useState('');
-  const [edit, setEdit] = useState({ content: p.content, scope: p.scope, kind: p.kind });
+  // Its own state per proposal: the inbox mounts one for each (keyed by id), so no form shows another's words.
+  const [reason, setReason] = useState(draft?.reason ?? '');
+  const [edit, setEdit] = useState({
+    content: draft?.edits?.content ?? p.content,
+    scope: draft?.edits?.scope ?? p.scope,
+    kind: draft?.edits?.kind ?? p.kind,
+  });
   const ctx = e?.requestContext ?? null;
   return (
     <div className="panel-body">
