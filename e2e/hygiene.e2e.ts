@@ -74,6 +74,9 @@ describe('memory hygiene lab', () => {
     // The printed product φ_period × φ_history removes only what both rules remove: nothing here.
     expect(await page.getByTestId('remove-product').textContent()).toMatch(/removes 0 of/);
     expect(await page.getByTestId('size-chart').locator('path').count()).toBe(6);
+    // The legend's figures (memory after the last step) and the cards' (one pass over today's items) are told apart.
+    const today = (await history.textContent())!.match(/removes \d+ of (\d+) today/)![1];
+    expect(await page.getByTestId('size-note').textContent()).toContain(`to the ${today} items in memory today`);
     // β below the item's mean utility: history-based deletion keeps it.
     await page.getByLabel('β (mean utility ≤)').fill('0.3');
     await expect.poll(() => history.textContent()).toMatch(/removes 0 of/);

@@ -98,6 +98,11 @@ export function DeletionTab({
           yLabel="items in memory"
           testId="size-chart"
         />
+        <p className="muted" style={{ margin: '6px 0 0', fontSize: 12 }} data-testid="size-note">
+          Each figure in the legend is the memory that policy would hold after the last step, had it run over the whole
+          history; the cards below apply each rule once, to the {fmtInt(lab.deletion.activeItems)} items in memory
+          today.
+        </p>
       </Panel>
       <div className="lab-columns" style={{ marginTop: 14 }} data-testid="deletion-now">
         {(['periodic', 'history', 'combined', 'product', 'capacity'] as const).map((k) => {
