@@ -57,5 +57,17 @@ describe('a reviewer edits memory directly', () => {
     await link.waitFor({ state: 'detached' });
     await expect.poll(() => detail().textContent()).toContain('wait 5 minutes before failing over');
     expect(await detail().textContent()).toContain('supports');
+
+    // An edit begun on one entry does not follow the reviewer to another of the same version.
+    await newEntry('team_memory', 'Replica lag above 30 seconds blocks a failover.');
+    await detail().getByTestId('edit-entry-open').click();
+    await detail().getByTestId('edit-entry').getByLabel('Entry content').fill('Half-typed words of the lag entry.');
+    await page.getByTestId('entries').locator('.inbox-row', { hasText: 'Failover drills run' }).click();
+    await expect.poll(() => detail().textContent()).toContain('Failover drills run on the first Tuesday');
+    expect(await detail().getByTestId('edit-entry').count()).toBe(0);
+    await detail().getByTestId('edit-entry-open').click();
+    expect(await detail().getByTestId('edit-entry').getByLabel('Entry content').inputValue()).toBe(
+      'Failover drills run on the first Tuesday of each month.',
+    );
   });
 });

@@ -117,7 +117,7 @@ export function EntriesBrowser() {
         </Panel>
         <Panel as="div" className="detail" body={false}>
           {selected ? (
-            <EntryDetail id={selected} />
+            <EntryDetail key={selected} id={selected} />
           ) : (
             <EmptyState title="Select an entry">
               Its versions, links and the decisions behind it appear here.
@@ -196,7 +196,7 @@ function EntryDetail({ id }: { id: string }) {
       </div>
       {deprecate.error ? <ErrorBox error={deprecate.error} doing="deprecate it" /> : null}
       {editing === 'edit' ? (
-        <EditEntryForm key={entry.version} entry={entry} onDone={() => setEditing(null)} />
+        <EditEntryForm key={`${entry.id}:${entry.version}`} entry={entry} onDone={() => setEditing(null)} />
       ) : (
         <p style={{ fontSize: 15, lineHeight: 1.5 }}>
           <MemoryText text={entry.content} />
