@@ -232,24 +232,6 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect(entry!.content).toBe('Incident reviews are written within two working days of the outage.');
   });
 
-  it('says where proposals stand by id: pending, or who decided them and when; unknown ids are left out', async () => {
-    const a = ev({
-      suggested_scope: 'team_memory',
-      content: 'The status page is updated every 15 minutes in an outage.',
-    });
-    const b = ev({ suggested_scope: 'team_memory', content: 'Postmortems are blameless and published company-wide.' });
-    await send([a, b]);
-    const [pa] = await h.db.select().from(proposals).where(eq(proposals.eventId, a.event_id));
-    const [pb] = await h.db.select().from(proposals).where(eq(proposals.eventId, b.event_id));
-    await bob.curation.decide({ id: pa!.id, decision: { action: 'reject', reason: 'out of date' } });
-    const stood = await viewer.curation.statuses({ ids: [pa!.id, pb!.id, '00000000-0000-4000-8000-000000000000'] });
-    const by = Object.fromEntries(stood.map((x) => [x.id, x]));
-    expect(stood).toHaveLength(2);
-    expect(by[pa!.id]).toMatchObject({ status: 'rejected', decidedBy: 'bob' });
-    expect(by[pa!.id]!.decidedAt).toBeInstanceOf(Date);
-    expect(by[pb!.id]).toMatchObject({ status: 'pending', decidedBy: null, decidedAt: null });
-  });
-
   it('edit-then-approve writes the edited content (redacted), scope and kind', async () => {
     const e = ev({
       suggested_scope: 'team_memory',
@@ -568,5 +550,23 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
       ['append', 'Staging deploys freeze at 16:00 on Fridays.'],
       ['merge', 'Staging deploys freeze at 16:00 on Fridays for the weekend.'],
     ]);
+  });
+
+  it('says where proposals stand by id: pending, or who decided them and when; unknown ids are left out', async () => {
+    const a = ev({
+      suggested_scope: 'team_memory',
+      content: 'The status page is updated every 15 minutes in an outage.',
+    });
+    const b = ev({ suggested_scope: 'team_memory', content: 'Postmortems are blameless and published company-wide.' });
+    await send([a, b]);
+    const [pa] = await h.db.select().from(proposals).where(eq(proposals.eventId, a.event_id));
+    const [pb] = await h.db.select().from(proposals).where(eq(proposals.eventId, b.event_id));
+    await bob.curation.decide({ id: pa!.id, decision: { action: 'reject', reason: 'out of date' } });
+    const stood = await viewer.curation.statuses({ ids: [pa!.id, pb!.id, '00000000-0000-4000-8000-000000000000'] });
+    const by = Object.fromEntries(stood.map((x) => [x.id, x]));
+    expect(stood).toHaveLength(2);
+    expect(by[pa!.id]).toMatchObject({ status: 'rejected', decidedBy: 'bob' });
+    expect(by[pa!.id]!.decidedAt).toBeInstanceOf(Date);
+    expect(by[pb!.id]).toMatchObject({ status: 'pending', decidedBy: null, decidedAt: null });
   });
 });
