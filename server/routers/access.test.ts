@@ -211,5 +211,30 @@ describe('authorization matrix', () => {
       expect(await bob.apiKeys.list()).toEqual([]);
       expect(await principal(h.db, 'not-a-token', 'default')).toBeNull();
     });
+
+    it('a project always keeps an admin: its last one can be neither demoted nor removed', async () => {
+      await ensureProject(h.db, 'solo', 'Solo');
+      await createUser(h.db, 'carol', 'correct horse battery');
+      await createUser(h.db, 'dave', 'correct horse battery');
+      await setMember(h.db, 'solo', 'carol', 'admin', null, 'test');
+      await setMember(h.db, 'solo', 'dave', 'reviewer', null, 'test');
+      const carol = createCaller({
+        db: h.db,
+        driver: h.driver,
+        location: h.location,
+        projectId: 'solo',
+        actor: 'carol',
+        role: 'admin',
+      });
+      await expect(carol.members.set({ username: 'carol', role: 'viewer' })).rejects.toThrow(
+        /the last admin of a project cannot lose the admin role: make another member an admin first/,
+      );
+      await expect(carol.members.remove({ username: 'carol' })).rejects.toThrow(/cannot be removed/);
+      // With a second admin, either may step down.
+      await carol.members.set({ username: 'dave', role: 'admin' });
+      await carol.members.set({ username: 'carol', role: 'viewer' });
+      const roles = Object.fromEntries((await carol.members.list()).map((m) => [m.username, m.role]));
+      expect(roles).toMatchObject({ carol: 'viewer', dave: 'admin' });
+    });
   });
 });

@@ -168,6 +168,7 @@ export async function setMember(
       if (!password) throw new NotFoundError('user', username);
       id = await createUser(tx, username, password);
     }
+    if (u && role !== 'admin') await keepAnAdmin(tx, projectId, u.id, 'lose the admin role');
     await tx
       .insert(memberships)
       .values({ projectId, userId: id, role })
@@ -183,16 +184,25 @@ export async function setMember(
   });
 }
 
+/**
+ * Refuses a change that would leave the project without an admin (`userId` its only one). The admin rows are locked
+ * for the transaction, so two admins demoting each other at once on two instances cannot both succeed.
+ */
+async function keepAnAdmin(tx: Tx, projectId: string, userId: string, change: string) {
+  const admins = await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.role, 'admin')))
+    .for('update');
+  if (admins.length === 1 && admins[0]!.userId === userId)
+    throw new ConflictError(`the last admin of a project cannot ${change}: make another member an admin first`);
+}
+
 export async function removeMember(db: Db, projectId: string, username: string, actor: string) {
   await db.transaction(async (tx) => {
     const [u] = await tx.select({ id: users.id }).from(users).where(eq(users.username, username));
     if (!u) throw new NotFoundError('user', username);
-    const admins = await tx
-      .select({ userId: memberships.userId })
-      .from(memberships)
-      .where(and(eq(memberships.projectId, projectId), eq(memberships.role, 'admin')));
-    if (admins.length === 1 && admins[0]!.userId === u.id)
-      throw new ConflictError('the last admin of a project cannot be removed');
+    await keepAnAdmin(tx, projectId, u.id, 'be removed');
     await tx.delete(memberships).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, u.id)));
     await tx.delete(userSessions).where(eq(userSessions.userId, u.id));
     await tx
