@@ -186,6 +186,14 @@ describe('curation inbox, by keyboard', () => {
     await page.keyboard.press('j');
     await page.keyboard.press('e');
     await expect.poll(() => box.inputValue()).toBe(original);
+    // Emptied, it is not a decision: Ctrl+Enter holds nothing, and the form says why.
+    const editing = await selected().getAttribute('data-proposal');
+    await box.fill('');
+    await box.press('Control+Enter');
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Content: must not be empty' }).count()).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await selected().getAttribute('data-proposal')).toBe(editing);
+    expect(await box.isVisible()).toBe(true);
     await box.fill(`${original} Checked by the on-call reviewer.`);
     await page.getByTestId('proposal-detail').getByLabel('Scope').selectOption('project');
     await page.getByTestId('proposal-detail').locator('form').getByTestId('text-diff').waitFor();

@@ -73,9 +73,11 @@ export function ProposalDetail({
       {mode === 'edit' ? (
         <form
           className="decision-bar"
-          style={{ display: 'grid', gap: 8 }}
+          style={{ display: 'grid', gap: 8, gridTemplateColumns: 'minmax(0, 1fr)' }}
           onSubmit={(ev) => {
             ev.preventDefault();
+            // Ctrl+Enter submits past the disabled button: an empty entry is not a decision to hold.
+            if (!edit.content.trim()) return;
             onApprove({
               content: edit.content !== p.content ? edit.content : undefined,
               scope: edit.scope !== p.scope ? (edit.scope as Scope) : undefined,
@@ -93,8 +95,15 @@ export function ProposalDetail({
             autoFocus
             value={edit.content}
             onChange={(ev) => setEdit({ ...edit, content: ev.target.value })}
+            aria-invalid={!edit.content.trim() || undefined}
+            aria-describedby={!edit.content.trim() ? 'edit-empty' : undefined}
           />
-          <div className="toolbar">
+          {!edit.content.trim() ? (
+            <div id="edit-empty" className="field-error" role="alert">
+              Content: must not be empty (to write nothing, reject it).
+            </div>
+          ) : null}
+          <div className="toolbar" style={{ flexWrap: 'wrap' }}>
             <select
               className="select"
               aria-label="Scope"
