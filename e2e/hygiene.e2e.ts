@@ -33,6 +33,14 @@ describe('memory hygiene lab', () => {
     expect(page.url()).not.toContain('record=');
     // The scatter has one dot per retrieval.
     expect(await page.getByTestId('scatter').locator('circle').count()).toBe(96);
+    // A threshold typed out of range is kept at its bound (the tab once gave way to an error and lost its inputs).
+    const inputMin = page.getByLabel('Input similarity at least');
+    const before = await inputMin.inputValue();
+    await inputMin.fill('5');
+    await expect.poll(() => inputMin.inputValue()).toBe('1');
+    await expect.poll(() => mis.count()).toBe(0);
+    await inputMin.fill(before);
+    await expect.poll(() => mis.count()).toBe(1);
     // The paper's cumulative curves run in time order and double back: where each starts and ends is marked.
     for (const curve of ['cumulative-output', 'cumulative-performance']) {
       const ends = page.getByTestId(curve).locator('[data-end]');

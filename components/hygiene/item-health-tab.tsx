@@ -17,6 +17,9 @@ import type { Lab, Raise } from './types';
  * Memory item health: the experience-following plot with the misalignment rule, the flagged items
  * (misaligned, error chains), every item, and the selected one in detail.
  */
+/** A similarity typed in: kept within 0–1 (a 5 would have been refused by the server and emptied the tab). */
+const unit = (v: string) => Math.min(1, Math.max(0, Number(v)));
+
 export function ItemHealthTab({
   lab,
   selected,
@@ -53,7 +56,9 @@ export function ItemHealthTab({
               {lab.experience.r === null
                 ? 'r: too few turns'
                 : `r = ${lab.experience.r.toFixed(3).replace('-', '−')} over ${fmtInt(lab.experience.turns)} turns`}
-              {lab.experience.rRecalls === null ? '' : ` · ${lab.experience.rRecalls.toFixed(3)} over every recall`}
+              {lab.experience.rRecalls === null
+                ? ''
+                : ` · ${lab.experience.rRecalls.toFixed(3).replace('-', '−')} over every recall`}
             </span>
           }
         >
@@ -75,7 +80,7 @@ export function ItemHealthTab({
               max={1}
               aria-label="Input similarity at least"
               value={mis.inputMin}
-              onChange={(e) => setMis({ ...mis, inputMin: Number(e.target.value) })}
+              onChange={(e) => e.target.value !== '' && setMis({ ...mis, inputMin: unit(e.target.value) })}
             />
             <span className="muted">and output ≤</span>
             <input
@@ -87,7 +92,7 @@ export function ItemHealthTab({
               max={1}
               aria-label="Output similarity at most"
               value={mis.outputMax}
-              onChange={(e) => setMis({ ...mis, outputMax: Number(e.target.value) })}
+              onChange={(e) => e.target.value !== '' && setMis({ ...mis, outputMax: unit(e.target.value) })}
             />
             <span className="muted">in ≥ {mis.minHits} retrievals and half of them.</span>
           </div>
