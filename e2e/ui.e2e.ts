@@ -272,6 +272,8 @@ describe('a new user on the embedded database', () => {
     expect(await page.locator('#goto-error').count()).toBe(1);
     await page.getByLabel('Go to turn').press('Escape');
     expect(await page.locator('#goto-error').count()).toBe(0);
+    // Escape leaves the box: the player's keys are live again (j steps instead of typing a j).
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).not.toBe('Go to turn');
     await page.getByLabel('Go to turn').fill('50');
     expect(await page.locator('#goto-error').count()).toBe(0);
     await page.getByLabel('Go to turn').press('Enter');
@@ -333,8 +335,11 @@ describe('a new user on the embedded database', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.getByTestId('new-key').textContent())!;
     expect(key).toMatch(/^msk_[A-Za-z0-9_-]{30,}$/);
+    // Its session titled with one 300-character word (a URL or an id pasted as a title).
+    const long = `https://ci.example.com/${'x'.repeat(300)}`;
     const ok = await ingest(
       [
+        { type: 'session', data: { id: 'via-new-key', agent: 'a', title: long } },
         {
           type: 'turn',
           data: { session_id: 'via-new-key', agent: 'a', turn: 1, input: 'x', output: 'y', ccs: 'constraints: a(b)' },
@@ -343,11 +348,28 @@ describe('a new user on the embedded database', () => {
       key,
     );
     expect(ok.status).toBe(200);
+    // It wraps: neither the sessions list nor the replay widens the page at 1,024 px.
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 1024, height: 768 });
+    for (const where of ['/sessions', '/sessions/via-new-key']) {
+      await open(page, where);
+      await page.getByText(long.slice(0, 30)).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(1024);
+    }
+    await page.setViewportSize(size);
+    await open(page, '/settings');
     await page.reload();
     await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
     expect(await page.content()).not.toContain(key);
+    // The same name again is how a key is rotated: allowed, and said.
+    await page.getByLabel('Key name').fill('e2e agent');
+    await expect.poll(() => page.getByTestId('key-name-taken').textContent()).toContain('already named “e2e agent”');
+    await page.getByLabel('Key name').fill('');
     page.once('dialog', (d) => void d.accept());
-    await page.locator('tr', { hasText: 'e2e agent' }).getByRole('button', { name: 'Revoke' }).click();
+    await page
+      .locator('tr', { hasText: 'e2e agent' })
+      .getByRole('button', { name: /^Revoke e2e agent \(key msk_/ })
+      .click();
     await page.locator('tr', { hasText: 'e2e agent' }).getByText('revoked').waitFor();
     expect((await ingest([], key)).status).toBe(401);
   });

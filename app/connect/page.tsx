@@ -201,7 +201,10 @@ MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --ur
             {Object.entries(MCP_TOOL_DOCS).map(([name, doc]) => (
               <div key={name} style={{ display: 'contents' }}>
                 <dt>{name}</dt>
-                <dd>{doc}</dd>
+                <dd>
+                  {/* The docs are written for MCP clients, `code` in backticks: shown as code here. */}
+                  {doc.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part))}
+                </dd>
               </div>
             ))}
           </dl>
