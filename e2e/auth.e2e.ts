@@ -151,6 +151,34 @@ describe('sign-in (users mode)', () => {
     expect((await post(admin, 'curation.decide', { id, decision: { action: 'approve' } })).status).toBe(200);
   });
 
+  it('offers a viewer no action the server would refuse: deciding, forking, keys, webhooks', async () => {
+    const viewer = (await signIn('vic', 'viewer password 1'))!;
+    const context = await browser.newContext();
+    const [name, value] = viewer.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: server.url }]);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/curation`);
+    await page.getByTestId('viewer-only').waitFor();
+    await page.getByTestId('proposal-content').waitFor();
+    expect(
+      await page
+        .getByTestId('proposal-detail')
+        .getByRole('button', { name: /^Approve/ })
+        .count(),
+    ).toBe(0);
+    expect(await page.getByRole('checkbox', { name: 'Select for a bulk decision' }).first().isDisabled()).toBe(true);
+    await page.keyboard.press('a');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await page.getByTestId('held-banner').count()).toBe(0);
+    await page.goto(`${server.url}/sessions/itops-nginx-502`);
+    await expect.poll(() => page.getByTestId('fork-open').isDisabled()).toBe(true);
+    await page.goto(`${server.url}/settings`);
+    await page.getByTestId('api-keys-admins-only').waitFor();
+    expect(await page.getByTestId('webhooks-admins-only').textContent()).toContain('you are a viewer');
+    expect(await page.getByLabel('Key name').count()).toBe(0);
+    await context.close();
+  });
+
   it('offers to remove an annotation only to its author, and every one to an admin', async () => {
     const admin = (await signIn(ADMIN.user, ADMIN.password))!;
     const member = { username: 'rey', role: 'reviewer', password: 'reviewer password 1' };

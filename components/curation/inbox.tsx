@@ -26,6 +26,7 @@ import {
   type UndoSeconds,
 } from './held-decision';
 import { LeftDecisions } from './left-decisions';
+import { useRole } from '@/components/ui/use-role';
 
 type Status = 'pending' | 'approved' | 'rejected';
 type Decision = RouterInputs['curation']['decide']['decision'];
@@ -110,6 +111,7 @@ export function Inbox() {
   const current = wanted && found < 0 ? { id: wanted } : stale ? undefined : items[at];
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const [mode, setMode] = useState<DetailMode>('view');
+  const { viewer } = useRole();
   const [banner, setBanner] = useState<{ tone: 'ok' | 'warn' | 'danger'; text: string } | null>(null);
   /** The form of an undone decision, for its proposal's detail to start with. */
   const [draft, setDraft] = useState<{ id: string; edits?: Decision['edits']; reason?: string } | null>(null);
@@ -291,7 +293,7 @@ export function Inbox() {
         select(Math.min(at + 1, items.length - 1));
       } else if (e.key === 'k' || e.key === 'ArrowUp') select(Math.max(at - 1, 0));
       else if (e.key === 'n' && current) showAnnotate([annotateOption(items[at] ?? current)]);
-      else if (status !== 'pending') return;
+      else if (status !== 'pending' || viewer) return;
       else if (e.key === 'a' && current) decideNow([current.id], { action: 'approve' });
       else if (e.key === 'b' && current && detail.data?.proposal.operation === 'merge')
         decideNow([current.id], { action: 'approve', keepSeparate: true });
@@ -385,18 +387,24 @@ export function Inbox() {
         <span>
           <kbd>j</kbd>/<kbd>k</kbd> move
         </span>
-        <span>
-          <kbd>a</kbd> approve
-        </span>
-        <span>
-          <kbd>r</kbd> reject
-        </span>
-        <span>
-          <kbd>e</kbd> edit
-        </span>
-        <span>
-          <kbd>x</kbd> select · <kbd>A</kbd> approve selected
-        </span>
+        {viewer ? (
+          <span data-testid="viewer-only">you are a viewer here: reviewers and admins decide</span>
+        ) : (
+          <>
+            <span>
+              <kbd>a</kbd> approve
+            </span>
+            <span>
+              <kbd>r</kbd> reject
+            </span>
+            <span>
+              <kbd>e</kbd> edit
+            </span>
+            <span>
+              <kbd>x</kbd> select · <kbd>A</kbd> approve selected
+            </span>
+          </>
+        )}
         <span>
           <kbd>n</kbd> annotate
         </span>
@@ -450,7 +458,7 @@ export function Inbox() {
                     checked={checked.has(p.id)}
                     onChange={() => setChecked((c) => toggle(c, p.id))}
                     onClick={(e) => e.stopPropagation()}
-                    disabled={status !== 'pending'}
+                    disabled={status !== 'pending' || viewer}
                   />
                   <button type="button" className="row-pick" onClick={() => select(i)}>
                     <MemoryText className="clip" text={p.content} />
@@ -502,7 +510,7 @@ export function Inbox() {
               onReject={(reason) => decideNow([current.id], { action: 'reject', reason }, false, true)}
               onMode={setMode}
               onKeepBoth={() => decideNow([current.id], { action: 'approve', keepSeparate: true }, false, true)}
-              pending={status === 'pending'}
+              pending={status === 'pending' && !viewer}
             />
           ) : current ? (
             <div className="panel-body muted">Loading the proposal…</div>

@@ -8,6 +8,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { submitOnCtrlEnter } from '@/components/ui/forms';
 import { checkEditedCcs, editableCcs } from '@/lib/ccs/fork';
 import type { CcsTerms } from '@/lib/ccs/contract';
+import { useRole } from '@/components/ui/use-role';
 
 /**
  * Fork at a turn: the turn's CCS as text to correct (checked by the parser as it is typed, each bad term named), saved
@@ -15,9 +16,15 @@ import type { CcsTerms } from '@/lib/ccs/contract';
  */
 export function ForkButton({ sessionId, turn, ccs }: { sessionId: string; turn: number; ccs: CcsTerms | null }) {
   const [open, setOpen] = useState(false);
+  const { viewer } = useRole();
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className="btn" disabled={!ccs} data-testid="fork-open">
+      <Dialog.Trigger
+        className="btn"
+        disabled={!ccs || viewer}
+        title={viewer ? 'Reviewers and admins fork sessions; you are a viewer here' : undefined}
+        data-testid="fork-open"
+      >
         Fork at turn {turn}…
       </Dialog.Trigger>
       <Dialog.Portal>

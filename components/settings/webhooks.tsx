@@ -8,6 +8,8 @@ import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from '@/lib/webhooks/contract';
 import { fmtAgo, fmtDateTime, fmtDuration, fmtInt } from '@/lib/format';
+import { AdminsOnly } from './admins-only';
+import { useRole } from '@/components/ui/use-role';
 
 const STATUS_BADGE = { delivered: 'ok', pending: 'warn', failed: 'danger' } as const;
 
@@ -23,8 +25,9 @@ const nextTry = (at: string) => {
 export function Webhooks() {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const hooks = useQuery(trpc.webhooks.list.queryOptions(undefined, { refetchInterval: 10_000 }));
-  const deliveries = useQuery(trpc.webhooks.deliveries.queryOptions({}, { refetchInterval: 5000 }));
+  const { notAdmin, role } = useRole();
+  const hooks = useQuery(trpc.webhooks.list.queryOptions(undefined, { refetchInterval: 10_000, enabled: !notAdmin }));
+  const deliveries = useQuery(trpc.webhooks.deliveries.queryOptions({}, { refetchInterval: 5000, enabled: !notAdmin }));
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>(['proposal.decided']);
   const [shownSecret, setShownSecret] = useState<string | null>(null);
@@ -48,6 +51,7 @@ export function Webhooks() {
   const remove = useMutation(trpc.webhooks.remove.mutationOptions({ onSuccess: () => void invalidate() }));
   const again = useMutation(trpc.webhooks.redeliver.mutationOptions({ onSuccess: () => void invalidate() }));
   const error = create.error ?? setEnabled.error ?? remove.error ?? again.error ?? hooks.error ?? deliveries.error;
+  if (notAdmin) return <AdminsOnly title="Webhooks" what="add the URLs told of decisions" role={role} />;
   return (
     <Panel as="div" testId="webhooks" title="Webhooks" body={false}>
       <div className="panel-body">
