@@ -119,6 +119,15 @@ describe('annotations', () => {
           value: 4,
           author: 'e2e-judge',
         },
+        // No author: the key that sent it.
+        {
+          id: 'e2e-judge-3',
+          target: 'turn',
+          session_id: 'itops-nginx-502',
+          turn: 32,
+          name: 'e2e_faithful',
+          value: 0.7,
+        },
       ]),
     });
     expect(res.status).toBe(207);
@@ -136,5 +145,15 @@ describe('annotations', () => {
     await list.getByRole('link', { name: /itops-nginx-502 · turn 30/ }).click();
     await expect.poll(() => page.getByTestId('turn-readout').textContent()).toContain('Turn 30');
     await expect.poll(() => turnNotes().textContent()).toContain('e2e-judge');
+    // One sent without an author is the key's: named as Settings names it, in the filter and the row.
+    await open(page, '/annotations');
+    const byKey = page
+      .getByLabel('Filter by author')
+      .locator('option', { hasText: 'MNEMOSCOPE_API_KEY (environment)' });
+    await byKey.waitFor({ state: 'attached' });
+    await page.getByLabel('Filter by author').selectOption((await byKey.getAttribute('value'))!);
+    await expect.poll(() => list.locator('[data-annotation]').count()).toBeGreaterThanOrEqual(1);
+    expect(await list.textContent()).toContain(`MNEMOSCOPE_API_KEY (environment) (key ${srv.key.slice(0, 4)}…)`);
+    expect(await list.textContent()).not.toContain('api_key:');
   });
 });

@@ -1,6 +1,7 @@
 'use client';
 
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Actor } from '@/components/ui/actor';
 import Link from 'next/link';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
@@ -95,7 +96,7 @@ export function AnnotationList({
                 ) : null}
                 <span className="grow" />
                 <span className="faint nowrap" title={a.createdAt}>
-                  {a.author} · {fmtAgo(a.createdAt)}
+                  <Actor actor={a.author} /> · {fmtAgo(a.createdAt)}
                 </span>
                 {mayRemove(a) ? (
                   <button

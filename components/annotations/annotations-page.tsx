@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { useActorLabel } from '@/components/ui/actor';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
@@ -40,6 +41,7 @@ export function AnnotationsPage() {
     else next.delete(k);
     router.replace(`${pathname}${next.size ? `?${next}` : ''}`, { scroll: false });
   };
+  const actorLabel = useActorLabel();
   const select = (k: 'name' | 'target' | 'author', label: string, choices: Record<string, number> | undefined) => (
     <select
       className="select"
@@ -52,7 +54,7 @@ export function AnnotationsPage() {
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([v, n]) => (
           <option key={v} value={v}>
-            {v} ({fmtInt(n)})
+            {k === 'author' ? actorLabel(v) : v} ({fmtInt(n)})
           </option>
         ))}
       {get(k) && !choices?.[get(k)] ? <option value={get(k)}>{get(k)} (0)</option> : null}

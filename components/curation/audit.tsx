@@ -9,7 +9,7 @@ import { JsonDialog } from '@/components/ui/json-dialog';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
-import { Actor } from '@/components/ui/actor';
+import { Actor, useActorLabel } from '@/components/ui/actor';
 
 /** The append-only audit log, newest first, filterable by action, actor and subject. */
 export function AuditLog() {
@@ -31,7 +31,7 @@ export function AuditLog() {
   });
   const reset = () => setPages([null]);
   // API keys by name in the actor filter, as in the rows.
-  const keys = useQuery(trpc.apiKeys.names.queryOptions());
+  const actorLabel = useActorLabel();
   return (
     <>
       <div className="toolbar" style={{ marginBottom: 10, flexWrap: 'wrap' }}>
@@ -55,7 +55,7 @@ export function AuditLog() {
           <option value="">all actors</option>
           {q.data?.actors.map((a) => (
             <option key={a} value={a}>
-              {keys.data?.[a] ? `${keys.data[a].name} (key ${keys.data[a].prefix}…)` : a}
+              {actorLabel(a)}
             </option>
           ))}
         </select>

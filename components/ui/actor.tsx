@@ -3,13 +3,27 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
 
+/** The project's API keys by the actor the logs keep for them (`api_key:<id>`): one query for the whole page. */
+function useKeyNames(enabled = true) {
+  const trpc = useTRPC();
+  return useQuery({ ...trpc.apiKeys.names.queryOptions(), enabled });
+}
+
+/** An actor as plain text (a filter's options): an API key as "name (key prefix…)", anyone else by their name. */
+export function useActorLabel(): (actor: string) => string {
+  const names = useKeyNames();
+  return (actor) => {
+    const key = names.data?.[actor];
+    return key ? `${key.name} (key ${key.prefix}…)` : actor;
+  };
+}
+
 /**
  * Who did something, as a person reads it: an API key by the name and prefix Settings shows (`api_key:<id>` is what
  * the logs keep, in the tooltip), anyone else by their name. One query for every actor on the page.
  */
 export function Actor({ actor }: { actor: string }) {
-  const trpc = useTRPC();
-  const names = useQuery({ ...trpc.apiKeys.names.queryOptions(), enabled: actor.startsWith('api_key:') });
+  const names = useKeyNames(actor.startsWith('api_key:'));
   const key = names.data?.[actor];
   if (!key) return <span>{actor}</span>;
   return (
