@@ -7,11 +7,14 @@ import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { fmtAgo, fmtDateTime } from '@/lib/format';
+import { AdminsOnly } from './admins-only';
+import { useRole } from '@/components/ui/use-role';
 
 export function ApiKeys() {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const keys = useQuery(trpc.apiKeys.list.queryOptions());
+  const { notAdmin, role: myRole } = useRole();
+  const keys = useQuery({ ...trpc.apiKeys.list.queryOptions(), enabled: !notAdmin });
   const [name, setName] = useState('');
   const [role, setRole] = useState<'agent' | 'admin'>('agent');
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
@@ -28,6 +31,7 @@ export function ApiKeys() {
   );
   const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: () => void invalidate() }));
 
+  if (notAdmin) return <AdminsOnly title="API keys" what="make and revoke the keys agents send with" role={myRole} />;
   return (
     <Panel as="div" testId="api-keys" title="API keys" body={false}>
       <div className="panel-body">
@@ -47,6 +51,7 @@ export function ApiKeys() {
             className="input"
             placeholder="Key name, e.g. itops-agent"
             aria-label="Key name"
+            maxLength={100}
             value={name}
             onChange={(e) => setName(e.target.value)}
             style={{ width: 260 }}
@@ -64,6 +69,12 @@ export function ApiKeys() {
             Create key
           </button>
         </form>
+        {keys.data?.some((k) => !k.revokedAt && k.name === name.trim()) ? (
+          <p className="muted" style={{ margin: '6px 0 0', fontSize: 12 }} data-testid="key-name-taken" role="status">
+            An active key is already named “{name.trim()}”. That is how a key is rotated (make the new one, deploy it,
+            revoke the old); the two are told apart by their prefixes.
+          </p>
+        ) : null}
         {create.error ? (
           <div style={{ marginTop: 8 }}>
             <ErrorBox error={create.error} doing="create the key" />
@@ -119,8 +130,10 @@ export function ApiKeys() {
                   className="btn btn-danger"
                   type="button"
                   disabled={revoke.isPending}
+                  aria-label={`Revoke ${k.name} (key ${k.prefix}…)`}
                   onClick={() => {
-                    if (confirm(`Revoke “${k.name}”? Agents using it will get 401.`)) revoke.mutate({ id: k.id });
+                    if (confirm(`Revoke “${k.name}” (key ${k.prefix}…)? Agents using it will get 401.`))
+                      revoke.mutate({ id: k.id });
                   }}
                 >
                   Revoke
