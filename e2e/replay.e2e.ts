@@ -197,7 +197,7 @@ describe('session replay', () => {
     expect(await alerts.locator('.panel-head .badge').allTextContents()).toEqual([
       '1 constraint dropped',
       '1 drift spike',
-      '3 stress',
+      '3 stress turns',
     ]);
     // The dropped constraint, marked on the timeline too.
     expect(await page.getByTestId('timeline').locator('[data-alert=constraint_dropped]').count()).toBe(1);

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { pct, reportMarkdown, type CurationReport } from '@/lib/curation/report';
-import { fmtDateTime } from '@/lib/format';
+import { fmtDateTime, plural } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { ListFoot } from '@/components/ui/list-foot';
 import { DataTable } from '@/components/ui/data-table';
@@ -57,7 +57,7 @@ export function Reports() {
                 <b>{fmtDateTime(b.receivedAt)}</b>
                 <span className="meta">
                   <Actor actor={b.actor} />
-                  <span>{b.events} events</span>
+                  <span>{plural(b.events, 'event')}</span>
                   <span className="badge ok">{b.written} written</span>
                   <span className="badge accent">{b.proposed} proposed</span>
                   <span className="badge danger">{b.rejected} rejected</span>

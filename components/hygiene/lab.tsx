@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
-import { fmtInt } from '@/lib/format';
+import { plural } from '@/lib/format';
 import type { ProposalPolicy } from '@/lib/hygiene/contract';
 import { PAPER_DEFAULTS, type DeletionParams } from '@/lib/hygiene/deletion';
 import { SLEEP_K } from '@/lib/hygiene/consolidation';
@@ -122,15 +122,15 @@ export function HygieneLab() {
           ) : null}
           {agents.data?.map((a) => (
             <option key={a.agent} value={a.agent}>
-              {a.agent} · {fmtInt(a.turns)} turns · {fmtInt(a.recalls)} recalls
+              {a.agent} · {plural(a.turns, 'turn')} · {plural(a.recalls, 'recall')}
             </option>
           ))}
         </select>
         {d ? (
           <span className="muted" data-testid="lab-summary">
-            {fmtInt(d.timeline.turns)} turns in {d.timeline.sessions.length} session
-            {d.timeline.sessions.length === 1 ? '' : 's'} · {fmtInt(d.deletion.activeItems)} active memory items in the
-            store · utility from {describeUtilitySources(d.utilitySources)} · similarities by{' '}
+            {plural(d.timeline.turns, 'turn')} in {plural(d.timeline.sessions.length, 'session')} ·{' '}
+            {plural(d.deletion.activeItems, 'active memory item')} in the store · utility from{' '}
+            {describeUtilitySources(d.utilitySources)} · similarities by{' '}
             {d.similarity.available ? (
               <code>{d.similarity.model}</code>
             ) : (

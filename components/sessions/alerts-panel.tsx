@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useState } from 'react';
-import { ALERT_CAP, ALERT_KINDS, ALERT_LABEL, type Alert, type AlertKind } from '@/lib/ccs/alerts';
+import { ALERT_CAP, ALERT_KINDS, ALERT_LABEL, alertCount, type Alert, type AlertKind } from '@/lib/ccs/alerts';
 import { fmtInt } from '@/lib/format';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
@@ -99,7 +99,7 @@ export const AlertsPanel = memo(function AlertsPanel({
           <span>What went wrong</span>
           {ALERT_KINDS.filter((k) => counts[k]).map((k) => (
             <span key={k} className={`badge ${TONE[k]}`}>
-              {fmtInt(counts[k]!)} {ALERT_LABEL[k]}
+              {alertCount(k, counts[k]!)}
             </span>
           ))}
           {total > ALERT_CAP ? <span className="faint">the first {fmtInt(ALERT_CAP)} listed</span> : null}

@@ -9,7 +9,7 @@ import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState } from '@/components/ui/states';
-import { ALERT_KINDS, ALERT_LABEL } from '@/lib/ccs/alerts';
+import { ALERT_KINDS, alertCount } from '@/lib/ccs/alerts';
 import { CCS_FIELDS, type CcsTerms } from '@/lib/ccs/contract';
 import {
   hasTurn,
@@ -387,7 +387,7 @@ function Comparison({
               cell: ([, , , d]) =>
                 ALERT_KINDS.filter((k) => d.alertCounts?.[k]).map((k) => (
                   <span key={k} className="badge warn" style={{ marginRight: 4 }}>
-                    {fmtInt(d.alertCounts[k]!)} {ALERT_LABEL[k]}
+                    {alertCount(k, d.alertCounts[k]!)}
                   </span>
                 )),
             },

@@ -20,7 +20,7 @@ import {
 import { diffCcs } from '@/lib/ccs/diff';
 import { langGraphTurnOf } from '@/lib/import/langgraph';
 import { diffStates } from '@/lib/json-state/diff';
-import { fmtCost, fmtDateTime, fmtDuration, fmtInt, fmtLatency, fmtRate, fmtTokens } from '@/lib/format';
+import { fmtCost, fmtDateTime, fmtDuration, fmtLatency, fmtRate, fmtTokens, plural } from '@/lib/format';
 import { CcsPanel, termEventLabel } from './ccs-panel';
 import { StatePanel } from './state-panel';
 import { ConstraintTimeline } from './constraint-timeline';
@@ -119,7 +119,12 @@ function TurnForm({
         onChange={() => setError(null)}
         // The refusal is about what was typed here: it goes when the reviewer moves on (or presses Escape).
         onBlur={() => setError(null)}
-        onKeyDown={(e) => e.key === 'Escape' && setError(null)}
+        onKeyDown={(e) => {
+          if (e.key !== 'Escape') return;
+          // Escape leaves the field too, so the player's keys (?, j, k) work again at once.
+          setError(null);
+          e.currentTarget.blur();
+        }}
         inputMode="numeric"
       />
       {error ? (
@@ -515,7 +520,7 @@ export function ReplayView({
                 · {fmtDateTime(first)} · {fmtDuration(last && first ? Date.parse(last) - Date.parse(first) : null)}
               </>
             ) : null}{' '}
-            · {count === undefined ? '…' : fmtInt(count)} turns
+            · {count === undefined ? '… turns' : plural(count, 'turn')}
           </div>
         </div>
         <div className="toolbar">

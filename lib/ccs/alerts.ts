@@ -68,3 +68,17 @@ export const ALERT_LABEL: Record<AlertKind, string> = {
   stress: 'stress',
   injection: 'injection in the input',
 };
+
+/** "4 constraints dropped", "1 hallucination spike": a count of alerts of one kind, as a badge says it. */
+export function alertCount(kind: AlertKind, n: number): string {
+  const many: Record<AlertKind, string> = {
+    constraint_dropped: 'constraints dropped',
+    constraint_changed: 'constraints changed',
+    h_spike: 'hallucination spikes',
+    d_spike: 'drift spikes',
+    stress: 'stress turns',
+    injection: 'injections in the input',
+  };
+  const one = kind === 'stress' ? 'stress turn' : ALERT_LABEL[kind];
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many[kind]}`;
+}
