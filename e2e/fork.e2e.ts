@@ -48,7 +48,18 @@ describe('fork from a turn', () => {
     await page.getByTestId('fork-origin').waitFor();
     expect(await page.getByTestId('fork-origin').textContent()).toContain('A fork of itops-nginx-502 at turn 20');
     await expect.poll(() => turnReadout(page)).toBe('Turn 20 (1 of 1)');
-    await page.getByTestId('fork-origin').getByRole('link').click();
+    // Compared with the session it came from: by position its turn 20 stood beside turn 1; aligned at the fork point
+    // it stands beside turn 20.
+    await page.getByTestId('fork-origin').getByRole('link', { name: 'Compare with it' }).click();
+    const aligned = page.getByTestId('fork-align');
+    await expect.poll(() => aligned.textContent()).toContain('B is a fork of A at turn 20');
+    await aligned.getByRole('button', { name: /^Align at the fork point \(shift −19\)/ }).click();
+    await expect.poll(() => aligned.textContent()).toContain('aligned there, turn number beside turn number');
+    await expect.poll(() => page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B turn 20');
+    expect(page.url()).toContain('shift=-19');
+    await page.goBack();
+    await page.getByTestId('fork-origin').waitFor();
+    await page.getByTestId('fork-origin').getByRole('link', { name: 'itops-nginx-502' }).click();
     await expect.poll(() => page.getByTestId('forks').textContent()).toContain(`${id} (turn 20)`);
   });
 });

@@ -11,6 +11,7 @@ import { Panel } from '@/components/ui/panel';
 import { EmptyState } from '@/components/ui/states';
 import { ALERT_KINDS, alertCount } from '@/lib/ccs/alerts';
 import { CCS_FIELDS, type CcsTerms } from '@/lib/ccs/contract';
+import { forkOrigin } from '@/lib/ccs/fork';
 import {
   hasTurn,
   indexOfTurnInRuns,
@@ -96,6 +97,7 @@ export function CompareView() {
           turn={q.turn}
           align={q.align}
           onTurn={(turn) => go({ a: q.a!, b: q.b!, turn, align: q.align })}
+          onAlign={(align, turn) => go({ a: q.a!, b: q.b!, turn, align })}
         />
       ) : (
         <Panel as="div" body={false}>
@@ -228,12 +230,14 @@ function Comparison({
   turn,
   align,
   onTurn,
+  onAlign,
 }: {
   a: string;
   b: string;
   turn: number | null;
   align: Alignment;
   onTurn: (turn: number) => void;
+  onAlign: (align: Alignment, turn: number) => void;
 }) {
   const [index, setIndex] = useState<number | null>(null);
   const runA = useRun(a, index);
@@ -248,6 +252,17 @@ function Comparison({
   const atB = useRun(b, j);
   const atA = useRun(a, dA ? i : null);
   const badTurn = dA && turn !== null && !hasTurn(dA.runs, turn) ? turn : null;
+  // One run a fork of the other: their turns share numbers from the fork point, which positions do not.
+  const fork =
+    forkOrigin(runB.session.data?.metadata)?.session === a
+      ? forkOrigin(runB.session.data?.metadata)
+      : forkOrigin(runA.session.data?.metadata)?.session === b
+        ? forkOrigin(runA.session.data?.metadata)
+        : null;
+  const forkShift =
+    fork && dA && dB && hasTurn(dA.runs, fork.turn) && hasTurn(dB.runs, fork.turn)
+      ? indexOfTurnInRuns(dB.runs, fork.turn) - indexOfTurnInRuns(dA.runs, fork.turn)
+      : null;
 
   // The position goes to the URL once stepping pauses.
   useEffect(() => {
@@ -345,6 +360,25 @@ function Comparison({
       {badTurn !== null ? (
         <div className="banner warn" role="alert">
           Run A has no turn {badTurn}; showing its first turn.
+        </div>
+      ) : null}
+      {fork && forkShift !== null ? (
+        <div className="banner" data-testid="fork-align">
+          {fork.session === a ? 'B' : 'A'} is a fork of {fork.session === a ? 'A' : 'B'} at turn {fork.turn}
+          {align.mode === 'shift' && align.shift === forkShift ? (
+            <>: aligned there, turn number beside turn number (shift {fmtSigned(forkShift)}).</>
+          ) : (
+            <>
+              : by position their turns do not meet there.{' '}
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => onAlign({ mode: 'shift', shift: forkShift }, fork.turn)}
+              >
+                Align at the fork point (shift {fmtSigned(forkShift)})
+              </button>
+            </>
+          )}
         </div>
       ) : null}
       {align.mode === 'shift' && !pairedCount(nA, nB, align) ? (

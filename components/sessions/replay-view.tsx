@@ -582,7 +582,12 @@ export function ReplayView({
             {origin.session}
           </Link>{' '}
           at turn {origin.turn}
-          {origin.by ? `, by ${origin.by}` : ''}: its first turn holds the corrected CCS the agent resumes from.
+          {origin.by ? `, by ${origin.by}` : ''}: its first turn holds the corrected CCS the agent resumes from.{' '}
+          <Link
+            href={`/compare?a=${encodeURIComponent(origin.session)}&b=${encodeURIComponent(id)}&turn=${origin.turn}`}
+          >
+            Compare with it
+          </Link>
         </div>
       ) : null}
       {forksQ.data?.length ? (
