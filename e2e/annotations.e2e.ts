@@ -34,7 +34,9 @@ describe('annotations', () => {
     await expect
       .poll(() => panel.getByTestId('error').textContent())
       .toBe('Could not define the score: max: must be ≥ min (1)');
+    // The refusal is about what was sent: changing the form takes it away.
     await panel.getByLabel('Lowest value').fill('0');
+    await expect.poll(() => panel.getByTestId('error').count()).toBe(0);
     await panel.getByLabel('Highest value').fill('1');
     await panel.getByRole('button', { name: 'Define score' }).click();
     expect(await panel.locator('[data-score-definition="e2e_faithful"]').textContent()).toContain('0 … 1');

@@ -47,6 +47,8 @@ export function ScoreDefinitions() {
       <form
         className="toolbar"
         style={{ flexWrap: 'wrap' }}
+        // A refusal is about what was sent: it goes once the form is changed.
+        onChange={() => define.error && define.reset()}
         onSubmit={(e) => {
           e.preventDefault();
           define.mutate({

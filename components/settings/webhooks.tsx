@@ -65,6 +65,8 @@ export function Webhooks() {
         <form
           className="toolbar"
           style={{ flexWrap: 'wrap' }}
+          // A refusal is about what was sent: it goes once the form is changed.
+          onChange={() => create.error && create.reset()}
           onSubmit={(e) => {
             e.preventDefault();
             create.mutate({ url: url.trim(), events });
