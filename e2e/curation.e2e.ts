@@ -17,6 +17,20 @@ afterAll(async () => browser?.close());
 const selected = () => page.locator('.inbox-row[aria-current="true"]');
 const banner = () => page.getByTestId('inbox-banner');
 
+/** A colleague's rejection of a proposal, sent as this page's session (the HTTP status). */
+const colleagueRejects = (id: string) =>
+  page.evaluate(
+    async (body) =>
+      (
+        await fetch('/api/trpc/curation.decide', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+      ).status,
+    JSON.stringify({ json: { id, decision: { action: 'reject', reason: 'decided by a colleague' } } }),
+  );
+
 async function inbox() {
   await open(page, `${srv.url}/curation`);
   await page.locator('html[data-inbox-keys]').waitFor({ state: 'attached' });
@@ -99,18 +113,7 @@ describe('curation inbox, by keyboard', () => {
     await expect.poll(() => held.textContent()).toMatch(/^Approving “/);
     expect(await statusOf(second)).toBe('pending');
     // Someone else decides the held one meanwhile: when it is sent the server refuses it, and the page says so.
-    const other = await page.evaluate(
-      async (body) =>
-        (
-          await fetch('/api/trpc/curation.decide', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body,
-          })
-        ).status,
-      JSON.stringify({ json: { id: second, decision: { action: 'reject', reason: 'decided by a colleague' } } }),
-    );
-    expect(other).toBe(200);
+    expect(await colleagueRejects(second)).toBe(200);
     await expect.poll(() => banner().textContent(), { timeout: 10_000 }).toMatch(/^proposal already rejected by/);
     expect(await banner().getAttribute('class')).toContain('warn');
     expect(await held.count()).toBe(0);
@@ -137,18 +140,7 @@ describe('curation inbox, by keyboard', () => {
     const last = (await selected().getAttribute('data-proposal'))!;
     await page.keyboard.press('a');
     await expect.poll(() => held.count()).toBe(1);
-    const colleague = await page.evaluate(
-      async (body) =>
-        (
-          await fetch('/api/trpc/curation.decide', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body,
-          })
-        ).status,
-      JSON.stringify({ json: { id: last, decision: { action: 'reject', reason: 'decided by a colleague' } } }),
-    );
-    expect(colleague).toBe(200);
+    expect(await colleagueRejects(last)).toBe(200);
     await open(page, `${srv.url}/curation/entries`);
     await inbox();
     await expect
