@@ -72,7 +72,10 @@ describe('sign-in (users mode)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     // Next's route announcer is an (empty) alert too: wait for ours.
     await expect.poll(() => page.getByRole('alert').filter({ hasText: /\S/ }).textContent()).toContain('do not match');
-    await page.getByLabel('Username').fill(ADMIN.user);
+    // The username is kept; the password is asked for again.
+    expect(await page.getByLabel('Username').inputValue()).toBe(ADMIN.user);
+    expect(await page.getByLabel('Password').inputValue()).toBe('');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/sessions$/);

@@ -12,9 +12,9 @@ const ERRORS: Record<string, (wait: number) => string> = {
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ next?: string; error?: string; wait?: string }>;
+  searchParams: Promise<{ next?: string; error?: string; wait?: string; user?: string }>;
 }) {
-  const { next, error, wait } = await searchParams;
+  const { next, error, wait, user } = await searchParams;
   return (
     <div style={{ display: 'grid', placeItems: 'center', minHeight: '70vh' }}>
       <form
@@ -37,7 +37,8 @@ export default async function SignInPage({
             name="username"
             autoComplete="username"
             required
-            autoFocus
+            defaultValue={user?.slice(0, 64)}
+            autoFocus={!user}
             style={{ width: '100%' }}
           />
         </label>
@@ -48,6 +49,7 @@ export default async function SignInPage({
             name="password"
             type="password"
             autoComplete="current-password"
+            autoFocus={!!user}
             required
             style={{ width: '100%' }}
           />

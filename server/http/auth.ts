@@ -36,7 +36,10 @@ export async function signInPost(request: Request) {
     new Response(null, {
       status: 303,
       headers: {
-        location: `/sign-in?error=${error}${wait ? `&wait=${wait}` : ''}&next=${encodeURIComponent(next)}`,
+        // The username comes back to its field (never the password), so a mistyped password is all there is to redo.
+        location:
+          `/sign-in?error=${error}${wait ? `&wait=${wait}` : ''}&next=${encodeURIComponent(next)}` +
+          (username ? `&user=${encodeURIComponent(username.slice(0, 64))}` : ''),
       },
     });
   const { db } = await ready();
