@@ -511,6 +511,13 @@ describe(`the Connect page on ${srv.name}`, () => {
     ])
       expect(await page.getByTestId(`mcp-${client}`).textContent()).toContain(syntax);
     expect(await page.getByTestId('mcp-claude-desktop').textContent()).toContain(`"${srv.url}/api/v1/mcp"`);
+    // Copy says what happened: copied (the clipboard then holds the block), or that the browser refused.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
+    const block = page.getByTestId('mcp-claude-code').locator('.code-block');
+    await block.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => block.locator('.code-block-head button').textContent()).toBe('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await block.locator('pre').textContent());
+    await page.context().clearPermissions();
   });
 
   it('shows each way in for traced agents in a tab of its own, moved through with the arrow keys', async () => {

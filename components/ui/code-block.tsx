@@ -4,7 +4,9 @@ import { useState } from 'react';
 
 /** A copyable block of code; the text is rendered as text, never as HTML. */
 export function CodeBlock({ code, label }: { code: string; label: string }) {
-  const [copied, setCopied] = useState(false);
+  // Said on the button: copied, or that the browser refused (no clipboard permission: select the text instead).
+  const [copied, setCopied] = useState<'Copied' | 'Select to copy' | null>(null);
+  const say = (what: 'Copied' | 'Select to copy') => (setCopied(what), setTimeout(() => setCopied(null), 2000));
   return (
     <div className="code-block">
       <div className="code-block-head">
@@ -13,14 +15,19 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
           type="button"
           className="btn btn-small"
           onClick={() =>
-            void navigator.clipboard?.writeText(code).then(
-              () => (setCopied(true), setTimeout(() => setCopied(false), 1500)),
-              () => setCopied(false),
-            )
+            navigator.clipboard
+              ? void navigator.clipboard.writeText(code).then(
+                  () => say('Copied'),
+                  () => say('Select to copy'),
+                )
+              : say('Select to copy')
           }
         >
-          {copied ? 'Copied' : 'Copy'}
+          {copied ?? 'Copy'}
         </button>
+        <span className="sr-only" aria-live="polite">
+          {copied === 'Copied' ? `${label} copied` : copied ? `Could not copy ${label}: select the text` : ''}
+        </span>
       </div>
       {/* Focusable, so a keyboard scrolls it sideways. */}
       <pre tabIndex={0}>
