@@ -11,6 +11,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { ListFoot } from '@/components/ui/list-foot';
 import { Actor } from '@/components/ui/actor';
+import { useRole } from '@/components/ui/use-role';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
@@ -60,8 +61,7 @@ export function Retrievals() {
     // is not retried (lib/trpc/query-client.ts).
     enabled: !!currentId,
   });
-  const info = useQuery(trpc.system.info.queryOptions());
-  const canLabel = info.data ? info.data.auth.role === 'admin' || info.data.auth.role === 'reviewer' : false;
+  const { reviewer: canLabel } = useRole();
   const [banner, setBanner] = useState<{ tone: 'ok' | 'danger'; text: string } | null>(null);
   // The result row under the keyboard, per search: another search starts at its first row.
   const [cursor, setCursor] = useState<{ id: string | undefined; row: number }>({ id: undefined, row: 0 });

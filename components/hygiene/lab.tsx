@@ -8,6 +8,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { plural } from '@/lib/format';
+import { useRole } from '@/components/ui/use-role';
 import type { ProposalPolicy } from '@/lib/hygiene/contract';
 import { PAPER_DEFAULTS, type DeletionParams } from '@/lib/hygiene/deletion';
 import { SLEEP_K } from '@/lib/hygiene/consolidation';
@@ -35,7 +36,6 @@ export function HygieneLab() {
   const router = useRouter();
   const params = useSearchParams();
   const agents = useQuery(trpc.hygiene.agents.queryOptions());
-  const info = useQuery(trpc.system.info.queryOptions());
   const agent = params.get('agent') ?? agents.data?.[0]?.agent ?? null;
   const askedTab = params.get('tab') ?? '';
   const tab: Tab = TABS.find((t) => t.id === (OLD_TABS[askedTab] ?? askedTab))?.id ?? 'items';
@@ -78,7 +78,7 @@ export function HygieneLab() {
     enabled: !!agent && !!turnsOfAgent,
     placeholderData: keepPreviousData,
   });
-  const canPropose = info.data ? info.data.auth.role === 'admin' || info.data.auth.role === 'reviewer' : false;
+  const { reviewer: canPropose } = useRole();
   const [raised, setRaised] = useState<{ item: string; proposalId: string } | null>(null);
   const propose = useMutation(
     trpc.hygiene.propose.mutationOptions({

@@ -253,12 +253,9 @@ function Comparison({
   const atA = useRun(a, dA ? i : null);
   const badTurn = dA && turn !== null && !hasTurn(dA.runs, turn) ? turn : null;
   // One run a fork of the other: their turns share numbers from the fork point, which positions do not.
-  const fork =
-    forkOrigin(runB.session.data?.metadata)?.session === a
-      ? forkOrigin(runB.session.data?.metadata)
-      : forkOrigin(runA.session.data?.metadata)?.session === b
-        ? forkOrigin(runA.session.data?.metadata)
-        : null;
+  const originA = forkOrigin(runA.session.data?.metadata);
+  const originB = forkOrigin(runB.session.data?.metadata);
+  const fork = originB?.session === a ? originB : originA?.session === b ? originA : null;
   const forkShift =
     fork && dA && dB && hasTurn(dA.runs, fork.turn) && hasTurn(dB.runs, fork.turn)
       ? indexOfTurnInRuns(dB.runs, fork.turn) - indexOfTurnInRuns(dA.runs, fork.turn)

@@ -15,6 +15,8 @@ export function useRole() {
     role,
     /** Known, and not allowed: a viewer (or a reviewer, for admin work). */
     viewer: role === 'viewer',
+    /** Known, and may decide, label and propose (a reviewer or an admin). */
+    reviewer: role === 'reviewer' || role === 'admin',
     notAdmin: role !== null && role !== 'admin',
   };
 }
