@@ -127,14 +127,15 @@ describe('curation inbox, by keyboard', () => {
     await expect.poll(() => held.count()).toBe(1);
     await open(page, `${srv.url}/curation/entries`);
     await expect.poll(() => statusOf(next), { timeout: 5000 }).toBe('approved');
-    // The next inbox this browser opens checks what became of it: it took, so nothing is said, and it is forgotten.
+    // The next page this browser opens (here the entries) checks what became of it: it took, so nothing is said,
+    // and it is forgotten.
     const written = () => page.evaluate(() => localStorage.getItem('mnemoscope-review-left'));
     const left = page.getByTestId('left-decision');
     await inbox();
     await expect.poll(written).toBeNull();
     expect(await left.count()).toBe(0);
     // Held again, decided otherwise by a colleague meanwhile, and the page goes: the server refuses it as the page
-    // goes, unheard; the next inbox says so.
+    // goes, unheard; the next page this browser opens says so (here, the one it went to).
     await undoWindow.selectOption('30');
     await undoWindow.blur();
     const last = (await selected().getAttribute('data-proposal'))!;
@@ -142,7 +143,6 @@ describe('curation inbox, by keyboard', () => {
     await expect.poll(() => held.count()).toBe(1);
     expect(await colleagueRejects(last)).toBe(200);
     await open(page, `${srv.url}/curation/entries`);
-    await inbox();
     await expect
       .poll(() => left.textContent(), { timeout: 10_000 })
       .toMatch(
@@ -151,9 +151,36 @@ describe('curation inbox, by keyboard', () => {
     expect(await left.getByRole('link', { name: 'Open the proposal' }).getAttribute('href')).toBe(
       `/curation?proposal=${last}`,
     );
-    expect(await written()).toBeNull();
+    // Said on every page until dismissed: the inbox says it too.
+    await inbox();
+    await expect.poll(() => left.count()).toBe(1);
     await left.getByRole('button', { name: 'Dismiss' }).click();
     expect(await left.count()).toBe(0);
+    expect(await written()).toBeNull();
+  });
+
+  it('says on the page the reviewer went to that a decision sent as they left the inbox did not take', async () => {
+    await inbox();
+    const undoWindow = page.getByLabel('Undo window: how long a decision is held before it is sent');
+    const held = page.getByTestId('held-banner');
+    const left = page.getByTestId('left-decision');
+    // Held, decided otherwise meanwhile, and the inbox left by a link (no page load): the page the reviewer went to
+    // says it did not take, as soon as the refusal comes.
+    await undoWindow.selectOption('30');
+    await undoWindow.blur();
+    const linked = (await selected().getAttribute('data-proposal'))!;
+    await page.keyboard.press('a');
+    await expect.poll(() => held.count()).toBe(1);
+    expect(await colleagueRejects(linked)).toBe(200);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sessions' }).click();
+    await page.waitForURL(/\/sessions$/);
+    await expect
+      .poll(() => left.textContent(), { timeout: 10_000 })
+      .toMatch(/^Approving “.+”, sent as you left the inbox at .+, did not take: rejected by .+ at .+\. Open the/);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/Sessions/);
+    await left.getByRole('button', { name: 'Dismiss' }).click();
+    expect(await left.count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem('mnemoscope-review-left'))).toBeNull();
   });
 
   it('moves with j, edits with e, approves the edit with Ctrl+Enter, and the entry holds the edit', async () => {

@@ -39,14 +39,15 @@ export function sendHeldDecisions(): Promise<void> {
 /**
  * A decision held back for `seconds` before `send` gets it, as a mail client holds a message: nothing reaches the
  * server (nor the agents and webhooks it tells) until then, so Undo takes it back whole. One is held at a time: a
- * new one sends the one before at once; so does leaving the page by a link (the component unmounts), and closing or
- * reloading the tab (`sendAsPageGoes`, a request that outlives the page). Held in this browser only; the server sees
- * one ordinary decision, later.
+ * new one sends the one before at once. Leaving the inbox by a link (the component unmounts), and closing or
+ * reloading the tab, send it with `sendAsPageGoes` (a request that outlives the page), whose answer this component is
+ * no longer there to show: it says how the page went. Held in this browser only; the server sees one ordinary
+ * decision, later.
  */
 export function useHeldDecision<T>(
   send: (value: T) => void,
   seconds: number,
-  sendAsPageGoes: (value: T) => Promise<unknown>,
+  sendAsPageGoes: (value: T, how: 'closed' | 'left') => Promise<unknown>,
 ) {
   const ref = useRef<{ held: Held<T>; timer: number } | null>(null);
   const [held, setHeld] = useState<Held<T> | null>(null);
@@ -76,18 +77,14 @@ export function useHeldDecision<T>(
   /** Takes the held decision back unsent; returns it (null when there was none, or it has gone). */
   const undo = (): T | null => release()?.value ?? null;
 
-  const commitRef = useRef(commit);
-  useEffect(() => {
-    commitRef.current = commit;
-  });
   const goesRef = useRef(sendAsPageGoes);
   useEffect(() => {
     goesRef.current = sendAsPageGoes;
   });
   useEffect(() => {
-    const goes = (): Promise<void> => {
+    const goes = (how: 'closed' | 'left' = 'closed'): Promise<void> => {
       const h = release();
-      return h ? goesRef.current(h.value).then(() => undefined) : Promise.resolve();
+      return h ? goesRef.current(h.value, how).then(() => undefined) : Promise.resolve();
     };
     const onPageHide = () => void goes();
     window.addEventListener('pagehide', onPageHide);
@@ -95,7 +92,7 @@ export function useHeldDecision<T>(
     return () => {
       window.removeEventListener('pagehide', onPageHide);
       if (sendHeld === goes) sendHeld = null;
-      commitRef.current();
+      void goes('left');
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once: release reads only refs and a state setter
   }, []);
@@ -116,7 +113,10 @@ export function useSecondsLeft(held: Held<unknown> | null): number {
 
 export const LEFT_KEY = 'mnemoscope-review-left';
 
-/** Decisions sent as a page went, written down until the next inbox has checked them (lib/curation/left-decisions). */
+/**
+ * Decisions sent as a page went, written down until they are checked (lib/curation/left-decisions): by the page the
+ * reviewer went to when they left by a link, else by the next page this browser opens.
+ */
 export function readLeft(): LeftDecision[] {
   try {
     const v: unknown = JSON.parse(localStorage.getItem(LEFT_KEY) ?? '[]');
@@ -133,7 +133,17 @@ function writeLeft(list: LeftDecision[]) {
   } catch {
     /* storage full or denied: the decision is still sent, only its check is lost */
   }
+  leftChanged();
 }
+
+const leftListeners = new Set<() => void>();
+/** Calls `f` whenever this page writes the list, or hears the answer to a decision in it; returns the unsubscribe. */
+export function onLeftChange(f: () => void): () => void {
+  leftListeners.add(f);
+  return () => void leftListeners.delete(f);
+}
+/** Tells the checker to look again (a decision in the list was answered, or refused). */
+export const leftChanged = () => leftListeners.forEach((f) => f());
 
 export const rememberLeft = (d: LeftDecision) => writeLeft([...readLeft(), d]);
 /** Forgets the decisions sent at these times (confirmed, or checked and reported). */

@@ -19,13 +19,13 @@ import type { RouterInputs } from '@/components/trpc/outputs';
 import {
   UNDO_CHOICES,
   forgetLeft,
+  leftChanged,
   rememberLeft,
   useHeldDecision,
   useReviewStore,
   useSecondsLeft,
   type UndoSeconds,
 } from './held-decision';
-import { LeftDecisions } from './left-decisions';
 import { useRole } from '@/components/ui/use-role';
 
 type Status = 'pending' | 'approved' | 'rejected';
@@ -191,18 +191,22 @@ export function Inbox() {
         ? bulk.mutate({ ids: h.ids, decision: h.decision })
         : decide.mutate({ id: h.ids[0]!, decision: h.decision }),
     undoSeconds,
-    (h) => {
-      // Written down first: the answer may come after the page has gone (LeftDecisions checks it next time).
+    (h, how) => {
+      // Written down first: the answer may come after the page has gone, and this inbox is gone already; LeftDecisions
+      // (in the app shell) checks it on the page the reviewer went to, or on the next page this browser opens.
       const at = Date.now();
-      rememberLeft({ ids: h.ids, wanted: h.decision.action === 'approve' ? 'approved' : 'rejected', text: h.text, at });
+      const wanted = h.decision.action === 'approve' ? 'approved' : 'rejected';
+      rememberLeft({ ids: h.ids, wanted, text: h.text, at, how });
       return (
         h.many
           ? leaving.curation.decideMany.mutate({ ids: h.ids, decision: h.decision }).then((r) => r.every((x) => x.ok))
           : leaving.curation.decide.mutate({ id: h.ids[0]!, decision: h.decision }).then(() => true)
-      ).then(
-        (ok) => ok && forgetLeft([at]),
-        () => undefined,
-      );
+      )
+        .then(
+          (ok) => (ok ? forgetLeft([at]) : leftChanged()),
+          () => leftChanged(),
+        )
+        .finally(() => void refresh());
     },
   );
   const secondsLeft = useSecondsLeft(held);
@@ -363,7 +367,6 @@ export function Inbox() {
           </>
         ) : null}
       </div>
-      <LeftDecisions />
       {held ? (
         <div className="banner warn held-banner" data-testid="held-banner">
           {/* Said once when held; the countdown beside it is not read out every second. */}

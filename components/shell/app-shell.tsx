@@ -7,6 +7,7 @@ import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
 import { CommandPalette } from '@/components/recall/command-palette';
+import { LeftDecisions } from '@/components/curation/left-decisions';
 import { sendHeldDecisions } from '@/components/curation/held-decision';
 import { ThemeToggle } from './theme-toggle';
 import { applyRail, railNow, subscribeRail, toggledChoice, useShellStore } from './shell-store';
@@ -168,6 +169,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
       </nav>
       <main className="main" id="main" tabIndex={-1}>
+        <LeftDecisions />
         {children}
       </main>
       <CommandPalette />

@@ -1,6 +1,7 @@
 /**
- * Decisions a reviewer's browser sent as its page went (closed, reloaded, signed out), whose answers it may never
- * have heard: what their proposals' standing now says became of them. Pure; the inbox fetches the standing.
+ * Decisions a reviewer's browser sent as its page went (closed, reloaded, signed out) or as the reviewer left the inbox
+ * by a link, whose answers no page may have heard: what their proposals' standing now says became of them. Pure; the
+ * app shell fetches the standing (components/curation/left-decisions.tsx).
  */
 
 export interface LeftDecision {
@@ -11,6 +12,8 @@ export interface LeftDecision {
   text: string;
   /** When it was sent (ms since the epoch). */
   at: number;
+  /** Sent as the page closed (also when absent: written before this field was), or as the inbox was left by a link. */
+  how?: 'closed' | 'left';
 }
 
 export interface Standing {
