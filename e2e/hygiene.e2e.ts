@@ -90,6 +90,20 @@ describe('memory hygiene lab', () => {
     await expect.poll(() => history.textContent()).toMatch(/removes 0 of/);
     await page.getByLabel('β (mean utility ≤)').fill('0.5');
     await expect.poll(() => history.textContent()).toMatch(/removes 1 of/);
+    // The server cannot be reached while a parameter changes: the last result and the inputs stay, the error above.
+    await page.route(/\/api\/trpc\/[^?]*hygiene\.lab/, (r) => r.abort());
+    await page.getByLabel('β (mean utility ≤)').fill('0.4');
+    await expect
+      .poll(() => text('error'), { timeout: 15_000 })
+      .toMatch(/^Could not recompute with these settings \(the last result is shown\): /);
+    expect(await history.textContent()).toMatch(/removes 1 of/);
+    expect(await page.getByLabel('β (mean utility ≤)').inputValue()).toBe('0.4');
+    await page.unroute(/\/api\/trpc\/[^?]*hygiene\.lab/);
+    await page.getByLabel('β (mean utility ≤)').fill('0.3');
+    await expect.poll(() => history.textContent()).toMatch(/removes 0 of/);
+    expect(await page.getByTestId('error').count()).toBe(0);
+    await page.getByLabel('β (mean utility ≤)').fill('0.5');
+    await expect.poll(() => history.textContent()).toMatch(/removes 1 of/);
     // An item named in a policy's list opens its health, on the item health tab.
     await history.getByRole('button', { name: 'rec_hr_monitor', exact: true }).click();
     await expect.poll(() => text('item-detail')).toContain('vitals_api.fetch');

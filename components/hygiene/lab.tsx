@@ -78,6 +78,9 @@ export function HygieneLab() {
     enabled: !!agent && !!turnsOfAgent,
     placeholderData: keepPreviousData,
   });
+  // The last result computed for this agent (kept in render: React's pattern for state that follows a prop).
+  const [last, setLast] = useState<{ agent: string | null; data: NonNullable<typeof lab.data> } | null>(null);
+  if (lab.data && !lab.isPlaceholderData && lab.data !== last?.data) setLast({ agent, data: lab.data });
   const { reviewer: canPropose } = useRole();
   const [raised, setRaised] = useState<{ item: string; proposalId: string } | null>(null);
   const propose = useMutation(
@@ -100,7 +103,8 @@ export function HygieneLab() {
         <code>qualified</code> and <code>utility</code> (see <Link href="/connect">Connect</Link>).
       </EmptyState>
     );
-  const d = lab.data;
+  // A refused or failed recomputation keeps the last result and its inputs on screen, the error above them.
+  const d = lab.data ?? (last?.agent === agent ? last.data : undefined);
   // An agent named in the URL (a bookmark, a typo) that has no turns here.
   const unknown = !!agents.data && !!agent && !agents.data.some((a) => a.agent === agent);
   return (
@@ -164,7 +168,12 @@ export function HygieneLab() {
           <Link href={`/curation?proposal=${raised.proposalId}`}>open it in the inbox</Link>.
         </div>
       ) : null}
-      {lab.error ? <ErrorBox error={lab.error} /> : null}
+      {lab.error ? (
+        <ErrorBox
+          error={lab.error}
+          doing={d ? 'recompute with these settings (the last result is shown)' : undefined}
+        />
+      ) : null}
       {unknown ? (
         <EmptyState title={`No turns from agent “${agent}” in this project`}>
           Choose one of the agents above.
