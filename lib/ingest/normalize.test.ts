@@ -63,6 +63,18 @@ describe('normalizeEnvelope: turns', () => {
     );
   });
 
+  it('says what a missing CCS is and what an agent that keeps none sends', () => {
+    const r = normalizeEnvelope({
+      type: 'turn',
+      data: { session_id: 's1', agent: 'a', turn: 1, input: 'i', output: 'o' },
+    });
+    expect(!r.ok && r.errors.map((e) => e.path)).toEqual(['data.ccs']);
+    expect(!r.ok && r.errors[0]!.message).toMatch(
+      /^required: the agent's Compressed Cognitive State at this turn.*\{\}/,
+    );
+    expect(!r.ok && r.errors[0]!.message).toContain('data.state');
+  });
+
   it('rejects unknown record types and a missing data', () => {
     expect(normalizeEnvelope({ type: 'bogus', data: {} })).toMatchObject({ ok: false, errors: [{ path: 'type' }] });
     expect(normalizeEnvelope({ type: 'turn' })).toMatchObject({
@@ -166,6 +178,22 @@ describe('normalizeEnvelope: memory events', () => {
     const r = normalizeEnvelope({ type: 'memory_event', data: e });
     expect(!r.ok && r.errors.map((x) => x.path)).toEqual(['data.memory_kind', 'data.content', 'data.confidence']);
     expect(!r.ok && r.errors[0]!.message).toMatch(/^required \(or data.kind/);
+  });
+
+  it("names the missing kind by the shape the event is closer to, with only that shape's other problems", () => {
+    const older = {
+      event_id: 'e1',
+      source_agent: 'w',
+      content: 'The billing service retries three times.',
+      suggested_scope: 'project',
+      confidence: 'sure',
+      timestamp: '2026-01-01T00:00:00Z',
+    };
+    const r = normalizeEnvelope({ type: 'memory_event', data: older });
+    expect(!r.ok && r.errors.map((x) => `${x.path}: ${x.message}`)).toEqual([
+      'data.kind: required (or data.memory_kind, for the Agentlas event shape)',
+      'data.confidence: must be one of: high, medium, low',
+    ]);
   });
 
   it('says "required" for a missing choice or date, and names a bad one by its options', () => {

@@ -216,6 +216,12 @@ function sameTerms(sent: Record<string, unknown>, terms: CcsTerms): boolean {
   return true;
 }
 
+/** What a turn without `ccs` is told: what goes there, and what to send when the agent keeps no CCS. */
+const CCS_REQUIRED =
+  "required: the agent's Compressed Cognitive State at this turn, an object of its fields (episodic_trace, " +
+  'semantic_gist, …; each a list of terms or a string) or its text; {} when the agent keeps none (a graph state, ' +
+  "such as a LangGraph agent's, goes under data.state)";
+
 /** Validates one envelope and turns it into a record ready to store, or errors naming field and reason. */
 export function normalizeEnvelope(raw: unknown): Normalized {
   const env = envelopeSchema.safeParse(raw);
@@ -261,7 +267,9 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       const r = turnRecordSchema.safeParse(data);
       if (!r.success)
         return fail(
-          zodErrors(r.error, 'data', data),
+          zodErrors(r.error, 'data', data).map((e) =>
+            e.path === 'data.ccs' && e.message === 'required' ? { path: e.path, message: CCS_REQUIRED } : e,
+          ),
           isObject(data) && typeof data.session_id === 'string' && typeof data.turn === 'number'
             ? `${data.session_id}/${data.turn}`
             : undefined,
@@ -522,17 +530,21 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
       },
     };
   }
-  // Neither shape's kind: every problem against the current shape, the missing kind named with both spellings.
-  const r = agentlasEventSchema.safeParse(data);
-  const others = r.success ? [] : zodErrors(r.error, 'data', data).filter((e) => e.path !== 'data.memory_kind');
-  return fail(
-    [
-      {
-        path: 'data.memory_kind',
-        message: "required (or data.kind, for the Memory Curator paper's older event shape)",
-      },
-      ...others,
-    ],
-    eventId,
-  );
+  // Neither shape's kind: every problem against the shape the event is closer to (the current one when it is as close
+  // to both), the missing kind named with both spellings.
+  const against = (schema: z.ZodType, kind: string) => {
+    const r = schema.safeParse(data);
+    return r.success ? [] : zodErrors(r.error, 'data', data).filter((e) => e.path !== kind);
+  };
+  const current = against(agentlasEventSchema, 'data.memory_kind');
+  const older = against(legacyEventSchema, 'data.kind');
+  const closer =
+    older.length < current.length
+      ? { path: 'data.kind', message: 'required (or data.memory_kind, for the Agentlas event shape)', others: older }
+      : {
+          path: 'data.memory_kind',
+          message: "required (or data.kind, for the Memory Curator paper's older event shape)",
+          others: current,
+        };
+  return fail([{ path: closer.path, message: closer.message }, ...closer.others], eventId);
 }
