@@ -20,6 +20,14 @@ describe('an edited CCS for a fork', () => {
     expect(checkEditedCcs('keep(db)\nconstraints: a').problems).toEqual([
       'line 1: terms before any field (start with `field: …`)',
     ]);
+    // A line at the margin meant as a field whose name is not one is named, not taken as a term of the field above.
+    expect(checkEditedCcs('constraints: keep(db)\n: foo\n2nd_field: x\n  time(12:30)').problems).toEqual([
+      'line 2: `: foo` is not a field: a field is a name (letters, digits, _; not starting with a digit) then a ' +
+        'colon; indent a term that holds a colon',
+      'line 3: `2nd_field: x` is not a field: a field is a name (letters, digits, _; not starting with a digit) ' +
+        'then a colon; indent a term that holds a colon',
+    ]);
+    expect(checkEditedCcs('constraints: keep(db)\nobserved(at(12:30))').problems).toEqual([]);
     expect(checkEditedCcs('  \n').problems).toEqual([
       'the CCS has no terms (write `field: term term(...)`, one field a line)',
     ]);

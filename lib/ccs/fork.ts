@@ -40,6 +40,12 @@ export function checkEditedCcs(text: string): { ccs: CcsTerms; problems: string[
       flush();
       field = m[1]!;
       ccs[field] = [...(ccs[field] ?? []), ...splitTerms(m[2]!)];
+    } else if (/^(?=\S)[^(]*:/.test(line)) {
+      // At the margin with a colon before any term's parenthesis: meant as a field, but not a name one can be.
+      problems.push(
+        `line ${k + 1}: \`${line.trim().slice(0, 60)}\` is not a field: a field is a name (letters, digits, _; not ` +
+          'starting with a digit) then a colon; indent a term that holds a colon',
+      );
     } else if (field) {
       if (line.trim()) ccs[field] = [...(ccs[field] ?? []), line.trim()];
     } else if (line.trim()) problems.push(`line ${k + 1}: terms before any field (start with \`field: …\`)`);
