@@ -36,6 +36,16 @@ const schema = z.object({
     .or(z.literal('').transform(() => undefined)),
   /** `1` behind a reverse proxy: the client's address is the last X-Forwarded-For entry (sign-in limits use it). */
   MNEMOSCOPE_TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  /**
+   * Where people open this app (`https://mnemoscope.example.com`, behind a proxy): links given to agents and webhook
+   * receivers (review_url, entry_url, a session's or a dead end's url) are absolute under it; unset, they are paths.
+   */
+  MNEMOSCOPE_PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an http:// or https:// URL without a query or fragment')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   /** On SIGTERM, how long requests in flight may run before their connections are closed. */
   MNEMOSCOPE_SHUTDOWN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -52,4 +62,10 @@ export function env(): Env {
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
   return r.data;
+}
+
+/** A link into the app (`/curation?proposal=…`) as agents and webhook receivers get it: under MNEMOSCOPE_PUBLIC_URL. */
+export function appLink(path: string): string {
+  const base = env().MNEMOSCOPE_PUBLIC_URL;
+  return base ? `${base}${path}` : path;
 }

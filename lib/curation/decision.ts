@@ -36,14 +36,20 @@ export const memoryDecisionSchema = z
     decided_by: z.string().nullable(),
     decided_at: z.string().nullable(),
     entry_id: z.string().nullable(),
-    entry_url: z.string().optional(),
+    entry_url: z
+      .string()
+      .optional()
+      .meta({ description: "the entry in the app: absolute under the server's MNEMOSCOPE_PUBLIC_URL, else a path" }),
     entry: decidedEntrySchema.nullable(),
     duplicate_of: decidedEntrySchema
       .nullable()
       .meta({ description: 'for a duplicate: the entry that says it already' }),
     proposal_id: z.string().optional(),
     proposal_status: z.string().optional(),
-    review_url: z.string().optional(),
+    review_url: z
+      .string()
+      .optional()
+      .meta({ description: "the proposal in the app: absolute under the server's MNEMOSCOPE_PUBLIC_URL, else a path" }),
     history: z
       .array(
         z.object({

@@ -42,6 +42,7 @@ import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
 import { wordnet } from './wordnet';
 import { log } from '@/server/log';
+import { appLink } from '@/server/env';
 
 /** The equivalence judgment's lexicon: WordNet's synonyms, antonyms and derived forms. */
 const WORDS = { lexicon: wordnet };
@@ -483,7 +484,7 @@ function proposalCreated(proposalId: string, p: Planned) {
     source_agent: p.event.sourceAgent,
     reason: p.decision.reason,
     review_because: p.decision.reviewBecause ?? null,
-    review_url: `/curation?proposal=${proposalId}`,
+    review_url: appLink(`/curation?proposal=${proposalId}`),
   };
 }
 
@@ -581,7 +582,7 @@ export async function raiseDeprecation(
         source_agent: 'hygiene-lab',
         reason: r.reason,
         review_because: `raised from the memory hygiene lab by ${actor}: ${r.policy}`,
-        review_url: `/curation?proposal=${p!.id}`,
+        review_url: appLink(`/curation?proposal=${p!.id}`),
       },
     ]);
     await tx.insert(auditLog).values({

@@ -63,6 +63,8 @@ describe.each(DRIVERS)('decisions flow back to agents on %s', (driver) => {
     await ingest(h.db, 'default', [event('memevt_decision_1')], 'api_key:k');
     const open = await memoryEventDecision(h.db, 'default', 'memevt_decision_1');
     expect(open).toMatchObject({ disposition: 'proposed', final: false, proposal_status: 'pending', entry: null });
+    // With no public URL set, links are paths of this app.
+    expect(open!.review_url).toBe(`/curation?proposal=${open!.proposal_id}`);
     // An agent waits; a reviewer edits and approves meanwhile; the wait ends with the decision, well before its limit.
     const t0 = Date.now();
     const waiting = awaitDecision(h, 'default', 'memevt_decision_1', 20_000);
@@ -161,9 +163,16 @@ describe.each(DRIVERS)('webhooks on %s', (driver) => {
   });
 
   it('calls the URL, signed, for a new proposal and its decision; retries a failed call later', async () => {
-    await ingest(h.db, 'default', [event('memevt_hooked_1')], 'k');
-    const p = (await memoryEventDecision(h.db, 'default', 'memevt_hooked_1'))!;
-    await decideProposal(h.db, 'default', p.proposal_id!, { action: 'approve' }, 'ana');
+    // Behind a proxy at a public address, the links a receiver gets are absolute (a trailing slash is not doubled).
+    process.env.MNEMOSCOPE_PUBLIC_URL = 'https://mnemoscope.example.com/';
+    let p: Awaited<ReturnType<typeof memoryEventDecision>>;
+    try {
+      await ingest(h.db, 'default', [event('memevt_hooked_1')], 'k');
+      p = (await memoryEventDecision(h.db, 'default', 'memevt_hooked_1'))!;
+      await decideProposal(h.db, 'default', p.proposal_id!, { action: 'approve' }, 'ana');
+    } finally {
+      delete process.env.MNEMOSCOPE_PUBLIC_URL;
+    }
     // Both calls are due; the receiver fails the first it gets.
     expect(await deliverDue(h.db)).toBe(2);
     expect(rx.got).toHaveLength(2);
@@ -179,6 +188,11 @@ describe.each(DRIVERS)('webhooks on %s', (driver) => {
       decided_by: 'ana',
       decision: { event_id: 'memevt_hooked_1', disposition: 'approved', final: true },
     });
+    const review = `https://mnemoscope.example.com/curation?proposal=${p!.proposal_id}`;
+    expect(bodies.find((b) => b.type === 'proposal.created')!.data.review_url).toBe(review);
+    const decision = decided.data.decision as { review_url: string; entry_url: string };
+    expect(decision.review_url).toBe(review);
+    expect(decision.entry_url).toMatch(/^https:\/\/mnemoscope\.example\.com\/curation\/entries\?entry=/);
     expect(rx.got.map((g) => g.headers['mnemoscope-delivery']).sort()).toEqual(bodies.map((b) => b.id).sort());
     const log = await listDeliveries(h.db, 'default', { webhookId: hookId });
     const failed = log.find((d) => d.status === 'pending')!;

@@ -9,6 +9,7 @@ import {
 } from '@/server/db/schema/curation';
 import { isFinal, type DecidedEntry, type MemoryDecision } from '@/lib/curation/decision';
 import { notify, onNotice } from './live';
+import { appLink } from '@/server/env';
 
 /**
  * Decisions flowing back to agents: what became of a memory event an agent sent (written, queued for review,
@@ -41,7 +42,7 @@ async function entryNow(db: Tx, projectId: string, id: string | null): Promise<D
     ...e,
     changed_by: v?.by ?? 'curator',
     note: v?.note ?? null,
-    url: `/curation/entries?entry=${encodeURIComponent(id)}`,
+    url: appLink(`/curation/entries?entry=${encodeURIComponent(id)}`),
   };
 }
 
@@ -98,7 +99,7 @@ export async function memoryEventDecision(db: Tx, projectId: string, eventId: st
     ...(entry ? { entry_url: entry.url } : {}),
     entry,
     duplicate_of: duplicate,
-    ...(p ? { proposal_id: p.id, proposal_status: p.status, review_url: `/curation?proposal=${p.id}` } : {}),
+    ...(p ? { proposal_id: p.id, proposal_status: p.status, review_url: appLink(`/curation?proposal=${p.id}`) } : {}),
     history: outcomes.map((x) => ({
       disposition: x.disposition,
       reason: x.reason,

@@ -10,6 +10,7 @@ import { NotFoundError } from './errors';
 import { forkOrigin } from '@/lib/ccs/fork';
 import { annotationRecord } from '@/lib/annotations/contract';
 import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
+import { appLink } from '@/server/env';
 
 const iso = (col: unknown) => sql<string | null>`to_json(${col})#>>'{}'`;
 
@@ -388,6 +389,6 @@ export async function sessionState(
     drift: row.drift,
     /** Set on a fork: the session and turn it was taken from, by whom (a reviewer's corrected CCS). */
     forked_from: forkOrigin(row.metadata),
-    url: `/sessions/${encodeURIComponent(sessionId)}?turn=${row.turn}`,
+    url: appLink(`/sessions/${encodeURIComponent(sessionId)}?turn=${row.turn}`),
   };
 }

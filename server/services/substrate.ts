@@ -17,6 +17,7 @@ import { joinUcsState } from '@/lib/ucs/state';
 import { wouldReopen } from '@/lib/ucs/reopen';
 import { auditWorkspace, differentiationAt, summarizeAudit, type ConsultSampleLike } from '@/lib/ucs/audit';
 import { bridgeIndexOf, substrateFromParts, type BridgeIndex } from '@/lib/ucs/substrate-sim';
+import { appLink } from '@/server/env';
 
 export interface SubstrateAgentSummary {
   agentId: string;
@@ -590,7 +591,7 @@ export async function deadEndsTouchedBy(
             ...(m.kind === 'related' ? { related_by: m.via } : {}),
           }
         : {}),
-      url: `/substrate/${encodeURIComponent(r.agent)}/dead-ends?focus=${encodeURIComponent(r.id)}`,
+      url: appLink(`/substrate/${encodeURIComponent(r.agent)}/dead-ends?focus=${encodeURIComponent(r.id)}`),
     };
   });
   return { count: list.length, total: rows.length, ...(situation ? { situation } : {}), dead_ends: list };
