@@ -170,6 +170,8 @@ describe('sign-in (users mode)', () => {
         .count(),
     ).toBe(0);
     expect(await page.getByRole('checkbox', { name: 'Select for a bulk decision' }).first().isDisabled()).toBe(true);
+    // No undo window to choose: a viewer has no decision to hold.
+    expect(await page.getByLabel('Undo window: how long a decision is held before it is sent').count()).toBe(0);
     await page.keyboard.press('a');
     await new Promise((r) => setTimeout(r, 300));
     expect(await page.getByTestId('held-banner').count()).toBe(0);

@@ -411,25 +411,29 @@ export function Inbox() {
         <span>
           <kbd>n</kbd> annotate
         </span>
-        <span>
-          <kbd>u</kbd> undo
-        </span>
-        <label className="nowrap">
-          held before sending{' '}
-          <select
-            className="select select-small"
-            aria-label="Undo window: how long a decision is held before it is sent"
-            value={undoSeconds}
-            suppressHydrationWarning
-            onChange={(e) => setUndoSeconds(Number(e.target.value) as UndoSeconds)}
-          >
-            {UNDO_CHOICES.map((n) => (
-              <option key={n} value={n}>
-                {n ? `${n} s` : 'not held'}
-              </option>
-            ))}
-          </select>
-        </label>
+        {viewer ? null : (
+          <>
+            <span>
+              <kbd>u</kbd> undo
+            </span>
+            <label className="nowrap">
+              held before sending{' '}
+              <select
+                className="select select-small"
+                aria-label="Undo window: how long a decision is held before it is sent"
+                value={undoSeconds}
+                suppressHydrationWarning
+                onChange={(e) => setUndoSeconds(Number(e.target.value) as UndoSeconds)}
+              >
+                {UNDO_CHOICES.map((n) => (
+                  <option key={n} value={n}>
+                    {n ? `${n} s` : 'not held'}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        )}
       </div>
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
