@@ -174,4 +174,29 @@ describe.each(DRIVERS)('annotations on %s', (driver) => {
       await other.close();
     }
   });
+  it('defines a score over free annotations only if every value they hold fits, naming those that do not', async () => {
+    const s = await ingest(
+      h.db,
+      'default',
+      [
+        rec({ id: 't1', target: 'turn', session_id: 's1', turn: 1, name: 'tone', value: 'warm' }),
+        rec({ id: 't2', target: 'turn', session_id: 's1', turn: 2, name: 'tone', value: 'warm' }),
+        rec({ id: 't3', target: 'turn', session_id: 's1', turn: 3, name: 'tone', value: 'cold' }),
+        rec({ id: 't4', target: 'turn', session_id: 's1', turn: 3, name: 'tone', value: 0.5 }),
+      ],
+      'api_key:judge',
+    );
+    expect(s.accepted).toBe(4);
+    await expect(
+      defineScore(h.db, 'default', { name: 'tone', kind: 'categorical', categories: ['warm', 'neutral'] }, 'admin'),
+    ).rejects.toThrow(
+      'score tone cannot be defined so: 2 annotation(s) already under it hold values it would not allow: ' +
+        '"cold" (1), 0.5 (1). Define it to allow them, or give it another name',
+    );
+    expect((await listScoreDefinitions(h.db, 'default')).some((d) => d.name === 'tone')).toBe(false);
+    // The misfit removed, and the missing category added: defined.
+    await removeAnnotation(h.db, 'default', 't4', 'admin', true);
+    await defineScore(h.db, 'default', { name: 'tone', kind: 'categorical', categories: ['warm', 'cold'] }, 'admin');
+    expect((await listScoreDefinitions(h.db, 'default')).find((d) => d.name === 'tone')).toMatchObject({ uses: 3 });
+  });
 });

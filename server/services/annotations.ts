@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { AnnotationRecord } from '@/lib/ingest/contract';
-import type { AnnotationFilter, ScoreDefinition, ScoreDefinitionInput } from '@/lib/annotations/contract';
+import {
+  scoreProblem,
+  type AnnotationFilter,
+  type ScoreDefinition,
+  type ScoreDefinitionInput,
+  type ScoreValue,
+} from '@/lib/annotations/contract';
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import { annotations, definitionColumns, scoreDefinitions } from '@/server/db/schema/annotations';
 import { auditLog } from '@/server/db/schema/projects';
@@ -200,10 +206,38 @@ export async function listScoreDefinitions(db: Tx, projectId: string) {
 
 /**
  * Defines a score. A name is defined once: values already given under it must keep their meaning (a definition
- * with no uses may be removed and defined again). Values already stored under the name are not checked again.
+ * with no uses may be removed and defined again). A name annotations already use (as a free score) is defined only if
+ * every value they hold fits: otherwise the refusal names the values that do not, and how often each is used.
  */
 export async function defineScore(db: Db, projectId: string, input: ScoreDefinitionInput, actor: string) {
   return db.transaction(async (tx) => {
+    const def: ScoreDefinition = {
+      name: input.name,
+      kind: input.kind,
+      min: input.min ?? null,
+      max: input.max ?? null,
+      categories: input.categories ?? [],
+      description: null,
+    };
+    const used = rowsOf<{ value: ScoreValue; n: number }>(
+      await tx.execute(
+        sql`select value, count(*)::int as n from annotations
+            where project_id = ${projectId} and name = ${input.name} and value is not null
+            group by value order by count(*) desc, value::text`,
+      ),
+    );
+    const misfits = used.filter((u) => scoreProblem(def, u.value) !== null);
+    if (misfits.length) {
+      const n = misfits.reduce((a, u) => a + Number(u.n), 0);
+      const shown = misfits
+        .slice(0, 8)
+        .map((u) => `${JSON.stringify(u.value)} (${u.n})`)
+        .join(', ');
+      throw new ConflictError(
+        `score ${input.name} cannot be defined so: ${n} annotation(s) already under it hold values it would not ` +
+          `allow: ${shown}${misfits.length > 8 ? ', …' : ''}. Define it to allow them, or give it another name`,
+      );
+    }
     const rows = await tx
       .insert(scoreDefinitions)
       .values({
