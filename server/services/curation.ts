@@ -128,6 +128,10 @@ interface Planned {
   latencyMs: number;
 }
 
+/** An outcome that records a malformed event refused at ingest (its id may later arrive whole, and is curated). */
+const MALFORMED_OUTCOME = sql`coalesce(${curationOutcomes.rationale}->'steps'->0->>'outcome' = 'malformed', false)`;
+const MALFORMED_OUTCOME_OF_O = sql`coalesce(o.rationale->'steps'->0->>'outcome' = 'malformed', false)`;
+
 /**
  * Curates the memory events an ingest batch newly stored, and records the malformed ones with their
  * reasons. One transaction for the batch (serialized per project), so a report is never half-written.
@@ -195,7 +199,8 @@ export async function curateBatch(
         );
       }
       // Under the lock, skip events another run decided meanwhile: an instance's start-up backlog may reach events
-      // that a second instance stored a moment ago and is about to curate. Each event is decided once.
+      // that a second instance stored a moment ago and is about to curate. Each event is decided once. A malformed
+      // version refused under the same id is no decision about this one: the corrected event is curated.
       if (events.length) {
         const decided = new Set(
           (
@@ -209,6 +214,7 @@ export async function curateBatch(
                     curationOutcomes.eventId,
                     events.map((e) => e.eventId),
                   ),
+                  sql`not ${MALFORMED_OUTCOME}`,
                 ),
               )
           ).map((r) => r.eventId),
@@ -297,7 +303,8 @@ export async function curateBacklog(db: Db, projectId: string): Promise<Curation
       and(
         eq(memoryEvents.projectId, projectId),
         sql`not exists (select 1 from ${curationOutcomes} o
-              where o.project_id = ${memoryEvents.projectId} and o.event_id = ${memoryEvents.eventId})`,
+              where o.project_id = ${memoryEvents.projectId} and o.event_id = ${memoryEvents.eventId}
+                and not ${MALFORMED_OUTCOME_OF_O})`,
       ),
     )
     .orderBy(memoryEvents.receivedAt)

@@ -119,6 +119,27 @@ describe.each(DRIVERS)('decisions flow back to agents on %s', (driver) => {
     expect(await awaitDecision(h, 'default', 'memevt_neversent', 200)).toBeNull();
   });
 
+  it('curates an event sent whole under the id of a malformed one refused before, and answers for it', async () => {
+    const fact = { suggested_scope: 'project', content: 'Staging databases are rebuilt every Sunday at 02:00 UTC.' };
+    const bad = event('memevt_decision_6', { ...fact, memory_kind: undefined });
+    const refused = await ingest(h.db, 'default', [bad], 'k');
+    expect(refused.results[0]!.status).toBe('rejected');
+    expect(await memoryEventDecision(h.db, 'default', 'memevt_decision_6')).toMatchObject({
+      disposition: 'rejected',
+      reason: expect.stringMatching(/^malformed: data\.memory_kind required/),
+    });
+    // Sent again, whole: stored and curated (it was stored, then skipped as decided, and answered 'rejected').
+    const fixed = await ingest(h.db, 'default', [event('memevt_decision_6', fact)], 'k');
+    expect(fixed.results[0]!.status).toBe('accepted');
+    expect(fixed.curation).toMatchObject({ events: 1, written: 1 });
+    const d = (await memoryEventDecision(h.db, 'default', 'memevt_decision_6'))!;
+    expect(d).toMatchObject({ disposition: 'written', final: true, entry: { content: fact.content } });
+    expect(d.history.map((x) => x.disposition)).toEqual(['rejected', 'written']);
+    // A malformed copy sent after it does not change what became of the event.
+    await ingest(h.db, 'default', [bad], 'k');
+    expect(await memoryEventDecision(h.db, 'default', 'memevt_decision_6')).toMatchObject({ disposition: 'written' });
+  });
+
   it('a pending review still pending at the limit comes back open', async () => {
     await ingest(h.db, 'default', [event('memevt_decision_5', { content: 'The infra team owns DNS.' })], 'k');
     expect(await awaitDecision(h, 'default', 'memevt_decision_5', 300)).toMatchObject({

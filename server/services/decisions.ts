@@ -75,7 +75,12 @@ export async function memoryEventDecision(db: Tx, projectId: string, eventId: st
       .orderBy(desc(proposals.createdAt))
       .limit(1),
   ]);
-  const o = outcomes.at(-1);
+  // A malformed version refused under this id is the answer only while no whole event holds the id: once one does,
+  // its own curation is (pending until the curator has run).
+  const real = outcomes.filter(
+    (x) => (x.rationale as { steps?: { outcome?: string }[] }).steps?.[0]?.outcome !== 'malformed',
+  );
+  const o = real.at(-1) ?? (stored.length ? undefined : outcomes.at(-1));
   if (!o && !stored.length) return null;
   const duplicateOf =
     o?.disposition === 'duplicate' && typeof o.rationale.targetEntryId === 'string' ? o.rationale.targetEntryId : null;
