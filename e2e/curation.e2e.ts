@@ -17,8 +17,8 @@ afterAll(async () => browser?.close());
 const selected = () => page.locator('.inbox-row[aria-current="true"]');
 const banner = () => page.getByTestId('inbox-banner');
 
-/** A colleague's rejection of a proposal, sent as this page's session (the HTTP status). */
-const colleagueRejects = (id: string) =>
+/** A colleague's rejection of a proposal (or plain approval), sent as this page's session (the HTTP status). */
+const colleagueRejects = (id: string, decision: object = { action: 'reject', reason: 'decided by a colleague' }) =>
   page.evaluate(
     async (body) =>
       (
@@ -28,7 +28,7 @@ const colleagueRejects = (id: string) =>
           body,
         })
       ).status,
-    JSON.stringify({ json: { id, decision: { action: 'reject', reason: 'decided by a colleague' } } }),
+    JSON.stringify({ json: { id, decision } }),
   );
 
 async function inbox() {
@@ -164,19 +164,28 @@ describe('curation inbox, by keyboard', () => {
     const undoWindow = page.getByLabel('Undo window: how long a decision is held before it is sent');
     const held = page.getByTestId('held-banner');
     const left = page.getByTestId('left-decision');
-    // Held, decided otherwise meanwhile, and the inbox left by a link (no page load): the page the reviewer went to
-    // says it did not take, as soon as the refusal comes.
+    // An approval with an edit, held; a colleague approves the same proposal plainly meanwhile, and the inbox is left
+    // by a link (no page load). The status is the one this decision wanted, but its edit was not applied: the page
+    // the reviewer went to says so, in the server's words, as soon as the refusal comes.
     await undoWindow.selectOption('30');
     await undoWindow.blur();
     const linked = (await selected().getAttribute('data-proposal'))!;
-    await page.keyboard.press('a');
-    await expect.poll(() => held.count()).toBe(1);
-    expect(await colleagueRejects(linked)).toBe(200);
+    await page.keyboard.press('e');
+    const box = page.getByLabel('Content');
+    await box.fill(`${await box.inputValue()} Edited by the reviewer.`);
+    await box.press('Control+Enter');
+    await expect.poll(() => held.textContent()).toMatch(/^Approving with edits/);
+    expect(await colleagueRejects(linked, { action: 'approve' })).toBe(200);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sessions' }).click();
     await page.waitForURL(/\/sessions$/);
     await expect
       .poll(() => left.textContent(), { timeout: 10_000 })
-      .toMatch(/^Approving “.+”, sent as you left the inbox at .+, did not take: rejected by .+ at .+\. Open the/);
+      .toMatch(
+        new RegExp(
+          '^Approving with edits “.+”, sent as you left the inbox at .+, did not take: proposal already approved ' +
+            'by .+; your decision was not applied\\. Open the proposal',
+        ),
+      );
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/Sessions/);
     await left.getByRole('button', { name: 'Dismiss' }).click();
     expect(await left.count()).toBe(0);

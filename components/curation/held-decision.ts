@@ -146,5 +146,8 @@ export function onLeftChange(f: () => void): () => void {
 export const leftChanged = () => leftListeners.forEach((f) => f());
 
 export const rememberLeft = (d: LeftDecision) => writeLeft([...readLeft(), d]);
+/** Adds what the page heard of the decision sent at `at` (a refusal, or a request that failed) to its record. */
+export const markLeft = (at: number, heard: Pick<LeftDecision, 'refused' | 'failed'>) =>
+  writeLeft(readLeft().map((d) => (d.at === at ? { ...d, ...heard } : d)));
 /** Forgets the decisions sent at these times (confirmed, or checked and reported). */
 export const forgetLeft = (ats: number[]) => writeLeft(readLeft().filter((d) => !ats.includes(d.at)));

@@ -19,7 +19,7 @@ import type { RouterInputs } from '@/components/trpc/outputs';
 import {
   UNDO_CHOICES,
   forgetLeft,
-  leftChanged,
+  markLeft,
   rememberLeft,
   useHeldDecision,
   useReviewStore,
@@ -197,14 +197,21 @@ export function Inbox() {
       const at = Date.now();
       const wanted = h.decision.action === 'approve' ? 'approved' : 'rejected';
       rememberLeft({ ids: h.ids, wanted, text: h.text, at, how });
+      // What this page hears (if it is still there) is written down with it: a refusal in the server's words (a
+      // colleague decided first, even the same way: an edit or a reason of this one was not applied), or a request
+      // that never reached the server.
       return (
         h.many
-          ? leaving.curation.decideMany.mutate({ ids: h.ids, decision: h.decision }).then((r) => r.every((x) => x.ok))
-          : leaving.curation.decide.mutate({ id: h.ids[0]!, decision: h.decision }).then(() => true)
+          ? leaving.curation.decideMany.mutate({ ids: h.ids, decision: h.decision }).then((r) => {
+              const failed = r.filter((x) => !x.ok);
+              return failed.length ? `${failed.length} of ${r.length} not decided: ${failed[0]!.message}` : null;
+            })
+          : leaving.curation.decide.mutate({ id: h.ids[0]!, decision: h.decision }).then(() => null)
       )
         .then(
-          (ok) => (ok ? forgetLeft([at]) : leftChanged()),
-          () => leftChanged(),
+          (refused) => (refused === null ? forgetLeft([at]) : markLeft(at, { refused })),
+          (e: { message?: string; data?: unknown }) =>
+            markLeft(at, e.data ? { refused: String(e.message) } : { failed: String(e.message) }),
         )
         .finally(() => void refresh());
     },

@@ -58,10 +58,21 @@ export function LeftDecisions() {
             </b>
             , sent as {r.d.how === 'left' ? 'you left the inbox' : 'the page closed'} at {fmtDateTime(new Date(r.d.at))}
             , did not take
-            {r.of > 1 ? ` for ${fmtInt(r.otherwise.length + r.pending.length)} of ${fmtInt(r.of)}` : ''}:{' '}
-            {r.otherwise.length ? <DecidedBefore row={r.otherwise[0]!} /> : null}
-            {r.otherwise.length && r.pending.length ? '; ' : null}
-            {r.pending.length ? 'it never arrived, and the proposal is still pending' : null}.{' '}
+            {r.said ? (
+              <>: {r.said}. </>
+            ) : (
+              <>
+                {r.of > 1 ? ` for ${fmtInt(r.otherwise.length + r.pending.length)} of ${fmtInt(r.of)}` : ''}:{' '}
+                {r.otherwise.length ? <DecidedBefore row={r.otherwise[0]!} /> : null}
+                {r.otherwise.length && r.pending.length ? '; ' : null}
+                {r.pending.length
+                  ? r.d.failed
+                    ? `it never reached the server (${r.d.failed}), and the proposal is still pending`
+                    : 'it never arrived, and the proposal is still pending'
+                  : null}
+                .{' '}
+              </>
+            )}
             {r.d.ids.length === 1 ? <Link href={`/curation?proposal=${r.d.ids[0]}`}>Open the proposal</Link> : null}
           </span>
           <button type="button" className="btn btn-small" onClick={() => forgetLeft([r.d.at])}>

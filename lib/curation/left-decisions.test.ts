@@ -32,6 +32,26 @@ describe('what became of a decision sent as the page went', () => {
     expect(judgeLeft(d(['a']), standing, at + SETTLE_MS)).toMatchObject({ kind: 'refused', otherwise: [], of: 1 });
   });
 
+  it('believes the refusal the page heard, even when the proposal stands as the decision would have left it', () => {
+    // A colleague approved first, plainly: this approval's edits were not applied, though the status is the same.
+    const said = 'proposal already approved by bob at 2026-11-27T02:00:00.000Z; your decision was not applied';
+    expect(judgeLeft({ ...d(['a']), refused: said }, rows(['a', 'approved', 'bob']), at + 10)).toEqual({
+      kind: 'refused',
+      otherwise: [],
+      pending: [],
+      of: 1,
+      said,
+    });
+    // A request that never left the browser is said at once, not after the settling time.
+    expect(judgeLeft({ ...d(['a']), failed: 'Failed to fetch' }, rows(['a', 'pending']), at + 10)).toMatchObject({
+      kind: 'refused',
+      pending: [{ id: 'a' }],
+    });
+    expect(judgeLeft({ ...d(['a']), failed: 'Failed to fetch' }, rows(['a', 'approved', 'me']), at + 10)).toEqual({
+      kind: 'took',
+    });
+  });
+
   it("leaves another project's decisions for that project's inbox, for a week", () => {
     expect(judgeLeft(d(['z']), rows(['a', 'approved', 'me']), at + KEEP_MS)).toEqual({ kind: 'elsewhere' });
     expect(judgeLeft(d(['z']), rows(), at + KEEP_MS + 1)).toEqual({ kind: 'expired' });

@@ -14,6 +14,13 @@ export interface LeftDecision {
   at: number;
   /** Sent as the page closed (also when absent: written before this field was), or as the inbox was left by a link. */
   how?: 'closed' | 'left';
+  /**
+   * What the page that sent it heard, when it was still there to hear: the server's refusal in its words (a colleague
+   * decided first, even the same way: an edit or a reason of this decision was not applied), or why the request
+   * never reached the server.
+   */
+  refused?: string;
+  failed?: string;
 }
 
 export interface Standing {
@@ -32,8 +39,11 @@ export type LeftVerdict =
   | { kind: 'expired' }
   /** Every proposal stands as the decision would have left it (by it, or by someone deciding the same). */
   | { kind: 'took' }
-  /** Some proposals were decided otherwise before it came, or are still pending (it never arrived). */
-  | { kind: 'refused'; otherwise: Standing[]; pending: Standing[]; of: number };
+  /**
+   * Some proposals were decided otherwise before it came, or are still pending (it never arrived); `said`: the
+   * server's own words when the page heard its refusal.
+   */
+  | { kind: 'refused'; otherwise: Standing[]; pending: Standing[]; of: number; said?: string };
 
 /** How long a pending proposal may wait for a decision sent as the page went before it is said not to have come. */
 export const SETTLE_MS = 20_000;
@@ -44,7 +54,10 @@ export function judgeLeft(d: LeftDecision, standing: ReadonlyMap<string, Standin
   const rows = d.ids.map((id) => standing.get(id)).filter((r): r is Standing => !!r);
   if (!rows.length) return now - d.at > KEEP_MS ? { kind: 'expired' } : { kind: 'elsewhere' };
   const pending = rows.filter((r) => r.status === 'pending');
-  if (pending.length && now - d.at < SETTLE_MS) return { kind: 'wait' };
+  // Refused in so many words: whatever the proposals' standing, this decision was not applied as made.
+  if (d.refused) return { kind: 'refused', otherwise: [], pending: [], of: rows.length, said: d.refused };
+  // Known not to have reached the server: no need to wait to say so.
+  if (pending.length && now - d.at < SETTLE_MS && !d.failed) return { kind: 'wait' };
   const otherwise = rows.filter((r) => r.status !== 'pending' && r.status !== d.wanted);
   if (!otherwise.length && !pending.length) return { kind: 'took' };
   return { kind: 'refused', otherwise, pending, of: rows.length };
