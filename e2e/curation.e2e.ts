@@ -190,6 +190,13 @@ describe('curation inbox, by keyboard', () => {
     await left.getByRole('button', { name: 'Dismiss' }).click();
     expect(await left.count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem('mnemoscope-review-left'))).toBeNull();
+    // The proposal opened by a link, decided already: its detail says so, and a takes no decision on it.
+    await open(page, `${srv.url}/curation?proposal=${linked}`);
+    await page.locator('html[data-inbox-keys]').waitFor({ state: 'attached' });
+    await expect.poll(() => page.getByTestId('proposal-detail').textContent()).toMatch(/approved by/);
+    await page.keyboard.press('a');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await held.count()).toBe(0);
   });
 
   it('moves with j, edits with e, approves the edit with Ctrl+Enter, and the entry holds the edit', async () => {

@@ -305,12 +305,15 @@ export function Inbox() {
       } else if (e.key === 'k' || e.key === 'ArrowUp') select(Math.max(at - 1, 0));
       else if (e.key === 'n' && current) showAnnotate([annotateOption(items[at] ?? current)]);
       else if (status !== 'pending' || viewer) return;
-      else if (e.key === 'a' && current) decideNow([current.id], { action: 'approve' });
-      else if (e.key === 'b' && current && detail.data?.proposal.operation === 'merge')
-        decideNow([current.id], { action: 'approve', keepSeparate: true });
-      else if (e.key === 'r' && current) setMode('reject');
-      else if (e.key === 'e' && current) setMode('edit');
-      else if (e.key === 'x' && current) setChecked((c) => toggle(c, current.id));
+      // One shown by a link that someone has decided already (its detail says by whom) takes no decision keys.
+      const shown = detail.data?.proposal;
+      const open = current && !(shown?.id === current.id && shown.status !== 'pending') ? current : null;
+      if (e.key === 'a' && open) decideNow([open.id], { action: 'approve' });
+      else if (e.key === 'b' && open && shown?.operation === 'merge')
+        decideNow([open.id], { action: 'approve', keepSeparate: true });
+      else if (e.key === 'r' && open) setMode('reject');
+      else if (e.key === 'e' && open) setMode('edit');
+      else if (e.key === 'x' && open) setChecked((c) => toggle(c, open.id));
       else if (e.key === 'A' && checked.size) decideNow([...checked], { action: 'approve' }, true);
       else return;
       e.preventDefault();
