@@ -51,6 +51,13 @@ describe('session replay', () => {
     await page.keyboard.press('Enter');
     await expect.poll(readout).toBe('Turn 32 (32 of 50)');
     expect(await marked('constraints', 'removed')).toEqual(['retry_only(idempotent_requests)']);
+    // g again: the turn typed replaces the one the box held (not "3240").
+    await page.keyboard.press('g');
+    await page.keyboard.type('40');
+    await page.keyboard.press('Enter');
+    await expect.poll(readout).toBe('Turn 40 (40 of 50)');
+    await page.keyboard.press('k');
+    await expect.poll(readout).toBe('Turn 39 (39 of 50)');
   });
 
   it('paints the turn from the HTML the server sends, and draws the rest around it without moving it', async () => {

@@ -8,6 +8,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { submitOnCtrlEnter } from '@/components/ui/forms';
 import { checkEditedCcs, editableCcs } from '@/lib/ccs/fork';
 import type { CcsTerms } from '@/lib/ccs/contract';
+import { plural } from '@/lib/format';
 import { useRole } from '@/components/ui/use-role';
 
 /**
@@ -119,8 +120,11 @@ function ForkForm({ sessionId, turn, ccs }: { sessionId: string; turn: number; c
         </ul>
       ) : (
         <span className="faint">
-          {Object.values(checked.ccs).reduce((n, t) => n + (t?.length ?? 0), 0)} terms in{' '}
-          {Object.keys(checked.ccs).length} fields
+          {plural(
+            Object.values(checked.ccs).reduce((n, t) => n + (t?.length ?? 0), 0),
+            'term',
+          )}{' '}
+          in {plural(Object.keys(checked.ccs).length, 'field')}
         </span>
       )}
       <div className="grid-2">

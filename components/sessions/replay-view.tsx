@@ -121,7 +121,8 @@ function TurnForm({
         onBlur={() => setError(null)}
         onKeyDown={(e) => {
           if (e.key !== 'Escape') return;
-          // Escape leaves the field too, so the player's keys (?, j, k) work again at once.
+          // Escape leaves the field too, so the player's keys (?, j, k) work again at once; a refused turn goes.
+          if (error) e.currentTarget.value = '';
           setError(null);
           e.currentTarget.blur();
         }}
@@ -352,7 +353,8 @@ export function ReplayView({
   }, [n, follow, set, qc, windowOf, blameOf]);
 
   const gotoRef = useRef<HTMLInputElement>(null);
-  const openGoto = useCallback(() => gotoRef.current?.focus(), []);
+  // What the box held before is selected, so that the turn typed replaces it (g then 999 is turn 999, not 32999).
+  const openGoto = useCallback(() => (gotoRef.current?.focus(), gotoRef.current?.select()), []);
   // n (or the button) annotates the turn, or the term or artifact that has the focus; the dialog lists the others.
   const showAnnotate = useAnnotate((a) => a.show);
   const openAnnotate = useCallback(() => {
