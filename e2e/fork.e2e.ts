@@ -48,13 +48,21 @@ describe('fork from a turn', () => {
     await page.getByTestId('fork-origin').waitFor();
     expect(await page.getByTestId('fork-origin').textContent()).toContain('A fork of itops-nginx-502 at turn 20');
     await expect.poll(() => turnReadout(page)).toBe('Turn 20 (1 of 1)');
-    // Compared with the session it came from: by position its turn 20 stood beside turn 1; aligned at the fork point
-    // it stands beside turn 20.
+    // Compared with the session it came from: by position its turn 20 would stand beside turn 1; the link names no
+    // alignment, so the page aligns them at the fork point, where it stands beside turn 20.
     await page.getByTestId('fork-origin').getByRole('link', { name: 'Compare with it' }).click();
     const aligned = page.getByTestId('fork-align');
     await expect.poll(() => aligned.textContent()).toContain('B is a fork of A at turn 20');
-    await aligned.getByRole('button', { name: /^Align at the fork point \(shift −19\)/ }).click();
     await expect.poll(() => aligned.textContent()).toContain('aligned there, turn number beside turn number');
+    await expect.poll(() => page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B turn 20');
+    await expect.poll(() => page.url()).toContain('shift=-19');
+    // Put back by position (a shift the reviewer names in the form), it stays so, and offers the fork point again.
+    await page.getByLabel('Shift B by turns').fill('0');
+    await page.getByLabel('Shift B by turns').press('Enter');
+    await expect.poll(() => page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B no turn here');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B no turn here');
+    await aligned.getByRole('button', { name: /^Align at the fork point \(shift −19\)/ }).click();
     await expect.poll(() => page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B turn 20');
     expect(page.url()).toContain('shift=-19');
     await page.goBack();

@@ -67,8 +67,12 @@ export function CompareView() {
   const router = useRouter();
   const pathname = usePathname();
   const q = useMemo(() => parseCompareQuery(Object.fromEntries(params)), [params]);
-  const go = (next: { a: string; b: string; turn: number | null; align: Alignment }) =>
-    router.replace(`${pathname}?${compareQueryString(next)}`, { scroll: false });
+  // A position alignment this page writes is named (`align=shift`), so that a fork is not lined up again at its fork
+  // point against the reviewer's choice (a link naming no alignment is).
+  const go = (next: { a: string; b: string; turn: number | null; align: Alignment }) => {
+    const named = next.align.mode === 'shift' && !next.align.shift ? '&align=shift' : '';
+    router.replace(`${pathname}?${compareQueryString(next)}${named}`, { scroll: false });
+  };
 
   return (
     <div className="replay">
@@ -96,6 +100,7 @@ export function CompareView() {
           b={q.b}
           turn={q.turn}
           align={q.align}
+          alignChosen={params.has('align') || params.has('shift')}
           onTurn={(turn) => go({ a: q.a!, b: q.b!, turn, align: q.align })}
           onAlign={(align, turn) => go({ a: q.a!, b: q.b!, turn, align })}
         />
@@ -231,6 +236,7 @@ function Comparison({
   align,
   onTurn,
   onAlign,
+  alignChosen = false,
 }: {
   a: string;
   b: string;
@@ -238,6 +244,8 @@ function Comparison({
   align: Alignment;
   onTurn: (turn: number) => void;
   onAlign: (align: Alignment, turn: number) => void;
+  /** The link names an alignment (else a fork and its parent are lined up at the fork point). */
+  alignChosen?: boolean;
 }) {
   const [index, setIndex] = useState<number | null>(null);
   const runA = useRun(a, index);
@@ -260,6 +268,14 @@ function Comparison({
     fork && dA && dB && hasTurn(dA.runs, fork.turn) && hasTurn(dB.runs, fork.turn)
       ? indexOfTurnInRuns(dB.runs, fork.turn) - indexOfTurnInRuns(dA.runs, fork.turn)
       : null;
+
+  // A fork and the run it came from, opened with no alignment named (the fork's "Compare with it"): by position their
+  // turns would not line up, so they are aligned at the fork point, which the URL then says (and the form can undo).
+  useEffect(() => {
+    if (!alignChosen && fork && forkShift !== null && forkShift !== 0)
+      onAlign({ mode: 'shift', shift: forkShift }, turn ?? fork.turn);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once the shift is known; onAlign changes every render
+  }, [alignChosen, forkShift]);
 
   // The position goes to the URL once stepping pauses.
   useEffect(() => {
