@@ -250,10 +250,19 @@ describe('curation inbox, by keyboard', () => {
   it('rejects with r and a reason; the decision shows under rejected and in the batch report', async () => {
     await inbox();
     const id = (await selected().getAttribute('data-proposal'))!;
+    const sidebarCount = () => page.locator('nav.sidebar a[href="/curation"] .count').textContent();
+    await expect.poll(sidebarCount).toMatch(/^\d+$/);
+    const waiting = Number(await sidebarCount());
     await page.keyboard.press('r');
+    // No reason, no rejection: Ctrl+Enter sends nothing.
+    await page.getByLabel('Reason for rejecting').press('Control+Enter');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await selected().getAttribute('data-proposal')).toBe(id);
     await page.getByLabel('Reason for rejecting').fill('not durable team knowledge');
-    await page.getByLabel('Reason for rejecting').press('Enter');
+    await page.getByLabel('Reason for rejecting').press('Control+Enter');
     await expect.poll(() => banner().textContent()).toContain('Rejected');
+    // The sidebar's count of proposals waiting follows the decision.
+    await expect.poll(sidebarCount).toBe(String(waiting - 1));
     await page.getByRole('button', { name: /^rejected/ }).click();
     const row = page.locator(`.inbox-row[data-proposal="${id}"]`);
     await row.waitFor();

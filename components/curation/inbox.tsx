@@ -137,7 +137,12 @@ export function Inbox() {
     setPicked((p) => ({ id: '', trail: new Set([...(p?.trail ?? []), param ?? '']) }));
     router.replace('/curation', { scroll: false });
   };
-  const refresh = () => qc.invalidateQueries({ queryKey: trpc.curation.pathKey() });
+  // The lists, and the sidebar's pending count (system.info).
+  const refresh = () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: trpc.curation.pathKey() }),
+      qc.invalidateQueries({ queryKey: trpc.system.info.queryKey() }),
+    ]);
   const decide = useMutation(
     trpc.curation.decide.mutationOptions({
       onSuccess: (r, v) => {

@@ -152,15 +152,16 @@ export function ProposalDetail({
           className="decision-bar"
           onSubmit={(ev) => {
             ev.preventDefault();
-            onReject(reason);
+            if (reason.trim()) onReject(reason);
           }}
-          onKeyDown={(ev) => ev.key === 'Escape' && onCancel()}
+          // Enter or Ctrl+Enter rejects (as in the edit form), Escape cancels.
+          onKeyDown={(ev) => (ev.key === 'Escape' ? onCancel() : submitOnCtrlEnter(ev))}
         >
           <input
             className="input"
             autoFocus
             aria-label="Reason for rejecting"
-            placeholder="Why not? (kept in the audit log)"
+            placeholder="Why not? (kept in the audit log) · Enter rejects, Esc cancels"
             value={reason}
             onChange={(ev) => setReason(ev.target.value)}
             style={{ flex: 1 }}
