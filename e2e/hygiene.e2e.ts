@@ -124,6 +124,10 @@ describe('memory hygiene lab', () => {
     expect(await text('recall-recency')).toMatch(/^7% \(5\/71\)/);
     expect(await text('recall-frequency')).toMatch(/^49% \(35\/71\)/);
     expect(await text('recall-sleep')).toMatch(/^100% \(71\/71\)/);
+    // The same probes before any consolidation: what retrieval alone finds, beside which the policies are read.
+    expect(await text('recall-baseline')).toMatch(
+      /^Before any consolidation, all \d+ atoms: fact recall \d+% \(\d+\/71\)/,
+    );
     expect(await compare.locator('tr[data-policy="recency"]').textContent()).toContain('metadata only');
     await page.getByLabel('Sleep-replay clusters k').fill('4');
     await expect.poll(() => page.getByTestId('keep-sleep').locator('tbody tr').count()).toBe(4);

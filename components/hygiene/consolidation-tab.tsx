@@ -3,7 +3,7 @@
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState } from '@/components/ui/states';
-import { fmtInt } from '@/lib/format';
+import { fmtInt, plural } from '@/lib/format';
 import { pct } from '@/lib/hygiene/lab-view';
 import { CONSOLIDATION_LABEL } from './labels';
 import { NumberField } from './number-field';
@@ -78,7 +78,21 @@ export function ConsolidationTab({
           </>
         }
       >
-        {c.results[0]?.recall.probes ? null : (
+        {c.results[0]?.recall.probes ? (
+          <p className="panel-body muted" style={{ margin: 0, fontSize: 12 }} data-testid="recall-baseline">
+            Before any consolidation, all {plural(c.atoms, 'atom')}: fact recall{' '}
+            <b>{c.baseline.recall.share === null ? '—' : pct(c.baseline.recall.share)}</b> (
+            {fmtInt(c.baseline.recall.recalled)}/{fmtInt(c.baseline.recall.probes)}): what a top-{c.topK} retrieval
+            finds with nothing removed, so a fact a policy below loses that this misses too was never retrievable
+            {c.baseline.recall.lost.length
+              ? ` (missed here: ${c.baseline.recall.lost
+                  .slice(0, 4)
+                  .map((l) => `${l.item} (${l.probes})`)
+                  .join(', ')})`
+              : ''}
+            . A smaller memory raises recall by itself: the top {c.topK} then cover more of it.
+          </p>
+        ) : (
           <p className="panel-body muted" style={{ margin: 0 }}>
             No labelled probes: fact recall needs recalls into turns with a known utility.
           </p>

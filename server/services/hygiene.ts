@@ -346,6 +346,13 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
       )
     : [];
   const recalls = await Promise.all(results.map((r) => factRecall(r.pool, probes, RECALL_TOP_K, nativeNearest)));
+  // The same probes over every atom, before any consolidation: what retrieval itself finds, the policies' ceiling.
+  const unconsolidated = await factRecall(
+    atoms.map((a) => ({ id: a.id, holds: [a.id], vector: a.vector, tokens: a.tokens })),
+    probes,
+    RECALL_TOP_K,
+    nativeNearest,
+  );
   const atomTokens = atoms.reduce((n, a) => n + a.tokens, 0);
 
   const healthOut = health.map((h) => {
@@ -428,6 +435,7 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
       sleepK,
       topK: RECALL_TOP_K,
       tokens: atomTokens,
+      baseline: { recall: { ...unconsolidated, lost: unconsolidated.lost.slice(0, 12) } },
       results: results.map((r, i) => {
         const held = new Set(r.pool.flatMap((a) => a.holds));
         const poolTokens = r.pool.reduce((n, a) => n + a.tokens, 0);
