@@ -104,6 +104,15 @@ describe('memory hygiene lab', () => {
     expect(await page.getByTestId('error').count()).toBe(0);
     await page.getByLabel('β (mean utility ≤)').fill('0.5');
     await expect.poll(() => history.textContent()).toMatch(/removes 1 of/);
+    // The paper's P on a history shorter than it: said, since periodic deletion then removes nothing.
+    expect(await page.getByTestId('period-note').count()).toBe(0);
+    await page.getByRole('button', { name: "Paper's values" }).click();
+    await expect.poll(() => text('period-note')).toMatch(/^P = 200 is longer than this agent's history \(\d+ steps\)/);
+    await page.getByLabel('Period P (steps)').fill('5000000');
+    await expect.poll(() => page.getByLabel('Period P (steps)').inputValue()).toBe('1000000');
+    await page.getByLabel('Period P (steps)').fill('10');
+    await expect.poll(() => page.getByTestId('period-note').count()).toBe(0);
+    await page.getByLabel('β (mean utility ≤)').fill('0.5');
     // An item named in a policy's list opens its health, on the item health tab.
     await history.getByRole('button', { name: 'rec_hr_monitor', exact: true }).click();
     await expect.poll(() => text('item-detail')).toContain('vitals_api.fetch');

@@ -1,6 +1,6 @@
 'use client';
 
-import { fmtInt } from '@/lib/format';
+import { fmtInt, plural } from '@/lib/format';
 import { PAPER_DEFAULTS, type DeletionParams } from '@/lib/hygiene/deletion';
 import { DataTable } from '@/components/ui/data-table';
 import { LineChart } from '@/components/ui/line-chart';
@@ -45,17 +45,20 @@ export function DeletionTab({
             label="Period P (steps)"
             value={p.period}
             min={1}
-            onChange={(v) => setParams({ ...p, period: Math.max(1, Math.round(v)) })}
+            max={1_000_000}
+            onChange={(v) => setParams({ ...p, period: Math.min(1_000_000, Math.max(1, Math.round(v))) })}
           />
           <NumberField
             label="α (max recalls in P)"
             value={p.alpha}
-            onChange={(v) => setParams({ ...p, alpha: Math.max(0, Math.round(v)) })}
+            max={1000}
+            onChange={(v) => setParams({ ...p, alpha: Math.min(1000, Math.max(0, Math.round(v))) })}
           />
           <NumberField
             label="n (recalls before judged)"
             value={p.n}
-            onChange={(v) => setParams({ ...p, n: Math.max(0, Math.round(v)) })}
+            max={1000}
+            onChange={(v) => setParams({ ...p, n: Math.min(1000, Math.max(0, Math.round(v))) })}
           />
           <NumberField
             label="β (mean utility ≤)"
@@ -68,7 +71,8 @@ export function DeletionTab({
             label="Capacity C"
             value={p.capacity}
             min={1}
-            onChange={(v) => setParams({ ...p, capacity: Math.max(1, Math.round(v)) })}
+            max={1_000_000}
+            onChange={(v) => setParams({ ...p, capacity: Math.min(1_000_000, Math.max(1, Math.round(v))) })}
           />
           <button type="button" className="btn btn-small" onClick={() => setParams({ ...PAPER_DEFAULTS })}>
             Paper&apos;s values
@@ -82,6 +86,13 @@ export function DeletionTab({
           smallest memory) and the formula it prints, φ<sub>period</sub> × φ<sub>history</sub>
           (both rules must fire, checked every P steps). Capacity: periodic, then the least useful until C fit.
         </p>
+        {p.period > lab.timeline.turns ? (
+          <p className="banner warn" style={{ margin: '8px 0 0' }} data-testid="period-note">
+            P = {fmtInt(p.period)} is longer than this agent&apos;s history ({plural(lab.timeline.turns, 'step')}): no
+            item is ever old enough to be judged, so periodic deletion (and capacity&apos;s periodic pass) removes
+            nothing here. Try a P below {fmtInt(lab.timeline.turns)}.
+          </p>
+        ) : null}
       </Panel>
       <Panel
         style={{ marginTop: 14 }}
