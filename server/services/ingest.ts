@@ -35,7 +35,8 @@ export interface IngestSummary {
 
 /**
  * Stores a batch of envelopes. Each record is validated alone: valid ones are stored even when
- * others are rejected, and a rejected one leaves nothing behind. The batch is written in one
+ * others are rejected, and a rejected one is not stored (a malformed memory event is kept apart, with its reasons,
+ * for the inbox). The batch is written in one
  * transaction; should the database refuse it, each record is retried in its own transaction so a
  * single bad row cannot take the others down. Idempotent: a record already stored is `duplicate`.
  */
