@@ -305,13 +305,11 @@ export function ProposalDetail({
         </p>
       )}
 
-      <h3>
-        Curator&apos;s rationale{' '}
-        <span className="muted" style={{ fontWeight: 400, fontSize: 12 }}>
-          as it stood when the event was curated ({fmtDateTime(p.createdAt)}); entries written since are among the
-          nearest above
-        </span>
-      </h3>
+      <h3>Curator&apos;s rationale</h3>
+      <p className="muted" style={{ fontSize: 12, margin: '0 0 6px' }}>
+        As it stood when the event was curated ({fmtDateTime(p.createdAt)}); entries written since show among the
+        nearest above.
+      </p>
       <ol className="steps" data-testid="steps">
         {steps.map((s, i) => (
           <li key={i}>
