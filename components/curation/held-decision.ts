@@ -145,6 +145,12 @@ export function onLeftChange(f: () => void): () => void {
 /** Tells the checker to look again (a decision in the list was answered, or refused). */
 export const leftChanged = () => leftListeners.forEach((f) => f());
 
+/**
+ * The decisions written down whose requests this page is still waiting on (by `at`): the checker leaves them be until
+ * the answer comes (a colleague's same decision would otherwise pass for this one, and be forgotten before a refusal
+ * could be written down).
+ */
+export const sendingLeft = new Set<number>();
 export const rememberLeft = (d: LeftDecision) => writeLeft([...readLeft(), d]);
 /** Adds what the page heard of the decision sent at `at` (a refusal, or a request that failed) to its record. */
 export const markLeft = (at: number, heard: Pick<LeftDecision, 'refused' | 'failed'>) =>

@@ -20,6 +20,7 @@ import {
   UNDO_CHOICES,
   forgetLeft,
   markLeft,
+  sendingLeft,
   rememberLeft,
   useHeldDecision,
   useReviewStore,
@@ -201,6 +202,7 @@ export function Inbox() {
       // (in the app shell) checks it on the page the reviewer went to, or on the next page this browser opens.
       const at = Date.now();
       const wanted = h.decision.action === 'approve' ? 'approved' : 'rejected';
+      sendingLeft.add(at);
       rememberLeft({ ids: h.ids, wanted, text: h.text, at, how });
       // What this page hears (if it is still there) is written down with it: a refusal in the server's words (a
       // colleague decided first, even the same way: an edit or a reason of this one was not applied), or a request
@@ -214,9 +216,15 @@ export function Inbox() {
           : leaving.curation.decide.mutate({ id: h.ids[0]!, decision: h.decision }).then(() => null)
       )
         .then(
-          (refused) => (refused === null ? forgetLeft([at]) : markLeft(at, { refused })),
-          (e: { message?: string; data?: unknown }) =>
-            markLeft(at, e.data ? { refused: String(e.message) } : { failed: String(e.message) }),
+          (refused) => {
+            sendingLeft.delete(at);
+            if (refused === null) forgetLeft([at]);
+            else markLeft(at, { refused });
+          },
+          (e: { message?: string; data?: unknown }) => {
+            sendingLeft.delete(at);
+            markLeft(at, e.data ? { refused: String(e.message) } : { failed: String(e.message) });
+          },
         )
         .finally(() => void refresh());
     },

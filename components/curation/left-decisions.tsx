@@ -8,7 +8,7 @@ import { Actor } from '@/components/ui/actor';
 import { MemoryText } from '@/components/ui/memory-text';
 import { judgeLeft, type LeftDecision, type LeftVerdict, type Standing } from '@/lib/curation/left-decisions';
 import { fmtDateTime, fmtInt } from '@/lib/format';
-import { forgetLeft, onLeftChange, readLeft } from './held-decision';
+import { forgetLeft, onLeftChange, readLeft, sendingLeft } from './held-decision';
 
 type Refused = Extract<LeftVerdict, { kind: 'refused' }> & { d: LeftDecision };
 
@@ -65,12 +65,7 @@ export function LeftDecisions() {
                 {r.of > 1 ? ` for ${fmtInt(r.otherwise.length + r.pending.length)} of ${fmtInt(r.of)}` : ''}:{' '}
                 {r.otherwise.length ? <DecidedBefore row={r.otherwise[0]!} /> : null}
                 {r.otherwise.length && r.pending.length ? '; ' : null}
-                {r.pending.length
-                  ? r.d.failed
-                    ? `it never reached the server (${r.d.failed}), and the proposal is still pending`
-                    : 'it never arrived, and the proposal is still pending'
-                  : null}
-                .{' '}
+                {r.pending.length ? 'it never arrived, and the proposal is still pending' : null}.{' '}
               </>
             )}
             {r.d.ids.length === 1 ? <Link href={`/curation?proposal=${r.d.ids[0]}`}>Open the proposal</Link> : null}
@@ -98,6 +93,8 @@ function verdicts(left: LeftDecision[], rows: Standing[], now: number) {
   const refused: Refused[] = [];
   let wait = false;
   for (const d of left) {
+    // Its answer is still on its way to this page, which writes it down when it comes: not judged by standing yet.
+    if (sendingLeft.has(d.at)) continue;
     const v = judgeLeft(d, by, now);
     if (v.kind === 'wait') wait = true;
     else if (v.kind === 'refused') refused.push({ ...v, d });

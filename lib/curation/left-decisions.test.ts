@@ -42,14 +42,15 @@ describe('what became of a decision sent as the page went', () => {
       of: 1,
       said,
     });
-    // A request that never left the browser is said at once, not after the settling time.
+    // A request that never left the browser is said at once, not after the settling time, whoever decided since.
     expect(judgeLeft({ ...d(['a']), failed: 'Failed to fetch' }, rows(['a', 'pending']), at + 10)).toMatchObject({
       kind: 'refused',
       pending: [{ id: 'a' }],
+      said: 'it never reached the server (Failed to fetch)',
     });
-    expect(judgeLeft({ ...d(['a']), failed: 'Failed to fetch' }, rows(['a', 'approved', 'me']), at + 10)).toEqual({
-      kind: 'took',
-    });
+    expect(
+      judgeLeft({ ...d(['a']), failed: 'Failed to fetch' }, rows(['a', 'approved', 'bob']), at + 10),
+    ).toMatchObject({ kind: 'refused', said: 'it never reached the server (Failed to fetch)' });
   });
 
   it("leaves another project's decisions for that project's inbox, for a week", () => {

@@ -54,10 +54,18 @@ export function judgeLeft(d: LeftDecision, standing: ReadonlyMap<string, Standin
   const rows = d.ids.map((id) => standing.get(id)).filter((r): r is Standing => !!r);
   if (!rows.length) return now - d.at > KEEP_MS ? { kind: 'expired' } : { kind: 'elsewhere' };
   const pending = rows.filter((r) => r.status === 'pending');
-  // Refused in so many words: whatever the proposals' standing, this decision was not applied as made.
+  // Refused in so many words, or known never to have reached the server: whatever the proposals' standing (a colleague
+  // may have decided the same way), this decision was not applied as made.
   if (d.refused) return { kind: 'refused', otherwise: [], pending: [], of: rows.length, said: d.refused };
-  // Known not to have reached the server: no need to wait to say so.
-  if (pending.length && now - d.at < SETTLE_MS && !d.failed) return { kind: 'wait' };
+  if (d.failed)
+    return {
+      kind: 'refused',
+      otherwise: [],
+      pending,
+      of: rows.length,
+      said: `it never reached the server (${d.failed})`,
+    };
+  if (pending.length && now - d.at < SETTLE_MS) return { kind: 'wait' };
   const otherwise = rows.filter((r) => r.status !== 'pending' && r.status !== d.wanted);
   if (!otherwise.length && !pending.length) return { kind: 'took' };
   return { kind: 'refused', otherwise, pending, of: rows.length };
