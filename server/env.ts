@@ -64,8 +64,13 @@ export function env(): Env {
   return r.data;
 }
 
-/** A link into the app (`/curation?proposal=…`) as agents and webhook receivers get it: under MNEMOSCOPE_PUBLIC_URL. */
+let publicUrl: { raw: string | undefined; base: string | undefined } | null = null;
+/**
+ * A link into the app (`/curation?proposal=…`) as agents and webhook receivers get it: under MNEMOSCOPE_PUBLIC_URL.
+ * Called per proposal while a batch is curated: the variable is validated again only when it changes.
+ */
 export function appLink(path: string): string {
-  const base = env().MNEMOSCOPE_PUBLIC_URL;
-  return base ? `${base}${path}` : path;
+  const raw = process.env.MNEMOSCOPE_PUBLIC_URL;
+  if (!publicUrl || publicUrl.raw !== raw) publicUrl = { raw, base: env().MNEMOSCOPE_PUBLIC_URL };
+  return publicUrl.base ? `${publicUrl.base}${path}` : path;
 }

@@ -96,7 +96,7 @@ export function useHeldDecision<T>(
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once: release reads only refs and a state setter
   }, []);
-  return { held, hold, undo, commit };
+  return { held, hold, undo };
 }
 
 /** Whole seconds left of a held decision, counted down while shown. */

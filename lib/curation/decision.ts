@@ -68,3 +68,11 @@ export type MemoryDecision = z.infer<typeof memoryDecisionSchema>;
 export const OPEN_DISPOSITIONS = ['pending_curation', 'proposed'] as const;
 
 export const isFinal = (disposition: string) => !(OPEN_DISPOSITIONS as readonly string[]).includes(disposition);
+
+/**
+ * The rationale of the outcome that records a malformed event refused at ingest. It is no decision about a whole
+ * event sent later under the same id: that one is curated, and its own outcome is what became of it.
+ */
+export const MALFORMED_RATIONALE = { steps: [{ step: 'schema', outcome: 'malformed' }] };
+export const isMalformedOutcome = (rationale: unknown) =>
+  (rationale as { steps?: { outcome?: string }[] } | null)?.steps?.[0]?.outcome === 'malformed';

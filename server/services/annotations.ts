@@ -217,7 +217,7 @@ export async function defineScore(db: Db, projectId: string, input: ScoreDefinit
       min: input.min ?? null,
       max: input.max ?? null,
       categories: input.categories ?? [],
-      description: null,
+      description: input.description?.trim() || null,
     };
     const used = rowsOf<{ value: ScoreValue; n: number }>(
       await tx.execute(
@@ -240,16 +240,7 @@ export async function defineScore(db: Db, projectId: string, input: ScoreDefinit
     }
     const rows = await tx
       .insert(scoreDefinitions)
-      .values({
-        projectId,
-        name: input.name,
-        kind: input.kind,
-        min: input.min ?? null,
-        max: input.max ?? null,
-        categories: input.categories ?? [],
-        description: input.description?.trim() || null,
-        createdBy: actor,
-      })
+      .values({ projectId, ...def, createdBy: actor })
       .onConflictDoNothing()
       .returning(definitionColumns);
     if (!rows[0]) throw new ConflictError(`score ${input.name} is already defined`);

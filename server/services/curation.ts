@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '@/server/db';
 import { auditLog, projects } from '@/server/db/schema/projects';
 import { artifacts } from '@/server/db/schema/sessions';
@@ -36,6 +36,7 @@ import {
 } from './curation-index';
 import { applyOperation, lockEntry } from './curation-writes';
 import { notifyDecisions } from './decisions';
+import { MALFORMED_RATIONALE } from '@/lib/curation/decision';
 import { enqueueWebhooks } from './webhooks';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
@@ -128,9 +129,8 @@ interface Planned {
   latencyMs: number;
 }
 
-/** An outcome that records a malformed event refused at ingest (its id may later arrive whole, and is curated). */
-const MALFORMED_OUTCOME = sql`coalesce(${curationOutcomes.rationale}->'steps'->0->>'outcome' = 'malformed', false)`;
-const MALFORMED_OUTCOME_OF_O = sql`coalesce(o.rationale->'steps'->0->>'outcome' = 'malformed', false)`;
+/** In SQL, `isMalformedOutcome` of a curation outcome's rationale column (MALFORMED_RATIONALE). */
+const malformedOutcome = (rationale: SQL) => sql`coalesce(${rationale}->'steps'->0->>'outcome' = 'malformed', false)`;
 
 /**
  * Curates the memory events an ingest batch newly stored, and records the malformed ones with their
@@ -187,7 +187,7 @@ export async function curateBatch(
                 0,
                 1000,
               ),
-              rationale: { steps: [{ step: 'schema', outcome: 'malformed' }] },
+              rationale: MALFORMED_RATIONALE,
               batchId,
               decidedBy: 'curator',
             })),
@@ -214,7 +214,7 @@ export async function curateBatch(
                     curationOutcomes.eventId,
                     events.map((e) => e.eventId),
                   ),
-                  sql`not ${MALFORMED_OUTCOME}`,
+                  sql`not ${malformedOutcome(sql`${curationOutcomes.rationale}`)}`,
                 ),
               )
           ).map((r) => r.eventId),
@@ -304,7 +304,7 @@ export async function curateBacklog(db: Db, projectId: string): Promise<Curation
         eq(memoryEvents.projectId, projectId),
         sql`not exists (select 1 from ${curationOutcomes} o
               where o.project_id = ${memoryEvents.projectId} and o.event_id = ${memoryEvents.eventId}
-                and not ${MALFORMED_OUTCOME_OF_O})`,
+                and not ${malformedOutcome(sql`o.rationale`)})`,
       ),
     )
     .orderBy(memoryEvents.receivedAt)

@@ -7,7 +7,7 @@ import {
   memoryEvents,
   proposals,
 } from '@/server/db/schema/curation';
-import { isFinal, type DecidedEntry, type MemoryDecision } from '@/lib/curation/decision';
+import { isFinal, isMalformedOutcome, type DecidedEntry, type MemoryDecision } from '@/lib/curation/decision';
 import { notify, onNotice } from './live';
 import { appLink } from '@/server/env';
 
@@ -77,9 +77,7 @@ export async function memoryEventDecision(db: Tx, projectId: string, eventId: st
   ]);
   // A malformed version refused under this id is the answer only while no whole event holds the id: once one does,
   // its own curation is (pending until the curator has run).
-  const real = outcomes.filter(
-    (x) => (x.rationale as { steps?: { outcome?: string }[] }).steps?.[0]?.outcome !== 'malformed',
-  );
+  const real = outcomes.filter((x) => !isMalformedOutcome(x.rationale));
   const o = real.at(-1) ?? (stored.length ? undefined : outcomes.at(-1));
   if (!o && !stored.length) return null;
   const duplicateOf =
