@@ -161,7 +161,7 @@ export function ProposalDetail({
             className="input"
             autoFocus
             aria-label="Reason for rejecting"
-            placeholder="Why not? (kept in the audit log) · Enter rejects, Esc cancels"
+            placeholder="Why not? (audit log) · Enter rejects, Esc cancels"
             value={reason}
             onChange={(ev) => setReason(ev.target.value)}
             style={{ flex: 1 }}
