@@ -6,16 +6,35 @@ import { annotations, definitionColumns, scoreDefinitions } from '@/server/db/sc
 import { chunks, firstOf, markStored, type Pending, type Rec } from './ingest-batch';
 
 /**
- * Annotations of an ingest batch whose score does not fit the project's definition of that name: rejected (naming
- * `data.value`) before the batch is written. A name without a definition takes any value.
+ * Holds a score name of a project until the transaction ends: shared by the writers of annotations under it,
+ * exclusive while it is defined or removed. So a definition and a value it would not allow are never both written,
+ * whichever instance writes either (a PostgreSQL advisory lock; PGlite takes it too).
  */
-export async function rejectMisfitScores(db: Tx, projectId: string, pending: Pending[]): Promise<IngestResult[]> {
+export async function lockScoreNames(tx: Tx, projectId: string, names: string[], mode: 'shared' | 'exclusive') {
+  // In one order, so that two writers of the same names never wait on each other.
+  for (const name of [...names].sort()) {
+    const key = `score:${projectId}:${name}`;
+    await tx.execute(
+      mode === 'shared'
+        ? sql`select pg_advisory_xact_lock_shared(hashtext(${key}))`
+        : sql`select pg_advisory_xact_lock(hashtext(${key}))`,
+    );
+  }
+}
+
+/**
+ * Annotations of an ingest batch whose score does not fit the project's definition of that name: rejected (naming
+ * `data.value`). A name without a definition takes any value. Run in the transaction that writes the rest, whose
+ * names it holds (lockScoreNames) until that commits.
+ */
+export async function rejectMisfitScores(tx: Tx, projectId: string, pending: Pending[]): Promise<IngestResult[]> {
   const named = pending.filter(
     (p): p is Pending<Rec<'annotation'>> => p.record.type === 'annotation' && p.record.name !== null,
   );
   if (!named.length) return [];
   const names = [...new Set(named.map((p) => p.record.name!))];
-  const defs = await db
+  await lockScoreNames(tx, projectId, names, 'shared');
+  const defs = await tx
     .select(definitionColumns)
     .from(scoreDefinitions)
     .where(and(eq(scoreDefinitions.projectId, projectId), inArray(scoreDefinitions.name, names)));

@@ -4,6 +4,8 @@ import { DRIVERS, freshDb } from '@/server/test/db';
 import { ingest } from './ingest';
 import { exportSession } from './sessions';
 import { exportProject, importProject } from './archive';
+import { lockScoreNames } from './annotations-ingest';
+import { scoreDefinitions } from '@/server/db/schema/annotations';
 import {
   annotate,
   annotatedTurns,
@@ -198,5 +200,37 @@ describe.each(DRIVERS)('annotations on %s', (driver) => {
     await removeAnnotation(h.db, 'default', 't4', 'admin', true);
     await defineScore(h.db, 'default', { name: 'tone', kind: 'categorical', categories: ['warm', 'cold'] }, 'admin');
     expect((await listScoreDefinitions(h.db, 'default')).find((d) => d.name === 'tone')).toMatchObject({ uses: 3 });
+  });
+
+  it('never writes a value that a definition committed meanwhile refuses (another instance defining it)', async () => {
+    let settled = false;
+    let write: Promise<Awaited<ReturnType<typeof ingest>>> | undefined;
+    // What defineScore does, held open: the name locked and the definition written, not yet committed.
+    await h.db.transaction(async (tx) => {
+      await lockScoreNames(tx, 'default', ['stars'], 'exclusive');
+      await tx.insert(scoreDefinitions).values({
+        projectId: 'default',
+        name: 'stars',
+        kind: 'numeric',
+        min: 1,
+        max: 5,
+        categories: [],
+        createdBy: 'admin',
+      });
+      write = ingest(
+        h.db,
+        'default',
+        [rec({ id: 'r1', target: 'turn', session_id: 's1', turn: 1, name: 'stars', value: 9 })],
+        'api_key:judge',
+      ).finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false);
+    });
+    const s = await write!;
+    expect(s.results[0]).toMatchObject({
+      status: 'rejected',
+      errors: [{ path: 'data.value', message: 'must be ≤ 5 (score stars)' }],
+    });
+    expect(await listAnnotations(h.db, 'default', { name: 'stars' })).toMatchObject({ items: [] });
   });
 });

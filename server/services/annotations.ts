@@ -11,6 +11,7 @@ import {
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import { annotations, definitionColumns, scoreDefinitions } from '@/server/db/schema/annotations';
 import { auditLog } from '@/server/db/schema/projects';
+import { lockScoreNames } from './annotations-ingest';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from './errors';
 import { ingest } from './ingest';
 
@@ -211,6 +212,8 @@ export async function listScoreDefinitions(db: Tx, projectId: string) {
  */
 export async function defineScore(db: Db, projectId: string, input: ScoreDefinitionInput, actor: string) {
   return db.transaction(async (tx) => {
+    // No annotation under the name is written between this check and the definition (whichever instance writes it).
+    await lockScoreNames(tx, projectId, [input.name], 'exclusive');
     const def: ScoreDefinition = {
       name: input.name,
       kind: input.kind,
@@ -259,6 +262,7 @@ export async function defineScore(db: Db, projectId: string, input: ScoreDefinit
 /** Removes a score definition that no annotation uses yet. */
 export async function removeScoreDefinition(db: Db, projectId: string, name: string, actor: string) {
   await db.transaction(async (tx) => {
+    await lockScoreNames(tx, projectId, [name], 'exclusive');
     const [uses] = rowsOf<{ n: number }>(
       await tx.execute(
         sql`select count(*)::int as n from annotations where project_id = ${projectId} and name = ${name}`,

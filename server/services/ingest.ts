@@ -82,23 +82,33 @@ async function storeItems(
   const { malformed } = prepared;
   const results: IngestResult[] = new Array(prepared.count);
   for (const r of prepared.rejected) results[r.index] = r;
-  // A score that does not fit its definition is the record's fault, found before anything is written.
-  const misfits = await rejectMisfitScores(db, projectId, prepared.pending);
-  for (const r of misfits) results[r.index] = r;
-  const pending = misfits.length ? prepared.pending.filter((p) => results[p.index] === undefined) : prepared.pending;
+  // A score that does not fit its definition is the record's fault: found in the transaction that writes the rest,
+  // which holds the scores' names against a definition written meanwhile (lockScoreNames).
+  const withoutMisfits = async (tx: Tx, some: Pending[]) => {
+    const misfits = await rejectMisfitScores(tx, projectId, some);
+    for (const r of misfits) results[r.index] = r;
+    return misfits.length ? some.filter((p) => results[p.index] === undefined) : some;
+  };
+  let pending = prepared.pending;
 
   if (pending.length) {
     try {
-      const w = await db.transaction((tx) => writeBatch(tx, projectId, pending, actor, opts));
-      for (const p of pending) results[p.index] = outcome(p, w);
+      await db.transaction(async (tx) => {
+        pending = await withoutMisfits(tx, pending);
+        if (!pending.length) return;
+        const w = await writeBatch(tx, projectId, pending, actor, opts);
+        for (const p of pending) results[p.index] = outcome(p, w);
+      });
     } catch (batchError) {
       // A full disk or a database that is down is nobody's record: the whole request is to be retried.
       if (isInfrastructureError(batchError))
         throw new UnavailableError(`the database cannot store records now (${dbMessage(batchError)}); retry later`);
       for (const p of pending) {
         try {
-          const w = await db.transaction((tx) => writeBatch(tx, projectId, [p], actor, opts));
-          results[p.index] = outcome(p, w);
+          await db.transaction(async (tx) => {
+            const [kept] = await withoutMisfits(tx, [p]);
+            if (kept) results[p.index] = outcome(p, await writeBatch(tx, projectId, [p], actor, opts));
+          });
         } catch (err) {
           results[p.index] = {
             index: p.index,
