@@ -177,9 +177,23 @@ export async function curateBatch(
           .returning({ id: rejectedEvents.id, eventId: rejectedEvents.eventId, errors: rejectedEvents.errors });
         counts.rejected += stored.length;
         counts.events -= malformed.length - stored.length;
-        if (stored.length)
+        // A malformed copy of an event stored whole under its id is kept above (the reviewer sees what was sent), but
+        // is no outcome of that event: its history stays what became of the event.
+        const ids = stored.flatMap((s) => (s.eventId ? [s.eventId] : []));
+        const whole = new Set(
+          ids.length
+            ? (
+                await tx
+                  .select({ eventId: memoryEvents.eventId })
+                  .from(memoryEvents)
+                  .where(and(eq(memoryEvents.projectId, projectId), inArray(memoryEvents.eventId, ids)))
+              ).map((r) => r.eventId)
+            : [],
+        );
+        const outcomes = stored.filter((s) => !s.eventId || !whole.has(s.eventId));
+        if (outcomes.length)
           await tx.insert(curationOutcomes).values(
-            stored.map((s) => ({
+            outcomes.map((s) => ({
               projectId,
               eventId: s.eventId ?? `malformed:${s.id}`,
               disposition: 'rejected',
@@ -195,7 +209,7 @@ export async function curateBatch(
         await notifyDecisions(
           tx,
           projectId,
-          stored.flatMap((s) => (s.eventId ? [s.eventId] : [])),
+          outcomes.flatMap((s) => (s.eventId ? [s.eventId] : [])),
         );
       }
       // Under the lock, skip events another run decided meanwhile: an instance's start-up backlog may reach events

@@ -135,9 +135,13 @@ describe.each(DRIVERS)('decisions flow back to agents on %s', (driver) => {
     const d = (await memoryEventDecision(h.db, 'default', 'memevt_decision_6'))!;
     expect(d).toMatchObject({ disposition: 'written', final: true, entry: { content: fact.content } });
     expect(d.history.map((x) => x.disposition)).toEqual(['rejected', 'written']);
-    // A malformed copy sent after it does not change what became of the event.
-    await ingest(h.db, 'default', [bad], 'k');
-    expect(await memoryEventDecision(h.db, 'default', 'memevt_decision_6')).toMatchObject({ disposition: 'written' });
+    // A malformed copy sent after it (another one: the first is a repeat) changes neither what became of the event
+    // nor its history; it is kept among the malformed events.
+    const copy = event('memevt_decision_6', { ...fact, content: 'Staging is rebuilt on Sundays.', memory_kind: 1 });
+    expect((await ingest(h.db, 'default', [copy], 'k')).curation).toMatchObject({ rejected: 1 });
+    const after = (await memoryEventDecision(h.db, 'default', 'memevt_decision_6'))!;
+    expect(after).toMatchObject({ disposition: 'written' });
+    expect(after.history.map((x) => x.disposition)).toEqual(['rejected', 'written']);
   });
 
   it('a pending review still pending at the limit comes back open', async () => {
