@@ -112,6 +112,13 @@ describe('memory hygiene lab', () => {
     await expect.poll(() => page.getByLabel('Period P (steps)').inputValue()).toBe('1000000');
     await page.getByLabel('Period P (steps)').fill('10');
     await expect.poll(() => page.getByTestId('period-note').count()).toBe(0);
+    // The settings are in the URL: a reload (or the link, sent on) shows the same figures.
+    await expect.poll(() => page.getByText('computing…').count()).toBe(0);
+    const periodicAt10 = await page.getByTestId('remove-periodic').textContent();
+    expect(new URL(page.url()).searchParams.get('period')).toBe('10');
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Period P (steps)').inputValue(), { timeout: 20_000 }).toBe('10');
+    await expect.poll(() => page.getByTestId('remove-periodic').textContent()).toBe(periodicAt10);
     await page.getByLabel('β (mean utility ≤)').fill('0.5');
     // An item named in a policy's list opens its health, on the item health tab.
     await history.getByRole('button', { name: 'rec_hr_monitor', exact: true }).click();

@@ -98,7 +98,7 @@ export function EntriesBrowser() {
                       <span className="badge">{e.kind}</span>
                       <span className={`badge ${STATUS_TONE[e.status] ?? ''}`}>{e.status.replace('_', ' ')}</span>
                       <span>v{e.version}</span>
-                      <span>{fmtDateTime(new Date(e.updatedAt).toISOString())}</span>
+                      <span className="nowrap">{fmtDateTime(new Date(e.updatedAt).toISOString())}</span>
                     </span>
                   </button>
                 </div>

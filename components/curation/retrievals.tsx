@@ -202,7 +202,7 @@ export function Retrievals() {
                   >
                     <MemoryText className="clip" text={r.query} />
                     <span className="meta">
-                      <span>{fmtDateTime(r.at)}</span>
+                      <span className="nowrap">{fmtDateTime(r.at)}</span>
                       <Actor actor={r.actor} />
                       <span className="badge">{r.mode}</span>
                       <span>

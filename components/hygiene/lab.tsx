@@ -11,8 +11,7 @@ import { plural } from '@/lib/format';
 import { useRole } from '@/components/ui/use-role';
 import type { ProposalPolicy } from '@/lib/hygiene/contract';
 import { PAPER_DEFAULTS, type DeletionParams } from '@/lib/hygiene/deletion';
-import { SLEEP_K } from '@/lib/hygiene/consolidation';
-import { DEFAULT_MISALIGNMENT } from '@/lib/hygiene/items';
+import { readLabSettings, writeLabSettings, type LabSettings } from '@/lib/hygiene/lab-url';
 import { describeUtilitySources } from '@/lib/hygiene/lab-view';
 import { AdditionTab } from './addition-tab';
 import { ConsolidationTab } from './consolidation-tab';
@@ -54,18 +53,23 @@ export function HygieneLab() {
     setParam({ ...changes, item: id, record: null });
 
   const turnsOfAgent = agents.data?.find((a) => a.agent === agent)?.turns ?? 0;
-  // The period of "How Memory Management Impacts LLM Agents: An Empirical Study of Experience-Following
-  // Behavior" (200–300 steps) is longer than most recorded histories: start at a quarter of it.
-  const [deletion, setDeletion] = useState<DeletionParams | null>(null);
+  // The settings start from the URL and are written back to it, so a reload or a shared link shows the same figures.
+  const [settings, setSettings] = useState(() => readLabSettings(params));
+  const change = (patch: Partial<LabSettings>) => {
+    const next = { ...settings, ...patch };
+    setSettings(next);
+    router.replace(`/hygiene?${writeLabSettings(new URLSearchParams(params.toString()), next)}`, { scroll: false });
+  };
+  // Deletion parameters nobody chose: the period of "How Memory Management Impacts LLM Agents: An Empirical Study of
+  // Experience-Following Behavior" (200–300 steps) is longer than most recorded histories: start at a quarter of it.
   // Likewise the cap: that paper's C = 100 was its initial memory size; start at a third of the history.
-  const del: DeletionParams = deletion ?? {
+  const del: DeletionParams = {
     ...PAPER_DEFAULTS,
     period: Math.max(1, Math.min(PAPER_DEFAULTS.period, Math.round(turnsOfAgent / 4) || 1)),
     capacity: Math.max(10, Math.min(PAPER_DEFAULTS.capacity, Math.round(turnsOfAgent / 3))),
+    ...settings.deletion,
   };
-  const [budget, setBudget] = useState(16);
-  const [sleepK, setSleepK] = useState<number>(SLEEP_K);
-  const [mis, setMis] = useState(DEFAULT_MISALIGNMENT);
+  const { budget, sleepK, misalignment: mis } = settings;
   const lab = useQuery({
     ...trpc.hygiene.lab.queryOptions({
       agent: agent ?? '',
@@ -190,7 +194,7 @@ export function HygieneLab() {
           selected={selected}
           onSelect={(id) => selectItem(id)}
           mis={mis}
-          setMis={setMis}
+          setMis={(misalignment) => change({ misalignment })}
           raise={canPropose ? raise : null}
           busy={propose.isPending}
         />
@@ -198,13 +202,19 @@ export function HygieneLab() {
         <DeletionTab
           lab={d}
           params={del}
-          setParams={setDeletion}
+          setParams={(deletion) => change({ deletion })}
           onSelect={(id) => selectItem(id, { tab: 'items' })}
           raise={canPropose ? raise : null}
           busy={propose.isPending}
         />
       ) : tab === 'consolidation' ? (
-        <ConsolidationTab lab={d} budget={budget} setBudget={setBudget} sleepK={sleepK} setSleepK={setSleepK} />
+        <ConsolidationTab
+          lab={d}
+          budget={budget}
+          setBudget={(b) => change({ budget: b })}
+          sleepK={sleepK}
+          setSleepK={(k) => change({ sleepK: k })}
+        />
       ) : (
         <AdditionTab lab={d} />
       )}
