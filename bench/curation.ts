@@ -7,6 +7,7 @@
  *
  *   npm run bench:curation
  */
+import './quiet';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { VectorMatrix, topK } from '@/lib/recall/vectors';

@@ -6,6 +6,7 @@
  *
  *   npm run bench:hygiene
  */
+import './quiet';
 import { migrateDb, openDb } from '@/server/db';
 import { ingest } from '@/server/services/ingest';
 import { hygieneLab } from '@/server/services/hygiene';

@@ -8,6 +8,7 @@
  *
  *   npm run bench            (TURNS=… BATCH=… to change the size)
  */
+import './quiet';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

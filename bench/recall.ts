@@ -7,6 +7,7 @@
  *
  *   npm run bench:recall           (RECALL_SIZES=10000 for the quick run)
  */
+import './quiet';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

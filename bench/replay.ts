@@ -10,6 +10,7 @@
  *
  *   npm run bench:replay
  */
+import './quiet';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -8,6 +8,7 @@
  *
  *   npm run bench:sessions
  */
+import './quiet';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

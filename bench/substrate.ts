@@ -5,6 +5,7 @@
  *
  *   npm run bench:substrate
  */
+import './quiet';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { launch } from '../e2e/browser';
