@@ -93,6 +93,11 @@ describe('curation inbox, by keyboard', () => {
     await expect.poll(() => held.textContent()).toMatch(/^Approving “.+”sent in [45] sUndo u$/);
     expect(await rows.count()).toBe(before - 1);
     expect(await pendingCount()).toBe(pendingBefore - 1);
+    // Every count of proposals waiting says the same while it is held: the sidebar's and the Inbox tab's too.
+    const sidebarCount = () => page.locator('nav.sidebar a[href="/curation"] .count').textContent();
+    const tabCount = () => page.locator('nav[aria-label="Curation"] a[href="/curation"] .count').textContent();
+    await expect.poll(sidebarCount).toBe(String(pendingBefore - 1));
+    await expect.poll(tabCount).toBe(String(pendingBefore - 1));
     const second = (await selected().getAttribute('data-proposal'))!;
     expect(second).not.toBe(id);
     expect(await status()).toBe('pending');
@@ -102,6 +107,8 @@ describe('curation inbox, by keyboard', () => {
     expect(await held.count()).toBe(0);
     expect(await rows.count()).toBe(before);
     expect(await pendingCount()).toBe(pendingBefore);
+    await expect.poll(sidebarCount).toBe(String(pendingBefore));
+    await expect.poll(tabCount).toBe(String(pendingBefore));
     await expect.poll(() => selected().getAttribute('data-proposal')).toBe(id);
     await new Promise((r) => setTimeout(r, 5500));
     expect(await status()).toBe('pending');

@@ -15,6 +15,12 @@ export const useReviewStore = create<{ undoSeconds: UndoSeconds; setUndoSeconds:
   persist((set) => ({ undoSeconds: 5, setUndoSeconds: (undoSeconds) => set({ undoSeconds }) }), { name: REVIEW_KEY }),
 );
 
+/**
+ * The proposals of the decision held in this page, not yet sent: every count of proposals waiting (the sidebar's,
+ * the Inbox tab's) leaves them out as the inbox's list does, though the server still counts them pending.
+ */
+export const useUnsentDecisions = create<{ ids: readonly string[] }>()(() => ({ ids: [] }));
+
 export interface Held<T> {
   value: T;
   /** When it is sent (ms since the epoch), and how long it was held for. */

@@ -24,6 +24,7 @@ import {
   rememberLeft,
   useHeldDecision,
   useReviewStore,
+  useUnsentDecisions,
   useSecondsLeft,
   type UndoSeconds,
 } from './held-decision';
@@ -230,6 +231,11 @@ export function Inbox() {
     },
   );
   const secondsLeft = useSecondsLeft(held);
+  // Counted out of the sidebar's and the tab's waiting counts while held (sent as the inbox goes, so none after).
+  useEffect(() => {
+    useUnsentDecisions.setState({ ids: held?.value.ids ?? [] });
+    return () => useUnsentDecisions.setState({ ids: [] });
+  }, [held]);
   /** Shows proposal `id` (the one after a decision, or one undone), by its id: rows coming back do not move it. */
   const follow = (id: string | undefined) => {
     if (!id) return restart(0);

@@ -5,6 +5,7 @@ import { usePathname } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
+import { useUnsentDecisions } from './held-decision';
 
 const TABS = [
   { href: '/curation', label: 'Inbox' },
@@ -26,6 +27,9 @@ export function CurationTabs() {
     ...trpc.curation.inbox.queryOptions({ status: 'pending' }),
     select: (d) => d.totals?.pending ?? 0,
   });
+  // A decision held for its undo window is no longer waiting, as far as this reviewer is concerned.
+  const unsent = useUnsentDecisions((s) => s.ids.length);
+  const waiting = Math.max(0, (pending.data ?? 0) - unsent);
   return (
     <nav className="section-tabs" aria-label="Curation">
       {TABS.map((t) => (
@@ -36,7 +40,7 @@ export function CurationTabs() {
           aria-current={pathname === t.href ? 'page' : undefined}
         >
           {t.label}
-          {t.href === '/curation' && pending.data ? <span className="count">{fmtInt(pending.data)}</span> : null}
+          {t.href === '/curation' && waiting ? <span className="count">{fmtInt(waiting)}</span> : null}
         </Link>
       ))}
     </nav>

@@ -8,7 +8,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
 import { CommandPalette } from '@/components/recall/command-palette';
 import { LeftDecisions } from '@/components/curation/left-decisions';
-import { sendHeldDecisions } from '@/components/curation/held-decision';
+import { sendHeldDecisions, useUnsentDecisions } from '@/components/curation/held-decision';
 import { ThemeToggle } from './theme-toggle';
 import { applyRail, railNow, subscribeRail, toggledChoice, useShellStore } from './shell-store';
 
@@ -38,7 +38,10 @@ export function AppShell({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const bare = pathname === '/sign-in';
   const info = useQuery({ ...trpc.system.info.queryOptions(), enabled: !bare });
-  const counts = info.data?.counts;
+  // The server's counts; the proposals of a decision held for its undo window are not waiting for this reviewer.
+  const unsent = useUnsentDecisions((s) => s.ids.length);
+  const raw = info.data?.counts;
+  const counts = raw && { ...raw, pending: Math.max(0, raw.pending - unsent) };
   // Marks the page interactive (hydrated): end-to-end tests wait for it before clicking.
   useEffect(() => {
     document.documentElement.dataset.hydrated = '1';
