@@ -58,8 +58,9 @@ describe('substrate field', () => {
     await page.mouse.move(box.x + 7.5 * cell, box.y + 3.5 * cell);
     await page.getByTestId('heatmap-tooltip').waitFor();
     expect(await page.getByTestId('heatmap-tooltip').textContent()).toContain('θ 3 · φ 7');
+    // The value as stored (9 significant digits), not the legend's 4.
     const shown = Number(await page.getByTestId('cell-value').textContent());
-    expect(shown).toBeCloseTo(state.state.fields.energy[3 * 32 + 7], 3);
+    expect(shown).toBeCloseTo(state.state.fields.energy[3 * 32 + 7], 6);
     expect(await page.getByTestId('cursor-ring').count()).toBe(1);
   });
 
@@ -139,6 +140,11 @@ describe('substrate field', () => {
     expect(await page.getByTestId('simulated').textContent()).toContain(
       '35 reports along an edge, 0 jumps, 7 φ-cycles',
     );
+    // The consult below advises on the state shown: the simulated one, with its cursor.
+    await expect
+      .poll(() => page.getByTestId('consult-state').textContent())
+      .toMatch(/^As the bridge’s consult would advise it on the simulated state, t 635 \(\+35 ticks from t 600, /);
+    expect(await page.getByTestId('consult-state').textContent()).toContain(', cursor foundry_research (');
     // A count the run cannot take is refused with the reason, not rounded into another.
     for (const bad of ['-3', '2.5', '466']) {
       await page.getByLabel('Ticks to simulate').fill(bad);
@@ -156,6 +162,9 @@ describe('substrate field', () => {
     await page.getByRole('button', { name: 'back to stored' }).click();
     expect(await page.getByTestId('simulated').count()).toBe(0);
     expect(await page.getByTestId('ticks-problem').count()).toBe(0);
+    await expect
+      .poll(() => page.getByTestId('consult-state').textContent())
+      .toMatch(/^As the bridge’s consult would advise it on t 600, the latest state/);
   });
 
   it('simulates from an older snapshot and names it', async () => {
@@ -374,7 +383,11 @@ describe('dead ends', () => {
       .toBe('Mnemoscope’s relevance: 1 dead end could reopen');
     const first = page.locator('[data-testid=dead-ends] tbody tr').first();
     expect(await first.textContent()).toContain('foundry_get_insights for research');
-    expect(await first.locator('mark.hit').allTextContents()).toEqual(['foundry_get_insights', 'output', 'changed']);
+    // Only its own words are marked and counted: "output changed" is in every dead end's reopen conditions.
+    expect(await first.locator('mark.hit').allTextContents()).toEqual(['foundry_get_insights']);
+    expect(await first.getByTestId('reopen-match').textContent()).toBe(
+      'could reopen · 100% of its conditions’ own words',
+    );
     // Naming only a dead end's keywords (not shown in the row) relates it, says by what, and does not claim it reopens.
     await page.getByLabel('Would this reopen?').fill('that flaky ingestion job');
     await expect
@@ -470,8 +483,10 @@ describe('audit', () => {
     const stored = page.getByTestId('differentiation-stored');
     const want = auditRef.differentiation.storedSamples;
     expect(await stored.getByTestId('differentiation-verdict').textContent()).toBe('works');
+    // Eight outputs of four contexts, each at its own state: said, since the paper compares contexts at one state.
     expect(await stored.textContent()).toContain(
-      `advisory variance ${want.variance.toFixed(4)} · distinct top-1 ${want.uniqueTop1} of ${want.contexts} contexts`,
+      `advisory variance ${want.variance.toFixed(4)} · distinct top-1 ${want.uniqueTop1} of ${want.contexts} ` +
+        'consult outputs, of 4 distinct contexts · each output from its own state',
     );
     expect(await page.getByTestId('disagreements').count()).toBe(0);
   });

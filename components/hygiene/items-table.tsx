@@ -83,7 +83,8 @@ export function ItemsTable({
                 </>
               ),
             },
-            { id: 'added', header: 'Added', num: true, cell: (r) => r.addedStep },
+            // A step of the agent's timeline (its turns across sessions, in time order), not a session's turn.
+            { id: 'added', header: 'Added at step', num: true, cell: (r) => r.addedStep },
             { id: 'recalled', header: 'Recalled', num: true, cell: (r) => r.recalled },
             { id: 'qualified', header: 'Let in', num: true, cell: (r) => r.qualified },
             { id: 'utility', header: 'Utility', num: true, cell: (r) => f2(r.meanUtility) },

@@ -247,7 +247,8 @@ export function SessionsTable({
         />
         {first && !first.total.sessions ? (
           <EmptyState title="No sessions yet">
-            Send turns to <code>POST /api/v1/ingest</code> or import files with{' '}
+            Send turns to <code>POST /api/v1/ingest</code>, or import files in{' '}
+            <Link href="/settings">Settings → Import files</Link> or with{' '}
             <code>npx mnemoscope import &lt;path&gt;</code>.
           </EmptyState>
         ) : null}

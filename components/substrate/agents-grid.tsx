@@ -30,7 +30,8 @@ export function AgentsGrid() {
       {q.data && !q.data.length ? (
         <Panel as="div" body={false}>
           <EmptyState title="No substrate data yet">
-            Import a UCS workspace: <code>npx mnemoscope import path/to/workspace</code>.
+            Import a UCS workspace: pick its folder in <Link href="/settings">Settings → Import files</Link>, or{' '}
+            <code>npx mnemoscope import path/to/workspace</code>.
           </EmptyState>
         </Panel>
       ) : null}

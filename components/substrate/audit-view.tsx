@@ -211,7 +211,18 @@ function Replayed({ audit: a }: { audit: Audit }) {
 
 const VERDICT: Record<Differentiation['verdict'], string> = { works: 'ok', partial: 'warn', fails: 'danger' };
 
-function DifferentiationFigures({ d, title, testid }: { d: Differentiation; title: string; testid: string }) {
+function DifferentiationFigures({
+  d,
+  title,
+  testid,
+  across = false,
+}: {
+  d: Differentiation;
+  title: string;
+  testid: string;
+  /** Its advisories were given at different states. */
+  across?: boolean;
+}) {
   return (
     <div data-testid={testid}>
       <div className="label-sm">{title}</div>
@@ -223,7 +234,20 @@ function DifferentiationFigures({ d, title, testid }: { d: Differentiation; titl
         <b>
           {d.uniqueTop1} of {d.contexts}
         </b>{' '}
-        contexts
+        {d.distinctContexts === d.contexts ? (
+          'contexts'
+        ) : (
+          <>
+            consult outputs, of {plural(d.distinctContexts, 'distinct context')}
+            {across ? (
+              <span className="muted" data-testid="differentiation-caveat">
+                {' '}
+                · each output from its own state, so a context repeated later counts the field’s drift as
+                differentiation: the paper compares contexts at one state (as on the right)
+              </span>
+            ) : null}
+          </>
+        )}
       </p>
       <DataTable
         compact
@@ -262,6 +286,7 @@ function DifferentiationPanel({ audit: a }: { audit: Audit }) {
               d={a.differentiation}
               title="The stored consult outputs, as the bridge gave them (their top 6)"
               testid="differentiation-stored"
+              across
             />
           ) : null}
           {a.current ? (

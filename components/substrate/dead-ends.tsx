@@ -145,8 +145,12 @@ export function DeadEnds({ agent }: { agent: string }) {
                     <div className="cell-title">{d.topic}</div>
                     {d.occurrences > 1 ? <span className="badge">recorded {d.occurrences}×</span> : null}
                     {m?.kind === 'reopen' ? (
-                      <span className="badge warn" data-testid="reopen-match">
-                        could reopen · {Math.round(m.coverage * 100)}% of its conditions
+                      <span
+                        className="badge warn"
+                        data-testid="reopen-match"
+                        title="Words every dead end's reopen conditions share are not counted: they tell none apart"
+                      >
+                        could reopen · {Math.round(m.coverage * 100)}% of its conditions’ own words
                       </span>
                     ) : m ? (
                       <span className="badge" data-testid="reopen-match">
@@ -221,8 +225,9 @@ function ReferenceVerdict({ situation, index }: { situation: string; index: Inde
       title="The reference bridge’s verdict"
       note={
         <>
-          {index.from === 'index' ? 'dead ends in the stored index’s order' : 'no index stored: the dead-end rows'} ·
-          ages at {fmtDateTime(new Date(now))}
+          ranked by score, as consult ranks them · # is the place in{' '}
+          {index.from === 'index' ? 'the stored index' : 'the dead-end rows (no index stored)'} · ages at{' '}
+          {fmtDateTime(new Date(now))}
         </>
       }
     >

@@ -126,7 +126,8 @@ export function FieldPlayer({ agent }: { agent: string }) {
   );
   const snap = snaps[i];
   const artifactsQ = useQuery(trpc.substrate.fieldArtifacts.queryOptions({ agent }));
-  const shownState = state.substrate;
+  // The graph follows a simulation too: its edges' bias and cursor move with the ticks.
+  const shownState = simulated ?? state.substrate;
   const graphNodes = useMemo(() => shownState?.nodes ?? [], [shownState]);
   const graphEdges = useMemo(() => shownState?.edges ?? [], [shownState]);
   const artifacts = useMemo(() => (artifactsQ.data ?? []) as ArtifactRow[], [artifactsQ.data]);
@@ -359,7 +360,14 @@ export function FieldPlayer({ agent }: { agent: string }) {
           <div className="skeleton" style={{ height: 300 }} />
         ) : null}
       </Panel>
-      <RoutingPanel agent={agent} substrate={state.substrate} meta={state.meta} indexFrom={state.index?.from ?? null} />
+      {/* On the state shown: the simulated one while a simulation is shown. */}
+      <RoutingPanel
+        agent={agent}
+        substrate={simulated ?? state.substrate}
+        meta={state.meta}
+        simulatedTicks={run ? ticks : null}
+        indexFrom={state.index?.from ?? null}
+      />
       <div className="substrate-row">
         <Panel
           as="div"
@@ -367,7 +375,8 @@ export function FieldPlayer({ agent }: { agent: string }) {
             <>
               Capability graph{' '}
               <span className="faint">
-                {graphNodes.length} capabilities · {graphEdges.length} edges · at step {state.meta?.t ?? '—'}
+                {graphNodes.length} capabilities · {graphEdges.length} edges ·{' '}
+                {simulated ? `at simulated step ${simulated.t}` : `at step ${state.meta?.t ?? '—'}`}
               </span>
             </>
           }
@@ -376,7 +385,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
             <CapabilityGraph
               nodes={graphNodes}
               edges={graphEdges}
-              cursor={snap?.cursor?.node ?? null}
+              cursor={simulated?.cursor.node ?? snap?.cursor?.node ?? null}
               bias={shownState?.edgeBias ?? {}}
               wormholes={wormholes}
               resonances={resonances}

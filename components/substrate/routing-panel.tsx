@@ -15,6 +15,7 @@ import type { SubstrateState } from '@/lib/ucs/substrate-sim';
 import { useSubstrate } from './store';
 import { PartsLegend, TermsBar, termsDomain } from './terms-bar';
 import { stateLabel } from './use-substrate';
+import { plural } from '@/lib/format';
 
 const f3 = (v: number) => v.toFixed(3);
 /** A term that adds nothing: the same digits as the others, quietly. */
@@ -51,11 +52,14 @@ export function RoutingPanel({
   agent,
   substrate,
   meta,
+  simulatedTicks = null,
   indexFrom,
 }: {
   agent: string;
   substrate: SubstrateState | null;
   meta: { t: number; source: string | null; latestT: number } | null;
+  /** When `substrate` is a simulation: how many bridge ticks it ran from the snapshot `meta` names. */
+  simulatedTicks?: number | null;
   /** Where the dead ends and methodology come from (`substrate.bridgeIndex`). */
   indexFrom: 'index' | 'rows' | null;
 }) {
@@ -140,9 +144,20 @@ export function RoutingPanel({
           <p className="muted consult-state" data-testid="consult-state">
             {meta && route ? (
               <>
-                As the bridge’s consult would advise it on <b>{stateLabel(meta)}</b>, cursor{' '}
-                <span className="mono">{route.cursor}</span>
-                {meta.t !== meta.latestT ? ` (the bridge itself consults the latest, t ${meta.latestT})` : ''}.{' '}
+                As the bridge’s consult would advise it on{' '}
+                {simulatedTicks !== null && substrate ? (
+                  <>
+                    <b>the simulated state, t {substrate.t}</b> (+{plural(simulatedTicks, 'tick')} from{' '}
+                    {stateLabel(meta)})
+                  </>
+                ) : (
+                  <b>{stateLabel(meta)}</b>
+                )}
+                , cursor <span className="mono">{route.cursor}</span>
+                {meta.t !== meta.latestT || simulatedTicks !== null
+                  ? ` (the bridge itself consults the latest stored, t ${meta.latestT})`
+                  : ''}
+                .{' '}
                 {indexFrom === 'index'
                   ? 'Dead ends and methodology from the stored index'
                   : 'No index stored: dead ends and methodology from the recorded rows'}

@@ -6,6 +6,8 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { NodePosition } from '@/lib/ucs/field';
 
 const fmt = format('.4~g');
+/** The inspected cell's value: as stored, to float precision, not rounded for a legend. */
+const exact = (v: number) => String(Number(v.toPrecision(9)));
 const mod = (a: number, n: number) => ((a % n) + n) % n;
 
 interface Props {
@@ -204,7 +206,7 @@ export function TorusHeatmap({
               θ {hover.theta} · φ {hover.phi}
             </div>
             <div>
-              {fieldName} <b data-testid="cell-value">{fmt(values[hover.theta * phiBins + hover.phi]!)}</b>
+              {fieldName} <b data-testid="cell-value">{exact(values[hover.theta * phiBins + hover.phi]!)}</b>
             </div>
             {nodeAt(hover.theta, hover.phi).map((name) => (
               <div key={name} className="mono faint">

@@ -339,12 +339,18 @@ export function auditWorkspace(input: AuditInput): AuditResult {
 
 /** A context and its advisory: a score per destination, best first (first-listed wins a tie for top-1). */
 export interface Advisory {
+  /** Its label (a stored sample's is `i: context`). */
   context: string;
+  /** The context consulted with, when the label is more than that. */
+  asked?: string;
   scores: readonly (readonly [string, number])[];
 }
 
 export interface Differentiation {
+  /** Advisories compared (stored samples may repeat a context at other states). */
   contexts: number;
+  /** Distinct contexts among them. */
+  distinctContexts: number;
   /** "Advisory variance": the mean over context pairs of 1 − cosine similarity of their score vectors. */
   variance: number;
   /** Distinct top-1 destinations across the contexts. */
@@ -389,13 +395,15 @@ export function advisoryDifferentiation(advisories: readonly Advisory[]): Differ
   });
   const uniqueTop1 = new Set(top1.filter((x) => x.to !== null).map((x) => x.to)).size;
   const verdict = uniqueTop1 >= 3 ? 'works' : uniqueTop1 >= 2 ? 'partial' : 'fails';
-  return { contexts: advisories.length, variance, uniqueTop1, top1, pairs, verdict };
+  const distinctContexts = new Set(advisories.map((a) => a.asked ?? a.context)).size;
+  return { contexts: advisories.length, distinctContexts, variance, uniqueTop1, top1, pairs, verdict };
 }
 
 /** A stored consult sample as an advisory (its suggested paths: the bridge's top 6), labelled `i: context`. */
 export function sampleAdvisory(s: ConsultSampleLike): Advisory {
   return {
     context: s.i === undefined ? s.context : `${s.i}: ${s.context}`,
+    asked: s.context,
     scores: (s.consult.suggested_paths ?? []).map((p) => [p.to, p.score] as const),
   };
 }

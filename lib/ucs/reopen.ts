@@ -74,7 +74,7 @@ export interface ReopenMatch<T extends DeadEndLike> {
   deadEnd: T;
   /** Words of the situation found in the dead end's reopen conditions, capabilities or keywords (to mark). */
   matched: string[];
-  /** Share of the reopen conditions' words the situation covers, 0–1. */
+  /** Share of the reopen conditions' own words (not those every dead end's share) the situation covers, 0–1. */
   coverage: number;
   /**
    * `reopen` when the situation meets words of the reopen conditions that are the dead end's own; `related` when it
@@ -95,8 +95,8 @@ export function wouldReopen<T extends DeadEndLike>(situation: string, deadEnds: 
   const said = new Set(words(situation));
   if (!said.size) return [];
   const conds = deadEnds.map((d) => new Set(words(d.reopenConditions ?? '')));
-  // Words in every dead end's conditions ("new evidence that … output changed") tell them apart from
-  // nothing: they are marked when matched, but a match needs at least one word of its own.
+  // Words in every dead end's conditions ("new evidence that … output changed") tell them apart from nothing: a
+  // match needs a word of the dead end's own, and only those are marked and counted in the coverage.
   const generic = new Set(deadEnds.length > 1 ? [...(conds[0] ?? [])].filter((w) => conds.every((c) => c.has(w))) : []);
   const out: ReopenMatch<T>[] = [];
   deadEnds.forEach((d, k) => {
@@ -106,15 +106,14 @@ export function wouldReopen<T extends DeadEndLike>(situation: string, deadEnds: 
       ...d.keywords.map((kw) => ({ name: kw, words: [kw.toLowerCase()] })),
     ].filter((x) => x.words.some((w) => said.has(w)));
     const extra = new Set(named.flatMap((x) => x.words));
-    const matched = [...said].filter((w) => cond.has(w) || extra.has(w));
-    const own = matched.filter((w) => !generic.has(w));
-    if (!own.length) return;
-    const inCond = [...cond].filter((w) => said.has(w)).length;
-    const reopen = own.some((w) => cond.has(w));
+    const matched = [...said].filter((w) => (cond.has(w) || extra.has(w)) && !generic.has(w));
+    if (!matched.length) return;
+    const distinct = [...cond].filter((w) => !generic.has(w));
+    const reopen = matched.some((w) => cond.has(w));
     out.push({
       deadEnd: d,
       matched,
-      coverage: cond.size ? inCond / cond.size : 0,
+      coverage: distinct.length ? distinct.filter((w) => said.has(w)).length / distinct.length : 0,
       kind: reopen ? 'reopen' : 'related',
       via: reopen ? [] : [...new Set(named.map((x) => x.name))],
     });
