@@ -204,6 +204,11 @@ describe('artifacts and the capability graph', () => {
     await row.waitFor();
     expect(await row.textContent()).toContain('read before write'); // its annotation
     expect(await page.locator('[data-testid=artifacts] .badge.danger').count()).toBe(8); // unannotated
+    // Stale as the bridge's status counts it (stale_artifact_count 1): not detected for over 500 steps.
+    await expect.poll(() => page.getByTestId('artifacts-counts').textContent()).toBe('9 · 8 unannotated · 1 stale');
+    const stale = page.locator('[data-testid=artifacts] tr[data-artifact="628c630d9f0e77c6"]');
+    expect(await stale.getByTestId('stale').textContent()).toBe('stale · 525 steps');
+    expect(await page.getByTestId('stale').count()).toBe(1);
     // An annotation's condition that names itself is not labelled twice.
     const panel = (await page.getByTestId('artifacts').textContent())!;
     expect(panel).toContain('fails when upstream data is stale');
@@ -258,6 +263,18 @@ describe('artifacts and the capability graph', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('node-detail').textContent()).toContain(String(node));
     expect(await target.getAttribute('aria-pressed')).toBe('true');
+    // Focus moves on to its edges (after the whole graph in the tab order); the incoming ones are listed too.
+    const outgoing = state.graph.edges.filter((e: { src: string }) => e.src === node).length;
+    const incoming = state.graph.edges.filter((e: { dst: string }) => e.dst === node).length;
+    expect(await page.getByTestId('node-edges').textContent()).toMatch(new RegExp(`^${outgoing} outgoing`));
+    expect(await page.getByTestId('node-edges-in').textContent()).toMatch(new RegExp(`^${incoming} incoming`));
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid=node-edges]') !== null)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('edge-detail').waitFor();
+    // And into the edge's detail, whose ends lead back to a capability.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(node);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('node-detail').waitFor();
     await page.getByTestId('node-edges').getByRole('button').first().click();
     await page.getByTestId('edge-detail').waitFor();
     await page.getByRole('button', { name: 'Zoom in' }).click();
@@ -547,5 +564,19 @@ describe('judgment', () => {
     const fit = await page.getByTestId('actions').evaluate((t) => [t.scrollWidth, t.closest('.panel')!.clientWidth]);
     expect(fit[0]).toBeLessThanOrEqual(fit[1]!);
     await page.setViewportSize({ width: 1440, height: 1000 });
+    // The reward chart speaks in steps, names its red lines, and a click picks that action in the log, wherever it is.
+    const chart = page.getByTestId('chart-Reward per action');
+    expect(await chart.locator('.chart-head').textContent()).toContain('failure');
+    await chart.scrollIntoViewIfNeeded();
+    const plot = (await chart.locator('svg.chart-overlay').boundingBox())!;
+    await page.mouse.move(plot.x + 50, plot.y + plot.height / 2);
+    await expect.poll(() => chart.locator('.chart-head .faint').textContent()).toMatch(/^t \d+$/);
+    const t = (await chart.locator('.chart-head .faint').textContent())!.slice(2);
+    await page.mouse.click(plot.x + 50, plot.y + plot.height / 2);
+    const picked = page.locator(`[data-testid=actions] tr[data-t="${t}"]`);
+    await expect.poll(() => picked.getAttribute('class')).toContain('row-on');
+    expect(await page.getByLabel('Filter actions').inputValue()).toBe('');
+    // The PP health chart draws no cursor: there is no current step on this page.
+    expect(await page.getByTestId('chart-PP health').locator('.cursor-line').count()).toBe(0);
   });
 });

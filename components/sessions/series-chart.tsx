@@ -17,11 +17,17 @@ interface Props {
   turnAt: (i: number) => number;
   /** Stress turns, by index. */
   stress: readonly [number, string][];
-  index: number;
+  /** What the stress lines mark, in the legend (a session's charts say so in their own legend). */
+  stressLabel?: string;
+  /** The current turn (the cursor line); null draws none. */
+  index: number | null;
+  /** What a point of the x axis is called: a session's turn, or a substrate's step t. */
+  unit?: 'turn' | 't';
   /** The current turn's exact values by series key, once its turn is loaded. */
   current?: Record<string, number | null>;
   format: (v: number | null) => string;
-  onJump: (index: number) => void;
+  /** A click at a point; none, and the chart is not clickable. */
+  onJump?: (index: number) => void;
   /** Before the values have come, the keys of the series that have some: the head as it will be, a placeholder plot. */
   pending?: readonly string[];
 }
@@ -38,7 +44,9 @@ export function SeriesChart({
   size,
   turnAt,
   stress,
+  stressLabel,
   index,
+  unit = 'turn',
   current,
   format,
   onJump,
@@ -64,6 +72,9 @@ export function SeriesChart({
     return lo === hi || lo === null || hi === null ? format(lo) : `${format(lo)}–${format(hi)}`;
   };
   const shown = hover ?? index;
+  const at = (i: number) => (unit === 't' ? `t ${turnAt(i)}` : `turn ${turnAt(i)}`);
+  const range = (a: number, b: number) =>
+    unit === 't' ? `t ${turnAt(a)}–${turnAt(b)}` : `turns ${turnAt(a)}–${turnAt(b)}`;
   const bucketStart = (i: number) => Math.floor(i / size) * size;
   // Axes, stress marks and lines do not move with the player: built once per data and width.
   const statics = useMemo(
@@ -106,14 +117,18 @@ export function SeriesChart({
           {present.map((s) => (
             <span key={s.key}>
               <i style={{ background: COLORS[series.indexOf(s) % COLORS.length] }} />
-              {s.label} <b>{valueAt(s, shown)}</b>
+              {s.label} <b>{shown === null ? '—' : valueAt(s, shown)}</b>
             </span>
           ))}
+          {stressLabel && stress.length ? (
+            <span>
+              <i className="legend-stress" />
+              {stressLabel}
+            </span>
+          ) : null}
           {hover !== null ? (
             <span className="faint">
-              {size > 1
-                ? `turns ${turnAt(bucketStart(shown))}–${turnAt(Math.min(n - 1, bucketStart(shown) + size - 1))}`
-                : `turn ${turnAt(shown)}`}
+              {size > 1 ? range(bucketStart(hover), Math.min(n - 1, bucketStart(hover) + size - 1)) : at(hover)}
             </span>
           ) : null}
         </span>
@@ -126,16 +141,20 @@ export function SeriesChart({
             {statics}
           </svg>
           <svg
-            className="chart-overlay"
+            className={onJump ? 'chart-overlay' : 'chart-overlay chart-static'}
             width={width}
             height={HEIGHT}
             onPointerMove={(e) => setHover(p.indexAt(e.clientX - e.currentTarget.getBoundingClientRect().left))}
             onPointerLeave={() => setHover(null)}
-            onClick={(e) => onJump(p.indexAt(e.clientX - e.currentTarget.getBoundingClientRect().left))}
+            onClick={
+              onJump ? (e) => onJump(p.indexAt(e.clientX - e.currentTarget.getBoundingClientRect().left)) : undefined
+            }
             role="img"
             aria-label={title}
           >
-            <line x1={p.x(index)} x2={p.x(index)} y1={4} y2={HEIGHT - 12} className="cursor-line" />
+            {index !== null ? (
+              <line x1={p.x(index)} x2={p.x(index)} y1={4} y2={HEIGHT - 12} className="cursor-line" />
+            ) : null}
             {hover !== null ? (
               <line x1={p.x(hover)} x2={p.x(hover)} y1={4} y2={HEIGHT - 12} className="hover-line" />
             ) : null}

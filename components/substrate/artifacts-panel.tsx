@@ -7,6 +7,7 @@ import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { useFocus } from '@/components/ui/use-focus';
 import type { RouterOutputs } from '@/components/trpc/outputs';
+import { artifactStaleness, REFERENCE_RULES } from '@/lib/ucs/reference';
 import { useSubstrate } from './store';
 
 /** A wormhole, attractor or resonance with its annotation. */
@@ -32,7 +33,16 @@ export function artifactTarget(
  * Wormholes, attractors and resonances with their payloads, scores and annotations; click one to locate it on the graph
  * and the field.
  */
-export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[]; edges: EdgeParams[] }) {
+export function ArtifactsPanel({
+  artifacts,
+  edges,
+  latestT,
+}: {
+  artifacts: ArtifactRow[];
+  edges: EdgeParams[];
+  /** The latest stored step: staleness is measured from it, as the bridge's status does. */
+  latestT: number | null;
+}) {
   const { artifactId, select } = useSubstrate();
   // A link to one artifact (recall's reflections) selects it, as a click would.
   const focus = useFocus(artifacts.length > 0);
@@ -43,6 +53,8 @@ export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[];
     select({ artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null });
   }, [focus, artifacts, edges, select]);
   const unannotated = artifacts.filter((a) => !a.annotation).length;
+  const staleness = (a: ArtifactRow) => (latestT === null ? null : artifactStaleness(a, latestT));
+  const stale = artifacts.filter((a) => staleness(a)?.stale).length;
   return (
     <Panel
       as="div"
@@ -50,8 +62,8 @@ export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[];
       body={false}
       title="Artifacts"
       actions={
-        <span className="muted">
-          {artifacts.length} · {unannotated} unannotated
+        <span className="muted" data-testid="artifacts-counts">
+          {artifacts.length} · {unannotated} unannotated · {stale} stale
         </span>
       }
     >
@@ -101,6 +113,7 @@ export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[];
                 <div className="mono">{artifactTarget(a, edges).label}</div>
                 <div className="cell-sub">
                   {a.id} · score {a.score?.toFixed(3) ?? '—'} · since t {a.createdT ?? '—'}
+                  {staleLine(staleness(a))}
                   {typeof a.payload.hits === 'number'
                     ? ` · ${a.payload.hits} hits, mean net ${Number(a.payload.mean_net).toFixed(3)}`
                     : ''}
@@ -131,6 +144,30 @@ export function ArtifactsPanel({ artifacts, edges }: { artifacts: ArtifactRow[];
         ]}
       />
     </Panel>
+  );
+}
+
+const STALE_MEANS = "the bridge's status counts it stale, a candidate for pruning";
+
+/** When it was last detected, and "stale" as the bridge's status counts it. */
+function staleLine(s: ReturnType<typeof artifactStaleness>) {
+  if (!s) return null;
+  return (
+    <>
+      {` · last detected t ${s.lastDetectedT}`}
+      {s.stale ? (
+        <>
+          {' '}
+          <span
+            className="badge warn"
+            data-testid="stale"
+            title={`Not detected for ${s.age} steps (over ${REFERENCE_RULES.staleAfterSteps}): ${STALE_MEANS}`}
+          >
+            stale · {s.age} steps
+          </span>
+        </>
+      ) : null}
+    </>
   );
 }
 

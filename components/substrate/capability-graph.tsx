@@ -20,6 +20,18 @@ interface Props {
   attractors: Set<string>;
 }
 
+/** Edges listed a direction for a chosen capability, the heaviest first, until the reviewer asks for all. */
+const EDGES_SHOWN = 12;
+
+/** A capability named in an edge's detail: goes to it. */
+function NodeButton({ id, go }: { id: string; go: (c: { node: string }) => void }) {
+  return (
+    <button type="button" className="btn btn-small mono" onClick={() => go({ node: id })}>
+      {id}
+    </button>
+  );
+}
+
 /**
  * The capability graph: edge colour and width by the learned weight w, wormholes and attractors highlighted, the cursor
  * ringed. Click for details.
@@ -30,6 +42,20 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
   const layout = useMemo(() => layoutGraph(nodes, edges, width, H), [nodes, edges, width]);
   const maxW = Math.max(0.01, ...edges.map((e) => Math.abs(e.w)));
   const sel = edgeIndex !== null ? edges[edgeIndex] : null;
+  // Chosen by keyboard: focus goes on to the detail's first button (the edges of a capability, the ends of an edge),
+  // which sits after the whole graph in the tab order.
+  const detailRef = useRef<HTMLDivElement>(null);
+  const focusDetail = useRef(false);
+  const chooseByKey = (c: { node: string } | { edgeIndex: number }) => {
+    focusDetail.current = true;
+    choose(c);
+  };
+  useEffect(() => {
+    if (!focusDetail.current) return;
+    focusDetail.current = false;
+    detailRef.current?.querySelector<HTMLElement>('button')?.focus();
+  }, [node, edgeIndex]);
+  const [allEdges, setAllEdges] = useState(false);
   // Zoom and pan (Ctrl + wheel, drag, the buttons): positions scale, node sizes and labels do not.
   const svgRef = useRef<SVGSVGElement>(null);
   const zoomRef = useRef<ZoomBehavior<SVGSVGElement, unknown> | null>(null);
@@ -142,7 +168,7 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
               onKeyDown={(e) => {
                 if (e.key !== 'Enter' && e.key !== ' ') return;
                 e.preventDefault();
-                choose({ node: n });
+                chooseByKey({ node: n });
               }}
               className="graph-node"
               data-node={n}
@@ -164,9 +190,9 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
         })}
       </svg>
       {sel && edgeIndex !== null ? (
-        <div className="graph-detail" data-testid="edge-detail">
+        <div className="graph-detail" data-testid="edge-detail" ref={detailRef}>
           <b className="mono">
-            {sel.src} → {sel.dst}
+            <NodeButton id={sel.src} go={chooseByKey} /> → <NodeButton id={sel.dst} go={chooseByKey} />
           </b>{' '}
           <span className="faint">edge {edgeIndex}</span>
           {wormholes.has(edgeIndex) ? <span className="badge warn">wormhole</span> : null}
@@ -177,25 +203,52 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
           </div>
         </div>
       ) : node ? (
-        <div className="graph-detail" data-testid="node-detail">
+        <div className="graph-detail" data-testid="node-detail" ref={detailRef}>
           <b className="mono">{node}</b> {cursor === node ? <span className="badge accent">cursor</span> : null}{' '}
           {attractors.has(node) ? <span className="badge warn">attractor</span> : null}
-          <div className="faint">
-            {edges.filter((e) => e.src === node).length} outgoing · {edges.filter((e) => e.dst === node).length}{' '}
-            incoming edges
-          </div>
-          <div className="toolbar" style={{ flexWrap: 'wrap', marginTop: 4 }} data-testid="node-edges">
-            {edges
+          {(['out', 'in'] as const).map((dir) => {
+            const list = edges
               .map((e, k) => ({ e, k }))
-              .filter(({ e }) => e.src === node)
-              .sort((a, b) => b.e.w - a.e.w)
-              .slice(0, 12)
-              .map(({ e, k }) => (
-                <button key={k} type="button" className="btn btn-small mono" onClick={() => choose({ edgeIndex: k })}>
-                  → {e.dst} <span className="faint">w {e.w.toFixed(2)}</span>
-                </button>
-              ))}
-          </div>
+              .filter(({ e }) => (dir === 'out' ? e.src : e.dst) === node)
+              .sort((a, b) => b.e.w - a.e.w);
+            const shown = allEdges ? list : list.slice(0, EDGES_SHOWN);
+            return (
+              <div
+                key={dir}
+                className="toolbar"
+                style={{ flexWrap: 'wrap', marginTop: 4 }}
+                data-testid={dir === 'out' ? 'node-edges' : 'node-edges-in'}
+                role="group"
+                aria-label={`${dir === 'out' ? 'Outgoing' : 'Incoming'} edges of ${node}, by weight`}
+              >
+                <span className="faint">
+                  {list.length} {dir === 'out' ? 'outgoing' : 'incoming'}
+                  {shown.length < list.length ? ` (${shown.length} heaviest shown)` : ''}
+                </span>
+                {shown.map(({ e, k }) => (
+                  <button
+                    key={k}
+                    type="button"
+                    className="btn btn-small mono"
+                    onClick={() => choose({ edgeIndex: k })}
+                    onKeyDown={(ev) => {
+                      // Enter on a button clicks it; by keyboard, focus follows into the edge's detail.
+                      if (ev.key === 'Enter' || ev.key === ' ') focusDetail.current = true;
+                    }}
+                  >
+                    {dir === 'out' ? `→ ${e.dst}` : `${e.src} →`} <span className="faint">w {e.w.toFixed(2)}</span>
+                  </button>
+                ))}
+              </div>
+            );
+          })}
+          {!allEdges &&
+          (edges.filter((e) => e.src === node).length > EDGES_SHOWN ||
+            edges.filter((e) => e.dst === node).length > EDGES_SHOWN) ? (
+            <button type="button" className="btn btn-small" onClick={() => setAllEdges(true)}>
+              Show every edge
+            </button>
+          ) : null}
         </div>
       ) : (
         <div className="graph-detail faint">

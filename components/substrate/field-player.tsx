@@ -395,7 +395,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
             <div className="skeleton" style={{ height: 300 }} />
           )}
         </Panel>
-        <ArtifactsPanel artifacts={artifacts} edges={graphEdges} />
+        <ArtifactsPanel artifacts={artifacts} edges={graphEdges} latestT={state.meta?.latestT ?? null} />
       </div>
       <ConsultSamples agent={agent} />
     </>

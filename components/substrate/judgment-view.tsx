@@ -53,6 +53,18 @@ export function JudgmentView({ agent }: { agent: string }) {
     (a) => !filter || `${a.action} ${a.outcome} ${a.edge}`.toLowerCase().includes(filter.toLowerCase()),
   );
   const shown = matching.slice(-limit).reverse();
+  // A click on the reward chart picks that action in the log: the filter cleared, as many pages as reach it shown.
+  const [picked, setPicked] = useState<number | null>(null);
+  const pick = (i: number) => {
+    const a = actions[i];
+    if (!a) return;
+    setFilter('');
+    setLimit(Math.max(ACTIONS_PAGE, actions.length - i));
+    setPicked(a.t);
+    requestAnimationFrame(() =>
+      document.querySelector(`[data-testid=actions] tr[data-t="${a.t}"]`)?.scrollIntoView({ block: 'center' }),
+    );
+  };
   const routed = actions.filter((a) => a.routed).length;
   const failures = useMemo(
     () => actions.flatMap((a, i): [number, string][] => (a.success === 'failure' ? [[i, 'failure']] : [])),
@@ -85,10 +97,10 @@ export function JudgmentView({ agent }: { agent: string }) {
             n={ppSeries.t.length}
             size={1}
             turnAt={(i) => ppSeries.t[i] ?? i}
+            unit="t"
             stress={[]}
-            index={Math.max(0, ppSeries.t.length - 1)}
+            index={null}
             format={fmt2}
-            onJump={() => {}}
           />
           <SeriesChart
             title="Reward per action"
@@ -96,10 +108,12 @@ export function JudgmentView({ agent }: { agent: string }) {
             n={actions.length}
             size={1}
             turnAt={(i) => actions[i]?.t ?? i}
+            unit="t"
             stress={failures}
-            index={Math.max(0, actions.length - 1)}
+            stressLabel="failure"
+            index={picked === null ? null : actions.findIndex((a) => a.t === picked)}
             format={fmt2}
-            onJump={() => {}}
+            onJump={pick}
           />
         </div>
       ) : null}
@@ -125,7 +139,7 @@ export function JudgmentView({ agent }: { agent: string }) {
             compact
             rows={shown}
             rowKey={(a) => a.t}
-            rowProps={(a) => ({ 'data-t': a.t })}
+            rowProps={(a) => ({ 'data-t': a.t, className: a.t === picked ? 'row-on' : undefined })}
             columns={[
               { id: 't', header: 't', num: true, className: 'mono', cell: (a) => a.t },
               { id: 'action', header: 'Action', className: 'mono', cell: (a) => <Breakable text={a.action} /> },

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   AEGIS_VOCABULARY,
+  artifactStaleness,
   edgeBiasOf,
   edgesOf,
   keywordCapabilities,
@@ -118,5 +121,28 @@ describe('a substrate state from stored parts', () => {
     expect(simulateTicks(stuck, 3).state.t).toBe(12);
     expect(run.state.t).toBe(18);
     expect(routeContext(s, 'constructor hasOwnProperty __proto__').resolvedCapabilities).toEqual([]);
+  });
+
+  it('counts stale artifacts as the bridge’s status does (stale_artifact_count), on two workspaces', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    for (const [dir, want] of [
+      ['server/demo/ucs-workspace', 1],
+      ['lib/ucs/fixtures/ops-workspace', 0],
+    ] as const) {
+      const read = (f: string) => JSON.parse(readFileSync(path.join(root, dir, f), 'utf8'));
+      const live = read('ucs/state/torusfield_state.json');
+      const arts = live.artifacts as { created_t: number; meta: unknown }[];
+      const stale = arts.filter((a) => artifactStaleness({ createdT: a.created_t, meta: a.meta }, live.state.t)?.stale);
+      expect(stale.length).toBe(want);
+      expect(read('status.json').stale_artifact_count).toBe(want);
+    }
+    // The last detection wins over creation; one step inside the window is not stale.
+    expect(artifactStaleness({ createdT: 10, meta: { last_detected_t: 100 } }, 600)).toEqual({
+      lastDetectedT: 100,
+      age: 500,
+      stale: false,
+    });
+    expect(artifactStaleness({ createdT: 10, meta: {} }, 600)).toMatchObject({ age: 590, stale: true });
+    expect(artifactStaleness({ createdT: null, meta: null }, 600)).toBeNull();
   });
 });

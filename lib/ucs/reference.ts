@@ -47,7 +47,25 @@ export const REFERENCE_RULES = {
   bias: { wormholeCap: 5.0, attractorFactor: 0.3, attractorCap: 2.0, decay: 0.995, floor: 1e-6 },
   /** The Edge dataclass's defaults, for a stored edge without them. */
   edge: { w: 0.0, u: 0.5, c: 0.2, n: 0.0 },
+  /** ArtifactStore.get_stale's stale_after_steps: an artifact not detected for more θ steps is a pruning candidate. */
+  staleAfterSteps: 500,
 } as const;
+
+/**
+ * Steps since an artifact was last detected, and whether that makes it stale, as the reference's
+ * `ArtifactStore.get_stale(t)` decides (src/torusfield_kernel.py, KyleMillion/unified-cognitive-substrate): the last
+ * detection is `meta.last_detected_t`, else the step it was created at; stale when it is before t − 500. The
+ * bridge's status counts these (`stale_artifact_count`) and its synthesis prompt lists them; nothing prunes them
+ * unless the agent asks.
+ */
+export function artifactStaleness(
+  a: { createdT: number | null; meta?: unknown },
+  t: number,
+): { lastDetectedT: number; age: number; stale: boolean } | null {
+  const detected = isObj(a.meta) && typeof a.meta.last_detected_t === 'number' ? a.meta.last_detected_t : a.createdT;
+  if (detected === null) return null;
+  return { lastDetectedT: detected, age: t - detected, stale: detected < t - REFERENCE_RULES.staleAfterSteps };
+}
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown, d = 0) => (typeof v === 'number' && Number.isFinite(v) ? v : d);

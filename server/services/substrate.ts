@@ -477,6 +477,7 @@ export async function listFieldArtifacts(db: Tx, projectId: string, agentId: str
       score: ucsArtifacts.score,
       createdT: ucsArtifacts.createdT,
       lastSeenT: ucsArtifacts.lastSeenT,
+      meta: ucsArtifacts.meta,
       annotation: ucsAnnotations.data,
     })
     .from(ucsArtifacts)
