@@ -395,6 +395,16 @@ describe('a new user on the embedded database', () => {
     await open(page, '/settings');
     await page.getByTestId('import-input').setInputFiles(file);
     await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('3 / 3 records · 3 accepted');
+    expect(await page.getByTestId('import-files-table').count()).toBe(0);
+    // The same file again: nothing new, and which file the records already stored came from.
+    await page.getByTestId('import-input').setInputFiles([]);
+    await page.getByTestId('import-input').setInputFiles(file);
+    await expect
+      .poll(() => page.getByTestId('import-summary').textContent())
+      .toContain('3 / 3 records · 0 accepted · 3 already stored · 0 rejected');
+    expect(await page.getByTestId('import-files-table').locator('li').allTextContents()).toEqual([
+      `${path.basename(file)}: 3 of 3 already stored`,
+    ]);
     await open(page, '/sessions');
     await page.getByText('picked').first().waitFor();
   });

@@ -6,15 +6,16 @@ import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { convertFiles, type ConvertResult } from '@/lib/import/files';
 import { batchEnvelopes } from '@/lib/import/batches';
+import { locateRecord, tallyByFile } from '@/lib/import/tally';
 import type { IngestResult } from '@/lib/ingest/contract';
 import { fmtInt } from '@/lib/format';
+import { Breakable } from '@/components/ui/breakable';
 
 interface Progress {
   sent: number;
   total: number;
-  accepted: number;
-  duplicates: number;
-  rejected: (IngestResult & { status: 'rejected' })[];
+  /** One answer per envelope, in the files' order (each request's answers at its offset). */
+  results: (IngestResult | undefined)[];
 }
 
 /** Files a person picks are converted in the browser and sent through the same ingest service as the API. */
@@ -39,16 +40,14 @@ export function ImportFiles() {
     const converted = convertFiles(files);
     setPlan(converted);
     const envelopes = converted.files.flatMap((f) => f.envelopes);
-    const p: Progress = { sent: 0, total: envelopes.length, accepted: 0, duplicates: 0, rejected: [] };
+    const p: Progress = { sent: 0, total: envelopes.length, results: [] };
     setProgress({ ...p });
     try {
       for (const batch of batchEnvelopes(envelopes)) {
         const r = await ingest.mutateAsync({ records: batch });
+        for (const x of r.results) p.results[p.sent + x.index] = x;
         p.sent += batch.length;
-        p.accepted += r.accepted;
-        p.duplicates += r.duplicates;
-        p.rejected.push(...(r.results.filter((x) => x.status === 'rejected') as Progress['rejected']));
-        setProgress({ ...p });
+        setProgress({ ...p, results: [...p.results] });
       }
     } catch (e) {
       setError((e as Error).message);
@@ -56,6 +55,14 @@ export function ImportFiles() {
     await qc.invalidateQueries();
   }
 
+  const tally = plan && progress ? tallyByFile(plan.files, progress.results) : [];
+  const sum = (k: 'accepted' | 'duplicate' | 'rejected' | 'conflict' | 'superseded') =>
+    tally.reduce((a, t) => a + t[k], 0);
+  // Files whose records were not all stored anew: which ones, and how many, so "1 already stored" can be found.
+  const notNew = tally.filter((t) => t.duplicate || t.rejected || t.conflict || t.superseded);
+  const rejected = (progress?.results ?? []).filter(
+    (r): r is IngestResult & { status: 'rejected' } => r?.status === 'rejected',
+  );
   return (
     <Panel as="div" testId="import-files" title="Import files">
       <p className="muted" style={{ marginTop: 0 }}>
@@ -85,9 +92,31 @@ export function ImportFiles() {
             <div style={{ width: `${progress.total ? (100 * progress.sent) / progress.total : 100}%` }} />
           </div>
           <div className="muted" style={{ marginTop: 6 }} data-testid="import-summary">
-            {fmtInt(progress.sent)} / {fmtInt(progress.total)} records · {fmtInt(progress.accepted)} accepted ·{' '}
-            {fmtInt(progress.duplicates)} already stored · {fmtInt(progress.rejected.length)} rejected
+            {fmtInt(progress.sent)} / {fmtInt(progress.total)} records · {fmtInt(sum('accepted'))} accepted ·{' '}
+            {fmtInt(sum('duplicate'))} already stored · {fmtInt(sum('rejected'))} rejected
+            {sum('conflict') ? ` · ${fmtInt(sum('conflict'))} conflicting with a stored version (kept)` : ''}
+            {sum('superseded') ? ` · ${fmtInt(sum('superseded'))} replaced a stored version` : ''}
           </div>
+          {notNew.length ? (
+            <ul className="import-files" data-testid="import-files-table">
+              {notNew.map((t) => (
+                <li key={t.path}>
+                  <span className="mono">
+                    <Breakable text={t.path} />
+                  </span>
+                  :{' '}
+                  {[
+                    t.duplicate ? `${fmtInt(t.duplicate)} of ${fmtInt(t.records)} already stored` : '',
+                    t.rejected ? `${fmtInt(t.rejected)} rejected` : '',
+                    t.conflict ? `${fmtInt(t.conflict)} conflicting with a stored version (kept)` : '',
+                    t.superseded ? `${fmtInt(t.superseded)} replaced a stored version` : '',
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </li>
+              ))}
+            </ul>
+          ) : null}
         </div>
       ) : null}
       {error ? (
@@ -95,19 +124,30 @@ export function ImportFiles() {
           {error}
         </div>
       ) : null}
-      {plan && (plan.errors.length || plan.skipped.length || progress?.rejected.length) ? (
+      {plan && (plan.errors.length || plan.skipped.length || rejected.length) ? (
         <ul style={{ margin: '10px 0 0', paddingLeft: 18 }}>
           {plan.errors.map((e) => (
             <li key={e.path} style={{ color: 'var(--danger)' }}>
               <span className="mono">{e.path}</span>: {e.message}
             </li>
           ))}
-          {progress?.rejected.slice(0, 20).map((r) => (
-            <li key={r.index} style={{ color: 'var(--danger)' }}>
-              record {r.index} {r.id ? <span className="mono">({r.id})</span> : null}:{' '}
-              {r.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}
-            </li>
-          ))}
+          {rejected.slice(0, 20).map((r, k) => {
+            const at = locateRecord(plan.files, progress!.results.indexOf(r));
+            return (
+              <li key={k} style={{ color: 'var(--danger)' }}>
+                {at ? (
+                  <>
+                    <span className="mono">{at.path}</span>, record {at.record}
+                  </>
+                ) : (
+                  'a record'
+                )}{' '}
+                {r.id ? <span className="mono">({r.id})</span> : null}:{' '}
+                {r.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}
+              </li>
+            );
+          })}
+          {rejected.length > 20 ? <li className="muted">and {fmtInt(rejected.length - 20)} more rejected</li> : null}
           {plan.skipped.map((s) => (
             <li key={s.path} className="muted">
               <span className="mono">{s.path}</span> skipped: {s.reason}
