@@ -14,6 +14,10 @@ describe('splitTerms', () => {
       'diagnose(upstream_instability)',
     ]);
   });
+  it('drops a run of punctuation alone: a connective, or the stray colon of a line meant as a field', () => {
+    expect(splitTerms('a(1) -> b(2) | c(3)')).toEqual(['a(1)', 'b(2)', 'c(3)']);
+    expect(parseToon('constraints: no_restart(db)\n: foo\n')).toEqual({ constraints: ['no_restart(db)', 'foo'] });
+  });
   it('keeps free text as one term', () => {
     expect(splitTerms('Mitigate the 502 errors, then check the upstream.')).toEqual([
       'Mitigate the 502 errors, then check the upstream.',

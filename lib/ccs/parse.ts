@@ -3,17 +3,21 @@ import { CCS_FIELDS, type CcsInput, type CcsTerms } from './contract';
 const FIELD_LINE = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$/;
 const KNOWN = new Set<string>(CCS_FIELDS);
 
+/** A term names something: a run of punctuation alone (`&`, `:`, `->`, `|`) is a connective or a stray mark. */
+const isTerm = (w: string) => /[\p{L}\p{N}]/u.test(w);
+
 /**
  * Splits a run of predicate terms at top-level whitespace, keeping nested parentheses together:
- * `service(nginx) timing(502_spikes after(http2_enable))` → two terms. Connectives such as `&`
- * are not terms. Free text without any predicate stays one term.
+ * `service(nginx) timing(502_spikes after(http2_enable))` → two terms. Connectives such as `&`, and any other run of
+ * punctuation alone (a stray `:` of a line the agent meant as a field), are not terms. Free text without any
+ * predicate stays one term.
  */
 export function splitTerms(text: string): string[] {
   const s = text.trim();
   if (!s) return [];
   if (!s.includes('(')) {
     // Free text ("Mitigate the 502 errors") is one term; a bare list of atoms is split.
-    return /[.,;:!?]/.test(s) || s.split(/\s+/).length > 6 ? [s] : s.split(/\s+/).filter((w) => w !== '&');
+    return /[.,;:!?]/.test(s) || s.split(/\s+/).length > 6 ? [s] : s.split(/\s+/).filter(isTerm);
   }
   const terms: string[] = [];
   let depth = 0;
@@ -22,13 +26,13 @@ export function splitTerms(text: string): string[] {
     if (ch === '(') depth++;
     else if (ch === ')') depth = Math.max(0, depth - 1);
     if (depth === 0 && /\s/.test(ch)) {
-      if (cur && cur !== '&') terms.push(cur);
+      if (isTerm(cur)) terms.push(cur);
       cur = '';
       continue;
     }
     cur += ch;
   }
-  if (cur && cur !== '&') terms.push(cur);
+  if (isTerm(cur)) terms.push(cur);
   return terms;
 }
 
