@@ -128,6 +128,10 @@ describe('session replay', () => {
       .toMatch(/^retry_only\(idempotent_requests\): .*added at turn 9/);
     await page.keyboard.press('Enter');
     await expect.poll(readout).toBe('Turn 9 (9 of 50)');
+    // Focus stays on the term, now at the turn that introduced it (the link it was is gone there).
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.term ?? null))
+      .toBe('retry_only(idempotent_requests)');
     // After ticking Follow live (focus on the checkbox), j and k still step; Space ticks the box, not the player.
     const follow = page.getByLabel('Follow live');
     await follow.click();

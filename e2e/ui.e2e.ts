@@ -180,8 +180,13 @@ describe(`a long sessions list on ${srv.name}`, () => {
     expect(await rows.count()).toBe(100);
     // Most recent first: bulk-129 was sent with the latest time.
     expect(await rows.first().textContent()).toContain('bulk-129');
-    await page.getByRole('button', { name: 'Show 30 more' }).click();
+    // By keyboard: the button goes with the last page, and focus goes on to the first new row, not the page's top.
+    await page.getByRole('button', { name: 'Show 30 more' }).focus();
+    await page.keyboard.press('Enter');
     await expect.poll(() => rows.count()).toBe(130);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('tr')?.textContent ?? null))
+      .toContain('bulk-029');
     expect(await count.textContent()).toBe('Showing 130 of 130 matching “bulk-agent” sessions');
     expect(await page.getByRole('button', { name: /^Show \d+ more$/ }).count()).toBe(0);
     expect(await rows.last().textContent()).toContain('bulk-000');

@@ -1,7 +1,7 @@
 'use client';
 
 import * as Tabs from '@radix-ui/react-tabs';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import type { CcsDiff } from '@/lib/ccs/diff';
 import type { TermEvent } from '@/lib/ccs/provenance';
@@ -116,15 +116,33 @@ export function CcsPanel(p: CcsPanelProps) {
   );
 }
 
+/** The term whose chip was followed to the turn that introduced it (kept across the panel's remount meanwhile). */
+let following: { field: string; term: string; turn: number } | null = null;
+
 function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
   // The history of the term under the pointer or the keyboard, in words on the page (not only in a tooltip).
   const [shown, setShown] = useState<string | null>(null);
+  // A chip followed to the turn that introduced its term: focus stays on that term there (the chip followed is gone).
+  const grid = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const f = following;
+    if (!f || f.turn !== turn) return; // not there yet: tried again when this view shows that turn
+    following = null;
+    const chips = grid.current?.querySelectorAll<HTMLElement>(`[data-field="${CSS.escape(f.field)}"] .chip`) ?? [];
+    [...chips].find((c) => c.dataset.term === f.term)?.focus();
+  });
   const byField = new Map(diff.fields.map((f) => [f.field, f]));
   const fields = ordered(Object.keys(ccs).filter((f) => ccs[f]?.length || byField.get(f)?.removed.length));
-  if (!fields.length) return <div className="faint">This turn committed an empty CCS.</div>;
+  if (!fields.length)
+    return (
+      <div className="faint" data-testid="ccs-none">
+        No CCS at this turn: the agent sent none (<code>{'{}'}</code>), as an agent traced by OpenTelemetry or one that
+        keeps no compressed state does.
+      </div>
+    );
   return (
     <>
-      <div className="ccs-grid" data-testid="ccs-state">
+      <div className="ccs-grid" data-testid="ccs-state" ref={grid}>
         {fields.map((f) => {
           const d = byField.get(f);
           const added = new Set(d?.added);
@@ -149,7 +167,14 @@ function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
                       badge={intro !== null && intro !== turn ? String(intro) : undefined}
                       title={history}
                       onShow={() => setShown(history ? `${t}: ${history}` : null)}
-                      onClick={intro !== null && intro !== turn ? () => onJump(intro) : undefined}
+                      onClick={
+                        intro !== null && intro !== turn
+                          ? () => {
+                              following = { field: f, term: t, turn: intro };
+                              onJump(intro);
+                            }
+                          : undefined
+                      }
                     />
                   );
                 })}

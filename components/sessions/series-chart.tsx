@@ -162,7 +162,7 @@ export function SeriesChart({
         </div>
       ) : (
         <div className="faint" style={{ height: HEIGHT, display: 'grid', placeItems: 'center' }}>
-          not reported by this agent
+          not reported in this session
         </div>
       )}
     </div>

@@ -63,7 +63,8 @@ export function TermChip({
       onMouseEnter={onShow}
       onFocus={onShow}
       role={onClick ? 'button' : undefined}
-      tabIndex={onClick ? 0 : undefined}
+      // A chip that is no link takes focus only when the page gives it (after following a link to its turn).
+      tabIndex={onClick ? 0 : -1}
       // A button by keyboard too: Enter or Space follows it (and Space does not also start the player).
       onKeyDown={
         onClick

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { fmtInt } from '@/lib/format';
 
 interface Props {
@@ -18,21 +19,34 @@ interface Props {
  * counted with the first page, so rows added since may make the list longer than it says.
  */
 export function ListFoot({ shown, matching, noun, filter, page, query, testId }: Props) {
+  const foot = useRef<HTMLDivElement>(null);
   if (!matching) return null;
   const left = Math.min(page, matching - shown);
+  /**
+   * Fetches the next page. Pressed by keyboard (the button had focus), focus then goes to the first new row of the
+   * list just above (its link or button), so that the reader goes on from there; the button may be gone by then, and
+   * focus would otherwise fall back to the top of the page. Failing that, it stays on the foot.
+   */
+  const more = async () => {
+    const had = foot.current?.contains(document.activeElement) ?? false;
+    await query.fetchNextPage();
+    if (!had) return;
+    requestAnimationFrame(() => {
+      const rows = foot.current?.previousElementSibling?.querySelectorAll<HTMLElement>('tbody tr, [role=listitem]');
+      const row = rows?.[shown];
+      const target =
+        row && (row.tabIndex >= 0 ? row : row.querySelector<HTMLElement>('a[href], button, [tabindex="0"]'));
+      (target ?? foot.current?.querySelector<HTMLElement>('button') ?? foot.current)?.focus();
+    });
+  };
   return (
-    <div className="table-foot" data-testid={testId}>
+    <div className="table-foot" data-testid={testId} ref={foot} tabIndex={-1}>
       <span className="muted">
         Showing {fmtInt(shown)} of {fmtInt(matching)}
         {filter ? ` matching “${filter}”` : ''} {noun}
       </span>
       {query.hasNextPage ? (
-        <button
-          className="btn"
-          type="button"
-          disabled={query.isFetchingNextPage}
-          onClick={() => void query.fetchNextPage()}
-        >
+        <button className="btn" type="button" disabled={query.isFetchingNextPage} onClick={() => void more()}>
           {query.isFetchingNextPage ? 'Loading…' : left > 0 ? `Show ${fmtInt(left)} more` : 'Show more'}
         </button>
       ) : null}
