@@ -122,7 +122,7 @@ describe.each(servers)('a LangGraph thread recorded through the SDK, on $name', 
       /\{"done":true,"step":"measure disk"\}|\{"step":"measure disk","done":true\}/,
     );
     expect(await row('messages[3]').getAttribute('data-mark')).toBe('added');
-    expect(await row('plan[0]').textContent()).toContain('1 changed');
+    expect(await row('plan[0]').textContent()).toContain('1 change inside');
     expect(await page.getByTestId('state-changes').textContent()).toContain('since turn 2');
     // The timeline: every step changed the state, so no tick says "nothing changed".
     expect(await page.locator('[data-testid=timeline] rect.tl-tick').count()).toBe(7);
@@ -210,6 +210,31 @@ describe.each(servers)('a LangGraph thread recorded through the SDK, on $name', 
     expect(raw.plan.map((p) => p.done)).toEqual([true, true, true]);
     // Nothing wider than the window at 1,024 px.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    // Compared with a run that keeps a CCS, the page says why the terms cannot meet.
+    const withCcs = `${thread}-ccs`;
+    const sent = await fetch(`${srv.url}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${srv.key}` },
+      body: JSON.stringify([
+        {
+          type: 'turn',
+          data: {
+            session_id: withCcs,
+            agent: 'ops',
+            turn: 1,
+            input: 'i',
+            output: 'o',
+            ccs: 'goal_orientation: free(disk)',
+          },
+        },
+      ]),
+    });
+    expect(sent.status).toBe(200);
+    await open(page, `/compare?a=${withCcs}&b=${thread}`);
+    await expect
+      .poll(() => page.getByTestId('compare-kinds').textContent(), { timeout: 15_000 })
+      .toMatch(/^Run B keeps a graph state \(LangGraph\), not a CCS/);
+    expect(await page.getByTestId('compare-kinds').count()).toBe(1);
   });
 
   it('has no serious axe violation in the state tree and the diff, light and dark', async () => {

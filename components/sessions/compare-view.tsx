@@ -489,7 +489,20 @@ function Comparison({
       {graphStates(atA.detail, atB.detail) ? (
         <StateSideBySide a={atA.detail!.state} b={j === null ? undefined : atB.detail?.state} tA={tA} tB={tB} />
       ) : (
-        <CcsSideBySide a={atA.detail?.ccs ?? null} b={j === null ? {} : (atB.detail?.ccs ?? null)} tA={tA} tB={tB} />
+        <>
+          {(['A', 'B'] as const).map((side) => {
+            const d = side === 'A' ? atA.detail : j === null ? null : atB.detail;
+            // One run keeps a graph state and no CCS (LangGraph), the other a CCS: the terms cannot meet.
+            return d && noCcs(d.ccs) && d.state != null ? (
+              <div key={side} className="banner warn" role="note" data-testid="compare-kinds">
+                Run {side} keeps a graph state (LangGraph), not a CCS: its side of the terms below is empty, and every
+                term of the other run reads as only there. A graph state is compared path by path with another run that
+                keeps one; this run&apos;s replay shows its state.
+              </div>
+            ) : null;
+          })}
+          <CcsSideBySide a={atA.detail?.ccs ?? null} b={j === null ? {} : (atB.detail?.ccs ?? null)} tA={tA} tB={tB} />
+        </>
       )}
       <div className="grid-2" style={{ marginTop: 14 }}>
         {(

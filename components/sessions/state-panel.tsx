@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { fmtInt } from '@/lib/format';
+import { fmtInt, plural } from '@/lib/format';
 import type { LangGraphTurn } from '@/lib/import/langgraph';
 import {
   changeMarks,
@@ -231,8 +231,11 @@ function Row({
         <Value row={r} whole={whole} long={long} />
       </span>
       {within ? (
-        <span className="jt-within" title={`${within} changed inside since the turn before`}>
-          {within} changed
+        <span
+          className="jt-within"
+          title={`${plural(within, 'path')} inside added, removed or changed since the turn before`}
+        >
+          {plural(within, 'change')} inside
         </span>
       ) : null}
       <span className="jt-type">
