@@ -23,8 +23,12 @@ describe('annotations', () => {
     await panel.getByLabel('Score name').fill('e2e_verdict');
     await panel.getByLabel('Score kind').selectOption('categorical');
     await panel.getByLabel('Categories').fill('right, wrong, unsure');
-    await panel.getByRole('button', { name: 'Define score' }).click();
+    // By keyboard: Enter defines it, and focus is back on the name, ready for the next.
+    await panel.getByLabel('Categories').press('Enter');
     await panel.locator('[data-score-definition="e2e_verdict"]').waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null))
+      .toBe('Score name');
     await panel.getByLabel('Score name').fill('e2e_faithful');
     await panel.getByLabel('Score kind').selectOption('numeric');
     await panel.getByLabel('Lowest value').fill('1');

@@ -149,8 +149,12 @@ describe('compare runs', () => {
     await page.getByTestId('compare-runs-link').click();
     await expect.poll(() => page.url()).toContain(`/compare?a=${A}&turn=12`);
     expect(await page.getByLabel('Run A').inputValue()).toBe(A);
-    await page.getByLabel('Run B').fill(B);
-    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    // The field to fill has the focus: typed, then Enter.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null))
+      .toBe('Run B');
+    await page.keyboard.type(B);
+    await page.keyboard.press('Enter');
     await expect.poll(readout).toBe('A turn 12 · B turn 12');
   });
 });

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
@@ -135,6 +135,12 @@ function CompareForm({
     ...trpc.sessions.page.queryOptions({ search: typed, sort: 'recent', limit: 50 }),
     staleTime: 30_000,
   });
+  // Opened from a replay's "Compare with another run" (run A named, B not): the field to fill has the focus.
+  const runB = useRef<HTMLInputElement>(null);
+  const askB = !!q.a && !q.b;
+  useEffect(() => {
+    if (askB) runB.current?.focus();
+  }, [askB]);
   return (
     <form
       className="toolbar panel panel-body"
@@ -170,6 +176,7 @@ function CompareForm({
             onChange={(e) => (setValue(e.target.value), setTyped(e.target.value))}
             placeholder="session id"
             aria-label={label}
+            ref={label === 'Run B' ? runB : undefined}
           />
         </label>
       ))}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
@@ -20,6 +20,7 @@ export function ScoreDefinitions() {
   const qc = useQueryClient();
   const defs = useQuery(trpc.annotations.scores.queryOptions());
   const [name, setName] = useState('');
+  const nameField = useRef<HTMLInputElement>(null);
   const [kind, setKind] = useState<ScoreKind>('numeric');
   const [min, setMin] = useState('0');
   const [max, setMax] = useState('1');
@@ -51,26 +52,31 @@ export function ScoreDefinitions() {
         onChange={() => define.error && define.reset()}
         onSubmit={(e) => {
           e.preventDefault();
-          define.mutate({
-            name: name.trim(),
-            kind,
-            ...(kind === 'numeric' ? { min: num(min), max: num(max) } : {}),
-            ...(kind === 'categorical'
-              ? {
-                  categories: categories
-                    .split(',')
-                    .map((c) => c.trim())
-                    .filter(Boolean),
-                }
-              : {}),
-            ...(description.trim() ? { description: description.trim() } : {}),
-          });
+          define.mutate(
+            {
+              name: name.trim(),
+              kind,
+              ...(kind === 'numeric' ? { min: num(min), max: num(max) } : {}),
+              ...(kind === 'categorical'
+                ? {
+                    categories: categories
+                      .split(',')
+                      .map((c) => c.trim())
+                      .filter(Boolean),
+                  }
+                : {}),
+              ...(description.trim() ? { description: description.trim() } : {}),
+            },
+            // Ready for the next one: the button, disabled while it was sent, took focus to the top of the page.
+            { onSuccess: () => nameField.current?.focus() },
+          );
         }}
       >
         <input
           className="input"
           placeholder="name, e.g. faithfulness"
           aria-label="Score name"
+          ref={nameField}
           value={name}
           onChange={(e) => setName(e.target.value)}
           style={{ width: 200 }}
