@@ -115,6 +115,13 @@ describe('session replay', () => {
       '[data-testid=ccs-state] [data-field=constraints] [data-term="retry_only(idempotent_requests)"]',
     );
     expect(await chip.getAttribute('title')).toContain('added at turn 9');
+    // A term that came and went by changes says so from its own side.
+    await open(page, '/sessions/itops-nginx-502?turn=40');
+    const level = page.locator('[data-testid=ccs-state] [data-term="level(low)"]').first();
+    expect(await level.getAttribute('title')).toContain(
+      'in at turn 9, was level(medium) · out at turn 15, became level(medium) · in at turn 16, was level(medium)',
+    );
+    await open(page, '/sessions/itops-nginx-502?turn=20');
     await chip.click();
     await expect.poll(readout).toBe('Turn 9 (9 of 50)');
     await expect.poll(() => page.url()).toMatch(/\?turn=9$/);

@@ -29,14 +29,18 @@ function ordered(fields: string[]): string[] {
   return [...FIELD_ORDER.filter((f) => fields.includes(f)), ...rest];
 }
 
+/**
+ * One event of a term's history, said from the term's side: a change brings it in ("in at turn 9, was level(medium)")
+ * or takes it out ("out at turn 15, became level(medium)"); "changed from … / changed to …" read alike in a row.
+ */
 export const termEventLabel = (e: Pick<TermEvent, 'turn' | 'kind'> & { other?: string | null }) =>
   e.kind === 'added'
     ? `added at turn ${e.turn}`
     : e.kind === 'removed'
       ? `dropped at turn ${e.turn}`
       : e.kind === 'changed_to'
-        ? `changed from ${e.other} at turn ${e.turn}`
-        : `changed to ${e.other} at turn ${e.turn}`;
+        ? `in at turn ${e.turn}, was ${e.other}`
+        : `out at turn ${e.turn}, became ${e.other}`;
 
 export interface CcsPanelProps {
   turn: number;
