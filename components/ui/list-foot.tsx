@@ -23,9 +23,9 @@ export function ListFoot({ shown, matching, noun, filter, page, query, testId }:
   if (!matching) return null;
   const left = Math.min(page, matching - shown);
   /**
-   * Fetches the next page. Pressed by keyboard (the button had focus), focus then goes to the first new row of the
-   * list just above (its link or button), so that the reader goes on from there; the button may be gone by then, and
-   * focus would otherwise fall back to the top of the page. Failing that, it stays on the foot.
+   * Fetches the next page. When the button had focus (pressed by keyboard, or clicked), focus then goes to the first
+   * new row of the list just above (its link or button), so that the reader goes on from there: the button may be gone
+   * by then, and focus would otherwise fall back to the top of the page. Failing that, it stays on the foot.
    */
   const more = async () => {
     const had = foot.current?.contains(document.activeElement) ?? false;
