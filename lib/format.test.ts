@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmtCost, fmtDuration, fmtLatency, fmtSigned, plural } from './format';
+import { fmtCost, fmtDuration, fmtLatency, fmtSigned, fmtSpan, plural } from './format';
 
 describe('durations', () => {
   it('read a call latency in ms below a second, in tenths of a second below a minute', () => {
@@ -21,6 +21,19 @@ describe('durations', () => {
       '$1.50',
       '—',
     ]);
+  });
+});
+
+describe('spans', () => {
+  it('say how long a session ran, and nothing for one turn (it did not run "over 0 s")', () => {
+    const t0 = '2026-11-21T09:00:00.000Z';
+    expect([
+      fmtSpan(t0, '2026-11-21T09:12:00.000Z', 30),
+      fmtSpan(t0, '2026-11-21T09:00:00.400Z', 3),
+      fmtSpan(t0, t0, 1),
+      fmtSpan(null, t0, 5),
+      fmtSpan(t0, 'not a time', 5),
+    ]).toEqual(['over 12 min', 'within 1 s', '', '', '']);
   });
 });
 

@@ -42,6 +42,17 @@ export function fmtDuration(ms: number | null | undefined): string {
   return `${Math.round(h / 24)} d`;
 }
 
+/**
+ * How long a session ran, from its first turn's time to its last: "over 12 min", "within 1 s" when its turns were
+ * sent at once, and nothing for a single turn or a session without times (there is no span to speak of).
+ */
+export function fmtSpan(firstAt: string | null | undefined, lastAt: string | null | undefined, turns: number): string {
+  if (turns < 2 || !firstAt || !lastAt) return '';
+  const ms = Date.parse(lastAt) - Date.parse(firstAt);
+  if (!Number.isFinite(ms)) return '';
+  return ms < 1000 ? 'within 1 s' : `over ${fmtDuration(ms)}`;
+}
+
 const dateTime = new Intl.DateTimeFormat('en-GB', {
   day: '2-digit',
   month: 'short',

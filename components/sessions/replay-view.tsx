@@ -20,7 +20,7 @@ import {
 import { diffCcs } from '@/lib/ccs/diff';
 import { langGraphTurnOf } from '@/lib/import/langgraph';
 import { diffStates } from '@/lib/json-state/diff';
-import { fmtCost, fmtDateTime, fmtDuration, fmtLatency, fmtRate, fmtTokens, plural } from '@/lib/format';
+import { fmtCost, fmtDateTime, fmtLatency, fmtRate, fmtSpan, fmtTokens, plural } from '@/lib/format';
 import { CcsPanel, termEventLabel } from './ccs-panel';
 import { StatePanel } from './state-panel';
 import { ConstraintTimeline } from './constraint-timeline';
@@ -481,6 +481,7 @@ export function ReplayView({
   const first = digest ? digest.firstAt : s?.firstAt;
   const last = digest ? digest.lastAt : s?.lastAt;
   const count = digest ? n : s?.turnCount;
+  const span = count === undefined ? '' : fmtSpan(first, last, count);
   const stress = stressAt.get(i);
   // A per-turn chart linked to the player (the digest's series, the cursor at the current turn).
   // Before the digest has come, with the head it will have (the current turn's figures) and a placeholder plot.
@@ -519,7 +520,8 @@ export function ReplayView({
             {first ? (
               <>
                 {' '}
-                · {fmtDateTime(first)} · {fmtDuration(last && first ? Date.parse(last) - Date.parse(first) : null)}
+                · {fmtDateTime(first)}
+                {span ? <> · {span}</> : null}
               </>
             ) : null}{' '}
             · {count === undefined ? '… turns' : plural(count, 'turn')}

@@ -13,7 +13,7 @@ import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/l
 import type { RouterOutputs } from '@/components/trpc/outputs';
 
 type Traced = RouterOutputs['sessions']['page']['total']['traced'];
-import { fmtCost, fmtDateTime, fmtDuration, fmtInt, fmtLatency, fmtRate, fmtTokens } from '@/lib/format';
+import { fmtCost, fmtDateTime, fmtInt, fmtLatency, fmtRate, fmtSpan, fmtTokens } from '@/lib/format';
 
 export function SessionsTable({
   initialSearch = '',
@@ -153,7 +153,6 @@ export function SessionsTable({
             <tbody aria-busy={updating || undefined} className={updating ? 'updating' : undefined}>
               {rows.map((s) => {
                 const lastCcs = s.footprint.ccs.findLast((v) => v !== null) ?? null;
-                const span = s.firstAt && s.lastAt ? Date.parse(s.lastAt) - Date.parse(s.firstAt) : null;
                 return (
                   <tr
                     key={s.id}
@@ -194,7 +193,7 @@ export function SessionsTable({
                     <td className="nowrap">
                       {/* UTC is in the column's head. */}
                       {fmtDateTime(s.firstAt).replace(/ UTC$/, '')}
-                      <div className="cell-sub">{span !== null ? `over ${fmtDuration(span)}` : ''}</div>
+                      <div className="cell-sub">{fmtSpan(s.firstAt, s.lastAt, s.turnCount)}</div>
                     </td>
                     <td>
                       <Sparkline
