@@ -127,6 +127,37 @@ describe('recall', () => {
     await context.close();
   });
 
+  it('narrows to one session picked by typing part of its name, and back to all when the text is cleared', async () => {
+    const { context, page } = await fresh();
+    await open(page, `${srv.url}/recall`);
+    await indexReady(page);
+    await page.getByLabel('Search memory').fill('502');
+    const links = page.getByTestId('hit-link');
+    const sessionsOf = async () =>
+      new Set(
+        (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))).map(
+          (h) => h.match(/^\/sessions\/([^?/]+)/)?.[1] ?? h,
+        ),
+      );
+    await expect.poll(async () => (await sessionsOf()).size).toBeGreaterThan(1);
+    const combo = page.getByRole('combobox', { name: 'Session' });
+    expect(await combo.getAttribute('placeholder')).toMatch(/^all \d+ sessions$/);
+    await combo.focus();
+    await page.keyboard.type('NGINX');
+    const options = page.getByRole('listbox', { name: 'Sessions' }).getByRole('option');
+    await expect.poll(() => options.allTextContents()).toEqual(['itops-nginx-502']);
+    await page.keyboard.press('Enter');
+    expect(await combo.inputValue()).toBe('itops-nginx-502');
+    await expect.poll(async () => [...(await sessionsOf())]).toEqual(['itops-nginx-502']);
+    // Half-typed and left: the session picked before stays.
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Tab');
+    expect(await combo.inputValue()).toBe('itops-nginx-502');
+    await combo.fill('');
+    await expect.poll(async () => (await sessionsOf()).size).toBeGreaterThan(1);
+    await context.close();
+  });
+
   it('picks up memory that arrives while the page is open, and embeds only that on the next visit', async () => {
     const { context, page } = await fresh();
     await open(page, `${srv.url}/recall`);

@@ -9,6 +9,7 @@ import { RETRIEVAL_KEEP_DAYS } from '@/lib/curation/retrievals';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
+import { Combobox } from '@/components/ui/combobox';
 import { ListFoot } from '@/components/ui/list-foot';
 import { Actor } from '@/components/ui/actor';
 import { useRole } from '@/components/ui/use-role';
@@ -363,16 +364,11 @@ function RetrievalDetail({
   );
 }
 
-/**
- * A combobox (the ARIA pattern the Ctrl-K palette follows: the input keeps focus, ↑/↓ move the active option,
- * Enter picks it) over the project's memory entries, searched by the words typed.
- */
+/** A combobox over the project's memory entries, searched by the words typed. */
 function MissedEntryPicker({ listed, onPick }: { listed: ReadonlySet<string>; onPick: (entryId: string) => void }) {
   const trpc = useTRPC();
-  const base = useId();
+  const id = useId();
   const [text, setText] = useState('');
-  const [active, setActive] = useState(0);
-  const [open, setOpen] = useState(false);
   const deferred = useDeferredValue(text.trim());
   const found = useQuery({
     ...trpc.curation.entries.queryOptions({ query: deferred, scope: null, status: null, limit: 8 }),
@@ -380,72 +376,34 @@ function MissedEntryPicker({ listed, onPick }: { listed: ReadonlySet<string>; on
     placeholderData: keepPreviousData,
   });
   const options = deferred ? (found.data?.items ?? []).filter((e) => !listed.has(e.id)) : [];
-  const shown = open && options.length > 0;
-  const at = Math.min(active, Math.max(0, options.length - 1));
-  const choose = (id: string | undefined) => {
-    if (!id) return;
-    onPick(id);
-    setText('');
-    setOpen(false);
-  };
   return (
-    <div className="combo">
-      <label htmlFor={`${base}-input`} className="cell-sub" style={{ display: 'block', margin: '12px 0 4px' }}>
+    <div>
+      <label htmlFor={id} className="cell-sub" style={{ display: 'block', margin: '12px 0 4px' }}>
         Add an entry the search missed
       </label>
-      <input
-        id={`${base}-input`}
-        className="input"
-        style={{ width: '100%' }}
-        role="combobox"
-        aria-expanded={shown}
-        aria-controls={`${base}-list`}
-        aria-autocomplete="list"
-        aria-activedescendant={shown ? `${base}-opt-${at}` : undefined}
+      <Combobox
+        id={id}
+        listLabel="Memory entries"
+        text={text}
+        onText={setText}
+        options={options}
+        optionKey={(o) => o.id}
+        onPick={(o) => {
+          onPick(o.id);
+          setText('');
+        }}
         placeholder="words in the entry"
-        autoComplete="off"
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          setActive(0);
-          setOpen(true);
-        }}
-        onBlur={() => setOpen(false)}
-        onFocus={() => setOpen(true)}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
-            setOpen(true);
-            setActive(Math.min(at + 1, options.length - 1));
-          } else if (e.key === 'ArrowUp') setActive(Math.max(at - 1, 0));
-          else if (e.key === 'Enter' && shown) choose(options[at]?.id);
-          else if (e.key === 'Escape' && (shown || text)) {
-            if (shown) setOpen(false);
-            else setText('');
-          } else return;
-          e.preventDefault();
-        }}
-      />
-      <ul id={`${base}-list`} role="listbox" aria-label="Memory entries" className="combo-list" hidden={!shown}>
-        {options.map((o, i) => (
-          <li
-            key={o.id}
-            id={`${base}-opt-${i}`}
-            role="option"
-            aria-selected={i === at}
-            data-entry={o.id}
-            // Keeps the focus in the input, as the pattern asks.
-            onMouseDown={(e) => e.preventDefault()}
-            onMouseEnter={() => setActive(i)}
-            onClick={() => choose(o.id)}
-          >
+        inputStyle={{ width: '100%' }}
+        renderOption={(o) => (
+          <>
             <MemoryText className="clip" text={o.content} />
             <span className="cell-sub">
               {o.scope} · {o.kind}
               {o.status !== 'active' ? ` · ${o.status.replace('_', ' ')}` : ''}
             </span>
-          </li>
-        ))}
-      </ul>
+          </>
+        )}
+      />
       {deferred && found.data && !found.isPlaceholderData && !options.length ? (
         <div className="cell-sub">No other entry holds “{deferred}”.</div>
       ) : null}

@@ -13,6 +13,7 @@ import {
 } from '@/lib/recall/items';
 import { fmtInt } from '@/lib/format';
 import { sameness, type Sameness } from '@/lib/curation/sameness';
+import { Combobox } from '@/components/ui/combobox';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
@@ -131,18 +132,7 @@ export function RecallPage() {
             <option key={a}>{a}</option>
           ))}
         </select>
-        <select
-          className="select"
-          aria-label="Session"
-          value={session}
-          onChange={(e) => setSession(e.target.value)}
-          style={{ maxWidth: 200 }}
-        >
-          <option value="">all sessions</option>
-          {facets.data?.sessions.map((a) => (
-            <option key={a}>{a}</option>
-          ))}
-        </select>
+        <SessionFilter sessions={facets.data?.sessions ?? []} value={session} onChange={setSession} />
         <select className="select" aria-label="Scope" value={scope} onChange={(e) => setScope(e.target.value)}>
           <option value="">all scopes</option>
           {facets.data?.scopes.map((a) => (
@@ -399,5 +389,55 @@ function DuplicatesView({ filters }: { filters: RecallFilters }) {
         ))}
       </div>
     </Panel>
+  );
+}
+
+/** At most this many sessions are listed at once; typing narrows them. */
+const SESSION_OPTIONS = 50;
+
+/**
+ * The session filter: a combobox over every session in the index, narrowed by the words typed (a project may hold
+ * thousands). Clearing the text shows all sessions again; leaving it half-typed keeps the session picked before.
+ */
+function SessionFilter({
+  sessions,
+  value,
+  onChange,
+}: {
+  sessions: readonly string[];
+  value: string;
+  onChange: (session: string) => void;
+}) {
+  const [text, setText] = useState(value);
+  const needle = text.trim().toLowerCase();
+  const options = useMemo(() => {
+    const found =
+      needle && needle !== value.toLowerCase() ? sessions.filter((s) => s.toLowerCase().includes(needle)) : sessions;
+    return found.slice(0, SESSION_OPTIONS);
+  }, [sessions, needle, value]);
+  return (
+    <Combobox
+      label="Session"
+      listLabel="Sessions"
+      text={text}
+      onText={(t) => {
+        setText(t);
+        if (!t.trim()) onChange('');
+      }}
+      options={options}
+      optionKey={(s) => s}
+      renderOption={(s) => <span className="mono clip">{s}</span>}
+      onPick={(s) => {
+        setText(s);
+        onChange(s);
+      }}
+      onBlur={() => {
+        const exact = sessions.find((s) => s.toLowerCase() === needle);
+        if (exact && exact !== value) onChange(exact);
+        setText(exact ?? value);
+      }}
+      placeholder={`all ${fmtInt(sessions.length)} sessions`}
+      inputStyle={{ width: 200 }}
+    />
   );
 }
