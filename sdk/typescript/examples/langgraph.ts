@@ -117,11 +117,14 @@ const mnemo = new Mnemoscope({ flushIntervalMs: 200 });
 const config = { configurable: { thread_id: thread } };
 const session = { agent: 'oncall-graph', title: 'Disk at 95% on db-7 (LangGraph)' };
 
+// What was sent while the run waited for approval: recorded again at the end, it is already stored then.
+let early = 0;
 if (!(await checkpointer.getTuple(config))) {
   await graph.invoke({ messages: [new HumanMessage('Disk at 95% on db-7: free some space.')] }, config);
   // Recorded while the run waits for approval: the last turn holds the pending task and its interrupt.
   await recordLangGraph(mnemo, graph, config, session);
   await mnemo.flush();
+  early = mnemo.stats().accepted;
   // Approved: the run goes on from where it stopped. Then a second run on the same thread.
   await graph.invoke(new Command({ resume: 'approved' }), config);
   await graph.invoke({ messages: [new HumanMessage('Is it stable now?')] }, config);
@@ -134,7 +137,8 @@ const stats = await mnemo.shutdown(15_000);
 console.log(
   `session ${recorded.sessionId}: ${recorded.turns} turns from ${recorded.checkpoints} checkpoints → ` +
     `accepted ${stats.accepted}, already stored ${stats.duplicates}, ` +
-    `rejected ${stats.rejected + stats.invalid + stats.conflicts}, dropped ${stats.dropped}`,
+    `rejected ${stats.rejected + stats.invalid + stats.conflicts}, dropped ${stats.dropped}` +
+    (early ? ` (the ${early} already stored were sent earlier in this run, while it waited for approval)` : ''),
 );
 if (stats.rejected || stats.invalid || stats.conflicts || stats.dropped) {
   console.error(`mnemoscope: not everything arrived${stats.lastError ? `: ${stats.lastError}` : ''}`);
