@@ -3,13 +3,15 @@
  * HOST:PORT (server/cli/serve.ts). The database is opened, migrated and (on first start) given the demo
  * by the server itself.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { env } from '@/server/env';
 import { isLoopback } from '@/lib/net/loopback';
 import { getDbHandle } from '@/server/db';
 import { userCount } from '@/server/services/auth';
+import { buildOnce } from './build-once';
 
 const root = process.cwd();
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -37,7 +39,7 @@ const sources = [
   'package-lock.json',
   'instrumentation.ts',
 ];
-const stale =
+const stale = () =>
   !existsSync(buildId) || Math.max(...sources.map((s) => newest(path.join(root, s)))) > statSync(buildId).mtimeMs;
 
 let config;
@@ -72,11 +74,18 @@ if (config.MNEMOSCOPE_AUTH === 'users' && !(config.MNEMOSCOPE_ADMIN_USER && conf
   delete (globalThis as { __mnemoscopeDb?: unknown }).__mnemoscopeDb;
 }
 
-if (stale) {
-  console.log('[mnemoscope] building the app (first start or sources changed)…');
-  const r = spawnSync(process.execPath, [nextBin, 'build'], { stdio: 'inherit', env: childEnv });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
+// Built by one process at a time: another instance started on this checkout at the same moment waits, then serves.
+await buildOnce(
+  root,
+  stale,
+  async () => {
+    console.log('[mnemoscope] building the app (first start or sources changed)…');
+    const child = spawn(process.execPath, [nextBin, 'build'], { stdio: 'inherit', env: childEnv });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0) process.exit(code ?? 1);
+  },
+  () => console.log('[mnemoscope] another process is building the app; waiting for it…'),
+);
 
 console.log(
   `[mnemoscope] starting on http://${config.HOST}:${config.PORT} ` +
