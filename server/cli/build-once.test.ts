@@ -39,7 +39,7 @@ async function start(): Promise<{ out: () => string; exited: Promise<unknown> }>
 }
 
 describe('building on start', () => {
-  it('builds once when two processes start together on one checkout: the second waits, then serves that build', async () => {
+  it('builds once when two processes start on one checkout together: the second waits, then serves it', async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-build-'));
     writeFileSync(path.join(dir, 'start.mjs'), SCRIPT);
     const [a, b] = await Promise.all([start(), start()]);
