@@ -307,6 +307,7 @@ export function Inbox() {
 
   // The window listener calls the latest handler (it reads this render's state).
   const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
+  const keyMovesFocus = useRef(false);
   useEffect(() => {
     onKeyRef.current = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
@@ -317,12 +318,20 @@ export function Inbox() {
       }
       // Not behind a dialog (the Ctrl-K palette), nor on rows of a list that is being replaced.
       if (!items.length || stale || document.querySelector('[role=dialog]')) return;
-      if (e.key === 'j' || e.key === 'ArrowDown') {
+      if (e.key === 'j' || e.key === 'ArrowDown' || e.key === 'k' || e.key === 'ArrowUp') {
+        const down = e.key === 'j' || e.key === 'ArrowDown';
         // At the last row loaded, j fetches the next page; the next j moves onto it once it has arrived.
-        if (at + 1 >= items.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
-        select(Math.min(at + 1, items.length - 1));
-      } else if (e.key === 'k' || e.key === 'ArrowUp') select(Math.max(at - 1, 0));
-      else if (e.key === 'n' && current) showAnnotate([annotateOption(items[at] ?? current)]);
+        if (down && at + 1 >= items.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+        const to = down ? Math.min(at + 1, items.length - 1) : Math.max(at - 1, 0);
+        select(to);
+        // The focus on a row goes along, so that it never rests on a row other than the one the keys act on (picked
+        // already: its focus handler is told not to pick it again).
+        if (t.classList.contains('row-pick')) {
+          keyMovesFocus.current = true;
+          t.closest('[role=list]')?.querySelectorAll<HTMLElement>('.row-pick')[to]?.focus();
+          keyMovesFocus.current = false;
+        }
+      } else if (e.key === 'n' && current) showAnnotate([annotateOption(items[at] ?? current)]);
       else if (status !== 'pending' || viewer) return;
       // One shown by a link that someone has decided already (its detail says by whom) takes no decision keys.
       const shown = detail.data?.proposal;
@@ -496,7 +505,13 @@ export function Inbox() {
                     onClick={(e) => e.stopPropagation()}
                     disabled={status !== 'pending' || viewer}
                   />
-                  <button type="button" className="row-pick" onClick={() => select(i)}>
+                  <button
+                    type="button"
+                    className="row-pick"
+                    onClick={() => select(i)}
+                    // The row with the focus is the one the keys act on: Tab onto a row picks it, as j/k do.
+                    onFocus={() => !keyMovesFocus.current && i !== at && select(i)}
+                  >
                     <MemoryText className="clip" text={p.content} />
                     <span className="meta">
                       <span className="badge accent">{p.operation}</span>
