@@ -127,6 +127,8 @@ describe('Curation → Read as', () => {
     await expect
       .poll(() => new URL(page.url()).search)
       .toBe(`?user=ana-${TAG}&team=blue-${TAG}&project=proj-a-${TAG}&repo=repo-a-${TAG}&task=task-a-${TAG}&q=${TAG}`);
+    // The form is made anew for the reader; the field Enter was pressed in has the focus again.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('q');
 
     const check = async () => {
       await expect.poll(() => page.getByTestId('read-as').getAttribute('aria-busy')).toBe('false');

@@ -337,9 +337,17 @@ describe('a new user on the embedded database', () => {
   it('creates an API key shown once, which ingests until it is revoked', async () => {
     await open(page, '/settings');
     await page.getByLabel('Key name').fill('e2e agent');
-    await page.getByRole('button', { name: 'Create key' }).click();
+    // By keyboard: Enter in the name creates it, and the focus is then on Copy (the button it was sent with is
+    // disabled once the name is cleared: the focus fell to the top of the page).
+    await page.getByLabel('Key name').press('Enter');
     const key = (await page.getByTestId('new-key').textContent())!;
     expect(key).toMatch(/^msk_[A-Za-z0-9_-]{30,}$/);
+    const focused = () => page.evaluate(() => document.activeElement?.ariaLabel || document.activeElement?.textContent);
+    await expect.poll(focused).toBe('Copy');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('new-key').count()).toBe(0);
+    expect(await focused()).toBe('Key name');
     // Its session titled with one 300-character word (a URL or an id pasted as a title).
     const long = `https://ci.example.com/${'x'.repeat(300)}`;
     const ok = await ingest(
@@ -371,11 +379,15 @@ describe('a new user on the embedded database', () => {
     await expect.poll(() => page.getByTestId('key-name-taken').textContent()).toContain('already named “e2e agent”');
     await page.getByLabel('Key name').fill('');
     page.once('dialog', (d) => void d.accept());
+    const revokes = page.getByTestId('api-keys').getByRole('button', { name: /^Revoke / });
+    const others = (await revokes.allTextContents()).length - 1;
     await page
       .locator('tr', { hasText: 'e2e agent' })
       .getByRole('button', { name: /^Revoke e2e agent \(key msk_/ })
       .click();
     await page.locator('tr', { hasText: 'e2e agent' }).getByText('revoked').waitFor();
+    // Its button went with it: the focus is on the next key's Revoke, or back on the name when none is left.
+    await expect.poll(focused).toMatch(others ? /^Revoke (?!e2e agent )/ : /^Key name$/);
     expect((await ingest([], key)).status).toBe(401);
   });
 

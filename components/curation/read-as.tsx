@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { MemoryText } from '@/components/ui/memory-text';
@@ -79,12 +79,26 @@ export function ReadAsView() {
   );
 }
 
+/**
+ * The name of the form's control that had the focus when the reader changed: the form is made anew for the new reader
+ * (its fields start from the URL), and that control gets the focus back instead of the top of the page.
+ */
+let focusedBefore: string | null = null;
+
 function ReaderForm({ reader, query, known }: { reader: Reader; query: string; known: Result['known'] | undefined }) {
   const router = useRouter();
   const pathname = usePathname();
   const [values, setValues] = useState<Reader>(reader);
   const [words, setWords] = useState(query);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const name = focusedBefore;
+    focusedBefore = null;
+    if (name) form.current?.querySelector<HTMLElement>(`[name="${CSS.escape(name)}"]`)?.focus();
+  }, []);
   const go = (r: Reader, w: string) => {
+    const at = document.activeElement;
+    focusedBefore = at instanceof HTMLElement && form.current?.contains(at) ? at.getAttribute('name') : null;
     const next = readerToParams(r, w);
     router.replace(`${pathname}${next.size ? `?${next}` : ''}`, { scroll: false });
   };
@@ -93,7 +107,7 @@ function ReaderForm({ reader, query, known }: { reader: Reader; query: string; k
     go(values, words);
   };
   return (
-    <form className="panel panel-body" onSubmit={submit} aria-label="Reader" style={{ marginBottom: 12 }}>
+    <form className="panel panel-body" ref={form} onSubmit={submit} aria-label="Reader" style={{ marginBottom: 12 }}>
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(140px, 1fr))', gap: '8px 10px' }}>
         {READER_KEYS.map((k) => {
           const of = known?.[k];
@@ -124,11 +138,12 @@ function ReaderForm({ reader, query, known }: { reader: Reader; query: string; k
           <span className="label-sm">Words in the entry</span>
           <input className="input" type="search" name="q" value={words} onChange={(e) => setWords(e.target.value)} />
         </label>
-        <button type="submit" className="btn btn-primary">
+        <button type="submit" className="btn btn-primary" name="read">
           Read as this agent
         </button>
         <button
           type="button"
+          name="clear"
           className="btn"
           onClick={() => {
             setValues({});

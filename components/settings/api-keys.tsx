@@ -1,10 +1,11 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
+import { refocus, sameSpot } from '@/components/ui/refocus';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { fmtAgo, fmtDateTime } from '@/lib/format';
 import { AdminsOnly } from './admins-only';
@@ -18,6 +19,8 @@ export function ApiKeys() {
   const [name, setName] = useState('');
   const [role, setRole] = useState<'agent' | 'admin'>('agent');
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
+  const nameField = useRef<HTMLInputElement>(null);
+  const copyButton = useRef<HTMLButtonElement>(null);
   const invalidate = () => qc.invalidateQueries({ queryKey: trpc.apiKeys.pathKey() });
   const create = useMutation(
     trpc.apiKeys.create.mutationOptions({
@@ -29,7 +32,7 @@ export function ApiKeys() {
       },
     }),
   );
-  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: () => void invalidate() }));
+  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: () => invalidate() }));
 
   if (notAdmin) return <AdminsOnly title="API keys" what="make and revoke the keys agents send with" role={myRole} />;
   return (
@@ -44,13 +47,15 @@ export function ApiKeys() {
           className="toolbar"
           onSubmit={(e) => {
             e.preventDefault();
-            create.mutate({ name, role });
+            // The key is what comes next: copying it (the button, disabled while it was sent, lost the focus).
+            create.mutate({ name, role }, { onSuccess: () => refocus(() => copyButton.current, { always: true }) });
           }}
         >
           <input
             className="input"
             placeholder="Key name, e.g. itops-agent"
             aria-label="Key name"
+            ref={nameField}
             maxLength={100}
             value={name}
             onChange={(e) => setName(e.target.value)}
@@ -89,10 +94,22 @@ export function ApiKeys() {
               <code className="secret-once" data-testid="new-key">
                 {shown.key}
               </code>
-              <button className="btn" type="button" onClick={() => void navigator.clipboard?.writeText(shown.key)}>
+              <button
+                className="btn"
+                type="button"
+                ref={copyButton}
+                onClick={() => void navigator.clipboard?.writeText(shown.key)}
+              >
                 Copy
               </button>
-              <button className="btn" type="button" onClick={() => setShown(null)}>
+              <button
+                className="btn"
+                type="button"
+                onClick={() => {
+                  setShown(null);
+                  refocus(() => nameField.current);
+                }}
+              >
                 Done
               </button>
             </div>
@@ -131,9 +148,12 @@ export function ApiKeys() {
                   type="button"
                   disabled={revoke.isPending}
                   aria-label={`Revoke ${k.name} (key ${k.prefix}…)`}
-                  onClick={() => {
-                    if (confirm(`Revoke “${k.name}” (key ${k.prefix}…)? Agents using it will get 401.`))
-                      revoke.mutate({ id: k.id });
+                  data-revoke
+                  onClick={(e) => {
+                    if (!confirm(`Revoke “${k.name}” (key ${k.prefix}…)? Agents using it will get 401.`)) return;
+                    // The button goes with the key: the focus goes on to the next key's.
+                    const next = sameSpot(e.currentTarget, '[data-revoke]', document, () => nameField.current);
+                    revoke.mutate({ id: k.id }, { onSuccess: () => refocus(next) });
                   }}
                 >
                   Revoke

@@ -1,10 +1,11 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
+import { refocus, sameSpot } from '@/components/ui/refocus';
 import { ErrorBox } from '@/components/ui/states';
 import { fmtDateTime } from '@/lib/format';
 
@@ -19,12 +20,16 @@ export function Members() {
   const members = useQuery({ ...trpc.members.list.queryOptions(), enabled: isAdmin });
   const [form, setForm] = useState({ username: '', role: 'viewer' as (typeof ROLES)[number], password: '' });
   const done = () => qc.invalidateQueries({ queryKey: trpc.members.pathKey() });
+  const userField = useRef<HTMLInputElement>(null);
   const set = useMutation(
     trpc.members.set.mutationOptions({
-      onSuccess: () => (setForm({ username: '', role: 'viewer', password: '' }), void done()),
+      onSuccess: () => {
+        setForm({ username: '', role: 'viewer', password: '' });
+        void done();
+      },
     }),
   );
-  const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: () => void done() }));
+  const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: () => done() }));
   if (info.data?.auth.mode !== 'users') {
     return (
       <Panel title="Members" bodyClassName="muted">
@@ -41,13 +46,17 @@ export function Members() {
         style={{ flexWrap: 'wrap', marginBottom: 10 }}
         onSubmit={(e) => {
           e.preventDefault();
-          set.mutate({ username: form.username, role: form.role, password: form.password || null });
+          set.mutate(
+            { username: form.username, role: form.role, password: form.password || null },
+            { onSuccess: () => refocus(() => userField.current) },
+          );
         }}
       >
         <input
           className="input"
           placeholder="username"
           aria-label="Username"
+          ref={userField}
           value={form.username}
           onChange={(e) => setForm({ ...form, username: e.target.value })}
         />
@@ -89,7 +98,15 @@ export function Members() {
             header: '',
             width: 1,
             cell: (m) => (
-              <button type="button" className="btn" onClick={() => remove.mutate({ username: m.username })}>
+              <button
+                type="button"
+                className="btn"
+                data-remove
+                onClick={(e) => {
+                  const next = sameSpot(e.currentTarget, '[data-remove]', document, () => userField.current);
+                  remove.mutate({ username: m.username }, { onSuccess: () => refocus(next) });
+                }}
+              >
                 Remove
               </button>
             ),

@@ -1,10 +1,11 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
+import { refocus, sameSpot } from '@/components/ui/refocus';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { WEBHOOK_EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from '@/lib/webhooks/contract';
 import { fmtAgo, fmtDateTime, fmtDuration, fmtInt } from '@/lib/format';
@@ -38,6 +39,7 @@ export function Webhooks() {
     ),
   );
   const invalidate = () => qc.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+  const urlField = useRef<HTMLInputElement>(null);
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
       onSuccess: (w) => {
@@ -47,8 +49,8 @@ export function Webhooks() {
       },
     }),
   );
-  const setEnabled = useMutation(trpc.webhooks.setEnabled.mutationOptions({ onSuccess: () => void invalidate() }));
-  const remove = useMutation(trpc.webhooks.remove.mutationOptions({ onSuccess: () => void invalidate() }));
+  const setEnabled = useMutation(trpc.webhooks.setEnabled.mutationOptions({ onSuccess: () => invalidate() }));
+  const remove = useMutation(trpc.webhooks.remove.mutationOptions({ onSuccess: () => invalidate() }));
   const again = useMutation(trpc.webhooks.redeliver.mutationOptions({ onSuccess: () => void invalidate() }));
   const error = create.error ?? setEnabled.error ?? remove.error ?? again.error ?? hooks.error ?? deliveries.error;
   if (notAdmin) return <AdminsOnly title="Webhooks" what="add the URLs told of decisions" role={role} />;
@@ -69,7 +71,7 @@ export function Webhooks() {
           onChange={() => create.error && create.reset()}
           onSubmit={(e) => {
             e.preventDefault();
-            create.mutate({ url: url.trim(), events });
+            create.mutate({ url: url.trim(), events }, { onSuccess: () => refocus(() => urlField.current) });
           }}
         >
           <input
@@ -77,6 +79,7 @@ export function Webhooks() {
             type="url"
             placeholder="https://example.org/hooks/mnemoscope"
             aria-label="Webhook URL"
+            ref={urlField}
             value={url}
             onChange={(e) => setUrl(e.target.value)}
             style={{ width: 320 }}
@@ -182,7 +185,12 @@ export function Webhooks() {
                     className="btn"
                     type="button"
                     disabled={setEnabled.isPending}
-                    onClick={() => setEnabled.mutate({ id: w.id, enabled: !w.enabled })}
+                    data-toggle
+                    onClick={(e) => {
+                      // Disabled while it is sent, the button lost the focus: it gets it back.
+                      const back = sameSpot(e.currentTarget, '[data-toggle]', document, () => urlField.current);
+                      setEnabled.mutate({ id: w.id, enabled: !w.enabled }, { onSuccess: () => refocus(back) });
+                    }}
                   >
                     {w.enabled ? 'Turn off' : 'Turn on'}
                   </button>{' '}
@@ -190,8 +198,11 @@ export function Webhooks() {
                     className="btn btn-danger"
                     type="button"
                     disabled={remove.isPending}
-                    onClick={() => {
-                      if (confirm(`Remove the webhook to ${w.url} and its delivery log?`)) remove.mutate({ id: w.id });
+                    data-remove
+                    onClick={(e) => {
+                      if (!confirm(`Remove the webhook to ${w.url} and its delivery log?`)) return;
+                      const next = sameSpot(e.currentTarget, '[data-remove]', document, () => urlField.current);
+                      remove.mutate({ id: w.id }, { onSuccess: () => refocus(next) });
                     }}
                   >
                     Remove

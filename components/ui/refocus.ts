@@ -1,0 +1,32 @@
+'use client';
+
+/**
+ * After an action that disables or removes the control with the focus (a form's submit button while it is sent, a
+ * row's Revoke once the row is revoked), the focus falls to the top of the page and the next Tab starts over. Once the
+ * page has drawn the change, this puts it on `to()` instead, unless the person has moved it meanwhile (or `always`:
+ * where what comes next is plain, as copying a key just made).
+ */
+export function refocus(to: () => HTMLElement | null | undefined, { always = false } = {}): void {
+  requestAnimationFrame(() => {
+    const at = document.activeElement;
+    if (!always && at && at !== document.body && !(at as HTMLButtonElement).disabled) return;
+    to()?.focus();
+  });
+}
+
+/**
+ * Where the focus goes when `el` goes: the control matching `selector` (within `within`) that will then be at its
+ * place, the one before it when it was the last, or `otherwise`. Read when called, after the change.
+ */
+export function sameSpot(
+  el: HTMLElement,
+  selector: string,
+  within: ParentNode,
+  otherwise: () => HTMLElement | null | undefined,
+): () => HTMLElement | null | undefined {
+  const i = [...within.querySelectorAll<HTMLElement>(selector)].indexOf(el);
+  return () => {
+    const now = [...within.querySelectorAll<HTMLElement>(selector)];
+    return now[i] ?? now[i - 1] ?? otherwise();
+  };
+}
