@@ -175,8 +175,8 @@ MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --ur
         <Panel title="TypeScript SDK">
           <p className="muted" style={{ margin: 0 }}>
             Batches in the background, retries with backoff, never blocks or throws into the agent; a bounded buffer
-            drops the oldest records (and counts them) while the server is down. Runnable example:{' '}
-            <code>npm run example:agent</code>.
+            drops the oldest records (and counts them) while the server is down. Runnable example, in a checkout:{' '}
+            <code>MNEMOSCOPE_URL={origin} MNEMOSCOPE_API_KEY=… npm run example:agent</code>.
           </p>
           <CodeBlock
             label="shell"
@@ -185,6 +185,8 @@ MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --ur
               'npm run sdk:build && (cd sdk/typescript && npm pack)',
               "# in the agent's project",
               'npm install /path/to/mnemoscope/sdk/typescript/mnemoscope-sdk-0.1.0.tgz',
+              '# the quickstart below, sent to this server',
+              `MNEMOSCOPE_URL=${origin} MNEMOSCOPE_API_KEY=… npx tsx quickstart.ts`,
             ].join('\n')}
           />
           <CodeBlock

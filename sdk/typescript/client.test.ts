@@ -285,6 +285,17 @@ describe('Mnemoscope client', () => {
     expect(c.stats().invalid).toBe(2);
   });
 
+  it('says which server it could not reach when asked for a decision, not only "fetch failed"', async () => {
+    const refused = (async () => {
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      });
+    }) as unknown as typeof fetch;
+    await expect(client(refused).decision('evt-1')).rejects.toThrow(
+      'decision of evt-1: cannot reach http://mnemo.test (ECONNREFUSED)',
+    );
+  });
+
   it('survives a callback that throws', async () => {
     const srv = fakeServer(() => new Response('{"error":"bad"}', { status: 400 }));
     const c = client(srv.fetchImpl, {

@@ -259,7 +259,16 @@ export class Mnemoscope {
   /** Asks the server now (unlike `record()`): the JSON answer, null for a 404, and an error naming `what` otherwise. */
   private async ask<T>(path: string, what: string): Promise<T | null> {
     if (!this.key) throw new Error('no API key: pass apiKey or set MNEMOSCOPE_API_KEY');
-    const res = await this.fetchImpl(`${this.url}${path}`, { headers: { authorization: `Bearer ${this.key}` } });
+    let res: Response;
+    try {
+      res = await this.fetchImpl(`${this.url}${path}`, { headers: { authorization: `Bearer ${this.key}` } });
+    } catch (e) {
+      // fetch says only "fetch failed": the server's address and the cause are what the caller can act on.
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      throw new Error(`${what}: cannot reach ${this.url} (${cause?.code ?? cause?.message ?? (e as Error).message})`, {
+        cause: e,
+      });
+    }
     if (res.status === 404) return null;
     if (!res.ok) throw new Error(`${what}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
     return (await res.json()) as T;

@@ -176,6 +176,12 @@ class SendingTest(unittest.TestCase):
         self.assertEqual(s.dropped, 5)
         self.assertIn("cannot reach", s.last_error)
 
+    def test_says_which_server_it_could_not_reach_when_asked_for_a_decision(self):
+        m = self.client(None)
+        reach = r"^/api/v1/memory-events/evt-1: cannot reach http://127\.0\.0\.1:9 \("
+        with self.assertRaisesRegex(RuntimeError, reach):
+            m.decision("evt-1")
+
     def test_drops_a_batch_the_key_is_refused_for_and_says_why(self):
         fake = Fake(script=[(401, {}, {"error": "unknown or revoked API key"})])
         m = self.client(fake)

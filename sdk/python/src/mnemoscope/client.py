@@ -439,6 +439,8 @@ class Mnemoscope:
             if e.code == 404:
                 return None
             raise RuntimeError("%s: HTTP %d %s" % (path, e.code, e.read().decode("utf-8", "replace")[:300])) from None
+        except urllib.error.URLError as e:
+            raise RuntimeError("%s: cannot reach %s (%s)" % (path, self.url, e.reason)) from e
 
     # ------------------------------------------------------------------ reporting
 
