@@ -66,6 +66,30 @@ describe('curation inbox, by keyboard', () => {
     expect(await detail.textContent()).toContain('approved');
   });
 
+  it('acts on the row the focus is on: Tab onto a row picks it, and j takes the focus along', async () => {
+    await inbox();
+    const rows = page.getByTestId('inbox-list').locator('.inbox-row');
+    const idOf = (i: number) => rows.nth(i).getAttribute('data-proposal');
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.closest('.inbox-row')?.getAttribute('data-proposal') ?? null);
+    await rows.nth(1).locator('.row-pick').focus();
+    // Past the third row's checkbox onto its button.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe(await idOf(2));
+    await expect.poll(() => selected().getAttribute('data-proposal')).toBe(await idOf(2));
+    // x marks the row with the focus (it marked the first, highlighted row while another had the focus).
+    await page.keyboard.press('x');
+    await expect.poll(() => rows.nth(2).getByRole('checkbox').isChecked()).toBe(true);
+    expect(await rows.nth(0).getByRole('checkbox').isChecked()).toBe(false);
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    await expect.poll(() => selected().getAttribute('data-proposal')).toBe(await idOf(3));
+    expect(await focused()).toBe(await idOf(3));
+    await page.keyboard.press('k');
+    await expect.poll(focused).toBe(await idOf(2));
+  });
+
   it('holds a decision for the undo window: u takes it back unsent; one left alone is sent', async () => {
     await inbox();
     const undoWindow = page.getByLabel('Undo window: how long a decision is held before it is sent');
@@ -408,6 +432,16 @@ describe('curation inbox, by keyboard', () => {
     await expect.poll(() => legend.textContent(), { timeout: 30_000 }).toContain('reference α 1');
     expect(await legend.textContent()).toMatch(/α 0\.1.*α 0\.3.*α 0\.5.*α 0\.7.*α 1/);
     expect(await page.getByTestId('figure3-chart').locator('circle').count()).toBe(55);
+    // A setting changed after the sweep does not relabel the curves drawn: they keep the settings they were drawn at
+    // (the reference dots too), and the page says to run it again.
+    await page.getByLabel('events a day λ').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect
+      .poll(() => page.getByTestId('figure3-stale').textContent())
+      .toMatch(/^Drawn at λ 10, h_e 0\.1, r0 5: the settings above have changed since/);
+    expect(await page.getByTestId('figure3').textContent()).toContain('λ 10, h_e 0.1, r0 5');
+    expect(await page.getByTestId('figure3-chart').locator('circle').count()).toBe(55);
+    expect(await page.getByRole('button', { name: 'Run the sweep again' }).count()).toBe(1);
   });
 
   it('proposes a restatement that says more as a merge; b keeps both as separate entries', async () => {

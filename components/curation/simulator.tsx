@@ -254,17 +254,24 @@ const ALPHA_COLOR = ['var(--series-1)', 'var(--series-2)', 'var(--series-3)', 'v
  * page stays responsive), with the figures its own script gives drawn as dots.
  */
 function Figure3({ settings }: { settings: SimSettings }) {
-  const [rows, setRows] = useState<SweepPoint[][] | null>(null);
+  /** What the sweep depends on (η and α are what it sweeps), as of the run drawn. */
+  const inputs = (s: SimSettings) => ({ lambda: s.lambda, hallucination: s.hallucination, r0: s.r0, seed: s.seed });
+  const [ran, setRan] = useState<{ at: ReturnType<typeof inputs>; rows: SweepPoint[][] } | null>(null);
+  const rows = ran?.rows ?? null;
   const [running, setRunning] = useState(false);
-  const paper = settings.lambda === 10 && settings.hallucination === 0.1 && settings.r0 === 5;
+  // The caption and the reference dots follow the settings the curves were computed at, not the form's.
+  const at = ran?.at ?? inputs(settings);
+  const changed = ran !== null && JSON.stringify(at) !== JSON.stringify(inputs(settings));
+  const paper = at.lambda === 10 && at.hallucination === 0.1 && at.r0 === 5;
   const run = async () => {
     setRunning(true);
-    setRows([]);
+    const from = inputs(settings);
+    setRan({ at: from, rows: [] });
     const done: SweepPoint[][] = [];
     for (const alpha of FIGURE3.alphas) {
       await new Promise((r) => setTimeout(r, 0));
-      done.push(sweepRow({ ...settings, seed: settings.seed }, alpha));
-      setRows([...done]);
+      done.push(sweepRow(from, alpha));
+      setRan({ at: from, rows: [...done] });
     }
     setRunning(false);
   };
@@ -292,14 +299,24 @@ function Figure3({ settings }: { settings: SimSettings }) {
         <span>
           <b>Figure 3: P_365 against filter accuracy η</b>{' '}
           <span className="muted">
-            η 0…1 at α {FIGURE3.alphas.join(', ')}; {FIGURE3.seeds} seeds a point, λ {settings.lambda}, h_e{' '}
-            {settings.hallucination}, r0 {settings.r0}
+            η 0…1 at α {FIGURE3.alphas.join(', ')}; {FIGURE3.seeds} seeds a point, λ {at.lambda}, h_e {at.hallucination}
+            , r0 {at.r0}
           </span>
         </span>
         <button type="button" className="btn" disabled={running} onClick={() => void run()}>
-          {running ? `Running… ${rows?.length ?? 0} of ${FIGURE3.alphas.length}` : 'Run the sweep'}
+          {running
+            ? `Running… ${rows?.length ?? 0} of ${FIGURE3.alphas.length}`
+            : changed
+              ? 'Run the sweep again'
+              : 'Run the sweep'}
         </button>
       </div>
+      {changed && !running ? (
+        <p className="banner warn" role="status" data-testid="figure3-stale" style={{ margin: '8px 0' }}>
+          Drawn at λ {at.lambda}, h_e {at.hallucination}, r0 {at.r0}: the settings above have changed since. Run the
+          sweep again for them.
+        </p>
+      ) : null}
       {rows?.length ? (
         <>
           <LineChart
