@@ -32,7 +32,11 @@ const METRICS: { key: Rate; label: string; what: string; ms?: boolean }[] = [
     label: 'Curator rejection rate',
     what: 'events the curator rejected itself (unsafe, malformed, no evidence); not the inbox’s “rejected”',
   },
-  { key: 'evidence', label: 'Evidence sufficiency (M3)', what: 'events whose evidence sufficed without demotion' },
+  {
+    key: 'evidence',
+    label: 'Evidence sufficiency (M3)',
+    what: 'events whose evidence sufficed without demotion, of those that reached the check (not refused before it)',
+  },
   { key: 'redundancy', label: 'Redundancy (M4)', what: 'events duplicating an existing entry' },
   { key: 'conflicts', label: 'Conflicts (M5)', what: 'events flagged as conflicting with memory' },
   { key: 'p95', label: 'Latency p95 (M7)', what: 'curator time per event, embedding included', ms: true },

@@ -55,6 +55,7 @@ describe('curation and retrieval days', () => {
     scope_kept: 0,
     scope_moved: 0,
     scope_widened: 0,
+    evidence_checked: n,
     demoted: 0,
     insufficient: 0,
     conflicts: 0,
@@ -87,5 +88,14 @@ describe('curation and retrieval days', () => {
     // The curation rates of a day with labels only are null, not 0.
     expect(rates[0]!.evidence).toBeNull();
     expect(rates[1]!.evidence).toBe(1);
+  });
+
+  it('counts M3 over the events that reached the evidence check, not those refused before it', () => {
+    // 10 curated: 2 refused as malformed or unsafe before the check, 1 demoted and 1 refused for want of evidence.
+    const [d] = mergeHealthDays(
+      [{ ...curated('2026-03-02', 10), rejected: 3, evidence_checked: 8, demoted: 1, insufficient: 1 }],
+      [],
+    );
+    expect(healthRates([d!])[0]!.evidence).toBe(0.75);
   });
 });

@@ -25,6 +25,8 @@ export interface HealthDay {
   scope_kept: number;
   scope_moved: number;
   scope_widened: number;
+  /** Of the curated events, those that reached the evidence check (not refused before it: malformed, unsafe). */
+  evidence_checked: number;
   demoted: number;
   insufficient: number;
   conflicts: number;
@@ -70,7 +72,10 @@ export interface HealthRates extends RetrievalRates {
   leakage: number | null;
   /** Curated events rejected by the curator (unsafe, malformed, no evidence). */
   rejection: number | null;
-  /** M3: events whose evidence sufficed without demotion, of those curated. */
+  /**
+   * M3: events whose evidence sufficed without demotion, of those that reached the evidence check (an event refused
+   * before it, as malformed or unsafe, says nothing of its evidence).
+   */
   evidence: number | null;
   /** M4: events found to duplicate an existing entry. */
   redundancy: number | null;
@@ -92,7 +97,7 @@ export function healthRates(days: readonly HealthDay[]): HealthRates[] {
     routing: rate(d.scope_kept, d.reviewed),
     leakage: rate(d.scope_moved, d.reviewed),
     rejection: rate(d.rejected, d.curated),
-    evidence: d.curated ? 1 - (d.demoted + d.insufficient) / d.curated : null,
+    evidence: d.evidence_checked ? 1 - (d.demoted + d.insufficient) / d.evidence_checked : null,
     redundancy: rate(d.duplicates, d.curated),
     conflicts: rate(d.conflicts, d.curated),
     p50: d.p50,
@@ -135,6 +140,7 @@ const NO_CURATION = {
   scope_kept: 0,
   scope_moved: 0,
   scope_widened: 0,
+  evidence_checked: 0,
   demoted: 0,
   insufficient: 0,
   conflicts: 0,

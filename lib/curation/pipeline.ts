@@ -445,7 +445,17 @@ export function curate(
               : policy.approvalScopes.includes(scope)
                 ? `${scope} writes need approval in this project`
                 : null;
-  steps.push({ step: 'write', outcome: review ? 'proposed' : 'written', detail: review ?? `${operation} to ${scope}` });
+  // A deprecation of something this project never stored deprecates nothing: it is kept as an entry saying so.
+  const unstored =
+    kind === 'deprecation' && e.supersedes.length && !superseded
+      ? `; ${e.supersedes.join(', ')} is not stored here, so nothing is deprecated: ` +
+        'kept as an entry that says it is obsolete'
+      : '';
+  steps.push({
+    step: 'write',
+    outcome: review ? 'proposed' : 'written',
+    detail: (review ?? `${operation} to ${scope}`) + unstored,
+  });
   return done({
     disposition: review ? 'proposed' : 'written',
     operation,

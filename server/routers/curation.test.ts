@@ -472,6 +472,33 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect(audit.rows.every((a) => a.action.startsWith('proposal.'))).toBe(true);
   });
 
+  it('reports a deprecation of nothing stored as such, and a proposal as the reviewer approved it', async () => {
+    const dep = ev({
+      memory_kind: 'deprecation',
+      content: 'Runbook rb_never_stored (restart the proxy on any 502) is obsolete.',
+      evidence_refs: ['wiki/runbooks/rb_never_stored'],
+      supersedes: ['memevt_never_sent_here'],
+    });
+    const team = ev({ suggested_scope: 'team_memory', content: 'The storage team owns WAL retention on db hosts.' });
+    const r = await send([dep, team]);
+    const batchId = (r.curation as { batchId: string }).batchId;
+    const [p] = await h.db.select().from(proposals).where(eq(proposals.eventId, team.event_id));
+    await alice.curation.decide({ id: p!.id, decision: { action: 'approve', edits: { scope: 'project' } } });
+    const report = await viewer.curation.report({ batchId });
+    // The deprecation deprecated nothing (no entry holds what it names): listed, and said why.
+    expect(report.deprecations).toEqual([{ eventId: dep.event_id, target: '(not stored here: kept as an entry)' }]);
+    const [o] = await h.db.select().from(curationOutcomes).where(eq(curationOutcomes.eventId, dep.event_id));
+    const write = (o!.rationale as { steps: { step: string; detail?: string }[] }).steps.find(
+      (s) => s.step === 'write',
+    );
+    expect(write!.detail).toContain('memevt_never_sent_here is not stored here, so nothing is deprecated');
+    // The proposal says what the reviewer changed, in its row and in the audit notes.
+    expect(report.proposed.find((x) => x.eventId === team.event_id)!.status).toBe(
+      'approved by alice, with scope edited',
+    );
+    expect(report.notes.some((n) => n.includes(`(event ${team.event_id}), with scope edited`))).toBe(true);
+  });
+
   it('curates events a crash left uncurated, once', async () => {
     const e = ev();
     await send([e]);

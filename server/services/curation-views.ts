@@ -404,6 +404,7 @@ export async function batchReport(db: Tx, projectId: string, batchId: string): P
       subjectId: auditLog.subjectId,
       eventId: sql<string | null>`${auditLog.detail}->>'eventId'`,
       reason: sql<string | null>`${auditLog.detail}->>'reason'`,
+      edited: sql<string[] | null>`${auditLog.detail}->'edited'`,
     })
     .from(auditLog)
     .where(
@@ -414,6 +415,8 @@ export async function batchReport(db: Tx, projectId: string, batchId: string): P
       ),
     );
   const op = (o: (typeof outcomes)[number]) => (o.rationale as { operation?: string }).operation ?? null;
+  // What a reviewer changed before approving (the scope, the content…): the report says the proposal as decided.
+  const editedOf = new Map(audit.flatMap((a) => (a.eventId && a.edited?.length ? [[a.eventId, a.edited]] : [])));
   return {
     batchId,
     receivedAt: batch.receivedAt.toISOString(),
@@ -435,7 +438,9 @@ export async function batchReport(db: Tx, projectId: string, batchId: string): P
         scope: o.scope ?? '',
         kind: o.kind ?? '',
         because: (o.reason ?? '').replace(/^proposal queued: /, ''),
-        status: statusOf.get(o.eventId) ?? 'pending',
+        status:
+          (statusOf.get(o.eventId) ?? 'pending') +
+          (editedOf.get(o.eventId) ? `, with ${editedOf.get(o.eventId)!.join(', ')} edited` : ''),
       })),
     rejected: outcomes
       .filter((o) => ['rejected', 'duplicate', 'discarded'].includes(o.disposition))
@@ -450,16 +455,21 @@ export async function batchReport(db: Tx, projectId: string, batchId: string): P
         conflictsWith: ((o.rationale as { conflictsWith?: string[] }).conflictsWith ?? []).join(', '),
         resolution: o.disposition === 'proposed' ? 'review: keep both and link, or reject' : 'both kept and linked',
       })),
+    // A deprecation whose target is not stored here is kept as an entry (the curator's write step says so).
     deprecations: outcomes
-      .filter((o) => op(o) === 'deprecate')
+      .filter((o) => op(o) === 'deprecate' || (o.kind === 'deprecation' && o.disposition !== 'rejected'))
       .map((o) => ({
         eventId: o.eventId,
-        target: ((o.rationale as { targetEntryId?: string }).targetEntryId ?? '') as string,
+        target:
+          op(o) === 'deprecate'
+            ? (((o.rationale as { targetEntryId?: string }).targetEntryId ?? '') as string)
+            : '(not stored here: kept as an entry)',
       })),
     notes: audit.map(
       (a) =>
         `${a.at.toISOString()} ${a.actor} ${a.action.replace('proposal.', '')} ${a.subjectId}` +
         (a.eventId ? ` (event ${a.eventId})` : '') +
+        (a.edited?.length ? `, with ${a.edited.join(', ')} edited` : '') +
         (a.reason ? `: ${a.reason}` : ''),
     ),
   };
@@ -522,8 +532,8 @@ export async function listRejectedEvents(db: Tx, projectId: string, page: PageOp
  * Curator Architecture") that can be computed from what is stored, per day: approval and
  * rejection rates of reviewed proposals (M-), routing accuracy and scope leakage measured on the reviewers' decisions
  * as labels (M1: approved in the curator's scope; M2: approved after the reviewer moved the scope, a leak the review
- * caught), evidence sufficiency (M3: events that passed the
- * evidence check without demotion), redundancy (M4: duplicates among curated events), conflicts
+ * caught), evidence sufficiency (M3: events that passed the evidence check without demotion, of those that reached
+ * it), redundancy (M4: duplicates among curated events), conflicts
  * (M5, detected), curator latency per event (M7, p50 / p95), and the counts of retrieval F1 (M6) from reviewers'
  * labels on agents' searches (curation-retrievals.ts), by the day of the search.
  */
@@ -564,6 +574,8 @@ export async function curationHealth(db: Tx, projectId: string): Promise<HealthD
       count(*) filter (where disposition = 'approved' and not lab and not moved)::int as scope_kept,
       count(*) filter (where disposition = 'approved' and not lab and moved and narrower)::int as scope_moved,
       count(*) filter (where disposition = 'approved' and not lab and moved and not narrower)::int as scope_widened,
+      count(*) filter (where decided_by = 'curator'
+        and rationale->'steps' @> '[{"step":"evidence"}]')::int as evidence_checked,
       count(*) filter (where decided_by = 'curator'
         and rationale->'steps' @> '[{"step":"evidence","outcome":"demoted"}]')::int as demoted,
       count(*) filter (where decided_by = 'curator'
