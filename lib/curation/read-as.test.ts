@@ -47,7 +47,12 @@ describe('ownerKey: whose an entry is, by its scope, from its source event', () 
     expect(ownerKey('user_identity', event({}))).toBeNull();
     expect(ownerKey('team_memory', event({ team_id: '' }))).toBeNull();
     expect(ownerKey('project', event({ project_id: null }))).toBeNull();
-    expect(ownerKey('session', event({}, { taskId: null }))).toBeNull();
+  });
+
+  it('shares no session entry: one that names no task or session is read by no task (not by every one)', () => {
+    expect(ownerKey('session', event({}, { taskId: null }))).toBe(UNREADABLE_OWNER);
+    expect(ownerKey('session', null)).toBe(UNREADABLE_OWNER);
+    expect(sees({ task: 'inc-42' }, 'session', ownerKey('session', null))).toBe(false);
   });
 
   it('never shares an entry whose owner cannot be matched: a masked value, or one that is not a string', () => {

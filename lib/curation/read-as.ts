@@ -6,7 +6,9 @@ import { LIMITS } from '@/lib/ingest/contract';
  * team's, its project's and its repository's memory, then its own task's notes — and within a scope only the entries
  * that are its own. An entry carries no owner itself: the memory event it was written from says whose it is, by the
  * field its scope names (`OWNER_SOURCES`). An entry without a source event (a reviewer wrote it) or whose event names
- * no owner is shared by the whole scope: every reader of that scope reads it.
+ * no owner is shared by the whole scope: every reader of that scope reads it. Except a session's: session memory is
+ * what one task keeps for itself (where the curator puts what is temporary, private or unclear), so one that names no
+ * task or session is read by no task rather than by every one.
  *
  * The server evaluates the same rule in SQL (`server/services/curation-read-as.ts`, built from `OWNER_SOURCES`);
  * `ownerKey` and `sees` are it in TypeScript, and the integration test holds the two together.
@@ -80,14 +82,18 @@ function fromSource(s: OwnerSource, e: OwnerEvent): string | null {
  */
 export function ownerKey(scope: string, event: OwnerEvent | null): string | null {
   const read = readScopeOf(scope);
-  if (!read || !event) return null;
+  if (!read) return null;
   let owner: string | null = null;
-  for (const s of OWNER_SOURCES[read]) {
-    owner = fromSource(s, event);
+  for (const s of event ? OWNER_SOURCES[read] : []) {
+    owner = fromSource(s, event!);
     if (owner !== null) break;
   }
-  return owner?.includes(MASK) ? UNREADABLE_OWNER : owner;
+  if (owner === null) return read === UNSHARED ? UNREADABLE_OWNER : null;
+  return owner.includes(MASK) ? UNREADABLE_OWNER : owner;
 }
+
+/** The scope whose entries are never shared: one that names no owner is read by nobody. */
+export const UNSHARED: ReadScope = 'session';
 
 /** Whether a reader reads an entry of `scope` owned by `owner`: a shared one always, an owned one when it is theirs. */
 export function sees(reader: Reader, scope: ReadScope, owner: string | null): boolean {

@@ -110,6 +110,11 @@ describe.each(DRIVERS)('Curation → Read as on %s', (driver) => {
     await entry('session.inc2', 'session', bare);
     await entry('session.s9', 'session', lSession);
     await entry('session.gone', 'session', m, 'deprecated');
+    // A session entry that names no task or session, from an event and from a reviewer: read by no task.
+    await entry('session.noOwner', 'session', await event(legacy({})));
+    id['session.byReviewer'] = (
+      await createEntry(h.db, P, { scope: 'session', kind: 'fact', content: 'reviewer session note' }, 'ana')
+    ).id;
     // Written by a reviewer: no source event, so every reader of its scope reads it.
     id['project.byReviewer'] = (
       await createEntry(h.db, P, { scope: 'project', kind: 'procedure', content: 'reviewer memory' }, 'ana')
@@ -164,7 +169,7 @@ describe.each(DRIVERS)('Curation → Read as on %s', (driver) => {
         hidden: 2,
         hiddenOwners: 2,
       },
-      session: { items: ['session.inc1'], visible: 1, shared: 0, hidden: 2, hiddenOwners: 2 },
+      session: { items: ['session.inc1'], visible: 1, shared: 0, hidden: 4, hiddenOwners: 3 },
     });
     const mine = r.scopes[0]!.items.find((e) => e.id === id['user.mara']);
     expect(mine).toMatchObject({ scope: 'user_identity', owner: 'u-mara', status: 'active', version: 1 });
@@ -176,8 +181,8 @@ describe.each(DRIVERS)('Curation → Read as on %s', (driver) => {
     const jonas = await read({ user: 'u-jonas', team: 'secops', project: 'clinical', agentRepo: 'secops-agent' });
     expect(jonas.project!.items).toEqual(['project.byReviewer', 'project.clinical']);
     expect(jonas.user_identity!.items).toEqual(['user.noOwner', 'user.jonas']);
-    // No task given: only a session entry that names none would be read, and there is none.
-    expect(jonas.session).toEqual({ items: [], visible: 0, shared: 0, hidden: 3, hiddenOwners: 3 });
+    // No task given: no session entry is read, not even those that name no task (they are read by none).
+    expect(jonas.session).toEqual({ items: [], visible: 0, shared: 0, hidden: 5, hiddenOwners: 4 });
     const nobody = await read({});
     expect(Object.values(nobody).map((s) => s.items)).toEqual([['user.noOwner'], [], ['project.byReviewer'], [], []]);
     for (const r of [jonas, nobody, await read({ user: 'u-mara', task: 'inc-1' })]) {
@@ -189,7 +194,7 @@ describe.each(DRIVERS)('Curation → Read as on %s', (driver) => {
       expect(all).not.toContain('repo.masked');
     }
     // Live entries of a scope are always its reader's plus the hidden ones.
-    expect(Object.values(nobody).map((s) => s.visible + s.hidden)).toEqual([3, 4, 3, 4, 3]);
+    expect(Object.values(nobody).map((s) => s.visible + s.hidden)).toEqual([3, 4, 3, 4, 5]);
   });
 
   it('agrees with the rule in lib/curation/read-as.ts for every reader it is asked about', async () => {

@@ -8,6 +8,7 @@ import {
   READER_KEYS,
   SCOPE_READER_KEY,
   UNREADABLE_OWNER,
+  UNSHARED,
   type OwnerSource,
   type ReadScope,
   type Reader,
@@ -82,8 +83,10 @@ function sourceSql(s: OwnerSource): SQL {
 /** The owner key of a read scope's entries: its sources in order, the first present wins; a masked one matches none. */
 function ownerSql(scope: ReadScope): SQL {
   const chain = sql.join(OWNER_SOURCES[scope].map(sourceSql), sql`, `);
+  // A session entry that names no owner is read by nobody (UNSHARED), any other is shared by its scope.
+  const none = scope === UNSHARED ? sql`${UNREADABLE_OWNER}::text` : sql`null::text`;
   return sql`(select case when o like ${MASKED} then ${UNREADABLE_OWNER}::text else o end
-    from (select coalesce(${chain}, null::text) as o) c)`;
+    from (select coalesce(${chain}, ${none}) as o) c)`;
 }
 
 const whenScope = <T>(values: Record<ReadScope, T>, cast: SQL, column = sql.raw('read_scope')) =>
@@ -134,6 +137,14 @@ interface ScopeRow {
   owners: number;
   /** `ReadAsEntry[]` as JSON. */
   items: string;
+}
+
+/** The ids of the memory entries a reader reads (live, its own and the shared ones): what its search may return. */
+export async function readableEntryIds(db: Tx, projectId: string, reader: Reader): Promise<Set<string>> {
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`${readable(projectId, reader, '')} select id from readable where visible`),
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 /** What a reader reads of the project's memory, per scope in reading order, with what it does not read counted. */
