@@ -65,7 +65,9 @@ export function ReadAsView() {
             Give a user, a team, a project, an agent repo or a task — or several: an agent has all five — and this
             shows, scope by scope in the order an agent reads them, exactly the memory it reads and how much it does
             not. An entry belongs to whom its source event names; one whose event names no owner, or that a reviewer
-            wrote, is shared: every reader of its scope reads it.
+            wrote, is shared: every reader of its scope reads it — except a session entry, which is one task&apos;s own:
+            one that names no task is read by none. An agent&apos;s <code>search_memory</code> with the same{' '}
+            <code>reader</code> searches exactly what is listed here.
           </EmptyState>
         </Panel>
       ) : (

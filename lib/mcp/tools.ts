@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   ANNOTATION_TARGETS,
   CONFIDENCES,
+  LIMITS,
   MEMORY_KINDS,
   SCOPES,
   agentlasEventSchema,
@@ -36,7 +37,9 @@ export const MCP_TOOL_DOCS: Record<(typeof MCP_TOOLS)[number], string> = {
   search_memory:
     'Search over the project’s durable memory entries and its artifact store, ranked as the Mnemoscope app ranks ' +
     'recall: keywords (BM25) and meaning (cosine on the bundled embedding model) fused by reciprocal rank, an ' +
-    'item holding every word first. `mode: "keyword"` asks for keywords only. Each result says its keyword and ' +
+    'item holding every word first. `mode: "keyword"` asks for keywords only. Give `reader` (your user, team, ' +
+    'project, agent repo and task) to search only the memory entries you read, as Curation → Read as shows them. ' +
+    'Each result says its keyword and ' +
     'vector rank and its cosine. Each search is logged with its results (secrets in the query redacted, kept ' +
     `${RETRIEVAL_KEEP_DAYS} days) so reviewers can judge what it found.`,
   get_session_state:
@@ -94,6 +97,15 @@ export const memoryEventArgs = {
 };
 
 /** Arguments of the read tools. */
+/** One of a reader's values, as memory events carry it (no control characters: an unmatchable owner holds one). */
+const readerId = z
+  .string()
+  .trim()
+  .max(LIMITS.idChars)
+  // eslint-disable-next-line no-control-regex -- refused, not matched
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters')
+  .optional();
+
 export const searchMemoryArgs = {
   query: z.string().trim().min(1, 'must not be empty').max(500),
   limit: z.number().int().min(1).max(50).optional().describe('At most this many results (default 10).'),
@@ -102,6 +114,14 @@ export const searchMemoryArgs = {
     .enum(['hybrid', 'keyword'])
     .optional()
     .describe('hybrid (default): keywords and meaning fused; keyword: words only.'),
+  reader: z
+    .object({ user: readerId, team: readerId, project: readerId, agent_repo: readerId, task: readerId })
+    .optional()
+    .describe(
+      'Who reads: memory entries are then only those this reader reads — in each scope its own (by the user, team, ' +
+        'project, agent repo and task its memory events name) and the shared ones, never deprecated — as Curation ' +
+        '→ Read as lists them. Without it, every entry of the project.',
+    ),
 };
 export const sessionStateArgs = {
   session_id: z.string().trim().min(1).max(256),

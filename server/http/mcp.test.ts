@@ -190,6 +190,25 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
     expect(errorText(await call(client, 'search_memory', { query: 'x', mode: 'vector' }))).toMatch(/mode/);
   });
 
+  it('search_memory with a reader holds only the entries that reader reads, as Read as lists them', async () => {
+    // A project's own memory: found by anyone who does not say who they are, by that project's readers only otherwise.
+    const content = 'Quasar-tier caches are flushed before every schema migration.';
+    await call(client, 'submit_memory_event', event({ content, project_id: 'proj-quasar' }));
+    const own = { content, owner: 'proj-quasar' };
+    const found = async (reader?: Record<string, string>) =>
+      (
+        (await call(client, 'search_memory', { query: own.content, ...(reader ? { reader } : {}) }))
+          .structuredContent as { results: { content: string }[] }
+      ).results.some((r) => r.content === own.content);
+    expect(await found()).toBe(true);
+    expect(await found({ project: own.owner, user: 'mara' })).toBe(true);
+    expect(await found({ project: `not-${own.owner}`, team: 'sre' })).toBe(false);
+    // The value an owner nobody can match holds is refused, not matched.
+    expect(
+      errorText(await call(client, 'search_memory', { query: 'x', reader: { user: '\u0001unreadable' } })),
+    ).toMatch(/control characters/);
+  });
+
   it('search_memory sees an entry written after its first search (its index follows the database)', async () => {
     await call(client, 'search_memory', { query: 'anything' });
     await call(

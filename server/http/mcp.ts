@@ -110,9 +110,24 @@ export function createMcpServer(handle: DbHandle, projectId: string, actor: stri
       inputSchema: searchMemoryArgs,
       annotations: { readOnlyHint: true },
     },
-    ({ query, limit, include_deprecated, mode }) =>
+    ({ query, limit, include_deprecated, mode, reader }) =>
       guard(async () => {
-        const found = await searchMemory(db, projectId, query, { limit, includeDeprecated: include_deprecated, mode });
+        const found = await searchMemory(db, projectId, query, {
+          limit,
+          includeDeprecated: include_deprecated,
+          mode,
+          ...(reader
+            ? {
+                reader: {
+                  user: reader.user || undefined,
+                  team: reader.team || undefined,
+                  project: reader.project || undefined,
+                  agentRepo: reader.agent_repo || undefined,
+                  task: reader.task || undefined,
+                },
+              }
+            : {}),
+        });
         // Logged for reviewers' relevance labels (M6); a failure to log is a warning, never the search's failure.
         await logRetrieval(db, projectId, actor, {
           query,

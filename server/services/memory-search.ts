@@ -3,6 +3,8 @@ import { rowsOf, type Db } from '@/server/db';
 import { RecallEngine, type SearchMode } from '@/lib/recall/engine';
 import type { RecallItem } from '@/lib/recall/items';
 import type { RetrievalSource } from '@/lib/curation/retrievals';
+import type { Reader } from '@/lib/curation/read-as';
+import { readableEntryIds } from './curation-read-as';
 import { serverEmbedder } from './embeddings';
 import { artifactsPage, memoryEntriesPage, type Fetcher } from './recall';
 
@@ -91,6 +93,8 @@ export interface MemoryHit {
   url: string;
 }
 
+const ENTRY = 'memory_entry:';
+
 /** Results a search returns when the caller gives no limit. */
 export const SEARCH_LIMIT = 10;
 
@@ -99,13 +103,19 @@ export async function searchMemory(
   db: Db,
   projectId: string,
   query: string,
-  o: { limit?: number; includeDeprecated?: boolean; mode?: MemorySearchMode } = {},
+  o: { limit?: number; includeDeprecated?: boolean; mode?: MemorySearchMode; reader?: Reader } = {},
 ): Promise<{ mode: MemorySearchMode; results: MemoryHit[] }> {
   const limit = o.limit ?? SEARCH_LIMIT;
-  const { engine, status, semantic } = await engineFor(db, projectId);
+  const [{ engine, status, semantic }, mine] = await Promise.all([
+    engineFor(db, projectId),
+    o.reader ? readableEntryIds(db, projectId, o.reader) : null,
+  ]);
   const mode = semantic ? (o.mode ?? 'hybrid') : 'keyword';
   const live = (id: string) => o.includeDeprecated || ['active', 'in_conflict'].includes(status.get(id) ?? 'active');
-  const hits = (await engine.search(query, { mode, limit: limit * 4 })).filter((h) => live(h.item.id)).slice(0, limit);
+  // A reader's search holds the memory entries it reads (as Curation → Read as lists them), and the artifact store.
+  const read = (id: string) => !mine || !id.startsWith(ENTRY) || mine.has(id.slice(ENTRY.length));
+  const found = await engine.search(query, { mode, limit: mine ? Math.max(limit * 4, 200) : limit * 4 });
+  const hits = found.filter((h) => live(h.item.id) && read(h.item.id)).slice(0, limit);
   return {
     mode,
     results: hits.map((h) => {
