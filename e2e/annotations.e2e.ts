@@ -37,7 +37,7 @@ describe('annotations', () => {
     // Said as the field and its reason, as a failure to define (not to load), not as the schema's issues in JSON.
     await expect
       .poll(() => panel.getByTestId('error').textContent())
-      .toBe('Could not define the score: max: must be ≥ min (1)');
+      .toBe('Could not define the score: max: the highest value must be ≥ the lowest (1)');
     // The refusal is about what was sent: changing the form takes it away.
     await panel.getByLabel('Lowest value').fill('0');
     await expect.poll(() => panel.getByTestId('error').count()).toBe(0);

@@ -28,7 +28,9 @@ describe('score definitions', () => {
   it('refuse definitions that cannot hold a value, naming the field', () => {
     const issues = (v: unknown) =>
       scoreDefinitionSchema.safeParse(v).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
-    expect(issues({ name: 'q', kind: 'numeric', min: 2, max: 1 })).toEqual(['max: must be ≥ min (2)']);
+    expect(issues({ name: 'q', kind: 'numeric', min: 2, max: 1 })).toEqual([
+      'max: the highest value must be ≥ the lowest (2)',
+    ]);
     expect(issues({ name: 'v', kind: 'categorical', categories: ['x'] })).toEqual([
       'categories: a categorical score needs at least 2 categories',
     ]);

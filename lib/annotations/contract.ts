@@ -37,7 +37,7 @@ export const scoreDefinitionSchema = z
     if (d.kind !== 'numeric' && (d.min != null || d.max != null))
       ctx.addIssue({ code: 'custom', path: ['min'], message: 'only a numeric score has a range' });
     if (d.min != null && d.max != null && d.min > d.max)
-      ctx.addIssue({ code: 'custom', path: ['max'], message: `must be ≥ min (${d.min})` });
+      ctx.addIssue({ code: 'custom', path: ['max'], message: `the highest value must be ≥ the lowest (${d.min})` });
   });
 export type ScoreDefinitionInput = z.infer<typeof scoreDefinitionSchema>;
 
