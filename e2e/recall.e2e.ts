@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from './browser';
 import { open } from './page';
+import { MODEL_CHOICE_KEY } from '@/lib/recall/model';
 import { uiServer } from './ui-server';
 
 const srv = uiServer();
@@ -246,6 +247,26 @@ describe('recall', () => {
     await page.getByLabel('Search memory').fill('keepalive');
     await expect.poll(() => page.getByTestId('recall-timing').textContent()).toContain('keyword');
     expect(await page.getByTestId('hit-link').count()).toBeGreaterThan(0);
+    await context.close();
+  });
+
+  it('says a hub model could not be downloaded, and where to go back to the bundled one', async () => {
+    const { context, page } = await fresh();
+    await context.route('https://huggingface.co/**', (route) => route.abort());
+    await context.addInitScript((key) => localStorage.setItem(key, 'Xenova/all-MiniLM-L6-v2'), MODEL_CHOICE_KEY);
+    await open(page, `${srv.url}/recall`);
+    const fallback = page.getByTestId('recall-fallback');
+    await fallback.waitFor({ timeout: 30_000 });
+    expect(await fallback.textContent()).toMatch(
+      new RegExp(
+        String.raw`^Semantic search is unavailable \(it could not be downloaded from the Hugging Face hub: .+\); ` +
+          String.raw`results are keyword matches only\. Settings → Recall model can go back to the bundled one`,
+      ),
+    );
+    await fallback.getByRole('link', { name: 'Settings → Recall model' }).click();
+    await page.waitForURL(/\/settings#recall-model$/);
+    await page.getByRole('radio', { name: /^Mnemoscope static/ }).check();
+    await page.locator('[data-testid=recall-status][data-model=ready]').first().waitFor({ timeout: 60_000 });
     await context.close();
   });
 });

@@ -1,7 +1,7 @@
 'use client';
 
 import { create } from 'zustand';
-import { MODEL_ID } from '@/lib/recall/model';
+import { MODEL_CHOICE_KEY, MODEL_ID } from '@/lib/recall/model';
 import {
   INITIAL_STATUS,
   type RecallRequest,
@@ -13,11 +13,9 @@ import {
 /** The recall worker's status, for every component that shows it. */
 export const useRecallStatus = create<RecallStatus>(() => ({ ...INITIAL_STATUS, modelId: MODEL_ID }));
 
-const MODEL_KEY = 'mnemoscope.recall.model';
-
 export function chosenModel(): string {
   try {
-    return localStorage.getItem(MODEL_KEY) ?? MODEL_ID;
+    return localStorage.getItem(MODEL_CHOICE_KEY) ?? MODEL_ID;
   } catch {
     return MODEL_ID;
   }
@@ -96,7 +94,7 @@ export function recallFresh() {
 /** Switches model; the choice is remembered in this browser. */
 export function chooseModel(modelId: string) {
   try {
-    localStorage.setItem(MODEL_KEY, modelId);
+    localStorage.setItem(MODEL_CHOICE_KEY, modelId);
   } catch {
     // private mode: the choice lasts for this tab
   }

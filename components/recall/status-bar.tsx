@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { modelChoice } from '@/lib/recall/model';
 import { fmtInt } from '@/lib/format';
 import { useRecallStatus } from './client';
@@ -33,7 +34,16 @@ export function RecallStatusBar({ compact = false }: { compact?: boolean }) {
       </span>
       {s.model === 'failed' ? (
         <span className="recall-fallback" role="status" data-testid="recall-fallback">
-          Semantic search is unavailable ({s.modelError}); results are keyword matches only.
+          Semantic search is unavailable (
+          {model.bundled ? s.modelError : `it could not be downloaded from the Hugging Face hub: ${s.modelError}`});
+          results are keyword matches only.
+          {model.bundled ? null : (
+            <>
+              {' '}
+              <Link href="/settings#recall-model">Settings → Recall model</Link> can go back to the bundled one, which
+              needs no network.
+            </>
+          )}
         </span>
       ) : null}
       <span className="muted">

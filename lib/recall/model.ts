@@ -25,6 +25,9 @@ export const MODELS: readonly ModelChoice[] = [
   },
 ];
 
+/** Where a browser keeps the model it was told to use (localStorage). */
+export const MODEL_CHOICE_KEY = 'mnemoscope.recall.model';
+
 export function modelChoice(id: string): ModelChoice {
   return MODELS.find((m) => m.id === id) ?? MODELS[0]!;
 }
