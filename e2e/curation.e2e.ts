@@ -396,6 +396,12 @@ describe('curation inbox, by keyboard', () => {
     expect(entry).toMatchObject({ action: 'proposal.rejected', subject: expect.stringMatching(/^proposal /) });
     expect(JSON.stringify(entry.detail)).toContain('not durable team knowledge');
     await page.keyboard.press('Escape');
+    // A subject links to where it is shown: the rejected proposal, opened in the inbox's rejected list.
+    const subject = page.getByTestId('audit').locator('tbody tr').first().getByRole('link');
+    const proposal = (await subject.getAttribute('href'))!.replace('/curation?proposal=', '');
+    await subject.click();
+    await page.waitForURL((u) => u.pathname === '/curation' && u.searchParams.get('proposal') === proposal);
+    await expect.poll(() => page.getByTestId('proposal-detail').textContent()).toMatch(/rejected by/);
   });
 
   it('simulates hallucination compounding and takes this project rates', async () => {

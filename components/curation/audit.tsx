@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fmtDateTime } from '@/lib/format';
@@ -10,6 +11,13 @@ import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { Actor, useActorLabel } from '@/components/ui/actor';
+
+/** Where a subject of the log is shown, by its type (a proposal in the inbox, an event or an entry in its tab). */
+const SUBJECT_HREF: Record<string, (id: string) => string> = {
+  proposal: (id) => `/curation?proposal=${id}`,
+  memory_event: (id) => `/curation/events?focus=${id}`,
+  memory_entry: (id) => `/curation/entries?entry=${id}`,
+};
 
 /** The append-only audit log, newest first, filterable by action, actor and subject. */
 export function AuditLog() {
@@ -100,11 +108,15 @@ export function AuditLog() {
                 id: 'subject',
                 header: 'Subject',
                 className: 'mono nowrap',
-                cell: (r) => (
-                  <span title={`${r.subjectType} ${r.subjectId}`}>
-                    {r.subjectType} {r.subjectId.length > 24 ? `${r.subjectId.slice(0, 24)}…` : r.subjectId}
-                  </span>
-                ),
+                cell: (r) => {
+                  const id = r.subjectId.length > 24 ? `${r.subjectId.slice(0, 24)}…` : r.subjectId;
+                  const href = SUBJECT_HREF[r.subjectType]?.(encodeURIComponent(r.subjectId));
+                  return (
+                    <span title={`${r.subjectType} ${r.subjectId}`}>
+                      {r.subjectType} {href ? <Link href={href}>{id}</Link> : id}
+                    </span>
+                  );
+                },
               },
               {
                 id: 'detail',
