@@ -36,6 +36,7 @@ const HORIZONS = [30, 90, 180, 365];
 export function Simulator() {
   const trpc = useTRPC();
   const health = useQuery(trpc.curation.health.queryOptions());
+  const sent = useQuery(trpc.curation.eventDays.queryOptions());
   const [s, setS] = useState<SimSettings>({ ...PAPER_SETTINGS, alpha: 0.3, eta: 0.9, seed: 1 });
   const deferred = useDeferredValue(s);
   const result = useMemo(() => simulate(deferred), [deferred]);
@@ -59,16 +60,26 @@ export function Simulator() {
     Math.max(320, width),
     300,
   );
-  // λ: curated events per day on the days that had any; α: the share of them admitted to memory (written by the
-  // curator or approved by a reviewer). η, the share of hallucinated events the curator catches, is not in the
-  // dispositions (a rejection is not a caught hallucination): it needs a labelled audit, so it is left as set.
+  // λ: memory events sent per day, on the days any was sent (by each event's own time, not the day it was curated:
+  // a backlog curates many days at once); α: the share of the curated events decided so far that were admitted to
+  // memory (written by the curator or approved by a reviewer; proposals still waiting are left out). η, the share of
+  // hallucinated events the curator catches, is not in the dispositions (a rejection is not a caught hallucination):
+  // it needs a labelled audit, so it is left as set.
   const observed = useMemo(() => {
-    const rows = (health.data ?? []).filter((r) => r.curated);
-    const curated = rows.reduce((n, r) => n + r.curated, 0);
-    if (!curated) return null;
-    const admitted = rows.reduce((n, r) => n + r.written + r.approved, 0);
-    return { curated, days: rows.length, lambda: curated / rows.length, alpha: admitted / curated };
-  }, [health.data]);
+    const rows = health.data ?? [];
+    const sum = (k: 'curated' | 'written' | 'approved' | 'declined' | 'proposed') => rows.reduce((n, r) => n + r[k], 0);
+    const waiting = Math.max(0, sum('proposed') - sum('approved') - sum('declined'));
+    const decided = sum('curated') - waiting;
+    const days = sent.data;
+    if (!decided || !days?.days) return null;
+    return {
+      events: days.events,
+      days: days.days,
+      lambda: days.events / days.days,
+      alpha: (sum('written') + sum('approved')) / decided,
+      waiting,
+    };
+  }, [health.data, sent.data]);
   const set = (k: keyof SimSettings, v: number) => setS((x) => ({ ...x, [k]: v }));
   const slider = (k: keyof SimSettings, label: string, min: number, max: number, step: number) => (
     <label className="sim-slider">
@@ -132,13 +143,15 @@ export function Simulator() {
         >
           {observed
             ? `Use this project's λ ${observed.lambda.toFixed(1)}/day and α ${observed.alpha.toFixed(2)} ` +
-              `(${observed.curated} events over ${observed.days} day${observed.days === 1 ? '' : 's'})`
+              `(${observed.events} events sent over ${observed.days} day${observed.days === 1 ? '' : 's'})`
             : 'No curated events yet to take λ and α from'}
         </button>
         <p className="muted" style={{ fontSize: 11, margin: 0 }}>
-          α is the share of curated events written or approved. η — the share of hallucinated events the curator catches
-          — cannot be read from dispositions (a rejected event need not be a hallucination, an approved one need not be
-          true): set it from a labelled audit of the project&apos;s events.
+          λ is events sent per day, on the days any was sent; α the share of curated events written or approved, of
+          those decided{observed?.waiting ? ` (${observed.waiting} proposals still waiting are left out)` : ''}. η — the
+          share of hallucinated events the curator catches — cannot be read from dispositions (a rejected event need not
+          be a hallucination, an approved one need not be true): set it from a labelled audit of the project&apos;s
+          events.
         </p>
       </Panel>
       <Panel as="div" padded ref={ref}>

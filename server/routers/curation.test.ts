@@ -596,4 +596,30 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect(by[pa!.id]!.decidedAt).toBeInstanceOf(Date);
     expect(by[pb!.id]).toMatchObject({ status: 'pending', decidedBy: null, decidedAt: null });
   });
+
+  it('counts the days events were sent on, by their own time (not the day they were curated), for λ', async () => {
+    const before = await viewer.curation.eventDays();
+    // Not made with ev(): its counter picks the facts of the next driver's tests, which would then differ.
+    const sentAt = (i: number, timestamp: string) => ({
+      event_id: `memevt_daycount_${i}`,
+      timestamp,
+      source_agent: 'worker-a',
+      task_id: 'task_days',
+      memory_kind: 'fact',
+      content: `Day-count check ${i}: the ${['billing', 'search', 'auth'][i]} queue drains before midnight.`,
+      suggested_scope: 'project',
+      sensitivity: 'internal',
+      confidence: 'high',
+      evidence_refs: ['docs/days.md'],
+      ttl: 'durable',
+    });
+    await send([
+      sentAt(0, '2019-03-01T10:00:00Z'),
+      sentAt(1, '2019-03-01T23:59:00Z'),
+      sentAt(2, '2019-03-03T00:01:00+02:00'),
+    ]);
+    const after = await viewer.curation.eventDays();
+    // The third is 2 March in UTC.
+    expect([after.events - before.events, after.days - before.days]).toEqual([3, 2]);
+  });
 });

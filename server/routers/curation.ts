@@ -12,6 +12,7 @@ import {
   auditPage,
   batchReport,
   curationHealth,
+  eventDays,
   entryDetail,
   inbox,
   listBatches,
@@ -183,6 +184,7 @@ export const curationRouter = router({
     .input(judgmentInputSchema)
     .mutation(({ ctx, input }) => judgeRetrieval(ctx.db, ctx.projectId, input, ctx.actor)),
   health: procedure.query(({ ctx }) => curationHealth(ctx.db, ctx.projectId)),
+  eventDays: procedure.query(({ ctx }) => eventDays(ctx.db, ctx.projectId)),
   policy: procedure.query(({ ctx }) => curationPolicy(ctx.db, ctx.projectId)),
   setPolicy: adminProcedure
     .input(

@@ -589,6 +589,20 @@ export async function curationHealth(db: Tx, projectId: string): Promise<HealthD
   return mergeHealthDays(rowsOf<Parameters<typeof mergeHealthDays>[0][number]>(r), retrieval);
 }
 
+/**
+ * How often memory events are sent: the events stored and the days (UTC, by each event's own timestamp) on which any
+ * was sent, for the simulator's λ. Not by the day the curator decided them: a backlog or an import curates many days
+ * of events at once.
+ */
+export async function eventDays(db: Tx, projectId: string): Promise<{ events: number; days: number }> {
+  const [r] = rowsOf<{ events: number; days: number }>(
+    await db.execute(sql`select count(*)::int as events,
+        count(distinct date_trunc('day', ts at time zone 'UTC'))::int as days
+      from memory_events where project_id = ${projectId}`),
+  );
+  return { events: r?.events ?? 0, days: r?.days ?? 0 };
+}
+
 const eventRow = { ...eventRowColumns, evidenceCount: sql<number>`jsonb_array_length(${memoryEvents.evidenceRefs})` };
 
 /**
