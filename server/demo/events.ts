@@ -7,7 +7,8 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
  * the Agentlas schema (memory_kind, string evidence) and the Memory Curator paper's older one (kind, object
  * evidence, redact_hints). Some carry secrets to redact, some lack evidence, one supersedes
  * another, one conflicts, one asks for human review. Each names its user (`user_id`, Mnemoscope's extension), team,
- * repository and project, whose memory Curation → Read as shows; one names no task, so its session note is shared.
+ * repository and project, whose memory Curation → Read as shows; one names no task, so its session note is read by
+ * no task.
  */
 export function demoMemoryEvents(): Envelope[] {
   const agentlas = (n: number, e: Record<string, unknown>) => ({
@@ -169,6 +170,23 @@ export function demoMemoryEvents(): Envelope[] {
       content: 'The v8.2.1 vendor fix might also change reference ranges; unverified.',
       evidence_refs: [],
     }),
+    // What the old integration wiki taught, stored long ago as project memory: the conflict below names it.
+    agentlas(11, {
+      source_agent: 'acc-clinical-data',
+      user_id: 'priya',
+      team_id: 'clinical-data',
+      agent_repo: 'clinical-agent',
+      project_id: 'clinical-integration',
+      task_id: 'inc-queue-2025',
+      timestamp: '2025-03-04T10:00:00Z',
+      memory_kind: 'procedure',
+      suggested_scope: 'project',
+      confidence: 'medium',
+      content:
+        'When the results queue backs up, disable FHIR validation and write results straight into the database ' +
+        'to drain it.',
+      evidence_refs: ['wiki/integration/queue-backlog'],
+    }),
     agentlas(10, {
       source_agent: 'acc-clinical-data',
       user_id: 'priya',
@@ -183,7 +201,7 @@ export function demoMemoryEvents(): Envelope[] {
         'Old integration wiki says to disable FHIR validation when the queue backs up; current policy forbids ' +
         'unvalidated writes.',
       evidence_refs: ['wiki/integration/queue-backlog', 'policies/fhir-validation.md'],
-      conflicts_with: ['memevt_demo_0008'],
+      conflicts_with: ['memevt_demo_0011'],
     }),
   ];
   const legacy: Record<string, unknown>[] = [
