@@ -54,6 +54,7 @@ const ACCESS: Record<string, Role> = {
   'curation.audit': 'viewer',
   'curation.rejected': 'viewer',
   'curation.health': 'viewer',
+  'curation.eventDays': 'viewer',
   'curation.policy': 'viewer',
   'curation.events': 'viewer',
   'curation.retrievals': 'viewer',

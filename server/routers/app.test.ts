@@ -106,7 +106,7 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
 
   it('curation.events and substrate.agents show what the demo holds', async () => {
     const events = await caller.curation.events({});
-    expect([events.items.length, events.matching, events.total, events.next]).toEqual([15, 15, 15, null]);
+    expect([events.items.length, events.matching, events.total, events.next]).toEqual([16, 16, 16, null]);
     expect(events.items.find((e) => e.eventId === 'evt-legacy-0001')?.content).not.toContain('Gr4f4na');
     expect(events.redacted).toBeGreaterThan(0);
     const agents = await caller.substrate.agents();
