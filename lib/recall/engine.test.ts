@@ -113,6 +113,13 @@ describe('recall engine', () => {
     expect(
       (await e.search('postgres nginx', { filters: { from: '2026-02-01T00:00:00.000Z' } })).map((h) => h.item.id),
     ).toEqual(['e2']);
+    // `only` (a reader's own memory) keeps items before ranking: a kept item below the limit still comes back.
+    const all = (await e.search('postgres nginx')).map((h) => h.item.id);
+    const last = all.at(-1)!;
+    expect(all.length).toBeGreaterThan(1);
+    expect((await e.search('postgres nginx', { limit: 1, only: (i) => i.id === last })).map((h) => h.item.id)).toEqual([
+      last,
+    ]);
   });
 
   it('embeds only what is new: cached vectors reused, changed text re-embedded, removed items gone', async () => {

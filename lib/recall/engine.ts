@@ -22,6 +22,8 @@ export interface SearchOptions {
   mode?: SearchMode;
   filters?: RecallFilters;
   limit?: number;
+  /** Only items this keeps (a reader's own memory on the server), applied before ranking like the filters. */
+  only?: (item: RecallItem) => boolean;
 }
 
 export interface RecallHit {
@@ -241,8 +243,9 @@ export class RecallEngine {
     return { agents: sorted(agents), sessions: sorted(sessions), scopes: sorted(scopes), kinds };
   }
 
-  private live(filters: RecallFilters | undefined) {
-    return (i: number) => !this.removed[i] && (!filters || matchesFilters(this.items[i]!, filters));
+  private live(filters: RecallFilters | undefined, only?: (item: RecallItem) => boolean) {
+    return (i: number) =>
+      !this.removed[i] && (!filters || matchesFilters(this.items[i]!, filters)) && (!only || only(this.items[i]!));
   }
 
   keywordRanks(query: string, filters?: RecallFilters, depth = DEPTH): Ranked[] {
@@ -250,8 +253,13 @@ export class RecallEngine {
   }
 
   /** BM25 ranks of items matching any query word, and of those matching every word — one search. */
-  keywordLists(query: string, filters?: RecallFilters, depth = DEPTH): { any: Ranked[]; all: Ranked[] } {
-    const keep = this.live(filters);
+  keywordLists(
+    query: string,
+    filters?: RecallFilters,
+    depth = DEPTH,
+    only?: SearchOptions['only'],
+  ): { any: Ranked[]; all: Ranked[] } {
+    const keep = this.live(filters, only);
     const results = this.keyword.search(query, { filter: (r) => keep(r.id as number) });
     const words = new Set(results.flatMap((r) => r.queryTerms)).size;
     const all: Ranked[] = [];
@@ -262,9 +270,15 @@ export class RecallEngine {
     return { any: results.slice(0, depth).map((r) => ({ id: String(r.id), score: r.score })), all };
   }
 
-  vectorRanks(query: ArrayLike<number>, filters?: RecallFilters, depth = DEPTH, exclude?: number): Ranked[] {
+  vectorRanks(
+    query: ArrayLike<number>,
+    filters?: RecallFilters,
+    depth = DEPTH,
+    exclude?: number,
+    only?: SearchOptions['only'],
+  ): Ranked[] {
     if (!this.matrix) return [];
-    const keep = this.live(filters);
+    const keep = this.live(filters, only);
     const scores = this.matrix.scoreAll(query, (i) => !!this.embedded[i] && i !== exclude && keep(i));
     return topK(scores, depth, MIN_COSINE).map((i) => ({ id: String(i), score: scores[i]! }));
   }
@@ -281,9 +295,10 @@ export class RecallEngine {
     const limit = options.limit ?? 50;
     // Items holding every query word are a third list: an exact match outranks one that is merely
     // near in both lists. Identifier-like queries (codes, flags, paths) lean on the words.
-    const { any: kw, all } = mode === 'vector' ? { any: [], all: [] } : this.keywordLists(q, options.filters);
+    const { any: kw, all } =
+      mode === 'vector' ? { any: [], all: [] } : this.keywordLists(q, options.filters, DEPTH, options.only);
     const qv = mode === 'keyword' ? null : await this.embedQuery(q);
-    const vec = qv ? this.vectorRanks(qv, options.filters) : [];
+    const vec = qv ? this.vectorRanks(qv, options.filters, DEPTH, undefined, options.only) : [];
     return this.fuse(kw, vec, qv, mode, limit, all, identifierShare(q));
   }
 

@@ -112,10 +112,12 @@ export async function searchMemory(
   ]);
   const mode = semantic ? (o.mode ?? 'hybrid') : 'keyword';
   const live = (id: string) => o.includeDeprecated || ['active', 'in_conflict'].includes(status.get(id) ?? 'active');
-  // A reader's search holds the memory entries it reads (as Curation → Read as lists them), and the artifact store.
-  const read = (id: string) => !mine || !id.startsWith(ENTRY) || mine.has(id.slice(ENTRY.length));
-  const found = await engine.search(query, { mode, limit: mine ? Math.max(limit * 4, 200) : limit * 4 });
-  const hits = found.filter((h) => live(h.item.id) && read(h.item.id)).slice(0, limit);
+  // A reader's search ranks the memory entries it reads (as Curation → Read as lists them) and the artifact store.
+  const read = mine
+    ? (item: RecallItem) => !item.id.startsWith(ENTRY) || mine.has(item.id.slice(ENTRY.length))
+    : undefined;
+  const found = await engine.search(query, { mode, limit: limit * 4, ...(read ? { only: read } : {}) });
+  const hits = found.filter((h) => live(h.item.id)).slice(0, limit);
   return {
     mode,
     results: hits.map((h) => {
