@@ -31,13 +31,17 @@ export function ListFoot({ shown, matching, noun, filter, page, query, testId }:
     const had = foot.current?.contains(document.activeElement) ?? false;
     await query.fetchNextPage();
     if (!had) return;
-    requestAnimationFrame(() => {
-      const rows = foot.current?.previousElementSibling?.querySelectorAll<HTMLElement>('tbody tr, [role=listitem]');
-      const row = rows?.[shown];
-      const target =
-        row && (row.tabIndex >= 0 ? row : row.querySelector<HTMLElement>('a[href], button, [tabindex="0"]'));
-      (target ?? foot.current?.querySelector<HTMLElement>('button') ?? foot.current)?.focus();
-    });
+    // The new rows may take a few frames to be drawn (a long page on a slow machine): up to a second is waited for.
+    const place = (frames: number) =>
+      requestAnimationFrame(() => {
+        const rows = foot.current?.previousElementSibling?.querySelectorAll<HTMLElement>('tbody tr, [role=listitem]');
+        const row = rows?.[shown];
+        if (!row && frames > 0) return place(frames - 1);
+        const target =
+          row && (row.tabIndex >= 0 ? row : row.querySelector<HTMLElement>('a[href], button, [tabindex="0"]'));
+        (target ?? foot.current?.querySelector<HTMLElement>('button') ?? foot.current)?.focus();
+      });
+    place(60);
   };
   return (
     <div className="table-foot" data-testid={testId} ref={foot} tabIndex={-1}>
