@@ -307,7 +307,11 @@ export function Inbox() {
 
   // The window listener calls the latest handler (it reads this render's state).
   const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
-  const keyMovesFocus = useRef(false);
+  /** The row a j/k press picked, until the page has drawn it. */
+  const pressedTo = useRef<number | null>(null);
+  useEffect(() => {
+    pressedTo.current = null;
+  }, [at, items.length]);
   useEffect(() => {
     onKeyRef.current = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement;
@@ -320,17 +324,16 @@ export function Inbox() {
       if (!items.length || stale || document.querySelector('[role=dialog]')) return;
       if (e.key === 'j' || e.key === 'ArrowDown' || e.key === 'k' || e.key === 'ArrowUp') {
         const down = e.key === 'j' || e.key === 'ArrowDown';
+        // From the row the last press picked, drawn or not: presses faster than the page draws are none of them lost.
+        const from = Math.min(pressedTo.current ?? at, items.length - 1);
         // At the last row loaded, j fetches the next page; the next j moves onto it once it has arrived.
-        if (down && at + 1 >= items.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
-        const to = down ? Math.min(at + 1, items.length - 1) : Math.max(at - 1, 0);
+        if (down && from + 1 >= items.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+        const to = down ? Math.min(from + 1, items.length - 1) : Math.max(from - 1, 0);
+        pressedTo.current = to;
         select(to);
-        // The focus on a row goes along, so that it never rests on a row other than the one the keys act on (picked
-        // already: its focus handler is told not to pick it again).
-        if (t.classList.contains('row-pick')) {
-          keyMovesFocus.current = true;
-          t.closest('[role=list]')?.querySelectorAll<HTMLElement>('.row-pick')[to]?.focus();
-          keyMovesFocus.current = false;
-        }
+        // The focus leaves the row it was on (Tab goes on from there), so that it never rests on a row other than
+        // the one the keys act on.
+        if (t.classList.contains('row-pick') && to !== from) t.blur();
       } else if (e.key === 'n' && current) showAnnotate([annotateOption(items[at] ?? current)]);
       else if (status !== 'pending' || viewer) return;
       // One shown by a link that someone has decided already (its detail says by whom) takes no decision keys.
@@ -510,7 +513,7 @@ export function Inbox() {
                     className="row-pick"
                     onClick={() => select(i)}
                     // The row with the focus is the one the keys act on: Tab onto a row picks it, as j/k do.
-                    onFocus={() => !keyMovesFocus.current && i !== at && select(i)}
+                    onFocus={() => i !== at && select(i)}
                   >
                     <MemoryText className="clip" text={p.content} />
                     <span className="meta">
