@@ -347,7 +347,7 @@ describe('a new user on the embedded database', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('new-key').count()).toBe(0);
-    expect(await focused()).toBe('Key name');
+    await expect.poll(focused).toBe('Key name');
     // Its session titled with one 300-character word (a URL or an id pasted as a title).
     const long = `https://ci.example.com/${'x'.repeat(300)}`;
     const ok = await ingest(

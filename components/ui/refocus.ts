@@ -7,11 +7,16 @@
  * where what comes next is plain, as copying a key just made).
  */
 export function refocus(to: () => HTMLElement | null | undefined, { always = false } = {}): void {
-  requestAnimationFrame(() => {
-    const at = document.activeElement;
-    if (!always && at && at !== document.body && !(at as HTMLButtonElement).disabled) return;
-    to()?.focus();
-  });
+  // Watched for half a second: the page may draw the change a few frames later (a refetched list replacing the row
+  // the focus was put on), and the focus is put back whenever it has fallen meanwhile.
+  let frames = 30;
+  const step = (force: boolean) =>
+    requestAnimationFrame(() => {
+      const at = document.activeElement;
+      if (force || !at || at === document.body || (at as HTMLButtonElement).disabled) to()?.focus();
+      if (--frames > 0) step(false);
+    });
+  step(always);
 }
 
 /**
