@@ -252,7 +252,11 @@ describe('recall', () => {
 
   it('says a hub model could not be downloaded, and where to go back to the bundled one', async () => {
     const { context, page } = await fresh();
-    await context.route('https://huggingface.co/**', (route) => route.abort());
+    // Offline: nothing but this app answers (a hub model is one a person chose to download, and cannot be).
+    await context.route(
+      (url) => url.origin !== new URL(srv.url).origin,
+      (route) => route.abort(),
+    );
     await context.addInitScript((key) => localStorage.setItem(key, 'Xenova/all-MiniLM-L6-v2'), MODEL_CHOICE_KEY);
     await open(page, `${srv.url}/recall`);
     const fallback = page.getByTestId('recall-fallback');
