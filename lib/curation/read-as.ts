@@ -84,10 +84,11 @@ export function ownerKey(scope: string, event: OwnerEvent | null): string | null
   const read = readScopeOf(scope);
   if (!read) return null;
   let owner: string | null = null;
-  for (const s of event ? OWNER_SOURCES[read] : []) {
-    owner = fromSource(s, event!);
-    if (owner !== null) break;
-  }
+  if (event)
+    for (const s of OWNER_SOURCES[read]) {
+      owner = fromSource(s, event);
+      if (owner !== null) break;
+    }
   if (owner === null) return read === UNSHARED ? UNREADABLE_OWNER : null;
   return owner.includes(MASK) ? UNREADABLE_OWNER : owner;
 }

@@ -116,17 +116,7 @@ export function createMcpServer(handle: DbHandle, projectId: string, actor: stri
           limit,
           includeDeprecated: include_deprecated,
           mode,
-          ...(reader
-            ? {
-                reader: {
-                  user: reader.user || undefined,
-                  team: reader.team || undefined,
-                  project: reader.project || undefined,
-                  agentRepo: reader.agent_repo || undefined,
-                  task: reader.task || undefined,
-                },
-              }
-            : {}),
+          ...(reader ? { reader: { ...reader, agentRepo: reader.agent_repo } } : {}),
         });
         // Logged for reviewers' relevance labels (M6); a failure to log is a warning, never the search's failure.
         await logRetrieval(db, projectId, actor, {

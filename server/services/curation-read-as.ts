@@ -139,10 +139,17 @@ interface ScopeRow {
   items: string;
 }
 
+/** A reader's values that were given (an empty one is not: it names no owner). */
+function given(input: Reader): Reader {
+  const reader: Reader = {};
+  for (const k of READER_KEYS) if (input[k]) reader[k] = input[k];
+  return reader;
+}
+
 /** The ids of the memory entries a reader reads (live, its own and the shared ones): what its search may return. */
-export async function readableEntryIds(db: Tx, projectId: string, reader: Reader): Promise<Set<string>> {
+export async function readableEntryIds(db: Tx, projectId: string, input: Reader): Promise<Set<string>> {
   const rows = rowsOf<{ id: string }>(
-    await db.execute(sql`${readable(projectId, reader, '')} select id from readable where visible`),
+    await db.execute(sql`${readable(projectId, given(input), '')} select id from readable where visible`),
   );
   return new Set(rows.map((r) => r.id));
 }
@@ -153,8 +160,7 @@ export async function readAs(
   projectId: string,
   input: Reader & { query?: string | null; limits?: Partial<Record<ReadScope, number>> },
 ): Promise<ReadAsResult> {
-  const reader: Reader = {};
-  for (const k of READER_KEYS) if (input[k]) reader[k] = input[k];
+  const reader = given(input);
   const query = input.query?.trim() ?? '';
   const limits = Object.fromEntries(READ_ORDER.map((s) => [s, input.limits?.[s] ?? READ_AS_PAGE])) as Record<
     ReadScope,
