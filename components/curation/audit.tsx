@@ -113,7 +113,14 @@ export function AuditLog() {
                   const href = SUBJECT_HREF[r.subjectType]?.(encodeURIComponent(r.subjectId));
                   return (
                     <span title={`${r.subjectType} ${r.subjectId}`}>
-                      {r.subjectType} {href ? <Link href={href}>{id}</Link> : id}
+                      {r.subjectType}{' '}
+                      {href ? (
+                        <Link className="u-link" href={href}>
+                          {id}
+                        </Link>
+                      ) : (
+                        id
+                      )}
                     </span>
                   );
                 },
