@@ -480,13 +480,25 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
       supersedes: ['memevt_never_sent_here'],
     });
     const team = ev({ suggested_scope: 'team_memory', content: 'The storage team owns WAL retention on db hosts.' });
-    const r = await send([dep, team]);
+    // The same in a scope that needs a reviewer: not kept yet (a literal event, not ev(): see the last test).
+    const waiting = {
+      ...dep,
+      event_id: 'memevt_deprecation_waiting',
+      suggested_scope: 'team_memory',
+      content: 'Runbook rb_never_kept (flush every cache on a deploy) is obsolete.',
+      evidence_refs: ['wiki/runbooks/rb_never_kept'],
+      supersedes: ['memevt_never_sent_either'],
+    };
+    const r = await send([dep, team, waiting]);
     const batchId = (r.curation as { batchId: string }).batchId;
     const [p] = await h.db.select().from(proposals).where(eq(proposals.eventId, team.event_id));
     await alice.curation.decide({ id: p!.id, decision: { action: 'approve', edits: { scope: 'project' } } });
     const report = await viewer.curation.report({ batchId });
     // The deprecation deprecated nothing (no entry holds what it names): listed, and said why.
-    expect(report.deprecations).toEqual([{ eventId: dep.event_id, target: '(not stored here: kept as an entry)' }]);
+    expect(report.deprecations).toEqual([
+      { eventId: dep.event_id, target: '(not stored here: kept as an entry)' },
+      { eventId: waiting.event_id, target: '(not stored here: would be kept as an entry)' },
+    ]);
     const [o] = await h.db.select().from(curationOutcomes).where(eq(curationOutcomes.eventId, dep.event_id));
     const write = (o!.rationale as { steps: { step: string; detail?: string }[] }).steps.find(
       (s) => s.step === 'write',

@@ -463,7 +463,9 @@ export async function batchReport(db: Tx, projectId: string, batchId: string): P
         target:
           op(o) === 'deprecate'
             ? (((o.rationale as { targetEntryId?: string }).targetEntryId ?? '') as string)
-            : '(not stored here: kept as an entry)',
+            : o.disposition === 'proposed'
+              ? '(not stored here: would be kept as an entry)'
+              : '(not stored here: kept as an entry)',
       })),
     notes: audit.map(
       (a) =>
