@@ -197,8 +197,9 @@ function Results({
         An entry belongs to whom its source event names in its scope&apos;s field: <code>user_id</code>,{' '}
         <code>team_id</code>, <code>project_id</code>, <code>agent_repo</code> (else the emitting agent),{' '}
         <code>task_id</code> (else <code>session_id</code>). One whose event names no owner, or that a reviewer wrote,
-        is <b>shared</b>: every reader of its scope reads it. Live entries only (active or in conflict, as agents are
-        served them); deprecated ones are never read.
+        is <b>shared</b>: every reader of its scope reads it, except in <code>session</code>, where it is read by no
+        task. Live entries only (active or in conflict); deprecated ones are never read. An agent&apos;s{' '}
+        <code>search_memory</code> given this reader searches these entries.
       </p>
       {!read ? (
         <Panel as="div" style={{ marginBottom: 12 }} body={false}>
