@@ -449,7 +449,7 @@ export function curate(
   const unstored =
     kind === 'deprecation' && e.supersedes.length && !superseded
       ? `; ${e.supersedes.join(', ')} is not stored here, so nothing is deprecated: ` +
-        'kept as an entry that says it is obsolete'
+        `${review ? 'approved, it is kept' : 'kept'} as an entry that says it is obsolete`
       : '';
   steps.push({
     step: 'write',

@@ -503,7 +503,9 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const write = (o!.rationale as { steps: { step: string; detail?: string }[] }).steps.find(
       (s) => s.step === 'write',
     );
-    expect(write!.detail).toContain('memevt_never_sent_here is not stored here, so nothing is deprecated');
+    expect(write!.detail).toContain('memevt_never_sent_here is not stored here, so nothing is deprecated: kept as');
+    const [w] = await h.db.select().from(curationOutcomes).where(eq(curationOutcomes.eventId, waiting.event_id));
+    expect(JSON.stringify(w!.rationale)).toContain('so nothing is deprecated: approved, it is kept as an entry');
     // The proposal says what the reviewer changed, in its row and in the audit notes.
     expect(report.proposed.find((x) => x.eventId === team.event_id)!.status).toBe(
       'approved by alice, with scope edited',
