@@ -436,7 +436,7 @@ function SessionFilter({
         if (exact && exact !== value) onChange(exact);
         setText(exact ?? value);
       }}
-      placeholder={`all ${fmtInt(sessions.length)} sessions`}
+      placeholder={sessions.length > 1 ? `all ${fmtInt(sessions.length)} sessions` : 'all sessions'}
       inputStyle={{ width: 200 }}
     />
   );
