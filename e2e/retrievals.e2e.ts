@@ -124,6 +124,49 @@ describe(`retrieval F1 (M6) from labelled searches, on ${uiDb()}`, () => {
     expect(await page.locator('main').textContent()).not.toContain('needs relevance labels');
   });
 
+  it('a search limited to a reader says whose, and an entry that reader does not read is no miss of it', async () => {
+    // Another project's entry: a reader of the finance project does not read it.
+    const payroll = 'Quokka ledger retention for the payroll project is seven years.';
+    const sent = (await agent.callTool({
+      name: 'submit_memory_event',
+      arguments: {
+        content: payroll,
+        memory_kind: 'fact',
+        suggested_scope: 'project',
+        source_agent: 'e2e-retrievals',
+        task_id: 'T-M6',
+        project_id: 'payroll',
+        evidence_refs: ['commit:5f6a7b8'],
+      },
+    })) as unknown as { structuredContent: { disposition: string } };
+    expect(sent.structuredContent.disposition).toBe('written');
+    const found = (await agent.callTool({
+      name: 'search_memory',
+      arguments: { query: 'quokka ledger retention', mode: 'keyword', reader: { project: 'finance', task: 'T-M6' } },
+    })) as unknown as { structuredContent: { results: { content: string }[] } };
+    expect(found.structuredContent.results.map((r) => r.content)).not.toContain(payroll);
+
+    await open(page, `${srv.url}/curation/retrievals`);
+    const row = page.getByTestId('retrievals-list').locator('.inbox-row').first();
+    await expect.poll(() => row.textContent()).toContain('as project finance, task T-M6');
+    await row.locator('.row-pick').click();
+    const reader = page.getByTestId('retrieval-reader');
+    await expect.poll(() => reader.textContent()).toContain('Searched as project finance, task T-M6');
+    expect(await reader.getByRole('link', { name: 'Read as this reader' }).getAttribute('href')).toBe(
+      '/curation/read-as?project=finance&task=T-M6',
+    );
+    // Picked as missed, the payroll entry is refused with the reason, and no label is added.
+    const combo = page.getByRole('combobox', { name: 'Add an entry the search missed' });
+    await combo.fill('payroll project');
+    await page.getByRole('option').filter({ hasText: 'payroll project' }).waitFor();
+    await combo.press('Enter');
+    await expect
+      .poll(() => page.getByTestId('retrieval-banner').textContent())
+      .toMatch(/read as project finance, task T-M6, who does not read entry/);
+    expect(await page.getByTestId('retrieval-item').filter({ hasText: payroll }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it('a link to a search that is not there says so at once, not after retries', async () => {
     await open(page, `${srv.url}/curation/retrievals?retrieval=00000000-0000-4000-8000-000000000001`);
     const detail = page.getByTestId('retrieval-detail');

@@ -6,6 +6,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
 import { CURATION_PAGE } from '@/lib/curation/event';
 import { RETRIEVAL_KEEP_DAYS } from '@/lib/curation/retrievals';
+import { readerToParams, readerWords } from '@/lib/curation/read-as';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
@@ -206,6 +207,7 @@ export function Retrievals() {
                       <span className="nowrap">{fmtDateTime(r.at)}</span>
                       <Actor actor={r.actor} />
                       <span className="badge">{r.mode}</span>
+                      {r.reader ? <span className="badge">as {readerWords(r.reader)}</span> : null}
                       <span>
                         {fmtInt(r.returned)} result{r.returned === 1 ? '' : 's'} (limit {fmtInt(r.limit)})
                       </span>
@@ -293,6 +295,15 @@ function RetrievalDetail({
         {fmtDateTime(r.at)} · <Actor actor={r.actor} /> · {r.mode} · limit {fmtInt(r.limit)}
         {secrets ? ` · ${fmtInt(secrets)} secret${secrets === 1 ? '' : 's'} redacted` : ''}
       </div>
+      {r.reader ? (
+        <div className="cell-sub" data-testid="retrieval-reader">
+          Searched as {readerWords(r.reader)}: it could return only what that reader reads, so only such an entry is a
+          miss.{' '}
+          <Link className="u-link" href={`/curation/read-as?${readerToParams(r.reader).toString()}`}>
+            Read as this reader
+          </Link>
+        </div>
+      ) : null}
       {canLabel ? (
         <MissedEntryPicker
           listed={new Set(data.items.filter((i) => i.source === 'memory_entry').map((i) => i.id))}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  readerWords,
   isAnonymous,
   ownerKey,
   readAsInputSchema,
@@ -112,5 +113,12 @@ describe('the reader as input and in the URL', () => {
     expect(readerFromParams(new URLSearchParams('user=%01&team=sre&project='))).toEqual({ team: 'sre' });
     expect(isAnonymous(readerFromParams(new URLSearchParams('q=x')))).toBe(true);
     expect(isAnonymous({ project: 'p' })).toBe(false);
+  });
+
+  it('is named in words as search_memory names its values, in reading order', () => {
+    expect(readerWords({ task: 'inc 42', agentRepo: 'itops-agent', user: 'u-mara', team: '' })).toBe(
+      'user u-mara, agent_repo itops-agent, task inc 42',
+    );
+    expect(readerWords({})).toBe('no one in particular (shared entries only)');
   });
 });

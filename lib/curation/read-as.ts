@@ -167,3 +167,12 @@ export function readerToParams(reader: Reader, query = ''): URLSearchParams {
 
 /** Whether the reader says nothing about itself (it would read shared entries only). */
 export const isAnonymous = (reader: Reader) => READER_KEYS.every((k) => !reader[k]);
+
+/**
+ * A reader in words, its values named as `search_memory`'s `reader` argument names them ("user ana, task t-7"); one
+ * that gives none reads the shared entries only.
+ */
+export function readerWords(reader: Reader): string {
+  const parts = READER_KEYS.filter((k) => reader[k]).map((k) => `${k === 'agentRepo' ? 'agent_repo' : k} ${reader[k]}`);
+  return parts.length ? parts.join(', ') : 'no one in particular (shared entries only)';
+}

@@ -112,11 +112,12 @@ export function createMcpServer(handle: DbHandle, projectId: string, actor: stri
     },
     ({ query, limit, include_deprecated, mode, reader }) =>
       guard(async () => {
+        const as = reader ? { ...reader, agentRepo: reader.agent_repo } : null;
         const found = await searchMemory(db, projectId, query, {
           limit,
           includeDeprecated: include_deprecated,
           mode,
-          ...(reader ? { reader: { ...reader, agentRepo: reader.agent_repo } } : {}),
+          ...(as ? { reader: as } : {}),
         });
         // Logged for reviewers' relevance labels (M6); a failure to log is a warning, never the search's failure.
         await logRetrieval(db, projectId, actor, {
@@ -124,6 +125,7 @@ export function createMcpServer(handle: DbHandle, projectId: string, actor: stri
           mode: found.mode,
           limit: limit ?? SEARCH_LIMIT,
           results: found.results,
+          reader: as,
         });
         return ok({ query, ...found });
       }),

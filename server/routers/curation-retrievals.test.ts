@@ -251,4 +251,41 @@ describe.each(DRIVERS)('retrieval F1 (M6) from labelled agent searches on %s', (
     expect((await viewer.curation.retrievals({})).matching).toBe(4);
     expect((await viewer.curation.health()).filter((d) => d.retrievals_labelled)).toHaveLength(1);
   });
+
+  it('logs the reader a search was limited to, and takes as missed only an entry that reader reads', async () => {
+    // A session's note that names no task is read by no task: no search as a reader could have returned it.
+    const unread = await createEntry(
+      h.db,
+      'default',
+      { scope: 'session', kind: 'fact', content: 'Checkout canaries are pinned to zone b this week.' },
+      's',
+    );
+    const r = await search(client, {
+      query: 'checkout service deploy',
+      mode: 'keyword',
+      reader: { user: 'mara', team: '', agent_repo: 'deploy-bot', task: 't-7' },
+    });
+    expect(r.isError).toBeFalsy();
+    const logged = (await viewer.curation.retrievals({ limit: 1 })).items[0]!;
+    expect(logged.query).toBe('checkout service deploy');
+    // Named as the app names a reader, the empty value left out; a search without a reader logs none.
+    expect(logged.reader).toEqual({ user: 'mara', agentRepo: 'deploy-bot', task: 't-7' });
+    expect((await viewer.curation.retrievals({})).items.filter((x) => x.reader).map((x) => x.id)).toEqual([logged.id]);
+    expect((await viewer.curation.retrieval({ id: logged.id })).retrieval.reader).toEqual(logged.reader);
+
+    const missed = (itemId: string) =>
+      alice.curation.judge({ retrievalId: logged.id, source: 'memory_entry', itemId, relevant: true });
+    await expect(missed(unread.id)).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(
+        /^itemId: this search read as user mara, agent_repo deploy-bot, task t-7, who does not read entry /,
+      ),
+    });
+    // A shared entry it reads and did not return is a miss; so is one it returned, labelled as usual.
+    expect(await missed(missedId)).toEqual({ returned: false, relevant: true });
+    // Without a reader, the same session note is a miss like any other entry.
+    expect(
+      await alice.curation.judge({ retrievalId, source: 'memory_entry', itemId: unread.id, relevant: false }),
+    ).toEqual({ returned: false, relevant: false });
+  });
 });

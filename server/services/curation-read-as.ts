@@ -140,7 +140,7 @@ interface ScopeRow {
 }
 
 /** A reader's values that were given (an empty one is not: it names no owner). */
-function given(input: Reader): Reader {
+export function given(input: Reader): Reader {
   const reader: Reader = {};
   for (const k of READER_KEYS) if (input[k]) reader[k] = input[k];
   return reader;
@@ -152,6 +152,16 @@ export async function readableEntryIds(db: Tx, projectId: string, input: Reader)
     await db.execute(sql`${readable(projectId, given(input), '')} select id from readable where visible`),
   );
   return new Set(rows.map((r) => r.id));
+}
+
+/** Whether a reader reads an entry (live, in a read scope, its own or shared): whether its search may find it. */
+export async function readsEntry(db: Tx, projectId: string, input: Reader, entryId: string): Promise<boolean> {
+  const [row] = rowsOf<{ visible: boolean }>(
+    await db.execute(
+      sql`${readable(projectId, given(input), '')} select visible from readable where id = ${entryId}::uuid`,
+    ),
+  );
+  return row?.visible === true;
 }
 
 /** What a reader reads of the project's memory, per scope in reading order, with what it does not read counted. */

@@ -6,6 +6,7 @@ import { memoryRetrievals, retrievalJudgments } from '@/server/db/schema/curatio
 import type { Redaction } from '@/lib/ingest/contract';
 import type { RetrievalDay } from '@/lib/curation/health';
 import { redactText } from '@/lib/redact/redact';
+import { readerWords, type Reader } from '@/lib/curation/read-as';
 import {
   RETRIEVAL_KEEP_DAYS,
   type JudgmentInput,
@@ -14,7 +15,8 @@ import {
 } from '@/lib/curation/retrievals';
 import { log } from '@/server/log';
 import { periodic } from '@/server/lifecycle';
-import { NotFoundError } from './errors';
+import { InvalidInputError, NotFoundError } from './errors';
+import { given, readsEntry } from './curation-read-as';
 
 /**
  * What agents retrieve, and reviewers' labels on it: every MCP `search_memory` call is logged with its results
@@ -60,7 +62,14 @@ export async function logRetrieval(
   db: Db,
   projectId: string,
   actor: string,
-  search: { query: string; mode: string; limit: number; results: readonly { source: RetrievalSource; id: string }[] },
+  search: {
+    query: string;
+    mode: string;
+    limit: number;
+    results: readonly { source: RetrievalSource; id: string }[];
+    /** The reader the search was limited to, if any. */
+    reader?: Reader | null;
+  },
 ): Promise<string | null> {
   try {
     const { text, findings } = redactText(search.query);
@@ -68,7 +77,16 @@ export async function logRetrieval(
     const items: RetrievedItem[] = search.results.map((r, i) => ({ source: r.source, id: r.id, rank: i + 1 }));
     const [row] = await db
       .insert(memoryRetrievals)
-      .values({ projectId, actor, query: text, redactions, mode: search.mode, resultLimit: search.limit, items })
+      .values({
+        projectId,
+        actor,
+        query: text,
+        redactions,
+        mode: search.mode,
+        resultLimit: search.limit,
+        items,
+        reader: search.reader ? given(search.reader) : null,
+      })
       .returning({ id: memoryRetrievals.id });
     return row?.id ?? null;
   } catch (e) {
@@ -104,6 +122,7 @@ const rowColumns = {
   mode: memoryRetrievals.mode,
   limit: memoryRetrievals.resultLimit,
   returned: sql<number>`jsonb_array_length(${memoryRetrievals.items})::int`,
+  reader: memoryRetrievals.reader,
   ...counted,
 };
 
@@ -242,13 +261,24 @@ export async function retrievalDetail(db: Tx, projectId: string, id: string) {
 export async function judgeRetrieval(db: Db, projectId: string, input: JudgmentInput, actor: string) {
   return db.transaction(async (tx) => {
     const [r] = await tx
-      .select({ items: memoryRetrievals.items })
+      .select({ items: memoryRetrievals.items, reader: memoryRetrievals.reader })
       .from(memoryRetrievals)
       .where(and(eq(memoryRetrievals.projectId, projectId), eq(memoryRetrievals.id, input.retrievalId)));
     if (!r) throw new NotFoundError('logged search', input.retrievalId);
     const returned = r.items.some((i) => i.source === input.source && i.id === input.itemId);
     if (!returned && !(await itemsNamed(tx, projectId, [{ source: input.source, id: input.itemId }])).size)
       throw new NotFoundError(input.source === 'memory_entry' ? 'memory entry' : 'artifact', input.itemId);
+    // A search limited to a reader could return only what that reader reads: anything else is no miss of it.
+    if (
+      !returned &&
+      r.reader &&
+      input.source === 'memory_entry' &&
+      !(await readsEntry(tx, projectId, r.reader, input.itemId))
+    )
+      throw new InvalidInputError(
+        `itemId: this search read as ${readerWords(r.reader)}, who does not read entry ${input.itemId}, so it could ` +
+          'not have returned it (Read as shows what that reader reads)',
+      );
     const label = { relevant: input.relevant, returned, judgedBy: actor, judgedAt: sql`now()` };
     await tx
       .insert(retrievalJudgments)

@@ -14,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { EvidenceRef, Redaction } from '@/lib/ingest/contract';
 import type { RetrievalSource, RetrievedItem } from '@/lib/curation/retrievals';
+import type { Reader } from '@/lib/curation/read-as';
 import { projects } from './projects';
 
 /** Memory events exactly as emitters sent them (after redaction), in both known shapes. */
@@ -246,6 +247,11 @@ export const memoryRetrievals = pgTable(
     mode: text('mode').notNull(),
     resultLimit: integer('result_limit').notNull(),
     items: jsonb('items').$type<RetrievedItem[]>().notNull().default([]),
+    /**
+     * The reader the search was limited to (its `reader` argument, empty values left out): it could return only what
+     * that reader reads. Null: the search ran over the whole of durable memory.
+     */
+    reader: jsonb('reader').$type<Reader>(),
   },
   // The Retrievals tab, newest first, a page at a time; and the sweep of old ones.
   (t) => [index('memory_retrievals_at_idx').on(t.projectId, t.at.desc(), t.id)],

@@ -1,0 +1,1 @@
+ALTER TABLE "memory_retrievals" ADD COLUMN "reader" jsonb;
