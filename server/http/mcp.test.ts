@@ -203,6 +203,13 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
     expect(await found()).toBe(true);
     expect(await found({ project: own.owner, user: 'mara' })).toBe(true);
     expect(await found({ project: `not-${own.owner}`, team: 'sre' })).toBe(false);
+    // A reader's entries are kept with the index: one written since is among them at the next search.
+    const later = 'Quasar-tier cache keys carry the schema version since the last migration.';
+    await call(client, 'submit_memory_event', event({ content: later, project_id: own.owner }));
+    const again = (await call(client, 'search_memory', { query: later, reader: { project: own.owner } }))
+      .structuredContent as { results: { content: string }[] };
+    expect(again.results[0]?.content).toBe(later);
+    expect(await found({ project: `not-${own.owner}`, team: 'sre' })).toBe(false);
     // The value an owner nobody can match holds is refused, not matched.
     expect(
       errorText(await call(client, 'search_memory', { query: 'x', reader: { user: '\u0001unreadable' } })),

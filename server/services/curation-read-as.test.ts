@@ -7,7 +7,7 @@ import { ownerKey, readScopeOf, sees, type Reader } from '@/lib/curation/read-as
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { createEntry } from './curation-edits';
 import { deprecateEntry } from './curation-decisions';
-import { readAs } from './curation-read-as';
+import { entryOwners, readAs } from './curation-read-as';
 
 const P = 'default';
 let n = 0;
@@ -197,14 +197,15 @@ describe.each(DRIVERS)('Curation → Read as on %s', (driver) => {
     expect(Object.values(nobody).map((s) => s.visible + s.hidden)).toEqual([3, 4, 3, 4, 5]);
   });
 
+  const readers: Reader[] = [
+    {},
+    { user: 'u-mara', team: 'sre', project: 'edge', agentRepo: 'itops-agent', task: 'inc-1' },
+    { user: 'u-jonas', team: 'secops', project: 'clinical', agentRepo: 'secops-agent', task: 'inc-2' },
+    { task: 's-9', agentRepo: 'worker', team: '42' },
+  ];
+
   it('agrees with the rule in lib/curation/read-as.ts for every reader it is asked about', async () => {
     const rows = await h.db.select().from(memoryEntries);
-    const readers: Reader[] = [
-      {},
-      { user: 'u-mara', team: 'sre', project: 'edge', agentRepo: 'itops-agent', task: 'inc-1' },
-      { user: 'u-jonas', team: 'secops', project: 'clinical', agentRepo: 'secops-agent', task: 'inc-2' },
-      { task: 's-9', agentRepo: 'worker', team: '42' },
-    ];
     for (const reader of readers) {
       const got = await readAs(h.db, P, reader);
       for (const s of got.scopes) {
@@ -218,6 +219,18 @@ describe.each(DRIVERS)('Curation → Read as on %s', (driver) => {
           `${JSON.stringify(reader)} ${s.scope}`,
         ).toEqual(expected);
       }
+    }
+  });
+
+  it('gives each live entry its owner once, from which the rule reads what any reader reads', async () => {
+    // What search_memory keeps with its index: every reader's entries without asking the database again.
+    const owners = await entryOwners(h.db, P);
+    expect(owners.get(id['user.mara']!)).toEqual({ scope: 'user_identity', owner: 'u-mara' });
+    expect(owners.has(id['user.mara.old']!)).toBe(false);
+    for (const reader of readers) {
+      const listed = (await readAs(h.db, P, reader)).scopes.flatMap((s) => s.items.map((e) => e.id));
+      const ruled = [...owners].filter(([, e]) => sees(reader, e.scope, e.owner)).map(([entry]) => entry);
+      expect(ruled.sort(), JSON.stringify(reader)).toEqual(listed.sort());
     }
   });
 

@@ -146,12 +146,22 @@ export function given(input: Reader): Reader {
   return reader;
 }
 
-/** The ids of the memory entries a reader reads (live, its own and the shared ones): what its search may return. */
-export async function readableEntryIds(db: Tx, projectId: string, input: Reader): Promise<Set<string>> {
-  const rows = rowsOf<{ id: string }>(
-    await db.execute(sql`${readable(projectId, given(input), '')} select id from readable where visible`),
+/** A live entry in a scope agents read: the scope it is read in, and its owner key (null: shared by the scope). */
+export interface EntryOwner {
+  scope: ReadScope;
+  owner: string | null;
+}
+
+/**
+ * Every live entry of the project in a scope agents read, with its read scope and owner: what any reader's search may
+ * return is those that `sees` (lib/curation/read-as.ts) lets it read. One pass for every reader, so that a search can
+ * keep it with its index instead of asking the database again for each reader and search.
+ */
+export async function entryOwners(db: Tx, projectId: string): Promise<Map<string, EntryOwner>> {
+  const rows = rowsOf<{ id: string; read_scope: ReadScope; owner: string | null }>(
+    await db.execute(sql`${readable(projectId, {}, '')} select id, read_scope, owner from readable`),
   );
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, { scope: r.read_scope, owner: r.owner }]));
 }
 
 /** Whether a reader reads an entry (live, in a read scope, its own or shared): whether its search may find it. */

@@ -3,8 +3,8 @@ import { rowsOf, type Db } from '@/server/db';
 import { RecallEngine, type SearchMode } from '@/lib/recall/engine';
 import type { RecallItem } from '@/lib/recall/items';
 import type { RetrievalSource } from '@/lib/curation/retrievals';
-import type { Reader } from '@/lib/curation/read-as';
-import { readableEntryIds } from './curation-read-as';
+import { sees, type Reader } from '@/lib/curation/read-as';
+import { entryOwners, given, type EntryOwner } from './curation-read-as';
 import { serverEmbedder } from './embeddings';
 import { artifactsPage, memoryEntriesPage, type Fetcher } from './recall';
 
@@ -24,6 +24,36 @@ interface Cached {
   /** Entry and artifact status by item id (`active`, `in_conflict`, `deprecated` …). */
   status: Map<string, string>;
   semantic: boolean;
+  /** Each live entry's read scope and owner, loaded by the first search with a reader (for every later one). */
+  owners?: Promise<Map<string, EntryOwner>>;
+  /** By reader (as JSON), the item ids of the entries it reads; the readers searched most recently. */
+  readable?: Map<string, Set<string>>;
+}
+
+const ENTRY = 'memory_entry:';
+
+/** Readers whose entries a project's cache keeps. */
+const READERS_KEPT = 256;
+
+/** The item ids of the entries a reader reads, in the version of the project's memory the cache holds. */
+async function readableBy(db: Db, projectId: string, cached: Cached, reader: Reader): Promise<Set<string>> {
+  const key = JSON.stringify(reader);
+  const kept = (cached.readable ??= new Map());
+  const hit = kept.get(key);
+  if (hit) {
+    kept.delete(key);
+    kept.set(key, hit);
+    return hit;
+  }
+  const owners = await (cached.owners ??= entryOwners(db, projectId).catch((e: unknown) => {
+    cached.owners = undefined;
+    throw e;
+  }));
+  const ids = new Set<string>();
+  for (const [id, e] of owners) if (sees(reader, e.scope, e.owner)) ids.add(`${ENTRY}${id}`);
+  kept.set(key, ids);
+  if (kept.size > READERS_KEPT) kept.delete(kept.keys().next().value!);
+  return ids;
 }
 
 const cache = new WeakMap<Db, Map<string, Promise<Cached>>>();
@@ -93,7 +123,6 @@ export interface MemoryHit {
   url: string;
 }
 
-const ENTRY = 'memory_entry:';
 
 /** Results a search returns when the caller gives no limit. */
 export const SEARCH_LIMIT = 10;
@@ -106,16 +135,17 @@ export async function searchMemory(
   o: { limit?: number; includeDeprecated?: boolean; mode?: MemorySearchMode; reader?: Reader } = {},
 ): Promise<{ mode: MemorySearchMode; results: MemoryHit[] }> {
   const limit = o.limit ?? SEARCH_LIMIT;
-  const [{ engine, status, semantic }, mine] = await Promise.all([
-    engineFor(db, projectId),
-    o.reader ? readableEntryIds(db, projectId, o.reader) : null,
-  ]);
+  const cached = await engineFor(db, projectId);
+  const { engine, status, semantic } = cached;
   const mode = semantic ? (o.mode ?? 'hybrid') : 'keyword';
   const live = (id: string) => o.includeDeprecated || ['active', 'in_conflict'].includes(status.get(id) ?? 'active');
   // A reader's search ranks the memory entries it reads (as Curation → Read as lists them) and the artifact store.
-  const read = mine
-    ? (item: RecallItem) => !item.id.startsWith(ENTRY) || mine.has(item.id.slice(ENTRY.length))
-    : undefined;
+  // Whose each entry is, is kept with the index it was read with (the same version of the project's memory).
+  let read: ((item: RecallItem) => boolean) | undefined;
+  if (o.reader) {
+    const ids = await readableBy(db, projectId, cached, given(o.reader));
+    read = (item) => !item.id.startsWith(ENTRY) || ids.has(item.id);
+  }
   const found = await engine.search(query, { mode, limit: limit * 4, ...(read ? { only: read } : {}) });
   const hits = found.filter((h) => live(h.item.id)).slice(0, limit);
   return {
