@@ -92,6 +92,57 @@ describe('curation inbox, by keyboard', () => {
     await page.keyboard.press('x');
   });
 
+  it('says a linked proposal is not there, keeps the row j moves to in sight, refocuses after a click', async () => {
+    // A link to a proposal that is not there says so: no row is marked as shown, and a decides nothing.
+    const nowhere = '00000000-0000-4000-8000-000000000001';
+    await open(page, `${srv.url}/curation?proposal=${nowhere}`);
+    await page.locator('html[data-inbox-keys]').waitFor({ state: 'attached' });
+    await expect.poll(() => page.getByTestId('proposal-missing').textContent()).toContain(`has the id ${nowhere}`);
+    expect(await selected().count()).toBe(0);
+    await page.keyboard.press('a');
+    expect(await page.getByTestId('held-banner').count()).toBe(0);
+    await page.getByRole('button', { name: 'Show the first proposal' }).click();
+    await page.getByTestId('proposal-content').waitFor();
+
+    // The list scrolls on its own; j to its last row brings that row into sight.
+    const list = page.getByTestId('inbox-list');
+    const rows = list.locator('.inbox-row');
+    await list.evaluate((el) => (el.style.maxHeight = '240px'));
+    const n = await rows.count();
+    expect(n).toBeGreaterThan(3);
+    for (let i = 1; i < n; i++) await page.keyboard.press('j');
+    await expect
+      .poll(() => selected().getAttribute('data-proposal'))
+      .toBe(await rows.nth(n - 1).getAttribute('data-proposal'));
+    const inSight = () =>
+      list.evaluate((el) => {
+        const row = el.querySelector('.inbox-row[aria-current="true"]')!.getBoundingClientRect();
+        const box = el.getBoundingClientRect();
+        return row.top >= box.top - 1 && row.bottom <= box.bottom + 1;
+      });
+    await expect.poll(inSight).toBe(true);
+    expect(await list.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+
+    // Approved by a click (held, to be undone), the button goes with its proposal: the focus goes to the row now
+    // shown, not the page top.
+    const undoWindow = page.getByLabel('Undo window: how long a decision is held before it is sent');
+    const undoBefore = await undoWindow.inputValue();
+    await undoWindow.selectOption('30');
+    await page.keyboard.press('k');
+    await page.getByTestId('proposal-content').waitFor();
+    await page.getByRole('button', { name: /^Approve/ }).click();
+    await page.getByTestId('held-banner').waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('.inbox-row')?.getAttribute('aria-current')))
+      .toBe('true');
+    // Undone (nothing sent); the confirmation goes once the reviewer moves on.
+    await page.keyboard.press('u');
+    await expect.poll(() => banner().textContent()).toContain('Undone');
+    await page.keyboard.press('j');
+    await expect.poll(() => banner().count()).toBe(0);
+    await undoWindow.selectOption(undoBefore);
+  });
+
   it('holds a decision for the undo window: u takes it back unsent; one left alone is sent', async () => {
     await inbox();
     const undoWindow = page.getByLabel('Undo window: how long a decision is held before it is sent');
@@ -382,6 +433,8 @@ describe('curation inbox, by keyboard', () => {
     // An API key is named as Settings shows it (the id the log keeps in the tooltip), in the rows and the filter.
     await expect.poll(() => page.getByTestId('audit').locator('[data-actor^="api_key:"]').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('audit').locator('tbody').textContent()).not.toContain('api_key:');
+    // A key's long name and a detail of unbroken JSON stay in the table's panel: the page never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     expect(await page.getByLabel('Actor').locator('option').allTextContents()).not.toContainEqual(
       expect.stringMatching(/^api_key:/),
     );

@@ -10,6 +10,7 @@ import { keepaliveClient, useTRPC } from '@/components/trpc/provider';
 import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
+import { refocus } from '@/components/ui/refocus';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { CONFIDENCE_TONE, ProposalDetail, type DetailMode } from './proposal-detail';
 import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
@@ -111,6 +112,8 @@ export function Inbox() {
   const at = found >= 0 ? found : Math.min(cursor, Math.max(0, items.length - 1));
   // A link to a proposal that is not among the rows loaded (or not in this status) still opens it.
   const current = wanted && found < 0 ? { id: wanted } : stale ? undefined : items[at];
+  /** The row shown, if it is one of the rows listed (a link may show one that is not). */
+  const rowShown = wanted && found < 0 ? -1 : at;
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const [mode, setMode] = useState<DetailMode>('view');
   const { viewer } = useRole();
@@ -123,6 +126,8 @@ export function Inbox() {
   });
 
   const select = (i: number) => {
+    // A confirmation belongs to the proposal it was about: moving on puts it away (a refusal stays until read).
+    setBanner((b) => (b?.tone === 'ok' ? null : b));
     setCursor(i);
     setMode('view');
     setDraft(null);
@@ -266,6 +271,9 @@ export function Inbox() {
       setChecked((c) => new Set([...c].filter((id) => !ids.includes(id))));
       if (current?.id === ids[0]) follow(items[at + 1]?.id ?? items[at - 1]?.id);
     }
+    // Decided by a click, the button is gone with its proposal: the focus goes to the row now shown, not the page top.
+    if (clicked && !many)
+      refocus(() => document.querySelector<HTMLElement>('.inbox-row[aria-current="true"] .row-pick'));
     hold({
       ids,
       many,
@@ -305,6 +313,15 @@ export function Inbox() {
     placeholderData: keepPreviousData,
   });
 
+  // The row the keys act on stays in sight: the list scrolls on its own, and j/k may move past its edge.
+  const shownId = rowShown >= 0 ? items[rowShown]?.id : undefined;
+  useEffect(() => {
+    if (shownId)
+      document
+        .querySelector(`.inbox-row[data-proposal="${CSS.escape(shownId)}"]`)
+        ?.scrollIntoView({ block: 'nearest' });
+  }, [shownId]);
+
   // The window listener calls the latest handler (it reads this render's state).
   const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
   /** The row a j/k press picked, until the page has drawn it. */
@@ -338,7 +355,9 @@ export function Inbox() {
       else if (status !== 'pending' || viewer) return;
       // One shown by a link that someone has decided already (its detail says by whom) takes no decision keys.
       const shown = detail.data?.proposal;
-      const open = current && !(shown?.id === current.id && shown.status !== 'pending') ? current : null;
+      // A listed row takes keys before its detail has loaded; one only a link names, once it has (it may not exist).
+      const loaded = shown?.id === current?.id;
+      const open = current && (loaded ? shown?.status === 'pending' : rowShown >= 0) ? current : null;
       if (e.key === 'a' && open) decideNow([open.id], { action: 'approve' });
       else if (e.key === 'b' && open && shown?.operation === 'merge')
         decideNow([open.id], { action: 'approve', keepSeparate: true });
@@ -497,7 +516,7 @@ export function Inbox() {
                   key={p.id}
                   className="inbox-row"
                   role="listitem"
-                  aria-current={i === at ? 'true' : undefined}
+                  aria-current={i === rowShown ? 'true' : undefined}
                   data-proposal={p.id}
                 >
                   <input
@@ -566,6 +585,19 @@ export function Inbox() {
               onKeepBoth={() => decideNow([current.id], { action: 'approve', keepSeparate: true }, false, true)}
               pending={status === 'pending' && !viewer}
             />
+          ) : current && detail.error && !['NOT_FOUND', 'BAD_REQUEST'].includes(detail.error.data?.code ?? '') ? (
+            <ErrorBox error={detail.error} />
+          ) : current && detail.error ? (
+            <EmptyState title="This proposal is not here">
+              <span data-testid="proposal-missing">
+                No proposal of this project has the id {current.id}: the link may be wrong, or from another project.
+              </span>{' '}
+              {items.length ? (
+                <button type="button" className="btn btn-small" onClick={() => select(0)}>
+                  Show the first proposal
+                </button>
+              ) : null}
+            </EmptyState>
           ) : current ? (
             <div className="panel-body muted">Loading the proposal…</div>
           ) : (
