@@ -86,7 +86,7 @@ export function AuditLog() {
         ) : null}
       </div>
       {q.error ? <ErrorBox error={q.error} /> : null}
-      <Panel as="div" body={false}>
+      <Panel as="div" body={false} className="scroll-x">
         {q.data && !q.data.rows.length ? (
           <EmptyState title="No audit records match" />
         ) : (
@@ -97,7 +97,8 @@ export function AuditLog() {
             rowKey={(r) => r.id}
             columns={[
               { id: 'when', header: 'When', className: 'nowrap', cell: (r) => fmtDateTime(r.at) },
-              { id: 'actor', header: 'Actor', className: 'nowrap', cell: (r) => <Actor actor={r.actor} /> },
+              // A key's name may be long: it wraps rather than widen the table past its panel.
+              { id: 'actor', header: 'Actor', cell: (r) => <Actor actor={r.actor} /> },
               {
                 id: 'action',
                 header: 'Action',

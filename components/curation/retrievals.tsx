@@ -95,6 +95,8 @@ export function Retrievals() {
     currentId && judge.mutate({ retrievalId: currentId, source: item.source, itemId: item.id, relevant });
 
   const pick = (i: number) => {
+    // What the banner says was about the search shown: moving on puts it away.
+    setBanner(null);
     setLastAt(i);
     const id = rows[i]?.id;
     if (id) router.replace(`/curation/retrievals?retrieval=${id}`, { scroll: false });
@@ -103,6 +105,12 @@ export function Retrievals() {
     setCursor({ id: currentId, row: i });
     rowRefs.current[i]?.focus();
   };
+
+  // The search shown stays in sight in its list, which scrolls on its own (j/k may move past its edge).
+  useEffect(() => {
+    if (currentId)
+      document.querySelector(`[data-retrieval="${CSS.escape(currentId)}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [currentId]);
 
   // The window listener calls the latest handler (it reads this render's state).
   const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
@@ -207,7 +215,11 @@ export function Retrievals() {
                       <span className="nowrap">{fmtDateTime(r.at)}</span>
                       <Actor actor={r.actor} />
                       <span className="badge">{r.mode}</span>
-                      {r.reader ? <span className="badge">as {readerWords(r.reader)}</span> : null}
+                      {r.reader ? (
+                        <span className="badge badge-clip" title={`searched as ${readerWords(r.reader)}`}>
+                          as {readerWords(r.reader)}
+                        </span>
+                      ) : null}
                       <span>
                         {fmtInt(r.returned)} result{r.returned === 1 ? '' : 's'} (limit {fmtInt(r.limit)})
                       </span>
