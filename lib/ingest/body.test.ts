@@ -69,4 +69,17 @@ describe('parseIngestBody', () => {
     });
     expect(parseIngestBody(enc('{"a":1}'.replace('{', '[{')))).toMatchObject({ ok: false });
   });
+
+  it('refuses as a whole a body none of whose lines is JSON, naming the first line’s reason', () => {
+    expect(parseIngestBody(enc('{not json'))).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^body is neither JSON nor NDJSON: line 1 is not valid JSON: /),
+    });
+    const form = parseIngestBody(enc('type=turn&data=x\nmore=1\n'));
+    expect(form).toMatchObject({ ok: false, error: expect.stringContaining('(and so is its other line)') });
+    expect(parseIngestBody(new Uint8Array([0xff, 0x0a, 0x7b]))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('line 1 is not valid UTF-8'),
+    });
+  });
 });

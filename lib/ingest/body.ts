@@ -75,14 +75,31 @@ export function parseIngestBody(bytes: Uint8Array): ParsedBody {
     }
     pushLine(items, text, line);
   }
-  if (!items.length) return { ok: false, error: 'body holds no records' };
-  return { ok: true, format: 'ndjson', items };
+  return asNdjson(items);
 }
 
 function ndjsonLines(lines: string[]): ParsedBody {
   const items: BodyItem[] = [];
   for (let i = 0; i < lines.length; i++) pushLine(items, lines[i]!, i + 1);
+  return asNdjson(items);
+}
+
+/**
+ * NDJSON lines as records; a body none of whose lines is JSON is not NDJSON at all (`{not json`, a form post) and is
+ * refused as a whole, with its first line's reason, rather than answered as a partial success.
+ */
+function asNdjson(items: BodyItem[]): ParsedBody {
   if (!items.length) return { ok: false, error: 'body holds no records' };
+  const first = items[0]!;
+  if (!first.ok && items.every((i) => !i.ok))
+    return {
+      ok: false,
+      error:
+        'body is neither JSON nor NDJSON: ' +
+        first.errors[0]!.message +
+        (items.length === 2 ? ' (and so is its other line)' : '') +
+        (items.length > 2 ? ` (and so are its ${items.length - 1} other lines)` : ''),
+    };
   return { ok: true, format: 'ndjson', items };
 }
 
