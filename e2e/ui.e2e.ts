@@ -289,11 +289,17 @@ describe('a new user on the embedded database', () => {
   it('answers 404 with a clear page for a session that does not exist', async () => {
     const res = await open(page, '/sessions/does-not-exist');
     expect(res?.status()).toBe(404);
-    expect(await page.getByTestId('not-found').textContent()).toContain('There is nothing stored here');
+    expect(await page.getByTestId('not-found').textContent()).toContain(
+      'This project holds no session “does-not-exist”. It may belong to another project',
+    );
+    // A mistyped address is not said to be data that was not ingested.
+    expect((await open(page, '/sesions'))?.status()).toBe(404);
+    expect(await page.getByTestId('not-found').textContent()).toContain('Mnemoscope has no page at /sesions');
     // An agent with no substrate stored: every one of its tabs alike, with the ways back.
     for (const tab of ['', '/judgment', '/dead-ends', '/audit']) {
       const r = await open(page, `/substrate/no-such-agent${tab}`);
       expect(r?.status(), tab).toBe(404);
+      expect(await page.getByTestId('not-found').textContent()).toContain('no substrate of an agent “no-such-agent”');
       expect(await page.getByTestId('not-found').getByRole('link').allTextContents()).toEqual([
         'Sessions',
         'Substrate',
