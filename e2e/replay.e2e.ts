@@ -206,6 +206,11 @@ describe('session replay', () => {
     await page.getByTestId('link-misses').getByRole('button', { name: 'Dismiss' }).click();
     expect(await page.getByTestId('link-misses').count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Go to turn');
+    // A turn that is no number is said too, not read as the first.
+    await open(page, '/sessions/secops-oauth-consent?turn=abc');
+    await expect
+      .poll(() => page.getByTestId('link-misses').textContent())
+      .toContain('“abc” is not a turn number, so it opened at turn 1');
   });
 
   it('lists what went wrong and opens each at its turn with the diff, by mouse or keyboard', async () => {
@@ -222,6 +227,13 @@ describe('session replay', () => {
     const dropped = alerts.locator('.alert-row[data-alert=constraint_dropped]');
     const at = Number(/turn (\d+)/.exec((await dropped.textContent())!)![1]);
     const term = (await dropped.locator('.mono').last().textContent())!;
+    // Its retention counts the turns since it first appeared, not the whole session's.
+    const kept = page.getByTestId('constraint-timeline').locator('.ct-row').filter({ hasText: term });
+    const said = /^present in (\d+) of the (\d+) turns since it first appeared \(of 50 in the session\)$/.exec(
+      (await kept.locator('.ct-label').getAttribute('title'))!,
+    )!;
+    expect(Number(said[2])).toBeLessThan(50);
+    expect(await kept.locator('.ct-kept').textContent()).toBe(`${Math.round((100 * +said[1]!) / +said[2]!)}%`);
     await dropped.focus();
     await page.keyboard.press('Enter');
     await expect.poll(readout).toBe(`Turn ${at} (${at} of 50)`);

@@ -62,13 +62,18 @@ const Rows = memo(function Rows({
           if (last && (a - last[1]) * step < 1) last[1] = b;
           else bars.push([a, b]);
         }
-        return { term: c.term, kept: c.kept, bars };
+        // Retention counts the turns since the constraint first appeared: before it, it was not yet there to keep.
+        const since = n - (c.segs[0]?.[0] ?? 0);
+        return { term: c.term, kept: c.kept, since, bars };
       }),
-    [digest, step],
+    [digest, step, n],
   );
   return rows.map((r) => (
     <div key={r.term} className="ct-row">
-      <div className="ct-label" title={`present in ${r.kept} of ${n} turns`}>
+      <div
+        className="ct-label"
+        title={`present in ${r.kept} of the ${r.since} turns since it first appeared (of ${n} in the session)`}
+      >
         <TermChip term={r.term} />
       </div>
       <svg
@@ -91,7 +96,9 @@ const Rows = memo(function Rows({
           />
         ))}
       </svg>
-      <span className="ct-kept faint">{Math.round((100 * r.kept) / n)}%</span>
+      <span className="ct-kept faint" title="kept in this share of the turns since it first appeared">
+        {Math.round((100 * r.kept) / Math.max(1, r.since))}%
+      </span>
     </div>
   ));
 });

@@ -179,6 +179,7 @@ export function ReplayView({
   id,
   initialIndex,
   askedTurn = null,
+  notATurn = null,
   initialCompare = null,
   focusArtifact = null,
 }: {
@@ -187,6 +188,8 @@ export function ReplayView({
   initialIndex: number;
   /** The turn the link asked for (?turn=), to say so when the session does not hold it. */
   askedTurn?: number | null;
+  /** What the link gave as its turn when it is no number (?turn=abc), to say so. */
+  notATurn?: string | null;
   /** The turn to diff against (?compare=3), when the link has one. */
   initialCompare?: number | null;
   /** The artifact a link points at (?artifact=…): marked and opened in the turn panel. */
@@ -301,12 +304,15 @@ export function ReplayView({
     askedTurn !== null && n && !hasTurn(runs, askedTurn)
       ? `no turn ${askedTurn}, so it opened at turn ${turnAtRuns(runs, initialIndex)}`
       : null,
+    notATurn !== null && n
+      ? `“${notATurn}” is not a turn number, so it opened at turn ${turnAtRuns(runs, initialIndex)}`
+      : null,
     initialCompare !== null && n && !hasTurn(runs, initialCompare)
       ? `no turn ${initialCompare} to compare with, so each turn is compared with the one before`
       : null,
   ].filter((m): m is string => !!m);
   // Dismissed for this link: another link to the same page (a new ?turn=) is said again.
-  const missKey = `${askedTurn}|${initialCompare}`;
+  const missKey = `${askedTurn}|${notATurn}|${initialCompare}`;
   const [dismissed, setDismissed] = useState<string | null>(null);
 
   // The current turn (and the one it is compared with) live in the URL, so a link opens exactly this moment.

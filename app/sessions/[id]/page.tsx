@@ -56,6 +56,7 @@ export default async function SessionPage({
         id={id}
         initialIndex={initial}
         askedTurn={query.turn && Number.isFinite(turnParam) ? turnParam : null}
+        notATurn={typeof query.turn === 'string' && query.turn && !Number.isFinite(turnParam) ? query.turn : null}
         initialCompare={query.compare && Number.isFinite(compareParam) ? compareParam : null}
         focusArtifact={artifact}
       />
