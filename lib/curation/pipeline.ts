@@ -365,7 +365,7 @@ export function curate(
       operation: null,
       scope,
       kind,
-      reason: `equivalent to an existing ${scope} entry (cosine ${twin.n.cosine.toFixed(2)}: ${twin.same.because})`,
+      reason: `equivalent to an existing ${scope} entry (cosine ${twin.n.cosine.toFixed(3)}: ${twin.same.because})`,
       targetEntryId: twin.n.entryId,
     });
   }
