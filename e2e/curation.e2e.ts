@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from './axe';
 import { decideAtOnce, launchPage } from './browser';
 import { open } from './page';
 import { uiServer } from './ui-server';
@@ -678,5 +679,62 @@ describe('long curation lists', () => {
     await expect.poll(() => audit.first().textContent()).not.toBe(newest);
     await page.getByRole('button', { name: 'Newer' }).click();
     await expect.poll(() => audit.first().textContent()).toBe(newest);
+  });
+
+  it('says a proposal’s twin was approved since; a approves no second copy, r rejects it as a duplicate', async () => {
+    const sent = (id: string, content: string) =>
+      fetch(`${srv.url}/api/v1/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${srv.key}` },
+        body: JSON.stringify([
+          {
+            type: 'memory_event',
+            data: {
+              event_id: `memevt_e2e_twin_${id}`,
+              timestamp: new Date().toISOString(),
+              source_agent: 'twins-e2e',
+              task_id: 'twins',
+              memory_kind: 'procedure',
+              content,
+              suggested_scope: 'team_memory',
+              sensitivity: 'internal',
+              confidence: 'high',
+              evidence_refs: ['docs/twins.md'],
+              ttl: 'durable',
+            },
+          },
+        ]),
+      });
+    // Two workers propose one procedure in other words, in two batches: both wait for review as new entries.
+    const said = 'Canary deploys of the ledger service wait for the nightly reconciliation';
+    await sent('first', `${said} instead of running beside it.`);
+    await sent('second', `${said} rather than running beside it.`);
+    await inbox();
+    const undoWindow = page.getByLabel('Undo window: how long a decision is held before it is sent');
+    const undoBefore = await undoWindow.inputValue();
+    await undoWindow.selectOption('0');
+    await page.getByLabel('Filter by agent').selectOption('twins-e2e');
+    const rows = page.getByTestId('inbox-list').locator('.inbox-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    await rows.first().locator('.row-pick').click();
+    await expect.poll(() => page.getByTestId('proposal-content').textContent()).toContain('instead of');
+    expect(await page.getByTestId('same-as').count()).toBe(0);
+    await page.keyboard.press('a');
+    await expect.poll(() => rows.count()).toBe(1);
+    // The one left is shown with its twin, now an entry; a approves nothing.
+    await expect.poll(() => page.getByTestId('same-as').textContent()).toContain('instead of running');
+    expect(await page.getByTestId('proposal-content').textContent()).toContain('rather than');
+    await page.keyboard.press('a');
+    await expect.poll(() => banner().textContent()).toContain('Not approved: an entry says this already');
+    expect(await rows.count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Approve anyway' }).isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    // r rejects it with the reason already written.
+    await page.keyboard.press('r');
+    const reason = page.getByLabel('Reason for rejecting');
+    expect(await reason.inputValue()).toMatch(/^a duplicate of entry [0-9a-f-]{36}$/);
+    await reason.press('Enter');
+    await expect.poll(() => rows.count()).toBe(0);
+    await undoWindow.selectOption(undoBefore);
   });
 });

@@ -117,7 +117,8 @@ export function Inbox() {
   const [checked, setChecked] = useState<Set<string>>(new Set());
   const [mode, setMode] = useState<DetailMode>('view');
   const { viewer } = useRole();
-  const [banner, setBanner] = useState<{ tone: 'ok' | 'warn' | 'danger'; text: string } | null>(null);
+  // `local`: said by this page about the proposal shown (not the server's answer): it goes when the reviewer moves on.
+  const [banner, setBanner] = useState<{ tone: 'ok' | 'warn' | 'danger'; text: string; local?: boolean } | null>(null);
   /** The form of an undone decision, for its proposal's detail to start with. */
   const [draft, setDraft] = useState<{ id: string; edits?: Decision['edits']; reason?: string } | null>(null);
   const detail = useQuery({
@@ -127,7 +128,7 @@ export function Inbox() {
 
   const select = (i: number) => {
     // A confirmation belongs to the proposal it was about: moving on puts it away (a refusal stays until read).
-    setBanner((b) => (b?.tone === 'ok' ? null : b));
+    setBanner((b) => (b?.tone === 'ok' || b?.local ? null : b));
     setCursor(i);
     setMode('view');
     setDraft(null);
@@ -358,7 +359,14 @@ export function Inbox() {
       // A listed row takes keys before its detail has loaded; one only a link names, once it has (it may not exist).
       const loaded = shown?.id === current?.id;
       const open = current && (loaded ? shown?.status === 'pending' : rowShown >= 0) ? current : null;
-      if (e.key === 'a' && open) decideNow([open.id], { action: 'approve' });
+      // An entry says the same already: a is no approval (a second copy is approved by its button, knowingly).
+      if (e.key === 'a' && open && loaded && detail.data?.sameAs)
+        setBanner({
+          tone: 'warn',
+          text: 'Not approved: an entry says this already. Press r to reject it as a duplicate, or use Approve anyway.',
+          local: true,
+        });
+      else if (e.key === 'a' && open) decideNow([open.id], { action: 'approve' });
       else if (e.key === 'b' && open && shown?.operation === 'merge')
         decideNow([open.id], { action: 'approve', keepSeparate: true });
       else if (e.key === 'r' && open) setMode('reject');
@@ -583,6 +591,9 @@ export function Inbox() {
               onReject={(reason) => decideNow([current.id], { action: 'reject', reason }, false, true)}
               onMode={setMode}
               onKeepBoth={() => decideNow([current.id], { action: 'approve', keepSeparate: true }, false, true)}
+              onApproveAnyway={() =>
+                decideNow([current.id], { action: 'approve', despiteDuplicate: true }, false, true)
+              }
               pending={status === 'pending' && !viewer}
             />
           ) : current && detail.error && !['NOT_FOUND', 'BAD_REQUEST'].includes(detail.error.data?.code ?? '') ? (

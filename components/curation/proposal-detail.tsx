@@ -31,6 +31,7 @@ export function ProposalDetail({
   onCancel,
   onMode,
   onKeepBoth,
+  onApproveAnyway,
   draft,
 }: {
   data: RouterOutputs['curation']['proposal'];
@@ -45,11 +46,17 @@ export function ProposalDetail({
   onMode: (m: DetailMode) => void;
   /** A proposed merge approved as a separate entry. */
   onKeepBoth: () => void;
+  /** Approved although an entry says the same already (`data.sameAs`). */
+  onApproveAnyway: () => void;
 }) {
   const { proposal: p, event: e } = data;
   const steps = (p.rationale.steps ?? []) as { step: string; outcome: string; detail?: string }[];
   // Its own state per proposal: the inbox mounts one for each (keyed by id), so no form shows another's words.
-  const [reason, setReason] = useState(draft?.reason ?? '');
+  const twin = data.sameAs;
+  // Untouched (null), a rejection of a proposal whose twin is an entry has its reason written already (the twin may
+  // be found after the detail first showed: once a colleague's approval of it comes in).
+  const [typed, setReason] = useState<string | null>(draft?.reason ?? null);
+  const reason = typed ?? (twin ? `a duplicate of entry ${twin.entryId}` : '');
   const [edit, setEdit] = useState({
     content: draft?.edits?.content ?? p.content,
     scope: draft?.edits?.scope ?? p.scope,
@@ -142,6 +149,15 @@ export function ProposalDetail({
           <MemoryText text={p.content} />
         </p>
       )}
+      {twin && p.status === 'pending' ? (
+        <div className="banner warn" data-testid="same-as">
+          <b>An entry says this already</b>, written since it was proposed:{' '}
+          <Link className="u-link" href={`/curation/entries?entry=${twin.entryId}`}>
+            “<MemoryText text={twin.content.length > 160 ? `${twin.content.slice(0, 160)}…` : twin.content} />”
+          </Link>{' '}
+          (cosine {twin.cosine.toFixed(3)}: {twin.because}). Approving would write the same fact twice.
+        </div>
+      ) : null}
       {p.status !== 'pending' ? (
         <div className={`banner ${p.status === 'approved' ? 'ok' : 'danger'}`}>
           {p.status} by {p.decidedBy} {p.decidedAt ? fmtDateTime(new Date(p.decidedAt).toISOString()) : ''}{' '}
@@ -175,9 +191,15 @@ export function ProposalDetail({
         </form>
       ) : mode === 'view' && pending ? (
         <div className="decision-bar">
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => onApprove()}>
-            {p.operation === 'merge' ? 'Merge' : 'Approve'} <kbd>a</kbd>
-          </button>
+          {twin ? (
+            <button type="button" className="btn" disabled={busy} onClick={onApproveAnyway}>
+              Approve anyway
+            </button>
+          ) : (
+            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => onApprove()}>
+              {p.operation === 'merge' ? 'Merge' : 'Approve'} <kbd>a</kbd>
+            </button>
+          )}
           {p.operation === 'merge' ? (
             <button type="button" className="btn" disabled={busy} onClick={onKeepBoth}>
               Keep both <kbd>b</kbd>
@@ -187,7 +209,7 @@ export function ProposalDetail({
             Edit <kbd>e</kbd>
           </button>
           <button type="button" className="btn btn-danger" onClick={() => onMode('reject')}>
-            Reject <kbd>r</kbd>
+            {twin ? 'Reject as a duplicate' : 'Reject'} <kbd>r</kbd>
           </button>
           <span className="muted" style={{ fontSize: 12 }}>
             {String(p.rationale.reviewBecause ?? '')}

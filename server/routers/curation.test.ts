@@ -636,4 +636,46 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     // The third is 2 March in UTC.
     expect([after.events - before.events, after.days - before.days]).toEqual([3, 2]);
   });
+
+  it('refuses to approve a second copy of what an entry says since, unless approved anyway', async () => {
+    // Two workers propose one procedure in other words; neither is an entry yet, so both wait for review.
+    const worded = (id: string, content: string) => ({
+      event_id: `memevt_twice_copy_${id}`,
+      timestamp: '2026-11-21T09:00:00Z',
+      source_agent: 'worker-b',
+      task_id: 'task_twice',
+      memory_kind: 'procedure',
+      content,
+      suggested_scope: 'team_memory',
+      sensitivity: 'internal',
+      confidence: 'high',
+      evidence_refs: ['docs/memory-events.md'],
+      ttl: 'durable',
+    });
+    const a = worded('a', 'Worker agents should emit structured memory events instead of writing durable memory.');
+    const b = worded('b', 'Worker agents should emit structured memory events rather than writing durable memory.');
+    await send([a]);
+    await send([b]);
+    const proposalOf = async (eventId: string) =>
+      (await h.db.select().from(proposals).where(eq(proposals.eventId, eventId)))[0]!;
+    const [pa, pb] = [await proposalOf(a.event_id), await proposalOf(b.event_id)];
+    expect([pa.operation, pb.operation, pa.status, pb.status]).toEqual(['append', 'append', 'pending', 'pending']);
+    expect((await viewer.curation.proposal({ id: pb.id })).sameAs).toBeNull();
+
+    await alice.curation.decide({ id: pa.id, decision: { action: 'approve' } });
+    const [entry] = await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, a.event_id));
+    // The reviewer is shown the twin, and an approval is refused with its name, one by one or in bulk.
+    expect((await viewer.curation.proposal({ id: pb.id })).sameAs).toMatchObject({ entryId: entry!.id });
+    await expect(alice.curation.decide({ id: pb.id, decision: { action: 'approve' } })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining(`entry ${entry!.id} says the same already`),
+    });
+    expect(await alice.curation.decideMany({ ids: [pb.id], decision: { action: 'approve' } })).toEqual([
+      { id: pb.id, ok: false, message: expect.stringContaining('approving would write a second copy') },
+    ]);
+    expect((await proposalOf(b.event_id)).status).toBe('pending');
+    // Approved anyway, knowingly: a second entry.
+    await alice.curation.decide({ id: pb.id, decision: { action: 'approve', despiteDuplicate: true } });
+    expect(await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, b.event_id))).toHaveLength(1);
+  });
 });

@@ -29,6 +29,8 @@ const decision = z.object({
   action: z.enum(['approve', 'reject']),
   /** Approve a proposed merge as a separate entry instead (the reviewer judged the two to be different facts). */
   keepSeparate: z.boolean().optional(),
+  /** Approve although an entry says the same already (written since it was proposed). */
+  despiteDuplicate: z.boolean().optional(),
   reason: z.string().max(2000).optional(),
   edits: z
     .object({ content: z.string().max(4000).optional(), scope: scope.optional(), kind: kind.optional() })

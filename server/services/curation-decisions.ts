@@ -9,6 +9,7 @@ import { applyOperation, lockEntry, newVersion } from './curation-writes';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { memoryEventDecision, notifyDecisions } from './decisions';
 import { enqueueWebhooks } from './webhooks';
+import { sameAsEntry } from './curation';
 
 /**
  * Reviewers' decisions: approving or rejecting a proposal from the inbox, and deprecating an entry from
@@ -23,6 +24,8 @@ export interface Decision {
   edits?: { content?: string; scope?: Scope; kind?: Kind };
   /** A proposed merge approved as a separate entry: the reviewer judged them different facts. */
   keepSeparate?: boolean;
+  /** Approved although an entry says the same already (written since it was proposed): a second copy, knowingly. */
+  despiteDuplicate?: boolean;
 }
 
 /**
@@ -47,6 +50,7 @@ export async function decideProposal(
     throw new InvalidInputError('edits.content: must not be empty');
   const content = d.edits?.content !== undefined ? redactText(d.edits.content).text : undefined;
   try {
+    if (d.action === 'approve' && !d.despiteDuplicate) await refuseSecondCopy(db, projectId, proposalId, d, content);
     return await applyDecision(db, projectId, proposalId, d, content, reviewer);
   } catch (error) {
     // A refused attempt (someone decided first) is audited too, outside the rolled-back transaction.
@@ -61,6 +65,25 @@ export async function decideProposal(
       });
     throw error;
   }
+}
+
+/**
+ * A new entry proposed when nothing said the same may have a twin by now: approving it would write the fact twice.
+ * Refused, naming the entry, unless the reviewer approves it anyway (`despiteDuplicate`) or rejects it.
+ */
+async function refuseSecondCopy(db: Db, projectId: string, proposalId: string, d: Decision, content?: string) {
+  const [p] = await db
+    .select({ operation: proposals.operation, scope: proposals.scope, content: proposals.content })
+    .from(proposals)
+    .where(and(eq(proposals.projectId, projectId), eq(proposals.id, proposalId), eq(proposals.status, 'pending')));
+  if (p?.operation !== 'append' || d.keepSeparate) return;
+  const twin = await sameAsEntry(db, projectId, content ?? p.content, d.edits?.scope ?? p.scope);
+  if (!twin) return;
+  const words = twin.content.length > 120 ? `${twin.content.slice(0, 120)}…` : twin.content;
+  throw new ConflictError(
+    `entry ${twin.entryId} says the same already (“${words}”, cosine ${twin.cosine.toFixed(3)}: ${twin.because}); ` +
+      'approving would write a second copy. Reject this one as a duplicate, or approve it anyway',
+  );
 }
 
 async function applyDecision(

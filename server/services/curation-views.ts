@@ -16,6 +16,7 @@ import { memoryEventFieldsBut, pick } from '@/lib/curation/event';
 import type { CurationReport } from '@/lib/curation/report';
 import { mergeHealthDays, type HealthDay } from '@/lib/curation/health';
 import { nearestInScope } from './curation-index';
+import { curationPolicy, sameAmong } from './curation';
 import { retrievalDays } from './curation-retrievals';
 import { NotFoundError } from './errors';
 
@@ -196,16 +197,22 @@ export async function proposalDetail(db: Db, projectId: string, id: string) {
         .from(artifacts)
         .where(and(eq(artifacts.projectId, projectId), eq(artifacts.id, p.targetArtifactId)))
     : [];
+  // Once approved, the entry the proposal wrote (or merged into) holds its very words: not a neighbour of it.
+  const nearest = await nearestInScope(db, projectId, p.content, p.scope, 5, {
+    ids: p.status === 'approved' ? await writtenBy(db, projectId, p.eventId) : [],
+  });
   return {
     proposal: p,
     event: event ?? null,
     target: named.find((e) => e.id === p.targetEntryId) ?? null,
     targetArtifact: targetArtifact ?? null,
     conflicting: named.filter((e) => p.conflictsWith.includes(e.id)),
-    // Once approved, the entry the proposal wrote (or merged into) holds its very words: not a neighbour of it.
-    nearest: await nearestInScope(db, projectId, p.content, p.scope, 5, {
-      ids: p.status === 'approved' ? await writtenBy(db, projectId, p.eventId) : [],
-    }),
+    nearest,
+    // A new entry waiting for review whose twin has been written since: approving it would be a second copy.
+    sameAs:
+      p.status === 'pending' && p.operation === 'append'
+        ? sameAmong(p.content, nearest, await curationPolicy(db, projectId))
+        : null,
   };
 }
 

@@ -15,6 +15,7 @@ import {
 import { toCurationEvent, type CurationEvent } from '@/lib/curation/event';
 import {
   curate,
+  DEDUP_JUDGED,
   DEFAULT_POLICY,
   SCOPES,
   type CurationDecision,
@@ -32,6 +33,7 @@ import {
   indexPut,
   indexedColumns,
   lockCuration,
+  nearestInScope,
   type IndexedEntry,
 } from './curation-index';
 import { applyOperation, lockEntry } from './curation-writes';
@@ -42,6 +44,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
 import { wordnet } from './wordnet';
+import { sameness } from '@/lib/curation/sameness';
 import { log } from '@/server/log';
 import { appLink } from '@/server/env';
 
@@ -85,6 +88,37 @@ export async function curationPolicy(db: Db | Tx, projectId: string): Promise<Cu
   const [p] = await db.select({ settings: projects.settings }).from(projects).where(eq(projects.id, projectId));
   const saved = (p?.settings.curation ?? {}) as Partial<CurationPolicy>;
   return { ...DEFAULT_POLICY, ...saved };
+}
+
+/** A live entry that says what a text says, by the curator's dedup judgment: its id, words, cosine and why. */
+export interface SameEntry {
+  entryId: string;
+  content: string;
+  cosine: number;
+  because: string;
+}
+
+/** Of a text's nearest entries (best first), the one the curator's dedup would call the same statement, if any. */
+export function sameAmong(
+  content: string,
+  nearest: readonly { id: string; content: string; cosine: number }[],
+  policy: CurationPolicy,
+): SameEntry | null {
+  for (const n of nearest.slice(0, DEDUP_JUDGED)) {
+    if (n.cosine < policy.dedupThreshold) break;
+    const same = sameness(content, n.content, WORDS);
+    if (same.verdict === 'same') return { entryId: n.id, content: n.content, cosine: n.cosine, because: same.because };
+  }
+  return null;
+}
+
+/**
+ * The live entry of a scope that says what `content` says now, if any. A proposal queued as new may have gained a twin
+ * since (another proposal approved first, an agent's write): approving it would write a second copy.
+ */
+export async function sameAsEntry(db: Db, projectId: string, content: string, scope: string) {
+  const nearest = await nearestInScope(db, projectId, content, scope, DEDUP_JUDGED);
+  return sameAmong(content, nearest, await curationPolicy(db, projectId));
 }
 
 export async function setCurationPolicy(
