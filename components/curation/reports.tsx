@@ -60,7 +60,9 @@ export function Reports() {
                   <span>{plural(b.events, 'event')}</span>
                   <span className="badge ok">{b.written} written</span>
                   <span className="badge accent">{b.proposed} proposed</span>
-                  <span className="badge danger">{b.rejected} rejected</span>
+                  <span className="badge danger" title="not written: refused, duplicates and discarded">
+                    {b.rejected} rejected
+                  </span>
                 </span>
               </button>
             </div>

@@ -107,6 +107,14 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const twin = ev({ content: 'The Grafana dashboards are served from the edge proxy, port 3000.' });
     const r = await send([twin]);
     expect(r.curation).toMatchObject({ duplicate: 1, written: 0 });
+    // Its batch counts it where its report lists it: among the events not written.
+    const batchId = (r.curation as { batchId: string }).batchId;
+    expect((await viewer.curation.report({ batchId })).rejected).toHaveLength(1);
+    expect((await viewer.curation.batches({})).items.find((b) => b.id === batchId)).toMatchObject({
+      written: 0,
+      proposed: 0,
+      rejected: 1,
+    });
     expect(await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, twin.event_id))).toHaveLength(
       0,
     );

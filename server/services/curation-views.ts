@@ -357,8 +357,9 @@ export async function listBatches(db: Tx, projectId: string, page: PageOpts = {}
         where o.batch_id = "ingest_batches"."id" and o.disposition = 'written')`,
       proposed: sql<number>`(select count(*)::int from ${curationOutcomes} o
         where o.batch_id = "ingest_batches"."id" and o.disposition = 'proposed')`,
+      // As the report counts them (its "Rejected Events"): refused, duplicates and discarded alike.
       rejected: sql<number>`(select count(*)::int from ${curationOutcomes} o
-        where o.batch_id = "ingest_batches"."id" and o.disposition = 'rejected')`,
+        where o.batch_id = "ingest_batches"."id" and o.disposition in ('rejected', 'duplicate', 'discarded'))`,
     })
     .from(ingestBatches)
     .where(eq(ingestBatches.projectId, projectId))
