@@ -136,7 +136,7 @@ describe('curator pipeline', () => {
       const same = event({ content: 'After 5 seconds, idle keep-alive sockets are closed by Node 20.' });
       const d = curate(same, [entry({ cosine: 0.91 })]);
       expect([d.disposition, d.operation, d.targetEntryId]).toEqual(['duplicate', null, 'e1']);
-      expect(d.reason).toMatch(/cosine 0\.91: /);
+      expect(d.reason).toMatch(/cosine 0\.910: /);
       expect(curate(same, [entry({ cosine: 0.91, scope: 'session' })]).disposition).toBe('written');
       expect(curate(same, [entry({ cosine: 0.91, status: 'deprecated' })]).disposition).toBe('written');
       expect(curate(same, [entry({ cosine: 0.91 })], { ...DEFAULT_POLICY, dedupThreshold: 0.95 }).disposition).toBe(
