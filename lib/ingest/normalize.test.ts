@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { normalizeEnvelope } from './normalize';
+import { evidenceRef, normalizeEnvelope } from './normalize';
 
 const demo = path.join(import.meta.dirname, '../../server/demo');
 const json = (p: string) => JSON.parse(readFileSync(path.join(demo, p), 'utf8'));
@@ -362,5 +362,25 @@ describe('normalizeEnvelope: values that cannot be stored as sent', () => {
       errors: [{ path: `data.judge.${'j'.repeat(65)}`, message: 'field name must be at most 64 characters' }],
     });
     expect(deep).toMatchObject({ ok: false, errors: [{ message: 'nested deeper than 64 levels' }] });
+  });
+});
+
+describe('evidence refs sent as strings', () => {
+  it('take the type a ref names, its name left off; otherwise the type its shape says', () => {
+    expect(
+      ['commit:4e5f6a7', 'FILE:docs/x.md', 'url:https://ci.example/1', 'message:thread 42'].map(evidenceRef),
+    ).toEqual([
+      { type: 'commit', ref: '4e5f6a7' },
+      { type: 'file', ref: 'docs/x.md' },
+      { type: 'url', ref: 'https://ci.example/1' },
+      { type: 'message', ref: 'thread 42' },
+    ]);
+    expect(['https://ci.example/2', '4e5f6a7', 'docs/x.md', 'see the standup', 'file:'].map(evidenceRef)).toEqual([
+      { type: 'url', ref: 'https://ci.example/2' },
+      { type: 'commit', ref: '4e5f6a7' },
+      { type: 'file', ref: 'docs/x.md' },
+      { type: 'message', ref: 'see the standup' },
+      { type: 'message', ref: 'file:' },
+    ]);
   });
 });

@@ -188,6 +188,16 @@ function inferEvidenceType(ref: string): EvidenceRef['type'] {
   return 'message';
 }
 
+/**
+ * An evidence ref as sent in a string: one that names its type (`commit:4e5f6a7`, `file:docs/x.md`, `url:…`,
+ * `message:…`) is that type, its name left off; any other, the type its shape says.
+ */
+export function evidenceRef(sent: string): EvidenceRef {
+  const named = /^(commit|file|message|url):(.+)$/is.exec(sent);
+  if (named) return { type: named[1]!.toLowerCase() as EvidenceRef['type'], ref: named[2]! };
+  return { type: inferEvidenceType(sent), ref: sent };
+}
+
 function agentFor(envelopeAgent: string | undefined, data: Json): string | undefined {
   const a = envelopeAgent ?? data.agent_id ?? data.agent;
   return typeof a === 'string' && a.trim() ? a.trim() : undefined;
@@ -479,7 +489,7 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
         confidence: e.confidence,
         sensitivity: e.sensitivity,
         ttl: e.ttl,
-        evidenceRefs: (raw.evidence_refs as string[]).map((ref) => ({ type: inferEvidenceType(ref), ref })),
+        evidenceRefs: (raw.evidence_refs as string[]).map(evidenceRef),
         requestContext,
         supersedes: e.supersedes ?? [],
         conflictsWith: e.conflicts_with ?? [],
