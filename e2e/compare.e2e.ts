@@ -141,6 +141,10 @@ describe('compare runs', () => {
       .toEqual(['plan[1].done changed', 'plan[2] added', 'notes added']);
     expect(await page.getByTestId('compare-state-summary').textContent()).toBe('1 changed · 0 only in A · 2 only in B');
     expect(await page.getByTestId('compare-ccs').count()).toBe(0);
+    // Beside a run with figures, one that reports none is named in each chart's legend, not just left out.
+    await open(page, `/compare?a=${A}&b=graph-a`);
+    const h = page.getByTestId('chart-Hallucination H_t');
+    await expect.poll(() => h.getByTestId('not-reported').textContent()).toBe('B H_t: not reported');
   });
 
   it('opens from a replay with run A and its turn filled in', async () => {

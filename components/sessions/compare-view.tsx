@@ -373,6 +373,7 @@ function Comparison({
       current={current}
       format={format}
       onJump={move}
+      sayMissing
     />
   );
   return (

@@ -30,6 +30,8 @@ interface Props {
   onJump?: (index: number) => void;
   /** Before the values have come, the keys of the series that have some: the head as it will be, a placeholder plot. */
   pending?: readonly string[];
+  /** Name in the legend the series that have no value at all (two runs side by side: one may report none). */
+  sayMissing?: boolean;
 }
 
 /**
@@ -51,6 +53,7 @@ export function SeriesChart({
   format,
   onJump,
   pending,
+  sayMissing = false,
 }: Props) {
   const [ref, width] = useWidth<HTMLDivElement>(360);
   const [hover, setHover] = useState<number | null>(null);
@@ -120,6 +123,15 @@ export function SeriesChart({
               {s.label} <b>{shown === null ? '—' : valueAt(s, shown)}</b>
             </span>
           ))}
+          {sayMissing && !pending && present.length
+            ? series
+                .filter((s) => !present.includes(s))
+                .map((s) => (
+                  <span key={s.key} className="faint" data-testid="not-reported">
+                    {s.label}: not reported
+                  </span>
+                ))
+            : null}
           {stressLabel && stress.length ? (
             <span>
               <i className="legend-stress" />
