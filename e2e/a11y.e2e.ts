@@ -88,6 +88,9 @@ describe('layout at 1024×768', () => {
     const sidebar = page.getByRole('navigation', { name: 'Main' });
     expect(Math.round((await sidebar.boundingBox())!.width)).toBe(56);
     expect(await page.getByRole('link', { name: 'Curation' }).count()).toBe(1);
+    // Its counts stay in sight on the rail (proposals waiting), not only for screen readers.
+    const waiting = page.getByRole('link', { name: 'Curation' }).locator('.count');
+    expect((await waiting.boundingBox())!.width).toBeGreaterThan(10);
     const toggle = page.getByRole('button', { name: 'Expand the sidebar' });
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     await toggle.focus();
