@@ -32,6 +32,16 @@ const colleagueRejects = (id: string, decision: object = { action: 'reject', rea
     JSON.stringify({ json: { id, decision } }),
   );
 
+/** One memory event sent with the key, internal, high confidence and durable unless `data` says otherwise. */
+const sendEvent = (data: Record<string, unknown>) =>
+  fetch(`${srv.url}/api/v1/ingest`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${srv.key}` },
+    body: JSON.stringify([
+      { type: 'memory_event', data: { sensitivity: 'internal', confidence: 'high', ttl: 'durable', ...data } },
+    ]),
+  }).then((r) => r.json() as Promise<{ curation: { written: number; proposed: number } }>);
+
 async function inbox() {
   await open(page, `${srv.url}/curation`);
   await page.locator('html[data-inbox-keys]').waitFor({ state: 'attached' });
@@ -508,28 +518,16 @@ describe('curation inbox, by keyboard', () => {
 
   it('proposes a restatement that says more as a merge; b keeps both as separate entries', async () => {
     const send = (id: string, content: string) =>
-      fetch(`${srv.url}/api/v1/ingest`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${srv.key}` },
-        body: JSON.stringify([
-          {
-            type: 'memory_event',
-            data: {
-              event_id: id,
-              timestamp: '2026-11-25T09:00:00Z',
-              source_agent: 'merge-e2e',
-              task_id: 'merge',
-              memory_kind: 'fact',
-              content,
-              suggested_scope: 'project',
-              sensitivity: 'internal',
-              confidence: 'high',
-              evidence_refs: ['docs/freeze.md'],
-              ttl: 'durable',
-            },
-          },
-        ]),
-      }).then((r) => r.json() as Promise<{ curation: { written: number; proposed: number } }>);
+      sendEvent({
+        event_id: id,
+        timestamp: '2026-11-25T09:00:00Z',
+        source_agent: 'merge-e2e',
+        task_id: 'merge',
+        memory_kind: 'fact',
+        content,
+        suggested_scope: 'project',
+        evidence_refs: ['docs/freeze.md'],
+      });
     expect((await send('memevt_merge_e2e_1', 'Staging deploys freeze at 16:00 on Fridays.')).curation.written).toBe(1);
     const again = await send('memevt_merge_e2e_2', 'Staging deploys freeze at 16:00 on Fridays for the weekend.');
     expect(again.curation.proposed).toBe(1);
@@ -683,27 +681,15 @@ describe('long curation lists', () => {
 
   it('says a proposal’s twin was approved since; a approves no second copy, r rejects it as a duplicate', async () => {
     const sent = (id: string, content: string) =>
-      fetch(`${srv.url}/api/v1/ingest`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${srv.key}` },
-        body: JSON.stringify([
-          {
-            type: 'memory_event',
-            data: {
-              event_id: `memevt_e2e_twin_${id}`,
-              timestamp: new Date().toISOString(),
-              source_agent: 'twins-e2e',
-              task_id: 'twins',
-              memory_kind: 'procedure',
-              content,
-              suggested_scope: 'team_memory',
-              sensitivity: 'internal',
-              confidence: 'high',
-              evidence_refs: ['docs/twins.md'],
-              ttl: 'durable',
-            },
-          },
-        ]),
+      sendEvent({
+        event_id: `memevt_e2e_twin_${id}`,
+        timestamp: new Date().toISOString(),
+        source_agent: 'twins-e2e',
+        task_id: 'twins',
+        memory_kind: 'procedure',
+        content,
+        suggested_scope: 'team_memory',
+        evidence_refs: ['docs/twins.md'],
       });
     // Two workers propose one procedure in other words, in two batches: both wait for review as new entries.
     const said = 'Canary deploys of the ledger service wait for the nightly reconciliation';
