@@ -32,8 +32,11 @@ interface Cached {
 
 const ENTRY = 'memory_entry:';
 
-/** Readers whose entries a project's cache keeps. */
-const READERS_KEPT = 256;
+/**
+ * Readers whose entries a project's cache keeps: few, as each is a set of up to every entry id (a few MB at 100,000
+ * entries) and one is made again in one pass over the owners (milliseconds).
+ */
+const READERS_KEPT = 16;
 
 /** The item ids of the entries a reader reads, in the version of the project's memory the cache holds. */
 async function readableBy(db: Db, projectId: string, cached: Cached, reader: Reader): Promise<Set<string>> {
@@ -122,7 +125,6 @@ export interface MemoryHit {
   cosine: number | null;
   url: string;
 }
-
 
 /** Results a search returns when the caller gives no limit. */
 export const SEARCH_LIMIT = 10;
