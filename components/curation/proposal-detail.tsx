@@ -55,7 +55,7 @@ export function ProposalDetail({
   const twin = data.sameAs;
   // Untouched (null), a rejection of a proposal whose twin is an entry has its reason written already (the twin may
   // be found after the detail first showed: once a colleague's approval of it comes in).
-  const [typed, setReason] = useState<string | null>(draft?.reason ?? null);
+  const [typed, setTyped] = useState<string | null>(draft?.reason ?? null);
   const reason = typed ?? (twin ? `a duplicate of entry ${twin.entryId}` : '');
   const [edit, setEdit] = useState({
     content: draft?.edits?.content ?? p.content,
@@ -179,7 +179,7 @@ export function ProposalDetail({
             aria-label="Reason for rejecting"
             placeholder="Why not? (audit log) · Enter rejects, Esc cancels"
             value={reason}
-            onChange={(ev) => setReason(ev.target.value)}
+            onChange={(ev) => setTyped(ev.target.value)}
             style={{ flex: 1 }}
           />
           <button type="submit" className="btn btn-danger" disabled={busy || !reason.trim()}>
