@@ -9,11 +9,17 @@
 export function refocus(to: () => HTMLElement | null | undefined, { always = false } = {}): void {
   // Watched for half a second: the page may draw the change a few frames later (a refetched list replacing the row
   // the focus was put on), and the focus is put back whenever it has fallen meanwhile.
+  // With `always`, the focus is put there once it is drawn (the first frames may come before it is).
   let frames = 30;
   const step = (force: boolean) =>
     requestAnimationFrame(() => {
       const at = document.activeElement;
-      if (force || !at || at === document.body || (at as HTMLButtonElement).disabled) to()?.focus();
+      const target = to();
+      if (force && !target) {
+        if (--frames > 0) step(true);
+        return;
+      }
+      if (force || !at || at === document.body || (at as HTMLButtonElement).disabled) target?.focus();
       if (--frames > 0) step(false);
     });
   step(always);
