@@ -108,6 +108,19 @@ describe('sameness: what must stay apart (a false duplicate drops a fact)', () =
       expect(verdict(a!, b!), `${a} / ${b}`).not.toBe('same');
   });
 
+  it('keeps a rule apart from advice or a possibility: the force of a statement is part of it', () => {
+    for (const [a, b] of [
+      ['Canary deploys must pause while the reconciliation runs.', 'Canary deploys should pause while it runs.'],
+      ['Reviewers must sign the release notes.', 'Reviewers may sign the release notes.'],
+      ['The job should retry twice.', 'The job can retry twice.'],
+    ])
+      expect(sameness(b!, a!), `${a} / ${b}`).toMatchObject({ verdict: 'near', because: /^the force differs/ });
+    // The same force in other words is the same statement; a rule stated as practice says no force of its own.
+    expect(verdict('Deploys must pause during the nightly load.', 'During the nightly load, deploys must pause.')).toBe(
+      'same',
+    );
+  });
+
   it('reads every part of a hyphenated word, small words too', () => {
     for (const [a, b] of [
       ['The docs are up-to-date.', 'The docs are out-of-date.'],

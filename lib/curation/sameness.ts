@@ -637,6 +637,37 @@ const antonymous = (x: string, y: string) =>
   ANTONYMS.some(([p, q]) => (x === p && y === q) || (x === q && y === p)) ||
   PREFIXES.some((p) => y === p + x || x === p + y);
 
+/**
+ * The force of a statement, by its modal words: an obligation ("must", "shall", "needs to", "is required"), advice
+ * ("should", "ought") or a possibility ("may", "can", "might"). "Deploys must pause" and "deploys should pause" state
+ * the same action with another force: one is a rule, the other a recommendation.
+ */
+const FORCE: Record<string, 'must' | 'should' | 'may'> = Object.assign(Object.create(null), {
+  must: 'must',
+  "mustn't": 'must',
+  shall: 'must',
+  "shan't": 'must',
+  need: 'must',
+  needs: 'must',
+  require: 'must',
+  requires: 'must',
+  required: 'must',
+  mandatory: 'must',
+  obligatory: 'must',
+  should: 'should',
+  "shouldn't": 'should',
+  ought: 'should',
+  may: 'may',
+  might: 'may',
+  can: 'may',
+  could: 'may',
+  // What cannot be done is forbidden: a rule, as "must not" is.
+  cannot: 'must',
+  "can't": 'must',
+  "couldn't": 'must',
+});
+const forceOf = (ts: readonly Token[]) => [...new Set(ts.flatMap((t) => FORCE[t.lower] ?? []))].sort().join(' ');
+
 /** Two forms of one word: stems sharing their first five letters ("allergic" / "allergy", "automatic" / "automat"). */
 const sameRoot = (a: Token, b: Token) =>
   a.key.length >= 5 && b.key.length >= 5 && a.key.slice(0, 5) === b.key.slice(0, 5);
@@ -737,6 +768,15 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   const nameB = tb.filter((t) => t.kind === 'name' && !namedIn(t, ta, lowerA, stemsA));
   if (nameA.length || nameB.length)
     return result('distinct', `the names differ (${list(nameA)} / ${list(nameB)})`, nameA, nameB);
+
+  // A rule restated as advice (or as a mere possibility) is another statement: a person weighs it. (One that states
+  // the rule as practice, "every dose is double-checked", says no force of its own.)
+  // Negated on one side only, the rules below decide ("can't … without" is "requires", "may" is not "must never").
+  const [forceA, forceB] = [forceOf(ta0), forceOf(tb0)];
+  if (forceA && forceB && forceA !== forceB && polarity(ta0) === polarity(tb0)) {
+    const [mA, mB] = [ta0.filter((t) => FORCE[t.lower]), tb0.filter((t) => FORCE[t.lower])];
+    return result('near', `the force differs (${list(mA)} / ${list(mB)})`, mA, mB);
+  }
 
   // The same frame ("The billing service retries …" / "The search service retries …"): what changed in it decides.
   const seqA = ta.filter((t) => !ARTICLES.has(t.lower));
