@@ -187,6 +187,13 @@ describe('deduplication on labelled pairs (curator paper §6 step 6, issue 20)',
       ['The cluster holds 10² shards.', 'The cluster holds 102 shards.'],
       ['Every day, keep 14 backups for 30 days.', 'Every day, keep 30 backups for 14 days.'],
       ['The lock is released after the job.', 'The lock is freed after the job.'],
+      // A third, of the force of a statement (a walk through the inbox): a rule is not advice, nor a possibility.
+      [
+        'Canary deploys must pause while the nightly reconciliation runs.',
+        'Canary deploys should pause while the nightly reconciliation runs.',
+      ],
+      ['Reviewers must sign the release notes.', 'Reviewers may sign the release notes.'],
+      ['The export job should retry twice.', 'The export job can retry twice.'],
     ].map(([a, b], i) => ({ id: `r${i}`, a: a!, b: b!, label: 'distinct' as const, category: 'review' }));
     const m = await measure(pairs);
     expect(m.falseDuplicates).toEqual([]);
