@@ -11,6 +11,7 @@ import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { refocus } from '@/components/ui/refocus';
+import { useKeepInSight } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { CONFIDENCE_TONE, ProposalDetail, type DetailMode } from './proposal-detail';
 import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
@@ -314,14 +315,8 @@ export function Inbox() {
     placeholderData: keepPreviousData,
   });
 
-  // The row the keys act on stays in sight: the list scrolls on its own, and j/k may move past its edge.
-  const shownId = rowShown >= 0 ? items[rowShown]?.id : undefined;
-  useEffect(() => {
-    if (shownId)
-      document
-        .querySelector(`.inbox-row[data-proposal="${CSS.escape(shownId)}"]`)
-        ?.scrollIntoView({ block: 'nearest' });
-  }, [shownId]);
+  // The row the keys act on stays in sight.
+  useKeepInSight('proposal', rowShown >= 0 ? items[rowShown]?.id : undefined);
 
   // The window listener calls the latest handler (it reads this render's state).
   const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});

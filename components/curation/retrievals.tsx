@@ -14,6 +14,7 @@ import { Combobox } from '@/components/ui/combobox';
 import { ListFoot } from '@/components/ui/list-foot';
 import { Actor } from '@/components/ui/actor';
 import { useRole } from '@/components/ui/use-role';
+import { useKeepInSight } from '@/components/ui/use-focus';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
@@ -106,11 +107,8 @@ export function Retrievals() {
     rowRefs.current[i]?.focus();
   };
 
-  // The search shown stays in sight in its list, which scrolls on its own (j/k may move past its edge).
-  useEffect(() => {
-    if (currentId)
-      document.querySelector(`[data-retrieval="${CSS.escape(currentId)}"]`)?.scrollIntoView({ block: 'nearest' });
-  }, [currentId]);
+  // The search shown stays in sight in its list.
+  useKeepInSight('retrieval', currentId);
 
   // The window listener calls the latest handler (it reads this render's state).
   const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});

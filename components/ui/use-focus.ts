@@ -15,3 +15,13 @@ export function useFocus(ready: boolean): string | null {
   }, [ready, focus]);
   return focus;
 }
+
+/**
+ * The row the keys act on stays in sight: the row marked `data-<attribute>=<id>` is scrolled into its list (which
+ * scrolls on its own, and j/k may move past its edge) whenever the id changes.
+ */
+export function useKeepInSight(attribute: string, id: string | null | undefined): void {
+  useEffect(() => {
+    if (id) document.querySelector(`[data-${attribute}="${CSS.escape(id)}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [attribute, id]);
+}
