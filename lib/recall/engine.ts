@@ -10,10 +10,13 @@ export interface Embedder {
   embed(texts: string[]): Promise<Float32Array>;
 }
 
-/** Vectors kept across visits, keyed by `${modelId}|${contentHash}`. */
+/**
+ * Vectors kept across visits, keyed by `${modelId}|${contentHash}`; each key comes with its text, for a store that
+ * names a vector by the text itself (the server's, by its SHA-256).
+ */
 export interface VectorCache {
-  getMany(keys: string[]): Promise<(Float32Array | undefined)[]>;
-  putMany(entries: [string, Float32Array][]): Promise<void>;
+  getMany(keys: string[], texts: string[]): Promise<(Float32Array | undefined)[]>;
+  putMany(entries: [key: string, vector: Float32Array, text: string][]): Promise<void>;
 }
 
 export type SearchMode = 'hybrid' | 'keyword' | 'vector';
@@ -192,7 +195,10 @@ export class RecallEngine {
       const chunk = todo.slice(start, start + CHUNK);
       let missing = chunk;
       if (this.cache) {
-        const cached = await this.cache.getMany(chunk.map(key));
+        const cached = await this.cache.getMany(
+          chunk.map(key),
+          chunk.map((i) => this.items[i]!.text),
+        );
         missing = [];
         chunk.forEach((i, j) => {
           const v = cached[j];
@@ -208,11 +214,11 @@ export class RecallEngine {
         if (shouldStop?.()) return;
         const batch = missing.slice(b, b + EMBED_BATCH);
         const vectors = await embedder.embed(batch.map((i) => this.items[i]!.text));
-        const fresh: [string, Float32Array][] = [];
+        const fresh: [string, Float32Array, string][] = [];
         batch.forEach((i, j) => {
           const v = vectors.slice(j * embedder.dims, (j + 1) * embedder.dims);
           setRow(i, v);
-          fresh.push([key(i), v]);
+          fresh.push([key(i), v, this.items[i]!.text]);
         });
         await this.cache?.putMany(fresh);
         done += batch.length;

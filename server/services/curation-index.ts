@@ -6,6 +6,7 @@ import type { Neighbour } from '@/lib/curation/pipeline';
 import { VectorMatrix, topK } from '@/lib/recall/vectors';
 import type { Embedder } from '@/lib/recall/engine';
 import { serverEmbedder } from './embeddings';
+import { embedStored } from './text-vectors';
 
 /**
  * The entry index: vectors of a project's live entries, kept in step with the table, cached per
@@ -44,10 +45,13 @@ export async function lockCuration(tx: Tx, projectId: string) {
 
 export const NOW = sql`clock_timestamp()`;
 
-/** `owner` is the database handle the index belongs to (a transaction is new each time; the handle is not). */
-export async function entryIndex(owner: object, db: Tx, projectId: string, embedder: Embedder): Promise<EntryIndex> {
-  let perDb = indexes.get(owner);
-  if (!perDb) indexes.set(owner, (perDb = new Map()));
+/**
+ * `root` is the database handle the index belongs to (a transaction is new each time; the handle is not), `db` what it
+ * reads with. An entry's vector is read from `text_vectors` when any process embedded its text before.
+ */
+export async function entryIndex(root: Db, db: Tx, projectId: string, embedder: Embedder): Promise<EntryIndex> {
+  let perDb = indexes.get(root);
+  if (!perDb) indexes.set(root, (perDb = new Map()));
   let idx = perDb.get(projectId);
   if (!idx || idx.modelId !== embedder.modelId) {
     idx = {
@@ -77,7 +81,13 @@ export async function entryIndex(owner: object, db: Tx, projectId: string, embed
     if (!idx.watermark || r.updatedAt > idx.watermark) idx.watermark = r.updatedAt;
   }
   if (toEmbed.length) {
-    const vectors = await embedder.embed(toEmbed.map((r) => r.content));
+    const vectors = await embedStored(
+      root,
+      db,
+      projectId,
+      embedder,
+      toEmbed.map((r) => r.content),
+    );
     toEmbed.forEach((r, i) => indexPut(idx, r, vectors.subarray(i * embedder.dims, (i + 1) * embedder.dims)));
   }
   return idx;

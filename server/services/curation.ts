@@ -42,6 +42,7 @@ import { MALFORMED_RATIONALE } from '@/lib/curation/decision';
 import { enqueueWebhooks } from './webhooks';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { serverEmbedder } from './embeddings';
+import { rememberVectors } from './text-vectors';
 import { knn } from './knn';
 import { wordnet } from './wordnet';
 import { sameness } from '@/lib/curation/sameness';
@@ -190,8 +191,11 @@ export async function curateBatch(
   if (!counts.events) return counts;
   const embedder = await serverEmbedder().catch(() => null);
   const policy = await curationPolicy(db, projectId);
+  // The vectors of the entries this batch appends, stored once it has committed (text-vectors.ts).
+  const appended: [string, Float32Array][] = [];
   try {
     await db.transaction(async (tx) => {
+      appended.length = 0;
       await lockCuration(tx, projectId);
       await tx.insert(ingestBatches).values({ id: batchId, projectId, actor, events: counts.events });
       if (malformed.length) {
@@ -318,7 +322,8 @@ export async function curateBatch(
               ? decision.targetEntryId
               : null;
         // Later events of the batch see what this one wrote.
-        if (idx && vector && entryId && decision.operation === 'append')
+        if (idx && vector && entryId && decision.operation === 'append') {
+          appended.push([e.content, vector]);
           indexPut(
             idx,
             {
@@ -331,6 +336,7 @@ export async function curateBatch(
             },
             vector,
           );
+        }
         planned.push({ event: e, decision, entryId, latencyMs: performance.now() - t + embedMs + knnMs });
       }
       await writePlanned(tx, projectId, batchId, planned, counts);
@@ -339,6 +345,7 @@ export async function curateBatch(
     dropIndex(db, projectId);
     throw error;
   }
+  if (embedder) rememberVectors(db, projectId, embedder.modelId, appended);
   return counts;
 }
 

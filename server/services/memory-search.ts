@@ -6,6 +6,7 @@ import type { RetrievalSource } from '@/lib/curation/retrievals';
 import { sees, type Reader } from '@/lib/curation/read-as';
 import { entryOwners, given, type EntryOwner } from './curation-read-as';
 import { serverEmbedder } from './embeddings';
+import { storedVectorCache } from './text-vectors';
 import { artifactsPage, memoryEntriesPage, type Fetcher } from './recall';
 
 /**
@@ -84,7 +85,8 @@ async function all(db: Db, projectId: string, fetch: Fetcher): Promise<RecallIte
 
 async function load(db: Db, projectId: string, v: string, prev: Cached | null): Promise<Cached> {
   const embedder = prev ? null : await serverEmbedder().catch(() => null);
-  const engine = prev?.engine ?? new RecallEngine(embedder);
+  // The vectors of texts any process embedded before are read, not made again (text-vectors.ts).
+  const engine = prev?.engine ?? new RecallEngine(embedder, embedder && storedVectorCache(db, projectId, embedder));
   const [entries, records, statuses] = await Promise.all([
     all(db, projectId, memoryEntriesPage),
     all(db, projectId, artifactsPage),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -279,4 +280,27 @@ export const retrievalJudgments = pgTable(
     judgedAt: timestamp('judged_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.retrievalId, t.source, t.itemId] })],
+);
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * The server's embedding of a project's text (a memory entry's content, an artifact's text), by model and the text's
+ * SHA-256: read by a process that starts, or by another instance, instead of embedding every entry again
+ * (server/services/text-vectors.ts). A vector is a function of the model and the text alone, so a row is written once
+ * and never changed. Derived data: not exported with the project.
+ */
+export const textVectors = pgTable(
+  'text_vectors',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id),
+    modelId: text('model_id').notNull(),
+    /** SHA-256 of the text (UTF-8), in hex. */
+    textSha256: text('text_sha256').notNull(),
+    /** The unit vector, float32 little-endian. */
+    vector: bytea('vector').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.modelId, t.textSha256] })],
 );

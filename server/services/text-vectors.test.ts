@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type DbHandle } from '@/server/db';
+import { RecallEngine, type Embedder } from '@/lib/recall/engine';
+import type { RecallItem } from '@/lib/recall/items';
+import { DRIVERS, freshDb } from '@/server/test/db';
+import { ingest } from './ingest';
+import { createEntry } from './curation-edits';
+import { dropIndex, entryIndex } from './curation-index';
+import { searchMemory } from './memory-search';
+import { serverEmbedder } from './embeddings';
+import { readVectors, storedVectorCache, textSha256, vectorsStored, writeVectors } from './text-vectors';
+
+const P = 'default';
+
+/** A model that says what it was asked to embed: a text's vector is made from its characters (unit length). */
+function counting(asked: string[], modelId = 'test/counting-8'): Embedder {
+  return {
+    modelId,
+    dims: 8,
+    async embed(texts) {
+      asked.push(...texts);
+      const out = new Float32Array(texts.length * 8);
+      texts.forEach((t, i) => {
+        const v = out.subarray(i * 8, (i + 1) * 8);
+        for (let c = 0; c < t.length; c++) v[c % 8]! += t.charCodeAt(c) / 1000 + 0.1;
+        const norm = Math.hypot(...v);
+        for (let d = 0; d < 8; d++) v[d]! /= norm;
+      });
+      return out;
+    },
+  };
+}
+
+describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
+  let h: DbHandle;
+  beforeAll(async () => {
+    h = await freshDb(driver);
+  });
+  afterAll(async () => {
+    await vectorsStored();
+    await h.close();
+  });
+
+  it('gives back every bit of a stored vector by model and text; a text stored again keeps its first', async () => {
+    const model = counting([]);
+    const a = new Float32Array([0.1, -0.2, 1e-30, 3.4e38, -0, 0.5, Math.PI, -Math.E]);
+    const b = a.map((x) => x * 2);
+    await writeVectors(h.db, P, model.modelId, [
+      ['a text', a],
+      ['a text', b],
+      ['é — another', b],
+    ]);
+    await writeVectors(h.db, P, model.modelId, [['a text', b]]);
+    const [ra, missing, rb] = await readVectors(h.db, P, model, ['a text', 'never stored', 'é — another']);
+    expect([...ra!]).toEqual([...a]);
+    expect(Object.is(ra![4], -0)).toBe(true);
+    expect(missing).toBeUndefined();
+    expect([...rb!]).toEqual([...b]);
+    // Another model's vector of the same text is another row; another project's would be too.
+    expect(await readVectors(h.db, P, { modelId: 'test/other', dims: 8 }, ['a text'])).toEqual([undefined]);
+    // A vector whose length is not the model's is no vector of it.
+    expect(await readVectors(h.db, P, { modelId: model.modelId, dims: 4 }, ['a text'])).toEqual([undefined]);
+  });
+
+  it("a process that starts builds the curator's entry index from the table, embedding no entry", async () => {
+    for (const content of ['Deploys go out on Tuesdays', 'The staging database is pg-14', 'Backups run at 02:00'])
+      await createEntry(h.db, P, { scope: 'project', kind: 'fact', content }, 'tester');
+    const asked: string[] = [];
+    const first = await entryIndex(h.db, h.db, P, counting(asked));
+    expect(asked).toHaveLength(first.rows.length);
+    expect(asked).toContain('The staging database is pg-14');
+    const before = first.rows.map((r, i) => [r.id, [...first.vectors.row(i)]] as const);
+    await vectorsStored();
+
+    // Forgotten, as by a restart (or never known, on another instance): nothing is embedded again.
+    dropIndex(h.db, P);
+    asked.length = 0;
+    const again = await entryIndex(h.db, h.db, P, counting(asked));
+    expect(asked).toEqual([]);
+    expect(again.rows.map((r, i) => [r.id, [...again.vectors.row(i)]])).toEqual(before);
+
+    // An entry written since is embedded, alone, and so is one whose text changed.
+    await createEntry(h.db, P, { scope: 'project', kind: 'fact', content: 'On-call rotates on Mondays' }, 'tester');
+    dropIndex(h.db, P);
+    await entryIndex(h.db, h.db, P, counting(asked));
+    expect(asked).toEqual(['On-call rotates on Mondays']);
+  });
+
+  it("the search engine's vectors come from the table for texts any process embedded", async () => {
+    const items: RecallItem[] = ['alpha beta', 'gamma delta', 'epsilon'].map((text, i) => ({
+      id: `memory_entry:${i}`,
+      kind: 'memory_entry',
+      text,
+      label: null,
+      agent: null,
+      session: null,
+      scope: 'project',
+      ts: null,
+      href: '',
+    }));
+    const asked: string[] = [];
+    const model = counting(asked, 'test/engine-8');
+    const one = new RecallEngine(model, storedVectorCache(h.db, P, model));
+    one.sync(items);
+    await one.embedPending();
+    expect(asked).toEqual(['alpha beta', 'gamma delta', 'epsilon']);
+    asked.length = 0;
+    const two = new RecallEngine(model, storedVectorCache(h.db, P, model));
+    two.sync(items);
+    await two.embedPending();
+    expect(asked).toEqual([]);
+    expect((await two.search('gamma delta', { mode: 'vector', limit: 1 }))[0]!.item.id).toBe('memory_entry:1');
+  });
+
+  it("stores the vectors of the entries the curator writes, and of those an agent's search embedded", async () => {
+    const model = await serverEmbedder();
+    const content = 'The release train leaves every second Thursday at 16:00 UTC';
+    const summary = await ingest(
+      h.db,
+      P,
+      [
+        {
+          ok: true,
+          value: {
+            type: 'memory_event',
+            data: {
+              event_id: 'memevt_vectors_0001',
+              timestamp: '2026-11-27T10:00:00Z',
+              source_agent: 'planner',
+              task_id: 'release',
+              memory_kind: 'fact',
+              content,
+              suggested_scope: 'project',
+              sensitivity: 'internal',
+              confidence: 'high',
+              evidence_refs: ['docs/release.md'],
+              ttl: 'durable',
+            },
+          },
+        },
+      ],
+      'tester',
+    );
+    expect(summary.curation).toMatchObject({ written: 1 });
+    await vectorsStored();
+    const [stored] = await readVectors(h.db, P, model, [content]);
+    expect(stored).toBeDefined();
+    expect([...stored!]).toEqual([...(await model.embed([content]))]);
+
+    // Entries written before any vector was kept (an upgrade): the first search stores theirs.
+    await h.db.execute(sql`delete from text_vectors where model_id = ${model.modelId}`);
+    await searchMemory(h.db, P, 'release train');
+    await vectorsStored();
+    const entries = rowsOf<{ content: string }>(
+      await h.db.execute(sql`select content from memory_entries where project_id = ${P}`),
+    );
+    const kept = new Set(
+      rowsOf<{ h: string }>(
+        await h.db.execute(sql`select text_sha256 as h from text_vectors where model_id = ${model.modelId}`),
+      ).map((r) => r.h),
+    );
+    expect(entries.length).toBeGreaterThan(3);
+    for (const e of entries) expect(kept.has(textSha256(e.content)), e.content).toBe(true);
+  });
+});
