@@ -9,7 +9,7 @@ import { createEntry } from './curation-edits';
 import { dropIndex, entryIndex } from './curation-index';
 import { searchMemory } from './memory-search';
 import { serverEmbedder } from './embeddings';
-import { readVectors, storedVectorCache, textSha256, vectorsStored, writeVectors } from './text-vectors';
+import { embedStored, readVectors, storedVectorCache, textSha256, vectorsStored, writeVectors } from './text-vectors';
 
 const P = 'default';
 
@@ -61,6 +61,41 @@ describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
     expect(await readVectors(h.db, P, { modelId: 'test/other', dims: 8 }, ['a text'])).toEqual([undefined]);
     // A vector whose length is not the model's is no vector of it.
     expect(await readVectors(h.db, P, { modelId: model.modelId, dims: 4 }, ['a text'])).toEqual([undefined]);
+  });
+
+  it('reads many texts by a scan of the stored vectors, with the same answer as lookups one by one', async () => {
+    const model = { modelId: 'test/scan-4', dims: 4 };
+    const texts = Array.from({ length: 12_345 }, (_, i) => `scan text ${i}`);
+    const vector = (i: number) => new Float32Array([i, -i, i / 7, 1]);
+    await writeVectors(
+      h.db,
+      P,
+      model.modelId,
+      texts.flatMap((t, i) => (i % 1000 === 7 ? [] : [[t, vector(i)] as const])),
+    );
+    // Asked twice for one text, and for texts never stored, among more texts than one page of the scan holds.
+    const asked = [...texts, texts[42]!, 'not stored'];
+    const got = await readVectors(h.db, P, model, asked);
+    expect(got).toHaveLength(asked.length);
+    asked.forEach((_, i) => {
+      const v = got[i];
+      const n = i === texts.length ? 42 : i;
+      if (i === texts.length + 1 || n % 1000 === 7) expect(v, asked[i]).toBeUndefined();
+      else expect([...v!], asked[i]).toEqual([...vector(n)]);
+    });
+    // The same, a few at a time (looked up one by one).
+    const few = [texts[7]!, texts[8]!, texts[12_344]!, 'not stored'];
+    expect((await readVectors(h.db, P, model, few)).map((v) => (v ? [...v] : v))).toEqual([
+      undefined,
+      [...vector(8)],
+      [...vector(12_344)],
+      undefined,
+    ]);
+    // What is not stored is embedded, and only that.
+    const made: string[] = [];
+    const vectors = await embedStored(h.db, h.db, P, { ...counting(made, model.modelId), dims: 4 }, asked);
+    expect(made).toEqual(asked.filter((_, i) => i === texts.length + 1 || (i < texts.length && i % 1000 === 7)));
+    expect([...vectors.subarray(42 * 4, 43 * 4)]).toEqual([...vector(42)]);
   });
 
   it("a process that starts builds the curator's entry index from the table, embedding no entry", async () => {
