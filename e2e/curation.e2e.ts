@@ -723,4 +723,42 @@ describe('long curation lists', () => {
     await expect.poll(() => rows.count()).toBe(0);
     await undoWindow.selectOption(undoBefore);
   });
+
+  it('a decision answered while j fetches the next page does not lose that page', async () => {
+    await inbox();
+    const undoWindow = page.getByLabel('Undo window: how long a decision is held before it is sent');
+    const undoBefore = await undoWindow.inputValue();
+    await undoWindow.selectOption('0');
+    await page.getByLabel('Filter by agent').selectOption(AGENT);
+    const rows = page.getByTestId('inbox-list').locator('.inbox-row');
+    // The agent's list, not the one before the filter (keys wait for the list they act on).
+    await expect.poll(() => page.getByTestId('inbox-count').textContent()).toMatch(/^Showing 100 of 105 pending/);
+    expect(await rows.first().textContent()).toContain('Paging check 0:');
+    // The next page's answer is held back until the decision has been answered (and the lists refreshed).
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let asked = false;
+    const nextPage = /\/api\/trpc\/[^?]*curation\.inbox/;
+    await page.route(nextPage, async (route) => {
+      if (!decodeURIComponent(route.request().url()).includes('"cursor":{')) return route.continue();
+      asked = true;
+      await released;
+      await route.continue().catch(() => {});
+    });
+    await rows.first().click();
+    for (let i = 0; i < 99; i++) await page.keyboard.press('j');
+    await expect.poll(() => selected().textContent()).toContain('Paging check 99:');
+    await page.keyboard.press('j');
+    await expect.poll(() => asked).toBe(true);
+    // Approved at once (not held): its answer refreshes the lists while the next page is on its way.
+    await page.keyboard.press('a');
+    await expect.poll(() => banner().textContent()).toContain('Approved');
+    release();
+    // The page j asked for arrives, without another press: the 99 rows left and the 5 after them.
+    await expect.poll(() => rows.count()).toBe(104);
+    expect(await rows.last().textContent()).toContain('Paging check 104:');
+    expect(await page.getByTestId('inbox-count').textContent()).toBe('Showing 104 of 104 pending proposals');
+    await page.unroute(nextPage);
+    await undoWindow.selectOption(undoBefore);
+  });
 });

@@ -146,12 +146,17 @@ export function Inbox() {
     setPicked((p) => ({ id: '', trail: new Set([...(p?.trail ?? []), param ?? '']) }));
     router.replace('/curation', { scroll: false });
   };
-  // The lists, and the sidebar's pending count (system.info).
-  const refresh = () =>
-    Promise.all([
-      qc.invalidateQueries({ queryKey: trpc.curation.pathKey() }),
+  // The lists, and the sidebar's pending count (system.info). Invalidating cancels a fetch under way, and with it the
+  // next page that j asked for: such a fetch is let in first, then the lists are fetched again, that page included.
+  const refresh = async () => {
+    const lists = { queryKey: trpc.curation.pathKey() };
+    const busy = qc.isFetching(lists) > 0;
+    await Promise.all([
+      qc.invalidateQueries(lists, { cancelRefetch: false }),
       qc.invalidateQueries({ queryKey: trpc.system.info.queryKey() }),
     ]);
+    if (busy) await qc.invalidateQueries(lists);
+  };
   const decide = useMutation(
     trpc.curation.decide.mutationOptions({
       onSuccess: (r, v) => {
