@@ -14,7 +14,8 @@ import { stemmer } from 'stemmer';
  *   capitalised word, an acronym not spelled out by the other); or, when the two keep one frame (≥ 60% of their words
  *   in order), a change in it that flips polarity (not / never / n't / without …, opposites, the lexicon's antonyms)
  *   or swaps a subject or object for a word that is neither another form of it nor a synonym;
- * - `same` when what differs is order, inflection, case, filler ("Note:", "the decision was made to"), other forms,
+ * - `same` when what differs is order, inflection, case, filler ("Note:", "the decision was made to"), other forms
+ *   (of a word; of a date, a span or how often: "May 1st" / "1 May", "a week" / "7 days", "once a year" / "annually"),
  *   listed synonyms or the lexicon's (WordNet's first senses), or an either/or word negated in place ("is not open" =
  *   "is closed"); a reworded pair (another frame) may leave one content word unpaired (`REWORDED_SLACK`);
  * - `near` otherwise (one says more than the other, or a rewording with words of its own): a person decides, with
@@ -336,9 +337,68 @@ const ABBREVIATIONS: Record<string, string[]> = table({
 });
 const ARTICLES = new Set(['a', 'an', 'the']);
 
-function normalize(text: string): string {
+const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
+/** A day of a month is a number, not an ordinal: "May 1st" = "1 May", "the 31st of January" = "January 31". */
+const DAY_OF_MONTH = [
+  new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)(\\s+(?:of\\s+)?${MONTH})\\b`, 'g'),
+  new RegExp(`\\b(${MONTH}\\s+)(\\d{1,2})(?:st|nd|rd|th)\\b`, 'g'),
+];
+const PERIOD = '(day|week|month|year)';
+/**
+ * "a week", "an hour", "one day" as a length: first in a sentence, or after a word that introduces one ("after a
+ * week", "within an hour"); not after a count of times or another quantity ("twice a week", "2 hours a day": rates).
+ */
+const SPAN_WITH_ARTICLE = new RegExp(
+  '(^|[.!?;:,(]\\s*|\\b(?:after|for|within|in|than|over|under|about|around|least|most|to|of|past|last|lasts|lasted|' +
+    'takes|took|nearly|almost|just|only|by|before|until)\\s+)(?:a|an|one)\\s+' +
+    '(second|minute|hour|day|week|fortnight|month|year)\\b',
+  'gi',
+);
+const PERIOD_LY: Record<string, string> = { day: 'daily', week: 'weekly', month: 'monthly', year: 'annually' };
+/**
+ * One form for how often, and for a span said with an article or a fraction: "every day" = "each day" = "per day" =
+ * "daily", "once a year" = "annually" = "yearly", "twice a day" = "two times daily", "every other week" = "every 2
+ * weeks" = "fortnightly"; "a week" = "1 week" (= "7 days"), "half a year" = "6 months", "a quarter of an hour" = "15
+ * minutes". A span after a count of times is a frequency, never a length ("three times a week" is not "3 … 1 week").
+ */
+function spans(text: string): string {
   return (
     text
+      .replace(/\bthree quarters of an hour\b/gi, '45 minutes')
+      .replace(/\b(?:a|one) quarter of an hour\b|\ba quarter-hour\b/gi, '15 minutes')
+      .replace(/\bhalf an hour\b|\bhalf-hour\b|\bhalf hour\b/gi, '30 minutes')
+      .replace(/\bhalf a day\b/gi, '12 hours')
+      .replace(/\bhalf a year\b/gi, '6 months')
+      .replace(/\bevery other (day|week|month|year)\b/gi, 'every 2 $1s')
+      .replace(/\bfortnightly\b/gi, 'every 2 weeks')
+      .replace(/\byearly\b/gi, 'annually')
+      .replace(
+        new RegExp(`\\bonce (?:a|an|per|every|each) ${PERIOD}\\b`, 'gi'),
+        (_, p: string) => PERIOD_LY[p.toLowerCase()]!,
+      )
+      .replace(new RegExp(`\\b(?:every|each|per) ${PERIOD}\\b`, 'gi'), (_, p: string) => PERIOD_LY[p.toLowerCase()]!)
+      .replace(
+        new RegExp(`\\b(twice|thrice|\\w+ times) (?:a|per|every|each) ${PERIOD}\\b`, 'gi'),
+        (_, n: string, p: string) => `${n} ${PERIOD_LY[p.toLowerCase()]!}`,
+      )
+      .replace(/\btwice (daily|weekly|monthly|annually)\b/gi, 'two times $1')
+      .replace(/\bthrice (daily|weekly|monthly|annually)\b/gi, 'three times $1')
+      .replace(SPAN_WITH_ARTICLE, '$11 $2')
+      // What is left after an amount is a rate: "2 hours a day" = "2 hours daily", "$45 a year" = "$45 annually".
+      .replace(
+        new RegExp(
+          `((?<![\\w.,%])\\d[\\w.,%]*|\\b(?:seconds?|minutes?|hours?|days?|weeks?|months?|dollars?|euros?|pounds?` +
+            `|times))\\s+(?:a|an) ${PERIOD}\\b`,
+          'gi',
+        ),
+        (_, amount: string, p: string) => `${amount} ${PERIOD_LY[p.toLowerCase()]!}`,
+      )
+  );
+}
+
+function normalize(text: string): string {
+  return (
+    spans(DAY_OF_MONTH.reduce((t, re) => t.replace(re, '$1$2'), text))
       .replace(/[‘’`]/g, "'")
       .replace(/[“”]/g, '"')
       .replace(/\b([ap])\.m\.?/gi, '$1m')
@@ -354,9 +414,9 @@ function normalize(text: string): string {
         /^c/i.test(u) ? ' celsius' : ' fahrenheit',
       )
       .replace(/\bminus\s+(?=\d)/gi, '-')
-      .replace(/(\d+(?:\.\d+)?)\s*(?:euros?|eur)\b/gi, '€$1')
-      .replace(/(\d+(?:\.\d+)?)\s*(?:(?:us\s*)?dollars?|usd)\b/gi, '$$$1')
-      .replace(/(\d+(?:\.\d+)?)\s*(?:pounds sterling|gbp)\b/gi, '£$1')
+      .replace(/(?<![\d.])(\d+(?:\.\d+)?)\s*(?:euros?|eur)\b/gi, '€$1')
+      .replace(/(?<![\d.])(\d+(?:\.\d+)?)\s*(?:(?:us\s*)?dollars?|usd)\b/gi, '$$$1')
+      .replace(/(?<![\d.])(\d+(?:\.\d+)?)\s*(?:pounds sterling|gbp)\b/gi, '£$1')
       // A range is two numbers ("09:00-17:00" = "09:00 to 17:00"); a hyphenated word is one word ("start-up").
       .replace(/(\d)\s*[-–]\s*(?=\d)/g, '$1 to ')
       // A label ("Risk:", "NOTE -") frames the statement; "would rather X than Y" prefers X, not Y.
