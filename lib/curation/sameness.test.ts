@@ -117,6 +117,11 @@ describe('sameness: dates, spans and how often, in any of their forms', () => {
     ['The herd is milked twice a day.', 'The herd is milked two times daily.'],
     ['The magazine comes out every two weeks.', 'The magazine comes out fortnightly.'],
     ['The user works 2 hours a day on the report.', 'The user works 2 hours daily on the report.'],
+    ['The load balancer idle timeout is 60 seconds.', 'The load balancer idle timeout is 60s.'],
+    ['The sales ingestion job runs nightly at 2 am UTC.', 'The sales ingestion job runs every night at 02:00 UTC.'],
+    ['The sensors report a reading every 15 minutes.', 'The sensors report a reading every quarter of an hour.'],
+    ['Contractors are billed 90 dollars an hour.', 'Contractors are billed $90 per hour.'],
+    ['The API allows 1,000 requests per day.', 'The API allows 1000 requests/day.'],
   ])('"%s" = "%s"', (a, b) => {
     expect(verdict(a, b)).toBe('same');
   });
@@ -132,6 +137,10 @@ describe('sameness: dates, spans and how often, in any of their forms', () => {
     ['The user works 2 hours a day on the report.', 'The user works 2 hours a week on the report.'],
     ['The magazine comes out every two weeks.', 'The magazine comes out weekly.'],
     ['The probation period lasts half a year.', 'The probation period lasts a year.'],
+    ['The load balancer idle timeout is 60 seconds.', 'The load balancer idle timeout is 90s.'],
+    ['The gateway returned 503s for 60 minutes.', 'The gateway returned 503 errors for 60 seconds.'],
+    ['The job runs nightly.', 'The job runs hourly.'],
+    ['Contractors are billed 90 dollars an hour.', 'Contractors are billed $90 a day.'],
   ])('"%s" is not "%s"', (a, b) => {
     expect(verdict(a, b)).not.toBe('same');
   });

@@ -343,7 +343,7 @@ const DAY_OF_MONTH = [
   new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)(\\s+(?:of\\s+)?${MONTH})\\b`, 'g'),
   new RegExp(`\\b(${MONTH}\\s+)(\\d{1,2})(?:st|nd|rd|th)\\b`, 'g'),
 ];
-const PERIOD = '(day|week|month|year)';
+const PERIOD = '(hour|night|day|week|month|year)';
 /**
  * "a week", "an hour", "one day" as a length: first in a sentence, or after a word that introduces one ("after a
  * week", "within an hour"); not after a count of times or another quantity ("twice a week", "2 hours a day": rates).
@@ -354,7 +354,14 @@ const SPAN_WITH_ARTICLE = new RegExp(
     '(second|minute|hour|day|week|fortnight|month|year)\\b',
   'gi',
 );
-const PERIOD_LY: Record<string, string> = { day: 'daily', week: 'weekly', month: 'monthly', year: 'annually' };
+const PERIOD_LY: Record<string, string> = {
+  hour: 'hourly',
+  night: 'nightly',
+  day: 'daily',
+  week: 'weekly',
+  month: 'monthly',
+  year: 'annually',
+};
 /**
  * One form for how often, and for a span said with an article or a fraction: "every day" = "each day" = "per day" =
  * "daily", "once a year" = "annually" = "yearly", "twice a day" = "two times daily", "every other week" = "every 2
@@ -365,7 +372,7 @@ function spans(text: string): string {
   return (
     text
       .replace(/\bthree quarters of an hour\b/gi, '45 minutes')
-      .replace(/\b(?:a|one) quarter of an hour\b|\ba quarter-hour\b/gi, '15 minutes')
+      .replace(/\b(?:(?:a|one) )?quarter of an hour\b|\ba quarter-hour\b/gi, '15 minutes')
       .replace(/\bhalf an hour\b|\bhalf-hour\b|\bhalf hour\b/gi, '30 minutes')
       .replace(/\bhalf a day\b/gi, '12 hours')
       .replace(/\bhalf a year\b/gi, '6 months')
@@ -377,12 +384,13 @@ function spans(text: string): string {
         (_, p: string) => PERIOD_LY[p.toLowerCase()]!,
       )
       .replace(new RegExp(`\\b(?:every|each|per) ${PERIOD}\\b`, 'gi'), (_, p: string) => PERIOD_LY[p.toLowerCase()]!)
+      .replace(new RegExp(`(?<=\\w)/${PERIOD}\\b`, 'gi'), (_, p: string) => ` ${PERIOD_LY[p.toLowerCase()]!}`)
       .replace(
         new RegExp(`\\b(twice|thrice|\\w+ times) (?:a|per|every|each) ${PERIOD}\\b`, 'gi'),
         (_, n: string, p: string) => `${n} ${PERIOD_LY[p.toLowerCase()]!}`,
       )
-      .replace(/\btwice (daily|weekly|monthly|annually)\b/gi, 'two times $1')
-      .replace(/\bthrice (daily|weekly|monthly|annually)\b/gi, 'three times $1')
+      .replace(/\btwice (hourly|nightly|daily|weekly|monthly|annually)\b/gi, 'two times $1')
+      .replace(/\bthrice (hourly|nightly|daily|weekly|monthly|annually)\b/gi, 'three times $1')
       .replace(SPAN_WITH_ARTICLE, '$11 $2')
       // What is left after an amount is a rate: "2 hours a day" = "2 hours daily", "$45 a year" = "$45 annually".
       .replace(
@@ -753,8 +761,12 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
     if (lex) for (const x of del) for (const y of add) if (lex.antonyms(base(x), base(y))) return [x, y];
     return null;
   };
-  const ta0 = tokenize(a);
-  const tb0 = tokenize(b);
+  // "60s" is a count ("503s" are errors) unless the other statement says that many seconds ("60 seconds").
+  const asSeconds = (ts: Token[], other: Token[]) =>
+    ts.map((t) =>
+      /^\d+(?:\.\d+)?s$/i.test(t.raw) && other.some((o) => o.key === `s:${t.key}`) ? { ...t, key: `s:${t.key}` } : t,
+    );
+  const [ta0, tb0] = [asSeconds(tokenize(a), tokenize(b)), asSeconds(tokenize(b), tokenize(a))];
   const shown = (ts: readonly Token[]) => [...new Set(ts.map((t) => t.raw))];
   const result = (
     verdict: SamenessVerdict,
