@@ -140,6 +140,7 @@ describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
     one.sync(items);
     await one.embedPending();
     expect(asked).toEqual(['alpha beta', 'gamma delta', 'epsilon']);
+    await vectorsStored();
     asked.length = 0;
     const two = new RecallEngine(model, storedVectorCache(h.db, P, model));
     two.sync(items);

@@ -162,7 +162,10 @@ export async function embedStored(
   return out;
 }
 
-/** The recall engine's vector cache over `text_vectors`: its keys are its own, the texts name the rows. */
+/**
+ * The recall engine's vector cache over `text_vectors`: its keys are its own, the texts name the rows. What it puts is
+ * stored in the background: a search does not wait for it.
+ */
 export function storedVectorCache(
   db: Db,
   projectId: string,
@@ -171,7 +174,7 @@ export function storedVectorCache(
   return {
     getMany: (_keys, texts) => readVectors(db, projectId, embedder, texts),
     putMany: async (entries) =>
-      writeVectors(
+      rememberVectors(
         db,
         projectId,
         embedder.modelId,
