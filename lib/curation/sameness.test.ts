@@ -98,6 +98,15 @@ describe('sameness: untrusted text of any shape', () => {
     expect(sameness(`${digits} euros`, `${digits} dollars`).verdict).toBe('distinct');
     expect(sameness(`${'-1'.repeat(30_000)} x`, `${'1 a '.repeat(15_000)} y`).verdict).not.toBe('same');
   });
+
+  it('sends statements too long for the word rules to a person (the diff grew as a square: 10k words, 14 s)', () => {
+    const words = Array.from({ length: 10_000 }, (_, i) => ['alpha', 'beta', 'gamma', 'delta', 'omega'][(i * 3) % 5]);
+    const s = sameness(words.join(' '), [...words].reverse().join(' '));
+    expect(s.verdict).toBe('near');
+    expect(s.because).toContain('longer than the word rules compare');
+    // The same long text is still the same.
+    expect(sameness(words.join(' '), `${words.join(' ')}.`).verdict).toBe('same');
+  });
 });
 
 describe('sameness: dates, spans and how often, in any of their forms', () => {

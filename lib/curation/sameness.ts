@@ -750,6 +750,9 @@ const REWORDED_SLACK = 1;
 /** Share of the words two statements keep in the same order (longest common subsequence, articles left out). */
 export const FRAME_FROM = 0.6;
 
+/** Words of a statement past which the word rules do not compare it (the labelled pairs have at most 18). */
+const MAX_TOKENS = 300;
+
 export function sameness(a: string, b: string, opts: SamenessOptions = {}): Sameness {
   const sameFrom = opts.sameFrom ?? SAMENESS_DEFAULTS.sameFrom;
   const sim = opts.wordSimilarity ?? ((x: string, y: string) => (x === y ? 1 : 0));
@@ -792,6 +795,10 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
       .trim();
   if (bare(a) === bare(b)) return result('same', 'the same words');
   if (foreign(a) || foreign(b)) return result('near', 'written in a script the word rules do not read');
+  // A statement is a sentence or two: the word rules compare the two in time that grows with the product of their
+  // lengths (10,000 words each took 14 s), so longer ones go to a person.
+  if (ta0.length > MAX_TOKENS || tb0.length > MAX_TOKENS)
+    return result('near', `longer than the word rules compare (${MAX_TOKENS} words)`);
   const explode = (ts: Token[]) =>
     ts.flatMap((t) =>
       t.kind === 'id' && /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(t.raw)
