@@ -338,20 +338,28 @@ const ABBREVIATIONS: Record<string, string[]> = table({
 const ARTICLES = new Set(['a', 'an', 'the']);
 
 const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
-/** A day of a month is a number, not an ordinal: "May 1st" = "1 May", "the 31st of January" = "January 31". */
+/**
+ * A day of a month is one token, a date, in any of its forms ("May 1st" = "1 May" = "the 1st of May" → `May_1`): it
+ * is never paired with another number of the statement, and another day or month is another identifier.
+ */
 const DAY_OF_MONTH = [
-  new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)(\\s+(?:of\\s+)?${MONTH})\\b`, 'g'),
-  new RegExp(`\\b(${MONTH}\\s+)(\\d{1,2})(?:st|nd|rd|th)\\b`, 'g'),
+  new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH})\\b`, 'g'),
+  new RegExp(`\\b(${MONTH})\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`, 'g'),
 ];
+const dates = (text: string) =>
+  text
+    .replace(DAY_OF_MONTH[0]!, (_, d: string, m: string) => `${m}_${Number(d)}`)
+    .replace(DAY_OF_MONTH[1]!, (_, m: string, d: string) => `${m}_${Number(d)}`);
 const PERIOD = '(hour|night|day|week|month|year)';
 /**
  * "a week", "an hour", "one day" as a length: first in a sentence, or after a word that introduces one ("after a
  * week", "within an hour"); not after a count of times or another quantity ("twice a week", "2 hours a day": rates).
+ * Not "a second" nor "a minute": an ordinal and an adjective as often ("after a second attempt").
  */
 const SPAN_WITH_ARTICLE = new RegExp(
   '(^|[.!?;:,(]\\s*|\\b(?:after|for|within|in|than|over|under|about|around|least|most|to|of|past|last|lasts|lasted|' +
     'takes|took|nearly|almost|just|only|by|before|until)\\s+)(?:a|an|one)\\s+' +
-    '(second|minute|hour|day|week|fortnight|month|year)\\b',
+    '(hour|day|week|fortnight|month|year)\\b',
   'gi',
 );
 const PERIOD_LY: Record<string, string> = {
@@ -374,24 +382,29 @@ function spans(text: string): string {
       .replace(/\bthree quarters of an hour\b/gi, '45 minutes')
       .replace(/\b(?:(?:a|one) )?quarter of an hour\b|\ba quarter-hour\b/gi, '15 minutes')
       .replace(/\bhalf an hour\b|\bhalf-hour\b|\bhalf hour\b/gi, '30 minutes')
-      .replace(/\bhalf a day\b/gi, '12 hours')
       .replace(/\bhalf a year\b/gi, '6 months')
       .replace(/\bevery other (day|week|month|year)\b/gi, 'every 2 $1s')
-      .replace(/\bfortnightly\b/gi, 'every 2 weeks')
-      .replace(/\byearly\b/gi, 'annually')
+      .replace(/(?<![\w/.@:-])fortnightly(?![\w/@:-]|\.\w)/gi, 'every 2 weeks')
+      .replace(/(?<![\w/.@:-])yearly(?![\w/@:-]|\.\w)/gi, 'annually')
       .replace(
         new RegExp(`\\bonce (?:a|an|per|every|each) ${PERIOD}\\b`, 'gi'),
         (_, p: string) => PERIOD_LY[p.toLowerCase()]!,
       )
       .replace(new RegExp(`\\b(?:every|each|per) ${PERIOD}\\b`, 'gi'), (_, p: string) => PERIOD_LY[p.toLowerCase()]!)
-      .replace(new RegExp(`(?<=\\w)/${PERIOD}\\b`, 'gi'), (_, p: string) => ` ${PERIOD_LY[p.toLowerCase()]!}`)
+      // "1,000 requests/day": a rate after a count, not a path ("backups/day").
       .replace(
-        new RegExp(`\\b(twice|thrice|\\w+ times) (?:a|per|every|each) ${PERIOD}\\b`, 'gi'),
+        new RegExp(`(?<=\\d\\s*[A-Za-z]*)/${PERIOD}\\b(?![\\w/@:-]|\\.\\w)`, 'gi'),
+        (_, p: string) => ` ${PERIOD_LY[p.toLowerCase()]!}`,
+      )
+      .replace(
+        new RegExp(`\\b(twice|thrice|\\w+ times) (?:a|an) ${PERIOD}\\b`, 'gi'),
         (_, n: string, p: string) => `${n} ${PERIOD_LY[p.toLowerCase()]!}`,
       )
-      .replace(/\btwice (hourly|nightly|daily|weekly|monthly|annually)\b/gi, 'two times $1')
-      .replace(/\bthrice (hourly|nightly|daily|weekly|monthly|annually)\b/gi, 'three times $1')
-      .replace(SPAN_WITH_ARTICLE, '$11 $2')
+      .replace(
+        /\b(twice|thrice) (hourly|nightly|daily|weekly|monthly|annually)\b/gi,
+        (_, n: string, p: string) => `${n.toLowerCase() === 'twice' ? 'two' : 'three'} times ${p}`,
+      )
+      .replace(SPAN_WITH_ARTICLE, (_, before: string, unit: string) => `${before}1 ${unit}`)
       // What is left after an amount is a rate: "2 hours a day" = "2 hours daily", "$45 a year" = "$45 annually".
       .replace(
         new RegExp(
@@ -406,7 +419,7 @@ function spans(text: string): string {
 
 function normalize(text: string): string {
   return (
-    spans(DAY_OF_MONTH.reduce((t, re) => t.replace(re, '$1$2'), text))
+    spans(dates(text))
       .replace(/[‘’`]/g, "'")
       .replace(/[“”]/g, '"')
       .replace(/\b([ap])\.m\.?/gi, '$1m')
@@ -418,7 +431,7 @@ function normalize(text: string): string {
       .replace(/\b(\d{1,2}):(\d{2})\b/g, (_, h: string, m: string) => clock(Number(h), Number(m)))
       .replace(/\bnoon\b/gi, '12:00')
       .replace(/\bmidnight\b/gi, '00:00')
-      .replace(/\s*(?:°\s*|\bdeg(?:rees?)?\s+)(c(?:elsius)?|f(?:ahrenheit)?)\b/gi, (_, u: string) =>
+      .replace(/(?<!\s)\s*(?:°\s*|\bdeg(?:rees?)?\s+)(c(?:elsius)?|f(?:ahrenheit)?)\b/gi, (_, u: string) =>
         /^c/i.test(u) ? ' celsius' : ' fahrenheit',
       )
       .replace(/\bminus\s+(?=\d)/gi, '-')
@@ -429,7 +442,7 @@ function normalize(text: string): string {
       .replace(/(\d)\s*[-–]\s*(?=\d)/g, '$1 to ')
       // A label ("Risk:", "NOTE -") frames the statement; "would rather X than Y" prefers X, not Y.
       .replace(/^\s*[A-Za-z]+\s*(?::|\s[-–—])\s+/, '')
-      .replace(/\bwould rather\b(.*?)\bthan\b/gi, 'prefer$1not')
+      .replace(/\bwould rather\b([^.!?\n]{0,300}?)\bthan\b/gi, 'prefer$1not')
       .replace(/\b(?:rather than|instead of)\b/gi, 'not')
       .replace(/\b(?:no|not) (more|less|fewer|later|earlier) than\b/gi, 'at $1 than')
   );
@@ -752,6 +765,8 @@ export const FRAME_FROM = 0.6;
 
 /** Words of a statement past which the word rules do not compare it (the labelled pairs have at most 18). */
 const MAX_TOKENS = 300;
+/** Characters past which a statement is not read by the word rules' patterns either (300 words are ~2,000). */
+const MAX_CHARS = 5000;
 
 export function sameness(a: string, b: string, opts: SamenessOptions = {}): Sameness {
   const sameFrom = opts.sameFrom ?? SAMENESS_DEFAULTS.sameFrom;
@@ -765,11 +780,10 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
     return null;
   };
   // "60s" is a count ("503s" are errors) unless the other statement says that many seconds ("60 seconds").
-  const asSeconds = (ts: Token[], other: Token[]) =>
-    ts.map((t) =>
-      /^\d+(?:\.\d+)?s$/i.test(t.raw) && other.some((o) => o.key === `s:${t.key}`) ? { ...t, key: `s:${t.key}` } : t,
-    );
-  const [ta0, tb0] = [asSeconds(tokenize(a), tokenize(b)), asSeconds(tokenize(b), tokenize(a))];
+  const asSeconds = (ts: Token[], other: Token[]) => {
+    const keys = new Set(other.map((o) => o.key));
+    return ts.map((t) => (/^\d+(?:\.\d+)?s$/i.test(t.raw) && keys.has(`s:${t.key}`) ? { ...t, key: `s:${t.key}` } : t));
+  };
   const shown = (ts: readonly Token[]) => [...new Set(ts.map((t) => t.raw))];
   const result = (
     verdict: SamenessVerdict,
@@ -794,11 +808,13 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
       .replace(/\s+/g, ' ')
       .trim();
   if (bare(a) === bare(b)) return result('same', 'the same words');
-  if (foreign(a) || foreign(b)) return result('near', 'written in a script the word rules do not read');
   // A statement is a sentence or two: the word rules compare the two in time that grows with the product of their
-  // lengths (10,000 words each took 14 s), so longer ones go to a person.
-  if (ta0.length > MAX_TOKENS || tb0.length > MAX_TOKENS)
-    return result('near', `longer than the word rules compare (${MAX_TOKENS} words)`);
+  // lengths (10,000 words each took 14 s), so longer ones go to a person, before a pattern reads them.
+  const tooLong = `longer than the word rules compare (${MAX_TOKENS} words)`;
+  if (a.length > MAX_CHARS || b.length > MAX_CHARS) return result('near', tooLong);
+  if (foreign(a) || foreign(b)) return result('near', 'written in a script the word rules do not read');
+  const [ta0, tb0] = [asSeconds(tokenize(a), tokenize(b)), asSeconds(tokenize(b), tokenize(a))];
+  if (ta0.length > MAX_TOKENS || tb0.length > MAX_TOKENS) return result('near', tooLong);
   const explode = (ts: Token[]) =>
     ts.flatMap((t) =>
       t.kind === 'id' && /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(t.raw)
