@@ -1,6 +1,13 @@
 'use client';
 
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  partialMatchKey,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { KINDS, SCOPES, type Operation } from '@/lib/curation/pipeline';
@@ -146,16 +153,19 @@ export function Inbox() {
     setPicked((p) => ({ id: '', trail: new Set([...(p?.trail ?? []), param ?? '']) }));
     router.replace('/curation', { scroll: false });
   };
-  // The lists, and the sidebar's pending count (system.info). Invalidating cancels a fetch under way, and with it the
-  // next page that j asked for: such a fetch is let in first, then the lists are fetched again, that page included.
+  // The lists, the proposals' details, and the sidebar's pending count (system.info), fetched again now (a fetch under
+  // way started before the decision, so it is cancelled and made again) — but the inbox's: its fetch under way may be
+  // the next page that j asked for, so it is let in (not cancelled), and then the inbox is fetched again with it.
   const refresh = async () => {
-    const lists = { queryKey: trpc.curation.pathKey() };
-    const busy = qc.isFetching(lists) > 0;
-    await Promise.all([
-      qc.invalidateQueries(lists, { cancelRefetch: false }),
-      qc.invalidateQueries({ queryKey: trpc.system.info.queryKey() }),
-    ]);
-    if (busy) await qc.invalidateQueries(lists);
+    const inbox = trpc.curation.inbox.pathKey();
+    void qc.invalidateQueries({ queryKey: trpc.system.info.queryKey() });
+    void qc.invalidateQueries({
+      queryKey: trpc.curation.pathKey(),
+      predicate: (q) => !partialMatchKey(q.queryKey, inbox),
+    });
+    for (let i = 0; i < 3 && qc.isFetching({ queryKey: inbox }) > 0; i++)
+      await qc.invalidateQueries({ queryKey: inbox }, { cancelRefetch: false });
+    await qc.invalidateQueries({ queryKey: inbox }, { cancelRefetch: false });
   };
   const decide = useMutation(
     trpc.curation.decide.mutationOptions({

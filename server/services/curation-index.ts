@@ -47,7 +47,9 @@ export const NOW = sql`clock_timestamp()`;
 
 /**
  * `root` is the database handle the index belongs to (a transaction is new each time; the handle is not), `db` what it
- * reads with. An entry's vector is read from `text_vectors` when any process embedded its text before.
+ * reads with. An entry's vector is read from `text_vectors` when any process embedded its text before; the ones
+ * embedded here are stored through `root` in the background, so `root` must never be a transaction (on PGlite its
+ * write waits for the transaction the caller holds: awaiting it inside one would never end).
  */
 export async function entryIndex(root: Db, db: Tx, projectId: string, embedder: Embedder): Promise<EntryIndex> {
   let perDb = indexes.get(root);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Embedder } from '@/lib/recall/engine';
 import { MODEL_DIMS, MODEL_ID } from '@/lib/recall/model';
@@ -16,6 +18,16 @@ export function serverEmbedder(): Promise<Embedder> {
   return loading;
 }
 
+/**
+ * The model's name with a fingerprint of what makes its vectors (the weights, the tokenizer, the dtype and pooling
+ * used here): vectors stored by one build (`text_vectors`) are never read by a build whose model differs.
+ */
+function fingerprint(dir: string): string {
+  const h = createHash('sha256').update('q8|mean|normalize');
+  for (const file of ['onnx/model_quantized.onnx', 'tokenizer.json']) h.update(readFileSync(path.join(dir, file)));
+  return `${MODEL_ID}@${h.digest('hex').slice(0, 16)}`;
+}
+
 async function load(): Promise<Embedder> {
   const { pipeline, env } = await import('@huggingface/transformers');
   env.allowRemoteModels = false;
@@ -23,7 +35,7 @@ async function load(): Promise<Embedder> {
   env.localModelPath = path.join(process.cwd(), 'public', 'models') + path.sep;
   const extract = await pipeline('feature-extraction', MODEL_ID, { dtype: 'q8' });
   return {
-    modelId: MODEL_ID,
+    modelId: fingerprint(path.join(env.localModelPath, MODEL_ID)),
     dims: MODEL_DIMS,
     async embed(texts: string[]) {
       if (!texts.length) return new Float32Array(0);

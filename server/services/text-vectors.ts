@@ -29,16 +29,7 @@ function toVector(v: string | null | undefined, dims: number): Float32Array | un
   return new Float32Array(copy.buffer);
 }
 
-/** Texts from which the project's vectors are read whole, in key order, rather than looked up one by one. */
-const SCAN_FROM = 4096;
-/** Rows a page of that scan. */
-const SCAN_PAGE = 10_000;
-
-/**
- * The stored vectors of `texts` (by position; undefined where none is stored). Many texts (a process building its
- * index) are matched against a scan of the project's vectors in key order, pages of the primary key: an index of
- * 100,000 entries built in 1.75 s instead of 2.48 s on PostgreSQL (the same on PGlite).
- */
+/** The stored vectors of `texts` (by position; undefined where none is stored). */
 export async function readVectors(
   db: Tx,
   projectId: string,
@@ -48,24 +39,6 @@ export async function readVectors(
   // Filled, not sparse: a caller's forEach must meet every text.
   const out: (Float32Array | undefined)[] = new Array<undefined>(texts.length).fill(undefined);
   const keys = texts.map(textSha256);
-  if (texts.length >= SCAN_FROM) {
-    const at = new Map<string, number[]>();
-    keys.forEach((k, i) => {
-      const same = at.get(k);
-      if (same) same.push(i);
-      else at.set(k, [i]);
-    });
-    for (let after = ''; ;) {
-      const rows = rowsOf<{ h: string; v: string }>(
-        await db.execute(sql`select text_sha256 as h, encode(vector, 'base64') as v from text_vectors
-          where project_id = ${projectId} and model_id = ${embedder.modelId} and text_sha256 > ${after}
-          order by text_sha256 limit ${SCAN_PAGE}`),
-      );
-      for (const r of rows) for (const i of at.get(r.h) ?? []) out[i] = toVector(r.v, embedder.dims);
-      if (rows.length < SCAN_PAGE) return out;
-      after = rows.at(-1)!.h;
-    }
-  }
   for (let start = 0; start < texts.length; start += CHUNK) {
     const chunk = keys.slice(start, start + CHUNK);
     // One lookup of the primary key a text: a plan the table's statistics cannot spoil (before it is analysed, a join
