@@ -26,6 +26,9 @@ export interface EntryIndex {
   vectors: VectorMatrix;
   rows: IndexedEntry[];
   byId: Map<string, number>;
+  /** The `updated_at` of the version of each entry indexed (none for a row put by a write not yet read back). */
+  stamps: Map<string, string>;
+  /** Every entry updated at or before it is indexed (as it was then, or later). */
   watermark: string | null;
   modelId: string;
 }
@@ -50,6 +53,10 @@ export const NOW = sql`clock_timestamp()`;
  * reads with. An entry's vector is read from `text_vectors` when any process embedded its text before; the ones
  * embedded here are stored through `root` in the background, so `root` must never be a transaction (on PGlite its
  * write waits for the transaction the caller holds: awaiting it inside one would never end).
+ *
+ * Calls may overlap (a reviewer's detail while the curator runs): the watermark moves only once what was read below it
+ * is in the index, so a call never returns without a row another call has read but not yet embedded (it embeds the
+ * row itself). It takes no lock: on PGlite a call inside a transaction waiting for one outside it would never end.
  */
 export async function entryIndex(root: Db, db: Tx, projectId: string, embedder: Embedder): Promise<EntryIndex> {
   let perDb = indexes.get(root);
@@ -60,6 +67,7 @@ export async function entryIndex(root: Db, db: Tx, projectId: string, embedder: 
       vectors: new VectorMatrix(embedder.dims, 4096),
       rows: [],
       byId: new Map(),
+      stamps: new Map(),
       watermark: null,
       modelId: embedder.modelId,
     };
@@ -74,13 +82,23 @@ export async function entryIndex(root: Db, db: Tx, projectId: string, embedder: 
         idx.watermark ? gt(memoryEntries.updatedAt, sql`${idx.watermark}::timestamptz`) : undefined,
       ),
     );
-  const toEmbed: IndexedEntry[] = [];
+  // A version older than the one indexed (by a call that read later and ended first) is not put back.
+  const newer = (id: string, stamp: string) => {
+    const had = idx.stamps.get(id);
+    return had === undefined || had < stamp;
+  };
+  let newest = idx.watermark;
+  const toEmbed: { row: IndexedEntry; stamp: string }[] = [];
   for (const r of changed) {
+    if (!newest || r.updatedAt > newest) newest = r.updatedAt;
+    if (!newer(r.id, r.updatedAt)) continue;
     const at = idx.byId.get(r.id);
     const row: IndexedEntry = pick(r, INDEXED_FIELDS);
-    if (at === undefined || idx.rows[at]!.content !== r.content) toEmbed.push(row);
-    else idx.rows[at] = row;
-    if (!idx.watermark || r.updatedAt > idx.watermark) idx.watermark = r.updatedAt;
+    if (at === undefined || idx.rows[at]!.content !== r.content) toEmbed.push({ row, stamp: r.updatedAt });
+    else {
+      idx.rows[at] = row;
+      idx.stamps.set(r.id, r.updatedAt);
+    }
   }
   if (toEmbed.length) {
     const vectors = await embedStored(
@@ -88,10 +106,15 @@ export async function entryIndex(root: Db, db: Tx, projectId: string, embedder: 
       db,
       projectId,
       embedder,
-      toEmbed.map((r) => r.content),
+      toEmbed.map((e) => e.row.content),
     );
-    toEmbed.forEach((r, i) => indexPut(idx, r, vectors.subarray(i * embedder.dims, (i + 1) * embedder.dims)));
+    toEmbed.forEach(({ row, stamp }, i) => {
+      if (!newer(row.id, stamp)) return;
+      indexPut(idx, row, vectors.subarray(i * embedder.dims, (i + 1) * embedder.dims));
+      idx.stamps.set(row.id, stamp);
+    });
   }
+  if (newest && (!idx.watermark || newest > idx.watermark)) idx.watermark = newest;
   return idx;
 }
 

@@ -5,7 +5,7 @@ import { RecallEngine, type Embedder } from '@/lib/recall/engine';
 import type { RecallItem } from '@/lib/recall/items';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { ingest } from './ingest';
-import { createEntry } from './curation-edits';
+import { createEntry, editEntry } from './curation-edits';
 import { dropIndex, entryIndex } from './curation-index';
 import { searchMemory } from './memory-search';
 import { serverEmbedder } from './embeddings';
@@ -120,6 +120,41 @@ describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
     dropIndex(h.db, P);
     await entryIndex(h.db, h.db, P, counting(asked));
     expect(asked).toEqual(['On-call rotates on Mondays']);
+  });
+
+  it('an index read while another call still embeds what it read holds those entries, each at its newest', async () => {
+    // One call reads a new entry and is slow to embed it (a first load of the model, a busy core): another call
+    // meanwhile (a reviewer's detail, right after the write) must not return an index without it.
+    const { id } = await createEntry(h.db, P, { scope: 'project', kind: 'fact', content: 'Canaries wait' }, 'tester');
+    const other = 'Rollbacks need two approvals';
+    const { id: otherId } = await createEntry(h.db, P, { scope: 'project', kind: 'fact', content: other }, 'tester');
+    let reached!: () => void;
+    const inEmbed = new Promise<void>((r) => (reached = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow: Embedder = {
+      ...counting([]),
+      async embed(texts) {
+        reached();
+        await gate;
+        return counting([]).embed(texts);
+      },
+    };
+    const held = entryIndex(h.db, h.db, P, slow);
+    await inEmbed;
+    // Changed meanwhile, too: the slow call's older version must not replace it when it ends.
+    await editEntry(h.db, P, id, { content: 'Canaries wait for the nightly run', reason: 'more precise' }, 'tester');
+    const quick = await entryIndex(h.db, h.db, P, counting([]));
+    const row = (idx: typeof quick, which = id) => idx.rows[idx.byId.get(which)!];
+    expect(row(quick, otherId)?.content).toBe(other);
+    expect(row(quick)?.content).toBe('Canaries wait for the nightly run');
+    release();
+    const late = await held;
+    expect(late).toBe(quick);
+    expect(row(late)?.content).toBe('Canaries wait for the nightly run');
+    expect(late.rows.filter((r) => r.id === id)).toHaveLength(1);
+    const want = await counting([]).embed(['Canaries wait for the nightly run']);
+    expect([...late.vectors.row(late.byId.get(id)!)]).toEqual([...want]);
   });
 
   it("the search engine's vectors come from the table for texts any process embedded", async () => {
