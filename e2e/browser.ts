@@ -20,8 +20,11 @@ export function launch(): Promise<Browser> {
 /** Chromium and one page at the size every UI test uses (1440×1000), with context options added. */
 export async function launchPage(options: BrowserContextOptions = {}): Promise<{ browser: Browser; page: Page }> {
   const browser = await launch();
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 1000 }, ...options })).newPage();
-  return { browser, page };
+  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, ...options });
+  // An element that never comes fails where it was awaited: with Playwright's 30 s, a poll's read of it (awaited
+  // twice, the second time as the poll's last try) outlasted the test's 60 s and the failure named no line.
+  context.setDefaultTimeout(20_000);
+  return { browser, page: await context.newPage() };
 }
 
 /**
