@@ -4,7 +4,8 @@
  * curator's entry index embedded every entry on the bundled model; now it reads the vectors any process stored.
  * Prints, per size: the entry index built by embedding every entry (as before, or for entries no process has embedded
  * yet; one run, the slow path), built from the stored vectors (cold in-process cache; median of 3), and the raw path
- * as the baseline: one `select` of every stored vector, with no lookup by text (median of 3).
+ * as the baseline: one `select` of every stored vector, with no lookup by text (median of 3); and the hourly sweep
+ * of vectors no text needs, when it finds none (its usual run; median of 3), against the same baseline.
  *
  *   npm run bench:vectors            (SIZES=1000,10000 to change the sizes)
  */
@@ -14,7 +15,7 @@ import { migrateDb, openDb, rowsOf, type DbHandle } from '@/server/db';
 import { ensureProject } from '@/server/services/projects';
 import { serverEmbedder } from '@/server/services/embeddings';
 import { dropIndex, entryIndex } from '@/server/services/curation-index';
-import { vectorsStored } from '@/server/services/text-vectors';
+import { sweepVectors, vectorsStored } from '@/server/services/text-vectors';
 import { startPostgres } from '@/server/test/postgres';
 
 const SIZES = (process.env.SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -52,11 +53,15 @@ async function run(open: () => Promise<DbHandle>, label: string) {
         ),
       );
     }
+    // The hourly sweep when nothing is to be deleted (its usual run): every vector checked against every text.
+    const sweep: number[] = [];
+    for (let rep = 0; rep < 3; rep++) sweep.push(await time(() => sweepVectors(h.db, embedder.modelId, P)));
     console.log(
       `${label.padEnd(10)} ${n.toLocaleString().padStart(7)} entries: embed every entry ${seconds(embed)} ` +
         `(stored in the background in ${seconds(store)}); from stored vectors ${seconds(median(read))} ` +
         `(${(embed / median(read)).toFixed(1)}× faster); raw select of every vector ${seconds(median(raw))} ` +
-        `(stored path / raw ${(median(read) / median(raw)).toFixed(1)})`,
+        `(stored path / raw ${(median(read) / median(raw)).toFixed(1)}); hourly sweep ${seconds(median(sweep))} ` +
+        `(sweep / raw ${(median(sweep) / median(raw)).toFixed(1)})`,
     );
     await h.close();
   }

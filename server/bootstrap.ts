@@ -8,6 +8,8 @@ import { curateBacklog } from '@/server/services/curation';
 import { startWebhookWorker } from '@/server/services/webhooks';
 import { startPendingSweeper } from '@/server/services/otel-pending';
 import { startRetrievalSweeper } from '@/server/services/curation-retrievals';
+import { startVectorSweeper } from '@/server/services/text-vectors';
+import { serverEmbedder } from '@/server/services/embeddings';
 import { job, log } from '@/server/log';
 
 const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
@@ -16,7 +18,7 @@ const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
  * Opens and migrates the database, makes the default project, provisions MNEMOSCOPE_API_KEY and,
  * on the first start with an empty database, loads the demo through the ingest path; curates memory
  * events an earlier stop left uncurated; starts sending webhook deliveries, sweeping waiting trace spans and
- * deleting old logged searches. Once per process.
+ * deleting old logged searches and unneeded stored vectors. Once per process.
  */
 export function ready(): Promise<DbHandle> {
   if (!g.__mnemoscopeReady) {
@@ -53,6 +55,8 @@ export function ready(): Promise<DbHandle> {
       startPendingSweeper(db);
       // Agents' logged searches older than 90 days go, whether or not the project still searches.
       startRetrievalSweeper(db);
+      // Stored vectors of texts no entry or artifact has any more, and of a model no instance has used for a week.
+      startVectorSweeper(db, serverEmbedder);
       log.info({ event: 'database', driver: handle.driver, location: handle.location }, 'database ready');
       return handle;
     })();

@@ -9,7 +9,15 @@ import { createEntry, editEntry } from './curation-edits';
 import { dropIndex, entryIndex } from './curation-index';
 import { searchMemory } from './memory-search';
 import { serverEmbedder } from './embeddings';
-import { embedStored, readVectors, storedVectorCache, textSha256, vectorsStored, writeVectors } from './text-vectors';
+import {
+  embedStored,
+  readVectors,
+  storedVectorCache,
+  sweepVectors,
+  textSha256,
+  vectorsStored,
+  writeVectors,
+} from './text-vectors';
 
 const P = 'default';
 
@@ -233,5 +241,50 @@ describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
     );
     expect(entries.length).toBeGreaterThan(3);
     for (const e of entries) expect(kept.has(textSha256(e.content)), e.content).toBe(true);
+  });
+
+  it('sweeps the vectors no text needs: texts edited away, and a model none has stored for a week', async () => {
+    const v = new Float32Array(8).fill(0.5);
+    await createEntry(h.db, P, { scope: 'project', kind: 'fact', content: 'Sweep: kept' }, 'tester');
+    await h.db.execute(
+      sql`insert into artifacts (project_id, id, content) values (${P}, 'sweep-a1', 'Sweep: artifact é')`,
+    );
+    await createEntry(h.db, P, { scope: 'project', kind: 'fact', content: 'Sweep: before edit' }, 'tester');
+    const [{ id: edited } = { id: '' }] = rowsOf<{ id: string }>(
+      await h.db.execute(sql`select id from memory_entries where content = 'Sweep: before edit'`),
+    );
+    const texts = ['Sweep: kept', 'Sweep: artifact é', 'Sweep: before edit', 'Sweep: never an entry'];
+    for (const model of ['sweep/current', 'sweep/recent', 'sweep/old'])
+      await writeVectors(
+        h.db,
+        P,
+        model,
+        texts.map((t) => [t, v]),
+      );
+    await h.db.execute(sql`update text_vectors set stored_at = now() - interval '8 days' where model_id = 'sweep/old'`);
+    await h.db.execute(
+      sql`update text_vectors set stored_at = now() - interval '6 days' where model_id = 'sweep/recent'`,
+    );
+    await editEntry(h.db, P, edited, { content: 'Sweep: after edit', reason: 'reworded' }, 'tester');
+    const left = async () =>
+      rowsOf<{ m: string; h: string }>(
+        await h.db.execute(sql`select model_id as m, text_sha256 as h from text_vectors where model_id like 'sweep/%'
+          order by 1, 2`),
+      ).map((r) => `${r.m} ${texts.find((t) => textSha256(t) === r.h)}`);
+
+    expect(await sweepVectors(h.db, 'sweep/current', P)).toBeGreaterThanOrEqual(2 + 2 + 4);
+    expect(await left()).toEqual(
+      ['sweep/current', 'sweep/recent'].flatMap((m) => [`${m} Sweep: artifact é`, `${m} Sweep: kept`]).sort(),
+    );
+    // Swept again, nothing more goes; a model that did not load deletes no model's rows.
+    expect(await sweepVectors(h.db, 'sweep/current', P)).toBe(0);
+    await h.db.execute(
+      sql`update text_vectors set stored_at = now() - interval '30 days' where model_id like 'sweep/%'`,
+    );
+    expect(await sweepVectors(h.db, null)).toBe(0);
+    expect(await sweepVectors(h.db, 'sweep/current')).toBe(2);
+    expect(await left()).toEqual(['sweep/current Sweep: artifact é', 'sweep/current Sweep: kept']);
+    // What the index reads of an entry kept is its vector still.
+    expect((await readVectors(h.db, P, { modelId: 'sweep/current', dims: 8 }, ['Sweep: kept']))[0]).toEqual(v);
   });
 });

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import type { Embedder, VectorCache } from '@/lib/recall/engine';
 import { log } from '@/server/log';
-import { onShutdown } from '@/server/lifecycle';
+import { onShutdown, periodic } from '@/server/lifecycle';
 
 /**
  * The server's embeddings of a project's texts, kept in the database (`text_vectors`) by model and the text's
@@ -79,6 +79,63 @@ export async function writeVectors(
       on conflict do nothing`);
   }
 }
+
+/** How long a model's vectors are kept after the last of them was stored: an older build may still run meanwhile. */
+export const OTHER_MODEL_KEEP_DAYS = 7;
+/** How often each process sweeps (every instance does; it is idempotent). */
+const SWEEP_EVERY_MS = 60 * 60_000;
+
+/**
+ * Deletes the vectors no text of the project needs any more: those of texts that are no entry's or artifact's content
+ * now (an entry edited, a secret redacted), and every vector of a model other than `modelId` of which none was stored
+ * for `keepDays` (the bundled model changed). With `modelId` null (the model did not load) no model's rows are
+ * deleted for that. Of one project or all; returns how many rows went. A vector another process stores meanwhile is
+ * of a text that was committed first, so it is never deleted under it.
+ */
+export async function sweepVectors(
+  db: Tx,
+  modelId: string | null,
+  projectId: string | null = null,
+  keepDays = OTHER_MODEL_KEEP_DAYS,
+): Promise<number> {
+  const of = (column: SQL) => (projectId === null ? sql`true` : sql`${column} = ${projectId}`);
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(sql`with live as materialized (
+        select project_id, encode(sha256(convert_to(content, 'UTF8')), 'hex') as h
+          from memory_entries where ${of(sql`project_id`)}
+        union all
+        select project_id, encode(sha256(convert_to(content, 'UTF8')), 'hex')
+          from artifacts where ${of(sql`project_id`)}),
+      models as materialized (
+        select project_id, model_id from text_vectors where ${of(sql`project_id`)}
+          group by project_id, model_id
+          having ${modelId === null ? sql`true` : sql`model_id = ${modelId}`}
+            or max(stored_at) > now() - make_interval(days => ${keepDays})),
+      gone as (
+        delete from text_vectors t
+        where ${of(sql`t.project_id`)}
+          and (not exists (select 1 from models m where m.project_id = t.project_id and m.model_id = t.model_id)
+            or not exists (select 1 from live l where l.project_id = t.project_id and l.h = t.text_sha256))
+        returning 1)
+      select count(*)::int as n from gone`),
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Sweeps every SWEEP_EVERY_MS in this process, for the model this server embeds with. */
+export const startVectorSweeper = (db: Db, model: () => Promise<Pick<Embedder, 'modelId'>>) =>
+  periodic('text-vectors', db, SWEEP_EVERY_MS, async () => {
+    try {
+      const modelId = await model().then(
+        (e) => e.modelId,
+        () => null,
+      );
+      const n = await sweepVectors(db, modelId);
+      if (n) log.info({ event: 'text_vectors.swept', rows: n }, 'vectors no text needs deleted');
+    } catch (e) {
+      log.warn({ event: 'text_vectors.sweep_failed', err: String(e) }, 'deleting unneeded vectors failed');
+    }
+  });
 
 const writing = new Set<Promise<void>>();
 

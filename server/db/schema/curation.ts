@@ -301,6 +301,8 @@ export const textVectors = pgTable(
     textSha256: text('text_sha256').notNull(),
     /** The unit vector, float32 little-endian. */
     vector: bytea('vector').notNull(),
+    /** When it was stored: a model's rows are kept for a while after no instance stores any more of them. */
+    storedAt: timestamp('stored_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.modelId, t.textSha256] })],
 );

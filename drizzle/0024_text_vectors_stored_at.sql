@@ -1,0 +1,1 @@
+ALTER TABLE "text_vectors" ADD COLUMN "stored_at" timestamp with time zone DEFAULT now() NOT NULL;
