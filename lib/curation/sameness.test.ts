@@ -140,6 +140,12 @@ describe('sameness: dates, spans and how often, in any of their forms', () => {
     ['The sensors report a reading every 15 minutes.', 'The sensors report a reading every quarter of an hour.'],
     ['Contractors are billed 90 dollars an hour.', 'Contractors are billed $90 per hour.'],
     ['The API allows 1,000 requests per day.', 'The API allows 1000 requests/day.'],
+    ['The fume hood is certified every six months.', 'The fume hood is certified twice a year.'],
+    ['The fume hood is certified semi-annually.', 'The fume hood is certified every 6 months.'],
+    ['The access review runs every 3 months.', 'The access review runs quarterly.'],
+    ['The access review runs every three months.', 'The access review runs four times a year.'],
+    ['The access review runs every 12 months.', 'The access review runs yearly.'],
+    ['Production backups are kept for 30 days.', 'We retain production backups for thirty days.'],
   ])('"%s" = "%s"', (a, b) => {
     expect(verdict(a, b)).toBe('same');
   });
@@ -167,6 +173,12 @@ describe('sameness: dates, spans and how often, in any of their forms', () => {
     ['The gateway returned 503s for 60 minutes.', 'The gateway returned 503 errors for 60 seconds.'],
     ['The job runs nightly.', 'The job runs hourly.'],
     ['Contractors are billed 90 dollars an hour.', 'Contractors are billed $90 a day.'],
+    ['The access review runs every 3 months.', 'The access review runs twice a year.'],
+    ['The access review runs every six months.', 'The access review runs once a year.'],
+    ['The access review runs every 6 weeks.', 'The access review runs twice a year.'],
+    ['The access review runs every 4 months.', 'The access review runs quarterly.'],
+    ['See docs/quarterly.md for the access review.', 'See docs/annual.md for the access review.'],
+    ['Production backups are kept for 30 days.', 'Production backups are retained for 90 days.'],
   ])('"%s" is not "%s"', (a, b) => {
     expect(verdict(a, b)).not.toBe('same');
   });

@@ -295,6 +295,8 @@ const SYNONYM_GROUPS: string[][] = [
   ['fall', 'drop', 'declin', 'dip', 'sink'],
   ['split', 'divid', 'break', 'chunk'],
   ['renew', 'extend'],
+  // How long a thing is kept: "logs are kept for 90 days" / "we retain logs for 90 days" (not "stored": where).
+  ['keep', 'kept', 'retain'],
 ];
 const SYNONYM_OF = new Map<string, Set<number>>();
 SYNONYM_GROUPS.forEach((g, i) => g.forEach((w) => SYNONYM_OF.set(w, new Set([...(SYNONYM_OF.get(w) ?? []), i]))));
@@ -383,6 +385,10 @@ function spans(text: string): string {
       .replace(/\b(?:(?:a|one) )?quarter of an hour\b|\ba quarter-hour\b/gi, '15 minutes')
       .replace(/\bhalf an hour\b|\bhalf-hour\b|\bhalf hour\b/gi, '30 minutes')
       .replace(/\bhalf a year\b/gi, '6 months')
+      // How many times a year, said by the months between: "every six months" = "twice a year" = "semiannually".
+      .replace(/\bevery (?:6|six) months\b|\bsemi-?annually\b/gi, 'twice a year')
+      .replace(/\bevery (?:3|three) months\b|(?<![\w/.@:-])quarterly(?![\w/@:-]|\.\w)/gi, '4 times a year')
+      .replace(/\bevery (?:12|twelve) months\b/gi, 'annually')
       .replace(/\bevery other (day|week|month|year)\b/gi, 'every 2 $1s')
       .replace(/(?<![\w/.@:-])fortnightly(?![\w/@:-]|\.\w)/gi, 'every 2 weeks')
       .replace(/(?<![\w/.@:-])yearly(?![\w/@:-]|\.\w)/gi, 'annually')

