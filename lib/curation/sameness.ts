@@ -295,7 +295,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['fall', 'drop', 'declin', 'dip', 'sink'],
   ['split', 'divid', 'break', 'chunk'],
   ['renew', 'extend'],
-  // How long a thing is kept: "logs are kept for 90 days" / "we retain logs for 90 days" (not "stored": where).
+  // How long a thing is kept: "logs are kept for 90 days" / "we retain logs for 90 days".
   ['keep', 'kept', 'retain'],
 ];
 const SYNONYM_OF = new Map<string, Set<number>>();
@@ -378,6 +378,13 @@ const PERIOD_LY: Record<string, string> = {
  * weeks" = "fortnightly"; "a week" = "1 week" (= "7 days"), "half a year" = "6 months", "a quarter of an hour" = "15
  * minutes". A span after a count of times is a frequency, never a length ("three times a week" is not "3 … 1 week").
  */
+/** A bound in stop words before a figure ("up to 2", "within eight"), said as one word. */
+const UP_TO = new RegExp(
+  '\\b(?:up to|within|at most|no more than|not more than) (?=[$€£]?\\d|(?:one|two|three|four|five|six|seven|eight|' +
+    'nine|ten|eleven|twelve|twenty|thirty|fifty)\\b)',
+  'gi',
+);
+
 function spans(text: string): string {
   return (
     text
@@ -387,8 +394,10 @@ function spans(text: string): string {
       .replace(/\bhalf a year\b/gi, '6 months')
       // How many times a year, said by the months between: "every six months" = "twice a year" = "semiannually".
       .replace(/\bevery (?:6|six) months\b|\bsemi-?annually\b/gi, 'twice a year')
-      .replace(/\bevery (?:3|three) months\b|(?<![\w/.@:-])quarterly(?![\w/@:-]|\.\w)/gi, '4 times a year')
+      .replace(/\bevery (?:3|three) months\b/gi, '4 times a year')
       .replace(/\bevery (?:12|twelve) months\b/gi, 'annually')
+      // A bound said in stop words would go unsaid: "up to 2 days" = "within 2 days" = "a maximum of 2 days".
+      .replace(UP_TO, 'maximum ')
       .replace(/\bevery other (day|week|month|year)\b/gi, 'every 2 $1s')
       .replace(/(?<![\w/.@:-])fortnightly(?![\w/@:-]|\.\w)/gi, 'every 2 weeks')
       .replace(/(?<![\w/.@:-])yearly(?![\w/@:-]|\.\w)/gi, 'annually')
@@ -765,6 +774,18 @@ const sameRoot = (a: Token, b: Token) =>
  * mode" / "wants light mode" — and go to a person.
  */
 const REWORDED_SLACK = 1;
+/**
+ * Words that bound a figure: the one word a rewording may leave unpaired only if the other statement is bounded too
+ * ("drops below 80%" / "falls under 80%"), never if it is not ("kept 30 days" / "retained at least 30 days").
+ */
+const LIMIT_WORDS = new Set(
+  'least most more fewer less max maximum minimum min above below beyond exceed exceeds'.split(' '),
+);
+const BOUND = new RegExp(
+  '\\b(?:over|under|up to|above|below|at least|at most|more than|less than|fewer than|min(?:imum)?|max(?:imum)?|' +
+    'beyond|exceed\\w*)\\b',
+  'i',
+);
 
 /** Share of the words two statements keep in the same order (longest common subsequence, articles left out). */
 export const FRAME_FROM = 0.6;
@@ -970,7 +991,8 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   const swapped = (only: Token[]) => only.some((t) => !FILLER.has(t.lower));
   if ((uA.length >= 2 && !swapped(onlyB)) || (uB.length >= 2 && !swapped(onlyA)))
     return result('near', `one says more (${list([...uA, ...uB])})`, uA, uB);
-  if (uA.length + uB.length <= REWORDED_SLACK)
+  const unbounded = (ts: Token[], other: string) => ts.some((t) => LIMIT_WORDS.has(t.lower)) && !BOUND.test(other);
+  if (uA.length + uB.length <= REWORDED_SLACK && !unbounded(uA, b) && !unbounded(uB, a))
     return result('same', 'reworded: the same facts in other words', onlyA, onlyB);
   return result('near', `reworded, with words of its own (${list(uA)} / ${list(uB)})`, uA, uB);
 }
