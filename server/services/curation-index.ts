@@ -74,7 +74,11 @@ export async function entryIndex(root: Db, db: Tx, projectId: string, embedder: 
     perDb.set(projectId, idx);
   }
   const changed = await db
-    .select({ ...indexedColumns, updatedAt: sql<string>`${memoryEntries.updatedAt}::text` })
+    // In UTC with six decimals: compared as strings (the session's zone may step back an hour in autumn).
+    .select({
+      ...indexedColumns,
+      updatedAt: sql<string>`to_char(${memoryEntries.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
     .from(memoryEntries)
     .where(
       and(
