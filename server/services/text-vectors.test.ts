@@ -261,6 +261,9 @@ describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
         model,
         texts.map((t) => [t, v]),
       );
+    await h.db.execute(
+      sql`update text_vectors set stored_at = now() - interval '10 days' where model_id = 'sweep/current'`,
+    );
     await h.db.execute(sql`update text_vectors set stored_at = now() - interval '8 days' where model_id = 'sweep/old'`);
     await h.db.execute(
       sql`update text_vectors set stored_at = now() - interval '6 days' where model_id = 'sweep/recent'`,
@@ -284,7 +287,13 @@ describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
     expect(await sweepVectors(h.db, null)).toBe(0);
     expect(await sweepVectors(h.db, 'sweep/current')).toBe(2);
     expect(await left()).toEqual(['sweep/current Sweep: artifact é', 'sweep/current Sweep: kept']);
+    // A model that has just taken over keeps the one before until it has been storing for a week itself.
+    await writeVectors(h.db, P, 'sweep/new', [['Sweep: kept', v]]);
+    expect(await sweepVectors(h.db, 'sweep/new', P)).toBe(0);
+    await h.db.execute(sql`update text_vectors set stored_at = now() - interval '8 days' where model_id = 'sweep/new'`);
+    expect(await sweepVectors(h.db, 'sweep/new', P)).toBe(2);
+    expect(await left()).toEqual(['sweep/new Sweep: kept']);
     // What the index reads of an entry kept is its vector still.
-    expect((await readVectors(h.db, P, { modelId: 'sweep/current', dims: 8 }, ['Sweep: kept']))[0]).toEqual(v);
+    expect((await readVectors(h.db, P, { modelId: 'sweep/new', dims: 8 }, ['Sweep: kept']))[0]).toEqual(v);
   });
 });

@@ -87,10 +87,12 @@ const SWEEP_EVERY_MS = 60 * 60_000;
 
 /**
  * Deletes the vectors no text of the project needs any more: those of texts that are no entry's or artifact's content
- * now (an entry edited, a secret redacted), and every vector of a model other than `modelId` of which none was stored
- * for `keepDays` (the bundled model changed). With `modelId` null (the model did not load) no model's rows are
- * deleted for that. Of one project or all; returns how many rows went. A vector another process stores meanwhile is
- * of a text that was committed first, so it is never deleted under it.
+ * now (an entry edited, a secret redacted), and every vector of a model other than `modelId` once `modelId` has
+ * been storing for `keepDays` in the project and the other stored nothing for as long (the bundled model changed;
+ * instances of the older build, or a rollback, find theirs meanwhile). With `modelId` null (the model did not load)
+ * no model's rows are deleted for that. Of one project or all; returns how many rows went. A vector is stored after
+ * its text's entry commits, so it is not deleted under a writer (one of a text read inside a transaction not yet
+ * committed may be: that costs one embedding).
  */
 export async function sweepVectors(
   db: Tx,
@@ -109,8 +111,14 @@ export async function sweepVectors(
       models as materialized (
         select project_id, model_id from text_vectors where ${of(sql`project_id`)}
           group by project_id, model_id
-          having ${modelId === null ? sql`true` : sql`model_id = ${modelId}`}
-            or max(stored_at) > now() - make_interval(days => ${keepDays})),
+          having ${
+            modelId === null
+              ? sql`true`
+              : sql`model_id = ${modelId} or max(stored_at) > now() - make_interval(days => ${keepDays})
+                  or coalesce((select min(c.stored_at) from text_vectors c
+                      where c.project_id = text_vectors.project_id and c.model_id = ${modelId}), now())
+                    > now() - make_interval(days => ${keepDays})`
+          }),
       gone as (
         delete from text_vectors t
         where ${of(sql`t.project_id`)}
