@@ -22,8 +22,11 @@ vi.mock('./embeddings', () => ({
     modelId: 'test/gated-4',
     dims: 4,
     async embed(texts) {
-      gate.g.calls++;
-      await gate.g.open;
+      // The entries' texts wait; a query's (one text, no period) does not: a hybrid search must wait for the former.
+      if (!(texts.length === 1 && !texts[0]!.includes('.'))) {
+        gate.g.calls++;
+        await gate.g.open;
+      }
       const out = new Float32Array(texts.length * 4);
       texts.forEach((t, i) => {
         const v = [t.length, t.charCodeAt(0), 1, 1];
@@ -42,7 +45,7 @@ describe.each(DRIVERS)("search_memory's first search on %s", (driver) => {
   const P = 'default';
   beforeAll(async () => {
     h = await freshDb(driver);
-    for (const content of ['The gateway retries 502s twice', 'Deploys freeze on Fridays', 'Backups run nightly'])
+    for (const content of ['The gateway retries 502s twice.', 'Deploys freeze on Fridays.', 'Backups run nightly.'])
       await createEntry(h.db, P, { scope: 'project', kind: 'fact', content }, 'tester');
   });
   afterAll(async () => {
@@ -56,9 +59,18 @@ describe.each(DRIVERS)("search_memory's first search on %s", (driver) => {
     const calls = gate.g.calls;
     const keyword = await searchMemory(h.db, P, 'gateway', { mode: 'keyword' });
     expect(keyword.mode).toBe('keyword');
-    expect(keyword.results.map((r) => r.content)).toEqual(['The gateway retries 502s twice']);
+    expect(keyword.results.map((r) => r.content)).toEqual(['The gateway retries 502s twice.']);
     // The entries' vectors are being made meanwhile (none was stored): a hybrid search waits for them.
     await vi.waitFor(() => expect(gate.g.calls).toBeGreaterThan(calls));
+    // Memory written meanwhile: a keyword search sees it at once, still without waiting for any vector.
+    await createEntry(
+      h.db,
+      P,
+      { scope: 'project', kind: 'fact', content: 'The gateway pool has 8 workers.' },
+      'tester',
+    );
+    const again = await searchMemory(h.db, P, 'gateway workers', { mode: 'keyword' });
+    expect(again.results[0]?.content).toBe('The gateway pool has 8 workers.');
     let answered = false;
     const hybrid = searchMemory(h.db, P, 'gateway', { mode: 'hybrid' }).then((r) => ((answered = true), r));
     await new Promise((r) => setTimeout(r, 100));
@@ -66,7 +78,7 @@ describe.each(DRIVERS)("search_memory's first search on %s", (driver) => {
     gate.g.release();
     const r = await hybrid;
     expect(r.mode).toBe('hybrid');
-    expect(r.results[0]?.content).toBe('The gateway retries 502s twice');
+    expect(r.results[0]?.content).toBe('The gateway retries 502s twice.');
     expect(r.results[0]?.vector_rank).not.toBeNull();
   });
 });

@@ -90,8 +90,6 @@ async function all(db: Db, projectId: string, fetch: Fetcher): Promise<RecallIte
 }
 
 async function load(db: Db, projectId: string, v: string, prev: Cached | null): Promise<Cached> {
-  // One embedding run at a time on an engine: the one under way ends before the items change.
-  await prev?.vectors.catch(() => undefined);
   const embedder = prev ? null : await serverEmbedder().catch(() => null);
   // The vectors of texts any process embedded before are read, not made again (text-vectors.ts).
   const engine = prev?.engine ?? new RecallEngine(embedder, embedder && storedVectorCache(db, projectId, embedder));
@@ -102,9 +100,12 @@ async function load(db: Db, projectId: string, v: string, prev: Cached | null): 
                    union all
                    select 'artifact:' || id, status from artifacts where project_id = ${projectId}`),
   ]);
+  // Items are only appended (a changed text gets a new row), so the run under way may go on: this one, for the items
+  // it did not see, starts when it ends. Not past the start of a shutdown (the database is about to close).
   engine.sync([...entries, ...records]);
-  // Not past the start of a shutdown (nothing waits for it then, and the database is about to close).
-  const vectors = engine.embedPending(undefined, shuttingDown);
+  const vectors = (prev?.vectors.catch(() => undefined) ?? Promise.resolve()).then(() =>
+    engine.embedPending(undefined, shuttingDown),
+  );
   vectors.catch(() => undefined); // awaited by hybrid searches, which see the failure
   const status = new Map(rowsOf<{ id: string; status: string }>(statuses).map((r) => [r.id, r.status]));
   return { version: v, engine, status, semantic: prev ? prev.semantic : embedder !== null, vectors };
