@@ -56,11 +56,17 @@ export const NOW = sql`clock_timestamp()`;
  *
  * Calls may overlap (a reviewer's detail while the curator runs): the watermark moves only once what was read below it
  * is in the index, so a call never returns without a row another call has read but not yet embedded (it embeds the
- * row itself). It takes no lock: on PGlite a call inside a transaction waiting for one outside it would never end.
+ * row itself). A call outside a transaction first waits for the one outside a transaction under way (a few details
+ * opened during a first build of 100,000 entries would each build it again); a call inside one never waits (on
+ * PGlite, waiting there for a call outside it would never end).
  */
 export async function entryIndex(root: Db, db: Tx, projectId: string, embedder: Embedder): Promise<EntryIndex> {
   let perDb = indexes.get(root);
   if (!perDb) indexes.set(root, (perDb = new Map()));
+  const outside = db === root;
+  const key = `${projectId}\n${embedder.modelId}`;
+  const before = outside ? building.get(root)?.get(key) : undefined;
+  if (before) await before.catch(() => undefined);
   let idx = perDb.get(projectId);
   if (!idx || idx.modelId !== embedder.modelId) {
     idx = {
@@ -73,6 +79,20 @@ export async function entryIndex(root: Db, db: Tx, projectId: string, embedder: 
     };
     perDb.set(projectId, idx);
   }
+  if (!outside) return update(root, db, projectId, embedder, idx);
+  let runs = building.get(root);
+  if (!runs) building.set(root, (runs = new Map()));
+  const run = update(root, db, projectId, embedder, idx);
+  runs.set(key, run);
+  const done = () => runs.get(key) === run && runs.delete(key);
+  run.then(done, done);
+  return run;
+}
+
+/** The calls outside a transaction under way, by database handle, project and model. */
+const building = new WeakMap<object, Map<string, Promise<EntryIndex>>>();
+
+async function update(root: Db, db: Tx, projectId: string, embedder: Embedder, idx: EntryIndex): Promise<EntryIndex> {
   const changed = await db
     // In UTC with six decimals: compared as strings (the session's zone may step back an hour in autumn).
     .select({

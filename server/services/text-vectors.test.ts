@@ -131,8 +131,8 @@ describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
   });
 
   it('an index read while another call still embeds what it read holds those entries, each at its newest', async () => {
-    // One call reads a new entry and is slow to embed it (a first load of the model, a busy core): another call
-    // meanwhile (a reviewer's detail, right after the write) must not return an index without it.
+    // One call reads a new entry and is slow to embed it (a first load of the model, a busy core): the curator's call
+    // meanwhile (inside its transaction, where it may not wait) must not return an index without it.
     const { id } = await createEntry(h.db, P, { scope: 'project', kind: 'fact', content: 'Canaries wait' }, 'tester');
     const other = 'Rollbacks need two approvals';
     const { id: otherId } = await createEntry(h.db, P, { scope: 'project', kind: 'fact', content: other }, 'tester');
@@ -152,7 +152,7 @@ describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
     await inEmbed;
     // Changed meanwhile, too: the slow call's older version must not replace it when it ends.
     await editEntry(h.db, P, id, { content: 'Canaries wait for the nightly run', reason: 'more precise' }, 'tester');
-    const quick = await entryIndex(h.db, h.db, P, counting([]));
+    const quick = await h.db.transaction((tx) => entryIndex(h.db, tx, P, counting([])));
     const row = (idx: typeof quick, which = id) => idx.rows[idx.byId.get(which)!];
     expect(row(quick, otherId)?.content).toBe(other);
     expect(row(quick)?.content).toBe('Canaries wait for the nightly run');
@@ -163,6 +163,33 @@ describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
     expect(late.rows.filter((r) => r.id === id)).toHaveLength(1);
     const want = await counting([]).embed(['Canaries wait for the nightly run']);
     expect([...late.vectors.row(late.byId.get(id)!)]).toEqual([...want]);
+  });
+
+  it('a call outside a transaction waits for the one under way, not embedding the same entries again', async () => {
+    await createEntry(h.db, P, { scope: 'project', kind: 'fact', content: 'Freeze starts on the 20th' }, 'tester');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let reached!: () => void;
+    const inEmbed = new Promise<void>((r) => (reached = r));
+    const first = entryIndex(h.db, h.db, P, {
+      ...counting([]),
+      async embed(texts) {
+        reached();
+        await gate;
+        return counting([]).embed(texts);
+      },
+    });
+    await inEmbed;
+    const asked: string[] = [];
+    let answered = false;
+    const second = entryIndex(h.db, h.db, P, counting(asked)).then((idx) => ((answered = true), idx));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    release();
+    const idx = await second;
+    expect(idx).toBe(await first);
+    expect(asked).toEqual([]);
+    expect(idx.rows.some((r) => r.content === 'Freeze starts on the 20th')).toBe(true);
   });
 
   it("the search engine's vectors come from the table for texts any process embedded", async () => {
