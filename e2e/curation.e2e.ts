@@ -382,6 +382,33 @@ describe('curation inbox, by keyboard', () => {
     expect(text).toMatch(/- Accepted writes: \d+ \(\d+\.\d%\)/);
   });
 
+  it('says the proposals could not be loaded, not that nothing waits, when the list fails', async () => {
+    const list = /\/api\/trpc\/[^?]*curation\.inbox/;
+    await page.route(list, (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify([
+          {
+            error: {
+              json: { message: 'boom', code: -32603, data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } },
+            },
+          },
+        ]),
+      }),
+    );
+    try {
+      await open(page, `${srv.url}/curation`);
+      const pane = page.getByTestId('inbox-list');
+      await expect.poll(() => pane.textContent(), { timeout: 15_000 }).toContain('The proposals could not be loaded');
+      expect(await pane.textContent()).not.toContain('Nothing waits for review');
+      expect(await page.getByRole('group', { name: 'Status' }).textContent()).toBe('pending —approved —rejected —');
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await page.unroute(list);
+    }
+  });
+
   it('shows malformed events with their reasons, and the audit log of every decision', async () => {
     await fetch(`${srv.url}/api/v1/ingest`, {
       method: 'POST',

@@ -421,7 +421,7 @@ export function Inbox() {
               aria-pressed={status === s}
               onClick={() => (setStatus(s), restart(0), setChecked(new Set()))}
             >
-              {s} <span className="muted">{fmtInt(countOf(s, first?.totals?.[s] ?? 0))}</span>
+              {s} <span className="muted">{first ? fmtInt(countOf(s, first.totals?.[s] ?? 0)) : '—'}</span>
             </button>
           ))}
         </div>
@@ -520,6 +520,11 @@ export function Inbox() {
             <table className="data">
               <SkeletonRows cols={2} />
             </table>
+          ) : !items.length && list.error ? (
+            // Not "nothing waits": nobody knows what waits (the error above says why).
+            <EmptyState title="The proposals could not be loaded">
+              Nothing is shown until they are; the counts say — meanwhile.
+            </EmptyState>
           ) : !items.length ? (
             <EmptyState title={status === 'pending' ? 'Nothing waits for review' : `No ${status} proposals`}>
               {status === 'pending'
