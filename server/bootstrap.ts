@@ -9,7 +9,7 @@ import { startWebhookWorker } from '@/server/services/webhooks';
 import { startPendingSweeper } from '@/server/services/otel-pending';
 import { startRetrievalSweeper } from '@/server/services/curation-retrievals';
 import { startVectorSweeper } from '@/server/services/text-vectors';
-import { serverEmbedder } from '@/server/services/embeddings';
+import { serverModelId } from '@/server/services/embeddings';
 import { job, log } from '@/server/log';
 
 const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
@@ -55,8 +55,8 @@ export function ready(): Promise<DbHandle> {
       startPendingSweeper(db);
       // Agents' logged searches older than 90 days go, whether or not the project still searches.
       startRetrievalSweeper(db);
-      // Stored vectors of texts no entry or artifact has any more, and of a model no instance has used for a week.
-      startVectorSweeper(db, serverEmbedder);
+      // Stored vectors of texts no entry or artifact has any more, and of a model replaced a week ago.
+      startVectorSweeper(db, serverModelId);
       log.info({ event: 'database', driver: handle.driver, location: handle.location }, 'database ready');
       return handle;
     })();

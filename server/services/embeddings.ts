@@ -28,14 +28,22 @@ function fingerprint(dir: string): string {
   return `${MODEL_ID}@${h.digest('hex').slice(0, 16)}`;
 }
 
+const MODELS = () => path.join(process.cwd(), 'public', 'models');
+let modelId: string | null = null;
+
+/** The server model's id (its fingerprint), without loading the model: the hourly vector sweep needs only that. */
+export function serverModelId(): string {
+  return (modelId ??= fingerprint(path.join(MODELS(), MODEL_ID)));
+}
+
 async function load(): Promise<Embedder> {
   const { pipeline, env } = await import('@huggingface/transformers');
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
-  env.localModelPath = path.join(process.cwd(), 'public', 'models') + path.sep;
+  env.localModelPath = MODELS() + path.sep;
   const extract = await pipeline('feature-extraction', MODEL_ID, { dtype: 'q8' });
   return {
-    modelId: fingerprint(path.join(env.localModelPath, MODEL_ID)),
+    modelId: serverModelId(),
     dims: MODEL_DIMS,
     async embed(texts: string[]) {
       if (!texts.length) return new Float32Array(0);

@@ -80,7 +80,7 @@ export async function writeVectors(
   }
 }
 
-/** How long a model's vectors are kept after the last of them was stored: an older build may still run meanwhile. */
+/** Days another model's vectors are kept: after the running model has stored for as long, and they have not. */
 export const OTHER_MODEL_KEEP_DAYS = 7;
 /** How often each process sweeps (every instance does; it is idempotent). */
 const SWEEP_EVERY_MS = 60 * 60_000;
@@ -131,13 +131,15 @@ export async function sweepVectors(
 }
 
 /** Sweeps every SWEEP_EVERY_MS in this process, for the model this server embeds with. */
-export const startVectorSweeper = (db: Db, model: () => Promise<Pick<Embedder, 'modelId'>>) =>
+export const startVectorSweeper = (db: Db, model: () => string) =>
   periodic('text-vectors', db, SWEEP_EVERY_MS, async () => {
     try {
-      const modelId = await model().then(
-        (e) => e.modelId,
-        () => null,
-      );
+      let modelId: string | null = null;
+      try {
+        modelId = model();
+      } catch {
+        /* no model files: no model's rows are deleted for being another model's */
+      }
       const n = await sweepVectors(db, modelId);
       if (n) log.info({ event: 'text_vectors.swept', rows: n }, 'vectors no text needs deleted');
     } catch (e) {
