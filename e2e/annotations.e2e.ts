@@ -146,7 +146,7 @@ describe('annotations', () => {
     await list.waitFor();
     await page.getByLabel('Filter by author').selectOption('e2e-judge');
     await expect.poll(() => list.locator('[data-annotation]').count()).toBe(1);
-    expect(page.url()).toContain('author=e2e-judge');
+    await expect.poll(() => page.url()).toContain('author=e2e-judge');
     expect(await list.textContent()).toContain('e2e_faithful: 0.9');
     await list.getByRole('link', { name: /itops-nginx-502 · turn 30/ }).click();
     await expect.poll(() => page.getByTestId('turn-readout').textContent()).toContain('Turn 30');

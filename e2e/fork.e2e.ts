@@ -64,7 +64,7 @@ describe('fork from a turn', () => {
     expect(await page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B no turn here');
     await aligned.getByRole('button', { name: /^Align at the fork point \(shift −19\)/ }).click();
     await expect.poll(() => page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B turn 20');
-    expect(page.url()).toContain('shift=-19');
+    await expect.poll(() => page.url()).toContain('shift=-19');
     await page.goBack();
     await page.getByTestId('fork-origin').waitFor();
     await page.getByTestId('fork-origin').getByRole('link', { name: 'itops-nginx-502' }).click();

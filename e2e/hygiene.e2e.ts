@@ -29,7 +29,7 @@ describe('memory hygiene lab', () => {
     await mis.getByRole('button', { name: 'rec_hr_monitor', exact: true }).click();
     await expect.poll(() => text('item-detail')).toContain('vitals_api.fetch');
     expect(await page.getByTestId('item-detail').locator('tbody tr').count()).toBe(22);
-    expect(page.url()).toContain('item=rec_hr_monitor');
+    await expect.poll(() => page.url()).toContain('item=rec_hr_monitor');
     expect(page.url()).not.toContain('record=');
     // The scatter has one dot per retrieval.
     expect(await page.getByTestId('scatter').locator('circle').count()).toBe(96);
@@ -115,7 +115,7 @@ describe('memory hygiene lab', () => {
     // The settings are in the URL: a reload (or the link, sent on) shows the same figures.
     await expect.poll(() => page.getByText('computing…').count()).toBe(0);
     const periodicAt10 = await page.getByTestId('remove-periodic').textContent();
-    expect(new URL(page.url()).searchParams.get('period')).toBe('10');
+    await expect.poll(() => new URL(page.url()).searchParams.get('period')).toBe('10');
     await page.reload();
     await expect.poll(() => page.getByLabel('Period P (steps)').inputValue(), { timeout: 20_000 }).toBe('10');
     await expect.poll(() => page.getByTestId('remove-periodic').textContent()).toBe(periodicAt10);
@@ -123,7 +123,7 @@ describe('memory hygiene lab', () => {
     // An item named in a policy's list opens its health, on the item health tab.
     await history.getByRole('button', { name: 'rec_hr_monitor', exact: true }).click();
     await expect.poll(() => text('item-detail')).toContain('vitals_api.fetch');
-    expect(page.url()).toMatch(/tab=items/);
+    await expect.poll(() => page.url()).toMatch(/tab=items/);
   });
 
   it('shows the four consolidation policies side by side under a budget', async () => {

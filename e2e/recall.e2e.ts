@@ -234,7 +234,7 @@ describe('recall', () => {
     const id = decodeURIComponent(href.split('focus=')[1]!);
     await first.click();
     await page.locator(`tr.focus-target[data-focus-id="${id}"]`).waitFor();
-    expect(page.url()).toContain('/substrate/aegis-demo/dead-ends?focus=');
+    await expect.poll(() => page.url()).toContain('/substrate/aegis-demo/dead-ends?focus=');
     await context.close();
   });
 
