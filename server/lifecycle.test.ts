@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finishWork, periodic } from './lifecycle';
+import { finishWork, onShutdown, periodic } from './lifecycle';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -38,5 +38,25 @@ describe('periodic work and shutdown', () => {
     const count = seen.length;
     await sleep(20);
     expect(seen.length).toBe(count);
+  });
+
+  it("waits for writes that work it waited for handed on after the writer's hook had found none", async () => {
+    // The writer (text-vectors' vectorsStored) and a run that hands it a write as it ends (a search's vector run).
+    const writes = new Set<Promise<void>>();
+    let written = 0;
+    const stored = async () => {
+      while (writes.size) await Promise.all([...writes]);
+    };
+    const run = sleep(20).then(() => {
+      const w = sleep(20).then(() => void written++);
+      writes.add(w);
+      void w.finally(() => writes.delete(w));
+    });
+    const offWriter = onShutdown(stored);
+    const offRun = onShutdown(() => run);
+    await finishWork();
+    expect(written).toBe(1);
+    offWriter();
+    offRun();
   });
 });

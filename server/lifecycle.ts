@@ -24,9 +24,13 @@ export function onShutdown(fn: () => Promise<void>): () => void {
   return () => hooks.delete(fn);
 }
 
-/** Runs every registered hook and waits for all of them (server/cli/serve.ts, before closing the database). */
+/**
+ * Runs every registered hook and waits for all of them (server/cli/serve.ts, before closing the database), twice:
+ * work a hook waits for may hand on writes another hook waits for (a search's vector run gives its last vectors to
+ * the writer after the writer's hook found nothing to wait for), and the second pass waits for those.
+ */
 export async function finishWork(): Promise<void> {
-  await Promise.allSettled([...hooks].map((fn) => fn()));
+  for (let pass = 0; pass < 2; pass++) await Promise.allSettled([...hooks].map((fn) => fn()));
 }
 
 const periodics = ((

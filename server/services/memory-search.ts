@@ -5,7 +5,7 @@ import type { RecallItem } from '@/lib/recall/items';
 import type { RetrievalSource } from '@/lib/curation/retrievals';
 import { sees, type Reader } from '@/lib/curation/read-as';
 import { entryOwners, given, type EntryOwner } from './curation-read-as';
-import { shuttingDown } from '@/server/lifecycle';
+import { onShutdown, shuttingDown } from '@/server/lifecycle';
 import { serverEmbedder } from './embeddings';
 import { storedVectorCache } from './text-vectors';
 import { artifactsPage, memoryEntriesPage, type Fetcher } from './recall';
@@ -107,6 +107,14 @@ async function load(db: Db, projectId: string, v: string, prev: Cached | null): 
     engine.embedPending(undefined, shuttingDown),
   );
   vectors.catch(() => undefined); // awaited by hybrid searches, which see the failure
+  // A shutdown waits for the run (it stops at its next batch), and then for the vectors it hands over.
+  const unregister = onShutdown(() =>
+    vectors.then(
+      () => undefined,
+      () => undefined,
+    ),
+  );
+  void vectors.then(unregister, unregister);
   const status = new Map(rowsOf<{ id: string; status: string }>(statuses).map((r) => [r.id, r.status]));
   return { version: v, engine, status, semantic: prev ? prev.semantic : embedder !== null, vectors };
 }
