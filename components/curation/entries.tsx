@@ -77,7 +77,12 @@ export function EntriesBrowser() {
               Entries appear when the curator writes, or a reviewer approves, a memory event.
             </EmptyState>
           ) : (
-            <div role="list" aria-label="Memory entries">
+            <div
+              role="list"
+              aria-label="Memory entries"
+              aria-busy={list.isPlaceholderData || undefined}
+              className={list.isPlaceholderData ? 'updating' : undefined}
+            >
               {items.map((e) => (
                 <div
                   key={e.id}

@@ -536,7 +536,13 @@ export function Inbox() {
                 : 'Decisions appear here with who made them.'}
             </EmptyState>
           ) : (
-            <div role="list" aria-label="Proposals">
+            // The rows of the status or filter before, while this one's load: dimmed, and no key acts on them.
+            <div
+              role="list"
+              aria-label="Proposals"
+              aria-busy={stale || undefined}
+              className={stale ? 'updating' : undefined}
+            >
               {items.map((p, i) => (
                 <div
                   key={p.id}

@@ -191,7 +191,12 @@ export function Retrievals() {
               Agents search durable memory with the MCP tool <code>search_memory</code>; each call appears here.
             </EmptyState>
           ) : (
-            <div role="list" aria-label="Logged searches">
+            <div
+              role="list"
+              aria-label="Logged searches"
+              aria-busy={stale || undefined}
+              className={stale ? 'updating' : undefined}
+            >
               {rows.map((r, i) => (
                 <div
                   key={r.id}

@@ -10,7 +10,13 @@ interface Props {
   filter?: string;
   page: number;
   /** The infinite query the list reads (TanStack Query). */
-  query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> };
+  query: {
+    hasNextPage: boolean;
+    isFetchingNextPage: boolean;
+    fetchNextPage: () => Promise<unknown>;
+    /** The rows shown are the previous filter's or sort's, while this one's load. */
+    isPlaceholderData?: boolean;
+  };
   testId?: string;
 }
 
@@ -45,11 +51,16 @@ export function ListFoot({ shown, matching, noun, filter, page, query, testId }:
   };
   return (
     <div className="table-foot" data-testid={testId} ref={foot} tabIndex={-1}>
-      <span className="muted">
-        Showing {fmtInt(shown)} of {fmtInt(matching)}
-        {filter ? ` matching “${filter}”` : ''} {noun}
-      </span>
-      {query.hasNextPage ? (
+      {query.isPlaceholderData ? (
+        // The counts shown would be the previous filter's, not this one's.
+        <span className="muted">Loading the {noun}…</span>
+      ) : (
+        <span className="muted">
+          Showing {fmtInt(shown)} of {fmtInt(matching)}
+          {filter ? ` matching “${filter}”` : ''} {noun}
+        </span>
+      )}
+      {query.hasNextPage && !query.isPlaceholderData ? (
         <button className="btn" type="button" disabled={query.isFetchingNextPage} onClick={() => void more()}>
           {query.isFetchingNextPage ? 'Loading…' : left > 0 ? `Show ${fmtInt(left)} more` : 'Show more'}
         </button>
