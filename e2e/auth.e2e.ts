@@ -75,7 +75,8 @@ describe('sign-in (users mode)', () => {
     // The username is kept; the password is asked for again.
     expect(await page.getByLabel('Username').inputValue()).toBe(ADMIN.user);
     expect(await page.getByLabel('Password').inputValue()).toBe('');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
+    // Focused by the page's autofocus, which the browser applies at its first rendering, not when the alert is parsed.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/sessions$/);

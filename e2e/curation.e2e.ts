@@ -640,9 +640,9 @@ describe('long curation lists', () => {
     const rows = page.getByTestId('inbox-list').locator('.inbox-row');
     const count = page.getByTestId('inbox-count');
     await expect.poll(() => count.textContent()).toMatch(/^Showing \d+ of [\d,]+ pending proposals/);
-    // The agent's list is held back: meanwhile the rows of all agents (the same 100 of 105 in this file) stay, dimmed, the
-    // foot says the list is loading, and no key acts on them (j presses made then were lost in silence, the flake of
-    // this walk until 2026-11-27).
+    // The agent's list is held back: meanwhile the rows of all agents (the same 100 of 105 in this file) stay,
+    // dimmed, the foot says the list is loading, and no key acts on them (j presses made then were lost in silence,
+    // the flake of this walk until 2026-11-27).
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     const agentList = /\/api\/trpc\/[^?]*curation\.inbox/;

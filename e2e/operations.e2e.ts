@@ -62,7 +62,10 @@ describe('an instance as an operator runs it', () => {
     );
     expect(trpc.status).toBe(404);
     expect((await trpc.json()).error.json.data.requestId).toBe(trpc.headers.get('x-request-id'));
-    await new Promise((r) => setTimeout(r, 200));
+    // A request's line is written once its answer has gone, and comes through the server's stdout.
+    await expect
+      .poll(() => logLines().some((l) => l.requestId === 'ops-req-1') && logLines().some((l) => l.requestId === id))
+      .toBe(true);
     const lines = logLines();
     expect(lines.find((l) => l.requestId === 'ops-req-1')).toMatchObject({
       level: 'info',
@@ -158,8 +161,15 @@ describe('an instance as an operator runs it', () => {
     req.write(body.subarray(0, body.length >> 1));
     await new Promise((r) => setTimeout(r, 300));
     server.proc.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
-    await expect(fetch(`${server.url}/api/health`)).rejects.toThrow(); // no new connections
+    // No new connections once the shutdown has begun.
+    await expect
+      .poll(() =>
+        fetch(`${server.url}/api/health`).then(
+          () => 'open',
+          () => 'refused',
+        ),
+      )
+      .toBe('refused');
     req.end(body.subarray(body.length >> 1));
     const answer = await answered;
     expect(answer.status).toBe(200);
