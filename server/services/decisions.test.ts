@@ -10,7 +10,15 @@ import { decideProposal, deprecateEntry } from './curation-decisions';
 import { awaitDecision, memoryEventDecision } from './decisions';
 import { ingest } from './ingest';
 import { ensureProject } from './projects';
-import { createWebhook, deliverDue, listDeliveries, redeliver, setWebhookEnabled } from './webhooks';
+import { finishWork } from '@/server/lifecycle';
+import {
+  createWebhook,
+  deliverDue,
+  listDeliveries,
+  redeliver,
+  setWebhookEnabled,
+  startWebhookWorker,
+} from './webhooks';
 
 const event = (id: string, over: Record<string, unknown> = {}) => ({
   ok: true as const,
@@ -33,22 +41,26 @@ const event = (id: string, over: Record<string, unknown> = {}) => ({
   },
 });
 
-/** A receiver on 127.0.0.1 that answers with the statuses given, in turn (then 200), and keeps what it got. */
+/**
+ * A receiver on 127.0.0.1 that answers with the statuses given, in turn (then 200), `delayMs` after a request has
+ * arrived, and keeps what it got.
+ */
 function receiver(statuses: number[] = []) {
   const got: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const rx = { got, url: Promise.resolve(''), delayMs: 0, close: () => new Promise((r) => server.close(r)) };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       got.push({ headers: req.headers, body });
       res.statusCode = statuses.shift() ?? 200;
-      res.end(res.statusCode === 200 ? 'ok' : 'try later');
+      setTimeout(() => res.end(res.statusCode === 200 ? 'ok' : 'try later'), rx.delayMs);
     });
   });
-  const url = new Promise<string>((r) =>
+  rx.url = new Promise<string>((r) =>
     server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`)),
   );
-  return { got, url, close: () => new Promise((r) => server.close(r)) };
+  return rx;
 }
 
 describe.each(DRIVERS)('decisions flow back to agents on %s', (driver) => {
@@ -268,4 +280,25 @@ describe.each(DRIVERS)('webhooks on %s', (driver) => {
         new Set([JSON.parse(d!.body).id]),
       );
     });
+
+  it('a shutdown waits for the deliveries under way: their outcome is recorded, not left to a lease', async () => {
+    await setWebhookEnabled(h.db, 'default', hookId, true, 'admin');
+    const [d] = await listDeliveries(h.db, 'default', {});
+    const again = await redeliver(h.db, 'default', d!.id, 'admin');
+    const before = rx.got.length;
+    rx.delayMs = 400;
+    try {
+      startWebhookWorker(h);
+      // The request has arrived; its answer comes 400 ms later.
+      await expect.poll(() => rx.got.length).toBe(before + 1);
+      await finishWork();
+      // Recorded before the database would close: another instance will not send it again once the lease runs out.
+      expect((await listDeliveries(h.db, 'default', {})).find((x) => x.id === again.id)).toMatchObject({
+        status: 'delivered',
+        lastStatus: 200,
+      });
+    } finally {
+      rx.delayMs = 0;
+    }
+  });
 });

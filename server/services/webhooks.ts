@@ -13,6 +13,7 @@ import {
   type WebhookEvent,
 } from '@/lib/webhooks/contract';
 import { log } from '@/server/log';
+import { onShutdown } from '@/server/lifecycle';
 import { InvalidInputError, NotFoundError } from './errors';
 import { notify } from './live';
 
@@ -335,34 +336,38 @@ async function record(db: Db, c: Claimed, r: Sent) {
     .where(mine);
 }
 
-const g = globalThis as unknown as { __mnemoscopeWebhooks?: { handle: DbHandle; stop: () => void } };
+const g = globalThis as unknown as { __mnemoscopeWebhooks?: { handle: DbHandle; stop: () => Promise<void> } };
 /** How often an instance looks for due deliveries without being told (retries come due this way). */
 const POLL_MS = 5000;
 
 /**
  * Sends due deliveries from this process, as long as it runs: on every NOTIFY of new ones and every few seconds. One
- * worker per process; started again for another database handle (tests open several in turn).
+ * worker per process; started again for another database handle (tests open several in turn). A shutdown stops it
+ * and waits for the deliveries under way (each at most TIMEOUT_MS), so that their outcome is recorded rather than
+ * sent again by another instance once their lease has run out.
  */
 export function startWebhookWorker(handle: DbHandle) {
   if (g.__mnemoscopeWebhooks?.handle === handle) return;
-  g.__mnemoscopeWebhooks?.stop();
-  let running = false;
+  void g.__mnemoscopeWebhooks?.stop();
+  let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
   const run = async () => {
     if (stopped) return;
     if (running) return void (again = true);
-    running = true;
-    try {
-      do {
-        again = false;
-        while ((await deliverDue(handle.db)) === BATCH);
-      } while (again && !stopped);
-    } catch (e) {
-      if (!stopped) log.warn({ event: 'webhooks', err: (e as Error).message }, 'webhook deliveries failed to run');
-    } finally {
-      running = false;
-    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          while (!stopped && (await deliverDue(handle.db)) === BATCH);
+        } while (again && !stopped);
+      } catch (e) {
+        if (!stopped) log.warn({ event: 'webhooks', err: (e as Error).message }, 'webhook deliveries failed to run');
+      } finally {
+        running = null;
+      }
+    })();
+    await running;
   };
   const timer = setInterval(() => void run(), POLL_MS);
   timer.unref?.();
@@ -378,13 +383,15 @@ export function startWebhookWorker(handle: DbHandle) {
       else unlisten = off;
     })
     .catch(() => undefined);
-  g.__mnemoscopeWebhooks = {
-    handle,
-    stop: () => {
-      stopped = true;
-      clearInterval(timer);
-      void unlisten?.().catch(() => undefined);
-    },
+  const stop = async () => {
+    stopped = true;
+    clearInterval(timer);
+    unregister();
+    if (g.__mnemoscopeWebhooks?.stop === stop) g.__mnemoscopeWebhooks = undefined;
+    void unlisten?.().catch(() => undefined);
+    await running;
   };
+  const unregister = onShutdown(stop);
+  g.__mnemoscopeWebhooks = { handle, stop };
   void run();
 }
