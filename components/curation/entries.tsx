@@ -12,7 +12,7 @@ import { EditEntryForm, LinkEntryForm, NewEntryButton } from './entry-edit';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
 import { ListFoot } from '@/components/ui/list-foot';
 import { TextDiff } from './text-diff';
 
@@ -72,7 +72,12 @@ export function EntriesBrowser() {
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
         <Panel as="div" className="inbox-list" testId="entries" body={false}>
-          {first && !items.length ? (
+          {list.isPending || (list.isPlaceholderData && !items.length) ? (
+            // Loading, or a new scope, status or search loading after an empty one: not "no entries" yet.
+            <table className="data">
+              <SkeletonRows cols={2} />
+            </table>
+          ) : first && !items.length ? (
             <EmptyState title="No entries here">
               Entries appear when the curator writes, or a reviewer approves, a memory event.
             </EmptyState>

@@ -65,6 +65,7 @@ export function EventsTable() {
         <DataTable
           testId="events-table"
           loading={q.isPending}
+          updating={q.isPlaceholderData}
           rows={rows}
           rowKey={(e) => e.eventId}
           rowProps={(e) => ({

@@ -519,7 +519,8 @@ export function Inbox() {
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
         <Panel as="div" className="inbox-list" testId="inbox-list" body={false}>
-          {list.isPending ? (
+          {list.isPending || (stale && !items.length) ? (
+            // Loading, or another status or filter loading after an empty list: not "nothing waits" yet.
             <table className="data">
               <SkeletonRows cols={2} />
             </table>

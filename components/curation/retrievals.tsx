@@ -182,7 +182,7 @@ export function Retrievals() {
       {list.error ? <ErrorBox error={list.error} /> : null}
       <div className="inbox">
         <Panel as="div" className="inbox-list" testId="retrievals-list" body={false}>
-          {list.isPending ? (
+          {list.isPending || (stale && !rows.length) ? (
             <table className="data">
               <SkeletonRows cols={2} />
             </table>

@@ -217,7 +217,14 @@ export function RecallPage() {
                 {Math.max(...hits.map((h) => h.cosine ?? 0)).toFixed(2)}), which a static model gives any text.
               </div>
             ) : null}
-            {instead ?? <HitTable hits={hits} onMore={(item) => setLike(item)} />}
+            {instead ?? (
+              <HitTable
+                hits={hits}
+                onMore={(item) => setLike(item)}
+                // The answer to words or filters before, while these are searched: dimmed.
+                updating={active.isPlaceholderData || (!like && deferred !== query.trim())}
+              />
+            )}
           </Panel>
         </>
       )}
@@ -225,11 +232,20 @@ export function RecallPage() {
   );
 }
 
-function HitTable({ hits, onMore }: { hits: RecallHit[]; onMore: (item: RecallItem) => void }) {
+function HitTable({
+  hits,
+  onMore,
+  updating,
+}: {
+  hits: RecallHit[];
+  onMore: (item: RecallItem) => void;
+  updating: boolean;
+}) {
   return (
     <DataTable
       testId="recall-results"
       headless
+      updating={updating}
       rows={hits}
       rowKey={(h) => h.item.id}
       rowProps={(h) => ({ 'data-kind': h.item.kind })}

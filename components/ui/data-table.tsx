@@ -28,7 +28,8 @@ type CellAttributes = Omit<TdHTMLAttributes<HTMLTableCellElement>, 'children'> &
 /**
  * A table of rows, the one way pages draw one (`table.data`): columns declared once, a header (unless `headless`),
  * a row per item keyed by `rowKey`, and `empty` in a full-width row when there are none. `rowProps` gives a row its
- * own attributes (selection, data-* for tests, a click or key handler); `loading` shows skeleton rows instead.
+ * own attributes (selection, data-* for tests, a click or key handler); `loading` shows skeleton rows instead, and
+ * `updating` dims the rows shown (the previous filter's, while this one's load).
  * Memory text in cells goes through MemoryText, as everywhere: this component renders what the columns return,
  * never HTML.
  */
@@ -42,6 +43,7 @@ export function DataTable<T>({
   headless = false,
   compact = false,
   loading = false,
+  updating = false,
   className,
   style,
   testId,
@@ -57,6 +59,8 @@ export function DataTable<T>({
   compact?: boolean;
   /** Still loading: skeleton rows in place of the body. */
   loading?: boolean;
+  /** The rows shown are being replaced (aria-busy, dimmed). */
+  updating?: boolean;
   className?: string;
   style?: CSSProperties;
   testId?: string;
@@ -82,10 +86,10 @@ export function DataTable<T>({
           </tr>
         </thead>
       )}
-      {loading ? (
+      {loading || (updating && !rows.length) ? (
         <SkeletonRows cols={columns.length} />
       ) : (
-        <tbody>
+        <tbody aria-busy={updating || undefined} className={updating ? 'updating' : undefined}>
           {rows.length === 0 && empty !== undefined ? (
             <tr>
               <td colSpan={columns.length} className="faint">

@@ -26,7 +26,7 @@ interface Props {
  */
 export function ListFoot({ shown, matching, noun, filter, page, query, testId }: Props) {
   const foot = useRef<HTMLDivElement>(null);
-  if (!matching) return null;
+  if (!matching && !query.isPlaceholderData) return null;
   const left = Math.min(page, matching - shown);
   /**
    * Fetches the next page. When the button had focus (pressed by keyboard, or clicked), focus then goes to the first
@@ -51,15 +51,18 @@ export function ListFoot({ shown, matching, noun, filter, page, query, testId }:
   };
   return (
     <div className="table-foot" data-testid={testId} ref={foot} tabIndex={-1}>
-      {query.isPlaceholderData ? (
-        // The counts shown would be the previous filter's, not this one's.
-        <span className="muted">Loading the {noun}…</span>
-      ) : (
-        <span className="muted">
-          Showing {fmtInt(shown)} of {fmtInt(matching)}
-          {filter ? ` matching “${filter}”` : ''} {noun}
-        </span>
-      )}
+      {/* A status: a screen reader hears the list start and end loading, and how many it holds. */}
+      <span className="muted" role="status">
+        {query.isPlaceholderData ? (
+          // The counts shown would be the previous filter's, not this one's.
+          <>Loading the {noun}…</>
+        ) : (
+          <>
+            Showing {fmtInt(shown)} of {fmtInt(matching)}
+            {filter ? ` matching “${filter}”` : ''} {noun}
+          </>
+        )}
+      </span>
       {query.hasNextPage && !query.isPlaceholderData ? (
         <button className="btn" type="button" disabled={query.isFetchingNextPage} onClick={() => void more()}>
           {query.isFetchingNextPage ? 'Loading…' : left > 0 ? `Show ${fmtInt(left)} more` : 'Show more'}
