@@ -650,10 +650,14 @@ describe('long curation lists', () => {
       if (decodeURIComponent(route.request().url()).includes(`"agent":"${AGENT}"`)) await released;
       await route.continue().catch(() => {});
     });
-    await page.getByLabel('Filter by agent').selectOption(AGENT);
-    await expect.poll(() => count.textContent()).toBe('Loading the pending proposals…');
-    expect(await page.getByRole('list', { name: 'Proposals' }).getAttribute('aria-busy')).toBe('true');
-    release();
+    try {
+      await page.getByLabel('Filter by agent').selectOption(AGENT);
+      await expect.poll(() => count.textContent()).toBe('Loading the pending proposals…');
+      expect(await page.getByRole('list', { name: 'Proposals' }).getAttribute('aria-busy')).toBe('true');
+    } finally {
+      // A failure above must not leave the route holding the next test's list.
+      release();
+    }
     await expect.poll(() => count.textContent()).toMatch(/^Showing 100 of 105 pending proposals/);
     expect(await page.getByRole('list', { name: 'Proposals' }).getAttribute('aria-busy')).toBeNull();
     await page.unroute(agentList);
@@ -782,15 +786,18 @@ describe('long curation lists', () => {
       await released;
       await route.continue().catch(() => {});
     });
-    // The last row loaded, picked by a click (the walk there by j is the test above's).
-    await rows.nth(99).locator('.row-pick').click();
-    await expect.poll(() => selected().textContent()).toContain('Paging check 99:');
-    await page.keyboard.press('j');
-    await expect.poll(() => asked).toBe(true);
-    // Approved at once (not held): its answer refreshes the lists while the next page is on its way.
-    await page.keyboard.press('a');
-    await expect.poll(() => banner().textContent()).toContain('Approved');
-    release();
+    try {
+      // The last row loaded, picked by a click (the walk there by j is the test above's).
+      await rows.nth(99).locator('.row-pick').click();
+      await expect.poll(() => selected().textContent()).toContain('Paging check 99:');
+      await page.keyboard.press('j');
+      await expect.poll(() => asked).toBe(true);
+      // Approved at once (not held): its answer refreshes the lists while the next page is on its way.
+      await page.keyboard.press('a');
+      await expect.poll(() => banner().textContent()).toContain('Approved');
+    } finally {
+      release();
+    }
     // The page j asked for arrives, without another press: the 99 rows left and the 5 after them.
     await expect.poll(() => rows.count()).toBe(104);
     expect(await rows.last().textContent()).toContain('Paging check 104:');

@@ -100,14 +100,16 @@ describe('recall', () => {
     await page.getByLabel('Search memory').fill('keepalive');
     await expect.poll(() => page.getByTestId('meaning-only').count()).toBe(0);
     expect(await page.getByTestId('hit-link').count()).toBeGreaterThan(0);
-    // The words first, then the kind: the answer the filter waits for is the only one with dead ends alone (the
-    // rows of the answers before stay on screen until it comes).
+    // The rows of the answer before stay on screen, dimmed and aria-busy, until the words and the kind are searched.
+    const body = page.getByTestId('recall-results').locator('tbody');
     await page.getByLabel('Search memory').fill('flaky ingestion job');
+    await expect.poll(() => body.getAttribute('aria-busy')).toBeNull();
     await page.getByRole('button', { name: /^dead end/ }).click();
     const rows = page.getByTestId('recall-results').locator('tr');
-    await expect
-      .poll(() => rows.evaluateAll((trs) => [...new Set(trs.map((tr) => tr.getAttribute('data-kind')))]))
-      .toEqual(['dead_end']);
+    await expect.poll(() => body.getAttribute('aria-busy')).toBeNull();
+    expect(new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-kind'))))).toEqual(
+      new Set(['dead_end']),
+    );
     const firstText = await page.getByTestId('hit-link').first().textContent();
     await page.getByRole('button', { name: 'More like this' }).first().click();
     await page.getByText('Back to results').waitFor();
