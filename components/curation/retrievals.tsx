@@ -266,7 +266,7 @@ export function Retrievals() {
             />
           ) : currentId ? (
             <div className="panel-body muted">Loading the search…</div>
-          ) : !list.isPending && !rows.length ? (
+          ) : !list.isPending && !stale && !rows.length ? (
             <EmptyState title="Nothing to label here">
               When a search is listed, its results are labelled here: relevant (y) or not (n), and the entries it
               missed.

@@ -70,7 +70,7 @@ export function RecallPage() {
       Try “the web server keeps returning bad gateway”, an error code, or a tool name. <kbd>Ctrl</kbd> <kbd>K</kbd>{' '}
       searches from any page.
     </EmptyState>
-  ) : active.data && !hits.length ? (
+  ) : active.data && !hits.length && !active.isPlaceholderData ? (
     <EmptyState title={like ? 'Nothing similar enough' : `Nothing matches “${deferred}”`}>
       Loosen the filters, or try other words.
     </EmptyState>
@@ -210,7 +210,12 @@ export function RecallPage() {
               )
             }
           >
-            {!instead && !like && mode === 'hybrid' && hits.length && hits.every((h) => h.keywordRank === null) ? (
+            {!instead &&
+            !like &&
+            mode === 'hybrid' &&
+            !active.isPlaceholderData &&
+            hits.length &&
+            hits.every((h) => h.keywordRank === null) ? (
               // Nothing shares a word with the query: what is listed is only the nearest by meaning, however weak.
               <div className="banner warn" role="status" data-testid="meaning-only" style={{ margin: 10 }}>
                 No result shares a word with “{deferred}”: these are only the nearest by meaning (cosine at most{' '}

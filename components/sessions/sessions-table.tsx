@@ -69,7 +69,8 @@ export function SessionsTable({
           </div>
         </div>
         <div className="toolbar">
-          <span className="faint" role="status" data-testid="sessions-updating">
+          {/* Not a live region: the list's foot says "Loading the sessions…" as a status already. */}
+          <span className="faint" data-testid="sessions-updating">
             {updating ? (search.trim() !== (first?.search ?? '') ? 'Searching…' : 'Sorting…') : null}
           </span>
           <input
@@ -147,7 +148,7 @@ export function SessionsTable({
               ) : null}
             </tr>
           </thead>
-          {q.isPending ? (
+          {q.isPending || (q.isPlaceholderData && !rows.length) ? (
             <SkeletonRows cols={9} cellClass={(c) => (c === 2 ? 'sessions-domain' : undefined)} />
           ) : (
             <tbody aria-busy={updating || undefined} className={updating ? 'updating' : undefined}>
@@ -251,7 +252,7 @@ export function SessionsTable({
             <code>npx mnemoscope import &lt;path&gt;</code>.
           </EmptyState>
         ) : null}
-        {first && first.total.sessions > 0 && !first.matching ? (
+        {first && first.total.sessions > 0 && !first.matching && !q.isPlaceholderData ? (
           <EmptyState title={`No session matches “${query}”`} />
         ) : null}
       </Panel>

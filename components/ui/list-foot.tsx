@@ -51,7 +51,7 @@ export function ListFoot({ shown, matching, noun, filter, page, query, testId }:
   };
   return (
     <div className="table-foot" data-testid={testId} ref={foot} tabIndex={-1}>
-      {/* A status: a screen reader hears the list start and end loading, and how many it holds. */}
+      {/* A status: a screen reader hears it change (loading, then how many the list holds). */}
       <span className="muted" role="status">
         {query.isPlaceholderData ? (
           // The counts shown would be the previous filter's, not this one's.

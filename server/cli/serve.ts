@@ -97,11 +97,12 @@ async function shutdown(signal: string) {
   stopping = true;
   const t0 = performance.now();
   const budget = config.MNEMOSCOPE_SHUTDOWN_MS;
-  log.info({ event: 'shutdown', signal, inFlight }, 'shutting down');
   beginShutdown();
   const closed = once(server, 'close');
   server.close();
   server.closeIdleConnections();
+  // Written once the listener is closed: whoever reads it can count on no new connection being taken.
+  log.info({ event: 'shutdown', signal, inFlight }, 'shutting down');
   const timer = setTimeout(() => {
     log.warn({ event: 'shutdown', inFlight }, `requests still running after ${budget} ms: closing them`);
     server.closeAllConnections();

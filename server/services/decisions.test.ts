@@ -299,6 +299,7 @@ describe.each(DRIVERS)('webhooks on %s', (driver) => {
       });
     } finally {
       rx.delayMs = 0;
+      await finishWork(); // the worker stopped, whatever failed above
     }
   });
 });

@@ -13,7 +13,7 @@ import {
   type WebhookEvent,
 } from '@/lib/webhooks/contract';
 import { log } from '@/server/log';
-import { onShutdown } from '@/server/lifecycle';
+import { onShutdown, shuttingDown } from '@/server/lifecycle';
 import { InvalidInputError, NotFoundError } from './errors';
 import { notify } from './live';
 
@@ -353,14 +353,16 @@ export function startWebhookWorker(handle: DbHandle) {
   let again = false;
   let stopped = false;
   const run = async () => {
-    if (stopped) return;
+    // Nothing new is claimed once the instance is shutting down (requests may still be draining): a batch claimed
+    // then would hold the shutdown for up to TIMEOUT_MS after the drain.
+    if (stopped || shuttingDown()) return;
     if (running) return void (again = true);
     running = (async () => {
       try {
         do {
           again = false;
-          while (!stopped && (await deliverDue(handle.db)) === BATCH);
-        } while (again && !stopped);
+          while (!stopped && !shuttingDown() && (await deliverDue(handle.db)) === BATCH);
+        } while (again && !stopped && !shuttingDown());
       } catch (e) {
         if (!stopped) log.warn({ event: 'webhooks', err: (e as Error).message }, 'webhook deliveries failed to run');
       } finally {
