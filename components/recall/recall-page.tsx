@@ -58,6 +58,8 @@ export function RecallPage() {
   const toggleKind = (k: RecallKind) => setKinds((ks) => (ks.includes(k) ? ks.filter((x) => x !== k) : [...ks, k]));
   const active = like ? more : search;
   const hits = active.data?.hits ?? [];
+  // The answer shown is to words or filters before, while these are searched.
+  const updating = active.isPlaceholderData || (!like && deferred !== query.trim());
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
   // What the results panel shows instead of results, if anything.
   const instead = empty ? (
@@ -202,7 +204,7 @@ export function RecallPage() {
             actions={
               instead ? undefined : (
                 <span className="muted" style={{ fontWeight: 400, fontSize: 12 }} data-testid="recall-timing">
-                  {active.data
+                  {active.data && !updating
                     ? `${active.data.ms.toFixed(1)} ms in the worker` +
                       ('mode' in active.data ? ` · ${active.data.mode}` : '')
                     : 'searching…'}
@@ -222,14 +224,7 @@ export function RecallPage() {
                 {Math.max(...hits.map((h) => h.cosine ?? 0)).toFixed(2)}), which a static model gives any text.
               </div>
             ) : null}
-            {instead ?? (
-              <HitTable
-                hits={hits}
-                onMore={(item) => setLike(item)}
-                // The answer to words or filters before, while these are searched: dimmed.
-                updating={active.isPlaceholderData || (!like && deferred !== query.trim())}
-              />
-            )}
+            {instead ?? <HitTable hits={hits} onMore={(item) => setLike(item)} updating={updating} />}
           </Panel>
         </>
       )}
