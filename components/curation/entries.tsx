@@ -12,7 +12,7 @@ import { EditEntryForm, LinkEntryForm, NewEntryButton } from './entry-edit';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
+import { EmptyState, ErrorBox, SkeletonRows, updatingProps } from '@/components/ui/states';
 import { ListFoot } from '@/components/ui/list-foot';
 import { TextDiff } from './text-diff';
 
@@ -82,12 +82,7 @@ export function EntriesBrowser() {
               Entries appear when the curator writes, or a reviewer approves, a memory event.
             </EmptyState>
           ) : (
-            <div
-              role="list"
-              aria-label="Memory entries"
-              aria-busy={list.isPlaceholderData || undefined}
-              className={list.isPlaceholderData ? 'updating' : undefined}
-            >
+            <div role="list" aria-label="Memory entries" {...updatingProps(list.isPlaceholderData)}>
               {items.map((e) => (
                 <div
                   key={e.id}

@@ -19,7 +19,7 @@ import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { refocus } from '@/components/ui/refocus';
 import { useKeepInSight } from '@/components/ui/use-focus';
-import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
+import { EmptyState, ErrorBox, SkeletonRows, updatingProps } from '@/components/ui/states';
 import { CONFIDENCE_TONE, ProposalDetail, type DetailMode } from './proposal-detail';
 import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
@@ -538,12 +538,7 @@ export function Inbox() {
             </EmptyState>
           ) : (
             // The rows of the status or filter before, while this one's load: dimmed, and no key acts on them.
-            <div
-              role="list"
-              aria-label="Proposals"
-              aria-busy={stale || undefined}
-              className={stale ? 'updating' : undefined}
-            >
+            <div role="list" aria-label="Proposals" {...updatingProps(stale)}>
               {items.map((p, i) => (
                 <div
                   key={p.id}

@@ -17,7 +17,7 @@ import { useRole } from '@/components/ui/use-role';
 import { useKeepInSight } from '@/components/ui/use-focus';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
+import { EmptyState, ErrorBox, SkeletonRows, updatingProps } from '@/components/ui/states';
 
 type Detail = RouterOutputs['curation']['retrieval'];
 type Item = Detail['items'][number];
@@ -191,12 +191,7 @@ export function Retrievals() {
               Agents search durable memory with the MCP tool <code>search_memory</code>; each call appears here.
             </EmptyState>
           ) : (
-            <div
-              role="list"
-              aria-label="Logged searches"
-              aria-busy={stale || undefined}
-              className={stale ? 'updating' : undefined}
-            >
+            <div role="list" aria-label="Logged searches" {...updatingProps(stale)}>
               {rows.map((r, i) => (
                 <div
                   key={r.id}

@@ -8,7 +8,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { Sparkline } from '@/components/ui/sparkline';
 import { ListFoot } from '@/components/ui/list-foot';
-import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
+import { EmptyState, ErrorBox, SkeletonRows, updatingProps } from '@/components/ui/states';
 import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/list';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 
@@ -151,7 +151,7 @@ export function SessionsTable({
           {q.isPending || (q.isPlaceholderData && !rows.length) ? (
             <SkeletonRows cols={9} cellClass={(c) => (c === 2 ? 'sessions-domain' : undefined)} />
           ) : (
-            <tbody aria-busy={updating || undefined} className={updating ? 'updating' : undefined}>
+            <tbody {...updatingProps(updating)}>
               {rows.map((s) => {
                 const lastCcs = s.footprint.ccs.findLast((v) => v !== null) ?? null;
                 return (

@@ -1,5 +1,5 @@
 import type { CSSProperties, HTMLAttributes, Key, ReactNode, TdHTMLAttributes } from 'react';
-import { SkeletonRows } from './states';
+import { SkeletonRows, updatingProps } from './states';
 
 /** One column of a DataTable: its header, and how a row fills its cell. */
 export interface Column<T> {
@@ -89,7 +89,7 @@ export function DataTable<T>({
       {loading || (updating && !rows.length) ? (
         <SkeletonRows cols={columns.length} />
       ) : (
-        <tbody aria-busy={updating || undefined} className={updating ? 'updating' : undefined}>
+        <tbody {...updatingProps(updating)}>
           {rows.length === 0 && empty !== undefined ? (
             <tr>
               <td colSpan={columns.length} className="faint">

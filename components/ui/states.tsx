@@ -9,6 +9,11 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
+/** The attributes of rows being replaced (the previous filter's, while this one's load): dimmed, `aria-busy`. */
+export function updatingProps(on: boolean) {
+  return { 'aria-busy': on || undefined, className: on ? 'updating' : undefined } as const;
+}
+
 /** A failure said with what failed: "Could not load this" by default; a form says what it could not do. */
 export function ErrorBox({ error, doing = 'load this' }: { error: { message: string }; doing?: string }) {
   return (
