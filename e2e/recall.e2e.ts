@@ -253,6 +253,34 @@ describe('recall', () => {
     await context.close();
   });
 
+  it('says an answer is by keyword only while the model loads, and searches again by meaning once it has', async () => {
+    const { context, page } = await fresh();
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await context.route('**/models/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await open(page, `${srv.url}/recall`);
+      await page.locator('[data-testid=recall-status][data-model=loading][data-corpus=ready]').first().waitFor();
+      await page.getByLabel('Search memory').fill('zzqxv');
+      await page.getByText('Nothing matches “zzqxv”').waitFor();
+      expect(await page.getByTestId('recall-partial').textContent()).toBe(
+        'Meaning search starts once the model has loaded: until then, this is by keyword only. ',
+      );
+    } finally {
+      release();
+    }
+    // The same words, searched again once every item has its vector: the nearest by meaning, said to be only that.
+    await indexReady(page);
+    await expect
+      .poll(() => page.getByTestId('meaning-only').textContent())
+      .toMatch(/^No result shares a word with “zzqxv”: these are only the nearest by meaning/);
+    expect(await page.getByTestId('meaning-only').textContent()).not.toContain('Meaning search');
+    await context.close();
+  });
+
   it('says a hub model could not be downloaded, and where to go back to the bundled one', async () => {
     const { context, page } = await fresh();
     // Offline: nothing but this app answers (a hub model is one a person chose to download, and cannot be).

@@ -61,6 +61,16 @@ export function RecallPage() {
   // The answer shown is to words or filters before, while these are searched.
   const updating = active.isPlaceholderData || (!like && deferred !== query.trim());
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
+  // Meaning search over part of memory: an answer can change once the model has every item.
+  const partial = useRecallStatus((st) =>
+    st.model === 'loading' || st.model === 'idle'
+      ? 'Meaning search starts once the model has loaded: until then, this is by keyword only.'
+      : st.model === 'ready' && st.toEmbed > 0 && st.embedded < st.toEmbed
+        ? `Meaning search has reached ${fmtInt(st.embedded)} of ${fmtInt(st.toEmbed)} items so far; ` +
+          'the results refresh once it has them all.'
+        : null,
+  );
+  const partialNote = !like && mode !== 'keyword' && partial ? partial : null;
   // What the results panel shows instead of results, if anything.
   const instead = empty ? (
     <EmptyState title="No memory to search yet">
@@ -74,6 +84,7 @@ export function RecallPage() {
     </EmptyState>
   ) : active.data && !hits.length && !active.isPlaceholderData ? (
     <EmptyState title={like ? 'Nothing similar enough' : `Nothing matches “${deferred}”`}>
+      {partialNote ? <span data-testid="recall-partial">{partialNote} </span> : null}
       Loosen the filters, or try other words.
     </EmptyState>
   ) : null;
@@ -196,9 +207,10 @@ export function RecallPage() {
             body={false}
             title={
               instead ? undefined : (
-                <>
+                <span className={updating ? 'muted' : undefined}>
                   {fmtInt(hits.length)} {like ? 'similar items' : 'results'}
-                </>
+                  {updating ? ' (the answer before)' : ''}
+                </span>
               )
             }
             actions={
@@ -222,6 +234,7 @@ export function RecallPage() {
               <div className="banner warn" role="status" data-testid="meaning-only" style={{ margin: 10 }}>
                 No result shares a word with “{deferred}”: these are only the nearest by meaning (cosine at most{' '}
                 {Math.max(...hits.map((h) => h.cosine ?? 0)).toFixed(2)}), which a static model gives any text.
+                {partialNote ? ` ${partialNote}` : null}
               </div>
             ) : null}
             {instead ?? <HitTable hits={hits} onMore={(item) => setLike(item)} updating={updating} />}
