@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './axe';
 import { decideAtOnce, launchPage } from './browser';
-import { open } from './page';
+import { holdRequests, open } from './page';
 import { uiServer } from './ui-server';
 
 const srv = uiServer();
@@ -643,24 +643,19 @@ describe('long curation lists', () => {
     // The agent's list is held back: meanwhile the rows of all agents (the same 100 of 105 in this file) stay,
     // dimmed, the foot says the list is loading, and no key acts on them (j presses made then were lost in silence,
     // the flake of this walk until 2026-11-27).
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    const agentList = /\/api\/trpc\/[^?]*curation\.inbox/;
-    await page.route(agentList, async (route) => {
-      if (decodeURIComponent(route.request().url()).includes(`"agent":"${AGENT}"`)) await released;
-      await route.continue().catch(() => {});
-    });
+    const agentList = await holdRequests(page, /\/api\/trpc\/[^?]*curation\.inbox/, (r) =>
+      decodeURIComponent(r.url()).includes(`"agent":"${AGENT}"`),
+    );
     try {
       await page.getByLabel('Filter by agent').selectOption(AGENT);
       await expect.poll(() => count.textContent()).toBe('Loading the pending proposals…');
       expect(await page.getByRole('list', { name: 'Proposals' }).getAttribute('aria-busy')).toBe('true');
     } finally {
-      // A failure above must not leave the route holding the next test's list.
-      release();
+      agentList.release();
     }
     await expect.poll(() => count.textContent()).toMatch(/^Showing 100 of 105 pending proposals/);
     expect(await page.getByRole('list', { name: 'Proposals' }).getAttribute('aria-busy')).toBeNull();
-    await page.unroute(agentList);
+    await agentList.stop();
     expect(await rows.count()).toBe(100);
     expect(await rows.first().textContent()).toContain('Paging check 0:');
     // By keyboard to the last row loaded: one more j there fetches the next page, and the next j moves onto it.
@@ -776,33 +771,26 @@ describe('long curation lists', () => {
     await expect.poll(() => page.getByTestId('inbox-count').textContent()).toMatch(/^Showing 100 of 105 pending/);
     expect(await rows.first().textContent()).toContain('Paging check 0:');
     // The next page's answer is held back until the decision has been answered (and the lists refreshed).
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let asked = false;
-    const nextPage = /\/api\/trpc\/[^?]*curation\.inbox/;
-    await page.route(nextPage, async (route) => {
-      if (!decodeURIComponent(route.request().url()).includes('"cursor":{')) return route.continue();
-      asked = true;
-      await released;
-      await route.continue().catch(() => {});
-    });
+    const nextPage = await holdRequests(page, /\/api\/trpc\/[^?]*curation\.inbox/, (r) =>
+      decodeURIComponent(r.url()).includes('"cursor":{'),
+    );
     try {
       // The last row loaded, picked by a click (the walk there by j is the test above's).
       await rows.nth(99).locator('.row-pick').click();
       await expect.poll(() => selected().textContent()).toContain('Paging check 99:');
       await page.keyboard.press('j');
-      await expect.poll(() => asked).toBe(true);
+      await expect.poll(() => nextPage.held()).toBeGreaterThan(0);
       // Approved at once (not held): its answer refreshes the lists while the next page is on its way.
       await page.keyboard.press('a');
       await expect.poll(() => banner().textContent()).toContain('Approved');
     } finally {
-      release();
+      nextPage.release();
     }
     // The page j asked for arrives, without another press: the 99 rows left and the 5 after them.
     await expect.poll(() => rows.count()).toBe(104);
     expect(await rows.last().textContent()).toContain('Paging check 104:');
     expect(await page.getByTestId('inbox-count').textContent()).toBe('Showing 104 of 104 pending proposals');
-    await page.unroute(nextPage);
+    await nextPage.stop();
     await undoWindow.selectOption(undoBefore);
   });
 });

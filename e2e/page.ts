@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 
 /** Navigates and waits until the page is hydrated, so clicks and keys reach React, not the bare HTML. */
 export async function open(page: Page, url: string) {
@@ -18,3 +18,27 @@ export const markedTerms = (page: Page, field: string, mark: string) =>
   page
     .locator(`[data-testid=ccs-state] [data-field=${field}] [data-mark=${mark}]`)
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
+
+/**
+ * Holds back the requests `url` matches (those `when` picks; the others go on) until `release()`, so that a test can
+ * look at a page while an answer is on its way. Release it in `finally`: a failure must not leave the next test's
+ * requests held. `held()` counts the requests held so far.
+ */
+export async function holdRequests(
+  target: Page | BrowserContext,
+  url: string | RegExp | ((url: URL) => boolean),
+  when: (request: Request) => boolean = () => true,
+) {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let held = 0;
+  await target.route(url, async (route) => {
+    if (when(route.request())) {
+      held++;
+      await released;
+    }
+    // The page may have gone meanwhile (a test that failed, a context closed).
+    await route.continue().catch(() => {});
+  });
+  return { release, held: () => held, stop: () => target.unroute(url) };
+}

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from './browser';
-import { open } from './page';
+import { holdRequests, open } from './page';
 import { MODEL_CHOICE_KEY } from '@/lib/recall/model';
 import { uiServer } from './ui-server';
 
@@ -255,12 +255,7 @@ describe('recall', () => {
 
   it('says an answer is by keyword only while the model loads, and searches again by meaning once it has', async () => {
     const { context, page } = await fresh();
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    await context.route('**/models/**', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const model = await holdRequests(context, '**/models/**');
     try {
       await open(page, `${srv.url}/recall`);
       await page.locator('[data-testid=recall-status][data-model=loading][data-corpus=ready]').first().waitFor();
@@ -270,7 +265,7 @@ describe('recall', () => {
         'Meaning search starts once the model has loaded: until then, this is by keyword only. ',
       );
     } finally {
-      release();
+      model.release();
     }
     // The same words, searched again once every item has its vector: the nearest by meaning, said to be only that.
     await indexReady(page);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchPage } from './browser';
-import { markedTerms, open, replayKeysReady, turnReadout } from './page';
+import { holdRequests, markedTerms, open, replayKeysReady, turnReadout } from './page';
 import { uiServer } from './ui-server';
 
 const srv = uiServer();
@@ -75,30 +75,29 @@ describe('session replay', () => {
     expect(built.status).toBe(200);
     for (const width of [1440, 1024]) {
       await page.setViewportSize({ width, height: 1000 });
-      let release = () => {};
-      const held = new Promise<void>((r) => (release = r));
-      await page.route(/sessions\.digest/, async (route) => {
-        await held;
-        await route.continue();
-      });
-      await page.goto('/sessions/itops-nginx-502?turn=9');
-      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      const digest = await holdRequests(page, /sessions\.digest/);
+      let before: number | undefined;
       const top = () => page.getByTestId('ccs-panel').evaluate((e) => e.getBoundingClientRect().top);
-      const before = await top();
-      expect(await readout()).toBe('Turn 9 (9 of 50)');
-      expect(await page.getByTestId('timeline').count()).toBe(0);
-      // The player waits for the session's turns: its buttons are off, and a key leaves the turn where it is.
-      expect(await page.getByRole('button', { name: 'Next turn' }).isDisabled()).toBe(true);
-      await page.keyboard.press('ArrowRight');
-      expect(await readout()).toBe('Turn 9 (9 of 50)');
-      // The alerts' head is there already, from the shape of the stored digest.
-      expect(await page.getByTestId('alerts').textContent()).toContain('1 drift spike');
-      release();
+      try {
+        await page.goto('/sessions/itops-nginx-502?turn=9');
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+        before = await top();
+        expect(await readout()).toBe('Turn 9 (9 of 50)');
+        expect(await page.getByTestId('timeline').count()).toBe(0);
+        // The player waits for the session's turns: its buttons are off, and a key leaves the turn where it is.
+        expect(await page.getByRole('button', { name: 'Next turn' }).isDisabled()).toBe(true);
+        await page.keyboard.press('ArrowRight');
+        expect(await readout()).toBe('Turn 9 (9 of 50)');
+        // The alerts' head is there already, from the shape of the stored digest.
+        expect(await page.getByTestId('alerts').textContent()).toContain('1 drift spike');
+      } finally {
+        digest.release();
+      }
       await page.locator('.replay[data-complete]').waitFor({ state: 'attached' });
       await page.getByTestId('timeline').waitFor();
       expect(await page.locator('[data-testid=alerts] [data-alert]').count()).toBeGreaterThan(0);
       expect(await top(), `at ${width} px`).toBe(before);
-      await page.unroute(/sessions\.digest/);
+      await digest.stop();
     }
     await page.setViewportSize({ width: 1440, height: 1000 });
   });

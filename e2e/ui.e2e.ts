@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launch } from './browser';
-import { open } from './page';
+import { holdRequests, open } from './page';
 import { uiServer } from './ui-server';
 
 const srv = uiServer();
@@ -192,17 +192,17 @@ describe(`a long sessions list on ${srv.name}`, () => {
     expect(await rows.last().textContent()).toContain('bulk-000');
     // Sorting is the server's too: oldest first starts at the other end. While the server sorts, the last rows stay,
     // dimmed and busy, and the wait is said.
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    const pageQuery = (url: URL) => url.pathname.includes('sessions.page');
-    await page.route(pageQuery, async (route) => (await held, route.continue()));
-    await page.getByLabel('Sort sessions').selectOption('oldest');
-    await expect.poll(() => page.getByTestId('sessions-updating').textContent()).toBe('Sorting…');
-    expect(await page.locator('[data-testid=sessions-table] tbody').getAttribute('aria-busy')).toBe('true');
-    expect(await rows.first().textContent()).toContain('bulk-129');
-    release();
+    const sorted = await holdRequests(page, (url) => url.pathname.includes('sessions.page'));
+    try {
+      await page.getByLabel('Sort sessions').selectOption('oldest');
+      await expect.poll(() => page.getByTestId('sessions-updating').textContent()).toBe('Sorting…');
+      expect(await page.locator('[data-testid=sessions-table] tbody').getAttribute('aria-busy')).toBe('true');
+      expect(await rows.first().textContent()).toContain('bulk-129');
+    } finally {
+      sorted.release();
+    }
     await expect.poll(() => rows.first().textContent()).toContain('bulk-000');
-    await page.unroute(pageQuery);
+    await sorted.stop();
     expect(await page.getByTestId('sessions-updating').textContent()).toBe('');
     expect(await page.locator('[data-testid=sessions-table] tbody').getAttribute('aria-busy')).toBeNull();
     expect(await rows.count()).toBe(100);
