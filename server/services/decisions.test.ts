@@ -10,7 +10,7 @@ import { decideProposal, deprecateEntry } from './curation-decisions';
 import { awaitDecision, memoryEventDecision } from './decisions';
 import { ingest } from './ingest';
 import { ensureProject } from './projects';
-import { finishWork } from '@/server/lifecycle';
+import { beginShutdown, finishWork } from '@/server/lifecycle';
 import {
   createWebhook,
   deliverDue,
@@ -300,6 +300,28 @@ describe.each(DRIVERS)('webhooks on %s', (driver) => {
     } finally {
       rx.delayMs = 0;
       await finishWork(); // the worker stopped, whatever failed above
+    }
+  });
+
+  it('claims nothing once a shutdown has begun: a delivery due then is left to the next instance', async () => {
+    const [d] = await listDeliveries(h.db, 'default', {});
+    const before = rx.got.length;
+    const stopping = globalThis as unknown as { __mnemoscopeStopping?: boolean };
+    try {
+      beginShutdown();
+      startWebhookWorker(h);
+      // Due at once, and announced (NOTIFY): a worker not shutting down sends it within milliseconds.
+      const held = await redeliver(h.db, 'default', d!.id, 'admin');
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(rx.got.length).toBe(before);
+      expect((await listDeliveries(h.db, 'default', {})).find((x) => x.id === held.id)?.status).toBe('pending');
+      // The same worker, no longer shutting down, sends it on the next announcement.
+      stopping.__mnemoscopeStopping = false;
+      await redeliver(h.db, 'default', d!.id, 'admin');
+      await expect.poll(() => rx.got.length).toBe(before + 2);
+    } finally {
+      stopping.__mnemoscopeStopping = false;
+      await finishWork();
     }
   });
 });
