@@ -22,6 +22,7 @@ import { prepareItems } from '@/server/services/ingest-prepare';
 import { SEARCH_LIMIT, searchMemory } from '@/server/services/memory-search';
 import { sessionState } from '@/server/services/sessions';
 import { deadEndsTouchedBy } from '@/server/services/substrate';
+import { errorReason } from '@/server/services/errors';
 import { authedBody } from './respond';
 
 /**
@@ -48,8 +49,7 @@ async function guard(f: () => Promise<ToolResult>): Promise<ToolResult> {
   try {
     return await f();
   } catch (e) {
-    const err = e as Error & { cause?: Error };
-    return fail(`failed: ${(err.cause?.message ?? err.message).split('\n')[0]}`);
+    return fail(`failed: ${errorReason(e)}`);
   }
 }
 

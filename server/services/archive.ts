@@ -17,7 +17,7 @@ import { agents, auditLog, recordVersions } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import * as ucs from '@/server/db/schema/substrate';
 import { annotations, scoreDefinitions } from '@/server/db/schema/annotations';
-import { InvalidInputError } from './errors';
+import { errorReason, InvalidInputError } from './errors';
 import { rebuildSessionStats } from './session-stats';
 
 /**
@@ -351,9 +351,8 @@ export async function importProject(
                  from jsonb_populate_recordset(null::${sql.raw(q(m.name))}, ${JSON.stringify(batch)}::jsonb)`,
         );
       } catch (e) {
-        const err = e as Error & { cause?: Error };
         // The reason, without the values the database quotes (they may be another project's).
-        const reason = (err.cause?.message ?? err.message).split('\n')[0]!.replace(/\(.*$/, '').trim();
+        const reason = errorReason(e).replace(/\(.*$/, '').trim();
         throw new InvalidInputError(`${batchTable} rows before line ${lineNo + 1} could not be stored: ${reason}`);
       }
       counts[batchTable] = (counts[batchTable] ?? 0) + batch.length;

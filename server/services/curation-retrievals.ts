@@ -15,7 +15,7 @@ import {
 } from '@/lib/curation/retrievals';
 import { log } from '@/server/log';
 import { periodic } from '@/server/lifecycle';
-import { InvalidInputError, NotFoundError } from './errors';
+import { errorReason, InvalidInputError, NotFoundError } from './errors';
 import { given, readsEntry } from './curation-read-as';
 
 /**
@@ -48,8 +48,8 @@ export async function sweepRetrievals(
 /** Deletes old searches every SWEEP_EVERY_MS in this process, whether or not agents still search. */
 export const startRetrievalSweeper = (db: Db) =>
   periodic('retrievals', db, SWEEP_EVERY_MS, () =>
-    sweepRetrievals(db).catch((e: Error & { cause?: Error }) =>
-      log.warn({ err: (e.cause?.message ?? e.message).split('\n')[0] }, 'deleting old memory retrievals failed'),
+    sweepRetrievals(db).catch((e: unknown) =>
+      log.warn({ err: errorReason(e) }, 'deleting old memory retrievals failed'),
     ),
   );
 
@@ -90,10 +90,7 @@ export async function logRetrieval(
       .returning({ id: memoryRetrievals.id });
     return row?.id ?? null;
   } catch (e) {
-    // The driver's reason only: the query layer's message quotes the statement's parameters (memory text).
-    const err = e as Error & { cause?: Error };
-    const reason = (err.cause?.message ?? err.message).split('\n')[0];
-    log.warn({ err: reason, projectId }, 'logging a memory retrieval failed; the search answered');
+    log.warn({ err: errorReason(e), projectId }, 'logging a memory retrieval failed; the search answered');
     return null;
   }
 }

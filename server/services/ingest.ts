@@ -12,7 +12,7 @@ import { correct, CORRECTABLE, type Correction } from './ingest-corrections';
 import { notifyTurns } from './live';
 import { memoryEvents } from '@/server/db/schema/curation';
 import { curateBatch, type CurationCounts } from './curation';
-import { isInfrastructureError, UnavailableError } from './errors';
+import { errorReason, isInfrastructureError, UnavailableError } from './errors';
 import { chunks, firstOf, markStored, ofType, recordType, type Pending, type Rec } from './ingest-batch';
 import { prepareItems, turnRow, type Prepared } from './ingest-prepare';
 import { writeSubstrate } from './substrate-ingest';
@@ -242,10 +242,7 @@ interface Written {
   corrections: Map<number, Correction>;
 }
 
-function dbMessage(err: unknown): string {
-  const e = err as { cause?: { message?: string }; message?: string };
-  return (e.cause?.message ?? e.message ?? String(err)).split('\n')[0]!.slice(0, 300);
-}
+const dbMessage = (err: unknown) => errorReason(err).slice(0, 300);
 
 /**
  * Writes the records; returns the indexes of those newly stored, and of those whose id was taken by another version

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { log } from '@/server/log';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type DbHandle } from '@/server/db';
 import { RecallEngine, type Embedder } from '@/lib/recall/engine';
@@ -12,6 +13,7 @@ import { serverEmbedder } from './embeddings';
 import {
   embedStored,
   readVectors,
+  rememberVectors,
   storedVectorCache,
   sweepVectors,
   textSha256,
@@ -69,6 +71,24 @@ describe.each(DRIVERS)('stored text vectors on %s', (driver) => {
     expect(await readVectors(h.db, P, { modelId: 'test/other', dims: 8 }, ['a text'])).toEqual([undefined]);
     // A vector whose length is not the model's is no vector of it.
     expect(await readVectors(h.db, P, { modelId: model.modelId, dims: 4 }, ['a text'])).toEqual([undefined]);
+  });
+
+  it('logs why a background write failed, without the statement or its values', async () => {
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);
+    try {
+      // No such project: the database refuses the rows.
+      rememberVectors(h.db, 'no-such-project', 'test/log-4', [['a secret-bearing text', new Float32Array(4)]]);
+      await vectorsStored();
+      const [fields, message] = warn.mock.calls.find(
+        ([f]) => (f as { event?: string }).event === 'text_vectors.write_failed',
+      )!;
+      expect(message).toBe('vectors not stored');
+      const err = (fields as { err: string }).err;
+      expect(err).toMatch(/foreign key/);
+      expect(err).not.toMatch(/insert into|params|no-such-project,|AAAA/);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('reads 12,345 texts, several statements, each vector where its text is asked', async () => {

@@ -4,6 +4,7 @@ import { rowsOf, type Db, type Tx } from '@/server/db';
 import type { Embedder, VectorCache } from '@/lib/recall/engine';
 import { log } from '@/server/log';
 import { onShutdown, periodic } from '@/server/lifecycle';
+import { errorReason } from './errors';
 
 /**
  * The server's embeddings of a project's texts, kept in the database (`text_vectors`) by model and the text's
@@ -162,7 +163,7 @@ export function rememberVectors(
   if (!entries.length) return;
   const p = writeVectors(db, projectId, modelId, entries)
     .catch((error: unknown) =>
-      log.warn({ event: 'text_vectors.write_failed', projectId, err: String(error) }, 'vectors not stored'),
+      log.warn({ event: 'text_vectors.write_failed', projectId, err: errorReason(error) }, 'vectors not stored'),
     )
     .finally(() => writing.delete(p));
   writing.add(p);
