@@ -5,9 +5,40 @@ import pino from 'pino';
  * One JSON line per API request and per background job, on stdout (pino). Lines carry ids, routes, statuses,
  * durations, projects and counts: never memory content, request bodies or keys.
  */
+/**
+ * Why something failed, as the driver says it (its first line). The query layer's own message quotes the statement
+ * and its parameters (memory text, vectors): no log line or answer carries those.
+ */
+export function errorReason(err: unknown): string {
+  const e = err as { cause?: { message?: unknown }; message?: unknown } | null | undefined;
+  return String(e?.cause?.message ?? e?.message ?? err).split('\n')[0]!;
+}
+
+/**
+ * A log line's `err` (an Error or a message): its type, the reason errorReason gives, the driver's code and the
+ * stack's frames, never the message the stack starts with (a failed query's holds its parameters).
+ */
+export function serializeErr(err: unknown): unknown {
+  if (!err || typeof err !== 'object') return errorReason(err);
+  const e = err as { name?: unknown; code?: unknown; stack?: unknown; cause?: { code?: unknown } };
+  return {
+    type: e.name,
+    message: errorReason(err),
+    code: e.cause?.code ?? e.code,
+    stack:
+      typeof e.stack === 'string'
+        ? e.stack
+            .split('\n')
+            .filter((l) => /^\s+at /.test(l))
+            .join('\n')
+        : undefined,
+  };
+}
+
 export const log = pino({
   // Tests keep their output for failures: warnings and errors only, unless MNEMOSCOPE_LOG_LEVEL says otherwise.
   level: process.env.MNEMOSCOPE_LOG_LEVEL ?? (process.env.VITEST ? 'warn' : 'info'),
+  serializers: { err: serializeErr },
   base: { service: 'mnemoscope' },
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label) => ({ level: label }) },
@@ -53,8 +84,10 @@ export async function job<T extends Record<string, unknown> | void>(name: string
     log.info({ job: name, ms: Math.round(performance.now() - t0), ok: true, ...counts }, `job ${name}`);
     return out;
   } catch (e) {
-    const err = String((e as Error)?.message ?? e).slice(0, 300);
-    log.error({ job: name, ms: Math.round(performance.now() - t0), ok: false, err }, `job ${name}`);
+    log.error(
+      { job: name, ms: Math.round(performance.now() - t0), ok: false, err: errorReason(e).slice(0, 300) },
+      `job ${name}`,
+    );
     throw e;
   }
 }

@@ -16,13 +16,13 @@ import type { DbHandle } from '@/server/db';
 import { ready } from '@/server/bootstrap';
 import { env } from '@/server/env';
 import { logRetrieval } from '@/server/services/curation-retrievals';
+import { errorReason } from '@/server/log';
 import { awaitDecision, MAX_WAIT_SECONDS, memoryEventDecision } from '@/server/services/decisions';
 import { ingest, storePrepared } from '@/server/services/ingest';
 import { prepareItems } from '@/server/services/ingest-prepare';
 import { SEARCH_LIMIT, searchMemory } from '@/server/services/memory-search';
 import { sessionState } from '@/server/services/sessions';
 import { deadEndsTouchedBy } from '@/server/services/substrate';
-import { errorReason } from '@/server/services/errors';
 import { authedBody } from './respond';
 
 /**

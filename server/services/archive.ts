@@ -17,7 +17,8 @@ import { agents, auditLog, recordVersions } from '@/server/db/schema/projects';
 import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import * as ucs from '@/server/db/schema/substrate';
 import { annotations, scoreDefinitions } from '@/server/db/schema/annotations';
-import { errorReason, InvalidInputError } from './errors';
+import { InvalidInputError } from './errors';
+import { errorReason } from '@/server/log';
 import { rebuildSessionStats } from './session-stats';
 
 /**

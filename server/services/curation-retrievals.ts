@@ -13,9 +13,9 @@ import {
   type RetrievalSource,
   type RetrievedItem,
 } from '@/lib/curation/retrievals';
-import { log } from '@/server/log';
+import { errorReason, log } from '@/server/log';
 import { periodic } from '@/server/lifecycle';
-import { errorReason, InvalidInputError, NotFoundError } from './errors';
+import { InvalidInputError, NotFoundError } from './errors';
 import { given, readsEntry } from './curation-read-as';
 
 /**

@@ -18,15 +18,6 @@ export class ForbiddenError extends DomainError {}
 export class UnavailableError extends DomainError {}
 
 /**
- * Why a statement failed, as the driver says it (its first line). The query layer's own message quotes the statement
- * and its parameters (memory text, vectors): no log line or answer carries those.
- */
-export function errorReason(err: unknown): string {
-  const e = err as { cause?: { message?: unknown }; message?: unknown } | null | undefined;
-  return String(e?.cause?.message ?? e?.message ?? err).split('\n')[0]!;
-}
-
-/**
  * Whether a database error is the infrastructure's rather than the data's: SQLSTATE classes 08 (connection), 53
  * (insufficient resources: disk full, out of memory, too many connections), 57P (shutdown), 58 (I/O), and the
  * system errors behind them.

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { currentRequestId } from '@/server/log';
+import { currentRequestId, errorReason } from '@/server/log';
 import type { BodyItem } from '@/lib/ingest/body';
 import type { IngestResult } from '@/lib/ingest/contract';
 import { toCurationEvent, toMemoryEventRow, type CurationEvent } from '@/lib/curation/event';
@@ -12,7 +12,7 @@ import { correct, CORRECTABLE, type Correction } from './ingest-corrections';
 import { notifyTurns } from './live';
 import { memoryEvents } from '@/server/db/schema/curation';
 import { curateBatch, type CurationCounts } from './curation';
-import { errorReason, isInfrastructureError, UnavailableError } from './errors';
+import { isInfrastructureError, UnavailableError } from './errors';
 import { chunks, firstOf, markStored, ofType, recordType, type Pending, type Rec } from './ingest-batch';
 import { prepareItems, turnRow, type Prepared } from './ingest-prepare';
 import { writeSubstrate } from './substrate-ingest';

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db, type Tx } from '@/server/db';
 import type { Embedder, VectorCache } from '@/lib/recall/engine';
-import { log } from '@/server/log';
+import { errorReason, log } from '@/server/log';
 import { onShutdown, periodic } from '@/server/lifecycle';
-import { errorReason } from './errors';
 
 /**
  * The server's embeddings of a project's texts, kept in the database (`text_vectors`) by model and the text's
@@ -144,7 +143,7 @@ export const startVectorSweeper = (db: Db, model: () => string) =>
       const n = await sweepVectors(db, modelId);
       if (n) log.info({ event: 'text_vectors.swept', rows: n }, 'vectors no text needs deleted');
     } catch (e) {
-      log.warn({ event: 'text_vectors.sweep_failed', err: String(e) }, 'deleting unneeded vectors failed');
+      log.warn({ event: 'text_vectors.sweep_failed', err: e }, 'deleting unneeded vectors failed');
     }
   });
 
