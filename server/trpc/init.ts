@@ -13,7 +13,7 @@ import {
   UnavailableError,
 } from '@/server/services/errors';
 import { env } from '@/server/env';
-import { currentRequestId } from '@/server/log';
+import { currentRequestId, errorReason, log } from '@/server/log';
 import { PROJECT_COOKIE, SESSION_COOKIE, principal, type Principal } from '@/server/services/auth';
 
 export interface Context {
@@ -61,6 +61,9 @@ export async function createContext(opts?: { req?: Request; cookieHeader?: strin
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
+    // No stack in an answer (tRPC adds one outside production): its first line is the error's message; the stack is in
+    // the server's log (logUnforeseen).
+    const { stack: _, ...data } = shape.data;
     return {
       ...shape,
       // Input that fails its schema: each problem as "field: reason", not the issues as JSON.
@@ -71,8 +74,13 @@ const t = initTRPC.context<Context>().create({
               .join('; '),
           }
         : {}),
+      // A failure nobody foresaw (a query that failed): the driver's reason, not the query layer's message, which
+      // quotes the statement and its values.
+      ...(shape.data.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError)
+        ? { message: errorReason(error.cause ?? error) }
+        : {}),
       data: {
-        ...shape.data,
+        ...data,
         zodError: error.cause instanceof ZodError ? error.cause.flatten() : null,
         // The id of the request in the server's log (also in the x-request-id answer header).
         requestId: currentRequestId() ?? null,
@@ -102,6 +110,15 @@ const mapErrors = t.middleware(async ({ next }) => {
   }
   return res;
 });
+
+/**
+ * The tRPC handler's `onError`: a failure nobody foresaw is logged (reason, code, stack frames; see serializeErr) with
+ * the procedure's path, under the request's id; the answer's message and `requestId` point there.
+ */
+export function logUnforeseen({ error, path }: { error: TRPCError; path?: string }) {
+  if (error.code === 'INTERNAL_SERVER_ERROR' && !(error.cause instanceof DomainError))
+    log.error({ procedure: path ?? null, err: error.cause ?? error }, 'procedure failed');
+}
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
