@@ -33,12 +33,19 @@ describe('memory hygiene lab', () => {
     expect(page.url()).not.toContain('record=');
     // The scatter has one dot per retrieval.
     expect(await page.getByTestId('scatter').locator('circle').count()).toBe(96);
-    // A threshold typed out of range is kept at its bound (the tab once gave way to an error and lost its inputs).
+    // A threshold typed out of range is said, and the one in use stays (the tab once gave way to an error and lost its
+    // inputs); at its bound it is used.
     const inputMin = page.getByLabel('Input similarity at least');
     const before = await inputMin.inputValue();
     await inputMin.fill('5');
-    await expect.poll(() => inputMin.inputValue()).toBe('1');
+    await expect
+      .poll(() => text('number-problem'))
+      .toBe(`Input similarity at least: a number from 0 to 1; ${before} is used.`);
+    expect(await inputMin.inputValue()).toBe('5');
+    expect(await mis.count()).toBe(1);
+    await inputMin.fill('1');
     await expect.poll(() => mis.count()).toBe(0);
+    expect(await page.getByTestId('number-problem').count()).toBe(0);
     await inputMin.fill(before);
     await expect.poll(() => mis.count()).toBe(1);
     // The paper's cumulative curves run in time order and double back: where each starts and ends is marked.
@@ -108,9 +115,20 @@ describe('memory hygiene lab', () => {
     expect(await page.getByTestId('period-note').count()).toBe(0);
     await page.getByRole('button', { name: "Paper's values" }).click();
     await expect.poll(() => text('period-note')).toMatch(/^P = 200 is longer than this agent's history \(\d+ steps\)/);
-    await page.getByLabel('Period P (steps)').fill('5000000');
-    await expect.poll(() => page.getByLabel('Period P (steps)').inputValue()).toBe('1000000');
-    await page.getByLabel('Period P (steps)').fill('10');
+    // A number that does not fit is said, and the one in use stays; an emptied field stays empty while it is typed
+    // in (it once put the old value back, so that "200" typed after clearing "24" became 24200).
+    const period = page.getByLabel('Period P (steps)');
+    await period.fill('5000000');
+    await expect
+      .poll(() => text('number-problem'))
+      .toBe('Period P (steps): a whole number from 1 to 1,000,000; 200 is used.');
+    expect(await period.getAttribute('aria-invalid')).toBe('true');
+    await period.press('Control+a');
+    await period.press('Backspace');
+    expect(await period.inputValue()).toBe('');
+    await period.pressSequentially('10');
+    expect(await period.inputValue()).toBe('10');
+    expect(await page.getByTestId('number-problem').count()).toBe(0);
     await expect.poll(() => page.getByTestId('period-note').count()).toBe(0);
     // The settings are in the URL: a reload (or the link, sent on) shows the same figures.
     await expect.poll(() => page.getByText('computing…').count()).toBe(0);

@@ -11,6 +11,7 @@ import { Scatter } from './charts';
 import { FlaggedPanel } from './flagged-panel';
 import { ItemDetail } from './item-detail';
 import { ItemsTable } from './items-table';
+import { NumberField } from './number-field';
 import type { Lab, Raise } from './types';
 
 /**
@@ -18,7 +19,6 @@ import type { Lab, Raise } from './types';
  * (misaligned, error chains), every item, and the selected one in detail.
  */
 /** A similarity typed in: kept within 0–1 (a 5 would have been refused by the server and emptied the tab). */
-const unit = (v: string) => Math.min(1, Math.max(0, Number(v)));
 
 export function ItemHealthTab({
   lab,
@@ -71,28 +71,24 @@ export function ItemHealthTab({
           />
           <div className="toolbar" style={{ flexWrap: 'wrap', fontSize: 12 }}>
             <span className="muted">Misaligned when input ≥</span>
-            <input
-              className="input"
-              style={{ width: 64 }}
-              type="number"
+            <NumberField
+              label="Input similarity at least"
+              showLabel={false}
+              width={64}
               step={0.05}
-              min={0}
               max={1}
-              aria-label="Input similarity at least"
               value={mis.inputMin}
-              onChange={(e) => e.target.value !== '' && setMis({ ...mis, inputMin: unit(e.target.value) })}
+              onChange={(v) => setMis({ ...mis, inputMin: v })}
             />
             <span className="muted">and output ≤</span>
-            <input
-              className="input"
-              style={{ width: 64 }}
-              type="number"
+            <NumberField
+              label="Output similarity at most"
+              showLabel={false}
+              width={64}
               step={0.05}
-              min={0}
               max={1}
-              aria-label="Output similarity at most"
               value={mis.outputMax}
-              onChange={(e) => e.target.value !== '' && setMis({ ...mis, outputMax: unit(e.target.value) })}
+              onChange={(v) => setMis({ ...mis, outputMax: v })}
             />
             <span className="muted">in ≥ {mis.minHits} retrievals and half of them.</span>
           </div>

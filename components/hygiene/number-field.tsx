@@ -1,6 +1,22 @@
 'use client';
 
-/** A labelled number input for a policy parameter; an emptied field keeps the last value. */
+import { useId, useState } from 'react';
+import { fmtInt } from '@/lib/format';
+
+/** Why a number typed for a parameter cannot be used, or null when it can. */
+export function numberProblem(v: number, min: number, max: number | undefined, integer: boolean): string | null {
+  const fits = Number.isFinite(v) && v >= min && (max === undefined || v <= max) && (!integer || Number.isInteger(v));
+  if (fits) return null;
+  const n = (x: number) => (integer ? fmtInt(x) : String(x));
+  const what = integer ? 'a whole number' : 'a number';
+  return max === undefined ? `${what} of at least ${n(min)}` : `${what} from ${n(min)} to ${n(max)}`;
+}
+
+/**
+ * A labelled number input for a policy parameter. What is typed is kept as typed while it is edited (an emptied
+ * field stays empty); a number that fits is used at once, one that does not is said (the value in use stays), and
+ * leaving the field shows the value in use again.
+ */
 export function NumberField({
   label,
   value,
@@ -8,6 +24,9 @@ export function NumberField({
   step = 1,
   min = 0,
   max,
+  integer = Number.isInteger(step),
+  showLabel = true,
+  width = 80,
 }: {
   label: string;
   value: number;
@@ -15,21 +34,44 @@ export function NumberField({
   step?: number;
   min?: number;
   max?: number;
+  /** Only whole numbers (the default when the step is whole). */
+  integer?: boolean;
+  /** The label shown before the field; without it, the label is the field's accessible name only. */
+  showLabel?: boolean;
+  width?: number;
 }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const problemId = useId();
+  const problem = draft === null ? null : numberProblem(draft.trim() === '' ? NaN : Number(draft), min, max, integer);
   return (
-    <label className="toolbar" style={{ gap: 6 }}>
-      <span className="muted">{label}</span>
-      <input
-        className="input"
-        style={{ width: 80 }}
-        type="number"
-        step={step}
-        min={min}
-        max={max}
-        aria-label={label}
-        value={value}
-        onChange={(e) => e.target.value !== '' && onChange(Number(e.target.value))}
-      />
-    </label>
+    <span className="toolbar" style={{ gap: 6 }}>
+      <label className="toolbar" style={{ gap: 6 }}>
+        {showLabel ? <span className="muted">{label}</span> : null}
+        <input
+          className="input"
+          style={{ width }}
+          type="number"
+          step={step}
+          min={min}
+          max={max}
+          aria-label={label}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? problemId : undefined}
+          value={draft ?? value}
+          onChange={(e) => {
+            const text = e.target.value;
+            setDraft(text);
+            const v = text.trim() === '' ? NaN : Number(text);
+            if (!numberProblem(v, min, max, integer) && v !== value) onChange(v);
+          }}
+          onBlur={() => setDraft(null)}
+        />
+      </label>
+      {problem ? (
+        <span className="field-error" id={problemId} role="status" data-testid="number-problem">
+          {label}: {problem}; {String(value)} is used.
+        </span>
+      ) : null}
+    </span>
   );
 }
