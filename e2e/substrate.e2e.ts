@@ -176,12 +176,22 @@ describe('substrate field', () => {
     await expect
       .poll(() => page.getByTestId('simulated').textContent())
       .toMatch(/^simulated \+10 bridge ticks from snapshot t 250 \(snapshots\/torusfield_state\.00250\.json\) → t 260/);
+    // The readout beside the slider says the same: the state shown is the simulated t 260, not the stored step.
+    expect(await page.getByTestId('snapshot-readout').textContent()).toBe('t 260 simulated from step 250 (6 of 7)');
+    // Its difference from another snapshot names both states.
+    const from = page.getByLabel('Difference from');
+    await from.selectOption({ index: 1 });
+    const first = await from.locator('option:checked').textContent();
+    expect(first).toMatch(/^t \d+$/);
+    await expect
+      .poll(() => page.locator('.heatmap-legend').textContent())
+      .toContain(`energy(t 260, simulated) − energy(${first})`);
   });
 
   it('shows the difference of two snapshots on a diverging scale', async () => {
     await open(page, `${srv.url}/substrate/aegis-demo`);
     await page.getByLabel('Difference from').selectOption({ label: 't 201' });
-    await expect.poll(() => page.locator('.heatmap-legend').textContent()).toContain('energy(B) − energy(A)');
+    await expect.poll(() => page.locator('.heatmap-legend').textContent()).toContain('energy(t 600) − energy(t 201)');
     const canvas = page.locator('[data-testid=heatmap] canvas');
     const box = (await canvas.boundingBox())!;
     const cell = box.width / 32;
@@ -259,7 +269,16 @@ describe('artifacts and the capability graph', () => {
     expect([before.overlaps, before.outside]).toEqual([0, 0]);
     const node = state.graph.nodes[0] as string;
     const target = graph.locator(`g[data-node="${node}"]`);
+    // The graph is one tab stop (45 capabilities were 45 stops); the arrow keys move between its capabilities.
+    expect(await graph.locator('g[data-node][tabindex="0"]').count()).toBe(1);
+    const focusedNode = () => page.evaluate(() => document.activeElement?.getAttribute('data-node'));
     await target.focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await focusedNode()).toBe(state.graph.nodes[1]);
+    await page.keyboard.press('End');
+    expect(await focusedNode()).toBe(state.graph.nodes.at(-1));
+    await page.keyboard.press('Home');
+    expect(await focusedNode()).toBe(node);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('node-detail').textContent()).toContain(String(node));
     expect(await target.getAttribute('aria-pressed')).toBe('true');

@@ -93,6 +93,26 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
   // Labels that fit without covering one another, the most connected first; the cursor, the selection and the
   // neighbours of a selected capability always; the rest on hover or focus, or when zoomed in.
   const [hover, setHover] = useState<string | null>(null);
+  // One tab stop for the whole graph (the chosen capability, else the first): arrow keys move between capabilities in
+  // the list's order, Home and End to its ends; Enter or Space chooses.
+  const [roving, setRoving] = useState<string | null>(null);
+  const tabStop =
+    node !== null && nodes.includes(node) ? node : roving !== null && nodes.includes(roving) ? roving : nodes[0];
+  const nodeEls = useRef(new Map<string, SVGGElement>());
+  const moveFocus = (from: string, key: string) => {
+    const at = nodes.indexOf(from);
+    const to =
+      key === 'Home'
+        ? 0
+        : key === 'End'
+          ? nodes.length - 1
+          : key === 'ArrowRight' || key === 'ArrowDown'
+            ? Math.min(nodes.length - 1, at + 1)
+            : Math.max(0, at - 1);
+    const next = nodes[to]!;
+    setRoving(next);
+    nodeEls.current.get(next)?.focus();
+  };
   const labels = useMemo(() => {
     const must = new Set([cursor, node, hover, sel?.src, sel?.dst].filter((x): x is string => !!x));
     if (node) for (const e of edges) if (e.src === node || e.dst === node) must.add(e.src === node ? e.dst : e.src);
@@ -127,7 +147,14 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
           {hidden ? ` · ${hidden} labels hidden to avoid overlap (hover, focus or zoom in)` : ''}
         </span>
       </div>
-      <svg ref={svgRef} width={width} height={H} className="graph" aria-label="Capability graph" role="group">
+      <svg
+        ref={svgRef}
+        width={width}
+        height={H}
+        className="graph"
+        aria-label="Capability graph: arrow keys move between capabilities, Enter chooses one"
+        role="group"
+      >
         {layout.links.map((l) => {
           const a = at(l.src);
           const b = at(l.dst);
@@ -166,13 +193,22 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
               onFocus={() => setHover(n)}
               onBlur={() => setHover((h) => (h === n ? null : h))}
               onKeyDown={(e) => {
+                if (['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp', 'Home', 'End'].includes(e.key)) {
+                  e.preventDefault();
+                  moveFocus(n, e.key);
+                  return;
+                }
                 if (e.key !== 'Enter' && e.key !== ' ') return;
                 e.preventDefault();
                 chooseByKey({ node: n });
               }}
+              ref={(el) => {
+                if (el) nodeEls.current.set(n, el);
+                else nodeEls.current.delete(n);
+              }}
               className="graph-node"
               data-node={n}
-              tabIndex={0}
+              tabIndex={n === tabStop ? 0 : -1}
               role="button"
               aria-label={`capability ${n}`}
               aria-pressed={node === n}

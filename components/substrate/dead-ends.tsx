@@ -253,13 +253,13 @@ function ReferenceVerdict({ situation, index }: { situation: string; index: Inde
             { id: 'topic', header: 'Dead end', cell: (m) => <MemoryText text={m.deadEnd.topic ?? m.deadEnd.id} /> },
             {
               id: 'keywords',
-              header: 'Keywords (2 each)',
+              header: 'Keywords shared (2 each)',
               className: 'mono',
               cell: (m) => m.keywordHits.join(', ') || '—',
             },
             {
               id: 'capabilities',
-              header: 'Capabilities (3 each)',
+              header: 'Capabilities in context (3 each)',
               className: 'mono',
               cell: (m) => m.capabilityHits.join(', ') || '—',
             },

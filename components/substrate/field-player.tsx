@@ -239,10 +239,21 @@ export function FieldPlayer({ agent }: { agent: string }) {
             style={{ flex: 1 }}
           />
           <span className="turn-readout" data-testid="snapshot-readout">
-            step <b>{frame?.t ?? '—'}</b>{' '}
-            <span className="faint">
-              ({i + 1} of {n})
-            </span>
+            {simulated ? (
+              <>
+                t <b>{simulated.t}</b> <span className="badge warn">simulated</span>{' '}
+                <span className="faint">
+                  from step {frame?.t} ({i + 1} of {n})
+                </span>
+              </>
+            ) : (
+              <>
+                step <b>{frame?.t ?? '—'}</b>{' '}
+                <span className="faint">
+                  ({i + 1} of {n})
+                </span>
+              </>
+            )}
           </span>
           {cursor?.node ? (
             <span className={simulated ? 'badge warn' : 'badge accent'}>
@@ -343,7 +354,9 @@ export function FieldPlayer({ agent }: { agent: string }) {
             phiBins={frame.phiBins}
             values={values}
             domain={domain}
-            diverging={diffFrom !== null}
+            difference={
+              base ? `${field}(t ${simulated ? `${simulated.t}, simulated` : frame.t}) − ${field}(t ${base.t})` : null
+            }
             scaleOver={
               diffFrom !== null
                 ? undefined

@@ -9,6 +9,7 @@ import { Panel } from '@/components/ui/panel';
 import { ErrorBox } from '@/components/ui/states';
 import { fmtDateTime, fmtRate } from '@/lib/format';
 import { REFERENCE_RULES } from '@/lib/ucs/reference';
+import { penaltyPath } from '@/lib/ucs/reopen';
 import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
 import { printedPathParts, routeContext, type PrintedPath, type RouteResult } from '@/lib/ucs/substrate-sim';
 import type { SubstrateState } from '@/lib/ucs/substrate-sim';
@@ -176,7 +177,8 @@ export function RoutingPanel({
             {ROUTING_DEFAULTS.delta}·E_ctx − {ROUTING_DEFAULTS.epsilon}·penalty; P = softmax(s /{' '}
             {ROUTING_DEFAULTS.temperature}). E_ctx: {REFERENCE_RULES.consultEnergyMagnitude} at each resolved capability
             on a zeroed field, {REFERENCE_RULES.contextDiffusionSteps} diffusions. Penalty: 1 per returned dead end
-            naming the destination. The paper’s Eq. 1 plus the reference’s penalty term.
+            naming the destination, directly or through one of its keywords (the keyword map). The paper’s Eq. 1 plus
+            the reference’s penalty term.
           </p>
           {route && stored ? (
             <StoredComparison route={route} stored={stored} others={same.length - 1} />
@@ -307,7 +309,17 @@ function Candidates({ route }: { route: RouteResult }) {
                 {sources.length ? (
                   <span
                     className="badge warn"
-                    title={sources.map((m) => `“${m.deadEnd.topic ?? m.deadEnd.id}”`).join(', ')}
+                    title={sources
+                      .map((m) => {
+                        const how = penaltyPath(m.deadEnd, p.to);
+                        const via = how.keywords.length
+                          ? `through its keyword${how.keywords.length > 1 ? 's' : ''} ${how.keywords.join(', ')}`
+                          : '';
+                        return `“${m.deadEnd.topic ?? m.deadEnd.id}” ${how.direct ? `names ${p.to}` : ''}${
+                          how.direct && via ? ' and ' : ''
+                        }${via}`;
+                      })
+                      .join('; ')}
                   >
                     {sources.length === 1 ? 'dead end' : `${sources.length} dead ends`}
                     {sources.some((m) => m.reopenTriggered) ? ', reopened' : ''}

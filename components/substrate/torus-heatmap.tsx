@@ -15,8 +15,9 @@ interface Props {
   phiBins: number;
   values: readonly number[];
   domain: [number, number];
-  /** Difference mode: a diverging scale centred on 0. */
-  diverging: boolean;
+  /** Difference mode: which state less which, for the legend ("energy(t 605, simulated) − energy(t 201)"); the scale
+   * diverges from 0. Null: the field itself. */
+  difference: string | null;
   fieldName: string;
   nodes: NodePosition[];
   cursor: { theta: number; phi: number; node?: string } | null;
@@ -38,7 +39,7 @@ export function TorusHeatmap({
   phiBins,
   values,
   domain,
-  diverging,
+  difference,
   fieldName,
   nodes,
   cursor,
@@ -58,6 +59,7 @@ export function TorusHeatmap({
   const cell = Math.max(2, Math.min(Math.floor(width / phiBins), Math.floor(620 / thetaBins)));
   const W = cell * phiBins;
   const H = cell * thetaBins;
+  const diverging = difference !== null;
   const colours = useMemo(() => colourTable(diverging), [diverging]);
 
   // Drawing is imperative: one effect, redrawn when the data, scale or pan change.
@@ -229,7 +231,7 @@ export function TorusHeatmap({
         />
         <span className="mono">{fmt(diverging ? Math.max(Math.abs(domain[0]), Math.abs(domain[1])) : domain[1])}</span>
         <span className="faint">
-          {diverging ? `${fieldName}(B) − ${fieldName}(A)` : fieldName}
+          {difference ?? fieldName}
           {sqrt ? ' (square-root scale)' : ''}
           {scaleOver ? <span data-testid="scale-over">, scale over {scaleOver}</span> : null} · drag (or Shift+arrows)
           to pan around the torus

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import reference from './fixtures/reference-reopen.json';
 import { AEGIS_VOCABULARY } from './reference';
-import { highlight, referenceReopen, wouldReopen, words } from './reopen';
+import { highlight, penaltyPath, referenceReopen, wouldReopen, words } from './reopen';
 
 const deadEnds = [
   {
@@ -182,5 +182,26 @@ describe("would this reopen? — the reference bridge's verdict (fixtures/refere
     const v = verdictOf(p, rows);
     expect(v.returned.map((m) => m.deadEnd.id)).toEqual(p.returned.map((k) => demoDeadEnds[k]!.id));
     expect(v.penaltyEnergy.read).toBe(3);
+  });
+});
+
+describe('how a dead end names a capability it penalises', () => {
+  it('says whether it names it itself, and through which of its keywords', () => {
+    // "read for research": read is its own capability and one the keyword "research" maps to; web_search only that.
+    expect(penaltyPath(deadEnds[1]!, 'read')).toEqual({ direct: true, keywords: ['research'] });
+    expect(penaltyPath(deadEnds[1]!, 'web_search')).toEqual({ direct: false, keywords: ['research'] });
+    expect(penaltyPath(deadEnds[0]!, 'exec')).toEqual({ direct: false, keywords: ['debug'] });
+    // Every capability the verdict penalises is named one way or the other.
+    const v = referenceReopen(
+      'research debug',
+      deadEnds.map((d) => ({ ...d, date: null })),
+      { now: 0 },
+    );
+    for (const [capability, positions] of Object.entries(v.penaltySources))
+      for (const p of positions) {
+        const how = penaltyPath(v.matches.find((m) => m.position === p)!.deadEnd, capability);
+        expect(how.direct || how.keywords.length > 0, capability).toBe(true);
+      }
+    expect(Object.keys(v.penaltySources)).toContain('web_search');
   });
 });

@@ -213,6 +213,21 @@ export interface ReferenceReopenOptions {
 }
 
 /**
+ * How a returned dead end names a capability it penalises: itself (one of its capabilities), and through which of its
+ * keywords (the keyword map), as `referenceReopen` adds its penalty.
+ */
+export function penaltyPath(
+  deadEnd: Pick<ReferenceDeadEnd, 'capabilities' | 'keywords'>,
+  capability: string,
+  vocabulary: ReferenceVocabulary = AEGIS_VOCABULARY,
+): { direct: boolean; keywords: string[] } {
+  return {
+    direct: deadEnd.capabilities.includes(capability),
+    keywords: deadEnd.keywords.filter((k) => keywordCapabilities(k, vocabulary).includes(capability)),
+  };
+}
+
+/**
  * The reference bridge's verdict on a situation (bridge.py `UCSBridge.op_consult` → `AnnotationStore
  * .search_dead_ends`, then `_prepare_penalty_energy`): the context's words (`[a-z_]{3,}`, no stop list) are its
  * keywords; its capabilities are resolved through the keyword map (`resolveCapabilities`). Each dead end scores
