@@ -521,11 +521,13 @@ describe('curation inbox, by keyboard', () => {
     expect(await page.getByTestId('theorem1-ratio').textContent()).toMatch(
       /^Theorem 1's ratio \(1 − Pcur\) \/ \(1 − Punc\) at day 365: [\d.]+×$/,
     );
-    // The project's α is taken as the button says it (two decimals), not snapped to a coarser slider step.
-    const said = (await page.getByRole('button', { name: /Use this project's λ/ }).textContent())!.match(
-      /α ([\d.]+)/,
-    )![1]!;
+    // The project's λ and α are taken as the button says them (one and two decimals), not snapped to a coarser slider
+    // step (λ was rounded to a whole number).
+    const [, lambda, said] = (await page.getByRole('button', { name: /Use this project's λ/ }).textContent())!.match(
+      /λ ([\d.]+)\/day and α ([\d.]+)/,
+    )!;
     expect(Number(await page.getByLabel('admission rate α').inputValue())).toBe(Number(said));
+    expect(Number(await page.getByLabel('events a day λ').inputValue())).toBe(Number(lambda));
     await page.getByRole('button', { name: 'Uncurated (B1)' }).click();
     await page.getByRole('button', { name: 'Run the sweep' }).click();
     const legend = page.getByTestId('figure3-chart').locator('.legend');

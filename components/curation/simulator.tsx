@@ -84,7 +84,7 @@ export function Simulator() {
   const slider = (k: keyof SimSettings, label: string, min: number, max: number, step: number) => (
     <label className="sim-slider">
       <span>
-        {label} <b>{Number(s[k]).toFixed(step < 1 ? 2 : 0)}</b>
+        {label} <b>{Number(s[k]).toFixed(step < 0.1 ? 2 : step < 1 ? 1 : 0)}</b>
       </span>
       <input
         type="range"
@@ -100,7 +100,7 @@ export function Simulator() {
   return (
     <div className="grid-2" style={{ gridTemplateColumns: '320px minmax(0, 1fr)', alignItems: 'start' }}>
       <Panel as="div" padded className="sim-panel" style={{ display: 'grid', gap: 10 }}>
-        {slider('lambda', 'events a day λ', 1, 50, 1)}
+        {slider('lambda', 'events a day λ', 1, 50, 0.1)}
         {slider('hallucination', 'hallucinated per event h_e', 0, 0.5, 0.01)}
         {slider('alpha', 'admission rate α', 0.05, 1, 0.01)}
         {slider('eta', 'filter accuracy η', 0, 1, 0.01)}
@@ -136,7 +136,7 @@ export function Simulator() {
             observed &&
             setS((x) => ({
               ...x,
-              lambda: Math.min(50, Math.max(1, Math.round(observed.lambda))),
+              lambda: Math.min(50, Math.max(1, Number(observed.lambda.toFixed(1)))),
               alpha: Math.min(1, Math.max(0.05, Number(observed.alpha.toFixed(2)))),
             }))
           }
@@ -193,6 +193,9 @@ export function Simulator() {
           <span style={{ color: 'var(--accent)' }}>━ curated mean ± 1σ</span>
           <span style={{ color: 'var(--danger)' }}>┅ uncurated baseline</span>
           <span>⋯ Theorem 1&apos;s closed form, curated and uncurated</span>
+          <span className="faint">
+            y: P_t, the chance a retrieval surfaces at least one hallucinated entry · x: day t
+          </span>
         </div>
         <div style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="P_t at each horizon">
           <table className="data compact" data-testid="sim-table" style={{ marginTop: 10 }}>
@@ -352,7 +355,7 @@ function Figure3({ settings }: { settings: SimSettings }) {
         </>
       ) : (
         <p className="muted" style={{ margin: '8px 0 0' }}>
-          55 settings × 80 seeded one-year runs, computed in this browser (about a second).
+          55 settings × 80 seeded one-year runs, computed in this browser (a few seconds).
         </p>
       )}
     </Panel>
