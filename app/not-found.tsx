@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useEffect } from 'react';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState } from '@/components/ui/states';
 
@@ -24,6 +25,10 @@ function missing(path: string): { title: string; text: string } {
 
 export default function NotFound() {
   const { title, text } = missing(usePathname() ?? '/');
+  // The page's own title was made for what was looked for ("Torus field · nope"): the tab says what it found.
+  useEffect(() => {
+    document.title = `${title} · Mnemoscope`;
+  }, [title]);
   return (
     <Panel as="div" testId="not-found" body={false}>
       <EmptyState title={title}>

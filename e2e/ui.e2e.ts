@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -292,6 +292,7 @@ describe('a new user on the embedded database', () => {
     expect(await page.getByTestId('not-found').textContent()).toContain(
       'This project holds no session “does-not-exist”. It may belong to another project',
     );
+    await expect.poll(() => page.title()).toBe('No such session · Mnemoscope');
     // A mistyped address is not said to be data that was not ingested.
     expect((await open(page, '/sesions'))?.status()).toBe(404);
     expect(await page.getByTestId('not-found').textContent()).toContain('Mnemoscope has no page at /sesions');
@@ -300,6 +301,8 @@ describe('a new user on the embedded database', () => {
       const r = await open(page, `/substrate/no-such-agent${tab}`);
       expect(r?.status(), tab).toBe(404);
       expect(await page.getByTestId('not-found').textContent()).toContain('no substrate of an agent “no-such-agent”');
+      // The tab says so too, not "Torus field · no-such-agent".
+      await expect.poll(() => page.title(), { message: tab }).toBe('No such agent · Mnemoscope');
       expect(await page.getByTestId('not-found').getByRole('link').allTextContents()).toEqual([
         'Sessions',
         'Substrate',
@@ -427,6 +430,19 @@ describe('a new user on the embedded database', () => {
       .toContain('3 / 3 records · 0 accepted · 3 already stored · 0 rejected');
     expect(await page.getByTestId('import-files-table').locator('li').allTextContents()).toEqual([
       `${path.basename(file)}: 3 of 3 already stored`,
+    ]);
+    // A record whose id holds another version: which one, what differs, that the stored one was kept, and how to
+    // replace it.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"input":"i2"', '"input":"i2, corrected"'));
+    await page.getByTestId('import-input').setInputFiles([]);
+    await page.getByTestId('import-input').setInputFiles(file);
+    await expect
+      .poll(() => page.getByTestId('import-summary').textContent())
+      .toContain('3 / 3 records · 0 accepted · 2 already stored · 0 rejected · 1 conflicting with a stored version');
+    expect(await page.getByTestId('import-conflict').allTextContents()).toEqual([
+      `${path.basename(file)}, record 2 (picked/2): another version is stored under this id (it differs in input); ` +
+        'the stored one was kept. npx mnemoscope import --supersede replaces it (the old version is kept in its ' +
+        'history).',
     ]);
     await open(page, '/sessions');
     await page.getByText('picked').first().waitFor();

@@ -63,6 +63,25 @@ export function ImportFiles() {
   const rejected = (progress?.results ?? []).filter(
     (r): r is IngestResult & { status: 'rejected' } => r?.status === 'rejected',
   );
+  // Records whose id holds another version, kept as stored: which, and what the server says to do.
+  const conflicts = (progress?.results ?? []).filter(
+    (r): r is IngestResult & { status: 'conflict' } => r?.status === 'conflict',
+  );
+  const where = (r: IngestResult) => {
+    const at = locateRecord(plan?.files ?? [], progress!.results.indexOf(r));
+    return (
+      <>
+        {at ? (
+          <>
+            <span className="mono">{at.path}</span>, record {at.record}
+          </>
+        ) : (
+          'a record'
+        )}{' '}
+        {r.id ? <span className="mono">({r.id})</span> : null}
+      </>
+    );
+  };
   return (
     <Panel as="div" testId="import-files" title="Import files">
       <p className="muted" style={{ marginTop: 0 }}>
@@ -124,30 +143,36 @@ export function ImportFiles() {
           {error}
         </div>
       ) : null}
-      {plan && (plan.errors.length || plan.skipped.length || rejected.length) ? (
+      {plan && (plan.errors.length || plan.skipped.length || rejected.length || conflicts.length) ? (
         <ul style={{ margin: '10px 0 0', paddingLeft: 18 }}>
           {plan.errors.map((e) => (
             <li key={e.path} style={{ color: 'var(--danger)' }}>
               <span className="mono">{e.path}</span>: {e.message}
             </li>
           ))}
-          {rejected.slice(0, 20).map((r, k) => {
-            const at = locateRecord(plan.files, progress!.results.indexOf(r));
-            return (
-              <li key={k} style={{ color: 'var(--danger)' }}>
-                {at ? (
-                  <>
-                    <span className="mono">{at.path}</span>, record {at.record}
-                  </>
-                ) : (
-                  'a record'
-                )}{' '}
-                {r.id ? <span className="mono">({r.id})</span> : null}:{' '}
-                {r.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}
-              </li>
-            );
-          })}
+          {rejected.slice(0, 20).map((r, k) => (
+            <li key={k} style={{ color: 'var(--danger)' }}>
+              {where(r)}: {r.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}
+            </li>
+          ))}
           {rejected.length > 20 ? <li className="muted">and {fmtInt(rejected.length - 20)} more rejected</li> : null}
+          {conflicts.slice(0, 20).map((r, k) => (
+            <li key={`c${k}`} data-testid="import-conflict">
+              {where(r)}: another version is stored under this id (it differs in {r.fields.join(', ')}); the stored one
+              was kept.{' '}
+              {r.type === 'memory_event' ? (
+                'A memory event cannot be replaced once the curator has seen it: send a new event whose supersedes ' +
+                'names this one.'
+              ) : (
+                <>
+                  <code>npx mnemoscope import --supersede</code> replaces it (the old version is kept in its history).
+                </>
+              )}
+            </li>
+          ))}
+          {conflicts.length > 20 ? (
+            <li className="muted">and {fmtInt(conflicts.length - 20)} more conflicting</li>
+          ) : null}
           {plan.skipped.map((s) => (
             <li key={s.path} className="muted">
               <span className="mono">{s.path}</span> skipped: {s.reason}
