@@ -61,6 +61,7 @@ export function AdditionTab({ lab }: { lab: Lab }) {
           yMax={1}
           xLabel="step (end of window)"
           yLabel="mean utility"
+          lastLabel="last window"
           series={[
             {
               key: 'all',

@@ -13,6 +13,7 @@ export function LineChart({
   testId,
   showLast = true,
   fitX = false,
+  lastLabel,
 }: {
   series: LineSeries[];
   xLabel: string;
@@ -24,6 +25,8 @@ export function LineChart({
   showLast?: boolean;
   /** x over the data's extent rather than from 0. */
   fitX?: boolean;
+  /** What the legend's last values are, when not plain ("last window"). */
+  lastLabel?: string;
 }) {
   const [ref, width] = useWidth<HTMLDivElement>(700);
   const c = prepareLineChart(series, width, height, yMax, fitX);
@@ -46,6 +49,14 @@ export function LineChart({
         ))}
         <text className="axis" x={c.xLabel.x} y={c.xLabel.y} textAnchor="middle">
           {xLabel}
+        </text>
+        <text
+          className="axis"
+          transform={`translate(10, ${(f.top + f.bottom) / 2}) rotate(-90)`}
+          textAnchor="middle"
+          data-testid="y-title"
+        >
+          {yLabel}
         </text>
         {c.paths.map((p) => (
           <path
@@ -82,7 +93,12 @@ export function LineChart({
         {c.legend.map((s) => (
           <span key={s.key}>
             <i style={{ background: s.color }} /> {s.label}
-            {showLast && s.last !== null ? <b style={{ marginLeft: 4 }}>{s.last}</b> : null}
+            {showLast && s.last !== null ? (
+              <>
+                {lastLabel ? <span className="faint"> {lastLabel}</span> : null}
+                <b style={{ marginLeft: 4 }}>{s.last}</b>
+              </>
+            ) : null}
           </span>
         ))}
       </div>
