@@ -6,6 +6,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { ClockReading } from '@/components/ui/clock-reading';
 import { Panel } from '@/components/ui/panel';
 import { Breakable } from '@/components/ui/breakable';
 import { useFocus } from '@/components/ui/use-focus';
@@ -13,7 +14,7 @@ import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { highlight, referenceReopen, wouldReopen } from '@/lib/ucs/reopen';
 import { REFERENCE_RULES } from '@/lib/ucs/reference';
 import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
-import { fmtDateTime, fmtInt } from '@/lib/format';
+import { fmtInt } from '@/lib/format';
 import { SubstrateCrumbs, SubstrateTabs } from './tabs';
 
 function Marked({ text, marks }: { text: string; marks: string[] }) {
@@ -227,7 +228,7 @@ function ReferenceVerdict({ situation, index }: { situation: string; index: Inde
         <>
           ranked by score, as consult ranks them · # is the place in{' '}
           {index.from === 'index' ? 'the stored index' : 'the dead-end rows (no index stored)'} · ages at{' '}
-          {fmtDateTime(new Date(now))}
+          <ClockReading at={now} />
         </>
       }
     >

@@ -5,9 +5,10 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { ClockReading } from '@/components/ui/clock-reading';
 import { Panel } from '@/components/ui/panel';
 import { ErrorBox } from '@/components/ui/states';
-import { fmtDateTime, fmtRate } from '@/lib/format';
+import { fmtRate } from '@/lib/format';
 import { REFERENCE_RULES } from '@/lib/ucs/reference';
 import { penaltyPath } from '@/lib/ucs/reopen';
 import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
@@ -162,7 +163,7 @@ export function RoutingPanel({
                 {indexFrom === 'index'
                   ? 'Dead ends and methodology from the stored index'
                   : 'No index stored: dead ends and methodology from the recorded rows'}
-                ; dead ends’ ages measured {fmtDateTime(new Date(now))}.
+                ; dead ends’ ages measured <ClockReading at={now} />.
               </>
             ) : (
               'Loading the state…'
