@@ -6,10 +6,12 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     const { ready } = await import('./server/bootstrap');
+    const { errorReason } = await import('./server/log');
     try {
       await ready();
     } catch (e) {
-      console.error(`[mnemoscope] start-up failed, exiting: ${e instanceof Error ? e.message : String(e)}`);
+      // The reason only: a failed query's message holds the values it was given.
+      console.error(`[mnemoscope] start-up failed, exiting: ${errorReason(e)}`);
       process.exit(1);
     }
   }

@@ -10,7 +10,7 @@ import { startPendingSweeper } from '@/server/services/otel-pending';
 import { startRetrievalSweeper } from '@/server/services/curation-retrievals';
 import { startVectorSweeper } from '@/server/services/text-vectors';
 import { serverModelId } from '@/server/services/embeddings';
-import { job, log } from '@/server/log';
+import { errorReason, job, log } from '@/server/log';
 
 const g = globalThis as unknown as { __mnemoscopeReady?: Promise<DbHandle> };
 
@@ -61,7 +61,7 @@ export function ready(): Promise<DbHandle> {
       return handle;
     })();
     g.__mnemoscopeReady.catch((err) => {
-      console.error('[mnemoscope] start-up failed:', err);
+      console.error(`[mnemoscope] start-up failed: ${errorReason(err)}`);
       g.__mnemoscopeReady = undefined;
     });
   }

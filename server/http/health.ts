@@ -5,6 +5,7 @@ import { ready } from '@/server/bootstrap';
 import { MIGRATIONS_FOLDER, rowsOf } from '@/server/db';
 import { serverEmbedder } from '@/server/services/embeddings';
 import { shuttingDown } from '@/server/lifecycle';
+import { errorReason } from '@/server/log';
 
 const headers = { 'cache-control': 'no-store' };
 
@@ -62,7 +63,7 @@ export async function readyGet(): Promise<Response> {
     const failed = Object.keys(checks).find((k) => checks[k] === 'pending')!;
     checks[failed] = 'failed';
     // The reason goes to the log only: this answer is unauthenticated and may reach anyone.
-    console.error(`[mnemoscope] not ready (${failed}): ${e instanceof Error ? e.message : String(e)}`);
+    console.error(`[mnemoscope] not ready (${failed}): ${errorReason(e)}`);
     return Response.json({ status: 'not ready', checks }, { status: 503, headers: { ...headers, 'retry-after': '5' } });
   }
 }
