@@ -586,6 +586,11 @@ describe('judgment', () => {
     // The reward chart speaks in steps, names its red lines, and a click picks that action in the log, wherever it is.
     const chart = page.getByTestId('chart-Reward per action');
     expect(await chart.locator('.chart-head').textContent()).toContain('failure');
+    // Its x axis's ends say which steps it spans: the first action's and the last's.
+    const ends = await chart.locator('text[data-end]').allTextContents();
+    expect(ends).toHaveLength(2);
+    expect(ends.every((e) => /^t \d+$/.test(e))).toBe(true);
+    expect(Number(ends[0]!.slice(2))).toBeLessThan(Number(ends[1]!.slice(2)));
     await chart.scrollIntoViewIfNeeded();
     const plot = (await chart.locator('svg.chart-overlay').boundingBox())!;
     await page.mouse.move(plot.x + 50, plot.y + plot.height / 2);

@@ -151,6 +151,17 @@ export function SeriesChart({
         <div className="chart-plot" style={{ width, height: HEIGHT }}>
           <svg width={width} height={HEIGHT} aria-hidden="true">
             {statics}
+            {/* The x axis's ends: which turns (or steps) the chart spans. */}
+            {n > 1 ? (
+              <>
+                <text x={p.x(0)} y={HEIGHT - 2} textAnchor="start" className="axis" data-end="first">
+                  {at(0)}
+                </text>
+                <text x={p.x(n - 1)} y={HEIGHT - 2} textAnchor="end" className="axis" data-end="last">
+                  {at(n - 1)}
+                </text>
+              </>
+            ) : null}
           </svg>
           <svg
             className={onJump ? 'chart-overlay' : 'chart-overlay chart-static'}
