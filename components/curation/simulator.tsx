@@ -142,7 +142,9 @@ export function Simulator() {
           }
         >
           {observed
-            ? `Use this project's λ ${observed.lambda.toFixed(1)}/day and α ${observed.alpha.toFixed(2)} ` +
+            ? `Use this project's λ ${Math.min(50, observed.lambda).toFixed(1)}/day` +
+              (observed.lambda > 50 ? ` (the model's most; it sends ${observed.lambda.toFixed(1)})` : '') +
+              ` and α ${observed.alpha.toFixed(2)} ` +
               `(${observed.events} events sent over ${observed.days} day${observed.days === 1 ? '' : 's'})`
             : 'No curated events yet to take λ and α from'}
         </button>

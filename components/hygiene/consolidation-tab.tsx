@@ -43,12 +43,14 @@ export function ConsolidationTab({
           label="Budget B (atoms kept)"
           value={budget}
           min={1}
+          max={100_000}
           onChange={(v) => setBudget(Math.max(1, Math.round(v)))}
         />
         <NumberField
           label="Sleep-replay clusters k"
           value={sleepK}
           min={1}
+          max={10_000}
           onChange={(v) => setSleepK(Math.max(1, Math.round(v)))}
         />
         <span className="muted">

@@ -18,8 +18,6 @@ import type { Lab, Raise } from './types';
  * Memory item health: the experience-following plot with the misalignment rule, the flagged items
  * (misaligned, error chains), every item, and the selected one in detail.
  */
-/** A similarity typed in: kept within 0–1 (a 5 would have been refused by the server and emptied the tab). */
-
 export function ItemHealthTab({
   lab,
   selected,

@@ -109,7 +109,7 @@ export function HygieneLab() {
     );
   // A refused or failed recomputation keeps the last result and its inputs on screen, the error above them.
   const d = lab.data ?? (last?.agent === agent ? last.data : undefined);
-  const entries = d ? d.items.filter((i) => i.source === 'entry').length : 0;
+  const entries = d ? d.items.filter((i) => i.source === 'entry' && i.status === 'active').length : 0;
   // An agent named in the URL (a bookmark, a typo) that has no turns here.
   const unknown = !!agents.data && !!agent && !agents.data.some((a) => a.agent === agent);
   return (
@@ -139,7 +139,8 @@ export function HygieneLab() {
           <span className="muted" data-testid="lab-summary">
             {plural(d.timeline.turns, 'turn')} in {plural(d.timeline.sessions.length, 'session')} ·{' '}
             {plural(d.deletion.activeItems, 'active item')} in the agent&apos;s store
-            {entries ? ` and ${plural(entries, 'curated entry', 'curated entries')}` : ''} · utility from{' '}
+            {entries ? ` and ${plural(entries, 'active curated entry', 'active curated entries')}` : ''}
+            {' · utility from '}
             {describeUtilitySources(d.utilitySources)} · similarities by{' '}
             {d.similarity.available ? (
               <code>{d.similarity.model}</code>

@@ -42,7 +42,10 @@ export function NumberField({
 }) {
   const [draft, setDraft] = useState<string | null>(null);
   const problemId = useId();
-  const problem = draft === null ? null : numberProblem(draft.trim() === '' ? NaN : Number(draft), min, max, integer);
+  const typed = draft === null ? null : draft.trim() === '' ? NaN : Number(draft);
+  const problem = typed === null ? null : numberProblem(typed, min, max, integer);
+  // The draft stands while it is what is in use, or cannot be used; a value set from elsewhere meanwhile shows.
+  const shown = draft !== null && (problem || typed === value) ? draft : value;
   return (
     <span className="toolbar" style={{ gap: 6 }}>
       <label className="toolbar" style={{ gap: 6 }}>
@@ -57,7 +60,7 @@ export function NumberField({
           aria-label={label}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? problemId : undefined}
-          value={draft ?? value}
+          value={shown}
           onChange={(e) => {
             const text = e.target.value;
             setDraft(text);
@@ -67,11 +70,10 @@ export function NumberField({
           onBlur={() => setDraft(null)}
         />
       </label>
-      {problem ? (
-        <span className="field-error" id={problemId} role="status" data-testid="number-problem">
-          {label}: {problem}; {String(value)} is used.
-        </span>
-      ) : null}
+      {/* Always there, so that a screen reader hears the words when they come. */}
+      <span className="field-error" id={problemId} role="status" data-testid={problem ? 'number-problem' : undefined}>
+        {problem ? `${label}: ${problem}; ${String(value)} is used.` : ''}
+      </span>
     </span>
   );
 }

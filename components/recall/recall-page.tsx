@@ -61,13 +61,13 @@ export function RecallPage() {
   // The answer shown is to words or filters before, while these are searched.
   const updating = active.isPlaceholderData || (!like && deferred !== query.trim());
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
-  // Meaning search over part of memory: an answer can change once the model has every item.
+  // Meaning search over part of memory (the status bar counts how far it has got): an answer can change once the model
+  // has every item. Fixed words, so that the page and a screen reader are not told of every batch embedded.
   const partial = useRecallStatus((st) =>
     st.model === 'loading' || st.model === 'idle'
       ? 'Meaning search starts once the model has loaded: until then, this is by keyword only.'
       : st.model === 'ready' && st.toEmbed > 0 && st.embedded < st.toEmbed
-        ? `Meaning search has reached ${fmtInt(st.embedded)} of ${fmtInt(st.toEmbed)} items so far; ` +
-          'the results refresh once it has them all.'
+        ? 'Meaning search has not reached every item yet (see the bar above): the results refresh once it has.'
         : null,
   );
   const partialNote = !like && mode !== 'keyword' && partial ? partial : null;

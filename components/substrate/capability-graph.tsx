@@ -93,11 +93,11 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
   // Labels that fit without covering one another, the most connected first; the cursor, the selection and the
   // neighbours of a selected capability always; the rest on hover or focus, or when zoomed in.
   const [hover, setHover] = useState<string | null>(null);
-  // One tab stop for the whole graph (the chosen capability, else the first): arrow keys move between capabilities in
-  // the list's order, Home and End to its ends; Enter or Space chooses.
+  // One tab stop for the whole graph (the capability focused last, else the chosen one, else the first): arrow keys
+  // move between capabilities in the list's order, Home and End to its ends; Enter or Space chooses.
   const [roving, setRoving] = useState<string | null>(null);
   const tabStop =
-    node !== null && nodes.includes(node) ? node : roving !== null && nodes.includes(roving) ? roving : nodes[0];
+    roving !== null && nodes.includes(roving) ? roving : node !== null && nodes.includes(node) ? node : nodes[0];
   const nodeEls = useRef(new Map<string, SVGGElement>());
   const moveFocus = (from: string, key: string) => {
     const at = nodes.indexOf(from);
@@ -190,7 +190,10 @@ export function CapabilityGraph({ nodes, edges, cursor, bias, wormholes, resonan
               onClick={() => choose({ node: n })}
               onMouseEnter={() => setHover(n)}
               onMouseLeave={() => setHover((h) => (h === n ? null : h))}
-              onFocus={() => setHover(n)}
+              onFocus={() => {
+                setHover(n);
+                setRoving(n);
+              }}
               onBlur={() => setHover((h) => (h === n ? null : h))}
               onKeyDown={(e) => {
                 if (['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp', 'Home', 'End'].includes(e.key)) {

@@ -355,7 +355,9 @@ export function FieldPlayer({ agent }: { agent: string }) {
             values={values}
             domain={domain}
             difference={
-              base ? `${field}(t ${simulated ? `${simulated.t}, simulated` : frame.t}) − ${field}(t ${base.t})` : null
+              base?.values
+                ? `${field}(t ${simulated ? `${simulated.t}, simulated` : frame.t}) − ${field}(t ${base.t})`
+                : null
             }
             scaleOver={
               diffFrom !== null

@@ -308,17 +308,20 @@ describe.each(DRIVERS)('webhooks on %s', (driver) => {
     const before = rx.got.length;
     const stopping = globalThis as unknown as { __mnemoscopeStopping?: boolean };
     try {
-      beginShutdown();
       startWebhookWorker(h);
-      // Due at once, and announced (NOTIFY): a worker not shutting down sends it within milliseconds.
+      // The worker listens: a delivery made due is sent at once (not at its next poll, 5 s on).
+      await redeliver(h.db, 'default', d!.id, 'admin');
+      await expect.poll(() => rx.got.length, { timeout: 4000 }).toBe(before + 1);
+      beginShutdown();
+      // Due at once, and announced (NOTIFY), as the one above: nothing is sent.
       const held = await redeliver(h.db, 'default', d!.id, 'admin');
       await new Promise((r) => setTimeout(r, 1000));
-      expect(rx.got.length).toBe(before);
+      expect(rx.got.length).toBe(before + 1);
       expect((await listDeliveries(h.db, 'default', {})).find((x) => x.id === held.id)?.status).toBe('pending');
-      // The same worker, no longer shutting down, sends it on the next announcement.
+      // The same worker, no longer shutting down, sends it with the next announcement.
       stopping.__mnemoscopeStopping = false;
       await redeliver(h.db, 'default', d!.id, 'admin');
-      await expect.poll(() => rx.got.length).toBe(before + 2);
+      await expect.poll(() => rx.got.length, { timeout: 4000 }).toBe(before + 3);
     } finally {
       stopping.__mnemoscopeStopping = false;
       await finishWork();
