@@ -113,11 +113,16 @@ describe('memory hygiene lab', () => {
     await expect.poll(() => history.textContent()).toMatch(/removes 1 of/);
     // The paper's P on a history shorter than it: said, since periodic deletion then removes nothing.
     expect(await page.getByTestId('period-note').count()).toBe(0);
+    // A click on the button beside a field whose draft cannot be used lands the first time: the field's message is
+    // shown over what follows it, so nothing moves when leaving the field takes it away.
+    const period = page.getByLabel('Period P (steps)');
+    await period.press('Control+a');
+    await period.pressSequentially('-5');
+    await expect.poll(() => page.getByTestId('number-problem').count()).toBe(1);
     await page.getByRole('button', { name: "Paper's values" }).click();
     await expect.poll(() => text('period-note')).toMatch(/^P = 200 is longer than this agent's history \(\d+ steps\)/);
     // A number that does not fit is said, and the one in use stays; an emptied field stays empty while it is typed
     // in (it once put the old value back, so that "200" typed after clearing "24" became 24200).
-    const period = page.getByLabel('Period P (steps)');
     await period.fill('5000000');
     await expect
       .poll(() => text('number-problem'))
@@ -129,6 +134,17 @@ describe('memory hygiene lab', () => {
     await period.pressSequentially('10');
     expect(await period.inputValue()).toBe('10');
     expect(await page.getByTestId('number-problem').count()).toBe(0);
+    // Typed key by key, 5000 passes through 500, which fits: it is not kept once the draft does not fit.
+    const alpha = page.getByLabel('α (max recalls in P)');
+    const alphaBefore = await alpha.inputValue();
+    await alpha.press('Control+a');
+    await alpha.pressSequentially('5000');
+    await expect
+      .poll(() => text('number-problem'))
+      .toBe(`α (max recalls in P): a whole number from 0 to 1,000; ${alphaBefore} is used.`);
+    await alpha.press('Tab');
+    expect(await alpha.inputValue()).toBe(alphaBefore);
+    await expect.poll(() => new URL(page.url()).searchParams.get('alpha') ?? alphaBefore).toBe(alphaBefore);
     await expect.poll(() => page.getByTestId('period-note').count()).toBe(0);
     // The settings are in the URL: a reload (or the link, sent on) shows the same figures.
     await expect.poll(() => page.getByText('computing…').count()).toBe(0);

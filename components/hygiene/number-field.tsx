@@ -26,7 +26,7 @@ export function NumberField({
   max,
   integer = Number.isInteger(step),
   showLabel = true,
-  width = 80,
+  width = 96,
 }: {
   label: string;
   value: number;
@@ -41,13 +41,17 @@ export function NumberField({
   width?: number;
 }) {
   const [draft, setDraft] = useState<string | null>(null);
+  // The value in use when the editing began: it is used again while the draft cannot be (typing 5000 where 1,000 is
+  // the most passes through 500, which nobody chose).
+  const [before, setBefore] = useState<number | null>(null);
   const problemId = useId();
   const typed = draft === null ? null : draft.trim() === '' ? NaN : Number(draft);
   const problem = typed === null ? null : numberProblem(typed, min, max, integer);
   // The draft stands while it is what is in use, or cannot be used; a value set from elsewhere meanwhile shows.
   const shown = draft !== null && (problem || typed === value) ? draft : value;
+  const fmt = (x: number) => (integer ? fmtInt(x) : String(x));
   return (
-    <span className="toolbar" style={{ gap: 6 }}>
+    <span className="toolbar number-field" style={{ gap: 6 }}>
       <label className="toolbar" style={{ gap: 6 }}>
         {showLabel ? <span className="muted">{label}</span> : null}
         <input
@@ -63,16 +67,28 @@ export function NumberField({
           value={shown}
           onChange={(e) => {
             const text = e.target.value;
+            const start = before ?? value;
+            setBefore(start);
             setDraft(text);
             const v = text.trim() === '' ? NaN : Number(text);
-            if (!numberProblem(v, min, max, integer) && v !== value) onChange(v);
+            const next = numberProblem(v, min, max, integer) ? start : v;
+            if (next !== value) onChange(next);
           }}
-          onBlur={() => setDraft(null)}
+          onBlur={() => {
+            setDraft(null);
+            setBefore(null);
+          }}
         />
       </label>
-      {/* Always there, so that a screen reader hears the words when they come. */}
-      <span className="field-error" id={problemId} role="status" data-testid={problem ? 'number-problem' : undefined}>
-        {problem ? `${label}: ${problem}; ${String(value)} is used.` : ''}
+      {/* Always there, so that a screen reader hears the words when they come; below the field, over what follows, so
+          that nothing beside it moves (a click on the next button landed where it had been). */}
+      <span
+        className="field-error number-problem"
+        id={problemId}
+        role="status"
+        data-testid={problem ? 'number-problem' : undefined}
+      >
+        {problem ? `${label}: ${problem}; ${fmt(value)} is used.` : ''}
       </span>
     </span>
   );
