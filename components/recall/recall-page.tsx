@@ -11,7 +11,7 @@ import {
   type RecallItem,
   type RecallKind,
 } from '@/lib/recall/items';
-import { fmtInt } from '@/lib/format';
+import { fmtInt, plural } from '@/lib/format';
 import { sameness, type Sameness } from '@/lib/curation/sameness';
 import { Combobox } from '@/components/ui/combobox';
 import { DataTable } from '@/components/ui/data-table';
@@ -61,6 +61,8 @@ export function RecallPage() {
   // The answer shown is to words or filters before, while these are searched.
   const updating = active.isPlaceholderData || (!like && deferred !== query.trim());
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
+  // Memory not loaded yet: an empty answer says nothing of it.
+  const loadingMemory = useRecallStatus((st) => st.corpus === 'idle' || (st.corpus === 'loading' && !st.items));
   // Meaning search over part of memory (the status bar counts how far it has got): an answer can change once the model
   // has every item. Fixed words, so that the page and a screen reader are not told of every batch embedded.
   const partial = useRecallStatus((st) =>
@@ -82,6 +84,8 @@ export function RecallPage() {
       Try “the web server keeps returning bad gateway”, an error code, or a tool name. <kbd>Ctrl</kbd> <kbd>K</kbd>{' '}
       searches from any page.
     </EmptyState>
+  ) : loadingMemory ? (
+    <EmptyState title="Loading memory…">The words are searched once this project&apos;s memory has loaded.</EmptyState>
   ) : active.data && !hits.length && !active.isPlaceholderData ? (
     <EmptyState title={like ? 'Nothing similar enough' : `Nothing matches “${deferred}”`}>
       {partialNote ? <span data-testid="recall-partial">{partialNote} </span> : null}
@@ -208,7 +212,7 @@ export function RecallPage() {
             title={
               instead ? undefined : (
                 <span className={updating ? 'muted' : undefined}>
-                  {fmtInt(hits.length)} {like ? 'similar items' : 'results'}
+                  {like ? plural(hits.length, 'similar item') : plural(hits.length, 'result')}
                   {updating ? ' (the answer before)' : ''}
                 </span>
               )

@@ -27,8 +27,8 @@ export function ImportFiles() {
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  async function onFiles(list: FileList | null) {
-    if (!list?.length) return;
+  async function onFiles(list: File[]) {
+    if (!list.length) return;
     setError(null);
     setProgress(null);
     const files = await Promise.all(
@@ -96,13 +96,26 @@ export function ImportFiles() {
             multiple
             hidden
             accept=".json,.jsonl,.ndjson,.md"
-            onChange={(e) => void onFiles(e.target.files)}
+            onChange={(e) => {
+              void onFiles([...(e.target.files ?? [])]);
+              // The same file can be chosen again (a change event comes only for a new choice).
+              e.target.value = '';
+            }}
             data-testid="import-input"
           />
         </label>
         <label className="btn">
           Choose a folder…
-          <input type="file" hidden {...{ webkitdirectory: '' }} onChange={(e) => void onFiles(e.target.files)} />
+          <input
+            type="file"
+            hidden
+            {...{ webkitdirectory: '' }}
+            onChange={(e) => {
+              void onFiles([...(e.target.files ?? [])]);
+              // The same file can be chosen again (a change event comes only for a new choice).
+              e.target.value = '';
+            }}
+          />
         </label>
       </div>
       {progress ? (
@@ -158,8 +171,11 @@ export function ImportFiles() {
           {rejected.length > 20 ? <li className="muted">and {fmtInt(rejected.length - 20)} more rejected</li> : null}
           {conflicts.slice(0, 20).map((r, k) => (
             <li key={`c${k}`} data-testid="import-conflict">
-              {where(r)}: another version is stored under this id (it differs in {r.fields.join(', ')}); the stored one
-              was kept.{' '}
+              {where(r)}: another version is stored under this id (
+              {r.type === 'memory_event'
+                ? 'the event sent differs from the one stored'
+                : `it differs in ${r.fields.join(', ')}`}
+              ); the stored one was kept.{' '}
               {r.type === 'memory_event' ? (
                 'A memory event cannot be replaced once the curator has seen it: send a new event whose supersedes ' +
                 'names this one.'

@@ -229,7 +229,11 @@ function outcome(p: Pending, w: Written): IngestResult {
     status: 'conflict',
     fields: c.fields,
     message:
-      `another version is stored under this id (it differs in ${c.fields.join(', ')}); it was kept. ` +
+      `another version is stored under this id (${
+        p.record.type === 'memory_event'
+          ? 'the event sent differs from the one stored'
+          : `it differs in ${c.fields.join(', ')}`
+      }); it was kept. ` +
       (p.record.type === 'memory_event'
         ? 'A memory event cannot be replaced once the curator has seen it: send a new event whose supersedes ' +
           'names this one'
