@@ -3,11 +3,14 @@
 import { useId, useState } from 'react';
 import { fmtInt } from '@/lib/format';
 
+/** A parameter's number as the field's words give it: whole numbers grouped ("1,000,000"), others as they are. */
+const fmtParam = (x: number, integer: boolean) => (integer ? fmtInt(x) : String(x));
+
 /** Why a number typed for a parameter cannot be used, or null when it can. */
 export function numberProblem(v: number, min: number, max: number | undefined, integer: boolean): string | null {
   const fits = Number.isFinite(v) && v >= min && (max === undefined || v <= max) && (!integer || Number.isInteger(v));
   if (fits) return null;
-  const n = (x: number) => (integer ? fmtInt(x) : String(x));
+  const n = (x: number) => fmtParam(x, integer);
   const what = integer ? 'a whole number' : 'a number';
   return max === undefined ? `${what} of at least ${n(min)}` : `${what} from ${n(min)} to ${n(max)}`;
 }
@@ -49,7 +52,6 @@ export function NumberField({
   const problem = typed === null ? null : numberProblem(typed, min, max, integer);
   // The draft stands while it is what is in use, or cannot be used; a value set from elsewhere meanwhile shows.
   const shown = draft !== null && (problem || typed === value) ? draft : value;
-  const fmt = (x: number) => (integer ? fmtInt(x) : String(x));
   return (
     <span className="toolbar number-field" style={{ gap: 6 }}>
       <label className="toolbar" style={{ gap: 6 }}>
@@ -88,7 +90,7 @@ export function NumberField({
         role="status"
         data-testid={problem ? 'number-problem' : undefined}
       >
-        {problem ? `${label}: ${problem}; ${fmt(value)} is used.` : ''}
+        {problem ? `${label}: ${problem}; ${fmtParam(value, integer)} is used.` : ''}
       </span>
     </span>
   );
