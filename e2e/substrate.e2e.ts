@@ -383,6 +383,10 @@ describe('what would the substrate do?', () => {
     expect((await hits.allTextContents()).map((t) => t.split(' ')[0] + ' ' + t.split(' ')[1])).toEqual(
       want.dead_ends.map((d) => d.topic.split(' ').slice(0, 2).join(' ')),
     );
+    // Which dead ends penalise an edge, and how, is said in its row (not only on hover): their numbers in the list.
+    expect(await page.locator('tr[data-to=web_fetch] [data-cell=why]').innerText()).toBe(
+      'in context dead ends 1, 2, 3\nkeyword research',
+    );
     // The stored sample #300 was given from another cursor: the two advisories side by side, the difference said.
     const compare = page.getByTestId('stored-advisory');
     expect(await compare.textContent()).toContain('Beside the stored advisory #300');

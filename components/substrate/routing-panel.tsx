@@ -10,10 +10,11 @@ import { Panel } from '@/components/ui/panel';
 import { ErrorBox } from '@/components/ui/states';
 import { fmtRate } from '@/lib/format';
 import { REFERENCE_RULES } from '@/lib/ucs/reference';
-import { penaltyPath } from '@/lib/ucs/reopen';
+import { penaltyPath, type ReferenceDeadEnd, type ReferenceReopenMatch } from '@/lib/ucs/reopen';
 import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
 import { printedPathParts, routeContext, type PrintedPath, type RouteResult } from '@/lib/ucs/substrate-sim';
 import type { SubstrateState } from '@/lib/ucs/substrate-sim';
+
 import { useSubstrate } from './store';
 import { PartsLegend, TermsBar, termsDomain } from './terms-bar';
 import { stateLabel } from './use-substrate';
@@ -246,6 +247,40 @@ function ContextFindings({ route, context }: { route: RouteResult; context: stri
   );
 }
 
+/**
+ * Which dead ends penalise an edge, said in the cell (not only on hover, which keyboards and touch screens cannot
+ * reach): their numbers in the "Dead ends hit" list, and how each reaches the destination.
+ */
+function PenaltyWhy({
+  to,
+  sources,
+  matches,
+}: {
+  to: string;
+  sources: ReferenceReopenMatch<ReferenceDeadEnd>[];
+  matches: ReferenceReopenMatch<ReferenceDeadEnd>[];
+}) {
+  const numbers = sources.map((m) => matches.findIndex((x) => x.position === m.position) + 1);
+  const paths = sources.map((m) => penaltyPath(m.deadEnd, to));
+  const keywords = [...new Set(paths.flatMap((h) => h.keywords))];
+  const direct = paths.some((h) => h.direct);
+  const via = [
+    direct ? `names ${to}` : '',
+    keywords.length ? `keyword ${keywords.join(', ')}` : '',
+    sources.some((m) => m.reopenTriggered) ? 'reopened' : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <>
+      <span className="badge warn" data-testid="penalty-why">
+        {sources.length === 1 ? 'dead end' : 'dead ends'} {numbers.join(', ')}
+      </span>
+      <span className="faint why-via">{via}</span>
+    </>
+  );
+}
+
 /** Every edge out of the cursor, best first, with its terms, probability, context boost and penalty. */
 function Candidates({ route }: { route: RouteResult }) {
   const domain = termsDomain(route.paths.map((p) => p.parts));
@@ -306,26 +341,8 @@ function Candidates({ route }: { route: RouteResult }) {
               );
             return (
               <>
-                {resolved.has(p.to) ? <span className="badge ok">in context</span> : null}
-                {sources.length ? (
-                  <span
-                    className="badge warn"
-                    title={sources
-                      .map((m) => {
-                        const how = penaltyPath(m.deadEnd, p.to);
-                        const via = how.keywords.length
-                          ? `through its keyword${how.keywords.length > 1 ? 's' : ''} ${how.keywords.join(', ')}`
-                          : '';
-                        return `“${m.deadEnd.topic ?? m.deadEnd.id}” ${how.direct ? `names ${p.to}` : ''}${
-                          how.direct && via ? ' and ' : ''
-                        }${via}`;
-                      })
-                      .join('; ')}
-                  >
-                    {sources.length === 1 ? 'dead end' : `${sources.length} dead ends`}
-                    {sources.some((m) => m.reopenTriggered) ? ', reopened' : ''}
-                  </span>
-                ) : null}
+                {resolved.has(p.to) ? <span className="badge ok">in context</span> : null}{' '}
+                {sources.length ? <PenaltyWhy to={p.to} sources={sources} matches={route.verdict.matches} /> : null}
               </>
             );
           },
