@@ -448,6 +448,38 @@ describe('a new user on the embedded database', () => {
     await page.getByText('picked').first().waitFor();
   });
 
+  it('imports UCS files that name no agent once the agent is named on the page', async () => {
+    const ws = path.join(import.meta.dirname, '../server/demo/ucs-workspace');
+    // A field state, its action log and consult samples, chosen alone: none of them names the agent.
+    const files = ['ucs/state/torusfield_state.json', 'ucs/state/action_log.jsonl', 'consult_samples.json'].map((f) =>
+      path.join(ws, f),
+    );
+    await open(page, '/settings');
+    await page.getByTestId('import-input').setInputFiles(files);
+    const problems = page.getByTestId('import-files').locator('li');
+    await expect
+      .poll(() => problems.allTextContents())
+      .toEqual([
+        'action_log.jsonl: a UCS action log needs the agent; name it in “Agent of UCS files” above, then import again',
+        'consult_samples.json: UCS consult samples: the file does not name its agent; name it in “Agent of UCS ' +
+          'files” above, then import again',
+        'torusfield_state.json: UCS field state: the file does not name its agent; name it in “Agent of UCS files” ' +
+          'above, then import again',
+      ]);
+    const again = page.getByRole('button', { name: 'Import the 3 files that need it' });
+    expect(await again.isDisabled()).toBe(true);
+    await page.getByLabel('Agent of UCS files').fill('picked-ucs');
+    await again.click();
+    await expect
+      .poll(() => page.getByTestId('import-summary').textContent())
+      .toContain('402 / 402 records · 402 accepted · 0 already stored · 0 rejected');
+    expect(await problems.count()).toBe(0);
+    expect(await again.count()).toBe(0);
+    // The agent's actions are there, under the name given.
+    await open(page, '/substrate/picked-ucs/judgment');
+    await expect.poll(() => page.getByTestId('actions-count').textContent()).toContain('Showing 100 of 400 actions');
+  });
+
   it('imports a LangGraph thread’s checkpoint history as a session, its graph state as JSON', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-lg-'));
     const file = path.join(dir, 'thread-history.json');

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
-import { convertFiles, type ConvertResult } from '@/lib/import/files';
+import { convertFiles, type ConvertResult, type SourceFile } from '@/lib/import/files';
 import { batchEnvelopes } from '@/lib/import/batches';
 import { locateRecord, tallyByFile } from '@/lib/import/tally';
 import type { IngestResult } from '@/lib/ingest/contract';
@@ -26,19 +26,33 @@ export function ImportFiles() {
   const [plan, setPlan] = useState<ConvertResult | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The agent of UCS files that name none (an action log, consult samples, a state file alone), and the files of the
+  // last choice that were not imported for want of it.
+  const [agent, setAgent] = useState('');
+  const [needAgent, setNeedAgent] = useState<SourceFile[]>([]);
 
   async function onFiles(list: File[]) {
     if (!list.length) return;
-    setError(null);
-    setProgress(null);
     const files = await Promise.all(
       [...list].map(async (f) => ({
         path: (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name,
         text: await f.text(),
       })),
     );
-    const converted = convertFiles(files);
+    await importFiles(files);
+  }
+
+  async function importFiles(files: SourceFile[]) {
+    setError(null);
+    setProgress(null);
+    const converted = convertFiles(files, {
+      agent: agent.trim() || undefined,
+      workspaceFirst: true,
+      askAgent: 'name it in “Agent of UCS files” above, then import again',
+    });
     setPlan(converted);
+    const missing = new Set(converted.errors.filter((e) => e.needsAgent).map((e) => e.path));
+    setNeedAgent(files.filter((f) => missing.has(f.path)));
     const envelopes = converted.files.flatMap((f) => f.envelopes);
     const p: Progress = { sent: 0, total: envelopes.length, results: [] };
     setProgress({ ...p });
@@ -118,6 +132,33 @@ export function ImportFiles() {
           />
         </label>
       </div>
+      <div className="toolbar import-agent">
+        <label className="label-sm nowrap" htmlFor="import-agent">
+          Agent of UCS files
+        </label>
+        <input
+          id="import-agent"
+          className="input"
+          value={agent}
+          onChange={(e) => setAgent(e.target.value)}
+          placeholder="when the files name none"
+          aria-describedby="import-agent-help"
+        />
+        {needAgent.length ? (
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!agent.trim() || ingest.isPending}
+            onClick={() => void importFiles(needAgent)}
+          >
+            Import {needAgent.length === 1 ? 'the file' : `the ${needAgent.length} files`} that need it
+          </button>
+        ) : null}
+      </div>
+      <p id="import-agent-help" className="faint" style={{ margin: '6px 0 0' }}>
+        A workspace’s export or status names its agent; an action log, consult samples or a state file chosen alone do
+        not, and are imported as the agent named here.
+      </p>
       {progress ? (
         <div style={{ marginTop: 12 }}>
           <div className="progress" aria-label="Import progress">

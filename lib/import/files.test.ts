@@ -85,6 +85,35 @@ describe('other inputs', () => {
     });
   });
 
+  it('marks the files that need the agent, converts them once it is given, the workspace’s own first', () => {
+    const all = read(path.join(demo, 'ucs-workspace'));
+    const alone = all.filter((f) => f.path === 'ucs/state/action_log.jsonl' || f.path === 'consult_samples.json');
+    const none = convertFiles(alone, { askAgent: 'name it in the field' });
+    expect(none.files).toEqual([]);
+    expect(none.errors).toEqual([
+      {
+        path: 'consult_samples.json',
+        message: 'UCS consult samples: the file does not name its agent; name it in the field',
+        needsAgent: true,
+      },
+      {
+        path: 'ucs/state/action_log.jsonl',
+        message: 'a UCS action log needs the agent; name it in the field',
+        needsAgent: true,
+      },
+    ]);
+    // A file that is wrong for another reason is not one that an agent would mend.
+    expect(convertFiles([{ path: 'x.json', text: '{"hello": 1}' }]).errors[0]?.needsAgent).toBeUndefined();
+    const given = convertFiles(alone, { agent: 'typed', workspaceFirst: true });
+    expect(given.errors).toEqual([]);
+    expect(new Set(given.files.flatMap((f) => f.envelopes.map((e) => e.agent)))).toEqual(new Set(['typed']));
+    // With the whole workspace, the agent it names wins over the page's field; the CLI's flag wins over the files.
+    const agents = (r: ReturnType<typeof convertFiles>) =>
+      new Set(r.files.flatMap((f) => f.envelopes.filter((e) => e.type === 'ucs_action').map((e) => e.agent)));
+    expect(agents(convertFiles(all, { agent: 'typed', workspaceFirst: true }))).toEqual(new Set(['aegis-demo']));
+    expect(agents(convertFiles(all, { agent: 'flag' }))).toEqual(new Set(['flag']));
+  });
+
   it('says what is wrong with a file it cannot read', () => {
     expect(convertFiles([{ path: 'x.json', text: '{oops' }]).errors[0]?.message).toMatch(/not valid JSON/);
     expect(convertFiles([{ path: 'x.json', text: '{"hello": 1}' }]).errors[0]?.message).toMatch(

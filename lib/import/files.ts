@@ -21,8 +21,12 @@ export interface ConvertedFile {
 export interface ConvertResult {
   files: ConvertedFile[];
   skipped: { path: string; reason: string }[];
-  errors: { path: string; message: string }[];
+  /** `needsAgent`: the file is UCS data that does not name its agent; it converts once one is given. */
+  errors: { path: string; message: string; needsAgent?: true }[];
 }
+
+/** Why a file is not converted; `needsAgent` when naming the agent would convert it. */
+type FileError = { error: string; needsAgent?: true };
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -64,8 +68,16 @@ export function workspaceAgent(files: SourceFile[]): string | undefined {
   return undefined;
 }
 
-/** Converts one file; `agent` names the agent for UCS files that do not. */
-export function convertFile(file: SourceFile, agent?: string): ConvertedFile | { skip: string } | { error: string } {
+/**
+ * Converts one file; `agent` names the agent for UCS files that do not. `askAgent` says how to give it, where it is
+ * missing (the CLI's flag, the page's field).
+ */
+export function convertFile(
+  file: SourceFile,
+  agent?: string,
+  askAgent = 'pass --agent',
+): ConvertedFile | { skip: string } | FileError {
+  const noAgent = (what: string): FileError => ({ error: `${what}; ${askAgent}`, needsAgent: true });
   const name = base(file.path);
   const lower = name.toLowerCase();
   const env = (type: Envelope['type'], data: unknown): Envelope => ({
@@ -86,7 +98,7 @@ export function convertFile(file: SourceFile, agent?: string): ConvertedFile | {
         envelopes: events.map((e) => env('memory_event', e)),
       };
     if (file.path.includes('knowledge/')) {
-      if (!agent) return { error: 'UCS knowledge notes need the agent: pass --agent' };
+      if (!agent) return noAgent('UCS knowledge notes need the agent');
       return {
         path: file.path,
         kind: 'UCS knowledge notes',
@@ -107,7 +119,7 @@ export function convertFile(file: SourceFile, agent?: string): ConvertedFile | {
       return { path: file.path, kind: 'session turns', envelopes: values.map((v) => env('turn', v)) };
     if (values.every(isLangGraphState)) return langGraph(values);
     if (values.every(isAction)) {
-      if (!agent) return { error: 'a UCS action log needs the agent: pass --agent' };
+      if (!agent) return noAgent('a UCS action log needs the agent');
       return { path: file.path, kind: 'UCS action log', envelopes: values.map((v) => env('ucs_action', v)) };
     }
     return { error: 'lines are neither envelopes, memory events, session turns nor UCS actions' };
@@ -173,9 +185,9 @@ export function convertFile(file: SourceFile, agent?: string): ConvertedFile | {
     return 'error' in r ? r : { path: file.path, kind: 'LangGraph thread history', envelopes: r };
   }
 
-  function ucs(kind: string, type: Envelope['type'], namesAgent = false): ConvertedFile | { error: string } {
+  function ucs(kind: string, type: Envelope['type'], namesAgent = false): ConvertedFile | FileError {
     if (!agent && !(namesAgent && isObj(v) && typeof v.agent_id === 'string'))
-      return { error: `${kind} does not name its agent: pass --agent` };
+      return noAgent(`${kind}: the file does not name its agent`);
     return { path: file.path, kind, envelopes: [env(type, v)] };
   }
 }
@@ -197,14 +209,22 @@ export function memoryEventsFromMarkdown(md: string): unknown[] | null | 'bad' {
   }
 }
 
-/** Converts a set of files (a directory the user named, or single files). */
-export function convertFiles(files: SourceFile[], opts: { agent?: string } = {}): ConvertResult {
-  const agent = opts.agent ?? workspaceAgent(files);
+/**
+ * Converts a set of files (a directory the user named, or single files). The agent of UCS files is `agent`, else the
+ * one the workspace names; with `workspaceFirst` the workspace's own comes first (the page's field is for files that
+ * name none, where the CLI's flag overrides).
+ */
+export function convertFiles(
+  files: SourceFile[],
+  opts: { agent?: string; workspaceFirst?: boolean; askAgent?: string } = {},
+): ConvertResult {
+  const agent = opts.workspaceFirst ? (workspaceAgent(files) ?? opts.agent) : (opts.agent ?? workspaceAgent(files));
   const out: ConvertResult = { files: [], skipped: [], errors: [] };
   for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
-    const r = convertFile(f, agent);
+    const r = convertFile(f, agent, opts.askAgent);
     if ('skip' in r) out.skipped.push({ path: f.path, reason: r.skip });
-    else if ('error' in r) out.errors.push({ path: f.path, message: r.error });
+    else if ('error' in r)
+      out.errors.push({ path: f.path, message: r.error, ...(r.needsAgent ? { needsAgent: true as const } : {}) });
     else out.files.push(r);
   }
   return out;
