@@ -100,6 +100,8 @@ describe('memory hygiene lab', () => {
     // The server cannot be reached while a parameter changes: the last result and the inputs stay, the error above.
     await page.route(/\/api\/trpc\/[^?]*hygiene\.lab/, (r) => r.abort());
     await page.getByLabel('β (mean utility ≤)').fill('0.4');
+    // While the failed request is tried again, the head says so and why (it said "computing…" for ~3 s).
+    await expect.poll(() => text('lab-status')).toMatch(/^computing… attempt 2 of 3 \(Failed to fetch\)$/);
     await expect
       .poll(() => text('error'), { timeout: 15_000 })
       .toMatch(/^Could not recompute with these settings \(the last result is shown\): /);

@@ -149,7 +149,15 @@ export function HygieneLab() {
             )}
           </span>
         ) : null}
-        {lab.isFetching ? <span className="muted">computing…</span> : null}
+        {lab.isFetching ? (
+          // A failed attempt is said while the next is waited for (a server error is tried twice more, ~3 s), not
+          // hidden behind "computing…" until the error box shows.
+          <span className={lab.failureCount ? 'warn-text' : 'muted'} data-testid="lab-status">
+            {lab.failureCount
+              ? `computing… attempt ${lab.failureCount + 1} of 3 (${lab.failureReason?.message ?? 'it failed'})`
+              : 'computing…'}
+          </span>
+        ) : null}
       </div>
       <nav className="section-tabs" aria-label="Hygiene lab">
         {TABS.map((t) => (
