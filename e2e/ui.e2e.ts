@@ -296,6 +296,7 @@ describe('a new user on the embedded database', () => {
     // A mistyped address is not said to be data that was not ingested.
     expect((await open(page, '/sesions'))?.status()).toBe(404);
     expect(await page.getByTestId('not-found').textContent()).toContain('Mnemoscope has no page at /sesions');
+    await expect.poll(() => page.title()).toBe('No such page · Mnemoscope');
     // An agent with no substrate stored: every one of its tabs alike, with the ways back.
     for (const tab of ['', '/judgment', '/dead-ends', '/audit']) {
       const r = await open(page, `/substrate/no-such-agent${tab}`);
