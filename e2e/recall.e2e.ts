@@ -74,8 +74,23 @@ describe('recall', () => {
 
   it('finds exact identifiers through the keyword side, and opens a hit at its turn', async () => {
     const { context, page } = await fresh();
+    // Every value the model download's progress bar takes, as the page shows it.
+    await page.addInitScript(() => {
+      const seen: number[] = [];
+      (window as unknown as { seen: number[] }).seen = seen;
+      new MutationObserver(() => {
+        const v = document
+          .querySelector('[role=progressbar][aria-label="Model download"]')
+          ?.getAttribute('aria-valuenow');
+        if (v != null && seen.at(-1) !== Number(v)) seen.push(Number(v));
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
     await open(page, `${srv.url}/recall`);
     await indexReady(page);
+    // It only goes forward (it fell back to 0 when a second file began: 0, 100, 0, 1, …).
+    const seen = await page.evaluate(() => (window as unknown as { seen: number[] }).seen);
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
     await page.getByLabel('Search memory').fill('Mail.ReadWrite');
     const first = page.getByTestId('hit-link').first();
     await expect.poll(() => first.textContent()).toContain('Mail.ReadWrite');

@@ -47,17 +47,16 @@ async function loadModel(modelId: string): Promise<Embedder> {
     };
     onnx.wasm.numThreads = 1;
   }
-  const files = new Map<string, { loaded: number; total: number }>();
-  const progress_callback = (p: { status: string; file?: string; loaded?: number; total?: number }) => {
-    if (p.status !== 'progress' || !p.file) return;
-    files.set(p.file, { loaded: p.loaded ?? 0, total: p.total ?? 0 });
-    let loaded = 0;
-    let total = 0;
-    for (const f of files.values()) {
-      loaded += f.loaded;
-      total += f.total;
-    }
-    if (total) setStatus({ modelProgress: Math.min(1, loaded / total) });
+  // The pipeline's own total over every file it expects (their sizes asked before any download starts): summing the
+  // files seen so far went back each time a new file began. Never shown lower than before (a second device's try
+  // starts its count again).
+  let shown = 0;
+  const progress_callback = (p: { status: string; loaded?: number; total?: number }) => {
+    if (p.status !== 'progress_total' || !p.total) return;
+    const next = Math.min(1, (p.loaded ?? 0) / p.total);
+    if (next <= shown) return;
+    shown = next;
+    setStatus({ modelProgress: next });
   };
   const devices: ('webgpu' | 'wasm')[] = (await hasWebGpu()) ? ['webgpu', 'wasm'] : ['wasm'];
   let lastError: unknown = null;
