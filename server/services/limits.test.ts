@@ -1,7 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptyPgDatabase, freshDb, DRIVERS } from '@/server/test/db';
 import { migrateDb, openDb, type DbHandle } from '@/server/db';
-import { backoffWait, forgetFailures, pruneBuckets, recordFailure, takeToken } from './limits';
+import { backoffWait, claimRun, forgetFailures, pruneBuckets, recordFailure, takeToken } from './limits';
 
 describe('a rate limit on PostgreSQL with four instances', () => {
   const handles: DbHandle[] = [];
@@ -21,6 +22,21 @@ describe('a rate limit on PostgreSQL with four instances', () => {
     );
     expect(takes.filter((t) => t.ok)).toHaveLength(5);
     for (const t of takes.filter((x) => !x.ok)) expect(t).toEqual({ ok: false, retryAfterSeconds: 1 });
+  });
+
+  it('gives a cluster-wide job to one instance a period, however many ask together', async () => {
+    const ask = () => Promise.all(handles.map((h) => claimRun(h.db, 'sweep', 60 * 60_000)));
+    expect((await ask()).filter(Boolean)).toHaveLength(1);
+    // Within the period nobody takes it again, whichever instance's timer comes.
+    expect((await ask()).filter(Boolean)).toHaveLength(0);
+    // Another job is counted apart.
+    expect(await claimRun(handles[3]!.db, 'other', 60 * 60_000)).toBe(true);
+    // Once the period is over (the last run moved back an hour), one instance takes it again.
+    await handles[0]!.db.execute(sql`update job_runs set at = at - interval '1 hour' where name = 'sweep'`);
+    expect((await ask()).filter(Boolean)).toHaveLength(1);
+    // A timer a little early (within a tenth of the period) still takes its turn.
+    await handles[0]!.db.execute(sql`update job_runs set at = at - interval '55 minutes' where name = 'sweep'`);
+    expect(await claimRun(handles[2]!.db, 'sweep', 60 * 60_000)).toBe(true);
   });
 });
 

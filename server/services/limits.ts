@@ -71,3 +71,19 @@ export async function recordFailure(db: Tx, key: string): Promise<void> {
 export async function forgetFailures(db: Tx, key: string): Promise<void> {
   await db.execute(sql`delete from sign_in_failures where key = ${key}`);
 }
+
+/**
+ * Whether this instance takes the cluster's run of the job `name` now: true when no instance ran it in the last
+ * `everyMs` (less a tenth, so that timers a little early still take their turn), and then it is marked as run. One
+ * statement under the row's lock: of instances asking together, one is told yes.
+ */
+export async function claimRun(db: Tx, name: string, everyMs: number): Promise<boolean> {
+  const rows = rowsOf<{ name: string }>(
+    await db.execute(sql`
+      insert into job_runs (name, at) values (${name}, clock_timestamp())
+      on conflict (name) do update set at = clock_timestamp()
+        where job_runs.at < clock_timestamp() - make_interval(secs => ${(everyMs * 0.9) / 1000})
+      returning name`),
+  );
+  return rows.length > 0;
+}

@@ -4,6 +4,7 @@ import { rowsOf, type Db, type Tx } from '@/server/db';
 import type { Embedder, VectorCache } from '@/lib/recall/engine';
 import { errorReason, log } from '@/server/log';
 import { onShutdown, periodic } from '@/server/lifecycle';
+import { claimRun } from './limits';
 
 /**
  * The server's embeddings of a project's texts, kept in the database (`text_vectors`) by model and the text's
@@ -82,7 +83,7 @@ export async function writeVectors(
 
 /** Days another model's vectors are kept: after the running model has stored for as long, and they have not. */
 export const OTHER_MODEL_KEEP_DAYS = 7;
-/** How often each process sweeps (every instance does; it is idempotent). */
+/** How often the cluster sweeps: each instance's timer asks, the first after the period takes the run. */
 const SWEEP_EVERY_MS = 60 * 60_000;
 
 /**
@@ -130,10 +131,14 @@ export async function sweepVectors(
   return Number(row?.n ?? 0);
 }
 
-/** Sweeps every SWEEP_EVERY_MS in this process, for the model this server embeds with. */
+/**
+ * Sweeps once every SWEEP_EVERY_MS for the whole cluster (the sweep hashes every entry's and artifact's content: with
+ * N instances each sweeping, that was N times an hour), for the model this server embeds with.
+ */
 export const startVectorSweeper = (db: Db, model: () => string) =>
   periodic('text-vectors', db, SWEEP_EVERY_MS, async () => {
     try {
+      if (!(await claimRun(db, 'text-vectors.sweep', SWEEP_EVERY_MS))) return;
       let modelId: string | null = null;
       try {
         modelId = model();

@@ -21,3 +21,12 @@ export const signInFailures = pgTable('sign_in_failures', {
   failures: integer('failures').notNull(),
   at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * When a periodic job that needs running once for the whole cluster last ran (`server/lifecycle.ts claimRun`):
+ * every instance keeps the timer, and the first whose turn comes after the period takes the run.
+ */
+export const jobRuns = pgTable('job_runs', {
+  name: text('name').primaryKey(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});
