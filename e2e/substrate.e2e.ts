@@ -595,6 +595,15 @@ describe('judgment', () => {
     expect(ends).toHaveLength(2);
     expect(ends.every((e) => /^t \d+$/.test(e))).toBe(true);
     expect(Number(ends[0]!.slice(2))).toBeLessThan(Number(ends[1]!.slice(2)));
+    // Between them, round steps in order (it had only its ends).
+    const between = (await chart.locator('[data-tick]').evaluateAll((gs) => gs.map((g) => g.textContent))).map(Number);
+    expect(between.length).toBeGreaterThanOrEqual(2);
+    expect(between).toEqual([...between].sort((a, b) => a - b));
+    for (const t of between) {
+      expect(t % 10).toBe(0);
+      expect(t).toBeGreaterThan(Number(ends[0]!.slice(2)));
+      expect(t).toBeLessThan(Number(ends[1]!.slice(2)));
+    }
     await chart.scrollIntoViewIfNeeded();
     const plot = (await chart.locator('svg.chart-overlay').boundingBox())!;
     await page.mouse.move(plot.x + 50, plot.y + plot.height / 2);

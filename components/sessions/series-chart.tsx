@@ -1,5 +1,6 @@
 'use client';
 
+import { ticks } from 'd3';
 import { useMemo, useState } from 'react';
 import { prepareSeries, type Series } from '@/lib/charts/prepare-series';
 import { useWidth } from '@/components/ui/use-width';
@@ -79,6 +80,30 @@ export function SeriesChart({
   const range = (a: number, b: number) =>
     unit === 't' ? `t ${turnAt(a)}–${turnAt(b)}` : `turns ${turnAt(a)}–${turnAt(b)}`;
   const bucketStart = (i: number) => Math.floor(i / size) * size;
+  // Round turns (or steps) between the ends, one per ~120 px, none within 60 px of an end's label; each at the first
+  // point whose turn is at least the round value (turns are in order; a session may skip some).
+  const xTicks = useMemo(() => {
+    if (n < 2) return [];
+    const first = turnAt(0);
+    const last = turnAt(n - 1);
+    const at = (v: number) => {
+      let lo = 0;
+      let hi = n - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (turnAt(mid) < v) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const out = ticks(first, last, Math.max(1, Math.floor(width / 120)))
+      .filter(Number.isInteger)
+      .map(at)
+      .filter((i) => p.x(i) - p.x(0) > 60 && p.x(n - 1) - p.x(i) > 60);
+    return [...new Set(out)];
+    // turnAt is read when the data change (n, p); a new function each render would redraw on every step.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [n, width, p]);
   // Axes, stress marks and lines do not move with the player: built once per data and width.
   const statics = useMemo(
     () => (
@@ -151,9 +176,17 @@ export function SeriesChart({
         <div className="chart-plot" style={{ width, height: HEIGHT }}>
           <svg width={width} height={HEIGHT} aria-hidden="true">
             {statics}
-            {/* The x axis's ends: which turns (or steps) the chart spans. */}
+            {/* The x axis's ends: which turns (or steps) the chart spans, and a few between, clear of the ends. */}
             {n > 1 ? (
               <>
+                {xTicks.map((i) => (
+                  <g key={i} data-tick={turnAt(i)}>
+                    <line x1={p.x(i)} x2={p.x(i)} y1={HEIGHT - 14} y2={HEIGHT - 11} className="axis-tick" />
+                    <text x={p.x(i)} y={HEIGHT - 2} textAnchor="middle" className="axis">
+                      {turnAt(i)}
+                    </text>
+                  </g>
+                ))}
                 <text x={p.x(0)} y={HEIGHT - 2} textAnchor="start" className="axis" data-end="first">
                   {at(0)}
                 </text>
