@@ -293,6 +293,15 @@ describe('a new user on the embedded database', () => {
       'This project holds no session “does-not-exist”. It may belong to another project',
     );
     await expect.poll(() => page.title()).toBe('No such session · Mnemoscope');
+    // The server's HTML says so too (a tab that never runs the page's script), and the page's own title ("id ·
+    // Mnemoscope"), which streams in later, does not replace it.
+    const titleOf = async (p: string) =>
+      /<title>([^<]*)<\/title>/.exec(await (await fetch(`${srv.url}${p}`)).text())?.[1];
+    expect(await titleOf('/sessions/does-not-exist')).toBe('No such session · Mnemoscope');
+    expect(await titleOf('/substrate/no-such-agent/judgment')).toBe('No such agent · Mnemoscope');
+    expect(await titleOf('/sesions')).toBe('No such page · Mnemoscope');
+    await page.waitForTimeout(500);
+    expect(await page.title()).toBe('No such session · Mnemoscope');
     // A mistyped address is not said to be data that was not ingested.
     expect((await open(page, '/sesions'))?.status()).toBe(404);
     expect(await page.getByTestId('not-found').textContent()).toContain('Mnemoscope has no page at /sesions');

@@ -23,12 +23,23 @@ function missing(path: string): { title: string; text: string } {
   return { title: 'No such page', text: `Mnemoscope has no page at ${path}: the address may be mistyped.` };
 }
 
-/** The not-found page's body: what was looked for, by the path, and the tab's title set to it. */
+/**
+ * The not-found pages' body: what was looked for, by the path. The tab's title is each not-found file's metadata
+ * (app/, app/sessions/[id]/, app/substrate/) in the server's HTML, and kept so in the browser.
+ */
 export function NotFoundBody() {
   const { title, text } = missing(usePathname() ?? '/');
-  // The page's own title was made for what was looked for ("Torus field · nope"): the tab says what it found.
+  // The server's HTML has the not-found file's title; the page's own ("Torus field · nope"), made before it knew,
+  // streams in after and replaces it in the browser: the tab is kept saying what was found.
   useEffect(() => {
-    document.title = `${title} · Mnemoscope`;
+    const want = `${title} · Mnemoscope`;
+    const keep = () => {
+      if (document.title !== want) document.title = want;
+    };
+    keep();
+    const watch = new MutationObserver(keep);
+    watch.observe(document.head, { subtree: true, childList: true, characterData: true });
+    return () => watch.disconnect();
   }, [title]);
   return (
     <Panel as="div" testId="not-found" body={false}>

@@ -1,0 +1,9 @@
+import type { Metadata } from 'next';
+import { NotFoundBody } from '@/components/ui/not-found-body';
+
+/** The tab's title when a session's page asked for one this project does not hold (the page's own title is not used then). */
+export const metadata: Metadata = { title: 'No such session' };
+
+export default function NotFound() {
+  return <NotFoundBody />;
+}

@@ -1,0 +1,9 @@
+import type { Metadata } from 'next';
+import { NotFoundBody } from '@/components/ui/not-found-body';
+
+/** The tab's title when an agent's pages (its layout) asked for one whose substrate this project does not hold (the page's own title is not used then). */
+export const metadata: Metadata = { title: 'No such agent' };
+
+export default function NotFound() {
+  return <NotFoundBody />;
+}
