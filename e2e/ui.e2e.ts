@@ -480,10 +480,16 @@ describe('a new user on the embedded database', () => {
     expect(await again.isDisabled()).toBe(true);
     await page.getByLabel('Agent of UCS files').fill('picked-ucs');
     await again.click();
+    // Below the first import, which stays as it was, the second: the three files, as the agent named.
+    const second = page.getByTestId('import-run').nth(1);
     await expect
-      .poll(() => page.getByTestId('import-summary').textContent())
+      .poll(() => second.getByTestId('import-summary').textContent())
       .toContain('402 / 402 records · 402 accepted · 0 already stored · 0 rejected');
-    expect(await problems.count()).toBe(0);
+    expect(await second.locator('.label-sm').textContent()).toBe(
+      'Imported again as picked-ucs: the files that needed the agent',
+    );
+    expect(await second.locator('li').count()).toBe(0);
+    expect(await page.getByTestId('import-run').first().locator('li').count()).toBe(3);
     expect(await again.count()).toBe(0);
     // The agent's actions are there, under the name given.
     await open(page, '/substrate/picked-ucs/judgment');

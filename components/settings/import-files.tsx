@@ -11,6 +11,15 @@ import type { IngestResult } from '@/lib/ingest/contract';
 import { fmtInt } from '@/lib/format';
 import { Breakable } from '@/components/ui/breakable';
 
+/** One import of chosen files: what they converted to, what the server answered, and a failure that stopped it. */
+interface Run {
+  /** The agent typed, when this run imported again the files of the one before that needed it. */
+  again: string | null;
+  plan: ConvertResult;
+  progress: Progress;
+  error: string | null;
+}
+
 interface Progress {
   sent: number;
   total: number;
@@ -23,9 +32,8 @@ export function ImportFiles() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const ingest = useMutation(trpc.ingest.batch.mutationOptions());
-  const [plan, setPlan] = useState<ConvertResult | null>(null);
-  const [progress, setProgress] = useState<Progress | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // The last choice's import and, when its files that needed an agent were imported again, that one after it.
+  const [runs, setRuns] = useState<Run[]>([]);
   // The agent of UCS files that name none (an action log, consult samples, a state file alone), and the files of the
   // last choice that were not imported for want of it.
   const [agent, setAgent] = useState('');
@@ -42,60 +50,38 @@ export function ImportFiles() {
     await importFiles(files);
   }
 
-  async function importFiles(files: SourceFile[]) {
-    setError(null);
-    setProgress(null);
+  async function importFiles(files: SourceFile[], again = false) {
     const converted = convertFiles(files, {
       agent: agent.trim() || undefined,
       workspaceFirst: true,
       askAgent: 'name it in “Agent of UCS files” above, then import again',
     });
-    setPlan(converted);
     const missing = new Set(converted.errors.filter((e) => e.needsAgent).map((e) => e.path));
     setNeedAgent(files.filter((f) => missing.has(f.path)));
     const envelopes = converted.files.flatMap((f) => f.envelopes);
-    const p: Progress = { sent: 0, total: envelopes.length, results: [] };
-    setProgress({ ...p });
+    const run: Run = {
+      again: again ? agent.trim() : null,
+      plan: converted,
+      progress: { sent: 0, total: envelopes.length, results: [] },
+      error: null,
+    };
+    const show = () => setRuns((rs) => [...(again ? rs.slice(0, 1) : []), { ...run, progress: { ...run.progress } }]);
+    show();
     try {
       for (const batch of batchEnvelopes(envelopes)) {
         const r = await ingest.mutateAsync({ records: batch });
-        for (const x of r.results) p.results[p.sent + x.index] = x;
-        p.sent += batch.length;
-        setProgress({ ...p, results: [...p.results] });
+        for (const x of r.results) run.progress.results[run.progress.sent + x.index] = x;
+        run.progress.sent += batch.length;
+        run.progress.results = [...run.progress.results];
+        show();
       }
     } catch (e) {
-      setError((e as Error).message);
+      run.error = (e as Error).message;
+      show();
     }
     await qc.invalidateQueries();
   }
 
-  const tally = plan && progress ? tallyByFile(plan.files, progress.results) : [];
-  const sum = (k: 'accepted' | 'duplicate' | 'rejected' | 'conflict' | 'superseded') =>
-    tally.reduce((a, t) => a + t[k], 0);
-  // Files whose records were not all stored anew: which ones, and how many, so "1 already stored" can be found.
-  const notNew = tally.filter((t) => t.duplicate || t.rejected || t.conflict || t.superseded);
-  const rejected = (progress?.results ?? []).filter(
-    (r): r is IngestResult & { status: 'rejected' } => r?.status === 'rejected',
-  );
-  // Records whose id holds another version, kept as stored: which, and what the server says to do.
-  const conflicts = (progress?.results ?? []).filter(
-    (r): r is IngestResult & { status: 'conflict' } => r?.status === 'conflict',
-  );
-  const where = (r: IngestResult) => {
-    const at = locateRecord(plan?.files ?? [], progress!.results.indexOf(r));
-    return (
-      <>
-        {at ? (
-          <>
-            <span className="mono">{at.path}</span>, record {at.record}
-          </>
-        ) : (
-          'a record'
-        )}{' '}
-        {r.id ? <span className="mono">({r.id})</span> : null}
-      </>
-    );
-  };
   return (
     <Panel as="div" testId="import-files" title="Import files">
       <p className="muted" style={{ marginTop: 0 }}>
@@ -149,7 +135,7 @@ export function ImportFiles() {
             type="button"
             className="btn btn-primary"
             disabled={!agent.trim() || ingest.isPending}
-            onClick={() => void importFiles(needAgent)}
+            onClick={() => void importFiles(needAgent, true)}
           >
             Import {needAgent.length === 1 ? 'the file' : `the ${needAgent.length} files`} that need it
           </button>
@@ -159,45 +145,85 @@ export function ImportFiles() {
         A workspace’s export or status names its agent; an action log, consult samples or a state file chosen alone do
         not, and are imported as the agent named here.
       </p>
-      {progress ? (
-        <div style={{ marginTop: 12 }}>
-          <div className="progress" aria-label="Import progress">
-            <div style={{ width: `${progress.total ? (100 * progress.sent) / progress.total : 100}%` }} />
-          </div>
-          <div className="muted" style={{ marginTop: 6 }} data-testid="import-summary">
-            {fmtInt(progress.sent)} / {fmtInt(progress.total)} records · {fmtInt(sum('accepted'))} accepted ·{' '}
-            {fmtInt(sum('duplicate'))} already stored · {fmtInt(sum('rejected'))} rejected
-            {sum('conflict') ? ` · ${fmtInt(sum('conflict'))} conflicting with a stored version (kept)` : ''}
-            {sum('superseded') ? ` · ${fmtInt(sum('superseded'))} replaced a stored version` : ''}
-          </div>
-          {notNew.length ? (
-            <ul className="import-files" data-testid="import-files-table">
-              {notNew.map((t) => (
-                <li key={t.path}>
-                  <span className="mono">
-                    <Breakable text={t.path} />
-                  </span>
-                  :{' '}
-                  {[
-                    t.duplicate ? `${fmtInt(t.duplicate)} of ${fmtInt(t.records)} already stored` : '',
-                    t.rejected ? `${fmtInt(t.rejected)} rejected` : '',
-                    t.conflict ? `${fmtInt(t.conflict)} conflicting with a stored version (kept)` : '',
-                    t.superseded ? `${fmtInt(t.superseded)} replaced a stored version` : '',
-                  ]
-                    .filter(Boolean)
-                    .join(' · ')}
-                </li>
-              ))}
-            </ul>
-          ) : null}
+      {runs.map((r, k) => (
+        <ImportReport key={k} run={r} />
+      ))}
+    </Panel>
+  );
+}
+
+/** One import: its progress, what each file came to, and each record or file not stored anew, with why. */
+function ImportReport({ run }: { run: Run }) {
+  const { plan, progress, error } = run;
+  const tally = tallyByFile(plan.files, progress.results);
+  const sum = (k: 'accepted' | 'duplicate' | 'rejected' | 'conflict' | 'superseded') =>
+    tally.reduce((a, t) => a + t[k], 0);
+  // Files whose records were not all stored anew: which ones, and how many, so "1 already stored" can be found.
+  const notNew = tally.filter((t) => t.duplicate || t.rejected || t.conflict || t.superseded);
+  const rejected = progress.results.filter((r): r is IngestResult & { status: 'rejected' } => r?.status === 'rejected');
+  // Records whose id holds another version, kept as stored: which, and what the server says to do.
+  const conflicts = progress.results.filter(
+    (r): r is IngestResult & { status: 'conflict' } => r?.status === 'conflict',
+  );
+  const where = (r: IngestResult) => {
+    const at = locateRecord(plan.files, progress.results.indexOf(r));
+    return (
+      <>
+        {at ? (
+          <>
+            <span className="mono">{at.path}</span>, record {at.record}
+          </>
+        ) : (
+          'a record'
+        )}{' '}
+        {r.id ? <span className="mono">({r.id})</span> : null}
+      </>
+    );
+  };
+  return (
+    <div data-testid="import-run">
+      {run.again !== null ? (
+        <div className="label-sm" style={{ marginTop: 14 }}>
+          Imported again as <span className="mono">{run.again}</span>: the files that needed the agent
         </div>
       ) : null}
+      <div style={{ marginTop: 12 }}>
+        <div className="progress" aria-label="Import progress">
+          <div style={{ width: `${progress.total ? (100 * progress.sent) / progress.total : 100}%` }} />
+        </div>
+        <div className="muted" style={{ marginTop: 6 }} data-testid="import-summary">
+          {fmtInt(progress.sent)} / {fmtInt(progress.total)} records · {fmtInt(sum('accepted'))} accepted ·{' '}
+          {fmtInt(sum('duplicate'))} already stored · {fmtInt(sum('rejected'))} rejected
+          {sum('conflict') ? ` · ${fmtInt(sum('conflict'))} conflicting with a stored version (kept)` : ''}
+          {sum('superseded') ? ` · ${fmtInt(sum('superseded'))} replaced a stored version` : ''}
+        </div>
+        {notNew.length ? (
+          <ul className="import-files" data-testid="import-files-table">
+            {notNew.map((t) => (
+              <li key={t.path}>
+                <span className="mono">
+                  <Breakable text={t.path} />
+                </span>
+                :{' '}
+                {[
+                  t.duplicate ? `${fmtInt(t.duplicate)} of ${fmtInt(t.records)} already stored` : '',
+                  t.rejected ? `${fmtInt(t.rejected)} rejected` : '',
+                  t.conflict ? `${fmtInt(t.conflict)} conflicting with a stored version (kept)` : '',
+                  t.superseded ? `${fmtInt(t.superseded)} replaced a stored version` : '',
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
       {error ? (
         <div className="error-box" style={{ marginTop: 8 }}>
           {error}
         </div>
       ) : null}
-      {plan && (plan.errors.length || plan.skipped.length || rejected.length || conflicts.length) ? (
+      {plan.errors.length || plan.skipped.length || rejected.length || conflicts.length ? (
         <ul style={{ margin: '10px 0 0', paddingLeft: 18 }}>
           {plan.errors.map((e) => (
             <li key={e.path} style={{ color: 'var(--danger)' }}>
@@ -237,6 +263,6 @@ export function ImportFiles() {
           ))}
         </ul>
       ) : null}
-    </Panel>
+    </div>
   );
 }
