@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptyPgDatabase, freshDb, DRIVERS } from '@/server/test/db';
 import { migrateDb, openDb, type DbHandle } from '@/server/db';
-import { backoffWait, claimRun, forgetFailures, pruneBuckets, recordFailure, takeToken } from './limits';
+import { backoffWait, claimRun, releaseRun, forgetFailures, pruneBuckets, recordFailure, takeToken } from './limits';
 
 describe('a rate limit on PostgreSQL with four instances', () => {
   const handles: DbHandle[] = [];
@@ -37,6 +37,22 @@ describe('a rate limit on PostgreSQL with four instances', () => {
     // A timer a little early (within a tenth of the period) still takes its turn.
     await handles[0]!.db.execute(sql`update job_runs set at = at - interval '55 minutes' where name = 'sweep'`);
     expect(await claimRun(handles[2]!.db, 'sweep', 60 * 60_000)).toBe(true);
+  });
+});
+
+describe.each(DRIVERS)('a cluster-wide job on %s', (driver) => {
+  let h: DbHandle;
+  afterAll(async () => h?.close());
+  it('runs once a period, and again at once when a failed run is given back', async () => {
+    h = await freshDb(driver);
+    expect(await claimRun(h.db, 'sweep', 60 * 60_000)).toBe(true);
+    expect(await claimRun(h.db, 'sweep', 60 * 60_000)).toBe(false);
+    await releaseRun(h.db, 'sweep');
+    expect(await claimRun(h.db, 'sweep', 60 * 60_000)).toBe(true);
+    // A short period has passed by the next ask.
+    expect(await claimRun(h.db, 'tick', 50)).toBe(true);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await claimRun(h.db, 'tick', 50)).toBe(true);
   });
 });
 

@@ -82,8 +82,13 @@ export async function claimRun(db: Tx, name: string, everyMs: number): Promise<b
     await db.execute(sql`
       insert into job_runs (name, at) values (${name}, clock_timestamp())
       on conflict (name) do update set at = clock_timestamp()
-        where job_runs.at < clock_timestamp() - make_interval(secs => ${(everyMs * 0.9) / 1000})
+        where job_runs.at < clock_timestamp() - make_interval(secs => ${(everyMs * 0.9) / 1000}::float8)
       returning name`),
   );
   return rows.length > 0;
+}
+
+/** Gives a run taken by `claimRun` back (it failed): the next instance whose timer comes takes it. */
+export async function releaseRun(db: Tx, name: string): Promise<void> {
+  await db.execute(sql`delete from job_runs where name = ${name}`);
 }

@@ -4,7 +4,7 @@ import { rowsOf, type Db, type Tx } from '@/server/db';
 import type { Embedder, VectorCache } from '@/lib/recall/engine';
 import { errorReason, log } from '@/server/log';
 import { onShutdown, periodic } from '@/server/lifecycle';
-import { claimRun } from './limits';
+import { claimRun, releaseRun } from './limits';
 
 /**
  * The server's embeddings of a project's texts, kept in the database (`text_vectors`) by model and the text's
@@ -85,6 +85,7 @@ export async function writeVectors(
 export const OTHER_MODEL_KEEP_DAYS = 7;
 /** How often the cluster sweeps: each instance's timer asks, the first after the period takes the run. */
 const SWEEP_EVERY_MS = 60 * 60_000;
+const SWEEP_JOB = 'text-vectors.sweep';
 
 /**
  * Deletes the vectors no text of the project needs any more: those of texts that are no entry's or artifact's content
@@ -137,8 +138,8 @@ export async function sweepVectors(
  */
 export const startVectorSweeper = (db: Db, model: () => string) =>
   periodic('text-vectors', db, SWEEP_EVERY_MS, async () => {
+    if (!(await claimRun(db, SWEEP_JOB, SWEEP_EVERY_MS).catch(() => false))) return;
     try {
-      if (!(await claimRun(db, 'text-vectors.sweep', SWEEP_EVERY_MS))) return;
       let modelId: string | null = null;
       try {
         modelId = model();
@@ -149,6 +150,8 @@ export const startVectorSweeper = (db: Db, model: () => string) =>
       if (n) log.info({ event: 'text_vectors.swept', rows: n }, 'vectors no text needs deleted');
     } catch (e) {
       log.warn({ event: 'text_vectors.sweep_failed', err: e }, 'deleting unneeded vectors failed');
+      // Failed: the hour's run is given back to whichever instance's timer comes next.
+      await releaseRun(db, SWEEP_JOB).catch(() => undefined);
     }
   });
 

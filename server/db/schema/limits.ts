@@ -23,7 +23,7 @@ export const signInFailures = pgTable('sign_in_failures', {
 });
 
 /**
- * When a periodic job that needs running once for the whole cluster last ran (`server/lifecycle.ts claimRun`):
+ * When a periodic job that needs running once for the whole cluster last ran (`claimRun` in server/services/limits.ts):
  * every instance keeps the timer, and the first whose turn comes after the period takes the run.
  */
 export const jobRuns = pgTable('job_runs', {
