@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { QUERY_ATTEMPTS } from '@/lib/trpc/query-client';
 import { plural } from '@/lib/format';
 import { useRole } from '@/components/ui/use-role';
 import type { ProposalPolicy } from '@/lib/hygiene/contract';
@@ -149,15 +150,17 @@ export function HygieneLab() {
             )}
           </span>
         ) : null}
-        {lab.isFetching ? (
-          // A failed attempt is said while the next is waited for (a server error is tried twice more, ~3 s), not
-          // hidden behind "computing…" until the error box shows.
-          <span className={lab.failureCount ? 'warn-text' : 'muted'} data-testid="lab-status">
-            {lab.failureCount
-              ? `computing… attempt ${lab.failureCount + 1} of 3 (${lab.failureReason?.message ?? 'it failed'})`
+        {/* A failed attempt is said while the next is waited for (a server error is tried twice more, ~3 s), not
+            hidden behind "computing…" until the error box shows; always in the page, so that it is announced. */}
+        <span className={lab.failureCount ? 'warn-text' : 'muted'} data-testid="lab-status" aria-live="polite">
+          {!lab.isFetching
+            ? ''
+            : lab.failureCount
+              ? `computing… attempt ${lab.failureCount + 1} of ${QUERY_ATTEMPTS} (${
+                  lab.failureReason?.message ?? 'it failed'
+                })`
               : 'computing…'}
-          </span>
-        ) : null}
+        </span>
       </div>
       <nav className="section-tabs" aria-label="Hygiene lab">
         {TABS.map((t) => (

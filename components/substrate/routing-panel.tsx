@@ -14,7 +14,6 @@ import { penaltyPath, type ReferenceDeadEnd, type ReferenceReopenMatch } from '@
 import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
 import { printedPathParts, routeContext, type PrintedPath, type RouteResult } from '@/lib/ucs/substrate-sim';
 import type { SubstrateState } from '@/lib/ucs/substrate-sim';
-
 import { useSubstrate } from './store';
 import { PartsLegend, TermsBar, termsDomain } from './terms-bar';
 import { stateLabel } from './use-substrate';
@@ -261,13 +260,17 @@ function PenaltyWhy({
   matches: ReferenceReopenMatch<ReferenceDeadEnd>[];
 }) {
   const numbers = sources.map((m) => matches.findIndex((x) => x.position === m.position) + 1);
-  const paths = sources.map((m) => penaltyPath(m.deadEnd, to));
-  const keywords = [...new Set(paths.flatMap((h) => h.keywords))];
-  const direct = paths.some((h) => h.direct);
+  // How each reaches the destination: said once when all alike, else by number; which of them are reopened.
+  const how = sources.map((m) => {
+    const h = penaltyPath(m.deadEnd, to);
+    return [h.direct ? `names ${to}` : '', h.keywords.length ? `keyword ${h.keywords.join(', ')}` : '']
+      .filter(Boolean)
+      .join(' and ');
+  });
+  const reopened = numbers.filter((_, k) => sources[k]!.reopenTriggered);
   const via = [
-    direct ? `names ${to}` : '',
-    keywords.length ? `keyword ${keywords.join(', ')}` : '',
-    sources.some((m) => m.reopenTriggered) ? 'reopened' : '',
+    how.every((x) => x === how[0]) ? how[0] : how.map((x, k) => `${numbers[k]}: ${x}`).join(' · '),
+    reopened.length === numbers.length ? 'reopened' : reopened.length ? `${reopened.join(', ')} reopened` : '',
   ]
     .filter(Boolean)
     .join(' · ');

@@ -6,12 +6,15 @@ import superjson from 'superjson';
  * would be refused again: it is shown at once, not after three retries and ~7 s. A timeout, a rate limit, a server
  * error or a dropped connection is tried twice more in the browser (1 s and 2 s later).
  */
+/** How many times the browser asks for a query that keeps failing for a reason worth retrying (once and twice more). */
+export const QUERY_ATTEMPTS = 3;
+
 export function worthRetrying(failures: number, error: unknown): boolean {
   // On the server (a page's prefetch) nothing is retried, as query-core's own default: the page answers at once.
   if (environmentManager.isServer()) return false;
   const status = (error as { data?: { httpStatus?: unknown } } | null)?.data?.httpStatus;
   if (typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429) return false;
-  return failures < 2;
+  return failures < QUERY_ATTEMPTS - 1;
 }
 
 /**
