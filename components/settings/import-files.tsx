@@ -142,8 +142,9 @@ export function ImportFiles() {
         ) : null}
       </div>
       <p id="import-agent-help" className="faint" style={{ margin: '6px 0 0' }}>
-        A workspace’s export or status names its agent; an action log, consult samples or a state file chosen alone do
-        not, and are imported as the agent named here.
+        A workspace’s export or status names its agent; its other files (an action log, consult samples, a state file,
+        the index, PP history or knowledge notes) chosen alone do not, and are imported as the agent named here, as is a
+        LangGraph history without a graph_id.
       </p>
       {runs.map((r, k) => (
         <ImportReport key={k} run={r} />
