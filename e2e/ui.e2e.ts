@@ -460,10 +460,8 @@ describe('a new user on the embedded database', () => {
 
   it('imports UCS files that name no agent once the agent is named on the page', async () => {
     const ws = path.join(import.meta.dirname, '../server/demo/ucs-workspace');
-    // A field state, its action log and consult samples, chosen alone: none of them names the agent.
-    const files = ['ucs/state/torusfield_state.json', 'ucs/state/action_log.jsonl', 'consult_samples.json'].map((f) =>
-      path.join(ws, f),
-    );
+    // An action log and consult samples, chosen alone: neither names the agent.
+    const files = ['ucs/state/action_log.jsonl', 'consult_samples.json'].map((f) => path.join(ws, f));
     await open(page, '/settings');
     await page.getByTestId('import-input').setInputFiles(files);
     const problems = page.getByTestId('import-files').locator('li');
@@ -473,24 +471,29 @@ describe('a new user on the embedded database', () => {
         'action_log.jsonl: a UCS action log needs the agent; name it in “Agent of UCS files” above, then import again',
         'consult_samples.json: UCS consult samples: the file does not name its agent; name it in “Agent of UCS ' +
           'files” above, then import again',
-        'torusfield_state.json: UCS field state: the file does not name its agent; name it in “Agent of UCS files” ' +
-          'above, then import again',
       ]);
-    const again = page.getByRole('button', { name: 'Import the 3 files that need it' });
+    const again = page.getByRole('button', { name: 'Import the 2 files that need it' });
     expect(await again.isDisabled()).toBe(true);
     await page.getByLabel('Agent of UCS files').fill('picked-ucs');
     await again.click();
-    // Below the first import, which stays as it was, the second: the three files, as the agent named.
+    // Below the first import, which stays as it was, the second: the two files, as the agent named.
     const second = page.getByTestId('import-run').nth(1);
     await expect
       .poll(() => second.getByTestId('import-summary').textContent())
-      .toContain('402 / 402 records · 402 accepted · 0 already stored · 0 rejected');
+      .toContain('401 / 401 records · 401 accepted · 0 already stored · 0 rejected');
     expect(await second.locator('.label-sm').textContent()).toBe(
       'Imported again as picked-ucs: the files that needed the agent',
     );
     expect(await second.locator('li').count()).toBe(0);
-    expect(await page.getByTestId('import-run').first().locator('li').count()).toBe(3);
+    expect(await page.getByTestId('import-run').first().locator('li').count()).toBe(2);
     expect(await again.count()).toBe(0);
+    // The agent is listed, its field said to be missing (it was left out of the list, and its page said "No such
+    // agent" while its actions were stored); its field page says what would add one.
+    await open(page, '/substrate');
+    const card = page.getByTestId('ucs-agent').filter({ hasText: 'picked-ucs' });
+    expect(await card.getByTestId('no-field').textContent()).toBe('no field state');
+    expect((await open(page, '/substrate/picked-ucs'))?.status()).toBe(200);
+    expect(await page.getByTestId('no-field-state').textContent()).toContain('No field state of “picked-ucs” yet');
     // The agent's actions are there, under the name given.
     await open(page, '/substrate/picked-ucs/judgment');
     await expect.poll(() => page.getByTestId('actions-count').textContent()).toContain('Showing 100 of 400 actions');

@@ -47,9 +47,15 @@ export function AgentsGrid() {
                 <Link href={`/substrate/${encodeURIComponent(a.agentId)}`} className="mono">
                   {a.agentId} →
                 </Link>
-                <span className="badge">
-                  {a.thetaBins}×{a.phiBins} torus
-                </span>
+                {a.snapshots ? (
+                  <span className="badge">
+                    {a.thetaBins}×{a.phiBins} torus
+                  </span>
+                ) : (
+                  <span className="badge warn" data-testid="no-field">
+                    no field state
+                  </span>
+                )}
               </>
             }
           >
@@ -59,9 +65,7 @@ export function AgentsGrid() {
             </div>
             <div className="stat">
               <div className="label">Steps t</div>
-              <div className="value">
-                {fmtInt(a.firstT)}–{fmtInt(a.lastT)}
-              </div>
+              <div className="value">{a.snapshots ? `${fmtInt(a.firstT)}–${fmtInt(a.lastT)}` : '—'}</div>
             </div>
             <div className="stat">
               <div className="label">Artifacts</div>

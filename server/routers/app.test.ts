@@ -125,6 +125,16 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
       artifacts: 9,
       annotated: 1,
     });
+    // An agent of which only an action log is stored is listed too, with no snapshots (it was left out, and its
+    // field page said "No such agent" while its Judgment tab showed its actions), and counted in the navigation.
+    const action = { t: 1, action: 'read', outcome: 'read -> success', success: 'success', reward: 0.8, routed: false };
+    const r = await caller.ingest.batch({ records: [{ type: 'ucs_action', agent: 'log-only', data: action }] });
+    expect(r.results.map((x) => x.status)).toEqual(['accepted']);
+    const after = await caller.substrate.agents();
+    expect(after.map((a) => a.agentId)).toEqual(['aegis-demo', 'log-only']);
+    expect(after[1]).toMatchObject({ snapshots: 0, firstT: null, thetaBins: null, actions: 1, deadEnds: 0 });
+    expect((await caller.system.info()).counts.substrateAgents).toBe(2);
+    expect(await caller.substrate.known({ agent: 'log-only' })).toBe(true);
   });
 
   it('ucs.snapshots and ucs.fieldSeries give the field over time, in step order', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { NotFoundError } from './errors';
 import { rowsOf, type Tx } from '@/server/db';
 import {
@@ -43,13 +43,28 @@ const count = (
     | typeof ucsJudgments
     | typeof ucsActions,
   projectId: string,
-) => sql<number>`(select count(*)::int from ${table} x where x.project_id = ${projectId} and x.agent_id = s.agent_id)`;
+) => sql<number>`(select count(*)::int from ${table} x where x.project_id = ${projectId} and x.agent_id = a.agent_id)`;
 
+/** The tables whose rows make an agent's substrate known: any one of them stored, and its pages are there. */
+const AGENT_TABLES = [ucsSnapshots, ucsDocuments, ucsDeadEnds, ucsMethodology, ucsJudgments, ucsActions];
+
+/** A query of the ids of the project's agents with anything of their substrate stored, each once. */
+export const substrateAgentIds = (projectId: string): SQL =>
+  sql.join(
+    AGENT_TABLES.map((t) => sql`select agent_id from ${t} where project_id = ${projectId}`),
+    sql` union `,
+  );
+
+/**
+ * Every agent with anything of its substrate stored, with its figures; one whose field state is not stored (an
+ * action log imported alone) is listed with no snapshots, not left out.
+ */
 export async function listSubstrateAgents(db: Tx, projectId: string): Promise<SubstrateAgentSummary[]> {
+  const ids = substrateAgentIds(projectId);
   const rows = await db
     .select({
-      agentId: sql<string>`s.agent_id`,
-      snapshots: sql<number>`count(*)::int`,
+      agentId: sql<string>`a.agent_id`,
+      snapshots: sql<number>`count(s.t)::int`,
       firstT: sql<number | null>`min(s.t)`,
       lastT: sql<number | null>`max(s.t)`,
       thetaBins: sql<number | null>`max(s.theta_bins)`,
@@ -61,10 +76,9 @@ export async function listSubstrateAgents(db: Tx, projectId: string): Promise<Su
       judgments: count(ucsJudgments, projectId),
       actions: count(ucsActions, projectId),
     })
-    .from(sql`${ucsSnapshots} s`)
-    .where(sql`s.project_id = ${projectId}`)
-    .groupBy(sql`s.agent_id`)
-    .orderBy(sql`s.agent_id`);
+    .from(sql`(${ids}) a left join ${ucsSnapshots} s on s.project_id = ${projectId} and s.agent_id = a.agent_id`)
+    .groupBy(sql`a.agent_id`)
+    .orderBy(sql`a.agent_id`);
   return rows;
 }
 
@@ -73,11 +87,12 @@ export async function listSubstrateAgents(db: Tx, projectId: string): Promise<Su
  * actions): its pages are "not found" otherwise, whichever tab is asked for.
  */
 export async function substrateAgentKnown(db: Tx, projectId: string, agentId: string): Promise<boolean> {
-  const tables = [ucsSnapshots, ucsDocuments, ucsDeadEnds, ucsMethodology, ucsJudgments, ucsActions];
   const [row] = rowsOf<{ known: boolean }>(
     await db.execute(
       sql`select ${sql.join(
-        tables.map((t) => sql`exists (select 1 from ${t} where project_id = ${projectId} and agent_id = ${agentId})`),
+        AGENT_TABLES.map(
+          (t) => sql`exists (select 1 from ${t} where project_id = ${projectId} and agent_id = ${agentId})`,
+        ),
         sql` or `,
       )} as known`,
     ),

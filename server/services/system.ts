@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '@/server/db';
+import { substrateAgentIds } from './substrate';
 
 /** Counts for the app shell: one round trip. */
 export async function projectCounts(db: Tx, projectId: string) {
@@ -18,8 +19,7 @@ export async function projectCounts(db: Tx, projectId: string) {
            ${q('turns')}${projectId}) as turns,
            ${q('memory_events')}${projectId}) as events,
            ${q('ucs_snapshots')}${projectId}) as snapshots,
-           (select count(distinct agent_id)::int from ucs_snapshots where project_id = ${projectId})
-             as substrate_agents,
+           (select count(*)::int from (${substrateAgentIds(projectId)}) a) as substrate_agents,
            ${q('ucs_dead_ends')}${projectId}) as dead_ends,
            ${q('audit_log')}${projectId}) as audit,
            (select count(*)::int from proposals where status = 'pending' and project_id = ${projectId}) as pending`);
@@ -29,7 +29,7 @@ export async function projectCounts(db: Tx, projectId: string) {
     turns: row.turns!,
     events: row.events!,
     snapshots: row.snapshots!,
-    /** Agents with a substrate state: what the Substrate page lists. */
+    /** Agents with anything of their substrate stored: what the Substrate page lists. */
     substrateAgents: row.substrate_agents!,
     deadEnds: row.dead_ends!,
     audit: row.audit!,

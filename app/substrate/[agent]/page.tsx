@@ -1,8 +1,8 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
-import { notFound } from 'next/navigation';
 import { FieldPlayer } from '@/components/substrate/field-player';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 import { decodeSegment } from '@/lib/net/path';
+import { NoFieldState } from '@/components/substrate/no-field-state';
 import { agentPageTitle } from './title';
 
 export const dynamic = 'force-dynamic';
@@ -15,7 +15,8 @@ export default async function AgentSubstratePage({ params }: { params: Promise<{
   try {
     latest = (await qc.fetchQuery(trpc.substrate.snapshots.queryOptions({ agent }))).snapshots.at(-1)?.t;
   } catch (e) {
-    if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
+    // The layout found the agent: what is missing is its field state.
+    if ((e as { code?: string }).code === 'NOT_FOUND') return <NoFieldState agent={agent} page="Torus field" />;
     throw e;
   }
   // The latest state whole: the field player opens on it, and the consult runs on it in the browser.

@@ -1,8 +1,8 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
-import { notFound } from 'next/navigation';
 import { AuditView } from '@/components/substrate/audit-view';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 import { decodeSegment } from '@/lib/net/path';
+import { NoFieldState } from '@/components/substrate/no-field-state';
 import { agentPageTitle } from '../title';
 
 export const dynamic = 'force-dynamic';
@@ -14,7 +14,8 @@ export default async function AuditPage({ params }: { params: Promise<{ agent: s
   try {
     await qc.fetchQuery(trpc.substrate.audit.queryOptions({ agent }));
   } catch (e) {
-    if ((e as { code?: string }).code === 'NOT_FOUND') notFound();
+    // The layout found the agent: what is missing is its field state.
+    if ((e as { code?: string }).code === 'NOT_FOUND') return <NoFieldState agent={agent} page="Audit" />;
     throw e;
   }
   return (
