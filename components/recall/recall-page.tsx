@@ -119,7 +119,7 @@ export function RecallPage() {
               className="input"
               type="search"
               autoFocus
-              placeholder="e.g. the web server keeps returning bad gateway · ECONNREFUSED"
+              placeholder="e.g. the web server keeps returning bad gateway · keepalive_timeout"
               aria-label="Search memory"
               value={query}
               onChange={(e) => {

@@ -218,7 +218,7 @@ export function SeriesChart({
         </div>
       ) : (
         <div className="faint" style={{ height: HEIGHT, display: 'grid', placeItems: 'center' }}>
-          not reported in this session
+          {unit === 't' ? 'not reported' : 'not reported in this session'}
         </div>
       )}
     </div>

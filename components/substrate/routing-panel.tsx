@@ -269,8 +269,12 @@ function PenaltyWhy({
   });
   const reopened = numbers.filter((_, k) => sources[k]!.reopenTriggered);
   const via = [
-    how.every((x) => x === how[0]) ? how[0] : how.map((x, k) => `${numbers[k]}: ${x}`).join(' · '),
-    reopened.length === numbers.length ? 'reopened' : reopened.length ? `${reopened.join(', ')} reopened` : '',
+    how.every((x) => x === how[0]) ? how[0] : how.map((x, k) => `#${numbers[k]}: ${x}`).join(' · '),
+    reopened.length === numbers.length
+      ? 'reopened'
+      : reopened.length
+        ? `${reopened.map((n) => `#${n}`).join(', ')} reopened`
+        : '',
   ]
     .filter(Boolean)
     .join(' · ');
