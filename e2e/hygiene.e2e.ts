@@ -108,6 +108,9 @@ describe('memory hygiene lab', () => {
     expect(await history.textContent()).toMatch(/removes 1 of/);
     expect(await page.getByLabel('β (mean utility ≤)').inputValue()).toBe('0.4');
     await page.unroute(/\/api\/trpc\/[^?]*hygiene\.lab/);
+    // Asked again by its button once the server answers: the error goes, with nothing else changed.
+    await page.getByTestId('error').getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => page.getByTestId('error').count()).toBe(0);
     await page.getByLabel('β (mean utility ≤)').fill('0.3');
     await expect.poll(() => history.textContent()).toMatch(/removes 0 of/);
     expect(await page.getByTestId('error').count()).toBe(0);

@@ -485,7 +485,15 @@ describe('a new user on the embedded database', () => {
       'Imported again as picked-ucs: the files that needed the agent',
     );
     expect(await second.locator('li').count()).toBe(0);
-    expect(await page.getByTestId('import-run').first().locator('li').count()).toBe(2);
+    // The first import says nothing was sent, and that its two files were imported below.
+    const first = page.getByTestId('import-run').first();
+    expect(await first.getByTestId('import-summary').textContent()).toBe(
+      'Nothing sent: no file chosen could be converted (why, below)',
+    );
+    expect(await first.locator('li[data-mended]').allTextContents()).toEqual([
+      'action_log.jsonl: a UCS action log needs the agent; imported below as picked-ucs',
+      'consult_samples.json: UCS consult samples: the file does not name its agent; imported below as picked-ucs',
+    ]);
     expect(await again.count()).toBe(0);
     // The agent is listed, its field said to be missing (it was left out of the list, and its page said "No such
     // agent" while its actions were stored); its field page says what would add one.

@@ -147,15 +147,17 @@ export function ImportFiles() {
         LangGraph history without a graph_id.
       </p>
       {runs.map((r, k) => (
-        <ImportReport key={k} run={r} />
+        <ImportReport key={k} run={r} next={runs[k + 1]} />
       ))}
     </Panel>
   );
 }
 
 /** One import: its progress, what each file came to, and each record or file not stored anew, with why. */
-function ImportReport({ run }: { run: Run }) {
+function ImportReport({ run, next }: { run: Run; next?: Run }) {
   const { plan, progress, error } = run;
+  // The files the next run imported again with the agent: their error here is said to be mended there.
+  const mended = new Set(next?.plan.files.map((f) => f.path));
   const tally = tallyByFile(plan.files, progress.results);
   const sum = (k: 'accepted' | 'duplicate' | 'rejected' | 'conflict' | 'superseded') =>
     tally.reduce((a, t) => a + t[k], 0);
@@ -193,10 +195,16 @@ function ImportReport({ run }: { run: Run }) {
           <div style={{ width: `${progress.total ? (100 * progress.sent) / progress.total : 100}%` }} />
         </div>
         <div className="muted" style={{ marginTop: 6 }} data-testid="import-summary">
-          {fmtInt(progress.sent)} / {fmtInt(progress.total)} records · {fmtInt(sum('accepted'))} accepted ·{' '}
-          {fmtInt(sum('duplicate'))} already stored · {fmtInt(sum('rejected'))} rejected
-          {sum('conflict') ? ` · ${fmtInt(sum('conflict'))} conflicting with a stored version (kept)` : ''}
-          {sum('superseded') ? ` · ${fmtInt(sum('superseded'))} replaced a stored version` : ''}
+          {progress.total ? (
+            <>
+              {fmtInt(progress.sent)} / {fmtInt(progress.total)} records · {fmtInt(sum('accepted'))} accepted ·{' '}
+              {fmtInt(sum('duplicate'))} already stored · {fmtInt(sum('rejected'))} rejected
+              {sum('conflict') ? ` · ${fmtInt(sum('conflict'))} conflicting with a stored version (kept)` : ''}
+              {sum('superseded') ? ` · ${fmtInt(sum('superseded'))} replaced a stored version` : ''}
+            </>
+          ) : (
+            'Nothing sent: no file chosen could be converted (why, below)'
+          )}
         </div>
         {notNew.length ? (
           <ul className="import-files" data-testid="import-files-table">
@@ -226,11 +234,18 @@ function ImportReport({ run }: { run: Run }) {
       ) : null}
       {plan.errors.length || plan.skipped.length || rejected.length || conflicts.length ? (
         <ul style={{ margin: '10px 0 0', paddingLeft: 18 }}>
-          {plan.errors.map((e) => (
-            <li key={e.path} style={{ color: 'var(--danger)' }}>
-              <span className="mono">{e.path}</span>: {e.message}
-            </li>
-          ))}
+          {plan.errors.map((e) =>
+            mended.has(e.path) ? (
+              <li key={e.path} className="muted" data-mended>
+                <span className="mono">{e.path}</span>: {e.message.replace(/;.*$/, '')}; imported below as{' '}
+                <span className="mono">{next!.again}</span>
+              </li>
+            ) : (
+              <li key={e.path} style={{ color: 'var(--danger)' }}>
+                <span className="mono">{e.path}</span>: {e.message}
+              </li>
+            ),
+          )}
           {rejected.slice(0, 20).map((r, k) => (
             <li key={k} style={{ color: 'var(--danger)' }}>
               {where(r)}: {r.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}

@@ -15,10 +15,27 @@ export function updatingProps(on: boolean) {
 }
 
 /** A failure said with what failed: "Could not load this" by default; a form says what it could not do. */
-export function ErrorBox({ error, doing = 'load this' }: { error: { message: string }; doing?: string }) {
+export function ErrorBox({
+  error,
+  doing = 'load this',
+  retry,
+}: {
+  error: { message: string };
+  doing?: string;
+  /** Asks again (a query's refetch): a "Try again" button, where waiting for the next change would not. */
+  retry?: () => void;
+}) {
   return (
     <div className="error-box" role="alert" data-testid="error">
       Could not {doing}: {error.message}
+      {retry ? (
+        <>
+          {' '}
+          <button type="button" className="btn btn-small" onClick={retry}>
+            Try again
+          </button>
+        </>
+      ) : null}
     </div>
   );
 }
