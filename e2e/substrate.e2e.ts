@@ -385,7 +385,7 @@ describe('what would the substrate do?', () => {
     );
     // Which dead ends penalise an edge, and how, is said in its row (not only on hover): their numbers in the list.
     expect(await page.locator('tr[data-to=web_fetch] [data-cell=why]').innerText()).toBe(
-      'in context dead ends 1, 2, 3\nkeyword research',
+      'in context dead ends #1, #2, #3\nkeyword research',
     );
     // The stored sample #300 was given from another cursor: the two advisories side by side, the difference said.
     const compare = page.getByTestId('stored-advisory');

@@ -100,7 +100,8 @@ export function HygieneLab() {
     propose.mutate({ agent: agent!, deletion: del, budget, sleepK, misalignment: mis, wrongBelow: 0.5, item, policy });
   };
 
-  if (agents.error) return <ErrorBox error={agents.error} retry={() => void agents.refetch()} />;
+  if (agents.error)
+    return <ErrorBox error={agents.error} retry={() => void agents.refetch()} retrying={agents.isFetching} />;
   if (agents.data && !agents.data.length)
     return (
       <EmptyState title="No agent timeline yet">
@@ -191,6 +192,7 @@ export function HygieneLab() {
           error={lab.error}
           doing={d ? 'recompute with these settings (the last result is shown)' : undefined}
           retry={() => void lab.refetch()}
+          retrying={lab.isFetching}
         />
       ) : null}
       {unknown ? (

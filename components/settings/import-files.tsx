@@ -11,6 +11,12 @@ import type { IngestResult } from '@/lib/ingest/contract';
 import { fmtInt } from '@/lib/format';
 import { Breakable } from '@/components/ui/breakable';
 
+/** How a file refused for want of its agent says to give it. */
+const ASK_AGENT = 'name it in “Agent of UCS files” above, then import again';
+
+/** A refusal's reason without how to mend it (said where it was mended). */
+const reasonOnly = (message: string) => message.replace(`; ${ASK_AGENT}`, '');
+
 /** One import of chosen files: what they converted to, what the server answered, and a failure that stopped it. */
 interface Run {
   /** The agent typed, when this run imported again the files of the one before that needed it. */
@@ -54,7 +60,7 @@ export function ImportFiles() {
     const converted = convertFiles(files, {
       agent: agent.trim() || undefined,
       workspaceFirst: true,
-      askAgent: 'name it in “Agent of UCS files” above, then import again',
+      askAgent: ASK_AGENT,
     });
     const missing = new Set(converted.errors.filter((e) => e.needsAgent).map((e) => e.path));
     setNeedAgent(files.filter((f) => missing.has(f.path)));
@@ -156,8 +162,12 @@ export function ImportFiles() {
 /** One import: its progress, what each file came to, and each record or file not stored anew, with why. */
 function ImportReport({ run, next }: { run: Run; next?: Run }) {
   const { plan, progress, error } = run;
-  // The files the next run imported again with the agent: their error here is said to be mended there.
-  const mended = new Set(next?.plan.files.map((f) => f.path));
+  // The files the next run imported again with the agent, once it has sent them all and none of their records was
+  // refused: their error here is said to be mended there.
+  const nextDone = next && !next.error && next.progress.sent === next.progress.total;
+  const mended = new Set(
+    nextDone ? tallyByFile(next.plan.files, next.progress.results).flatMap((t) => (t.rejected ? [] : [t.path])) : [],
+  );
   const tally = tallyByFile(plan.files, progress.results);
   const sum = (k: 'accepted' | 'duplicate' | 'rejected' | 'conflict' | 'superseded') =>
     tally.reduce((a, t) => a + t[k], 0);
@@ -237,8 +247,8 @@ function ImportReport({ run, next }: { run: Run; next?: Run }) {
           {plan.errors.map((e) =>
             mended.has(e.path) ? (
               <li key={e.path} className="muted" data-mended>
-                <span className="mono">{e.path}</span>: {e.message.replace(/;.*$/, '')}; imported below as{' '}
-                <span className="mono">{next!.again}</span>
+                <span className="mono">{e.path}</span>: {reasonOnly(e.message)}; imported below as{' '}
+                <span className="mono">{next?.again}</span>
               </li>
             ) : (
               <li key={e.path} style={{ color: 'var(--danger)' }}>

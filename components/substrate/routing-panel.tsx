@@ -281,7 +281,7 @@ function PenaltyWhy({
   return (
     <>
       <span className="badge warn" data-testid="penalty-why">
-        {sources.length === 1 ? 'dead end' : 'dead ends'} {numbers.join(', ')}
+        {sources.length === 1 ? 'dead end' : 'dead ends'} {numbers.map((n) => `#${n}`).join(', ')}
       </span>
       <span className="faint why-via">{via}</span>
     </>

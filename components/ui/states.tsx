@@ -19,11 +19,14 @@ export function ErrorBox({
   error,
   doing = 'load this',
   retry,
+  retrying = false,
 }: {
   error: { message: string };
   doing?: string;
   /** Asks again (a query's refetch): a "Try again" button, where waiting for the next change would not. */
   retry?: () => void;
+  /** Asked again and not answered yet: the button says so and waits. */
+  retrying?: boolean;
 }) {
   return (
     <div className="error-box" role="alert" data-testid="error">
@@ -31,8 +34,8 @@ export function ErrorBox({
       {retry ? (
         <>
           {' '}
-          <button type="button" className="btn btn-small" onClick={retry}>
-            Try again
+          <button type="button" className="btn btn-small" onClick={retry} disabled={retrying} aria-busy={retrying}>
+            {retrying ? 'Trying again…' : 'Try again'}
           </button>
         </>
       ) : null}
