@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, DRIVERS } from '@/server/test/db';
-import type { DbHandle } from '@/server/db';
+import { rowsOf, type DbHandle } from '@/server/db';
 import { createCallerFactory } from '@/server/trpc/init';
 import { seedDemo } from '@/server/demo/seed';
 import type { RecallItem } from '@/lib/recall/items';
@@ -328,6 +328,21 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     });
     expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected']);
     expect((await caller.system.info()).counts.sessions).toBe(8);
+  });
+
+  it("counts the shell's turns from the sessions' figures: the turns stored, a repeat not counted", async () => {
+    const stored = async () =>
+      rowsOf<{ n: number }>(
+        await h.db.execute(sql`select count(*)::int as n from turns where project_id = 'default'`),
+      )[0]!.n;
+    const turn = { session_id: 'count-me', agent: 'a', input: 'x', output: 'y', ccs: 'constraints: a(b)' };
+    const before = (await caller.system.info()).counts.turns;
+    expect(before).toBe(await stored());
+    await caller.ingest.batch({ records: [0, 1, 2].map((n) => ({ type: 'turn', data: { ...turn, turn: n } })) });
+    // The same turn again (a retry) and one new one.
+    await caller.ingest.batch({ records: [2, 3].map((n) => ({ type: 'turn', data: { ...turn, turn: n } })) });
+    expect((await caller.system.info()).counts.turns).toBe(before + 4);
+    expect(await stored()).toBe(before + 4);
   });
 });
 

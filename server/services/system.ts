@@ -2,7 +2,11 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '@/server/db';
 import { substrateAgentIds } from './substrate';
 
-/** Counts for the app shell: one round trip. */
+/**
+ * Counts for the app shell: one round trip. Turns are summed from `session_stats` (one row a session, kept by every
+ * ingest batch), not counted: a count of a million-turn project's turns on every page view is what
+ * `bench:sessions` measures as "app shell counts (before)".
+ */
 export async function projectCounts(db: Tx, projectId: string) {
   const q = (table: string) => sql.raw(`(select count(*)::int from ${table} where project_id = `);
   const rows = await db.execute<{
@@ -16,7 +20,7 @@ export async function projectCounts(db: Tx, projectId: string) {
     pending: number;
   }>(sql`
     select ${q('sessions')}${projectId}) as sessions,
-           ${q('turns')}${projectId}) as turns,
+           (select coalesce(sum(turn_count), 0)::int from session_stats where project_id = ${projectId}) as turns,
            ${q('memory_events')}${projectId}) as events,
            ${q('ucs_snapshots')}${projectId}) as snapshots,
            (select count(*)::int from (${substrateAgentIds(projectId)}) a) as substrate_agents,
