@@ -91,6 +91,12 @@ describe('layout at 1024×768', () => {
     // Its counts stay in sight on the rail (proposals waiting), not only for screen readers.
     const waiting = page.getByRole('link', { name: 'Curation' }).locator('.count');
     expect((await waiting.boundingBox())!.width).toBeGreaterThan(10);
+    // Each item is told apart by its own icon (two-letter stubs read alike: "Se", "St"), its badge inside the rail.
+    const icons = await sidebar.locator('.nav-item svg.nav-icon').evaluateAll((svgs) => svgs.map((g) => g.innerHTML));
+    expect(icons).toHaveLength(9);
+    expect(new Set(icons).size).toBe(9);
+    for (const badge of await sidebar.locator('.nav-item:not(.palette-hint) .count').all())
+      expect((await badge.boundingBox())!.x + (await badge.boundingBox())!.width).toBeLessThanOrEqual(56);
     const toggle = page.getByRole('button', { name: 'Expand the sidebar' });
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     await toggle.focus();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fmtCost, fmtDuration, fmtLatency, fmtSigned, fmtSpan, plural } from './format';
+import { fmtCost, fmtCount, fmtDuration, fmtLatency, fmtSigned, fmtSpan, plural } from './format';
 
 describe('durations', () => {
   it('read a call latency in ms below a second, in tenths of a second below a minute', () => {
@@ -47,5 +47,10 @@ describe('counts', () => {
     ]).toEqual(['1 φ-cycle', '0 φ-cycles', '1,204 log lines', '2 entries']);
     // Signed, with a typographic minus.
     expect([fmtSigned(3), fmtSigned(-100), fmtSigned(0), fmtSigned(-1204)]).toEqual(['+3', '−100', '0', '−1,204']);
+  });
+
+  it('fit a badge in four characters at most, at any size', () => {
+    const ns = [0, 999, 1000, 1204, 9999, 15_500, 999_999, 1_500_000, 123_456_789];
+    expect(ns.map(fmtCount)).toEqual(['0', '999', '1k', '1.2k', '10k', '16k', '1M', '1.5M', '120M']);
   });
 });

@@ -1,26 +1,38 @@
 'use client';
 
 import Link from 'next/link';
+import {
+  BrainCircuit,
+  FlaskConical,
+  Inbox,
+  ListVideo,
+  MessageSquareText,
+  Orbit,
+  Plug,
+  Search,
+  Settings,
+} from 'lucide-react';
 import { usePathname } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
-import { fmtInt } from '@/lib/format';
+import { fmtCount, fmtInt } from '@/lib/format';
 import { CommandPalette } from '@/components/recall/command-palette';
 import { LeftDecisions } from '@/components/curation/left-decisions';
 import { sendHeldDecisions, useUnsentDecisions } from '@/components/curation/held-decision';
 import { ThemeToggle } from './theme-toggle';
 import { applyRail, railNow, subscribeRail, toggledChoice, useShellStore } from './shell-store';
 
+// Each item's icon says it in the rail (collapsed, at 1,024 px and below), where two-letter stubs read alike.
 const NAV = [
-  { href: '/sessions', label: 'Sessions', abbr: 'Se', count: 'sessions', counted: 'sessions' },
-  { href: '/curation', label: 'Curation', abbr: 'Cu', count: 'pending', counted: 'proposals waiting for review' },
-  { href: '/annotations', label: 'Annotations', abbr: 'An', count: null },
-  { href: '/substrate', label: 'Substrate', abbr: 'Su', count: 'substrateAgents', counted: 'agents with a substrate' },
-  { href: '/hygiene', label: 'Hygiene lab', abbr: 'Hy', count: null },
-  { href: '/recall', label: 'Recall', abbr: 'Re', count: null },
-  { href: '/connect', label: 'Connect', abbr: 'Co', count: null },
-  { href: '/settings', label: 'Settings', abbr: 'St', count: null },
+  { href: '/sessions', label: 'Sessions', Icon: ListVideo, count: 'sessions', counted: 'sessions' },
+  { href: '/curation', label: 'Curation', Icon: Inbox, count: 'pending', counted: 'proposals waiting for review' },
+  { href: '/annotations', label: 'Annotations', Icon: MessageSquareText, count: null },
+  { href: '/substrate', label: 'Substrate', Icon: Orbit, count: 'substrateAgents', counted: 'agents with a substrate' },
+  { href: '/hygiene', label: 'Hygiene lab', Icon: FlaskConical, count: null },
+  { href: '/recall', label: 'Recall', Icon: BrainCircuit, count: null },
+  { href: '/connect', label: 'Connect', Icon: Plug, count: null },
+  { href: '/settings', label: 'Settings', Icon: Settings, count: null },
 ] as const;
 
 function Logo() {
@@ -89,13 +101,12 @@ export function AppShell({ children }: { children: ReactNode }) {
               aria-current={active ? 'page' : undefined}
               title={item.label}
             >
-              <span className="nav-abbr" aria-hidden>
-                {item.abbr}
-              </span>
+              <item.Icon className="nav-icon" size={16} strokeWidth={1.75} aria-hidden />
               <span className="nav-label">{item.label}</span>
               {item.count && counts ? (
                 <span className="count" title={`${fmtInt(counts[item.count])} ${item.counted}`}>
-                  {fmtInt(counts[item.count])}
+                  {/* The rail's badge sits on the icon's corner: a count in four characters (10,000 → 10k). */}
+                  {collapsed ? fmtCount(counts[item.count]) : fmtInt(counts[item.count])}
                 </span>
               ) : null}
             </Link>
@@ -106,9 +117,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           className="nav-item palette-hint"
           onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}
         >
-          <span className="nav-abbr" aria-hidden>
-            ⌕
-          </span>
+          <Search className="nav-icon" size={16} strokeWidth={1.75} aria-hidden />
           <span className="nav-label">Search memory</span>
           <span className="count">
             <kbd>Ctrl</kbd> <kbd>K</kbd>
