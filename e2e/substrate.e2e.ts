@@ -604,6 +604,10 @@ describe('judgment', () => {
       expect(t).toBeGreaterThan(Number(ends[0]!.slice(2)));
       expect(t).toBeLessThan(Number(ends[1]!.slice(2)));
     }
+    // Before any hover, the legends read the latest point, and say so (they said "—" until hovered).
+    expect(await chart.getByTestId('legend-at').textContent()).toBe(`${ends[1]}, the latest`);
+    expect(await chart.locator('.legend b').first().textContent()).toMatch(/^-?\d/);
+    expect(await page.getByTestId('chart-PP health').locator('.legend b').first().textContent()).toMatch(/^-?\d/);
     await chart.scrollIntoViewIfNeeded();
     const plot = (await chart.locator('svg.chart-overlay').boundingBox())!;
     await page.mouse.move(plot.x + 50, plot.y + plot.height / 2);

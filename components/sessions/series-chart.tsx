@@ -75,7 +75,9 @@ export function SeriesChart({
     const hi = s.m4.max[k] ?? null;
     return lo === hi || lo === null || hi === null ? format(lo) : `${format(lo)}–${format(hi)}`;
   };
-  const shown = hover ?? index;
+  // With no cursor (a chart not linked to a player) and nothing hovered, the legend reads the latest point.
+  const latest = hover === null && index === null && n > 0;
+  const shown = hover ?? index ?? (latest ? n - 1 : null);
   const at = (i: number) => (unit === 't' ? `t ${turnAt(i)}` : `turn ${turnAt(i)}`);
   const range = (a: number, b: number) =>
     unit === 't' ? `t ${turnAt(a)}–${turnAt(b)}` : `turns ${turnAt(a)}–${turnAt(b)}`;
@@ -163,9 +165,13 @@ export function SeriesChart({
               {stressLabel}
             </span>
           ) : null}
-          {hover !== null ? (
-            <span className="faint">
-              {size > 1 ? range(bucketStart(hover), Math.min(n - 1, bucketStart(hover) + size - 1)) : at(hover)}
+          {hover !== null || latest ? (
+            <span className="faint" data-testid="legend-at">
+              {hover === null
+                ? `${at(n - 1)}, the latest`
+                : size > 1
+                  ? range(bucketStart(hover), Math.min(n - 1, bucketStart(hover) + size - 1))
+                  : at(hover)}
             </span>
           ) : null}
         </span>
