@@ -14,9 +14,6 @@ import { Breakable } from '@/components/ui/breakable';
 /** How a file refused for want of its agent says to give it. */
 const ASK_AGENT = 'name it in “Agent of UCS files” above, then import again';
 
-/** A refusal's reason without how to mend it (said where it was mended). */
-const reasonOnly = (message: string) => message.replace(`; ${ASK_AGENT}`, '');
-
 /** One import of chosen files: what they converted to, what the server answered, and a failure that stopped it. */
 interface Run {
   /** The agent typed, when this run imported again the files of the one before that needed it. */
@@ -247,7 +244,7 @@ function ImportReport({ run, next }: { run: Run; next?: Run }) {
           {plan.errors.map((e) =>
             mended.has(e.path) ? (
               <li key={e.path} className="muted" data-mended>
-                <span className="mono">{e.path}</span>: {reasonOnly(e.message)}; imported below as{' '}
+                <span className="mono">{e.path}</span>: {e.needsAgent ?? e.message}; imported below as{' '}
                 <span className="mono">{next?.again}</span>
               </li>
             ) : (

@@ -94,12 +94,12 @@ describe('other inputs', () => {
       {
         path: 'consult_samples.json',
         message: 'UCS consult samples: the file does not name its agent; name it in the field',
-        needsAgent: true,
+        needsAgent: 'UCS consult samples: the file does not name its agent',
       },
       {
         path: 'ucs/state/action_log.jsonl',
         message: 'a UCS action log needs the agent; name it in the field',
-        needsAgent: true,
+        needsAgent: 'a UCS action log needs the agent',
       },
     ]);
     // A file that is wrong for another reason is not one that an agent would mend.

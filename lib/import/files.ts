@@ -21,12 +21,15 @@ export interface ConvertedFile {
 export interface ConvertResult {
   files: ConvertedFile[];
   skipped: { path: string; reason: string }[];
-  /** `needsAgent`: the file is UCS data that does not name its agent; it converts once one is given. */
-  errors: { path: string; message: string; needsAgent?: true }[];
+  /**
+   * `needsAgent`: the file is UCS data that does not name its agent, and why (the message without its remedy); it
+   * converts once one is given.
+   */
+  errors: { path: string; message: string; needsAgent?: string }[];
 }
 
-/** Why a file is not converted; `needsAgent` when naming the agent would convert it. */
-type FileError = { error: string; needsAgent?: true };
+/** Why a file is not converted; `needsAgent`, the reason alone, when naming the agent would convert it. */
+type FileError = { error: string; needsAgent?: string };
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -77,7 +80,7 @@ export function convertFile(
   agent?: string,
   askAgent = 'pass --agent',
 ): ConvertedFile | { skip: string } | FileError {
-  const noAgent = (what: string): FileError => ({ error: `${what}; ${askAgent}`, needsAgent: true });
+  const noAgent = (what: string): FileError => ({ error: `${what}; ${askAgent}`, needsAgent: what });
   const name = base(file.path);
   const lower = name.toLowerCase();
   const env = (type: Envelope['type'], data: unknown): Envelope => ({
@@ -224,7 +227,7 @@ export function convertFiles(
     const r = convertFile(f, agent, opts.askAgent);
     if ('skip' in r) out.skipped.push({ path: f.path, reason: r.skip });
     else if ('error' in r)
-      out.errors.push({ path: f.path, message: r.error, ...(r.needsAgent ? { needsAgent: true as const } : {}) });
+      out.errors.push({ path: f.path, message: r.error, ...(r.needsAgent ? { needsAgent: r.needsAgent } : {}) });
     else out.files.push(r);
   }
   return out;
