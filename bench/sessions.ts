@@ -5,7 +5,7 @@
  * each call) in the same run. Turns are generated in the database (`generate_series`), the
  * figures made by the same rebuild an import runs. Latency is wall time per call as the API waits for it;
  * median and p95 of 15 calls after one cold call, which is reported on its own. Also the app shell's counts (asked
- * on every page) against counting the project's turns, as they were before.
+ * on every page) and Settings' storage counts, against counting the project's turns, as they were before.
  *
  *   npm run bench:sessions
  */
@@ -18,7 +18,7 @@ import { migrateDb, openDb, type DbHandle } from '@/server/db';
 import { sessions, turns } from '@/server/db/schema/sessions';
 import { rebuildSessionStats } from '@/server/services/session-stats';
 import { listSessions, pageSessions } from '@/server/services/sessions';
-import { projectCounts } from '@/server/services/system';
+import { projectCounts, storageCounts } from '@/server/services/system';
 import { startPostgres } from '@/server/test/postgres';
 
 const SESSIONS = 10_000;
@@ -111,6 +111,7 @@ async function bench(driver: 'postgres' | 'pglite') {
         await measure('listSessions, all 10,000 (session_stats)', () => listSessions(h.db, 'default')),
         await measure('aggregating every turn (before)', () => listByAggregating(h.db, 'default')),
         await measure("app shell's counts (every page)", () => projectCounts(h.db, 'default')),
+        await measure("Settings' storage counts", () => storageCounts(h.db, 'default')),
         await measure("app shell's turns counted (before)", () =>
           h.db.execute(sql`select count(*)::int from turns where project_id = 'default'`),
         ),

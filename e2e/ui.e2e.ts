@@ -429,9 +429,21 @@ describe('a new user on the embedded database', () => {
         .join('\n'),
     );
     await open(page, '/settings');
+    // The storage panel's turns (summed from the sessions' figures) before and after.
+    const storedTurns = async () => {
+      const value = page
+        .locator('.stat')
+        .filter({ has: page.getByText('Turns', { exact: true }) })
+        .locator('.value');
+      await expect.poll(() => value.textContent()).toMatch(/^[\d,]+$/);
+      return Number((await value.textContent())!.replace(/,/g, ''));
+    };
+    const turnsBefore = await storedTurns();
     await page.getByTestId('import-input').setInputFiles(file);
     await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('3 / 3 records · 3 accepted');
     expect(await page.getByTestId('import-files-table').count()).toBe(0);
+    await page.reload();
+    expect(await storedTurns()).toBe(turnsBefore + 3);
     // The same file again: nothing new, and which file the records already stored came from.
     await page.getByTestId('import-input').setInputFiles([]);
     await page.getByTestId('import-input').setInputFiles(file);

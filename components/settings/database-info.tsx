@@ -10,6 +10,7 @@ const DRIVER_LABEL = { pglite: 'Embedded PGlite', postgres: 'PostgreSQL server' 
 export function DatabaseInfo() {
   const trpc = useTRPC();
   const info = useQuery(trpc.system.info.queryOptions());
+  const storage = useQuery(trpc.system.storage.queryOptions()).data;
   const d = info.data;
   return (
     <Panel as="div" title="Storage">
@@ -26,19 +27,19 @@ export function DatabaseInfo() {
             </div>
             <div className="stat">
               <div className="label">Turns</div>
-              <div className="value">{fmtInt(d.counts.turns)}</div>
+              <div className="value">{fmtInt(storage?.turns)}</div>
             </div>
             <div className="stat">
               <div className="label">Memory events</div>
-              <div className="value">{fmtInt(d.counts.events)}</div>
+              <div className="value">{fmtInt(storage?.events)}</div>
             </div>
             <div className="stat">
               <div className="label">Field snapshots</div>
-              <div className="value">{fmtInt(d.counts.snapshots)}</div>
+              <div className="value">{fmtInt(storage?.snapshots)}</div>
             </div>
             <div className="stat">
               <div className="label">Audit records</div>
-              <div className="value">{fmtInt(d.counts.audit)}</div>
+              <div className="value">{fmtInt(storage?.audit)}</div>
             </div>
           </div>
           <p className="muted">

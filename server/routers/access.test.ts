@@ -77,6 +77,7 @@ const ACCESS: Record<string, Role> = {
   'sessions.window': 'viewer',
   'sessions.turns': 'viewer',
   'system.info': 'viewer',
+  'system.storage': 'viewer',
   'substrate.agents': 'viewer',
   'substrate.known': 'viewer',
   'substrate.snapshots': 'viewer',

@@ -1,5 +1,5 @@
 import { procedure, router } from '@/server/trpc/init';
-import { projectCounts } from '@/server/services/system';
+import { projectCounts, storageCounts } from '@/server/services/system';
 
 export const systemRouter = router({
   info: procedure.query(async ({ ctx }) => ({
@@ -16,4 +16,6 @@ export const systemRouter = router({
       projects: ctx.user?.projects ?? [],
     },
   })),
+  /** What the project stores (Settings): counts the app shell does not ask for on every page. */
+  storage: procedure.query(({ ctx }) => storageCounts(ctx.db, ctx.projectId)),
 });
