@@ -514,6 +514,14 @@ describe('a new user on the embedded database', () => {
     expect(await card.getByTestId('no-field').textContent()).toBe('no field state');
     expect((await open(page, '/substrate/picked-ucs'))?.status()).toBe(200);
     expect(await page.getByTestId('no-field-state').textContent()).toContain('No field state of “picked-ucs” yet');
+    // Its crumbs end with the agent, not a link to this page; the audit's (drawn from the field too) link back here.
+    const crumbs = page.locator('.crumbs');
+    expect(await crumbs.textContent()).toBe('Substrate / picked-ucs');
+    expect(await crumbs.getByRole('link').allTextContents()).toEqual(['Substrate']);
+    expect((await open(page, '/substrate/picked-ucs/audit'))?.status()).toBe(200);
+    expect(await page.getByTestId('no-field-state').textContent()).toContain('No field state of “picked-ucs” yet');
+    expect(await page.locator('h1').textContent()).toBe('Audit');
+    expect(await crumbs.getByRole('link').allTextContents()).toEqual(['Substrate', 'picked-ucs']);
     // The agent's actions are there, under the name given.
     await open(page, '/substrate/picked-ucs/judgment');
     await expect.poll(() => page.getByTestId('actions-count').textContent()).toContain('Showing 100 of 400 actions');

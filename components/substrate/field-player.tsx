@@ -1,7 +1,6 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
@@ -17,7 +16,7 @@ import { ConsultSamples } from './consult-samples';
 import { CapabilityGraph } from './capability-graph';
 import { ArtifactsPanel, type ArtifactRow } from './artifacts-panel';
 import { useSubstrate } from './store';
-import { SubstrateTabs } from './tabs';
+import { SubstrateCrumbs, SubstrateTabs } from './tabs';
 import { TorusHeatmap } from './torus-heatmap';
 import { stateLabel, useSubstrateState } from './use-substrate';
 
@@ -170,9 +169,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
   if (meta.error) return <ErrorBox error={meta.error} />;
   return (
     <>
-      <div className="crumbs">
-        <Link href="/substrate">Substrate</Link> / <span className="mono">{agent}</span>
-      </div>
+      <SubstrateCrumbs agent={agent} />
       <div className="page-head">
         <div>
           <h1>Torus field of {agent}</h1>

@@ -7,11 +7,11 @@ import { SubstrateCrumbs, SubstrateTabs } from './tabs';
  * A page of an agent whose substrate is known (an action log, dead ends, documents) but whose field state is not
  * stored: said, with what would add it and where its other parts are, instead of "No such agent".
  */
-export function NoFieldState({ agent, page }: { agent: string; page: string }) {
+export function NoFieldState({ agent, page }: { agent: string; page: 'Torus field' | 'Audit' }) {
   const base = `/substrate/${encodeURIComponent(agent)}`;
   return (
     <>
-      <SubstrateCrumbs agent={agent} page={page.toLowerCase()} />
+      <SubstrateCrumbs agent={agent} page={page === 'Audit' ? 'audit' : undefined} />
       <div className="page-head">
         <div>
           <h1>{page}</h1>

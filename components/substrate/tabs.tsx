@@ -30,14 +30,21 @@ export function SubstrateTabs({ agent }: { agent: string }) {
 }
 
 /** Substrate / agent / page, above a page of one agent's substrate. */
-export function SubstrateCrumbs({ agent, page }: { agent: string; page: string }) {
+export function SubstrateCrumbs({ agent, page }: { agent: string; page?: string }) {
+  // The agent's own page (its field) names the agent last and unlinked: a link there would lead to itself.
   return (
     <div className="crumbs">
       <Link href="/substrate">Substrate</Link> /{' '}
-      <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">
-        {agent}
-      </Link>{' '}
-      / {page}
+      {page ? (
+        <>
+          <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">
+            {agent}
+          </Link>{' '}
+          / {page}
+        </>
+      ) : (
+        <span className="mono">{agent}</span>
+      )}
     </div>
   );
 }
