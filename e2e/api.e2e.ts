@@ -222,7 +222,7 @@ describe('CLI (npx mnemoscope, the package bin)', () => {
 
 describe('npm start', () => {
   it('refuses to listen beyond this machine without sign-in, with a clear message', () => {
-    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/start.ts'], {
+    const r = spawnSync('npm', ['start', '--silent'], {
       cwd: root,
       encoding: 'utf8',
       env: { ...process.env, HOST: '0.0.0.0', PORT: '39999' },
@@ -234,7 +234,7 @@ describe('npm start', () => {
 
   it('refuses to start with sign-in on and nobody able to sign in', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-nouser-'));
-    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/start.ts'], {
+    const r = spawnSync('npm', ['start', '--silent'], {
       cwd: root,
       encoding: 'utf8',
       env: {
@@ -269,7 +269,7 @@ describe('health and readiness', () => {
 
   it('refuses a second server on the same embedded data directory, naming it and its holder', () => {
     const lite = servers.find((s) => s.name === 'pglite')!;
-    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/start.ts'], {
+    const r = spawnSync('npm', ['start', '--silent'], {
       cwd: root,
       encoding: 'utf8',
       env: { ...process.env, MNEMOSCOPE_DATA_DIR: lite.dataDir!, DATABASE_URL: '', PORT: '39997' },

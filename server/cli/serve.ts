@@ -2,9 +2,9 @@
  * The production server: Next's request handler inside a Node HTTP server we own, so that every request gets an
  * id (`x-request-id`, taken from the proxy when it sends a sane one) and one JSON log line, and SIGTERM stops the
  * instance gracefully: readiness turns 503, no new connections are accepted, requests in flight finish (at most
- * MNEMOSCOPE_SHUTDOWN_MS), the database is closed, and the process exits 0. `npm start` runs it after building.
- *
- *   tsx server/cli/serve.ts            (HOST, PORT and the rest from the environment; see server/env.ts)
+ * MNEMOSCOPE_SHUTDOWN_MS), the database is closed, and the process exits 0. `npm start` bundles it after building
+ * (serve-bundle.ts) and runs the bundle with plain `node` (HOST, PORT and the rest from the environment; see
+ * server/env.ts).
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';

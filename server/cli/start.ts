@@ -1,7 +1,8 @@
 /**
- * `npm start`: builds the app when there is no build or the sources are newer than it, then serves it on
- * HOST:PORT (server/cli/serve.ts). The database is opened, migrated and (on first start) given the demo
- * by the server itself.
+ * `npm start`, its first half: checks the settings, builds the app when there is no build or the sources are newer
+ * than it, and bundles the server (serve-bundle.ts); then package.json's script runs that bundle with plain `node`
+ * (`exec`, so signals reach the server itself), which serves on HOST:PORT. The database is opened, migrated and (on
+ * first start) given the demo by the server.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,6 +13,7 @@ import { isLoopback } from '@/lib/net/loopback';
 import { getDbHandle } from '@/server/db';
 import { userCount } from '@/server/services/auth';
 import { buildOnce } from './build-once';
+import { bundleServe } from './serve-bundle';
 
 const root = process.cwd();
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -87,8 +89,10 @@ await buildOnce(
   () => console.log('[mnemoscope] another process is building the app; waiting for it…'),
 );
 
+await bundleServe(root);
 console.log(
   `[mnemoscope] starting on http://${config.HOST}:${config.PORT} ` +
     `(${config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.MNEMOSCOPE_DATA_DIR}`})`,
 );
-await import('./serve');
+// Nothing of this process is needed any more: the script's next command is the server.
+process.exit(0);

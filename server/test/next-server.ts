@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { bundleServe } from '@/server/cli/serve-bundle';
 import { freePort } from './postgres';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -14,8 +15,11 @@ export interface NextServer {
   kill: (signal?: NodeJS.Signals) => void;
 }
 
+let bundled: Promise<string> | null = null;
+
 /**
- * Starts the built app as `npm start` serves it (server/cli/serve.ts, without the build step) on a free loopback
+ * Starts the built app as `npm start` serves it (the server's bundle under plain `node`, without the build step:
+ * serve-bundle.ts, made once per process) on a free loopback
  * port (or `port`), with the demo off unless env says otherwise, and resolves once it answers. Used by the
  * end-to-end setup, the crash, operations and cluster tests, and the benchmarks.
  */
@@ -26,7 +30,8 @@ export async function startNextServer(
 ): Promise<NextServer> {
   const p = port ?? (await freePort());
   let out = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/cli/serve.ts')], {
+  bundled ??= bundleServe(ROOT);
+  const proc = spawn(process.execPath, [await bundled], {
     cwd: ROOT,
     env: {
       ...process.env,
