@@ -410,6 +410,31 @@ describe('a new user on the embedded database', () => {
     expect((await ingest([], key)).status).toBe(401);
   });
 
+  it('counts what the project stores in a request of its own, and says so when it cannot', async () => {
+    // Alone: a slow count holds up nothing else on the page (batched, it held the keys, the sidebar and the rest).
+    const paths: string[] = [];
+    const storage = (url: URL) => url.pathname === '/api/trpc/system.storage';
+    const onRequest = (r: { url: () => string }) => paths.push(new URL(r.url()).pathname);
+    page.on('request', onRequest);
+    await page.route(storage, (route) => route.abort('connectionrefused'));
+    await open(page, '/settings');
+    await expect
+      .poll(() => page.getByTestId('error').textContent(), { timeout: 8000 })
+      .toMatch(/^Could not count what the project stores: .*Try again$/);
+    page.off('request', onRequest);
+    expect(paths.filter((p) => p.includes('system.storage'))).toEqual(Array(3).fill('/api/trpc/system.storage'));
+    // The rest of the panel is there meanwhile.
+    expect(await page.locator('.stat').first().textContent()).toMatch(/^Sessions\d/);
+    await page.unroute(storage);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    const turns = page
+      .locator('.stat')
+      .filter({ has: page.getByText('Turns', { exact: true }) })
+      .locator('.value');
+    await expect.poll(() => turns.textContent()).toMatch(/^[\d,]+$/);
+    expect(await page.getByTestId('error').count()).toBe(0);
+  });
+
   it('imports files picked in the browser through the ingest path', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-ui-import-'));
     const file = path.join(dir, 'turns.jsonl');
@@ -515,13 +540,14 @@ describe('a new user on the embedded database', () => {
     expect((await open(page, '/substrate/picked-ucs'))?.status()).toBe(200);
     expect(await page.getByTestId('no-field-state').textContent()).toContain('No field state of “picked-ucs” yet');
     // Its crumbs end with the agent, not a link to this page; the audit's (drawn from the field too) link back here.
-    const crumbs = page.locator('.crumbs');
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
     expect(await crumbs.textContent()).toBe('Substrate / picked-ucs');
     expect(await crumbs.getByRole('link').allTextContents()).toEqual(['Substrate']);
     expect((await open(page, '/substrate/picked-ucs/audit'))?.status()).toBe(200);
     expect(await page.getByTestId('no-field-state').textContent()).toContain('No field state of “picked-ucs” yet');
     expect(await page.locator('h1').textContent()).toBe('Audit');
     expect(await crumbs.getByRole('link').allTextContents()).toEqual(['Substrate', 'picked-ucs']);
+    expect(await crumbs.textContent()).toBe('Substrate / picked-ucs / Audit');
     // The agent's actions are there, under the name given.
     await open(page, '/substrate/picked-ucs/judgment');
     await expect.poll(() => page.getByTestId('actions-count').textContent()).toContain('Showing 100 of 400 actions');

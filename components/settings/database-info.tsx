@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
+import { ErrorBox } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
 
 const DRIVER_LABEL = { pglite: 'Embedded PGlite', postgres: 'PostgreSQL server' } as const;
@@ -10,8 +11,11 @@ const DRIVER_LABEL = { pglite: 'Embedded PGlite', postgres: 'PostgreSQL server' 
 export function DatabaseInfo() {
   const trpc = useTRPC();
   const info = useQuery(trpc.system.info.queryOptions());
-  const storage = useQuery(trpc.system.storage.queryOptions()).data;
+  // Counts over the project's rows: asked alone, so that a slow count holds up nothing else on the page.
+  const storage = useQuery(trpc.system.storage.queryOptions(undefined, { trpc: { context: { alone: true } } }));
   const d = info.data;
+  const count = (k: 'turns' | 'events' | 'snapshots' | 'audit') =>
+    storage.data ? fmtInt(storage.data[k]) : storage.error ? '—' : '…';
   return (
     <Panel as="div" title="Storage">
       {d ? (
@@ -27,21 +31,29 @@ export function DatabaseInfo() {
             </div>
             <div className="stat">
               <div className="label">Turns</div>
-              <div className="value">{fmtInt(storage?.turns)}</div>
+              <div className="value">{count('turns')}</div>
             </div>
             <div className="stat">
               <div className="label">Memory events</div>
-              <div className="value">{fmtInt(storage?.events)}</div>
+              <div className="value">{count('events')}</div>
             </div>
             <div className="stat">
               <div className="label">Field snapshots</div>
-              <div className="value">{fmtInt(storage?.snapshots)}</div>
+              <div className="value">{count('snapshots')}</div>
             </div>
             <div className="stat">
               <div className="label">Audit records</div>
-              <div className="value">{fmtInt(storage?.audit)}</div>
+              <div className="value">{count('audit')}</div>
             </div>
           </div>
+          {storage.error ? (
+            <ErrorBox
+              error={storage.error}
+              doing="count what the project stores"
+              retry={() => void storage.refetch()}
+              retrying={storage.isFetching}
+            />
+          ) : null}
           <p className="muted">
             Set <code>DATABASE_URL=postgres://…</code> to use a PostgreSQL server;
             <code> MNEMOSCOPE_DATA_DIR</code> moves the embedded database.
