@@ -616,6 +616,9 @@ describe('judgment', () => {
     await page.mouse.click(plot.x + 50, plot.y + plot.height / 2);
     const picked = page.locator(`[data-testid=actions] tr[data-t="${t}"]`);
     await expect.poll(() => picked.getAttribute('class')).toContain('row-on');
+    // Away from the chart, its legend still says which step its values are: the one picked.
+    await page.mouse.move(0, 0);
+    await expect.poll(() => chart.getByTestId('legend-at').textContent()).toBe(`t ${t}`);
     expect(await page.getByLabel('Filter actions').inputValue()).toBe('');
     // The PP health chart draws no cursor: there is no current step on this page.
     expect(await page.getByTestId('chart-PP health').locator('.cursor-line').count()).toBe(0);

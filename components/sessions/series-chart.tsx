@@ -77,6 +77,8 @@ export function SeriesChart({
   };
   // With no cursor (a chart not linked to a player) and nothing hovered, the legend reads the latest point.
   const latest = hover === null && index === null && n > 0;
+  // A step picked on a chart of steps (a click on Judgment's reward chart): its values, and which step they are.
+  const picked = hover === null && index !== null && unit === 't';
   const shown = hover ?? index ?? (latest ? n - 1 : null);
   const at = (i: number) => (unit === 't' ? `t ${turnAt(i)}` : `turn ${turnAt(i)}`);
   const range = (a: number, b: number) =>
@@ -165,10 +167,12 @@ export function SeriesChart({
               {stressLabel}
             </span>
           ) : null}
-          {hover !== null || latest ? (
+          {hover !== null || latest || picked ? (
             <span className="faint" data-testid="legend-at">
               {hover === null
-                ? `${at(n - 1)}, the latest`
+                ? latest
+                  ? `${at(n - 1)}, the latest`
+                  : at(index!)
                 : size > 1
                   ? range(bucketStart(hover), Math.min(n - 1, bucketStart(hover) + size - 1))
                   : at(hover)}
