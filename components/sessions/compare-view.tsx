@@ -76,9 +76,9 @@ export function CompareView() {
 
   return (
     <div className="replay">
-      <div className="crumbs">
-        <Link href="/sessions">Sessions</Link> / compare runs
-      </div>
+      <nav className="crumbs" aria-label="Breadcrumb">
+        <Link href="/sessions">Sessions</Link> / <span aria-current="page">Compare runs</span>
+      </nav>
       <div className="page-head">
         <div>
           <h1>Compare runs</h1>

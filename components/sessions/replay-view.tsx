@@ -514,9 +514,12 @@ export function ReplayView({
       // The server rendered the turn; this says the rest (timeline, charts, alerts, terms' history) is drawn too.
       data-complete={digest && !blameQ.isPending ? '' : undefined}
     >
-      <div className="crumbs">
-        <Link href="/sessions">Sessions</Link> / <span className="mono">{id}</span>
-      </div>
+      <nav className="crumbs" aria-label="Breadcrumb">
+        <Link href="/sessions">Sessions</Link> /{' '}
+        <span className="mono" aria-current="page">
+          {id}
+        </span>
+      </nav>
       <div className="page-head">
         <div>
           <h1>{s?.title ?? id}</h1>

@@ -115,10 +115,11 @@ export function AppShell({ children }: { children: ReactNode }) {
         <button
           type="button"
           className="nav-item palette-hint"
+          title="Search memory (Ctrl K)"
           onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}
         >
           <Search className="nav-icon" size={16} strokeWidth={1.75} aria-hidden />
-          <span className="nav-label">Search memory</span>
+          <span className="nav-label">Search</span>
           <span className="count">
             <kbd>Ctrl</kbd> <kbd>K</kbd>
           </span>

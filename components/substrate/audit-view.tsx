@@ -47,7 +47,7 @@ export function AuditView({ agent }: { agent: string }) {
   const shown = a ? a.disagreements.filter((d) => kind === null || d.kind === kind) : [];
   return (
     <>
-      <SubstrateCrumbs agent={agent} page="audit" />
+      <SubstrateCrumbs agent={agent} page="Audit" />
       <div className="page-head">
         <div>
           <h1>Audit</h1>

@@ -67,7 +67,7 @@ export function DeadEnds({ agent }: { agent: string }) {
 
   return (
     <>
-      <SubstrateCrumbs agent={agent} page="dead ends" />
+      <SubstrateCrumbs agent={agent} page="Dead ends" />
       <div className="page-head">
         <div>
           <h1>Dead ends</h1>

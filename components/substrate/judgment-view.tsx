@@ -74,7 +74,7 @@ export function JudgmentView({ agent }: { agent: string }) {
   if (q.error) return <ErrorBox error={q.error} />;
   return (
     <>
-      <SubstrateCrumbs agent={agent} page="judgment" />
+      <SubstrateCrumbs agent={agent} page="Judgment" />
       <div className="page-head">
         <div>
           <h1>Judgment</h1>

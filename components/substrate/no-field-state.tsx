@@ -11,7 +11,7 @@ export function NoFieldState({ agent, page }: { agent: string; page: 'Torus fiel
   const base = `/substrate/${encodeURIComponent(agent)}`;
   return (
     <>
-      <SubstrateCrumbs agent={agent} page={page === 'Audit' ? 'audit' : undefined} />
+      <SubstrateCrumbs agent={agent} page={page === 'Audit' ? page : undefined} />
       <div className="page-head">
         <div>
           <h1>{page}</h1>

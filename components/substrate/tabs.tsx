@@ -33,18 +33,20 @@ export function SubstrateTabs({ agent }: { agent: string }) {
 export function SubstrateCrumbs({ agent, page }: { agent: string; page?: string }) {
   // The agent's own page (its field) names the agent last and unlinked: a link there would lead to itself.
   return (
-    <div className="crumbs">
+    <nav className="crumbs" aria-label="Breadcrumb">
       <Link href="/substrate">Substrate</Link> /{' '}
       {page ? (
         <>
           <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">
             {agent}
           </Link>{' '}
-          / {page}
+          / <span aria-current="page">{page}</span>
         </>
       ) : (
-        <span className="mono">{agent}</span>
+        <span className="mono" aria-current="page">
+          {agent}
+        </span>
       )}
-    </div>
+    </nav>
   );
 }
