@@ -9,8 +9,12 @@ import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-/** Where `npm start` and the tests' servers run it from (package.json's `start` names it too). */
-export const SERVE_BUNDLE = path.join('.next', 'mnemoscope-serve.mjs');
+/**
+ * Where `npm start` and the tests' servers run it from (package.json's `start` names it too). Not under `.next`: a
+ * `next build` started meanwhile (another instance finding the sources newer, `npm run build`) empties that folder.
+ * Under node_modules, its packages resolve as they would from the checkout.
+ */
+export const SERVE_BUNDLE = path.join('node_modules', '.cache', 'mnemoscope', 'serve.mjs');
 
 /**
  * Writes the bundle under `root` and returns its path. Written beside it and renamed, so that instances started at

@@ -73,7 +73,6 @@ if (config.MNEMOSCOPE_AUTH === 'users' && !(config.MNEMOSCOPE_ADMIN_USER && conf
     );
     process.exit(2);
   }
-  delete (globalThis as { __mnemoscopeDb?: unknown }).__mnemoscopeDb;
 }
 
 // Built by one process at a time: another instance started on this checkout at the same moment waits, then serves.
