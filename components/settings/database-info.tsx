@@ -24,7 +24,7 @@ export function DatabaseInfo() {
             <span className="badge accent">{DRIVER_LABEL[d.driver]}</span>{' '}
             <span className="mono muted">{d.location ?? 'location shown to admins'}</span>
           </div>
-          <div className="stats">
+          <div className="stats" aria-busy={storage.isPending}>
             <div className="stat">
               <div className="label">Sessions</div>
               <div className="value">{fmtInt(d.counts.sessions)}</div>

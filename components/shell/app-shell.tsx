@@ -105,8 +105,15 @@ export function AppShell({ children }: { children: ReactNode }) {
               <span className="nav-label">{item.label}</span>
               {item.count && counts ? (
                 <span className="count" title={`${fmtInt(counts[item.count])} ${item.counted}`}>
-                  {/* The rail's badge sits on the icon's corner: a count in four characters (10,000 → 10k). */}
-                  {collapsed ? fmtCount(counts[item.count]) : fmtInt(counts[item.count])}
+                  {/* The rail's badge, on the icon's corner: four characters (10,000 → 10k), read whole. */}
+                  {collapsed ? (
+                    <>
+                      <span aria-hidden>{fmtCount(counts[item.count])}</span>
+                      <span className="sr-only">{fmtInt(counts[item.count])}</span>
+                    </>
+                  ) : (
+                    fmtInt(counts[item.count])
+                  )}
                 </span>
               ) : null}
             </Link>
@@ -116,11 +123,12 @@ export function AppShell({ children }: { children: ReactNode }) {
           type="button"
           className="nav-item palette-hint"
           title="Search memory (Ctrl K)"
+          aria-keyshortcuts="Control+K"
           onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}
         >
           <Search className="nav-icon" size={16} strokeWidth={1.75} aria-hidden />
           <span className="nav-label">Search</span>
-          <span className="count">
+          <span className="count" aria-hidden>
             <kbd>Ctrl</kbd> <kbd>K</kbd>
           </span>
         </button>
