@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
+import { Crumbs } from '@/components/ui/crumbs';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState } from '@/components/ui/states';
 import { ALERT_KINDS, alertCount } from '@/lib/ccs/alerts';
@@ -76,9 +77,7 @@ export function CompareView() {
 
   return (
     <div className="replay">
-      <nav className="crumbs" aria-label="Breadcrumb">
-        <Link href="/sessions">Sessions</Link> / <span aria-current="page">Compare runs</span>
-      </nav>
+      <Crumbs parents={[{ href: '/sessions', label: 'Sessions' }]} current={{ label: 'Compare runs' }} />
       <div className="page-head">
         <div>
           <h1>Compare runs</h1>

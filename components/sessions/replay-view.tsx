@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { Crumbs } from '@/components/ui/crumbs';
 import { Panel } from '@/components/ui/panel';
 import { ErrorBox, EmptyState } from '@/components/ui/states';
 import type { CcsTerms } from '@/lib/ccs/contract';
@@ -514,12 +515,7 @@ export function ReplayView({
       // The server rendered the turn; this says the rest (timeline, charts, alerts, terms' history) is drawn too.
       data-complete={digest && !blameQ.isPending ? '' : undefined}
     >
-      <nav className="crumbs" aria-label="Breadcrumb">
-        <Link href="/sessions">Sessions</Link> /{' '}
-        <span className="mono" aria-current="page">
-          {id}
-        </span>
-      </nav>
+      <Crumbs parents={[{ href: '/sessions', label: 'Sessions' }]} current={{ label: id, mono: true }} />
       <div className="page-head">
         <div>
           <h1>{s?.title ?? id}</h1>

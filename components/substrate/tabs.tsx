@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { Crumbs } from '@/components/ui/crumbs';
 import { usePathname } from 'next/navigation';
 
 /** The sections of one agent's substrate. */
@@ -31,22 +32,14 @@ export function SubstrateTabs({ agent }: { agent: string }) {
 
 /** Substrate / agent / page, above a page of one agent's substrate. */
 export function SubstrateCrumbs({ agent, page }: { agent: string; page?: string }) {
-  // The agent's own page (its field) names the agent last and unlinked: a link there would lead to itself.
-  return (
-    <nav className="crumbs" aria-label="Breadcrumb">
-      <Link href="/substrate">Substrate</Link> /{' '}
-      {page ? (
-        <>
-          <Link href={`/substrate/${encodeURIComponent(agent)}`} className="mono">
-            {agent}
-          </Link>{' '}
-          / <span aria-current="page">{page}</span>
-        </>
-      ) : (
-        <span className="mono" aria-current="page">
-          {agent}
-        </span>
-      )}
-    </nav>
+  // The agent's own page (its field) names the agent last: a link there would lead to itself.
+  const list = { href: '/substrate', label: 'Substrate' };
+  return page ? (
+    <Crumbs
+      parents={[list, { href: `/substrate/${encodeURIComponent(agent)}`, label: agent, mono: true }]}
+      current={{ label: page }}
+    />
+  ) : (
+    <Crumbs parents={[list]} current={{ label: agent, mono: true }} />
   );
 }
