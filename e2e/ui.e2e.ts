@@ -11,6 +11,12 @@ const srv = uiServer();
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+/** A figure of Settings' storage panel, by its label. */
+const storageFigure = (label: string) =>
+  page
+    .locator('.stat')
+    .filter({ has: page.getByText(label, { exact: true }) })
+    .locator('.value');
 const errors: string[] = [];
 
 beforeAll(async () => {
@@ -427,11 +433,7 @@ describe('a new user on the embedded database', () => {
     expect(await page.locator('.stat').first().textContent()).toMatch(/^Sessions\d/);
     await page.unroute(storage);
     await page.getByRole('button', { name: 'Try again' }).click();
-    const turns = page
-      .locator('.stat')
-      .filter({ has: page.getByText('Turns', { exact: true }) })
-      .locator('.value');
-    await expect.poll(() => turns.textContent()).toMatch(/^[\d,]+$/);
+    await expect.poll(() => storageFigure('Turns').textContent()).toMatch(/^[\d,]+$/);
     expect(await page.getByTestId('error').count()).toBe(0);
   });
 
@@ -456,10 +458,7 @@ describe('a new user on the embedded database', () => {
     await open(page, '/settings');
     // The storage panel's turns (summed from the sessions' figures) before and after.
     const storedTurns = async () => {
-      const value = page
-        .locator('.stat')
-        .filter({ has: page.getByText('Turns', { exact: true }) })
-        .locator('.value');
+      const value = storageFigure('Turns');
       await expect.poll(() => value.textContent()).toMatch(/^[\d,]+$/);
       return Number((await value.textContent())!.replace(/,/g, ''));
     };
@@ -467,8 +466,8 @@ describe('a new user on the embedded database', () => {
     await page.getByTestId('import-input').setInputFiles(file);
     await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('3 / 3 records · 3 accepted');
     expect(await page.getByTestId('import-files-table').count()).toBe(0);
-    await page.reload();
-    expect(await storedTurns()).toBe(turnsBefore + 3);
+    // In place: an import asks the page's queries again.
+    await expect.poll(storedTurns).toBe(turnsBefore + 3);
     // The same file again: nothing new, and which file the records already stored came from.
     await page.getByTestId('import-input').setInputFiles([]);
     await page.getByTestId('import-input').setInputFiles(file);

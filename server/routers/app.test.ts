@@ -331,7 +331,7 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect((await caller.system.info()).counts.sessions).toBe(8);
   });
 
-  it("counts the shell's turns from the sessions' figures: the turns stored, a repeat not counted", async () => {
+  it("counts the stored turns from the sessions' figures (Settings' storage), a repeat not counted", async () => {
     const stored = async () =>
       rowsOf<{ n: number }>(
         await h.db.execute(sql`select count(*)::int as n from turns where project_id = 'default'`),
