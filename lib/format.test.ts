@@ -50,7 +50,7 @@ describe('counts', () => {
   });
 
   it('fit a badge in four characters at most, at any size', () => {
-    const ns = [0, 999, 1000, 1204, 9999, 15_500, 999_999, 1_500_000, 123_456_789];
-    expect(ns.map(fmtCount)).toEqual(['0', '999', '1k', '1.2k', '10k', '16k', '1M', '1.5M', '120M']);
+    const ns = [0, 999, 1000, 1204, 9999, 15_500, 999_999, 1_500_000, 123_456_789, 1_500_000_000];
+    expect(ns.map(fmtCount)).toEqual(['0', '999', '1k', '1.2k', '10k', '16k', '1M', '1.5M', '120M', '1.5B']);
   });
 });

@@ -9,8 +9,8 @@ const fixed1 = format('.1f');
 const count2 = format('.2~s');
 
 export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : int(n));
-/** A count in at most four characters, for a badge where a whole one would not fit: "999", "1.2k", "16k", "1.5M". */
-export const fmtCount = (n: number) => (n < 1000 ? int(n) : count2(n));
+/** A count in at most four characters, for a badge where a whole one would not fit: "999", "1.2k", "16k", "1.5B". */
+export const fmtCount = (n: number) => (n < 1000 ? int(n) : count2(n).replace('G', 'B'));
 /** A whole number with its sign, the minus a typographic one: "+3", "−100", "0". */
 export const fmtSigned = (n: number) => (n > 0 ? `+${int(n)}` : n < 0 ? `−${int(-n)}` : '0');
 /** A count with its noun, singular for one: "1 φ-cycle", "7 φ-cycles", "1,204 log lines". */
