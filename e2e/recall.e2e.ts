@@ -177,6 +177,43 @@ describe('recall', () => {
     await context.close();
   });
 
+  it('keeps its search in the address, after the # that the server never sees: a reload shows it again', async () => {
+    const { context, page, requests } = await fresh();
+    await open(page, `${srv.url}/recall`);
+    await indexReady(page);
+    await page.getByLabel('Search memory').fill('keepalive timeout');
+    await page.getByRole('button', { name: 'Keyword', exact: true }).click();
+    await page.getByRole('button', { name: /^turn \d/ }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#q=keepalive+timeout&mode=keyword&kind=turn');
+    const kindsShown = () =>
+      page
+        .getByTestId('recall-results')
+        .locator('tbody tr')
+        .evaluateAll((trs) => [...new Set(trs.map((tr) => tr.getAttribute('data-kind')))]);
+    await expect.poll(kindsShown).toEqual(['turn']);
+    await page.reload();
+    await indexReady(page);
+    expect(await page.getByLabel('Search memory').inputValue()).toBe('keepalive timeout');
+    expect(await page.getByRole('button', { name: 'Keyword', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('button', { name: /^turn \d/ }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(kindsShown).toEqual(['turn']);
+    expect(await page.getByTestId('hit-link').first().textContent()).toMatch(/keepalive/i);
+    // From the palette, on this page: its search replaces the page's (and the filters go back to their defaults).
+    await page.keyboard.press('Control+k');
+    await page.getByLabel('Search all memory').fill('bad gateway');
+    await page.getByTestId('palette-results').locator('li').first().waitFor();
+    await page.getByRole('link', { name: /^All results, filters and “more like this” on the Recall page/ }).click();
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
+    expect(new URL(page.url()).hash).toBe('#q=bad+gateway');
+    // The searches were never sent: not in the reload's address, not in any request (the hits' links hold ids).
+    for (const r of requests) {
+      const text = `${r.url()} ${r.postData() ?? ''}`;
+      for (const q of ['keepalive timeout', 'bad gateway'])
+        for (const w of [q, q.replace(' ', '+'), q.replace(' ', '%20')]) expect(text).not.toContain(w);
+    }
+    await context.close();
+  });
+
   it('picks up memory that arrives while the page is open, and embeds only that on the next visit', async () => {
     const { context, page } = await fresh();
     await open(page, `${srv.url}/recall`);

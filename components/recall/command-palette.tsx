@@ -4,6 +4,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useRouter } from 'next/navigation';
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { itemPlace, KIND_LABEL } from '@/lib/recall/items';
+import { RECALL_VIEW, writeRecallView } from '@/lib/recall/url';
 import { MemoryText } from '@/components/ui/memory-text';
 import { useReturnFocus } from '@/components/ui/return-focus';
 import { recallFresh } from './client';
@@ -54,9 +55,15 @@ function Palette({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     listRef.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
+  // The Recall page with this search in its address.
+  const onRecallPage = deferred ? `/recall#${writeRecallView({ ...RECALL_VIEW, q: deferred })}` : '/recall';
   const go = (href: string) => {
     onClose();
-    router.push(href);
+    if (href.startsWith('/recall') && window.location.pathname === '/recall') {
+      // On the Recall page already, only the fragment changes, which the page hears as a hashchange.
+      window.history.replaceState(window.history.state, '', href);
+      window.dispatchEvent(new HashChangeEvent('hashchange'));
+    } else router.push(href);
   };
   return (
     <>
@@ -129,13 +136,14 @@ function Palette({ onClose }: { onClose: () => void }) {
           <kbd>↑</kbd> <kbd>↓</kbd> move · <kbd>Enter</kbd> open · <kbd>Esc</kbd> close
         </span>
         <a
-          href="/recall"
+          href={onRecallPage}
           onClick={(e) => {
             e.preventDefault();
-            go('/recall');
+            go(onRecallPage);
           }}
         >
-          Filters, “more like this” and duplicates on the Recall page →
+          {deferred ? 'All results, filters and “more like this”' : 'Filters, “more like this” and duplicates'} on the
+          Recall page →
         </a>
       </div>
     </>

@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { RecallHit, SearchMode } from '@/lib/recall/engine';
 import {
   itemPlace,
@@ -11,6 +11,7 @@ import {
   type RecallItem,
   type RecallKind,
 } from '@/lib/recall/items';
+import { readRecallView, RECALL_VIEW, writeRecallView } from '@/lib/recall/url';
 import { fmtInt, plural } from '@/lib/format';
 import { sameness, type Sameness } from '@/lib/curation/sameness';
 import { Combobox } from '@/components/ui/combobox';
@@ -28,17 +29,38 @@ const MODES: { id: SearchMode; label: string; title: string }[] = [
   { id: 'vector', label: 'Meaning', title: 'Cosine similarity of embeddings only' },
 ];
 
+/** The Recall page. Its search is kept in the address's fragment (`lib/recall/url.ts`). */
 export function RecallPage() {
   useRecallStarted();
-  const [tab, setTab] = useState<'search' | 'duplicates'>('search');
-  const [query, setQuery] = useState('');
-  const [mode, setMode] = useState<SearchMode>('hybrid');
-  const [kinds, setKinds] = useState<RecallKind[]>([]);
-  const [agent, setAgent] = useState('');
-  const [session, setSession] = useState('');
-  const [scope, setScope] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const [tab, setTab] = useState(RECALL_VIEW.tab);
+  const [query, setQuery] = useState(RECALL_VIEW.q);
+  const [mode, setMode] = useState<SearchMode>(RECALL_VIEW.mode);
+  const [kinds, setKinds] = useState<RecallKind[]>(RECALL_VIEW.kinds);
+  const [agent, setAgent] = useState(RECALL_VIEW.agent);
+  const [session, setSession] = useState(RECALL_VIEW.session);
+  const [scope, setScope] = useState(RECALL_VIEW.scope);
+  const [from, setFrom] = useState(RECALL_VIEW.from);
+  const [to, setTo] = useState(RECALL_VIEW.to);
+  // The address's search is read once mounted (the server never sees the fragment), and again when it changes.
+  const [read, setRead] = useState(false);
+  useEffect(() => {
+    const apply = () => {
+      const v = readRecallView(new URLSearchParams(window.location.hash.slice(1)));
+      setTab(v.tab);
+      setQuery(v.q);
+      setMode(v.mode);
+      setKinds(v.kinds);
+      setAgent(v.agent);
+      setSession(v.session);
+      setScope(v.scope);
+      setFrom(v.from);
+      setTo(v.to);
+      setRead(true);
+    };
+    apply();
+    window.addEventListener('hashchange', apply);
+    return () => window.removeEventListener('hashchange', apply);
+  }, []);
   const [like, setLike] = useState<RecallItem | null>(null);
   const facets = useFacets();
   const filters: RecallFilters = useMemo(
@@ -53,6 +75,18 @@ export function RecallPage() {
     [kinds, agent, session, scope, from, to],
   );
   const deferred = useDeferredValue(query.trim());
+  // The search lives in the address: a reload or a shared link shows it again.
+  useEffect(() => {
+    if (!read) return;
+    const hash = writeRecallView({ tab, q: deferred, mode, kinds, agent, session, scope, from, to });
+    const wanted = hash ? `#${hash}` : '';
+    if (wanted !== window.location.hash)
+      window.history.replaceState(
+        window.history.state,
+        '',
+        `${window.location.pathname}${window.location.search}${wanted}`,
+      );
+  }, [read, tab, deferred, mode, kinds, agent, session, scope, from, to]);
   const search = useRecallSearch(deferred, { mode, filters, limit: 50 }, tab === 'search' && !like);
   const more = useMoreLikeThis(tab === 'search' ? (like?.id ?? null) : null, { filters, limit: 30 });
   const toggleKind = (k: RecallKind) => setKinds((ks) => (ks.includes(k) ? ks.filter((x) => x !== k) : [...ks, k]));
