@@ -214,6 +214,41 @@ describe('recall', () => {
     await context.close();
   });
 
+  it('the palette shows at most three hits of a kind from one place, and opens the rest on the Recall page', async () => {
+    const { context, page } = await fresh();
+    await open(page, `${srv.url}/sessions`);
+    await page.keyboard.press('Control+k');
+    await indexReady(page);
+    // The demo's judge wrote a dozen alike judgments of this one task: they filled the palette.
+    await page.getByLabel('Search all memory').fill('research the 502 errors');
+    const more = page.getByTestId('palette-results').locator('li[data-more]');
+    await more.first().waitFor();
+    const rows = page.getByTestId('palette-results').locator('li');
+    const shown = await rows.evaluateAll((lis) =>
+      lis.map((li) => (li.hasAttribute('data-more') ? 'more' : li.getAttribute('data-kind'))),
+    );
+    expect(shown.filter((k) => k === 'judgment').length).toBe(3);
+    expect(new Set(shown.filter((k) => k !== 'judgment' && k !== 'more')).size).toBeGreaterThanOrEqual(2);
+    const count = Number(await more.first().getAttribute('data-more'));
+    expect(count).toBeGreaterThan(3);
+    expect(await more.first().textContent()).toMatch(
+      new RegExp(`${count} more judgments from aegis-demo, on the Recall`),
+    );
+    // Chosen by keyboard, it opens the Recall page on that kind from that agent.
+    const at = shown.indexOf('more');
+    for (let i = 0; i < at; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname === '/recall');
+    expect(new URL(page.url()).hash).toBe('#q=research+the+502+errors&kind=judgment&agent=aegis-demo');
+    await indexReady(page);
+    const body = page.getByTestId('recall-results').locator('tbody');
+    await expect.poll(() => body.locator('tr').count()).toBeGreaterThanOrEqual(3 + count);
+    const kinds = await body.locator('tr').evaluateAll((trs) => [...new Set(trs.map((tr) => tr.dataset.kind))]);
+    expect(kinds).toEqual(['judgment']);
+    expect(await page.getByLabel('Agent').inputValue()).toBe('aegis-demo');
+    await context.close();
+  });
+
   it('picks up memory that arrives while the page is open, and embeds only that on the next visit', async () => {
     const { context, page } = await fresh();
     await open(page, `${srv.url}/recall`);

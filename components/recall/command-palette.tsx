@@ -2,8 +2,9 @@
 
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRouter } from 'next/navigation';
-import { useDeferredValue, useEffect, useRef, useState } from 'react';
-import { itemPlace, KIND_LABEL } from '@/lib/recall/items';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { groupHits, type GroupedRow } from '@/lib/recall/group';
+import { itemPlace, KIND_LABEL, type RecallKind } from '@/lib/recall/items';
 import { RECALL_VIEW, writeRecallView } from '@/lib/recall/url';
 import { MemoryText } from '@/components/ui/memory-text';
 import { useReturnFocus } from '@/components/ui/return-focus';
@@ -44,19 +45,35 @@ export function CommandPalette() {
   );
 }
 
+/** Hits fetched for the palette's twelve rows (`groupHits`). */
+const FETCHED = 48;
+
 function Palette({ onClose }: { onClose: () => void }) {
   const router = useRouter();
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState(0);
   const deferred = useDeferredValue(query.trim());
-  const search = useRecallSearch(deferred, { limit: 12 });
-  const hits = deferred ? (search.data?.hits ?? []) : [];
+  // More than are shown, so that a source with many alike hits gives way to the others (`groupHits`).
+  const search = useRecallSearch(deferred, { limit: FETCHED });
+  // The answer may stop before a source's last hit: its count is then at least that.
+  const cut = (search.data?.hits.length ?? 0) >= FETCHED;
+  const rows = useMemo(() => (deferred ? groupHits(search.data?.hits ?? []) : []), [deferred, search.data]);
   const listRef = useRef<HTMLUListElement>(null);
   useEffect(() => {
     listRef.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
   // The Recall page with this search in its address.
   const onRecallPage = deferred ? `/recall#${writeRecallView({ ...RECALL_VIEW, q: deferred })}` : '/recall';
+  const hrefOf = (row: GroupedRow) =>
+    row.type === 'hit'
+      ? row.hit.item.href
+      : `/recall#${writeRecallView({
+          ...RECALL_VIEW,
+          q: deferred,
+          kinds: [row.kind],
+          agent: row.agent ?? '',
+          session: row.session ?? '',
+        })}`;
   const go = (href: string) => {
     onClose();
     if (href.startsWith('/recall') && window.location.pathname === '/recall') {
@@ -69,10 +86,10 @@ function Palette({ onClose }: { onClose: () => void }) {
     <>
       <input
         role="combobox"
-        aria-expanded={hits.length > 0}
+        aria-expanded={rows.length > 0}
         aria-controls="palette-results"
         aria-autocomplete="list"
-        aria-activedescendant={hits[selected] ? `palette-hit-${selected}` : undefined}
+        aria-activedescendant={rows[selected] ? `palette-hit-${selected}` : undefined}
         aria-label="Search all memory"
         placeholder="Search all memory by meaning or exact words…"
         value={query}
@@ -83,47 +100,61 @@ function Palette({ onClose }: { onClose: () => void }) {
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') {
             e.preventDefault();
-            setSelected((s) => Math.min(s + 1, hits.length - 1));
+            setSelected((s) => Math.min(s + 1, rows.length - 1));
           } else if (e.key === 'ArrowUp') {
             e.preventDefault();
             setSelected((s) => Math.max(s - 1, 0));
-          } else if (e.key === 'Enter' && hits[selected]) go(hits[selected].item.href);
+          } else if (e.key === 'Enter' && rows[selected]) go(hrefOf(rows[selected]));
         }}
       />
-      {hits.length ? (
+      {rows.length ? (
         <ul id="palette-results" role="listbox" ref={listRef} data-testid="palette-results">
-          {hits.map((h, i) => (
-            <li
-              key={h.item.id}
-              id={`palette-hit-${i}`}
-              role="option"
-              aria-selected={i === selected}
-              onMouseEnter={() => setSelected(i)}
-              onClick={() => go(h.item.href)}
-              data-kind={h.item.kind}
-              data-href={h.item.href}
-            >
-              <span className="badge accent">{KIND_LABEL[h.item.kind]}</span>
-              <div className="palette-hit">
-                <MemoryText className="clip" text={h.item.text} />
-                <div className="cell-sub clip" data-testid="palette-place">
-                  {itemPlace(h.item)}
+          {rows.map((row, i) => {
+            const common = {
+              id: `palette-hit-${i}`,
+              role: 'option',
+              'aria-selected': i === selected,
+              onMouseEnter: () => setSelected(i),
+              onClick: () => go(hrefOf(row)),
+              'data-href': hrefOf(row),
+            } as const;
+            if (row.type === 'more')
+              return (
+                <li key={`more:${row.kind}:${row.agent}:${row.session}`} {...common} data-more={row.count}>
+                  <span className="badge">+{row.count}</span>
+                  <div className="palette-hit muted clip" data-testid="palette-more">
+                    {cut ? 'at least ' : ''}
+                    {row.count === 1 ? 'one more' : `${row.count} more`} {kindsLabel(row.kind, row.count)} from{' '}
+                    {[row.agent, row.session].filter(Boolean).join(' · ') || 'the same place'}, on the Recall page
+                  </div>
+                  <span />
+                </li>
+              );
+            const h = row.hit;
+            return (
+              <li key={h.item.id} {...common} data-kind={h.item.kind}>
+                <span className="badge accent">{KIND_LABEL[h.item.kind]}</span>
+                <div className="palette-hit">
+                  <MemoryText className="clip" text={h.item.text} />
+                  <div className="cell-sub clip" data-testid="palette-place">
+                    {itemPlace(h.item)}
+                  </div>
                 </div>
-              </div>
-              <span
-                className="hit-why"
-                title="Ranked by the two lists fused: its rank by keyword, its cosine by meaning"
-                data-testid="palette-why"
-              >
-                {[
-                  h.keywordRank ? `keyword #${h.keywordRank}` : null,
-                  h.cosine !== null ? `cos ${h.cosine.toFixed(2)}` : null,
-                ]
-                  .filter(Boolean)
-                  .join(' · ')}
-              </span>
-            </li>
-          ))}
+                <span
+                  className="hit-why"
+                  title="Ranked by the two lists fused: its rank by keyword, its cosine by meaning"
+                  data-testid="palette-why"
+                >
+                  {[
+                    h.keywordRank ? `keyword #${h.keywordRank}` : null,
+                    h.cosine !== null ? `cos ${h.cosine.toFixed(2)}` : null,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </span>
+              </li>
+            );
+          })}
         </ul>
       ) : deferred && search.data ? (
         <div className="muted" style={{ padding: '14px 16px' }}>
@@ -148,4 +179,10 @@ function Palette({ onClose }: { onClose: () => void }) {
       </div>
     </>
   );
+}
+
+/** A kind's label for a count: "judgment", "2 … judgments", "memory entries". */
+function kindsLabel(kind: RecallKind, n: number): string {
+  const one = KIND_LABEL[kind];
+  return n === 1 ? one : one.endsWith('y') ? `${one.slice(0, -1)}ies` : `${one}s`;
 }
