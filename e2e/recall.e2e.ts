@@ -214,7 +214,7 @@ describe('recall', () => {
     await context.close();
   });
 
-  it('the palette shows at most three hits of a kind from one place, and opens the rest on the Recall page', async () => {
+  it('the palette shows three hits of a kind from one place at most, the rest on the Recall page', async () => {
     const { context, page } = await fresh();
     await open(page, `${srv.url}/sessions`);
     await page.keyboard.press('Control+k');
