@@ -143,6 +143,23 @@ describe('normalizeEnvelope: memory events', () => {
     expect(r.record.content).toBe('token is [REDACTED:hint] ok');
   });
 
+  it('takes an older-shape event with no evidence as one with none (it was refused by the database)', () => {
+    const r = normalizeEnvelope({
+      type: 'memory_event',
+      data: {
+        event_id: 'memevt_no_evidence_1',
+        source_agent: 'w',
+        content: 'The checkout service retries three times.',
+        kind: 'fact',
+        suggested_scope: 'team_memory',
+        confidence: 'high',
+        timestamp: '2026-01-01T00:00:00Z',
+      },
+    });
+    if (!r.ok || r.record.type !== 'memory_event') throw new Error('expected an event');
+    expect(r.record.evidenceRefs).toEqual([]);
+  });
+
   it('holds Agentlas events to their published schema', () => {
     const e = { ...json('curator/memory-event.example.json'), surprise: 1, event_id: 'bad id' };
     const r = normalizeEnvelope({ type: 'memory_event', data: e });

@@ -529,7 +529,8 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
         confidence: e.confidence,
         sensitivity: null,
         ttl: null,
-        evidenceRefs: raw.evidence_refs as typeof e.evidence_refs,
+        // As redacted; none sent is none (the schema's default: the row's column takes no null).
+        evidenceRefs: (raw.evidence_refs as typeof e.evidence_refs | undefined) ?? e.evidence_refs,
         requestContext: null,
         supersedes: Array.isArray(data.supersedes) ? (data.supersedes as string[]) : [],
         conflictsWith: Array.isArray(data.conflicts_with) ? (data.conflicts_with as string[]) : [],
