@@ -168,6 +168,86 @@ describe.each(servers)('HTTP API on $name', (srv) => {
   it('says 404 for a session it does not have', async () => {
     expect((await exportOf('no-such-session')).status).toBe(404);
   });
+
+  it('answers in JSON a path or method it does not serve; OpenTelemetry metrics and logs: not taken', async () => {
+    const metrics = await fetch(`${srv.url}/api/v1/otel/v1/metrics`, { method: 'POST', body: '{}' });
+    expect(metrics.status).toBe(404);
+    expect((await metrics.json()).error).toMatch(
+      /^POST \/api\/v1\/otel\/v1\/metrics: Mnemoscope takes OpenTelemetry traces only/,
+    );
+    const typo = await fetch(`${srv.url}/api/v1/sesions`, { headers: { authorization: `Bearer ${srv.key}` } });
+    expect([typo.status, (await typo.json()).error]).toEqual([
+      404,
+      'no such API path: GET /api/v1/sesions (the API: GET /api/v1/openapi.json)',
+    ]);
+    const get = await fetch(`${srv.url}/api/v1/ingest`);
+    expect([get.status, get.headers.get('allow'), (await get.json()).error]).toEqual([
+      405,
+      'POST',
+      'GET is not taken here: POST only',
+    ]);
+    // The routes the catch-all sits beside still answer.
+    expect((await fetch(`${srv.url}/api/v1/schema`)).status).toBe(200);
+    expect((await fetch(`${srv.url}/api/health`)).status).toBe(200);
+  });
+
+  it('takes a memory event on a span as attributes, and names a wrong attribute as it was sent', async () => {
+    const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    const traces = (attributes: unknown[], events: unknown[] = []) => ({
+      resourceSpans: [
+        {
+          resource: { attributes: [attr('service.name', 'otel-e2e')] },
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: '5b8efff798038103d269b633813fc6aa',
+                  spanId: 'eee19b7ec3c1b1aa',
+                  name: 'turn',
+                  startTimeUnixNano: '1763715600000000000',
+                  attributes: [
+                    attr('mnemoscope.session_id', 'otel-attrs'),
+                    attr('mnemoscope.turn', '1'),
+                    attr('mnemoscope.ccs', '{}'),
+                    ...attributes,
+                  ],
+                  events,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const send = async (body: unknown) =>
+      (
+        await fetch(`${srv.url}/api/v1/otel/v1/traces`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${srv.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json();
+    const bad = await send(traces([attr('mnemoscope.hallucination', 'high')]));
+    expect(bad.partialSuccess.errorMessage).toBe(
+      'resourceSpans[0].scopeSpans[0].spans[0] (turn): ' +
+        'attribute mnemoscope.hallucination must be a number (got string)',
+    );
+    // Its agent and time are the span's (left out here).
+    const event = [
+      ['event_id', 'memevt_otel_attrs_01'],
+      ['kind', 'fact'],
+      ['content', 'The checkout service retries three times.'],
+      ['suggested_scope', 'team_memory'],
+      ['confidence', 'high'],
+    ].map(([k, v]) => attr(k!, v!));
+    const ok = await send(traces([], [{ name: 'mnemoscope.memory_event', attributes: event }]));
+    expect(ok).toEqual({ mnemoscope: expect.objectContaining({ accepted: 2, rejected: 0 }) });
+    const stored = await fetch(`${srv.url}/api/v1/memory-events/memevt_otel_attrs_01`, {
+      headers: { authorization: `Bearer ${srv.key}` },
+    });
+    expect(stored.status).toBe(200);
+    expect(await stored.json()).toMatchObject({ event_id: 'memevt_otel_attrs_01', disposition: expect.any(String) });
+  });
 });
 
 describe('CLI (npx mnemoscope, the package bin)', () => {

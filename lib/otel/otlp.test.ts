@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeEnvelope } from '@/lib/ingest/normalize';
 import openinference from './fixtures/openinference-weather.json';
 import openllmetry from './fixtures/openllmetry-travel.json';
-import { otlpToEnvelopes, type TurnCall, type TurnUsage } from './otlp';
+import { otlpToEnvelopes, spanPath, type TurnCall, type TurnUsage } from './otlp';
 
 const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
 const i = (key: string, v: number) => ({ key, value: { intValue: String(v) } });
@@ -94,7 +94,13 @@ describe('OTLP/HTTP JSON to envelopes', () => {
       agent: 'triage-bot',
       kind: 'runbook',
     });
-    expect(r.envelopes[1]!.data).toEqual({ event_id: 'memevt_otel_00000001', content: 'x' });
+    // What the event leaves out: its agent is the span's, its time the span event's (else the span's start).
+    expect(r.envelopes[1]!.data).toEqual({
+      event_id: 'memevt_otel_00000001',
+      content: 'x',
+      source_agent: 'triage-bot',
+      timestamp: '2025-11-21T09:00:00.000Z',
+    });
   });
 
   it('makes a bare GenAI span a turn of its own, and names what is wrong with the rest', () => {
@@ -122,7 +128,9 @@ describe('OTLP/HTTP JSON to envelopes', () => {
       { source: 'resourceSpans[0].scopeSpans[0].spans[1]', message: 'mnemoscope.turn must be an integer, got "two"' },
       {
         source: 'resourceSpans[0].scopeSpans[0].spans[3]',
-        message: 'no session: set mnemoscope.session_id (or gen_ai.conversation.id)',
+        message:
+          'no session: set mnemoscope.session_id (or gen_ai.conversation.id), or send the span with its traceId ' +
+          '(a trace is a session when nothing else names one)',
       },
       {
         source: 'resourceSpans[0].scopeSpans[0].spans[4].events[0]',
@@ -141,6 +149,65 @@ describe('OTLP/HTTP JSON to envelopes', () => {
       input: '',
       output: '',
     });
+  });
+
+  it('takes a memory event as JSON in "event" or as attributes, and names what was wrong as it was sent', () => {
+    const r = otlpToEnvelopes(
+      body([
+        {
+          traceId: 't1',
+          spanId: 'a',
+          name: 'turn',
+          attributes: [
+            i('mnemoscope.turn', 1),
+            s('mnemoscope.session_id', 's1'),
+            s('mnemoscope.ccs', '{}'),
+            s('mnemoscope.hallucination', 'high'),
+            s('mnemoscope.success', 'true'),
+          ],
+          events: [
+            {
+              name: 'mnemoscope.memory_event',
+              timeUnixNano: '1763715605000000000',
+              attributes: [s('event_id', 'memevt_flat_00000001'), s('kind', 'observation'), s('content', 'x')],
+            },
+            { name: 'mnemoscope.memory_event', attributes: [s('event', JSON.stringify({ content: 'y' }))] },
+            { name: 'mnemoscope.memory_event', attributes: [] },
+            { name: 'mnemoscope.memory_event', attributes: [s('event', '[1]')] },
+          ],
+        },
+      ]),
+    );
+    const source = 'resourceSpans[0].scopeSpans[0].spans[0]';
+    expect(r.errors).toEqual([
+      {
+        source: `${source}.events[2]`,
+        message:
+          'no attributes: send the memory event as JSON in the attribute "event", or its fields (event_id, kind, ' +
+          'content, …) as attributes',
+      },
+      {
+        source: `${source}.events[3]`,
+        message: 'attribute "event" must be the memory event as a JSON object, got [1]',
+      },
+    ]);
+    const [flat, json, turn] = r.envelopes;
+    expect(flat!.data).toEqual({
+      event_id: 'memevt_flat_00000001',
+      kind: 'observation',
+      content: 'x',
+      source_agent: 'triage-bot',
+      timestamp: '2025-11-21T09:00:05.000Z',
+    });
+    expect(spanPath(flat!, 'data.session_id')).toBe('data.session_id');
+    expect(spanPath(flat!, 'data.kind')).toBe('attribute kind');
+    expect(spanPath(json!, 'data.kind')).toBe('attribute event: kind');
+    // Not a number: passed on to be refused by the name the sender wrote (it was dropped without a word).
+    expect(turn!.data).toMatchObject({ hallucination: 'high', success: true });
+    const refused = normalizeEnvelope({ type: 'turn', data: turn!.data });
+    expect(refused.ok).toBe(false);
+    const errors = refused.ok ? [] : refused.errors.map((e) => `${spanPath(turn!, e.path)} ${e.message}`);
+    expect(errors).toEqual(['attribute mnemoscope.hallucination must be a number (got string)']);
   });
 
   it('assembles a whole GenAI trace into one turn: its LLM and tool calls, tokens, cost, latency and errors', () => {

@@ -27,6 +27,21 @@ export interface OtlpEnvelope {
   data: Record<string, unknown>;
   /** Where in the request it came from, for error messages: `resourceSpans[0].scopeSpans[1].spans[3]`. */
   source: string;
+  /** The attribute each field of `data` was read from, so that an error names what the sender wrote. */
+  from?: Record<string, string>;
+}
+
+/**
+ * An error's path as the span named it: `data.ccs.goal` read from `mnemoscope.ccs` is `attribute mnemoscope.ccs.goal`;
+ * `data.kind` of a memory event sent as JSON in `event` is `attribute event: kind`.
+ */
+export function spanPath(envelope: OtlpEnvelope, path: string): string {
+  // An event sent whole as JSON in one attribute: its fields as the JSON names them.
+  const whole = envelope.from?.[''];
+  if (whole) return `attribute ${whole}: ${path.replace(/^data\.?/, '') || 'the event'}`;
+  const m = /^data\.([^.[]+)(.*)$/.exec(path);
+  const attribute = m ? envelope.from?.[m[1]!] : undefined;
+  return attribute ? `attribute ${attribute}${m![2]}` : path || 'record';
 }
 
 /** A span kept until its turn's span arrives, as OTLP/JSON carries it, with its resource's attributes. */
@@ -134,6 +149,45 @@ function ccsOf(v: unknown): unknown {
     }
   }
   return v;
+}
+
+/**
+ * A `mnemoscope.memory_event` span event: the event as JSON in its attribute `event`, or its fields (`event_id`,
+ * `kind`, `content`, …) as attributes of their own, as artifacts are sent. `source_agent` and `timestamp` the event
+ * leaves out are the span's agent and the span event's time (`implied`).
+ */
+function memoryEventOf(
+  ea: Record<string, unknown>,
+  source: string,
+  implied: { source_agent: string; timestamp: string | undefined },
+): OtlpEnvelope | { error: string } {
+  const withImplied = (data: Record<string, unknown>) => ({
+    source_agent: implied.source_agent,
+    ...(implied.timestamp ? { timestamp: implied.timestamp } : {}),
+    ...data,
+  });
+  const raw = ea.event;
+  if (raw === undefined) {
+    if (!Object.keys(ea).length)
+      return {
+        error:
+          'no attributes: send the memory event as JSON in the attribute "event", or its fields (event_id, kind, ' +
+          'content, …) as attributes',
+      };
+    const from = Object.fromEntries(Object.keys(ea).map((k) => [k, k]));
+    return { type: 'memory_event', data: withImplied(ea), source, from };
+  }
+  let data: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      data = JSON.parse(raw);
+    } catch {
+      return { error: 'attribute "event" must be the memory event as JSON' };
+    }
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    return { error: `attribute "event" must be the memory event as a JSON object, got ${JSON.stringify(data)}` };
+  return { type: 'memory_event', data: withImplied(data as Record<string, unknown>), source, from: { '': 'event' } };
 }
 
 interface FlatSpan {
@@ -508,23 +562,19 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
       const where = `${source}.events[${e}]`;
       if (event.name === 'mnemoscope.memory_event') {
         used = true;
-        const raw = ea.event;
-        let data: unknown = raw;
-        if (typeof raw === 'string') {
-          try {
-            data = JSON.parse(raw);
-          } catch {
-            out.errors.push({ source: where, message: 'attribute "event" must be the memory event as JSON' });
-            continue;
-          }
-        }
-        out.envelopes.push({ type: 'memory_event', data: (data ?? {}) as Record<string, unknown>, source: where });
+        const memory = memoryEventOf(ea, where, {
+          source_agent: agent,
+          timestamp: nanosToIso((event as { timeUnixNano?: unknown }).timeUnixNano) ?? nanosToIso(sp.start),
+        });
+        if ('error' in memory) out.errors.push({ source: where, message: memory.error });
+        else out.envelopes.push(memory);
       } else if (event.name === 'mnemoscope.artifact') {
         used = true;
         out.envelopes.push({
           type: 'artifact',
           data: { ...ea, ...(session ? { session_id: session } : {}), agent },
           source: where,
+          from: Object.fromEntries(Object.keys(ea).map((k) => [k, k])),
         });
       }
     }
@@ -553,7 +603,12 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
     const all = [sp, ...below, ...ancestors(sp)];
     const turnSession = sessionOfTurn(sp);
     if (!turnSession) {
-      out.errors.push({ source, message: 'no session: set mnemoscope.session_id (or gen_ai.conversation.id)' });
+      out.errors.push({
+        source,
+        message:
+          'no session: set mnemoscope.session_id (or gen_ai.conversation.id)' +
+          (sp.traceId ? '' : ', or send the span with its traceId (a trace is a session when nothing else names one)'),
+      });
       continue;
     }
     const turnAgent = firstStr(all, 'mnemoscope.agent', 'gen_ai.agent.name') ?? str(a['service.name']) ?? 'otel';
@@ -602,14 +657,19 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
     if (Object.keys(footprint).length) data.footprint = footprint;
     const timestamp = nanosToIso(sp.start);
     if (timestamp) data.timestamp = timestamp;
+    // A figure that is not a number is passed on as sent, to be refused by name (it was dropped without a word).
     for (const [k, name] of [
       ['hallucination', 'mnemoscope.hallucination'],
       ['drift', 'mnemoscope.drift'],
       ['utility', 'mnemoscope.utility'],
     ] as const)
-      if (num(a[name]) !== null) data[k] = num(a[name]);
-    if (typeof a['mnemoscope.success'] === 'boolean') data.success = a['mnemoscope.success'];
-    out.envelopes.push({ type: 'turn', data, source });
+      if (a[name] !== undefined) data[k] = num(a[name]) ?? a[name];
+    const success = a['mnemoscope.success'];
+    if (success !== undefined) data.success = success === 'true' ? true : success === 'false' ? false : success;
+    const from: Record<string, string> = {};
+    for (const k of ['ccs', 'hallucination', 'drift', 'utility', 'success', 'recalled', 'qualified', 'turn'])
+      if (a[`mnemoscope.${k}`] !== undefined) from[k] = `mnemoscope.${k}`;
+    out.envelopes.push({ type: 'turn', data, source, from });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { NextResponse } from 'next/server';
-import { otlpToEnvelopes } from '@/lib/otel/otlp';
+import { otlpToEnvelopes, spanPath } from '@/lib/otel/otlp';
 import { decodeTraceRequest, encodeStatus, encodeTraceResponse } from '@/lib/otel/otlp-proto';
 import { shapeProblem } from '@/lib/ingest/depth';
 import { env } from '@/server/env';
@@ -105,7 +105,7 @@ async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
             `${mapped.envelopes[r.index]!.source} (${mapped.envelopes[r.index]!.type}): ` +
               (r.status === 'conflict'
                 ? r.message
-                : r.errors.map((x) => `${x.path || 'record'} ${x.message}`).join('; ')),
+                : r.errors.map((x) => `${spanPath(mapped.envelopes[r.index]!, x.path)} ${x.message}`).join('; ')),
           ]
         : [],
     ),

@@ -13,6 +13,28 @@ export function jsonError(status: number, error: string, extra: Record<string, u
   return NextResponse.json({ error, ...extra, ...(requestId ? { requestId } : {}) }, { status });
 }
 
+/** An /api path no route serves, as JSON; OpenTelemetry's metrics and logs are named as what is not taken. */
+export function notFoundApi(req: Request) {
+  const { pathname } = new URL(req.url);
+  if (/^\/api\/v1\/otel(\/v1\/[^/]+)?\/?$/.test(pathname))
+    return jsonError(
+      404,
+      `${req.method} ${pathname}: Mnemoscope takes OpenTelemetry traces only, at POST /api/v1/otel/v1/traces ` +
+        '(OTEL_EXPORTER_OTLP_ENDPOINT=<server>/api/v1/otel with the metrics and logs exporters off, or ' +
+        'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=<server>/api/v1/otel/v1/traces)',
+    );
+  return jsonError(404, `no such API path: ${req.method} ${pathname} (the API: GET /api/v1/openapi.json)`);
+}
+
+/** A method a route does not take, with the ones it does (`Allow`). */
+export function methodNotAllowed(allow: string) {
+  return (req: Request) => {
+    const res = jsonError(405, `${req.method} is not taken here: ${allow} only`);
+    res.headers.set('allow', allow);
+    return res;
+  };
+}
+
 /** The one place a domain error becomes an HTTP status (tRPC has its own in server/trpc/init.ts). */
 export function domainErrorStatus(e: DomainError): number {
   if (e instanceof NotFoundError) return 404;
