@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
@@ -269,7 +269,9 @@ describe('CLI (npx mnemoscope, the package bin)', () => {
     expect(first.out).toMatch(
       /432 records from 33 files .*: 430 accepted, 1 already stored, 0 rejected, 1 in conflict \(kept as stored\)/,
     );
-    expect(first.err).toMatch(/memory-event\.example\.v1-legacy-agent_team\.json record memevt_example_0001: another/);
+    expect(first.err).toMatch(
+      /memory-event\.example\.v1-legacy-agent_team\.json, record 1 \(memevt_example_0001\): another/,
+    );
     expect(first.code).toBe(1);
     const second = cli(['import', fixtures, '--url', pg.url], pg.key);
     expect(second.out).toMatch(/0 accepted, 431 already stored, 0 rejected, 1 in conflict/);
@@ -297,6 +299,14 @@ describe('CLI (npx mnemoscope, the package bin)', () => {
     expect(badKey.err).toMatch(/401 .*unknown or revoked API key/);
     const down = cli(['export', 'x', '--url', 'http://127.0.0.1:9'], 'k');
     expect(down.err).toMatch(/cannot reach/);
+    // A refused record is named as the import page names it: its file, its place there counted from 1.
+    const bad = path.join(mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-cli-')), 'bad.ndjson');
+    writeFileSync(
+      bad,
+      [turn('cli-bad', 1), turn('cli-bad', 2, { turn: 'two' })].map((t) => JSON.stringify(t)).join('\n'),
+    );
+    const refused = cli(['import', bad, '--url', pg.url], pg.key);
+    expect(refused.err).toMatch(/^ {2}bad\.ndjson, record 2: data\.turn: must be a number \(got string\)$/m);
   });
 });
 

@@ -185,8 +185,13 @@ function ImportReport({ run, next }: { run: Run; next?: Run }) {
           </>
         ) : (
           'a record'
-        )}{' '}
-        {r.id ? <span className="mono">({r.id})</span> : null}
+        )}
+        {r.id ? (
+          <>
+            {' '}
+            <span className="mono">({r.id})</span>
+          </>
+        ) : null}
       </>
     );
   };

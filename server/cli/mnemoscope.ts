@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { convertFiles, type ConvertedFile } from '@/lib/import/files';
 import { batchEnvelopes } from '@/lib/import/batches';
+import { locateRecord } from '@/lib/import/tally';
 import type { Envelope, IngestResult } from '@/lib/ingest/contract';
 import { toNdjson } from '@/lib/ingest/ndjson';
 import { readTree } from '@/server/fs/read-tree';
@@ -122,8 +123,10 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
   if (process.stderr.isTTY) bar.start(envelopes.length, 0, { rate: 0 });
   type Counts = Record<IngestResult['status'], number> & { kind: string };
   const perFile = new Map<string, Counts>();
-  const rejected: { path: string; result: IngestResult & { status: 'rejected' } }[] = [];
-  const conflicts: { path: string; result: IngestResult & { status: 'conflict' } }[] = [];
+  // Each record named as the import page names it: its file, its place there (from 1) and its id.
+  type Named<S> = { where: string; result: IngestResult & { status: S } };
+  const rejected: Named<'rejected'>[] = [];
+  const conflicts: Named<'conflict'>[] = [];
   let offset = 0;
   for (const batch of batchEnvelopes(envelopes, o.batch)) {
     const res = await request(`${o.url}/api/v1/ingest${o.supersede ? '?supersede=true' : ''}`, o.key, {
@@ -144,8 +147,10 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
       };
       s[r.status]++;
       perFile.set(f.path, s);
-      if (r.status === 'rejected') rejected.push({ path: f.path, result: r });
-      if (r.status === 'conflict') conflicts.push({ path: f.path, result: r });
+      const at = locateRecord(plan.files, offset + r.index)?.record;
+      const where = `${f.path}, record ${at}${r.id ? ` (${r.id})` : ''}`;
+      if (r.status === 'rejected') rejected.push({ where, result: r });
+      if (r.status === 'conflict') conflicts.push({ where, result: r });
     }
     offset += batch.length;
     if (process.stderr.isTTY) bar.update(offset, { rate: Math.round(offset / ((performance.now() - t0) / 1000)) });
@@ -160,13 +165,9 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
       `${s.rejected || s.conflict ? '✗' : '✓'} ${path} (${s.kind}): ${s.accepted} accepted, ${s.duplicate} already ` +
         `stored, ${s.rejected} rejected${changed(s)}`,
     );
-  for (const { path, result } of conflicts.slice(0, 50))
-    console.error(`  ${path} record ${result.id}: ${result.message}`);
-  for (const { path, result } of rejected.slice(0, 50))
-    console.error(
-      `  ${path} record ${result.id ?? result.index}: ` +
-        result.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; '),
-    );
+  for (const { where, result } of conflicts.slice(0, 50)) console.error(`  ${where}: ${result.message}`);
+  for (const { where, result } of rejected.slice(0, 50))
+    console.error(`  ${where}: ${result.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}`);
   const total = [...perFile.values()].reduce(
     (a, s) => ({
       accepted: a.accepted + s.accepted,
