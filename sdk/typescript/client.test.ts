@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IngestResult } from '@/lib/ingest/contract';
-import { Mnemoscope, type MnemoscopeOptions, type RejectedRecord } from './index';
+import { Mnemoscope, recordLabel, type MnemoscopeOptions, type RejectedRecord } from './index';
 
 type Reply = (
   records: { type: string; data: Record<string, unknown> }[],
@@ -283,6 +283,11 @@ describe('Mnemoscope client', () => {
       ['local', expect.stringMatching(/^data/)],
     ]);
     expect(c.stats().invalid).toBe(2);
+    // Each named as the server's answers name it (the default warning says it, with the fields).
+    expect(rejected.map((r) => recordLabel(r.envelope))).toEqual([
+      'turn s/-1',
+      expect.stringMatching(/^memory_event memevt_/),
+    ]);
   });
 
   it('says which server it could not reach when asked for a decision, not only "fetch failed"', async () => {

@@ -41,6 +41,15 @@ export interface RejectedRecord {
   by: 'local' | 'server';
 }
 
+/** A record as the server's answers name it: `turn inc-42/3`, `memory_event memevt_…`, `session inc-42`. */
+export function recordLabel(envelope: Envelope): string {
+  const data = envelope.data as Record<string, unknown> | null;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return envelope.type;
+  if (envelope.type === 'turn' && 'session_id' in data) return `turn ${data.session_id}/${data.turn ?? '?'}`;
+  const key = data.event_id ?? data.id;
+  return key === undefined || key === null ? envelope.type : `${envelope.type} ${String(key)}`;
+}
+
 export interface MnemoscopeOptions {
   /** Server address; default `$MNEMOSCOPE_URL` or http://127.0.0.1:3000. */
   url?: string;
@@ -156,7 +165,7 @@ export class Mnemoscope {
       options.onRejected ??
       ((r) =>
         console.warn(
-          `mnemoscope: ${r.envelope.type} refused${r.by === 'local' ? ' before sending' : ''}: ` +
+          `mnemoscope: ${recordLabel(r.envelope)} refused${r.by === 'local' ? ' before sending' : ''}: ` +
             r.errors.map((e) => `${e.path || '(record)'}: ${e.message}`).join('; '),
         ));
     this.onError =

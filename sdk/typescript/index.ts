@@ -48,6 +48,7 @@ export class Mnemoscope extends Client {
 }
 
 export type { ClientStats, Envelope, MnemoscopeOptions, RecordData, RejectedRecord, SessionState } from './client';
+export { recordLabel } from './client';
 export { AccSession, CuratorEmitter, UcsBridge } from './producers';
 export { newEventId } from '@/lib/curation/event-id';
 export type { DecidedEntry, MemoryDecision } from '@/lib/curation/decision';

@@ -10,7 +10,7 @@ import time
 import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from mnemoscope import Mnemoscope, RecordsRejected, sign_webhook, verify_webhook
+from mnemoscope import Mnemoscope, RecordsRejected, record_label, sign_webhook, verify_webhook
 
 
 class Fake:
@@ -143,7 +143,11 @@ class SendingTest(unittest.TestCase):
         with self.assertRaises(RecordsRejected) as raised:
             m.flush(5)
         self.assertEqual([e.path for e in seen[0].errors], ["data.memory_kind", "data.content"])
-        self.assertIn("data.content: must be a string", str(raised.exception))
+        self.assertIn("memory_event: data.memory_kind: required; data.content: must be a string", str(raised.exception))
+        # Each refused record is named as the server's answers name it.
+        self.assertEqual(record_label({"type": "turn", "data": turn(1)}), "turn s/1")
+        event = {"type": "memory_event", "data": {"event_id": "memevt_x"}}
+        self.assertEqual(record_label(event), "memory_event memevt_x")
         self.assertEqual((m.stats().accepted, m.stats().rejected), (1, 1))
         # Refused before sending: an unknown type, data that is not an object.
         self.assertFalse(m.record("nonsense", {}))

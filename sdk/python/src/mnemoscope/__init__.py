@@ -18,6 +18,7 @@ from .client import (
     RecordsRejected,
     RejectedRecord,
     new_event_id,
+    record_label,
 )
 from .producers import AccSession, CuratorEmitter
 from .webhooks import SIGNATURE_HEADER, sign_webhook, verify_webhook
@@ -33,6 +34,7 @@ __all__ = [
     "RejectedRecord",
     "SIGNATURE_HEADER",
     "new_event_id",
+    "record_label",
     "sign_webhook",
     "verify_webhook",
 ]

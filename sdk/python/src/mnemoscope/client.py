@@ -78,6 +78,18 @@ class RejectedRecord:
     by: str
 
 
+def record_label(envelope: Envelope) -> str:
+    """A record as the server's answers name it: ``turn inc-42/3``, ``memory_event memevt_…``, ``session inc-42``."""
+    kind = str(envelope.get("type"))
+    data = envelope.get("data")
+    if not isinstance(data, dict):
+        return kind
+    if kind == "turn" and "session_id" in data:
+        return "turn %s/%s" % (data.get("session_id"), data.get("turn", "?"))
+    key = data.get("event_id", data.get("id"))
+    return kind if key is None else "%s %s" % (kind, key)
+
+
 class RecordsRejected(Exception):
     """Raised by ``flush()`` when ``raise_rejections`` is set and records were refused since the last flush."""
 
@@ -85,7 +97,7 @@ class RecordsRejected(Exception):
         self.rejected = rejected
         lines = [
             "%s: %s"
-            % (r.envelope.get("type"), "; ".join("%s: %s" % (e.path or "(record)", e.message) for e in r.errors))
+            % (record_label(r.envelope), "; ".join("%s: %s" % (e.path or "(record)", e.message) for e in r.errors))
             for r in rejected[:10]
         ]
         more = "" if len(rejected) <= 10 else " (and %d more)" % (len(rejected) - 10)
@@ -464,7 +476,7 @@ class Mnemoscope:
     def _warn_rejected(self, r: RejectedRecord) -> None:
         log.warning(
             "mnemoscope: %s refused%s: %s",
-            r.envelope.get("type"),
+            record_label(r.envelope),
             " before sending" if r.by == "local" else "",
             "; ".join("%s: %s" % (e.path or "(record)", e.message) for e in r.errors),
         )
