@@ -691,6 +691,14 @@ describe('long curation lists', () => {
     await open(page, `${srv.url}/curation/events?focus=memevt_pager_0000`);
     await expect.poll(() => table.first().getAttribute('data-focus-id')).toBe('memevt_pager_0000');
     expect(await table.first().getAttribute('class')).toContain('focus-target');
+    // Each row says what became of its event, and leads to it: this one waits for review.
+    const outcome = table.first().getByTestId('event-outcome');
+    expect(await outcome.getAttribute('data-disposition')).toBe('proposed');
+    expect(await outcome.textContent()).toMatch(/^proposed review\S/);
+    await outcome.getByRole('link', { name: 'review' }).click();
+    await page.waitForURL(/\/curation\?proposal=/);
+    await expect.poll(() => page.getByTestId('proposal-detail').textContent()).toContain('Paging check 0:');
+    await page.goBack();
     await page.getByLabel('Filter by kind').selectOption('procedure');
     await expect.poll(() => foot.textContent()).toMatch(/of [\d,]+ procedure events/);
 

@@ -1,6 +1,7 @@
 'use client';
 
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
@@ -15,6 +16,13 @@ import { CURATION_PAGE } from '@/lib/curation/event';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 
 const CONF: Record<string, string> = { high: 'ok', medium: 'warn', low: 'danger' };
+const DISPOSITION: Record<string, string> = {
+  written: 'ok',
+  approved: 'ok',
+  proposed: 'warn',
+  rejected: 'danger',
+  discarded: 'danger',
+};
 
 type EventRow = RouterOutputs['curation']['events']['items'][number];
 
@@ -76,18 +84,22 @@ export function EventsTable() {
             {
               id: 'event',
               header: 'Event',
-              className: 'nowrap',
+              cellProps: () => ({ style: { minWidth: 150 } }),
               cell: (e: EventRow) => (
                 <>
                   <div className="mono">{e.eventId}</div>
                   <div className="cell-sub">
                     {e.sourceAgent} · {fmtDateTime(e.timestamp)}
                   </div>
+                  {/* The Agentlas schema goes without saying; the paper's older shape is named. */}
+                  {e.shape === 'agentlas' ? null : (
+                    <div className="cell-sub">sent in the Curator paper's older shape</div>
+                  )}
                 </>
               ),
             },
             { id: 'kind', header: 'Kind', cell: (e) => <span className="badge accent">{e.kind}</span> },
-            { id: 'scope', header: 'Suggested scope', className: 'mono', cell: (e) => e.suggestedScope },
+            { id: 'scope', header: 'Scope asked', className: 'mono', cell: (e) => e.suggestedScope },
             {
               id: 'confidence',
               header: 'Confidence',
@@ -115,10 +127,10 @@ export function EventsTable() {
               cell: (e) => (e.evidenceCount ? fmtInt(e.evidenceCount) : <span className="badge danger">none</span>),
             },
             {
-              id: 'shape',
-              header: 'Received as',
-              className: 'cell-sub',
-              cell: (e) => (e.shape === 'agentlas' ? 'Agentlas schema' : "Curator paper's older shape"),
+              id: 'outcome',
+              header: 'Outcome',
+              cellProps: () => ({ style: { minWidth: 150, maxWidth: 240 } }),
+              cell: (e) => <Outcome outcome={e.outcome} />,
             },
           ]}
         />
@@ -138,5 +150,29 @@ export function EventsTable() {
         ) : null}
       </Panel>
     </>
+  );
+}
+
+/** What became of an event: the curator's (or a reviewer's) latest outcome, its reason, and where it led. */
+function Outcome({ outcome: o }: { outcome: EventRow['outcome'] }) {
+  if (!o) return <span className="muted">not curated yet</span>;
+  return (
+    <div data-testid="event-outcome" data-disposition={o.disposition}>
+      <span className={`badge ${DISPOSITION[o.disposition] ?? ''}`}>{o.disposition}</span>{' '}
+      {o.proposalId && o.disposition === 'proposed' ? (
+        <Link className="u-link" href={`/curation?proposal=${o.proposalId}`}>
+          review
+        </Link>
+      ) : o.entryId ? (
+        <Link className="u-link" href={`/curation/entries?entry=${encodeURIComponent(o.entryId)}`}>
+          entry
+        </Link>
+      ) : null}
+      {o.reason ? (
+        <div className="cell-sub">
+          <MemoryText text={o.reason} />
+        </div>
+      ) : null}
+    </div>
   );
 }

@@ -686,4 +686,43 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     await alice.curation.decide({ id: pb.id, decision: { action: 'approve', despiteDuplicate: true } });
     expect(await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, b.event_id))).toHaveLength(1);
   });
+
+  it('the Events tab says what became of each event: its latest outcome, its proposal or entry', async () => {
+    // Not from ev(): its counter picks the facts the other tests send (on each driver in turn).
+    const base = {
+      timestamp: '2026-11-21T08:00:00Z',
+      source_agent: 'worker-a',
+      task_id: 'task_1',
+      memory_kind: 'fact',
+      suggested_scope: 'project',
+      sensitivity: 'internal',
+      confidence: 'high',
+      evidence_refs: ['docs/ports.md'],
+      ttl: 'durable',
+    };
+    const written = {
+      ...base,
+      event_id: 'memevt_outcome_written',
+      content: 'Office plants on the third floor are watered by facilities every Friday.',
+    };
+    const asked = {
+      ...base,
+      event_id: 'memevt_outcome_asked',
+      suggested_scope: 'agent_repo',
+      content: 'The triage agent labels every page with its team.',
+    };
+    await send([written, asked]);
+    const outcomeOf = async (id: string) =>
+      (await viewer.curation.events({ limit: 2, focus: id })).focused?.outcome ?? 'none';
+    const w = await outcomeOf(written.event_id);
+    expect(w).toMatchObject({ disposition: 'written', proposalId: null, entryId: expect.any(String) });
+    const before = await outcomeOf(asked.event_id);
+    expect(before).toMatchObject({ disposition: 'proposed', proposalStatus: 'pending', entryId: null });
+    await alice.curation.decide({ id: (before as { proposalId: string }).proposalId, decision: { action: 'approve' } });
+    const after = await outcomeOf(asked.event_id);
+    expect(after).toMatchObject({ disposition: 'approved', proposalStatus: 'approved', entryId: expect.any(String) });
+    // The list's rows carry it too.
+    const rows = (await viewer.curation.events({ limit: 500 })).items;
+    expect(rows.find((e) => e.eventId === written.event_id)?.outcome).toEqual(w);
+  });
 });

@@ -16,7 +16,7 @@ import { memoryEventFieldsBut, pick } from '@/lib/curation/event';
 import type { CurationReport } from '@/lib/curation/report';
 import { mergeHealthDays, type HealthDay } from '@/lib/curation/health';
 import { nearestInScope } from './curation-index';
-import { curationPolicy, sameAmong } from './curation';
+import { curationPolicy, malformedOutcome, sameAmong } from './curation';
 import { retrievalDays } from './curation-retrievals';
 import { NotFoundError } from './errors';
 
@@ -664,7 +664,15 @@ export async function listEvents(
           .where(and(where, eq(memoryEvents.eventId, f.focus)))
       : null,
   ]);
-  const { items, last } = keysetPage(rows, limit);
+  const { items: page, last } = keysetPage(rows, limit);
+  const focusedRow = focused?.[0] ?? null;
+  const outcome = await outcomesOf(
+    db,
+    projectId,
+    [...page, ...(focusedRow ? [focusedRow] : [])].map((e) => e.eventId),
+  );
+  const withOutcome = <E extends { eventId: string }>(e: E) => ({ ...e, outcome: outcome.get(e.eventId) ?? null });
+  const items = page.map(withOutcome);
   return {
     items,
     next: last ? { at: last.sortAt, eventId: last.eventId } : null,
@@ -672,6 +680,59 @@ export async function listEvents(
     kinds,
     total: kinds && kinds.reduce((n, k) => n + k.n, 0),
     redacted: redacted && (redacted[0]?.n ?? 0),
-    focused: focused?.[0] ?? null,
+    focused: focusedRow && withOutcome(focusedRow),
   };
+}
+
+/** What became of an event as the Events tab shows it: its latest outcome and the proposal that asks a reviewer. */
+export interface EventOutcome {
+  disposition: string;
+  reason: string | null;
+  entryId: string | null;
+  proposalId: string | null;
+  proposalStatus: string | null;
+}
+
+/**
+ * The latest outcome of each event (not a malformed version's, refused under the same id before it), as
+ * `GET /api/v1/memory-events/{id}` answers it, with its latest proposal. Events the curator has not run on have none.
+ */
+async function outcomesOf(db: Tx, projectId: string, ids: string[]): Promise<Map<string, EventOutcome>> {
+  if (!ids.length) return new Map();
+  const [outcomes, asked] = await Promise.all([
+    db
+      .selectDistinctOn([curationOutcomes.eventId], {
+        eventId: curationOutcomes.eventId,
+        disposition: curationOutcomes.disposition,
+        reason: curationOutcomes.reason,
+        entryId: curationOutcomes.entryId,
+      })
+      .from(curationOutcomes)
+      .where(
+        and(
+          eq(curationOutcomes.projectId, projectId),
+          inArray(curationOutcomes.eventId, ids),
+          sql`not ${malformedOutcome(sql`${curationOutcomes.rationale}`)}`,
+        ),
+      )
+      .orderBy(curationOutcomes.eventId, desc(curationOutcomes.decidedAt)),
+    db
+      .selectDistinctOn([proposals.eventId], { eventId: proposals.eventId, id: proposals.id, status: proposals.status })
+      .from(proposals)
+      .where(and(eq(proposals.projectId, projectId), inArray(proposals.eventId, ids)))
+      .orderBy(proposals.eventId, desc(proposals.createdAt)),
+  ]);
+  const proposal = new Map(asked.map((p) => [p.eventId, p]));
+  return new Map(
+    outcomes.map((o) => [
+      o.eventId!,
+      {
+        disposition: o.disposition,
+        reason: o.reason,
+        entryId: o.entryId,
+        proposalId: proposal.get(o.eventId!)?.id ?? null,
+        proposalStatus: proposal.get(o.eventId!)?.status ?? null,
+      },
+    ]),
+  );
 }

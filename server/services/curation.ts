@@ -165,7 +165,8 @@ interface Planned {
 }
 
 /** In SQL, `isMalformedOutcome` of a curation outcome's rationale column (MALFORMED_RATIONALE). */
-const malformedOutcome = (rationale: SQL) => sql`coalesce(${rationale}->'steps'->0->>'outcome' = 'malformed', false)`;
+export const malformedOutcome = (rationale: SQL) =>
+  sql`coalesce(${rationale}->'steps'->0->>'outcome' = 'malformed', false)`;
 
 /**
  * Curates the memory events an ingest batch newly stored, and records the malformed ones with their
