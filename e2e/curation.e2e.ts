@@ -64,6 +64,7 @@ describe('curation inbox, by keyboard', () => {
     await inbox();
     const before = await page.getByTestId('inbox-list').locator('.inbox-row').count();
     const content = (await page.getByTestId('proposal-content').textContent())!;
+    const proposal = await selected().getAttribute('data-proposal');
     expect(await page.getByTestId('steps').textContent()).toContain('write');
     await page.keyboard.press('a');
     await expect.poll(() => banner().textContent()).toContain('Approved');
@@ -75,6 +76,14 @@ describe('curation inbox, by keyboard', () => {
     const detail = await memoryEntry(words);
     expect(await detail.getByTestId('versions').textContent()).toMatch(/v1append/);
     expect(await detail.textContent()).toContain('approved');
+    // The proposal, decided, names the entry it wrote (and its neighbours are the other entries of the scope).
+    await open(page, `${srv.url}/curation?proposal=${proposal}`);
+    const wrote = page.getByTestId('written-entry').getByRole('link', { name: 'the entry' });
+    await wrote.waitFor();
+    expect(await page.getByRole('heading', { name: /^Nearest other entries in / }).count()).toBe(1);
+    await wrote.click();
+    await page.waitForURL(/\/curation\/entries\?entry=/);
+    await expect.poll(() => page.getByTestId('entry-detail').textContent()).toContain(words);
   });
 
   it('acts on the row the focus is on: Tab onto a row picks it, and j moves on from it', async () => {

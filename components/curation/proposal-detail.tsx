@@ -162,6 +162,15 @@ export function ProposalDetail({
         <div className={`banner ${p.status === 'approved' ? 'ok' : 'danger'}`}>
           {p.status} by {p.decidedBy} {p.decidedAt ? fmtDateTime(new Date(p.decidedAt).toISOString()) : ''}{' '}
           {p.decisionNote ? `— ${p.decisionNote}` : ''}
+          {data.written.map((id) => (
+            <span key={id} data-testid="written-entry">
+              {' '}
+              · wrote{' '}
+              <Link className="u-link" href={`/curation/entries?entry=${encodeURIComponent(id)}`}>
+                the entry
+              </Link>
+            </span>
+          ))}
         </div>
       ) : mode === 'reject' ? (
         <form
@@ -277,7 +286,9 @@ export function ProposalDetail({
           ))}
         </>
       ) : null}
-      <h3>Nearest existing entries in {p.scope}</h3>
+      <h3>
+        Nearest {data.written.length ? 'other' : 'existing'} entries in {p.scope}
+      </h3>
       {data.nearest.length ? (
         <DataTable
           compact
@@ -323,7 +334,7 @@ export function ProposalDetail({
         />
       ) : (
         <p className="muted" style={{ fontSize: 12 }}>
-          No entries in {p.scope} yet.
+          {data.written.length ? `No other entries in ${p.scope}.` : `No entries in ${p.scope} yet.`}
         </p>
       )}
 

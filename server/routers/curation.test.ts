@@ -234,6 +234,8 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const decided = await viewer.curation.proposal({ id: pb!.id });
     expect(decided.nearest.map((n) => n.id)).toContain(entryId);
     expect(decided.nearest.map((n) => n.id)).not.toContain(kept.entryId);
+    // It names that entry, for the reviewer to open (the page said "no entries yet" beside it).
+    expect(decided.written).toEqual([kept.entryId]);
     const approvedA = await viewer.curation.proposal({ id: pa!.id });
     expect(approvedA.nearest.map((n) => n.id)).not.toContain(entryId);
     const [entry] = await h.db.select().from(memoryEntries).where(eq(memoryEntries.id, entryId!));

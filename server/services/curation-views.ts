@@ -198,15 +198,16 @@ export async function proposalDetail(db: Db, projectId: string, id: string) {
         .where(and(eq(artifacts.projectId, projectId), eq(artifacts.id, p.targetArtifactId)))
     : [];
   // Once approved, the entry the proposal wrote (or merged into) holds its very words: not a neighbour of it.
-  const nearest = await nearestInScope(db, projectId, p.content, p.scope, 5, {
-    ids: p.status === 'approved' ? await writtenBy(db, projectId, p.eventId) : [],
-  });
+  const written = p.status === 'approved' ? await writtenBy(db, projectId, p.eventId) : [];
+  const nearest = await nearestInScope(db, projectId, p.content, p.scope, 5, { ids: written });
   return {
     proposal: p,
     event: event ?? null,
     target: named.find((e) => e.id === p.targetEntryId) ?? null,
     targetArtifact: targetArtifact ?? null,
     conflicting: named.filter((e) => p.conflictsWith.includes(e.id)),
+    /** The entries its approval wrote or changed, left out of `nearest`. */
+    written: [...new Set(written)],
     nearest,
     // A new entry waiting for review whose twin has been written since: approving it would be a second copy.
     sameAs:
