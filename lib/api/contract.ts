@@ -21,6 +21,15 @@ export const errorSchema = z
   })
   .meta({ id: 'Error' });
 
+const warningsSchema = z
+  .array(fieldErrorSchema)
+  .optional()
+  .meta({
+    description:
+      "fields the record's type does not know that look like slips for ones it does (`halucination`): kept as the " +
+      "agent's own, in extra; each names the field meant",
+  });
+
 export const ingestResultSchema = z
   .union([
     z.object({
@@ -28,6 +37,7 @@ export const ingestResultSchema = z
       status: z.enum(['accepted', 'duplicate']),
       type: z.enum(RECORD_TYPES),
       id: z.string(),
+      warnings: warningsSchema,
     }),
     z.object({
       index: z.number().int(),
@@ -44,6 +54,7 @@ export const ingestResultSchema = z
         id: z.string(),
         fields: z.array(z.string()).meta({ description: 'the fields in which the stored version differs' }),
         message: z.string(),
+        warnings: warningsSchema,
       })
       .meta({
         description: 'another version is stored under this id and was kept (send supersede=true to replace it)',
@@ -55,6 +66,7 @@ export const ingestResultSchema = z
         type: z.enum(RECORD_TYPES),
         id: z.string(),
         fields: z.array(z.string()),
+        warnings: warningsSchema,
       })
       .meta({ description: 'this version replaced the stored one, which is kept in the record’s history' }),
   ])

@@ -388,13 +388,16 @@ export interface FieldError {
   message: string;
 }
 
+/** A record taken with its `warnings`: fields kept as the agent's own that look like slips for known ones. */
+type Taken = { index: number; type: RecordType; id: string; warnings?: FieldError[] };
+
 export type IngestResult =
-  | { index: number; status: 'accepted' | 'duplicate'; type: RecordType; id: string }
+  | (Taken & { status: 'accepted' | 'duplicate' })
   | { index: number; status: 'rejected'; type?: string; id?: string; errors: FieldError[] }
   /** Another version is stored under the id and was kept; `fields` differ. */
-  | { index: number; status: 'conflict'; type: RecordType; id: string; fields: string[]; message: string }
+  | (Taken & { status: 'conflict'; fields: string[]; message: string })
   /** Another version was stored under the id; this one replaced it (the request asked to supersede). */
-  | { index: number; status: 'superseded'; type: RecordType; id: string; fields: string[] };
+  | (Taken & { status: 'superseded'; fields: string[] });
 
 export interface Redaction {
   path: string;

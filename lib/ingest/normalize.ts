@@ -3,6 +3,7 @@ import { normalizeCcs } from '@/lib/ccs/parse';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import { mask, redactDeep, redactText, type RedactionRecord } from '@/lib/redact/redact';
 import { shapeProblem } from './depth';
+import { slipWarnings } from './near-field';
 import { splitUcsState, type UcsStateParts } from '@/lib/ucs/state';
 import { entitiesFromExport, entitiesFromIndex, type UcsEntities } from '@/lib/ucs/entities';
 import type { MemoryEvent } from '@/lib/curation/event';
@@ -112,7 +113,14 @@ export type NormalizedRecord =
     };
 
 export type Normalized =
-  { ok: true; record: NormalizedRecord; id: string } | { ok: false; type?: string; id?: string; errors: FieldError[] };
+  | {
+      ok: true;
+      record: NormalizedRecord;
+      id: string;
+      /** Fields kept as the agent's own that look like slips for known ones (`near-field.ts`): stored, and said. */
+      warnings?: FieldError[];
+    }
+  | { ok: false; type?: string; id?: string; errors: FieldError[] };
 
 function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   let s = prefix;
@@ -171,6 +179,16 @@ function zodErrors(error: z.ZodError, prefix: string, input: unknown): FieldErro
 
 const KNOWN_TURN = new Set(Object.keys(turnRecordSchema.shape).filter((k) => !TURN_EXTRA_FIELDS.includes(k)));
 const KNOWN_SESSION = new Set(Object.keys(sessionRecordSchema.shape));
+const FIELDS = {
+  turn: Object.keys(turnRecordSchema.shape),
+  session: Object.keys(sessionRecordSchema.shape),
+  artifact: Object.keys(artifactRecordSchema.shape),
+};
+/** The `warnings` of a record whose own fields include slips for known ones; nothing when there are none. */
+function slips(extra: Json, type: keyof typeof FIELDS): { warnings?: FieldError[] } {
+  const warnings = Object.keys(extra).length ? slipWarnings(extra, FIELDS[type], type) : [];
+  return warnings.length ? { warnings } : {};
+}
 const KNOWN_ARTIFACT = new Set(
   Object.keys(artifactRecordSchema.shape).filter((k) => !ARTIFACT_EXTRA_FIELDS.includes(k)),
 );
@@ -258,9 +276,11 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       if (!r.success) return fail(zodErrors(r.error, 'data', data));
       const d = r.data;
       const agentId = agent ?? d.agent;
+      const sentExtra = extras(d as Json, KNOWN_SESSION);
       return {
         ok: true,
         id: d.id,
+        ...slips(sentExtra, 'session'),
         record: {
           type,
           id: d.id,
@@ -269,7 +289,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
           domain: d.domain === undefined ? null : redactText(d.domain).text,
           // `forked_from` is set only by a reviewer's fork (services/session-forks.ts): an agent cannot claim it.
           metadata: redactDeep(withoutKey(d.metadata ?? {}, 'forked_from'), 'metadata'),
-          extra: redactDeep(extras(d as Json, KNOWN_SESSION), 'extra'),
+          extra: redactDeep(sentExtra, 'extra'),
         },
       };
     }
@@ -303,6 +323,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       return {
         ok: true,
         id: `${d.session_id}/${d.turn}`,
+        ...slips(sentExtra, 'turn'),
         record: {
           type,
           sessionId: d.session_id,
@@ -329,9 +350,11 @@ export function normalizeEnvelope(raw: unknown): Normalized {
       if (!r.success) return fail(zodErrors(r.error, 'data', data));
       const d = r.data;
       const redactions: RedactionRecord[] = [];
+      const sentExtra = extras(d as Json, KNOWN_ARTIFACT);
       return {
         ok: true,
         id: d.id,
+        ...slips(sentExtra, 'artifact'),
         record: {
           type,
           id: d.id,
@@ -342,7 +365,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
           provenance: d.provenance === undefined ? null : redactDeep(d.provenance, 'provenance', [], redactions),
           createdTurn: d.created_turn ?? null,
           timestamp: d.timestamp ?? null,
-          extra: redactDeep(extras(d as Json, KNOWN_ARTIFACT), 'extra', [], redactions),
+          extra: redactDeep(sentExtra, 'extra', [], redactions),
           redactions,
         },
       };

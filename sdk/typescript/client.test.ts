@@ -71,6 +71,33 @@ const turns = (c: Mnemoscope, n: number, session = 's1') => {
 };
 
 describe('Mnemoscope client', () => {
+  it('passes on a stored record’s warnings (a slip for a known field), naming the record', async () => {
+    const warning = { path: 'data.halucination', message: 'not a field of a turn; did you mean hallucination?' };
+    const answer = (async () =>
+      Response.json({
+        results: [{ index: 0, status: 'accepted', type: 'turn', id: 's1/1', warnings: [warning] }],
+      })) as unknown as typeof fetch;
+    const seen: unknown[] = [];
+    const c = client(answer, { onWarning: (w) => seen.push(w) });
+    const data = { session_id: 's1', agent: 'bot', turn: 1, input: 'q', output: 'a', ccs: {}, halucination: 0.9 };
+    c.record({ type: 'turn', data });
+    await c.flush();
+    expect(c.stats().accepted).toBe(1);
+    expect(seen).toEqual([{ envelope: { type: 'turn', data }, warnings: [warning] }]);
+    // By default, one warning naming the record and the field.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const quiet = client(answer);
+      quiet.record({ type: 'turn', data });
+      await quiet.flush();
+      expect(warn.mock.calls.map((a) => a[0])).toEqual([
+        'mnemoscope: turn s1/1 stored, but data.halucination: not a field of a turn; did you mean hallucination?',
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('counts a conflict and reports it; with supersede it asks the server to replace the stored version', async () => {
     const urls: string[] = [];
     const answer = (status: 'conflict' | 'superseded') =>

@@ -83,6 +83,11 @@ export interface MnemoscopeOptions {
   onRejected?: (r: RejectedRecord) => void;
   /** Called when a batch fails or is dropped; default: console.warn, at most once per 30 s. */
   onError?: (error: Error) => void;
+  /**
+   * Called for a record stored with warnings: fields its type does not know that look like slips for ones it does
+   * (`halucination`), kept as the agent's own; default: one console.warn per record.
+   */
+  onWarning?: (w: { envelope: Envelope; warnings: FieldError[] }) => void;
   /** For tests and unusual runtimes. */
   fetch?: typeof fetch;
 }
@@ -119,12 +124,13 @@ export class Mnemoscope {
   readonly url: string;
   private readonly key: string | undefined;
   private readonly o: Required<
-    Omit<MnemoscopeOptions, 'url' | 'apiKey' | 'onRejected' | 'onError' | 'fetch' | 'supersede'>
+    Omit<MnemoscopeOptions, 'url' | 'apiKey' | 'onRejected' | 'onError' | 'onWarning' | 'fetch' | 'supersede'>
   >;
   private readonly supersede: boolean;
   private readonly fetchImpl: typeof fetch;
   private readonly onRejected: (r: RejectedRecord) => void;
   private readonly onError: (e: Error) => void;
+  private readonly onWarning: (w: { envelope: Envelope; warnings: FieldError[] }) => void;
   private queue: Envelope[] = [];
   private inFlight = 0;
   private pumping: Promise<void> | null = null;
@@ -167,6 +173,13 @@ export class Mnemoscope {
         console.warn(
           `mnemoscope: ${recordLabel(r.envelope)} refused${r.by === 'local' ? ' before sending' : ''}: ` +
             r.errors.map((e) => `${e.path || '(record)'}: ${e.message}`).join('; '),
+        ));
+    this.onWarning =
+      options.onWarning ??
+      ((w) =>
+        console.warn(
+          `mnemoscope: ${recordLabel(w.envelope)} stored, but ` +
+            w.warnings.map((e) => `${e.path}: ${e.message}`).join('; '),
         ));
     this.onError =
       options.onError ??
@@ -368,6 +381,8 @@ export class Mnemoscope {
       const results = json?.results ?? [];
       batch.forEach((envelope, i) => {
         const r = results[i];
+        const warnings = r && 'warnings' in r ? r.warnings : undefined;
+        if (warnings?.length) this.safe(() => this.onWarning({ envelope, warnings }));
         if (r?.status === 'accepted') this.counters.accepted++;
         else if (r?.status === 'duplicate') this.counters.duplicates++;
         else if (r?.status === 'superseded') this.counters.superseded++;

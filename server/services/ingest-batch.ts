@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RecordType } from '@/lib/ingest/contract';
+import type { FieldError, RecordType } from '@/lib/ingest/contract';
 import type { NormalizedRecord } from '@/lib/ingest/normalize';
 
 /** What the writers of an ingest batch share: the records waiting to be stored, and how they are cut up. */
@@ -13,6 +13,8 @@ export interface Pending<R extends NormalizedRecord = NormalizedRecord> {
   record: R;
   /** A turn's database row as JSON, made where the record was validated (ingest-prepare.ts). */
   row?: string;
+  /** Said in the record's answer, whatever it is (lib/ingest/near-field.ts). */
+  warnings?: FieldError[];
 }
 
 // Postgres allows 65,535 parameters a statement; the widest table has ~20 columns.

@@ -65,7 +65,7 @@ export function prepareItems(items: BodyItem[]): Prepared {
     }
     const n = normalizeEnvelope(item.value);
     if (n.ok) {
-      const p: Pending = { index, id: n.id, record: n.record };
+      const p: Pending = { index, id: n.id, record: n.record, ...(n.warnings ? { warnings: n.warnings } : {}) };
       if (n.record.type === 'turn') p.row = turnRow(n.record);
       pending.push(p);
     } else {

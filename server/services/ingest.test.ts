@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { freshDb, DRIVERS } from '@/server/test/db';
-import type { DbHandle } from '@/server/db';
+import { rowsOf, type DbHandle } from '@/server/db';
 import { auditLog } from '@/server/db/schema/projects';
 import { memoryEvents } from '@/server/db/schema/curation';
 import { sessions, turns } from '@/server/db/schema/sessions';
@@ -249,6 +249,45 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
     );
     expect(r.results.map((x) => x.status)).toEqual(['rejected', 'accepted']);
     expect(r.curation).not.toHaveProperty('error');
+  });
+
+  it('keeps a field it does not know, and warns when it looks like a slip for a known one', async () => {
+    const r = await ingest(
+      h.db,
+      'default',
+      items([
+        turn(1, { session_id: 'slips', halucination: 0.9, model: 'gpt-x' }),
+        { type: 'session', data: { id: 'slips', agent: 'a', titel: 'Typo' } },
+      ]),
+      'test',
+    );
+    expect(r.results).toEqual([
+      {
+        index: 0,
+        status: 'accepted',
+        type: 'turn',
+        id: 'slips/1',
+        warnings: [
+          {
+            path: 'data.halucination',
+            message: "not a field of a turn, kept as the agent's own; did you mean hallucination?",
+          },
+        ],
+      },
+      expect.objectContaining({
+        warnings: [{ path: 'data.titel', message: expect.stringMatching(/did you mean title\?$/) }],
+      }),
+    ]);
+    const [row] = rowsOf(await h.db.execute(sql`select extra, hallucination from turns where session_id = 'slips'`));
+    expect(row).toEqual({ extra: { halucination: 0.9, model: 'gpt-x' }, hallucination: null });
+    // Sent again: a duplicate, and the warning again.
+    const again = await ingest(
+      h.db,
+      'default',
+      items([turn(1, { session_id: 'slips', halucination: 0.9, model: 'gpt-x' })]),
+      'test',
+    );
+    expect(again.results[0]).toMatchObject({ status: 'duplicate', warnings: [{ path: 'data.halucination' }] });
   });
 });
 

@@ -219,7 +219,12 @@ export function countResults(results: IngestResult[]) {
 }
 
 function outcome(p: Pending, w: Written): IngestResult {
-  const base = { index: p.index, type: recordType(p.record), id: p.id };
+  const base = {
+    index: p.index,
+    type: recordType(p.record),
+    id: p.id,
+    ...(p.warnings ? { warnings: p.warnings } : {}),
+  };
   if (w.stored.has(p.index)) return { ...base, status: 'accepted' };
   const c = w.corrections.get(p.index);
   if (!c) return { ...base, status: 'duplicate' };

@@ -115,6 +115,20 @@ class SendingTest(unittest.TestCase):
         self.assertEqual((s.requests, s.dropped), (7, 0))
         fake.close()
 
+    def test_passes_on_a_stored_records_warnings_naming_the_record(self):
+        warning = {"path": "data.halucination", "message": "not a field of a turn; did you mean hallucination?"}
+        fake = Fake(script=[(200, {}, {"results": [{"status": "accepted", "warnings": [warning]}]})])
+        seen = []
+        m = self.client(fake, on_warning=lambda envelope, warnings: seen.append((envelope["type"], warnings)))
+        m.record("turn", dict(turn(1), halucination=0.9))
+        m.flush(5)
+        self.assertEqual(m.stats().accepted, 1)
+        self.assertEqual([(t, [(w.path, w.message) for w in ws]) for t, ws in seen], [
+            ("turn", [("data.halucination", warning["message"])]),
+        ])
+        m.shutdown(1)
+        fake.close()
+
     def test_reports_each_refused_record_with_its_fields_and_raises_them_when_asked(self):
         fake = Fake(
             script=[

@@ -152,6 +152,7 @@ class Mnemoscope:
         exit_timeout: float = 5.0,
         on_rejected: Optional[Callable[[RejectedRecord], None]] = None,
         on_error: Optional[Callable[[Exception], None]] = None,
+        on_warning: Optional[Callable[[Envelope, List[FieldError]], None]] = None,
         raise_rejections: bool = False,
         supersede: bool = False,
     ) -> None:
@@ -175,6 +176,8 @@ class Mnemoscope:
         self._exit_timeout = exit_timeout
         self._on_rejected = on_rejected or self._warn_rejected
         self._on_error = on_error or self._warn_error
+        # A record stored with warnings: fields its type does not know that look like slips for ones it does.
+        self._on_warning = on_warning or self._warn_stored
         self._raise_rejections = raise_rejections
         # A record sent again under its id with other content replaces the stored version (kept in its history);
         # without it, such a record is a conflict: counted, reported to on_rejected, the stored version kept.
@@ -398,6 +401,13 @@ class Mnemoscope:
             for i, envelope in enumerate(batch):
                 r = results[i] if i < len(results) else None
                 st = r.get("status") if isinstance(r, dict) else None
+                warnings = r.get("warnings") if isinstance(r, dict) else None
+                if warnings:
+                    found = [FieldError(w.get("path", ""), w.get("message", "")) for w in warnings]
+                    try:
+                        self._on_warning(envelope, found)
+                    except Exception:
+                        pass
                 with self._lock:
                     if st == "accepted":
                         self._stats.accepted += 1
@@ -479,6 +489,13 @@ class Mnemoscope:
             record_label(r.envelope),
             " before sending" if r.by == "local" else "",
             "; ".join("%s: %s" % (e.path or "(record)", e.message) for e in r.errors),
+        )
+
+    def _warn_stored(self, envelope: Envelope, warnings: List[FieldError]) -> None:
+        log.warning(
+            "mnemoscope: %s stored, but %s",
+            record_label(envelope),
+            "; ".join("%s: %s" % (w.path, w.message) for w in warnings),
         )
 
     def _warn_error(self, e: Exception) -> None:

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { nearField, slipWarnings } from './near-field';
+
+const TURN = ['session_id', 'agent', 'turn', 'input', 'output', 'ccs', 'hallucination', 'drift', 'timestamp', 'judge'];
+
+describe('a field that is a slip for a known one', () => {
+  it('names the field meant: a misspelling, another case or separator', () => {
+    expect(nearField('halucination', TURN)).toBe('hallucination');
+    expect(nearField('sessionId', TURN)).toBe('session_id');
+    expect(nearField('Turn', TURN)).toBe('turn');
+    expect(nearField('time_stamp', TURN)).toBe('timestamp');
+    expect(nearField('jugde', TURN)).toBe('judge');
+  });
+
+  it('leaves an agent’s own fields alone, and a known field is no slip', () => {
+    for (const own of ['model', 'latency_ms', 'tool_calls', 'user', 'trace', 'inputs_hash', 'agent_version'])
+      expect(nearField(own, TURN), own).toBeNull();
+    expect(nearField('drift', TURN)).toBeNull();
+  });
+
+  it('warns for each slip, naming its path and the field meant', () => {
+    expect(slipWarnings({ turn: 1, halucination: 0.9, model: 'x', Agent: 'a' }, TURN, 'turn')).toEqual([
+      {
+        path: 'data.halucination',
+        message: "not a field of a turn, kept as the agent's own; did you mean hallucination?",
+      },
+      { path: 'data.Agent', message: "not a field of a turn, kept as the agent's own; did you mean agent?" },
+    ]);
+  });
+});
