@@ -39,6 +39,13 @@ describe('session replay', () => {
     expect(await marked('episodic_trace', 'removed')).toEqual(['found(node keepAliveTimeout(5s))', 'turn(8 update)']);
     expect(await marked('uncertainty_signal', 'changed')).toEqual(['level(low)', 'gaps(residual_502 0.4%)']);
     await expect.poll(() => page.url()).toMatch(/\?turn=9$/);
+    // An agent that reports its footprint, H_t, D_t and judge scores (and is not traced): its three charts, no note.
+    expect(await page.locator('.charts-row .chart-title').allTextContents()).toEqual([
+      'Memory footprint',
+      'Hallucination and drift',
+      'Judge',
+    ]);
+    expect(await page.getByTestId('charts-not-reported').count()).toBe(0);
 
     await page.keyboard.press('k');
     await expect.poll(readout).toBe('Turn 8 (8 of 50)');

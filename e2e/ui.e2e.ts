@@ -147,6 +147,13 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
     await open(page, '/sessions/traced-triage-7f3a9c21?turn=4');
     await expect.poll(() => work.textContent()).toBe("The turn's work 0 LLM · 2 tool · 900 ms");
     expect(await page.getByTestId('work-charts').textContent()).not.toMatch(/NaN|lots|\[object/);
+    // A chart with nothing to plot is named in one line, not drawn as an empty panel.
+    const unreported = (await page.getByTestId('charts-not-reported').textContent())!;
+    const named = /^Not reported in this session: (.+)\.$/.exec(unreported)![1]!.split(', ');
+    expect(named.length).toBeGreaterThan(0);
+    const titles = await page.locator('.charts-row .chart-title').allTextContents();
+    expect(titles.length + named.length).toBe(6);
+    for (const t of titles) expect(named).not.toContain(t.toLowerCase());
     // Calls sent as an agent wrote them: a negative cost or a time in words is no figure, and places no bar.
     const odd = {
       ...turn(5).data,

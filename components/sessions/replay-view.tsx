@@ -2,7 +2,16 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from 'react';
+import {
+  Fragment,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+} from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Crumbs } from '@/components/ui/crumbs';
 import { Panel } from '@/components/ui/panel';
@@ -419,6 +428,17 @@ export function ReplayView({
       latency: work('usage.latency', 'latency'),
     };
   }, [digest, shape]);
+  // The series with a value in this session (as the digest has it, or before it the shape).
+  const withValues = useMemo(
+    () =>
+      new Set(
+        Object.values(series)
+          .flat()
+          .filter((x) => (digest ? x.m4.max.some((v) => v !== null) : (shape?.series ?? []).includes(x.key)))
+          .map((x) => x.key),
+      ),
+    [series, digest, shape],
+  );
   // The current turn's own figures, exact, for the charts' legends.
   const current = useMemo(() => {
     if (!detail) return undefined;
@@ -490,6 +510,21 @@ export function ReplayView({
   const count = digest ? n : s?.turnCount;
   const span = count === undefined ? '' : fmtSpan(first, last, count);
   const stress = stressAt.get(i);
+  // The charts of the mind (footprint, H_t and D_t, the judge) and of a traced agent's work; one with no value in this
+  // session is only named.
+  const mind = [
+    { title: 'Memory footprint', list: series.footprint, format: fmtTokens },
+    { title: 'Hallucination and drift', list: series.anomalies, format: fmtRate },
+    { title: 'Judge', list: series.judge, format: fmtScore1 },
+  ];
+  const work = [
+    { title: 'Tokens per turn', list: series.tokens, format: fmtTokens },
+    { title: 'Cost per turn', list: series.cost, format: fmtCost },
+    { title: 'Latency per turn', list: series.latency, format: fmtLatency },
+  ];
+  const reported = (c: (typeof mind)[number]) => c.list.some((x) => withValues.has(x.key));
+  // Those of the mind always (every agent has them); a traced agent's work only when it reported some of it.
+  const unreported = [...mind, ...(work.some(reported) ? work : [])].filter((c) => !reported(c));
   // A per-turn chart linked to the player (the digest's series, the cursor at the current turn).
   // Before the digest has come, with the head it will have (the current turn's figures) and a placeholder plot.
   const chart = (title: string, list: (typeof series)['judge'], format: (v: number | null) => string) => (
@@ -728,18 +763,20 @@ export function ReplayView({
 
           {digest || shape ? (
             <>
-              <div className="charts-row">
-                {chart('Memory footprint', series.footprint, fmtTokens)}
-                {chart('Hallucination and drift', series.anomalies, fmtRate)}
-                {chart('Judge', series.judge, fmtScore1)}
-              </div>
-
-              {series.tokens.length || series.cost.length || series.latency.length ? (
-                <div className="charts-row" data-testid="work-charts">
-                  {chart('Tokens per turn', series.tokens, fmtTokens)}
-                  {chart('Cost per turn', series.cost, fmtCost)}
-                  {chart('Latency per turn', series.latency, fmtLatency)}
-                </div>
+              {[mind, work].map((row, k) =>
+                row.some(reported) ? (
+                  <div key={k} className="charts-row" data-testid={k ? 'work-charts' : 'mind-charts'}>
+                    {row.filter(reported).map((c) => (
+                      <Fragment key={c.title}>{chart(c.title, c.list, c.format)}</Fragment>
+                    ))}
+                  </div>
+                ) : null,
+              )}
+              {unreported.length ? (
+                // A chart with nothing to plot is one line here, not a panel that says so.
+                <p className="muted not-reported-charts" data-testid="charts-not-reported">
+                  Not reported in this session: {unreported.map((c) => c.title.toLowerCase()).join(', ')}.
+                </p>
               ) : null}
 
               <AlertsPanel
