@@ -291,6 +291,42 @@ describe('CLI (npx mnemoscope, the package bin)', () => {
     expect(readFileSync(b, 'utf8')).toBe(readFileSync(a, 'utf8'));
   });
 
+  it('imports a collector’s OTLP/JSON trace file as an exporter would send it, once', () => {
+    const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    const exportOf = (n: number) => ({
+      resourceSpans: [
+        {
+          resource: { attributes: [attr('service.name', 'cli-otel-bot')] },
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: `5b8efff798038103d269b633813fc6${n}0`,
+                  spanId: `eee19b7ec3c1b1${n}0`,
+                  name: 'invoke_agent cli-otel-bot',
+                  startTimeUnixNano: `17637156${n}0000000000`,
+                  attributes: [
+                    attr('gen_ai.operation.name', 'invoke_agent'),
+                    attr('gen_ai.conversation.id', 'cli-otel'),
+                    attr('input.value', `question ${n}`),
+                    attr('output.value', `answer ${n}`),
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-cli-')), 'traces.jsonl');
+    writeFileSync(file, [1, 2].map((n) => JSON.stringify(exportOf(n))).join('\n'));
+    const first = cli(['import', file, '--url', pg.url], pg.key);
+    expect(first.out).toMatch(/^✓ traces\.jsonl \(OTLP traces, 2 exports\): 2 spans, 2 records accepted, 0 already/m);
+    expect(first.code).toBe(0);
+    const again = cli(['import', file, '--url', pg.url], pg.key);
+    expect(again.out).toMatch(/: 2 spans, 0 records accepted, 2 already stored, 0 rejected/);
+  });
+
   it('fails with a clear message when the server or key is wrong', () => {
     const noKey = cli(['import', fixtures, '--url', pg.url], null);
     expect(noKey.code).toBe(2);

@@ -2,7 +2,7 @@
  * mnemoscope — the command line: import real files into a running server over the ingest API,
  * and export sessions or an agent's substrate in the format the importer takes.
  *
- *   npx mnemoscope import <path...> [--url URL] [--agent NAME] [--batch N]
+ *   npx mnemoscope import <path...> [--url URL] [--agent NAME] [--batch N]   (OTLP/JSON trace files too)
  *   npx mnemoscope export <session-id> [--out FILE] [--url URL]
  *   npx mnemoscope export-ucs <agent> [--out FILE] [--url URL]
  *   npx mnemoscope export-project --out FILE [--url URL]
@@ -18,6 +18,7 @@ import cliProgress from 'cli-progress';
 import { convertFiles, type ConvertedFile } from '@/lib/import/files';
 import { batchEnvelopes } from '@/lib/import/batches';
 import { locateRecord } from '@/lib/import/tally';
+import { otlpRequests } from '@/lib/otel/file';
 import type { Envelope, IngestResult } from '@/lib/ingest/contract';
 import { toNdjson } from '@/lib/ingest/ndjson';
 import { readTree } from '@/server/fs/read-tree';
@@ -98,7 +99,18 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
       throw new CliError(`cannot read ${p}: ${(e as Error).message}`);
     }
   });
-  const plan = convertFiles(files, { agent: o.agent });
+  // OTLP/JSON trace exports (a collector's file exporter) go in as an exporter sends them; the rest are converted.
+  const traces = files.flatMap((f) => {
+    const requests = otlpRequests(f.text);
+    return requests ? [{ path: f.path, requests }] : [];
+  });
+  let failed = false;
+  for (const t of traces) failed = (await importTraces(o, t.path, t.requests)) || failed;
+  if (traces.length === files.length) return failed ? 1 : 0;
+  const plan = convertFiles(
+    files.filter((f) => !traces.some((t) => t.path === f.path)),
+    { agent: o.agent },
+  );
   for (const e of plan.errors) console.error(`✗ ${e.path}: ${e.message}`);
   for (const s of plan.skipped) console.error(`- ${s.path}: skipped (${s.reason})`);
 
@@ -184,7 +196,35 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
       `stored, ${rejected.length} ` +
       `rejected${changed(total)}; ${plan.skipped.length} files skipped, ${plan.errors.length} unreadable`,
   );
-  return rejected.length || conflicts.length || plan.errors.length ? 1 : 0;
+  return rejected.length || conflicts.length || plan.errors.length || failed ? 1 : 0;
+}
+
+/** Sends a file's OTLP/JSON trace exports one by one, as an exporter would; true when a span was refused. */
+async function importTraces(o: ReturnType<typeof options>, path: string, requests: object[]): Promise<boolean> {
+  const n = { spans: 0, accepted: 0, duplicates: 0, rejected: 0, skipped: 0, pending: 0 };
+  const refused: string[] = [];
+  for (const [i, body] of requests.entries()) {
+    const res = await request(`${o.url}/api/v1/otel/v1/traces`, o.key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer = (await res.json()) as {
+      mnemoscope?: Partial<typeof n>;
+      partialSuccess?: { errorMessage?: string };
+    };
+    for (const k of Object.keys(n) as (keyof typeof n)[]) n[k] += answer.mnemoscope?.[k] ?? 0;
+    const where = requests.length > 1 ? `${path}, export ${i + 1}` : path;
+    for (const line of answer.partialSuccess?.errorMessage?.split('\n').filter(Boolean) ?? [])
+      refused.push(`  ${where}: ${line}`);
+  }
+  console.log(
+    `${n.rejected ? '✗' : '✓'} ${path} (OTLP traces, ${requests.length} exports): ${n.spans} spans, ` +
+      `${n.accepted} records accepted, ${n.duplicates} already stored, ${n.rejected} rejected, ` +
+      `${n.skipped} spans outside any turn, ${n.pending} waiting for their turn's span`,
+  );
+  for (const line of refused.slice(0, 50)) console.error(line);
+  return n.rejected > 0;
 }
 
 async function exportTo(o: ReturnType<typeof options>, path: string): Promise<number> {
