@@ -115,6 +115,27 @@ describe('session replay', () => {
     expect(await page.locator('[data-testid=timeline] g[data-same]').count()).toBeGreaterThanOrEqual(5);
   });
 
+  it('a one-turn session: its figures in the charts’ legends, no one-point plot', async () => {
+    const one = {
+      session_id: 'replay-one-turn',
+      agent: 'ops-bot',
+      turn: 1,
+      input: '502s after enabling HTTP/2',
+      output: 'Checking upstream keep-alive first.',
+      ccs: 'constraints: no_restart(nginx)',
+      footprint: { ccs: 180, transcript: 950 },
+      judge: { relevance: 9 },
+      hallucination: 0,
+    };
+    expect((await ingest([{ type: 'turn', data: one }])).status).toBe(200);
+    await open(page, '/sessions/replay-one-turn');
+    const judge = page.getByTestId('chart-Judge');
+    await expect.poll(() => judge.textContent()).toContain('relevance 9.0');
+    expect(await page.getByTestId('chart-one-point').count()).toBe(3);
+    expect(await page.locator('.charts-row .chart-plot').count()).toBe(0);
+    expect(await page.getByTestId('chart-Memory footprint').textContent()).toMatch(/CCS 180 tok.*transcript 950 tok/);
+  });
+
   it('follows a blame link to the turn that introduced a term', async () => {
     await open(page, '/sessions/itops-nginx-502?turn=20');
     const chip = page.locator(

@@ -182,6 +182,11 @@ export function SeriesChart({
       </div>
       {pending ? (
         <div className="skeleton" style={{ height: HEIGHT }} />
+      ) : present.length && n < 2 ? (
+        // One point is no line: its figures are in the legend above.
+        <div className="faint chart-one" data-testid="chart-one-point">
+          one {unit === 't' ? 'step' : 'turn'}: nothing to plot over time yet
+        </div>
       ) : present.length ? (
         <div className="chart-plot" style={{ width, height: HEIGHT }}>
           <svg width={width} height={HEIGHT} aria-hidden="true">
