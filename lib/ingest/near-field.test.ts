@@ -10,11 +10,18 @@ describe('a field that is a slip for a known one', () => {
     expect(nearField('Turn', TURN)).toBe('turn');
     expect(nearField('time_stamp', TURN)).toBe('timestamp');
     expect(nearField('jugde', TURN)).toBe('judge');
+    expect(nearField('ouptut', TURN)).toBe('output');
+    expect(nearField('hallucinationn', TURN)).toBe('hallucination');
   });
 
   it('leaves an agent’s own fields alone, and a known field is no slip', () => {
-    for (const own of ['model', 'latency_ms', 'tool_calls', 'user', 'trace', 'inputs_hash', 'agent_version'])
-      expect(nearField(own, TURN), own).toBeNull();
+    const known = [...TURN, 'id', 'recalled', 'addition', 'kind', 'content'];
+    for (const own of [
+      ...['model', 'latency_ms', 'tool_calls', 'user', 'trace', 'inputs_hash', 'agent_version', 'agent_id'],
+      // One letter for another, a plural, a name that holds a field's, or too short to tell (a review found these).
+      ...['context', 'draft', 'mind', 'kinds', 'recall_k', 'recall', 'additional', 'edition', 'css', 'uid', 'ids'],
+    ])
+      expect(nearField(own, known), own).toBeNull();
     expect(nearField('drift', TURN)).toBeNull();
   });
 

@@ -90,8 +90,12 @@ describe('Mnemoscope client', () => {
       const quiet = client(answer);
       quiet.record({ type: 'turn', data });
       await quiet.flush();
+      quiet.record({ type: 'turn', data: { ...data, turn: 2 } });
+      await quiet.flush();
+      // Once per field, not once per record.
       expect(warn.mock.calls.map((a) => a[0])).toEqual([
-        'mnemoscope: turn s1/1 stored, but data.halucination: not a field of a turn; did you mean hallucination?',
+        'mnemoscope: turn s1/1 stored, but data.halucination: not a field of a turn; did you mean hallucination? ' +
+          '(said once per field)',
       ]);
     } finally {
       warn.mockRestore();

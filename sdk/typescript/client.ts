@@ -85,7 +85,7 @@ export interface MnemoscopeOptions {
   onError?: (error: Error) => void;
   /**
    * Called for a record stored with warnings: fields its type does not know that look like slips for ones it does
-   * (`halucination`), kept as the agent's own; default: one console.warn per record.
+   * (`halucination`), kept as the agent's own; default: a console.warn the first time each field is warned of.
    */
   onWarning?: (w: { envelope: Envelope; warnings: FieldError[] }) => void;
   /** For tests and unusual runtimes. */
@@ -131,6 +131,7 @@ export class Mnemoscope {
   private readonly onRejected: (r: RejectedRecord) => void;
   private readonly onError: (e: Error) => void;
   private readonly onWarning: (w: { envelope: Envelope; warnings: FieldError[] }) => void;
+  private readonly warned = new Set<string>();
   private queue: Envelope[] = [];
   private inFlight = 0;
   private pumping: Promise<void> | null = null;
@@ -176,11 +177,17 @@ export class Mnemoscope {
         ));
     this.onWarning =
       options.onWarning ??
-      ((w) =>
+      ((w) => {
+        // Once per kind of record and field: an agent sends the same fields on every record.
+        const fresh = w.warnings.filter((e) => !this.warned.has(`${w.envelope.type}\u0000${e.path}`));
+        if (!fresh.length) return;
+        for (const e of fresh) this.warned.add(`${w.envelope.type}\u0000${e.path}`);
         console.warn(
           `mnemoscope: ${recordLabel(w.envelope)} stored, but ` +
-            w.warnings.map((e) => `${e.path}: ${e.message}`).join('; '),
-        ));
+            fresh.map((e) => `${e.path}: ${e.message}`).join('; ') +
+            ' (said once per field)',
+        );
+      });
     this.onError =
       options.onError ??
       ((e) => {

@@ -24,8 +24,6 @@ export async function buildSdkPackage(out = path.join(pkgDir, 'dist')) {
     bundle: true,
     format: 'esm',
     platform: 'neutral',
-    // Neutral has no main fields: a package bundled in that has no `exports` (fastest-levenshtein) is found by these.
-    mainFields: ['module', 'main'],
     target: 'es2022',
     external: Object.keys(pkg.dependencies),
     tsconfig: path.join(root, 'tsconfig.json'),

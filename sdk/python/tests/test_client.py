@@ -128,6 +128,18 @@ class SendingTest(unittest.TestCase):
         ])
         m.shutdown(1)
         fake.close()
+        # By default a logging warning, once per field however many records carry it.
+        fake = Fake(answer=lambda records: (200, {}, {"results": [{"status": "accepted", "warnings": [warning]}
+                                                                  for _ in records]}))
+        quiet = self.client(fake)
+        with self.assertLogs("mnemoscope", level="WARNING") as logs:
+            for n in (1, 2):
+                quiet.record("turn", dict(turn(n), halucination=0.9))
+                quiet.flush(5)
+        self.assertEqual(len(logs.records), 1)
+        self.assertIn("turn s/1 stored, but data.halucination", logs.output[0])
+        quiet.shutdown(1)
+        fake.close()
 
     def test_reports_each_refused_record_with_its_fields_and_raises_them_when_asked(self):
         fake = Fake(

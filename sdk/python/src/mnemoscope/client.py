@@ -33,7 +33,7 @@ import urllib.request
 import uuid
 from collections import deque
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Mapping, Optional, Set, Tuple
 
 if TYPE_CHECKING:
     from .producers import AccSession, CuratorEmitter
@@ -178,6 +178,7 @@ class Mnemoscope:
         self._on_error = on_error or self._warn_error
         # A record stored with warnings: fields its type does not know that look like slips for ones it does.
         self._on_warning = on_warning or self._warn_stored
+        self._warned: Set[Tuple[str, str]] = set()
         self._raise_rejections = raise_rejections
         # A record sent again under its id with other content replaces the stored version (kept in its history);
         # without it, such a record is a conflict: counted, reported to on_rejected, the stored version kept.
@@ -492,10 +493,16 @@ class Mnemoscope:
         )
 
     def _warn_stored(self, envelope: Envelope, warnings: List[FieldError]) -> None:
+        # Once per kind of record and field: an agent sends the same fields on every record.
+        kind = str(envelope.get("type"))
+        fresh = [w for w in warnings if (kind, w.path) not in self._warned]
+        if not fresh:
+            return
+        self._warned.update((kind, w.path) for w in fresh)
         log.warning(
-            "mnemoscope: %s stored, but %s",
+            "mnemoscope: %s stored, but %s (said once per field)",
             record_label(envelope),
-            "; ".join("%s: %s" % (w.path, w.message) for w in warnings),
+            "; ".join("%s: %s" % (w.path, w.message) for w in fresh),
         )
 
     def _warn_error(self, e: Exception) -> None:
