@@ -136,9 +136,11 @@ const LANGGRAPH_INTRO = (
 );
 
 const OTEL_ATTRIBUTES = `# Any OpenTelemetry SDK, exporting OTLP/HTTP (protobuf or JSON, gzip or not)
-OTEL_EXPORTER_OTLP_ENDPOINT=ORIGIN/api/v1/otel     (traces only: POST ORIGIN/api/v1/otel/v1/traces)
+# Traces only (they arrive at POST ORIGIN/api/v1/otel/v1/traces): metrics and logs exporters off.
+OTEL_EXPORTER_OTLP_ENDPOINT=ORIGIN/api/v1/otel
 OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $MNEMOSCOPE_API_KEY"
-OTEL_METRICS_EXPORTER=none OTEL_LOGS_EXPORTER=none
+OTEL_METRICS_EXPORTER=none
+OTEL_LOGS_EXPORTER=none
 
 # On the span of each agent turn (GenAI conventions are read too):
 #   mnemoscope.turn            = 3                      (makes the span a turn)
@@ -147,7 +149,8 @@ OTEL_METRICS_EXPORTER=none OTEL_LOGS_EXPORTER=none
 #   mnemoscope.ccs             = '{"goal_orientation": ["restore(checkout)"]}'
 #   mnemoscope.recalled / mnemoscope.qualified = ["rb1"]
 #   mnemoscope.utility, mnemoscope.hallucination, mnemoscope.drift
-# Span events: "mnemoscope.memory_event" {event_id, kind, content, suggested_scope, confidence} (or {event: <JSON>}),
+# Span events: "mnemoscope.memory_event" {event_id, kind, content, suggested_scope, confidence,
+#                evidence_refs: ["commit:4b1e9a2"]} (or {event: <the event as JSON>}),
 #              "mnemoscope.artifact" {id, content, kind}`;
 
 export default async function ConnectPage() {

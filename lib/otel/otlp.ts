@@ -21,6 +21,7 @@
  */
 
 import { messagesTurnText, spanMessages, type ChatMessage } from './messages';
+import { evidenceRef } from '@/lib/ingest/normalize';
 
 export interface OtlpEnvelope {
   type: 'session' | 'turn' | 'memory_event' | 'artifact';
@@ -29,10 +30,12 @@ export interface OtlpEnvelope {
   source: string;
   /** The attribute each field of `data` was read from, so that an error names what the sender wrote. */
   from?: Record<string, string>;
+  /** What was left out of the record and why (a figure that is not a number): said in the answer. */
+  warnings?: string[];
 }
 
 /**
- * An error's path as the span named it: `data.ccs.goal` read from `mnemoscope.ccs` is `attribute mnemoscope.ccs.goal`;
+ * An error's path as the span named it: `data.ccs.goal` read from `mnemoscope.ccs` is `attribute mnemoscope.ccs: goal`;
  * `data.kind` of a memory event sent as JSON in `event` is `attribute event: kind`.
  */
 export function spanPath(envelope: OtlpEnvelope, path: string): string {
@@ -41,7 +44,8 @@ export function spanPath(envelope: OtlpEnvelope, path: string): string {
   if (whole) return `attribute ${whole}: ${path.replace(/^data\.?/, '') || 'the event'}`;
   const m = /^data\.([^.[]+)(.*)$/.exec(path);
   const attribute = m ? envelope.from?.[m[1]!] : undefined;
-  return attribute ? `attribute ${attribute}${m![2]}` : path || 'record';
+  const inside = m?.[2]?.replace(/^\./, '');
+  return attribute ? `attribute ${attribute}${inside ? `: ${inside}` : ''}` : path || 'record';
 }
 
 /** A span kept until its turn's span arrives, as OTLP/JSON carries it, with its resource's attributes. */
@@ -115,6 +119,13 @@ const num = (v: unknown) =>
       ? Number(v)
       : null;
 
+/** A yes/no attribute: a boolean, or as SDKs that export only strings or numbers write one. */
+function flag(v: unknown): boolean | null {
+  if (typeof v === 'boolean') return v;
+  const t = String(v).trim().toLowerCase();
+  return t === 'true' || t === '1' ? true : t === 'false' || t === '0' ? false : null;
+}
+
 /** A list attribute: an array, or a JSON array in a string (some SDKs only export strings). */
 function list(v: unknown): string[] | null {
   if (Array.isArray(v)) return v.map(String);
@@ -175,7 +186,13 @@ function memoryEventOf(
           'content, …) as attributes',
       };
     const from = Object.fromEntries(Object.keys(ea).map((k) => [k, k]));
-    return { type: 'memory_event', data: withImplied(ea), source, from };
+    // An attribute holds no objects: the older shape's evidence refs come as strings (`commit:4b1e9a2`, a URL).
+    const refs = ea.evidence_refs;
+    const data =
+      'kind' in ea && Array.isArray(refs)
+        ? { ...ea, evidence_refs: refs.map((r) => (typeof r === 'string' ? evidenceRef(r) : r)) }
+        : ea;
+    return { type: 'memory_event', data: withImplied(data), source, from };
   }
   let data: unknown = raw;
   if (typeof raw === 'string') {
@@ -186,7 +203,7 @@ function memoryEventOf(
     }
   }
   if (!data || typeof data !== 'object' || Array.isArray(data))
-    return { error: `attribute "event" must be the memory event as a JSON object, got ${JSON.stringify(data)}` };
+    return { error: `attribute "event" must be the memory event as a JSON object, got ${quote(data)}` };
   return { type: 'memory_event', data: withImplied(data as Record<string, unknown>), source, from: { '': 'event' } };
 }
 
@@ -246,6 +263,8 @@ const nanos = (v: unknown) => {
   return Number.isFinite(n) && n > 0 ? n : null;
 };
 const clip = (v: string | null, n = 2000) => (v && v.length > n ? `${v.slice(0, n - 1)}…` : v);
+/** A value as an error quotes it: at most 100 characters. */
+const quote = (v: unknown) => clip(JSON.stringify(v) ?? String(v), 100);
 const textOf = (v: unknown) => (typeof v === 'string' ? v : v === null || v === undefined ? null : JSON.stringify(v));
 
 /**
@@ -554,7 +573,10 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
       str(a['gen_ai.conversation.id']) ??
       str(a['session.id']) ??
       sp.traceId;
-    const agent = str(a['mnemoscope.agent']) ?? str(a['gen_ai.agent.name']) ?? str(a['service.name']) ?? 'otel';
+    // The agent a memory event or artifact on this span comes from: the span's, else the agent span's above it (a
+    // "remember" tool call under invoke_agent), else the service's.
+    const agent =
+      firstStr([sp, ...ancestors(sp)], 'mnemoscope.agent', 'gen_ai.agent.name') ?? str(a['service.name']) ?? 'otel';
     let used = false;
     for (const [e, ev] of sp.events.entries()) {
       const event = (ev ?? {}) as { name?: string; attributes?: unknown };
@@ -657,19 +679,29 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
     if (Object.keys(footprint).length) data.footprint = footprint;
     const timestamp = nanosToIso(sp.start);
     if (timestamp) data.timestamp = timestamp;
-    // A figure that is not a number is passed on as sent, to be refused by name (it was dropped without a word).
+    // A figure that is not one is left out and said (it was dropped without a word); the turn is stored all the same,
+    // since an exporter seldom reads the answer.
+    const warnings: string[] = [];
+    const figure = (name: string, v: unknown, want: string) =>
+      warnings.push(`attribute ${name} must be ${want}, got ${quote(v)}: the turn was stored without it`);
     for (const [k, name] of [
       ['hallucination', 'mnemoscope.hallucination'],
       ['drift', 'mnemoscope.drift'],
       ['utility', 'mnemoscope.utility'],
-    ] as const)
-      if (a[name] !== undefined) data[k] = num(a[name]) ?? a[name];
-    const success = a['mnemoscope.success'];
-    if (success !== undefined) data.success = success === 'true' ? true : success === 'false' ? false : success;
+    ] as const) {
+      if (a[name] === undefined) continue;
+      const v = num(a[name]);
+      if (v === null) figure(name, a[name], 'a number');
+      else data[k] = v;
+    }
+    const success = flag(a['mnemoscope.success']);
+    if (success !== null) data.success = success;
+    else if (a['mnemoscope.success'] !== undefined)
+      figure('mnemoscope.success', a['mnemoscope.success'], 'true or false');
     const from: Record<string, string> = {};
     for (const k of ['ccs', 'hallucination', 'drift', 'utility', 'success', 'recalled', 'qualified', 'turn'])
       if (a[`mnemoscope.${k}`] !== undefined) from[k] = `mnemoscope.${k}`;
-    out.envelopes.push({ type: 'turn', data, source, from });
+    out.envelopes.push({ type: 'turn', data, source, from, ...(warnings.length ? { warnings } : {}) });
   }
   return out;
 }

@@ -139,6 +139,8 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
   type Named<S> = { where: string; result: IngestResult & { status: S } };
   const rejected: Named<'rejected'>[] = [];
   const conflicts: Named<'conflict'>[] = [];
+  // Stored, with a field that looks like a slip for a known one.
+  const warned: string[] = [];
   let offset = 0;
   for (const batch of batchEnvelopes(envelopes, o.batch)) {
     const res = await request(`${o.url}/api/v1/ingest${o.supersede ? '?supersede=true' : ''}`, o.key, {
@@ -159,10 +161,12 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
       };
       s[r.status]++;
       perFile.set(f.path, s);
-      const at = locateRecord(plan.files, offset + r.index)?.record;
-      const where = `${f.path}, record ${at}${r.id ? ` (${r.id})` : ''}`;
-      if (r.status === 'rejected') rejected.push({ where, result: r });
-      if (r.status === 'conflict') conflicts.push({ where, result: r });
+      // Placed in its file only when it is to be named (a walk over the files).
+      const where = () =>
+        `${f.path}, record ${locateRecord(plan.files, offset + r.index)?.record}${r.id ? ` (${r.id})` : ''}`;
+      if (r.status === 'rejected') rejected.push({ where: where(), result: r });
+      if (r.status === 'conflict') conflicts.push({ where: where(), result: r });
+      if ('warnings' in r && r.warnings) for (const w of r.warnings) warned.push(`${where()}: ${w.path} ${w.message}`);
     }
     offset += batch.length;
     if (process.stderr.isTTY) bar.update(offset, { rate: Math.round(offset / ((performance.now() - t0) / 1000)) });
@@ -178,6 +182,8 @@ async function importPaths(o: ReturnType<typeof options>): Promise<number> {
         `stored, ${s.rejected} rejected${changed(s)}`,
     );
   for (const { where, result } of conflicts.slice(0, 50)) console.error(`  ${where}: ${result.message}`);
+  for (const line of warned.slice(0, 20)) console.error(`  warning: ${line}`);
+  if (warned.length > 20) console.error(`  and ${warned.length - 20} more warnings`);
   for (const { where, result } of rejected.slice(0, 50))
     console.error(`  ${where}: ${result.errors.map((e) => `${e.path || 'record'}: ${e.message}`).join('; ')}`);
   const total = [...perFile.values()].reduce(

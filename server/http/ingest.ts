@@ -110,6 +110,18 @@ async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
         : [],
     ),
   ];
+  // Stored, with something left out or looking wrong (a figure that is not one, a field that looks like a slip).
+  const noted = [
+    ...mapped.envelopes.flatMap((e) => (e.warnings ?? []).map((w) => `${e.source} (${e.type}): ${w}`)),
+    ...summary.results.flatMap((r) =>
+      'warnings' in r && r.warnings
+        ? r.warnings.map((w) => {
+            const e = mapped.envelopes[r.index]!;
+            return `${e.source} (${e.type}): ${spanPath(e, w.path)} ${w.message}`;
+          })
+        : [],
+    ),
+  ];
   const detail = {
     spans: received,
     skipped: mapped.skipped,
@@ -118,13 +130,14 @@ async function otlpTraces(req: Request, proto: boolean): Promise<Response> {
     duplicates: summary.duplicates,
     rejected: refused.length,
     ...(warning ? { warning } : {}),
+    ...(noted.length ? { warnings: noted.length } : {}),
   };
-  // OTLP's partial success: rejected spans with why, or none rejected and a warning.
+  // OTLP's partial success: rejected spans with why, or none rejected and warnings.
   const partial =
-    refused.length || warning
+    refused.length || warning || noted.length
       ? {
           rejectedSpans: refused.length,
-          errorMessage: [...refused.slice(0, 20), ...(warning ? [warning] : [])].join('\n'),
+          errorMessage: [...refused.slice(0, 20), ...noted.slice(0, 20), ...(warning ? [warning] : [])].join('\n'),
         }
       : null;
   if (proto)
