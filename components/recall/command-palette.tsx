@@ -121,7 +121,9 @@ function Palette({ onClose }: { onClose: () => void }) {
             if (row.type === 'more')
               return (
                 <li key={`more:${row.kind}:${row.agent}:${row.session}`} {...common} data-more={row.count}>
-                  <span className="badge">+{row.count}</span>
+                  <span className="badge" aria-hidden="true">
+                    +{row.count}
+                  </span>
                   <div className="palette-hit muted clip" data-testid="palette-more">
                     {cut ? 'at least ' : ''}
                     {row.count === 1 ? 'one more' : `${row.count} more`} {kindsLabel(row.kind, row.count)} from{' '}

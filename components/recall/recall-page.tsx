@@ -41,6 +41,7 @@ export function RecallPage() {
   const [scope, setScope] = useState(RECALL_VIEW.scope);
   const [from, setFrom] = useState(RECALL_VIEW.from);
   const [to, setTo] = useState(RECALL_VIEW.to);
+  const [like, setLike] = useState<RecallItem | null>(null);
   // The address's search is read once mounted (the server never sees the fragment), and again when it changes.
   const [read, setRead] = useState(false);
   useEffect(() => {
@@ -55,13 +56,14 @@ export function RecallPage() {
       setScope(v.scope);
       setFrom(v.from);
       setTo(v.to);
+      // A search from the address replaces "more like this" (typing in the box does too).
+      setLike(null);
       setRead(true);
     };
     apply();
     window.addEventListener('hashchange', apply);
     return () => window.removeEventListener('hashchange', apply);
   }, []);
-  const [like, setLike] = useState<RecallItem | null>(null);
   const facets = useFacets();
   const filters: RecallFilters = useMemo(
     () => ({

@@ -29,6 +29,14 @@ describe('groupHits', () => {
     expect(show(groupHits(hits))).toEqual(['j1', 'a1', 'j2', 'j3', '+2 judgment aegis', 't1', 'j6']);
   });
 
+  it('never holds back memory entries or events, which belong to no session', () => {
+    const hits = [
+      ...['e1', 'e2', 'e3', 'e4', 'e5'].map((id) => hit(id, 'memory_entry', null)),
+      ...['v1', 'v2', 'v3', 'v4'].map((id) => hit(id, 'memory_event', 'worker-a')),
+    ];
+    expect(show(groupHits(hits))).toEqual(['e1', 'e2', 'e3', 'e4', 'e5', 'v1', 'v2', 'v3', 'v4']);
+  });
+
   it('another session or kind is another source', () => {
     const hits = ['s1', 's1', 's1', 's2', 's1'].map((s, i) => hit(`t${i}`, 'turn', 'ops', s));
     expect(show(groupHits(hits, 2))).toEqual(['t0', 't1', '+2 turn ops', 't3']);

@@ -20,6 +20,15 @@ describe('the Recall page in its address', () => {
     expect(readRecallView(new URLSearchParams(hash))).toEqual({ ...view, q: 'bad gateway & 502' });
   });
 
+  it('leaves out words that hold a secret: an address goes to the history and to whoever gets the link', () => {
+    const hash = writeRecallView({
+      ...RECALL_VIEW,
+      q: 'did ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8 leak',
+      mode: 'keyword',
+    });
+    expect(hash).toBe('mode=keyword');
+  });
+
   it('leaves out what it does not know, so the default stands', () => {
     expect(
       readRecallView(
