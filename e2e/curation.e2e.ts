@@ -704,7 +704,7 @@ describe('long curation lists', () => {
     const outcome = table.first().getByTestId('event-outcome');
     expect(await outcome.getAttribute('data-disposition')).toBe('proposed');
     expect(await outcome.textContent()).toMatch(/^proposed review\S/);
-    await outcome.getByRole('link', { name: 'review' }).click();
+    await outcome.getByRole('link', { name: 'review memevt_pager_0000' }).click();
     await page.waitForURL(/\/curation\?proposal=/);
     await expect.poll(() => page.getByTestId('proposal-detail').textContent()).toContain('Paging check 0:');
     await page.goBack();

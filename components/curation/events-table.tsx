@@ -16,13 +16,8 @@ import { CURATION_PAGE } from '@/lib/curation/event';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 
 const CONF: Record<string, string> = { high: 'ok', medium: 'warn', low: 'danger' };
-const DISPOSITION: Record<string, string> = {
-  written: 'ok',
-  approved: 'ok',
-  proposed: 'warn',
-  rejected: 'danger',
-  discarded: 'danger',
-};
+// Rejected by the curator or a reviewer in red; discarded (the agent asked) and duplicate (said already) are neither.
+const DISPOSITION: Record<string, string> = { written: 'ok', approved: 'ok', proposed: 'warn', rejected: 'danger' };
 
 type EventRow = RouterOutputs['curation']['events']['items'][number];
 
@@ -130,7 +125,7 @@ export function EventsTable() {
               id: 'outcome',
               header: 'Outcome',
               cellProps: () => ({ style: { minWidth: 150, maxWidth: 240 } }),
-              cell: (e) => <Outcome outcome={e.outcome} />,
+              cell: (e) => <Outcome eventId={e.eventId} outcome={e.outcome} />,
             },
           ]}
         />
@@ -154,18 +149,23 @@ export function EventsTable() {
 }
 
 /** What became of an event: the curator's (or a reviewer's) latest outcome, its reason, and where it led. */
-function Outcome({ outcome: o }: { outcome: EventRow['outcome'] }) {
+function Outcome({ eventId, outcome: o }: { eventId: string; outcome: EventRow['outcome'] }) {
   if (!o) return <span className="muted">not curated yet</span>;
+  const entry = o.disposition === 'duplicate' ? 'the entry it repeats' : 'entry';
   return (
     <div data-testid="event-outcome" data-disposition={o.disposition}>
       <span className={`badge ${DISPOSITION[o.disposition] ?? ''}`}>{o.disposition}</span>{' '}
       {o.proposalId && o.disposition === 'proposed' ? (
-        <Link className="u-link" href={`/curation?proposal=${o.proposalId}`}>
+        <Link className="u-link" href={`/curation?proposal=${o.proposalId}`} aria-label={`review ${eventId}`}>
           review
         </Link>
       ) : o.entryId ? (
-        <Link className="u-link" href={`/curation/entries?entry=${encodeURIComponent(o.entryId)}`}>
-          entry
+        <Link
+          className="u-link"
+          href={`/curation/entries?entry=${encodeURIComponent(o.entryId)}`}
+          aria-label={`${entry} of ${eventId}`}
+        >
+          {entry}
         </Link>
       ) : null}
       {o.reason ? (

@@ -726,5 +726,11 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     // The list's rows carry it too.
     const rows = (await viewer.curation.events({ limit: 500 })).items;
     expect(rows.find((e) => e.eventId === written.event_id)?.outcome).toEqual(w);
+    // A duplicate leads to the entry that says it already.
+    await send([{ ...written, event_id: 'memevt_outcome_again' }]);
+    expect(await outcomeOf('memevt_outcome_again')).toMatchObject({
+      disposition: 'duplicate',
+      entryId: (w as { entryId: string }).entryId,
+    });
   });
 });

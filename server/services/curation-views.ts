@@ -689,6 +689,7 @@ export async function listEvents(
 export interface EventOutcome {
   disposition: string;
   reason: string | null;
+  /** The entry it wrote, or for a duplicate the entry that says it already. */
   entryId: string | null;
   proposalId: string | null;
   proposalStatus: string | null;
@@ -707,6 +708,8 @@ async function outcomesOf(db: Tx, projectId: string, ids: string[]): Promise<Map
         disposition: curationOutcomes.disposition,
         reason: curationOutcomes.reason,
         entryId: curationOutcomes.entryId,
+        // A duplicate's entry is the one that says it already.
+        duplicateOf: sql<string | null>`${curationOutcomes.rationale}->>'targetEntryId'`,
       })
       .from(curationOutcomes)
       .where(
@@ -716,7 +719,7 @@ async function outcomesOf(db: Tx, projectId: string, ids: string[]): Promise<Map
           sql`not ${malformedOutcome(sql`${curationOutcomes.rationale}`)}`,
         ),
       )
-      .orderBy(curationOutcomes.eventId, desc(curationOutcomes.decidedAt)),
+      .orderBy(curationOutcomes.eventId, desc(curationOutcomes.decidedAt), desc(curationOutcomes.id)),
     db
       .selectDistinctOn([proposals.eventId], { eventId: proposals.eventId, id: proposals.id, status: proposals.status })
       .from(proposals)
@@ -730,7 +733,7 @@ async function outcomesOf(db: Tx, projectId: string, ids: string[]): Promise<Map
       {
         disposition: o.disposition,
         reason: o.reason,
-        entryId: o.entryId,
+        entryId: o.entryId ?? (o.disposition === 'duplicate' ? o.duplicateOf : null),
         proposalId: proposal.get(o.eventId!)?.id ?? null,
         proposalStatus: proposal.get(o.eventId!)?.status ?? null,
       },

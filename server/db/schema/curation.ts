@@ -120,6 +120,8 @@ export const proposals = pgTable(
     index('proposals_status_idx').on(t.projectId, t.status),
     // The inbox, oldest pending first, a page at a time.
     index('proposals_queue_idx').on(t.projectId, t.status, t.createdAt, t.eventId, t.id),
+    // An event's proposal: its decision (GET /api/v1/memory-events/{id}) and the Events tab's outcome column.
+    index('proposals_event_idx').on(t.projectId, t.eventId, t.createdAt),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "proposals_event_idx" ON "proposals" USING btree ("project_id","event_id","created_at");
