@@ -62,7 +62,8 @@ export async function memoryEventDecision(db: Tx, projectId: string, eventId: st
       })
       .from(curationOutcomes)
       .where(and(eq(curationOutcomes.projectId, projectId), eq(curationOutcomes.eventId, eventId)))
-      .orderBy(curationOutcomes.decidedAt),
+      // Ties broken as the Events tab breaks them (curation-views.ts outcomesOf), so both name the same outcome.
+      .orderBy(curationOutcomes.decidedAt, curationOutcomes.id),
     db
       .select({ id: memoryEvents.eventId })
       .from(memoryEvents)
