@@ -101,6 +101,7 @@ const ACCESS: Record<string, Role> = {
 
 /** Every HTTP route and who may use it; a route file without an entry fails the test. */
 const ROUTES: Record<string, string> = {
+  'api/[...path]': 'anyone outside /api/v1 signed in as proxy.ts requires; answers only a JSON 404, no data',
   'api/auth/sign-in': 'anyone (the form; cross-site posts refused by proxy.ts)',
   'api/auth/sign-out': 'anyone (ends the caller’s own session)',
   'api/health': 'anyone (liveness for load balancers: no database, no data)',
