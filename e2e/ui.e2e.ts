@@ -497,6 +497,30 @@ describe('a new user on the embedded database', () => {
         'the stored one was kept. npx mnemoscope import --supersede replaces it (the old version is kept in its ' +
         'history).',
     ]);
+    // Fields that look like slips for known ones: said once each, where first met and in how many records.
+    const slips = path.join(dir, 'slips.jsonl');
+    writeFileSync(
+      slips,
+      [1, 2, 3]
+        .map((n) =>
+          JSON.stringify({
+            session_id: 'picked-slips',
+            agent: 'ui',
+            turn: n,
+            input: 'i',
+            output: 'o',
+            ccs: {},
+            halucination: 0.1,
+          }),
+        )
+        .join('\n'),
+    );
+    await page.getByTestId('import-input').setInputFiles(slips);
+    await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('3 / 3 records · 3 accepted');
+    expect(await page.getByTestId('import-warning').allTextContents()).toEqual([
+      "slips.jsonl, record 1 (picked-slips/1): data.halucination not a field of a turn, kept as the agent's own; " +
+        'did you mean hallucination? (and in 2 more records)',
+    ]);
     await open(page, '/sessions');
     await page.getByText('picked').first().waitFor();
   });

@@ -6,7 +6,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { convertFiles, type ConvertResult, type SourceFile } from '@/lib/import/files';
 import { batchEnvelopes } from '@/lib/import/batches';
-import { locateRecord, tallyByFile } from '@/lib/import/tally';
+import { groupWarnings, locateRecord, tallyByFile } from '@/lib/import/tally';
 import type { IngestResult } from '@/lib/ingest/contract';
 import { fmtInt } from '@/lib/format';
 import { Breakable } from '@/components/ui/breakable';
@@ -175,8 +175,10 @@ function ImportReport({ run, next }: { run: Run; next?: Run }) {
   const conflicts = progress.results.filter(
     (r): r is IngestResult & { status: 'conflict' } => r?.status === 'conflict',
   );
-  const where = (r: IngestResult) => {
-    const at = locateRecord(plan.files, progress.results.indexOf(r));
+  // Fields kept as the agent's own that look like slips for known ones: each said once, with where it was first met.
+  const warnings = groupWarnings(progress.results);
+  const where = (r: Pick<IngestResult, 'id'>, index = progress.results.indexOf(r as IngestResult)) => {
+    const at = locateRecord(plan.files, index);
     return (
       <>
         {at ? (
@@ -244,7 +246,7 @@ function ImportReport({ run, next }: { run: Run; next?: Run }) {
           {error}
         </div>
       ) : null}
-      {plan.errors.length || plan.skipped.length || rejected.length || conflicts.length ? (
+      {plan.errors.length || plan.skipped.length || rejected.length || conflicts.length || warnings.length ? (
         <ul style={{ margin: '10px 0 0', paddingLeft: 18 }}>
           {plan.errors.map((e) =>
             mended.has(e.path) ? (
@@ -284,6 +286,13 @@ function ImportReport({ run, next }: { run: Run; next?: Run }) {
           {conflicts.length > 20 ? (
             <li className="muted">and {fmtInt(conflicts.length - 20)} more conflicting</li>
           ) : null}
+          {warnings.slice(0, 20).map((w) => (
+            <li key={`w${w.path}${w.message}`} data-testid="import-warning" style={{ color: 'var(--warn)' }}>
+              {where({ id: w.firstId }, w.first)}: <span className="mono">{w.path}</span> {w.message}
+              {w.records > 1 ? ` (and in ${fmtInt(w.records - 1)} more ${w.records === 2 ? 'record' : 'records'})` : ''}
+            </li>
+          ))}
+          {warnings.length > 20 ? <li className="muted">and {fmtInt(warnings.length - 20)} more warnings</li> : null}
           {plan.skipped.map((s) => (
             <li key={s.path} className="muted">
               <span className="mono">{s.path}</span> skipped: {s.reason}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Envelope, IngestResult } from '@/lib/ingest/contract';
-import { locateRecord, tallyByFile } from './tally';
+import { groupWarnings, locateRecord, tallyByFile } from './tally';
 
 const env = (n: number) => Array.from({ length: n }, () => ({ type: 'turn', data: {} }) as unknown as Envelope);
 const files = [
@@ -36,5 +36,30 @@ describe('an import, file by file', () => {
       ['ucs/state/action_log.jsonl', 3, 1, 0, 1],
       ['ucs/state/torusfield_state.json', 1, 0, 1, 0],
     ]);
+  });
+
+  it('says a warning once for all the records it came with, where it was first met, in the order met', () => {
+    const slip = { path: 'data.halucination', message: 'not a field of a turn; did you mean hallucination?' };
+    const other = { path: 'data.sessionId', message: 'not a field of a turn; did you mean session_id?' };
+    const warned = (index: number, id: string, warnings: (typeof slip)[]): IngestResult => ({
+      index,
+      status: 'accepted',
+      type: 'turn',
+      id,
+      warnings,
+    });
+    const results: (IngestResult | undefined)[] = [
+      ok(0, 'accepted'),
+      warned(1, 's/1', [slip]),
+      undefined,
+      { index: 3, status: 'rejected', errors: [{ path: 'data.turn', message: 'required' }] },
+      warned(4, 's/4', [other, slip]),
+      { ...warned(5, 's/5', [slip]), status: 'duplicate' } as IngestResult,
+    ];
+    expect(groupWarnings(results)).toEqual([
+      { ...slip, records: 3, first: 1, firstId: 's/1' },
+      { ...other, records: 1, first: 4, firstId: 's/4' },
+    ]);
+    expect(groupWarnings([ok(0, 'accepted'), undefined])).toEqual([]);
   });
 });

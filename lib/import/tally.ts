@@ -51,3 +51,33 @@ export function tallyByFile(
     return t;
   });
 }
+
+/** One warning of an import, said once for all the records it came with. */
+export interface WarningGroup {
+  /** The field, e.g. `data.halucination`. */
+  path: string;
+  message: string;
+  /** How many records came with it. */
+  records: number;
+  /** The first such record's place among all the files' envelopes (for `locateRecord`) and its id. */
+  first: number;
+  firstId: string;
+}
+
+/**
+ * The warnings an import's answers carry (fields kept as the agent's own that look like slips for known ones), one
+ * per field and message, in the order they were first met: an agent that misspells a field does so in every record.
+ */
+export function groupWarnings(results: readonly (IngestResult | undefined)[]): WarningGroup[] {
+  const groups = new Map<string, WarningGroup>();
+  results.forEach((r, i) => {
+    if (!r || !('warnings' in r) || !r.warnings) return;
+    for (const w of r.warnings) {
+      const key = `${w.path}\0${w.message}`;
+      const g = groups.get(key);
+      if (g) g.records++;
+      else groups.set(key, { path: w.path, message: w.message, records: 1, first: i, firstId: r.id });
+    }
+  });
+  return [...groups.values()];
+}
