@@ -205,6 +205,19 @@ describe('recall', () => {
     await page.getByRole('link', { name: /^All results, filters and “more like this” on the Recall page/ }).click();
     await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
     expect(new URL(page.url()).hash).toBe('#q=bad+gateway');
+    // Back returns to the search before it, its words and filters.
+    await page.goBack();
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('keepalive timeout');
+    expect(new URL(page.url()).hash).toBe('#q=keepalive+timeout&mode=keyword&kind=turn');
+    expect(await page.getByRole('button', { name: 'Keyword', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(kindsShown).toEqual(['turn']);
+    // A search typed after a pause is a new entry: Back from it returns here, not to each letter of it.
+    await page.getByLabel('Search memory').fill('bad gate');
+    await page.getByLabel('Search memory').press('w');
+    await page.getByLabel('Search memory').press('a');
+    await expect.poll(() => new URL(page.url()).hash).toBe('#q=bad+gatewa&mode=keyword&kind=turn');
+    await page.goBack();
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('keepalive timeout');
     // The searches were never sent: not in the reload's address, not in any request (the hits' links hold ids).
     for (const r of requests) {
       const text = `${r.url()} ${r.postData() ?? ''}`;

@@ -77,8 +77,9 @@ function Palette({ onClose }: { onClose: () => void }) {
   const go = (href: string) => {
     onClose();
     if (href.startsWith('/recall') && window.location.pathname === '/recall') {
-      // On the Recall page already, only the fragment changes, which the page hears as a hashchange.
-      window.history.replaceState(window.history.state, '', href);
+      // On the Recall page already, only the fragment changes, which the page hears as a hashchange. A new search:
+      // Back returns to the one before.
+      window.history.pushState(window.history.state, '', href);
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     } else router.push(href);
   };

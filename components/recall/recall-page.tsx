@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { RecallHit, SearchMode } from '@/lib/recall/engine';
 import {
   itemPlace,
@@ -29,6 +29,9 @@ const MODES: { id: SearchMode; label: string; title: string }[] = [
   { id: 'vector', label: 'Meaning', title: 'Cosine similarity of embeddings only' },
 ];
 
+/** A change of the search this long after the last is a new entry in the history; sooner, it rewrites that one. */
+const NEW_ENTRY_AFTER_MS = 1000;
+
 /** The Recall page. Its search is kept in the address's fragment (`lib/recall/url.ts`). */
 export function RecallPage() {
   useRecallStarted();
@@ -44,6 +47,9 @@ export function RecallPage() {
   const [like, setLike] = useState<RecallItem | null>(null);
   // The address's search is read once mounted (the server never sees the fragment), and again when it changes.
   const [read, setRead] = useState(false);
+  // When the address was last written: a burst of typing and clicks is one entry in the history, so that Back returns
+  // to the search before it rather than to each letter.
+  const wroteAt = useRef(-Infinity);
   useEffect(() => {
     const apply = () => {
       const v = readRecallView(new URLSearchParams(window.location.hash.slice(1)));
@@ -59,6 +65,8 @@ export function RecallPage() {
       // A search from the address replaces "more like this" (typing in the box does too).
       setLike(null);
       setRead(true);
+      // A change made after this one (gone back to, or opened from the palette) is a new entry in the history.
+      wroteAt.current = -Infinity;
     };
     apply();
     window.addEventListener('hashchange', apply);
@@ -77,18 +85,20 @@ export function RecallPage() {
     [kinds, agent, session, scope, from, to],
   );
   const deferred = useDeferredValue(query.trim());
-  // The search lives in the address: a reload or a shared link shows it again.
+  // The search lives in the address: a reload or a shared link shows it again, and Back the one before. Written once
+  // the words are searched (not with the filters of one search and the words of the one before).
+  const settled = deferred === query.trim();
   useEffect(() => {
-    if (!read) return;
+    if (!read || !settled) return;
     const hash = writeRecallView({ tab, q: deferred, mode, kinds, agent, session, scope, from, to });
     const wanted = hash ? `#${hash}` : '';
-    if (wanted !== window.location.hash)
-      window.history.replaceState(
-        window.history.state,
-        '',
-        `${window.location.pathname}${window.location.search}${wanted}`,
-      );
-  }, [read, tab, deferred, mode, kinds, agent, session, scope, from, to]);
+    if (wanted === window.location.hash) return;
+    const url = `${window.location.pathname}${window.location.search}${wanted}`;
+    const now = performance.now();
+    if (now - wroteAt.current > NEW_ENTRY_AFTER_MS) window.history.pushState(window.history.state, '', url);
+    else window.history.replaceState(window.history.state, '', url);
+    wroteAt.current = now;
+  }, [read, settled, tab, deferred, mode, kinds, agent, session, scope, from, to]);
   const search = useRecallSearch(deferred, { mode, filters, limit: 50 }, tab === 'search' && !like);
   const more = useMoreLikeThis(tab === 'search' ? (like?.id ?? null) : null, { filters, limit: 30 });
   const toggleKind = (k: RecallKind) => setKinds((ks) => (ks.includes(k) ? ks.filter((x) => x !== k) : [...ks, k]));
