@@ -197,6 +197,15 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
             content: 'Inactive replication slots hold WAL on the primary.',
             kind: 'runbook',
           });
+        // What the agent learned at the second turn, for the curator: the replay shows it at that turn.
+        if (k === 1)
+          span.addEvent('mnemoscope.memory_event', {
+            event_id: `ev-${conv}`,
+            kind: 'fact',
+            content: 'The WAL directory on db-7 grows when a replication slot is left inactive.',
+            suggested_scope: 'project',
+            confidence: 'high',
+          });
         span.end();
       });
       await provider.forceFlush();
@@ -217,6 +226,26 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
       await open(page, `${srv.url}/sessions/${conv}?turn=2`);
       await expect.poll(() => page.locator('h1').textContent()).toBe('Disk pressure on db-7 (OpenTelemetry)');
       await expect.poll(() => page.locator('main').textContent()).toContain('WAL directory holds 38 GB.');
+      // The memory event emitted in the turn's span, at that turn, with what the curator made of it.
+      const emitted = page.getByTestId('turn-events');
+      await expect.poll(() => emitted.locator('h3').textContent()).toBe('Memory events emitted at turn 2 (1)');
+      expect(await emitted.getByTestId('turn-events-table').textContent()).toContain(
+        'The WAL directory on db-7 grows when a replication slot is left inactive.',
+      );
+      expect(await emitted.getByTestId('event-outcome').getAttribute('data-disposition')).toMatch(
+        /^(written|proposed|duplicate)$/,
+      );
+      // The turn before emitted none.
+      await page.keyboard.press('ArrowLeft');
+      await expect.poll(() => emitted.locator('h3').textContent()).toBe('Memory events emitted at turn 1 (0)');
+      expect(await emitted.textContent()).toContain('None at this turn.');
+      // Curation → Events says where the event was emitted, and leads back there.
+      await open(page, `${srv.url}/curation/events?focus=ev-${conv}`);
+      const row = page.locator(`[data-focus-id="ev-${conv}"]`);
+      await expect.poll(() => row.textContent()).toContain(`emitted at turn 2 of ${conv}`);
+      await row.getByRole('link', { name: `turn 2 of ${conv}, where ev-${conv} was emitted` }).click();
+      await expect.poll(() => page.url()).toContain(`/sessions/${conv}?turn=2`);
+      await expect.poll(() => emitted.locator('h3').textContent()).toBe('Memory events emitted at turn 2 (1)');
     },
   );
 

@@ -86,6 +86,19 @@ export function EventsTable() {
                   <div className="cell-sub">
                     {e.sourceAgent} · {fmtDateTime(e.timestamp)}
                   </div>
+                  {e.sessionId !== null && e.turn !== null ? (
+                    <div className="cell-sub">
+                      emitted at{' '}
+                      <Link
+                        className="u-link"
+                        href={`/sessions/${encodeURIComponent(e.sessionId)}?turn=${e.turn}`}
+                        aria-label={`turn ${e.turn} of ${e.sessionId}, where ${e.eventId} was emitted`}
+                      >
+                        turn {e.turn}
+                      </Link>{' '}
+                      of <span className="mono">{e.sessionId}</span>
+                    </div>
+                  ) : null}
                   {/* The Agentlas schema goes without saying; the paper's older shape is named. */}
                   {e.shape === 'agentlas' ? null : (
                     <div className="cell-sub">sent in the Curator paper's older shape</div>
@@ -149,7 +162,7 @@ export function EventsTable() {
 }
 
 /** What became of an event: the curator's (or a reviewer's) latest outcome, its reason, and where it led. */
-function Outcome({ eventId, outcome: o }: { eventId: string; outcome: EventRow['outcome'] }) {
+export function Outcome({ eventId, outcome: o }: { eventId: string; outcome: EventRow['outcome'] }) {
   if (!o) return <span className="muted">not curated yet</span>;
   const entry = o.disposition === 'duplicate' ? 'the entry it repeats' : 'entry';
   return (

@@ -274,7 +274,13 @@ export function ReplayView({
     (k: number) => trpc.sessions.blame.queryOptions({ id, offset: k * WINDOW, limit: WINDOW }),
     [trpc, id],
   );
+  const eventsOf = useCallback(
+    (k: number) => trpc.sessions.events.queryOptions({ id, offset: k * WINDOW, limit: WINDOW }),
+    [trpc, id],
+  );
   const windowQ = useQuery(windowOf(w));
+  // The memory events emitted at the window's turns (an agent names the turn of each it emits).
+  const eventsQ = useQuery(eventsOf(w));
   // The previous turn, for the diff: in this window, or at the end of the one before.
   const prevQ = useQuery({ ...windowOf(i > 0 && i % WINDOW === 0 ? w - 1 : w), enabled: i > 0 });
   const blameQ = useQuery(blameOf(w));
@@ -283,11 +289,24 @@ export function ReplayView({
       if (k >= 0 && k <= lastWindow) {
         void qc.prefetchQuery(windowOf(k));
         void qc.prefetchQuery(blameOf(k));
+        void qc.prefetchQuery(eventsOf(k));
       }
-  }, [w, lastWindow, qc, windowOf, blameOf]);
+  }, [w, lastWindow, qc, windowOf, blameOf, eventsOf]);
   // Before the digest has come, the windows say which turn is at a position (they are fetched by position).
   const currentTurn = n ? turnAt(i) : (windowQ.data?.[i - w * WINDOW]?.turn ?? null);
   const detail = windowQ.data?.find((t) => t.turn === currentTurn);
+  // The turn's memory events: shown where any turn near it has some (a session whose agent emits none shows nothing).
+  const turnEvents = useMemo(
+    () =>
+      eventsQ.data?.items.length && currentTurn !== null
+        ? {
+            turn: currentTurn,
+            items: eventsQ.data.items.filter((e) => e.turn === currentTurn),
+            more: eventsQ.data.more,
+          }
+        : null,
+    [eventsQ.data, currentTurn],
+  );
   const prevTurn = i > 0 ? (n ? turnAt(i - 1) : (prevQ.data?.[(i - 1) % WINDOW]?.turn ?? null)) : null;
   const prev = prevQ.data?.find((t) => t.turn === prevTurn);
   const compareQ = useQuery({
@@ -362,11 +381,12 @@ export function ReplayView({
       for (let k = from; k <= Math.floor((n - 1) / WINDOW); k++) {
         void qc.invalidateQueries({ queryKey: windowOf(k).queryKey });
         void qc.invalidateQueries({ queryKey: blameOf(k).queryKey });
+        void qc.invalidateQueries({ queryKey: eventsOf(k).queryKey });
       }
       if (follow) set({ index: n - 1 });
     }
     lastCount.current = n;
-  }, [n, follow, set, qc, windowOf, blameOf]);
+  }, [n, follow, set, qc, windowOf, blameOf, eventsOf]);
 
   const gotoRef = useRef<HTMLInputElement>(null);
   // What the box held before is selected, so that the turn typed replaces it (g then 999 is turn 999, not 32999).
@@ -840,6 +860,7 @@ export function ReplayView({
                   calls={detail.calls}
                   usage={detail.usage}
                   langgraph={langgraph}
+                  events={turnEvents}
                 />
               ) : (
                 <Panel as="div" testId="turn-panel-loading" title="The turn">

@@ -9,6 +9,7 @@ import type { TurnCall, TurnUsage } from '@/lib/otel/otlp';
 import type { LangGraphTurn } from '@/lib/import/langgraph';
 import { LangGraphStep } from './langgraph-step';
 import { TurnCalls, UsageLine, usageParts } from './turn-calls';
+import { TurnEvents, type TurnEvent } from './turn-events';
 
 type Ref = string | { id: string; score?: number; [k: string]: unknown };
 const refId = (r: Ref) => (typeof r === 'string' ? r : r.id);
@@ -26,6 +27,7 @@ export function TurnPanel({
   calls = null,
   usage = null,
   langgraph = null,
+  events = null,
 }: {
   input: string;
   output: string;
@@ -39,6 +41,11 @@ export function TurnPanel({
   usage?: TurnUsage | null;
   /** A LangGraph turn's super-step: the node(s) that ran, messages in and out, next, interrupts. */
   langgraph?: LangGraphTurn | null;
+  /**
+   * The memory events emitted at this turn, and whether more near it were left out; null when none near it named
+   * their turn (the section is left out).
+   */
+  events?: { turn: number; items: TurnEvent[]; more: boolean } | null;
 }) {
   const all = [...recalled, ...qualified.filter((q) => !recalled.some((r) => refId(r) === refId(q)))];
   // What the reader opened (null: closed); until they choose, the linked artifact is open wherever it shows.
@@ -136,6 +143,7 @@ export function TurnPanel({
           )}
         </div>
       ) : null}
+      {events ? <TurnEvents turn={events.turn} events={events.items} more={events.more} /> : null}
     </Panel>
   );
 }

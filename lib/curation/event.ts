@@ -32,6 +32,9 @@ export interface MemoryEvent {
   raw: Json;
   redactions: RedactionRecord[];
   timestamp: string;
+  /** Mnemoscope's extension of both shapes: the session, and the turn in it, at which the agent emitted it. */
+  sessionId: string | null;
+  turn: number | null;
 }
 
 export type MemoryEventField = keyof MemoryEvent;
@@ -56,6 +59,8 @@ const FIELDS = {
   raw: true,
   redactions: true,
   timestamp: true,
+  sessionId: true,
+  turn: true,
 } as const satisfies Record<MemoryEventField, true>;
 
 /** Every field of a stored memory event, in column order: rows, selects and mappers are built from it. */

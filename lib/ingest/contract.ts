@@ -163,46 +163,70 @@ const userId = id.refine(
 );
 
 /**
- * The current Agentlas memory-event schema (fixtures/curator/memory-event.schema.json), as strict as it is, plus
- * Mnemoscope's optional `user_id`.
+ * Mnemoscope's extension of both event shapes: the session and turn at which the agent emitted the event, so that the
+ * replay shows it there. A turn needs its session (`turnInSession`); a session alone is the session (it also owns
+ * session memory of an event without a task: lib/curation/read-as.ts).
  */
-export const agentlasEventSchema = z.strictObject({
-  event_id: z.string().regex(/^memevt_[A-Za-z0-9_-]{8,}$/, 'must match ^memevt_[A-Za-z0-9_-]{8,}$ (Agentlas schema)'),
-  timestamp: isoTimestamp,
-  source_agent: z.string().min(1),
-  task_id: z.string().min(1),
-  project_id: z.string().optional(),
-  agent_repo: z.string().optional(),
-  team_id: z.string().optional(),
-  user_id: userId.optional(),
-  memory_kind: z.enum(MEMORY_KINDS),
-  content: z.string().min(1).max(1200),
-  suggested_scope: z.enum(SCOPES),
-  sensitivity: z.enum(['public', 'internal', 'private', 'confidential', 'secret']),
-  confidence: z.enum(CONFIDENCES),
-  evidence_refs: z.array(z.string()),
-  request_context: z
-    .strictObject({
-      user_intent: z.string().max(240).optional(),
-      trigger_terms: z.array(z.string().max(40)).max(12).optional(),
-      cwd_at_request: z.string().max(500).nullable().optional(),
-      target_project: z.string().max(120).nullable().optional(),
-      target_path: z.string().max(500).nullable().optional(),
-      cross_context: z.boolean().optional(),
-      outcome: z.string().max(240).nullable().optional(),
-    })
-    .optional(),
-  ttl: z.enum(['durable', 'until_milestone', 'session', 'discard']),
-  supersedes: z.array(z.string()).optional(),
-  conflicts_with: z.array(z.string()).optional(),
-  redaction_notes: z.string().optional(),
-  human_review_required: z.boolean().optional(),
-});
+const emittedAt = {
+  session_id: id.optional(),
+  turn: z.number().int('must be an integer').nonnegative('must be ≥ 0').max(1_000_000).optional(),
+};
+function turnInSession(e: { session_id?: string; turn?: number }, ctx: z.RefinementCtx) {
+  if (e.turn !== undefined && e.session_id === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['session_id'],
+      message: 'required with turn: the turn at which the event was emitted is named by both',
+    });
+}
+
+/**
+ * The current Agentlas memory-event schema (fixtures/curator/memory-event.schema.json), as strict as it is, plus
+ * Mnemoscope's optional `user_id`, `session_id` and `turn`.
+ */
+export const agentlasEventSchema = z
+  .strictObject({
+    event_id: z.string().regex(/^memevt_[A-Za-z0-9_-]{8,}$/, 'must match ^memevt_[A-Za-z0-9_-]{8,}$ (Agentlas schema)'),
+    timestamp: isoTimestamp,
+    source_agent: z.string().min(1),
+    task_id: z.string().min(1),
+    project_id: z.string().optional(),
+    agent_repo: z.string().optional(),
+    team_id: z.string().optional(),
+    user_id: userId.optional(),
+    memory_kind: z.enum(MEMORY_KINDS),
+    content: z.string().min(1).max(1200),
+    suggested_scope: z.enum(SCOPES),
+    sensitivity: z.enum(['public', 'internal', 'private', 'confidential', 'secret']),
+    confidence: z.enum(CONFIDENCES),
+    evidence_refs: z.array(z.string()),
+    request_context: z
+      .strictObject({
+        user_intent: z.string().max(240).optional(),
+        trigger_terms: z.array(z.string().max(40)).max(12).optional(),
+        cwd_at_request: z.string().max(500).nullable().optional(),
+        target_project: z.string().max(120).nullable().optional(),
+        target_path: z.string().max(500).nullable().optional(),
+        cross_context: z.boolean().optional(),
+        outcome: z.string().max(240).nullable().optional(),
+      })
+      .optional(),
+    ttl: z.enum(['durable', 'until_milestone', 'session', 'discard']),
+    supersedes: z.array(z.string()).optional(),
+    conflicts_with: z.array(z.string()).optional(),
+    redaction_notes: z.string().optional(),
+    human_review_required: z.boolean().optional(),
+    ...emittedAt,
+  })
+  .superRefine(turnInSession);
 
 export const evidenceRefSchema = z.object({ type: z.enum(EVIDENCE_TYPES), ref: z.string().min(1).max(2000) });
 export type EvidenceRef = z.infer<typeof evidenceRefSchema>;
 
-/** The Memory Curator paper's older shape: `kind`, object evidence refs, `redact_hints`; plus Mnemoscope's user_id. */
+/**
+ * The Memory Curator paper's older shape: `kind`, object evidence refs, `redact_hints`; plus Mnemoscope's `user_id`,
+ * `session_id` and `turn`.
+ */
 export const legacyEventSchema = z
   .object({
     event_id: id,
@@ -217,8 +241,10 @@ export const legacyEventSchema = z
     redact_hints: z.array(z.string().max(1000)).max(100).default([]),
     timestamp: isoTimestamp,
     user_id: userId.optional(),
+    ...emittedAt,
   })
-  .loose();
+  .loose()
+  .superRefine(turnInSession);
 
 // ---------------------------------------------------------------- UCS files
 

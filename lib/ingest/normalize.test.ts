@@ -189,6 +189,42 @@ describe('normalizeEnvelope: memory events', () => {
     }
   });
 
+  it("takes Mnemoscope's session_id and turn on both shapes: the turn it was emitted at, in its session", () => {
+    const agentlas = json('curator/memory-event.example.json');
+    const legacy = {
+      event_id: 'e1',
+      source_agent: 'w',
+      content: 'The billing service retries three times.',
+      kind: 'fact',
+      suggested_scope: 'project',
+      confidence: 'high',
+      timestamp: '2026-01-01T00:00:00Z',
+    };
+    for (const data of [agentlas, legacy]) {
+      const at = normalizeEnvelope({ type: 'memory_event', data: { ...data, session_id: 'inc-42', turn: 3 } });
+      if (!at.ok || at.record.type !== 'memory_event') throw new Error('expected an event');
+      expect([at.record.sessionId, at.record.turn, at.record.raw.turn]).toEqual(['inc-42', 3, 3]);
+      const none = normalizeEnvelope({ type: 'memory_event', data });
+      expect(none.ok && none.record.type === 'memory_event' && [none.record.sessionId, none.record.turn]).toEqual([
+        null,
+        null,
+      ]);
+      const errors = (extra: object) => {
+        const r = normalizeEnvelope({ type: 'memory_event', data: { ...data, ...extra } });
+        return !r.ok && r.errors.map((e) => `${e.path}: ${e.message}`);
+      };
+      // A session alone, as older emitters send it (it owns session memory of an event without a task).
+      const session = normalizeEnvelope({ type: 'memory_event', data: { ...data, session_id: 'inc-42' } });
+      expect(
+        session.ok && session.record.type === 'memory_event' && [session.record.sessionId, session.record.turn],
+      ).toEqual(['inc-42', null]);
+      expect(errors({ turn: 3 })).toEqual([
+        'data.session_id: required with turn: the turn at which the event was emitted is named by both',
+      ]);
+      expect(errors({ session_id: 'inc-42', turn: 2.5 })).toEqual(['data.turn: must be an integer']);
+    }
+  });
+
   it('names every offending field of a refused event, not only the missing kind', () => {
     const e = { ...json('curator/memory-event.example.json'), content: 42, confidence: 'sure' };
     delete (e as Record<string, unknown>).memory_kind;

@@ -94,12 +94,15 @@ describe('OTLP/HTTP JSON to envelopes', () => {
       agent: 'triage-bot',
       kind: 'runbook',
     });
-    // What the event leaves out: its agent is the span's, its time the span event's (else the span's start).
+    // What the event leaves out: its agent is the span's, its time the span event's (else the span's start), and
+    // the turn it was emitted at the one of its span.
     expect(r.envelopes[1]!.data).toEqual({
       event_id: 'memevt_otel_00000001',
       content: 'x',
       source_agent: 'triage-bot',
       timestamp: '2025-11-21T09:00:00.000Z',
+      session_id: 'conv-7',
+      turn: 3,
     });
   });
 
@@ -198,6 +201,8 @@ describe('OTLP/HTTP JSON to envelopes', () => {
       content: 'x',
       source_agent: 'triage-bot',
       timestamp: '2025-11-21T09:00:05.000Z',
+      session_id: 's1',
+      turn: 1,
     });
     expect(spanPath(flat!, 'data.session_id')).toBe('data.session_id');
     expect(spanPath(flat!, 'data.kind')).toBe('attribute kind');
@@ -235,6 +240,41 @@ describe('OTLP/HTTP JSON to envelopes', () => {
     );
     const event = r.envelopes.find((e) => e.type === 'memory_event')!;
     expect(event.data.source_agent).toBe('triage');
+    // Emitted in a turn the server numbers: the event is that turn's, by its envelope (numbered when stored).
+    const turn = r.envelopes.find((e) => e.type === 'turn')!;
+    expect(event.turnOf).toBe(turn);
+    expect([event.data.session_id, event.data.turn]).toEqual([turn.data.session_id, undefined]);
+  });
+
+  it("keeps the turn an event names itself, and gives none to an event outside any turn's span", () => {
+    const r = otlpToEnvelopes(
+      body([
+        {
+          traceId: 't10',
+          spanId: 'root',
+          name: 'invoke_agent triage',
+          attributes: [s('gen_ai.operation.name', 'invoke_agent'), s('gen_ai.agent.name', 'triage')],
+          events: [
+            {
+              name: 'mnemoscope.memory_event',
+              attributes: [s('event_id', 'memevt_own_0001'), s('session_id', 'elsewhere'), i('turn', 9)],
+            },
+          ],
+        },
+        {
+          traceId: 't11',
+          spanId: 'job',
+          name: 'nightly consolidation',
+          attributes: [s('mnemoscope.agent', 'curator')],
+          events: [{ name: 'mnemoscope.memory_event', attributes: [s('event_id', 'memevt_free_0001')] }],
+        },
+      ]),
+    );
+    const [own, free] = r.envelopes.filter((e) => e.type === 'memory_event');
+    expect([own!.data.session_id, own!.data.turn, own!.turnOf]).toEqual(['elsewhere', 9, undefined]);
+    expect(free!.data).not.toHaveProperty('session_id');
+    expect(free!.data).not.toHaveProperty('turn');
+    expect(free!.turnOf).toBeUndefined();
   });
 
   it('assembles a whole GenAI trace into one turn: its LLM and tool calls, tokens, cost, latency and errors', () => {

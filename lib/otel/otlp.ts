@@ -32,6 +32,11 @@ export interface OtlpEnvelope {
   from?: Record<string, string>;
   /** What was left out of the record and why (a figure that is not a number): said in the answer. */
   warnings?: string[];
+  /**
+   * A memory event emitted inside a turn the server numbers: that turn's envelope, whose number the event takes
+   * (server/services/otel-turns.ts).
+   */
+  turnOf?: OtlpEnvelope;
 }
 
 /**
@@ -557,6 +562,9 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
       'session.id',
     ) ?? root.traceId;
 
+  // Memory events emitted inside a turn, and the envelope each turn's span became: the event is placed at that turn.
+  const emittedIn: { envelope: OtlpEnvelope; root: FlatSpan }[] = [];
+  const turnEnvelope = new Map<FlatSpan, OtlpEnvelope>();
   for (const sp of flat) {
     const { source, a } = sp;
     if (waiting.has(sp)) {
@@ -589,7 +597,10 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
           timestamp: nanosToIso((event as { timeUnixNano?: unknown }).timeUnixNano) ?? nanosToIso(sp.start),
         });
         if ('error' in memory) out.errors.push({ source: where, message: memory.error });
-        else out.envelopes.push(memory);
+        else {
+          if (inTurn) emittedIn.push({ envelope: memory, root: inTurn });
+          out.envelopes.push(memory);
+        }
       } else if (event.name === 'mnemoscope.artifact') {
         used = true;
         out.envelopes.push({
@@ -701,7 +712,18 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
     const from: Record<string, string> = {};
     for (const k of ['ccs', 'hallucination', 'drift', 'utility', 'success', 'recalled', 'qualified', 'turn'])
       if (a[`mnemoscope.${k}`] !== undefined) from[k] = `mnemoscope.${k}`;
-    out.envelopes.push({ type: 'turn', data, source, from, ...(warnings.length ? { warnings } : {}) });
+    const turn: OtlpEnvelope = { type: 'turn', data, source, from, ...(warnings.length ? { warnings } : {}) };
+    turnEnvelope.set(sp, turn);
+    out.envelopes.push(turn);
+  }
+  // An event that does not name its turn (session_id and turn) is the turn's it was emitted in: numbered by the span,
+  // or by the server once the turn is stored.
+  for (const { envelope, root } of emittedIn) {
+    const turn = turnEnvelope.get(root);
+    if (!turn || 'session_id' in envelope.data || 'turn' in envelope.data) continue;
+    envelope.data.session_id = turn.data.session_id;
+    if (turn.data.turn !== undefined) envelope.data.turn = turn.data.turn;
+    else envelope.turnOf = turn;
   }
   return out;
 }

@@ -8,7 +8,8 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
  * evidence, redact_hints). Some carry secrets to redact, some lack evidence, one supersedes
  * another, one conflicts, one asks for human review. Each names its user (`user_id`, Mnemoscope's extension), team,
  * repository and project, whose memory Curation → Read as shows; one names no task, so its session note is read by
- * no task.
+ * no task. Some name the turn of a demo session at which they were emitted (`session_id`, `turn`): the replay shows
+ * them there.
  */
 export function demoMemoryEvents(): Envelope[] {
   const agentlas = (n: number, e: Record<string, unknown>) => ({
@@ -24,6 +25,8 @@ export function demoMemoryEvents(): Envelope[] {
   });
   const events: Record<string, unknown>[] = [
     agentlas(1, {
+      session_id: 'itops-nginx-502',
+      turn: 9,
       source_agent: 'acc-itops',
       user_id: 'mara',
       team_id: 'sre',
@@ -51,6 +54,8 @@ export function demoMemoryEvents(): Envelope[] {
       },
     }),
     agentlas(2, {
+      session_id: 'itops-nginx-502',
+      turn: 41,
       source_agent: 'acc-itops',
       user_id: 'mara',
       team_id: 'sre',
@@ -66,6 +71,8 @@ export function demoMemoryEvents(): Envelope[] {
       evidence_refs: ['postmortems/PM-2026-044.md', 'a3f9c2e'],
     }),
     agentlas(3, {
+      session_id: 'itops-nginx-502',
+      turn: 32,
       source_agent: 'acc-itops',
       user_id: 'mara',
       team_id: 'sre',
@@ -129,6 +136,8 @@ export function demoMemoryEvents(): Envelope[] {
       evidence_refs: ['cases/ir-2026-118/signins.csv'],
     }),
     agentlas(7, {
+      session_id: 'secops-oauth-consent',
+      turn: 14,
       source_agent: 'acc-secops',
       user_id: 'jonas',
       team_id: 'security-ir',
@@ -142,6 +151,8 @@ export function demoMemoryEvents(): Envelope[] {
       evidence_refs: [],
     }),
     agentlas(8, {
+      session_id: 'health-fhir-labs',
+      turn: 7,
       source_agent: 'acc-clinical-data',
       user_id: 'priya',
       team_id: 'clinical-data',
@@ -157,6 +168,8 @@ export function demoMemoryEvents(): Envelope[] {
       evidence_refs: ['integration/conceptmaps/units-lis-to-ucum.json', 'CHG-8812'],
     }),
     agentlas(9, {
+      session_id: 'health-fhir-labs',
+      turn: 29,
       source_agent: 'acc-clinical-data',
       user_id: 'priya',
       team_id: 'clinical-data',

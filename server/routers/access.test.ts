@@ -73,6 +73,7 @@ const ACCESS: Record<string, Role> = {
   'sessions.digest': 'viewer',
   'sessions.shape': 'viewer',
   'sessions.blame': 'viewer',
+  'sessions.events': 'viewer',
   'sessions.stamp': 'viewer',
   'sessions.window': 'viewer',
   'sessions.turns': 'viewer',

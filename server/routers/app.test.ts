@@ -230,6 +230,47 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     },
   );
 
+  it('sessions.events lists the events emitted at the turns of a window, in turn order, with outcomes', async () => {
+    const event = (id: string, content: string, at: { session_id?: string; turn?: number }) => ({
+      type: 'memory_event',
+      data: {
+        event_id: id,
+        source_agent: 'emitter',
+        kind: 'fact',
+        content,
+        suggested_scope: 'session',
+        confidence: 'high',
+        timestamp: '2026-11-20T10:00:00Z',
+        ...at,
+      },
+    });
+    await caller.ingest.batch({
+      records: [
+        ...[1, 2, 3].map((t) => ({
+          type: 'turn',
+          data: { session_id: 'emits', agent: 'emitter', turn: t * 10, input: 'i', output: 'o', ccs: {} },
+        })),
+        event('ev-30', 'The third turn found the cause.', { session_id: 'emits', turn: 30 }),
+        event('ev-20a', 'The cache is warmed at startup.', { session_id: 'emits', turn: 20 }),
+        event('ev-20b', 'The deploy runs at noon on Fridays.', { session_id: 'emits', turn: 20 }),
+        event('ev-none', 'Said at no turn.', {}),
+        event('ev-other', 'Another session.', { session_id: 'elsewhere', turn: 20 }),
+      ],
+    });
+    // The window of the second turn alone (by position, as the replay asks): its two events.
+    const second = await caller.sessions.events({ id: 'emits', offset: 1, limit: 1 });
+    expect(second.items.map((e) => [e.turn, e.eventId])).toEqual([
+      [20, 'ev-20a'],
+      [20, 'ev-20b'],
+    ]);
+    expect(second.more).toBe(false);
+    expect(second.items[0]!.outcome).toMatchObject({ disposition: expect.any(String) });
+    const all = await caller.sessions.events({ id: 'emits', offset: 0, limit: 100 });
+    expect(all.items.map((e) => e.eventId)).toEqual(['ev-20a', 'ev-20b', 'ev-30']);
+    expect((await caller.sessions.events({ id: 'emits', offset: 3, limit: 100 })).items).toEqual([]);
+    expect((await caller.sessions.events({ id: 'no-such-session', offset: 0, limit: 100 })).items).toEqual([]);
+  });
+
   it('sessions.digest gives a session in a fixed size, with stress turns from turns or session metadata', async () => {
     const digest = async (id: string) =>
       JSON.parse(await caller.sessions.digest({ id })) as SessionDigest & { stamp: string };
@@ -318,6 +359,7 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
   });
 
   it('ingest.batch goes through the same service as the HTTP API', async () => {
+    const sessions = (await caller.system.info()).counts.sessions;
     const r = await caller.ingest.batch({
       records: [
         {
@@ -328,7 +370,7 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
       ],
     });
     expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected']);
-    expect((await caller.system.info()).counts.sessions).toBe(8);
+    expect((await caller.system.info()).counts.sessions).toBe(sessions + 1);
   });
 
   it("counts the stored turns from the sessions' figures (Settings' storage), a repeat not counted", async () => {

@@ -11,6 +11,7 @@ import {
   artifactTurn,
 } from '@/server/services/sessions';
 import { SESSION_SORTS, type SessionSort } from '@/lib/sessions/list';
+import { eventsInWindow } from '@/server/services/curation-views';
 import { digestShape, sessionDigestJson, sessionStamp, windowBlame } from '@/server/services/session-digest';
 
 export const sessionsRouter = router({
@@ -90,6 +91,12 @@ export const sessionsRouter = router({
     .query(({ ctx, input }) =>
       listTurns(ctx.db, ctx.projectId, input.id, { offset: input.offset, limit: input.limit }),
     ),
+  /** The memory events emitted at a window's turns (by position, as `window`), with what became of each. */
+  events: procedure
+    .input(
+      z.object({ id: z.string().min(1), offset: z.number().int().min(0), limit: z.number().int().min(1).max(500) }),
+    )
+    .query(({ ctx, input }) => eventsInWindow(ctx.db, ctx.projectId, input.id, input.offset, input.limit)),
   turns: procedure
     .input(z.object({ id: z.string().min(1) }))
     .query(({ ctx, input }) => listTurns(ctx.db, ctx.projectId, input.id)),

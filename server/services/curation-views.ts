@@ -685,6 +685,42 @@ export async function listEvents(
   };
 }
 
+/** At most this many events of one window of the replay's turns are listed (the rest are counted). */
+export const WINDOW_EVENTS = 1000;
+
+/**
+ * The memory events an agent emitted at the turns of one window of a session (by position, as the replay fetches its
+ * turns), in turn order, each with what became of it; `more` when some past `WINDOW_EVENTS` were left out.
+ */
+export async function eventsInWindow(db: Tx, projectId: string, sessionId: string, offset: number, limit: number) {
+  const window = sql`select turn from turns where project_id = ${projectId} and session_id = ${sessionId}
+    order by turn offset ${offset} limit ${limit}`;
+  const rows = await db
+    .select(eventRow)
+    .from(memoryEvents)
+    .where(
+      and(
+        eq(memoryEvents.projectId, projectId),
+        eq(memoryEvents.sessionId, sessionId),
+        sql`${memoryEvents.turn} between (select min(turn) from (${window}) w)
+          and (select max(turn) from (${window}) w)`,
+      ),
+    )
+    // As memory_events_turn_idx orders them, then as sent.
+    .orderBy(asc(memoryEvents.turn), asc(memoryEvents.ts), asc(memoryEvents.eventId))
+    .limit(WINDOW_EVENTS + 1);
+  const items = rows.slice(0, WINDOW_EVENTS);
+  const outcome = await outcomesOf(
+    db,
+    projectId,
+    items.map((e) => e.eventId),
+  );
+  return {
+    items: items.map((e) => ({ ...e, outcome: outcome.get(e.eventId) ?? null })),
+    more: rows.length > WINDOW_EVENTS,
+  };
+}
+
 /** What became of an event as the Events tab shows it: its latest outcome and the proposal that asks a reviewer. */
 export interface EventOutcome {
   disposition: string;

@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DbHandle } from '@/server/db';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type DbHandle } from '@/server/db';
 import { otlpToEnvelopes } from '@/lib/otel/otlp';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { exportSession } from './sessions';
 import { ingestOtel } from './otel-turns';
 
 const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
-/** One agent invocation (a whole trace: invoke_agent with a chat below it), started at second `at`. */
+/**
+ * One agent invocation (a whole trace: invoke_agent with a chat below it), started at second `at`; the chat emits a
+ * memory event `ev-<trace>` saying the question.
+ */
 const invocation = (trace: string, at: number, question: string) => ({
   resourceSpans: [
     {
@@ -30,6 +34,19 @@ const invocation = (trace: string, at: number, question: string) => ({
               attributes: [
                 s('gen_ai.operation.name', 'chat'),
                 s('gen_ai.input.messages', JSON.stringify([{ role: 'user', content: question }])),
+              ],
+              events: [
+                {
+                  name: 'mnemoscope.memory_event',
+                  timeUnixNano: `${1763715600 + at}500000000`,
+                  attributes: [
+                    s('event_id', `ev-${trace}`),
+                    s('kind', 'fact'),
+                    s('content', `The user asked: ${question}.`),
+                    s('suggested_scope', 'session'),
+                    s('confidence', 'high'),
+                  ],
+                },
               ],
             },
           ],
@@ -59,13 +76,13 @@ describe.each(DRIVERS)('numbering traced turns on %s', (driver) => {
 
   it('numbers turns in the order their spans started; a span sent again keeps its number', async () => {
     const first = await send(h, invocation('t2', 20, 'second'), invocation('t1', 10, 'first'));
-    expect(first.results.map((r) => r.status)).toEqual(['accepted', 'accepted']);
+    expect(first.results.map((r) => r.status)).toEqual(['accepted', 'accepted', 'accepted', 'accepted']);
     expect(await stored(h)).toEqual([
       [1, 'first'],
       [2, 'second'],
     ]);
     const again = await send(h, invocation('t1', 10, 'first'));
-    expect(again.results.map((r) => r.status)).toEqual(['duplicate']);
+    expect(again.results.map((r) => r.status)).toEqual(['duplicate', 'duplicate']);
     await send(h, invocation('t3', 30, 'third'));
     expect((await stored(h)).map(([n]) => n)).toEqual([1, 2, 3]);
   });
@@ -74,9 +91,41 @@ describe.each(DRIVERS)('numbering traced turns on %s', (driver) => {
     const runs = await Promise.all(
       Array.from({ length: 6 }, (_, k) => send(h, invocation(`c${k}`, 100 + k, `concurrent ${k}`))),
     );
-    expect(runs.flatMap((r) => r.results.map((x) => x.status))).toEqual(Array(6).fill('accepted'));
+    expect(runs.flatMap((r) => r.results.map((x) => x.status))).toEqual(Array(12).fill('accepted'));
     const turns = await stored(h);
     expect(turns.map(([n]) => n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(turns.filter(([, q]) => String(q).startsWith('concurrent')).length).toBe(6);
+    // Each memory event is at the turn it was emitted in, also when another writer took that turn's first number.
+    const events = rowsOf<{ event_id: string; session_id: string; turn: number; raw_turn: number; content: string }>(
+      await h.db.execute(sql`select event_id, session_id, turn, (raw->>'turn')::int as raw_turn, content
+        from memory_events where project_id = 'default' order by turn`),
+    );
+    expect(events.map((e) => [e.turn, e.content])).toEqual(turns.map(([n, q]) => [n, `The user asked: ${String(q)}.`]));
+    expect(events.every((e) => e.session_id === 'conv' && e.raw_turn === e.turn)).toBe(true);
+  });
+
+  it('places an event at the number its turn span gives; at no turn when the span says no number', async () => {
+    const numberedAs = (trace: string, turn: { intValue: number } | { stringValue: string }) => {
+      const body = invocation(trace, 300, trace);
+      const root = body.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+      root.attributes.push({ key: 'mnemoscope.turn', value: turn } as (typeof root.attributes)[number]);
+      root.attributes.push(s('mnemoscope.ccs', '{"semantic_gist": ["a gist"]}'));
+      return body;
+    };
+    const r = await send(h, numberedAs('n40', { intValue: 40 }), numberedAs('nbad', { stringValue: 'forty' }));
+    // The span with no number is refused by the mapping (never sent on); both events are stored.
+    expect(r.results.map((x) => [x.type, x.status])).toEqual([
+      ['turn', 'accepted'],
+      ['memory_event', 'accepted'],
+      ['memory_event', 'accepted'],
+    ]);
+    const at = rowsOf<{ event_id: string; session_id: string | null; turn: number | null }>(
+      await h.db.execute(sql`select event_id, session_id, turn from memory_events
+        where project_id = 'default' and event_id in ('ev-n40', 'ev-nbad') order by event_id`),
+    );
+    expect(at).toEqual([
+      { event_id: 'ev-n40', session_id: 'conv', turn: 40 },
+      { event_id: 'ev-nbad', session_id: null, turn: null },
+    ]);
   });
 });

@@ -30,13 +30,20 @@ export async function ingestOtel(
   const results: IngestResult[] = new Array(envelopes.length);
   let todo = envelopes.map((_, i) => i);
   const numbered = new Set<number>();
-  let last: IngestSummary | null = null;
+  // What the curator made of the events: all in the first round (only turns are numbered again); none in the others.
+  let curation: IngestSummary['curation'];
   for (let round = 0; round < ROUNDS && todo.length; round++) {
     // Writers that collided back off a little, differently, so the next round does not collide again.
     if (round) await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * round));
     const need = todo.filter((i) => envelopes[i]!.type === 'turn' && envelopes[i]!.data.turn === undefined);
     if (need.length) await number(db, projectId, envelopes, need, numbered);
-    last = await ingest(
+    // A memory event emitted in a turn numbered here takes the turn's number, stored with it in one transaction (so
+    // that a page that hears of the turn finds its events); should the turn be numbered again, so is the event, below.
+    for (const i of todo) {
+      const turn = envelopes[i]!.turnOf;
+      if (turn) envelopes[i]!.data.turn = turn.data.turn;
+    }
+    const last = await ingest(
       db,
       projectId,
       todo.map((i) => ({
@@ -46,6 +53,7 @@ export async function ingestOtel(
       actor,
       { spanRetries: true },
     );
+    curation ??= last.curation;
     const again: number[] = [];
     const taken = await collisions(
       db,
@@ -71,7 +79,33 @@ export async function ingestOtel(
       type: 'turn',
       errors: [{ path: 'data.turn', message: 'could not be numbered: its session is being written too fast; retry' }],
     };
-  return { results, ...countResults(results), ...(last?.curation ? { curation: last.curation } : {}) };
+  await renumberEvents(db, projectId, envelopes, results);
+  return { results, ...countResults(results), ...(curation ? { curation } : {}) };
+}
+
+/**
+ * Memory events stored at a turn that was then numbered again (another writer took its number), or refused: moved to
+ * the turn's final number, or to no turn (still of the session).
+ */
+async function renumberEvents(db: Db, projectId: string, envelopes: OtlpEnvelope[], results: IngestResult[]) {
+  const at = new Map(envelopes.map((e, i) => [e, i]));
+  const moved = new Map<number | null, string[]>();
+  envelopes.forEach((e, i) => {
+    if (!e.turnOf || results[i]?.status !== 'accepted') return;
+    const stored = results[at.get(e.turnOf)!]?.status !== 'rejected';
+    const turn = stored ? ((e.turnOf.data.turn as number | undefined) ?? null) : null;
+    if (turn === e.data.turn) return;
+    moved.set(turn, [...(moved.get(turn) ?? []), String(e.data.event_id)]);
+  });
+  // The event as sent (`raw`, which an export gives back) says so too.
+  for (const [turn, ids] of moved)
+    await db.execute(
+      turn === null
+        ? sql`update memory_events set turn = null, raw = raw - 'turn'
+            where project_id = ${projectId} and event_id in (${list(ids)})`
+        : sql`update memory_events set turn = ${turn}, raw = jsonb_set(raw, '{turn}', to_jsonb(${turn}::int))
+            where project_id = ${projectId} and event_id in (${list(ids)})`,
+    );
 }
 
 /** Gives each unnumbered turn its stored number (same span) or the next free one in its session. */

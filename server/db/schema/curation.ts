@@ -45,11 +45,18 @@ export const memoryEvents = pgTable(
     raw: jsonb('raw').$type<Record<string, unknown>>().notNull(),
     redactions: jsonb('redactions').$type<Redaction[]>().notNull().default([]),
     timestamp: text('timestamp').notNull(),
+    /** The session, and the turn in it, at which the agent emitted it, when it said: the replay shows it there. */
+    sessionId: text('session_id'),
+    turn: integer('turn'),
     ts: timestamp('ts', { withTimezone: true, mode: 'string' }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.eventId] }),
+    // The replay's turns: the events emitted at each, a window of turns at a time.
+    index('memory_events_turn_idx')
+      .on(t.projectId, t.sessionId, t.turn)
+      .where(sql`${t.sessionId} is not null`),
     index('memory_events_agent_idx').on(t.projectId, t.sourceAgent),
     // The Events tab, newest first, a page at a time.
     index('memory_events_ts_idx').on(t.projectId, t.ts.desc(), t.eventId),
