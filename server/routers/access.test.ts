@@ -2,10 +2,11 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DbHandle } from '@/server/db';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type DbHandle } from '@/server/db';
 import { appRouter } from '@/server/routers/app';
 import { createCallerFactory, type Context, type Role } from '@/server/trpc/init';
-import { createUser, principal, setMember, signIn } from '@/server/services/auth';
+import { createUser, ensureAdmin, principal, setMember, signIn } from '@/server/services/auth';
 import { ensureProject } from '@/server/services/projects';
 import { seedDemo } from '@/server/demo/seed';
 import { ingest } from '@/server/services/ingest';
@@ -176,6 +177,15 @@ describe('authorization matrix', () => {
         else if (RANK[role] < RANK[least]) expect(code, `${proc} as ${role}`).toBe('FORBIDDEN');
         else expect(['UNAUTHORIZED', 'FORBIDDEN'], `${proc} as ${role}`).not.toContain(code);
       }
+    });
+
+    it('instances started at once each make sure of the admin: all start, one admin', async () => {
+      await Promise.all(Array.from({ length: 4 }, () => ensureAdmin(h.db, 'default', 'racer', 'racer-password-123')));
+      const rows = rowsOf<{ n: number; role: string }>(
+        await h.db.execute(sql`select count(*)::int as n, min(m.role) as role from users u
+          join memberships m on m.user_id = u.id and m.project_id = 'default' where u.username = 'racer'`),
+      );
+      expect(rows).toEqual([{ n: 1, role: 'admin' }]);
     });
 
     it('a member of another project sees none of this one', async () => {

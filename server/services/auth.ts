@@ -61,10 +61,19 @@ export async function createUser(db: Db | Tx, username: string, password: string
 
 /**
  * The admin named by the environment exists and is admin of the project (its password is set only when it is created).
+ * Instances started at once each make sure: the one that loses the race to create the admin takes the one created.
  */
 export async function ensureAdmin(db: Db, projectId: string, username: string, password: string) {
-  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.username, username));
-  const id = existing?.id ?? (await createUser(db, username, password));
+  const find = async () => (await db.select({ id: users.id }).from(users).where(eq(users.username, username)))[0]?.id;
+  let id = await find();
+  if (!id)
+    try {
+      id = await createUser(db, username, password);
+    } catch (e) {
+      if (!(e instanceof ConflictError)) throw e;
+      id = await find();
+      if (!id) throw e;
+    }
   await db
     .insert(memberships)
     .values({ projectId, userId: id, role: 'admin' })
