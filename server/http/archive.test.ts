@@ -69,4 +69,16 @@ describe('withDomainErrors', () => {
     expect(res.headers.get('retry-after')).toBe('5');
     expect((await res.json()).error).toBe('disk full; retry later');
   });
+
+  it('answers a database that cannot be reached with a JSON 503 and Retry-After, anything else a JSON 500', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const down = await withDomainErrors(() => Promise.reject(new Error('Failed query', { cause: refused })));
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('5');
+    expect((await down.json()).error).toBe('the database cannot be reached or written now; retry later');
+    const bug = await withDomainErrors(() => Promise.reject(new TypeError('x is undefined')));
+    expect(bug.status).toBe(500);
+    // The cause stays in the log, not in the answer.
+    expect(await bug.json()).toEqual({ error: 'internal error: the server log has it under this request id' });
+  });
 });

@@ -6,7 +6,7 @@ import { env } from '@/server/env';
 import { storePrepared } from '@/server/services/ingest';
 import { ingestTraces } from '@/server/services/otel-pending';
 import { prepareBody } from '@/server/services/ingest-prepare';
-import { annotate, log } from '@/server/log';
+import { annotate } from '@/server/log';
 import { authedBody, jsonError, withDomainErrors } from './respond';
 
 const counts = (s: { accepted: number; duplicates: number; rejected: number; conflicts: number }) => ({
@@ -48,13 +48,9 @@ export async function ingestPost(req: Request) {
  */
 export async function otlpTracesPost(req: Request): Promise<Response> {
   const proto = /protobuf/i.test(req.headers.get('content-type') ?? '');
-  let res: Response;
-  try {
-    res = await withDomainErrors(() => otlpTraces(req, proto));
-  } catch (e) {
-    if (!proto) throw e;
-    // Anything else (a database that cannot be reached while signing in): logged, and a Status the exporter retries.
-    log.error({ err: e }, 'otlp request failed');
+  let res = await withDomainErrors(() => otlpTraces(req, proto));
+  if (proto && res.status === 500) {
+    // Anything else (logged): a Status the exporter retries, as exporters drop spans on a 500.
     res = jsonError(503, 'the server could not take these spans now; retry later');
     res.headers.set('Retry-After', '5');
   }

@@ -3,9 +3,16 @@ import { ready } from '@/server/bootstrap';
 import { verifyKey, type ApiKeyRole } from '@/server/services/api-keys';
 import type { Db } from '@/server/db';
 import { env } from '@/server/env';
-import { annotate, currentRequestId } from '@/server/log';
+import { annotate, currentRequestId, log } from '@/server/log';
 import { takeToken } from '@/server/services/limits';
-import { ConflictError, DomainError, ForbiddenError, NotFoundError, UnavailableError } from '@/server/services/errors';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  isInfrastructureError,
+  NotFoundError,
+  UnavailableError,
+} from '@/server/services/errors';
 
 /** A JSON error answer; it carries the request id (also in `x-request-id`) so a user can quote it from a log. */
 export function jsonError(status: number, error: string, extra: Record<string, unknown> = {}) {
@@ -44,7 +51,11 @@ export function domainErrorStatus(e: DomainError): number {
   return 400;
 }
 
-/** Runs a handler; a domain error it throws becomes a JSON error with its status, anything else is rethrown. */
+/**
+ * Runs a handler; a domain error it throws becomes a JSON error with its status. A database that cannot be reached (or
+ * written: a full disk) is a 503 with Retry-After, so clients retry; anything else a 500 that names the request, whose
+ * id finds the error in the server's log. Never an empty answer.
+ */
 export async function withDomainErrors(f: () => Promise<Response>): Promise<Response> {
   try {
     return await f();
@@ -54,7 +65,13 @@ export async function withDomainErrors(f: () => Promise<Response>): Promise<Resp
       if (res.status === 503) res.headers.set('Retry-After', '5');
       return res;
     }
-    throw e;
+    log.error({ err: e }, 'request failed');
+    if (isInfrastructureError(e)) {
+      const res = jsonError(503, 'the database cannot be reached or written now; retry later');
+      res.headers.set('Retry-After', '5');
+      return res;
+    }
+    return jsonError(500, 'internal error: the server log has it under this request id');
   }
 }
 
