@@ -180,4 +180,43 @@ describe('an instance as an operator runs it', () => {
     expect((await exported.text()).split('\n').filter((l) => l.startsWith('{"type":"turn"'))).toHaveLength(4000);
     server.kill();
   });
+
+  it('on SIGTERM ends the requests that never end by themselves: a live stream and a long poll', async () => {
+    server = await startNextServer(env, await freePort());
+    const exited = new Promise<number | null>((r) => server.proc.on('exit', (code) => r(code)));
+    // A memory event that waits for a reviewer (a user's memory needs approval), and an agent waiting for the decision.
+    const event = {
+      type: 'memory_event',
+      data: {
+        event_id: 'ev-waiting-review',
+        source_agent: 'a',
+        kind: 'preference',
+        content: 'The on-call lead prefers pages by phone, not chat.',
+        suggested_scope: 'user_identity',
+        confidence: 'high',
+        timestamp: '2026-11-28T10:00:00Z',
+      },
+    };
+    expect((await post(`${turns('live-tail', 2)}\n${JSON.stringify(event)}`)).status).toBe(200);
+    const poll = fetch(`${server.url}/api/v1/memory-events/ev-waiting-review?wait=30`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    // A replay page's live stream: its first stamp comes at once.
+    const stream = await fetch(`${server.url}/api/sessions/live-tail/live`);
+    const reader = stream.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: stamp');
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = performance.now();
+    server.proc.kill('SIGTERM');
+    // The poll answers with what is known (not final: the agent polls again, through the proxy to another instance),
+    // the stream ends, and the instance stops without waiting out its budget (10 s).
+    const answer = await poll;
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ event_id: 'ev-waiting-review', final: false, disposition: 'proposed' });
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+    expect(await exited).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(logLines().some((l) => l.event === 'shutdown' && String(l.msg).includes('still running'))).toBe(false);
+  });
 });

@@ -2,10 +2,20 @@
  * Whether this instance is shutting down, shared by the server (server/cli/serve.ts) and the app's bundled
  * code (readiness answers 503 once it is, so a load balancer stops sending requests here).
  */
-const g = globalThis as unknown as { __mnemoscopeStopping?: boolean };
+const g = globalThis as unknown as { __mnemoscopeStopping?: boolean; __mnemoscopeStoppingAbort?: AbortController };
+const stopping = (g.__mnemoscopeStoppingAbort ??= new AbortController());
 
 export function beginShutdown(): void {
   g.__mnemoscopeStopping = true;
+  stopping.abort();
+}
+
+/**
+ * Aborted when the shutdown begins: requests that never end by themselves (a replay's live stream, a long poll for a
+ * decision) end then, so that the instance stops at once and their clients go on with another instance.
+ */
+export function stoppingSignal(): AbortSignal {
+  return stopping.signal;
 }
 
 export function shuttingDown(): boolean {

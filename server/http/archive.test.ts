@@ -70,7 +70,7 @@ describe('withDomainErrors', () => {
     expect((await res.json()).error).toBe('disk full; retry later');
   });
 
-  it('answers a database that cannot be reached with a JSON 503 and Retry-After, anything else a JSON 500', async () => {
+  it('answers an unreachable database with a JSON 503 and Retry-After, anything else a JSON 500', async () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const down = await withDomainErrors(() => Promise.reject(new Error('Failed query', { cause: refused })));
     expect(down.status).toBe(503);

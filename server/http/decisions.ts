@@ -1,5 +1,6 @@
 import { NextResponse } from 'next/server';
 import { ready } from '@/server/bootstrap';
+import { stoppingSignal } from '@/server/lifecycle';
 import { awaitDecision, MAX_WAIT_SECONDS } from '@/server/services/decisions';
 import { authenticate, jsonError, rateLimit, withDomainErrors } from './respond';
 
@@ -20,7 +21,9 @@ export async function memoryEventGet(req: Request, ctx: { params: Promise<{ id: 
   if (!(Number.isFinite(wait) && wait >= 0 && wait <= MAX_WAIT_SECONDS))
     return jsonError(400, `wait: ${JSON.stringify(raw)} is not a number of seconds from 0 to ${MAX_WAIT_SECONDS}`);
   return withDomainErrors(async () => {
-    const d = await awaitDecision(await ready(), auth.projectId, id, wait * 1000, req.signal);
+    // A wait ends early, with what is known so far (`final: false`), when the client goes or this instance stops.
+    const ended = AbortSignal.any([req.signal, stoppingSignal()]);
+    const d = await awaitDecision(await ready(), auth.projectId, id, wait * 1000, ended);
     if (!d)
       return jsonError(
         404,

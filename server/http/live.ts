@@ -1,4 +1,5 @@
 import { ready } from '@/server/bootstrap';
+import { stoppingSignal } from '@/server/lifecycle';
 import { jsonError, withDomainErrors } from '@/server/http/respond';
 import { onSessionTurns } from '@/server/services/live';
 import { sessionStamp } from '@/server/services/session-digest';
@@ -69,8 +70,10 @@ async function live(req: Request, id: string): Promise<Response> {
           // already closed by the client
         }
       };
-      req.signal.addEventListener('abort', () => cleanup());
-      if (gone || req.signal.aborted) return cleanup();
+      // Ended when the client goes, or when this instance stops (the page reconnects, through the proxy to another).
+      const ended = AbortSignal.any([req.signal, stoppingSignal()]);
+      ended.addEventListener('abort', () => cleanup());
+      if (gone || ended.aborted) return cleanup();
       // A turn written between the first stamp and the subscription is not missed.
       check();
     },
