@@ -241,4 +241,61 @@ describe('two instances behind nginx on one PostgreSQL', () => {
       await browser.close();
     }
   });
+
+  it("keep two reviewers' inboxes on two instances in step: proposals and decisions show with no reload", async () => {
+    const a = await launchPage({ baseURL: inst[0]!.url });
+    const b = await launchPage({ baseURL: inst[1]!.url });
+    try {
+      const rowsOf = (page: typeof a.page) =>
+        page
+          .getByTestId('inbox-list')
+          .locator('.inbox-row')
+          .evaluateAll((rs) => rs.map((r) => r.textContent ?? ''));
+      // The reviewer looks at users' preferences (the stream test before left many other proposals).
+      const narrow = async (page: typeof a.page) => {
+        await open(page, '/curation');
+        await page.getByTestId('inbox-list').waitFor();
+        await page.getByLabel('Filter by scope').selectOption('user_identity');
+        await page.getByLabel('Filter by kind').selectOption('preference');
+      };
+      await narrow(b.page);
+      // An agent's event that needs a reviewer (a user's memory), sent through A.
+      const content = 'The release manager prefers Tuesday deploys over Thursday ones.';
+      const sent = await fetch(`${inst[0]!.url}/api/v1/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: 'memory_event',
+          data: {
+            event_id: 'ev-cluster-review',
+            source_agent: 'a',
+            kind: 'preference',
+            content,
+            suggested_scope: 'user_identity',
+            confidence: 'high',
+            timestamp: '2026-11-28T10:00:00Z',
+          },
+        }),
+      });
+      expect(sent.status).toBe(200);
+      const t0 = Date.now();
+      await expect
+        .poll(async () => (await rowsOf(b.page)).some((r) => r.includes(content)), { timeout: 15_000 })
+        .toBe(true);
+      console.log(`[cluster] a proposal made through A showed in B's inbox after ${Date.now() - t0} ms, pushed`);
+      // The first reviewer approves it on A (sent at once: no undo window); B's list drops it.
+      await narrow(a.page);
+      await a.page.getByLabel('Undo window: how long a decision is held before it is sent').selectOption('0');
+      const row = a.page.getByTestId('inbox-list').locator('.inbox-row', { hasText: content });
+      await row.locator('.row-pick').click();
+      await a.page.getByTestId('proposal-content').waitFor();
+      await a.page.keyboard.press('a');
+      await expect
+        .poll(async () => (await rowsOf(b.page)).some((r) => r.includes(content)), { timeout: 15_000 })
+        .toBe(false);
+    } finally {
+      await a.browser.close();
+      await b.browser.close();
+    }
+  });
 });

@@ -170,6 +170,26 @@ export function Inbox() {
     // and an answer computed while the row changed under it (1 run in 10 of the twin e2e) must not stay 30 s.
     await qc.invalidateQueries({ queryKey: trpc.curation.proposal.pathKey() });
   };
+  // Proposals made or decided elsewhere (another reviewer, an agent's events, on any instance: Server-Sent Events fed
+  // by PostgreSQL LISTEN/NOTIFY) refresh the lists too; so does the stream coming back after it was down (a restart),
+  // since what happened meanwhile was not heard.
+  const refreshLatest = useRef(refresh);
+  useEffect(() => {
+    refreshLatest.current = refresh;
+  });
+  useEffect(() => {
+    const es = new EventSource('/api/curation/live');
+    let down = false;
+    es.addEventListener('inbox', () => void refreshLatest.current());
+    es.onerror = () => {
+      down = true;
+    };
+    es.onopen = () => {
+      if (down) void refreshLatest.current();
+      down = false;
+    };
+    return () => es.close();
+  }, []);
   const decide = useMutation(
     trpc.curation.decide.mutationOptions({
       onSuccess: (r, v) => {

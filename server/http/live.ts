@@ -1,7 +1,7 @@
 import { ready } from '@/server/bootstrap';
 import { stoppingSignal } from '@/server/lifecycle';
 import { jsonError, withDomainErrors } from '@/server/http/respond';
-import { onSessionTurns } from '@/server/services/live';
+import { onInbox, onSessionTurns } from '@/server/services/live';
 import { sessionStamp } from '@/server/services/session-digest';
 import { createContext } from '@/server/trpc/init';
 
@@ -25,6 +25,49 @@ async function live(req: Request, id: string): Promise<Response> {
   if (ctx.role === 'none') return jsonError(401, 'sign in first');
   let stamp = await sessionStamp(ctx.db, ctx.projectId, id);
   const handle = await ready();
+  return noticeStream(req, {
+    hello: `event: stamp\ndata: ${stamp}\n\n`,
+    subscribe: (fn) => onSessionTurns(handle, ctx.projectId, id, fn),
+    news: async () => {
+      const now = await sessionStamp(ctx.db, ctx.projectId, id);
+      if (now === stamp) return null;
+      stamp = now;
+      return `event: stamp\ndata: ${now}\n\n`;
+    },
+  });
+}
+
+/**
+ * GET /api/curation/live (app/api/curation/live/route.ts) — Server-Sent Events for an open inbox: `event: inbox`
+ * whenever proposals of the project are made or decided, on any instance (PostgreSQL LISTEN/NOTIFY), so that two
+ * reviewers see each other's decisions. The page then fetches its lists again.
+ */
+export function inboxLiveGet(req: Request): Promise<Response> {
+  return withDomainErrors(async () => {
+    const ctx = await createContext({ req });
+    if (ctx.role === 'none') return jsonError(401, 'sign in first');
+    const handle = await ready();
+    let n = 0;
+    return noticeStream(req, {
+      hello: null,
+      subscribe: (fn) => onInbox(handle, ctx.projectId, fn),
+      news: async () => `event: inbox\ndata: ${++n}\n\n`,
+    });
+  });
+}
+
+/**
+ * A stream of news: `hello` at once, then whatever `news` says after each burst of notices (read once per burst),
+ * nothing in between but a heartbeat; it ends when the client goes or this instance stops.
+ */
+function noticeStream(
+  req: Request,
+  o: {
+    hello: string | null;
+    subscribe: (fn: () => void) => Promise<() => void>;
+    news: () => Promise<string | null>;
+  },
+): Response {
   const enc = new TextEncoder();
   // Set by a client that goes away, perhaps before `start` has subscribed: then it cleans up once it has.
   let gone = false;
@@ -42,19 +85,15 @@ async function live(req: Request, id: string): Promise<Response> {
           cleanup();
         }
       };
-      send(`retry: 5000\nevent: stamp\ndata: ${stamp}\n\n`);
+      send(`retry: 5000\n${o.hello ?? ':\n\n'}`);
       let timer: ReturnType<typeof setTimeout> | null = null;
       const check = () => {
         timer = null;
-        sessionStamp(ctx.db, ctx.projectId, id)
-          .then((now) => {
-            if (now === stamp) return;
-            stamp = now;
-            send(`event: stamp\ndata: ${now}\n\n`);
-          })
+        o.news()
+          .then((text) => text && send(text))
           .catch(() => undefined);
       };
-      const unsubscribe = await onSessionTurns(handle, ctx.projectId, id, () => {
+      const unsubscribe = await o.subscribe(() => {
         timer ??= setTimeout(check, SETTLE_MS);
       });
       const beat = setInterval(() => send(':\n\n'), HEARTBEAT_MS);
@@ -74,8 +113,8 @@ async function live(req: Request, id: string): Promise<Response> {
       const ended = AbortSignal.any([req.signal, stoppingSignal()]);
       ended.addEventListener('abort', () => cleanup());
       if (gone || ended.aborted) return cleanup();
-      // A turn written between the first stamp and the subscription is not missed.
-      check();
+      // News between the first answer and the subscription is not missed.
+      if (o.hello) check();
     },
     cancel() {
       cleanup();

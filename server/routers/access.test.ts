@@ -114,6 +114,7 @@ const ROUTES: Record<string, string> = {
   'api/v1/annotations': 'API key, its own project only (a judge posts scores; anyone with the key lists them)',
   'api/project/export': 'admin of the current project (the sign-in session)',
   'api/sessions/[id]/live': 'viewer of the current project (the sign-in session), as sessions.stamp',
+  'api/curation/live': 'viewer of the current project (the sign-in session); says only that proposals changed',
   'api/v1/project/export': 'API key, its own project only',
   'api/v1/project/import': 'API key, into its own project only, and only while it is empty',
   'api/v1/otel/v1/traces': 'API key, its own project only',

@@ -8,6 +8,7 @@ import { lockCuration } from './curation-index';
 import { applyOperation, lockEntry, newVersion } from './curation-writes';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { memoryEventDecision, notifyDecisions } from './decisions';
+import { notifyInbox } from './live';
 import { enqueueWebhooks } from './webhooks';
 import { sameAsEntry } from './curation';
 
@@ -177,8 +178,9 @@ async function applyDecision(
         edited: edited ?? [],
       },
     });
-    // The agent that sent the event, waiting or not, hears of it; so do the project's webhooks.
+    // The agent that sent the event, waiting or not, hears of it; so do the project's webhooks and open inboxes.
     await notifyDecisions(tx, projectId, [p.eventId]);
+    await notifyInbox(tx, projectId);
     const decision = () => memoryEventDecision(tx, projectId, p.eventId);
     await enqueueWebhooks(tx, projectId, 'proposal.decided', async () => [
       {

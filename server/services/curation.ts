@@ -38,6 +38,7 @@ import {
 } from './curation-index';
 import { applyOperation, lockEntry } from './curation-writes';
 import { notifyDecisions } from './decisions';
+import { notifyInbox } from './live';
 import { MALFORMED_RATIONALE } from '@/lib/curation/decision';
 import { enqueueWebhooks } from './webhooks';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
@@ -454,6 +455,7 @@ async function writePlanned(tx: Tx, projectId: string, batchId: string, planned:
           ).map((r) => [r.id, r.version])
         : [],
     );
+    await notifyInbox(tx, projectId);
     const made = await tx
       .insert(proposals)
       .values(
@@ -606,6 +608,7 @@ export async function raiseDeprecation(
     if (open)
       throw new ConflictError(`a deprecation of ${r.target.id} is already waiting for review (proposal ${open.id})`);
     const eventId = `hygiene_${randomUUID()}`;
+    await notifyInbox(tx, projectId);
     const [p] = await tx
       .insert(proposals)
       .values({

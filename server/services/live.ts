@@ -5,10 +5,12 @@ import type { DbHandle, Tx } from '@/server/db';
  * News for whoever waits on this instance, from writes on any instance: a writer NOTIFYs on a channel in its
  * transaction (delivered on commit, to every instance on the database), each process LISTENs once per channel and
  * fans the news out to its subscribers. Nothing here is state only one instance knows. Channels: sessions that
- * gained turns (open replay pages, `/api/sessions/[id]/live`), memory events that were decided (agents waiting on
- * `GET /api/v1/memory-events/{id}?wait=`), webhook deliveries to make.
+ * gained turns (open replay pages, `/api/sessions/[id]/live`), proposals made or decided (open inboxes), memory events
+ * that were decided (agents waiting on `GET /api/v1/memory-events/{id}?wait=`), webhook deliveries to make.
  */
 export const TURNS_CHANNEL = 'mnemoscope_turns';
+/** Proposals made or decided: open inboxes (`/api/curation/live`). One key per project. */
+export const INBOX_CHANNEL = 'mnemoscope_inbox';
 
 /** A NOTIFY payload must stay under 8,000 bytes: a longer one says only "something of this project". */
 const MAX_PAYLOAD = 7000;
@@ -39,6 +41,11 @@ export async function notify(tx: Tx, channel: string, projectId: string, keys: I
 /** Tells open replay pages that these sessions gained turns. */
 export function notifyTurns(tx: Tx, projectId: string, sessionIds: Iterable<string>) {
   return notify(tx, TURNS_CHANNEL, projectId, sessionIds);
+}
+
+/** Tells open inboxes that the project's proposals changed (made or decided). */
+export function notifyInbox(tx: Tx, projectId: string) {
+  return notify(tx, INBOX_CHANNEL, projectId, ['proposals']);
 }
 
 type Listener = () => void;
@@ -103,4 +110,9 @@ export async function onNotice(
 /** Calls `fn` whenever the session may have gained turns; resolves to the function that unsubscribes. */
 export function onSessionTurns(handle: DbHandle, projectId: string, sessionId: string, fn: Listener) {
   return onNotice(handle, TURNS_CHANNEL, projectId, sessionId, fn);
+}
+
+/** Calls `fn` whenever the project's proposals may have changed; resolves to the function that unsubscribes. */
+export function onInbox(handle: DbHandle, projectId: string, fn: Listener) {
+  return onNotice(handle, INBOX_CHANNEL, projectId, 'proposals', fn);
 }
