@@ -219,7 +219,10 @@ describe('curation inbox, by keyboard', () => {
     expect(await statusOf(second)).toBe('pending');
     expect(await colleagueRejects(second)).toBe(200);
     await expect.poll(() => status(), { timeout: 3000 }).toBe('approved');
-    await expect.poll(() => banner().textContent(), { timeout: 10_000 }).toMatch(/^proposal already rejected by/);
+    // Which proposal, and when in the page's own words (the focus has moved on).
+    await expect
+      .poll(() => banner().textContent(), { timeout: 10_000 })
+      .toMatch(/^proposal “.+” already rejected by .+ at \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC;/);
     expect(await banner().getAttribute('class')).toContain('warn');
     expect(await held.count()).toBe(0);
     expect(await statusOf(second)).toBe('rejected');
@@ -287,8 +290,8 @@ describe('curation inbox, by keyboard', () => {
       .poll(() => left.textContent(), { timeout: 10_000 })
       .toMatch(
         new RegExp(
-          '^Approving with edits “.+”, sent as you left the inbox at .+, did not take: proposal already approved ' +
-            'by .+; your decision was not applied\\. Open the proposal',
+          '^Approving with edits “.+”, sent as you left the inbox at .+, did not take: proposal “.+” already ' +
+            'approved by .+; your decision was not applied\\. Open the proposal',
         ),
       );
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/Sessions/);

@@ -34,7 +34,7 @@ describe('what became of a decision sent as the page went', () => {
 
   it('believes the refusal the page heard, even when the proposal stands as the decision would have left it', () => {
     // A colleague approved first, plainly: this approval's edits were not applied, though the status is the same.
-    const said = 'proposal already approved by bob at 2026-11-27T02:00:00.000Z; your decision was not applied';
+    const said = 'proposal “x” already approved by bob at 27 Nov 2026, 02:00 UTC; your decision was not applied';
     expect(judgeLeft({ ...d(['a']), refused: said }, rows(['a', 'approved', 'bob']), at + 10)).toEqual({
       kind: 'refused',
       otherwise: [],

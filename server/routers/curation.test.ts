@@ -168,7 +168,9 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
     expect(lost[0]!.reason).toMatchObject({ code: 'CONFLICT' });
-    expect(String(lost[0]!.reason.message)).toMatch(/proposal already (approved|rejected) by (alice|bob)/);
+    expect(String(lost[0]!.reason.message)).toMatch(
+      /^proposal “The finance agent attaches .+…” already (approved|rejected) by (alice|bob) at .+ UTC; your/,
+    );
     const entries = await h.db.select().from(memoryEntries).where(eq(memoryEntries.sourceEventId, e.event_id));
     const [after] = await h.db.select().from(proposals).where(eq(proposals.id, p!.id));
     expect(entries).toHaveLength(after!.status === 'approved' ? 1 : 0);

@@ -1,3 +1,4 @@
+import { fmtDateTime } from '@/lib/format';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/server/db';
 import { auditLog } from '@/server/db/schema/projects';
@@ -118,9 +119,11 @@ async function applyDecision(
         .from(proposals)
         .where(and(eq(proposals.projectId, projectId), eq(proposals.id, proposalId)));
       if (!cur) throw new NotFoundError('proposal', proposalId);
+      // Which proposal, in words a reviewer knows it by (the focus has moved on by the time this is read).
+      const what = cur.content.length > 60 ? `${cur.content.slice(0, 59).trimEnd()}…` : cur.content;
       throw new ConflictError(
-        `proposal already ${cur.status} by ${cur.decidedBy ?? 'someone'} ` +
-          `at ${cur.decidedAt?.toISOString() ?? 'an earlier time'}; your decision was not applied`,
+        `proposal “${what}” already ${cur.status} by ${cur.decidedBy ?? 'someone'} ` +
+          `at ${cur.decidedAt ? fmtDateTime(cur.decidedAt) : 'an earlier time'}; your decision was not applied`,
       );
     }
     if (d.keepSeparate && p.operation !== 'merge')
