@@ -66,14 +66,14 @@ describe('a 100,000-turn session', () => {
         .locator(`[data-testid=ccs-state] [data-field=${field}] .chip:not([data-mark=removed])`)
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-term')));
     await open(page, '/sessions/huge');
-    await expect.poll(readout, { timeout: 60_000 }).toBe('Turn 1 (1 of 100000)');
+    await expect.poll(readout, { timeout: 60_000 }).toBe('Turn 1 (1 of 100,000)');
     const opened = Date.now() - t0 - ingested;
     await keysReady();
     expect(await terms('episodic_trace')).toEqual(['step(1)']);
     await page.keyboard.press('g');
     await page.keyboard.type('50000');
     await page.keyboard.press('Enter');
-    await expect.poll(readout).toBe('Turn 50000 (50000 of 100000)');
+    await expect.poll(readout).toBe('Turn 50,000 (50,000 of 100,000)');
     await expect.poll(() => terms('episodic_trace')).toEqual(['step(50000)']);
     expect(await terms('goal_orientation')).toEqual(['phase(50)']);
     // The chip says which turn brought the term in: phase(50) came at turn 50,000 itself, keep(x) at turn 1.
@@ -84,14 +84,14 @@ describe('a 100,000-turn session', () => {
     await expect.poll(() => terms('episodic_trace')).toEqual(['step(49999)']);
     expect(await terms('goal_orientation')).toEqual(['phase(49)']);
     await page.keyboard.press('End');
-    await expect.poll(readout).toBe('Turn 100000 (100000 of 100000)');
+    await expect.poll(readout).toBe('Turn 100,000 (100,000 of 100,000)');
     await expect.poll(() => terms('episodic_trace')).toEqual(['step(100000)']);
     // step(99999) → step(100000): one predicate, so a change against the turn before.
     expect(await marked('episodic_trace', 'changed')).toEqual(['step(100000)']);
     // Live: turns appended at the end appear, and following moves the player to them.
     await page.getByTestId('follow-live').check();
     expect((await ingest([row(100_001), row(100_002)])).status).toBe(200);
-    await expect.poll(readout, { timeout: 15_000 }).toBe('Turn 100002 (100002 of 100002)');
+    await expect.poll(readout, { timeout: 15_000 }).toBe('Turn 100,002 (100,002 of 100,002)');
     await expect.poll(() => terms('episodic_trace')).toEqual(['step(100002)']);
     console.log(`[replay] 100,000 turns: ingested in ${ingested} ms, opened at turn 1 in ${opened} ms after that`);
   }, 240_000);

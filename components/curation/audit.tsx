@@ -108,20 +108,23 @@ export function AuditLog() {
               {
                 id: 'subject',
                 header: 'Subject',
-                className: 'mono nowrap',
+                // Its kind and id on two lines where the table is narrow (1,280 px with the sidebar open).
+                className: 'mono',
                 cell: (r) => {
                   const id = r.subjectId.length > 24 ? `${r.subjectId.slice(0, 24)}…` : r.subjectId;
                   const href = SUBJECT_HREF[r.subjectType]?.(encodeURIComponent(r.subjectId));
                   return (
                     <span title={`${r.subjectType} ${r.subjectId}`}>
                       {r.subjectType}{' '}
-                      {href ? (
-                        <Link className="u-link" href={href}>
-                          {id}
-                        </Link>
-                      ) : (
-                        id
-                      )}
+                      <span className="nowrap">
+                        {href ? (
+                          <Link className="u-link" href={href}>
+                            {id}
+                          </Link>
+                        ) : (
+                          id
+                        )}
+                      </span>
                     </span>
                   );
                 },
@@ -131,7 +134,7 @@ export function AuditLog() {
                 header: 'Detail',
                 cell: (r) => (
                   <>
-                    <MemoryText className="clip mono" text={JSON.stringify(r.detail)} />
+                    <MemoryText className="clip mono audit-detail" text={JSON.stringify(r.detail)} />
                     <JsonDialog
                       value={{
                         at: r.at,

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import type { CcsDiff } from '@/lib/ccs/diff';
 import type { TermEvent } from '@/lib/ccs/provenance';
+import { fmtInt } from '@/lib/format';
 import { MemoryText } from '@/components/ui/memory-text';
 import { TermChip } from './term-chip';
 import { useReplay } from './store';
@@ -112,7 +113,7 @@ export function CcsPanel(p: CcsPanelProps) {
       testId="ccs-panel"
       title={
         <>
-          CCS at turn <span className="mono">{p.turn}</span>
+          CCS at turn <span className="mono">{fmtInt(p.turn)}</span>
         </>
       }
       views={{ state: () => <StateView {...p} />, diff: () => <DiffView {...p} />, raw: () => <RawView {...p} /> }}

@@ -30,7 +30,7 @@ import {
 import { diffCcs } from '@/lib/ccs/diff';
 import { langGraphTurnOf } from '@/lib/import/langgraph';
 import { diffStates } from '@/lib/json-state/diff';
-import { fmtCost, fmtDateTime, fmtLatency, fmtRate, fmtSpan, fmtTokens, plural } from '@/lib/format';
+import { fmtCost, fmtDateTime, fmtInt, fmtLatency, fmtRate, fmtSpan, fmtTokens, plural } from '@/lib/format';
 import { CcsPanel, termEventLabel } from './ccs-panel';
 import { StatePanel } from './state-panel';
 import { ConstraintTimeline } from './constraint-timeline';
@@ -745,9 +745,9 @@ export function ReplayView({
                 ))}
               </select>
               <span className="turn-readout" data-testid="turn-readout">
-                Turn <b>{currentTurn}</b>{' '}
+                Turn <b>{currentTurn === null ? null : fmtInt(currentTurn)}</b>{' '}
                 <span className="faint">
-                  ({i + 1} of {count === undefined ? '…' : count})
+                  ({fmtInt(i + 1)} of {count === undefined ? '…' : fmtInt(count)})
                 </span>
               </span>
               <TurnForm
@@ -844,7 +844,11 @@ export function ReplayView({
                   onJump={jumpToTurn}
                 />
               ) : (
-                <Panel as="div" testId="ccs-panel-loading" title={<>CCS at turn {currentTurn}</>}>
+                <Panel
+                  as="div"
+                  testId="ccs-panel-loading"
+                  title={<>CCS at turn {currentTurn === null ? null : fmtInt(currentTurn)}</>}
+                >
                   <div className="skeleton" />
                   <div className="skeleton" style={{ marginTop: 8, width: '60%' }} />
                 </Panel>

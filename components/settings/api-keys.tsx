@@ -36,7 +36,7 @@ export function ApiKeys() {
 
   if (notAdmin) return <AdminsOnly title="API keys" what="make and revoke the keys agents send with" role={myRole} />;
   return (
-    <Panel as="div" testId="api-keys" title="API keys" body={false}>
+    <Panel as="div" heading testId="api-keys" title="API keys" body={false}>
       <div className="panel-body">
         <p className="muted" style={{ marginTop: 0 }}>
           Agents send memory with <code>Authorization: Bearer &lt;key&gt;</code>. Keys are stored hashed: a new key is

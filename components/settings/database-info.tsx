@@ -17,7 +17,7 @@ export function DatabaseInfo() {
   const count = (k: 'turns' | 'events' | 'snapshots' | 'audit') =>
     storage.data ? fmtInt(storage.data[k]) : storage.error ? '—' : '…';
   return (
-    <Panel as="div" title="Storage">
+    <Panel as="div" heading title="Storage">
       {d ? (
         <>
           <div style={{ marginBottom: 10 }}>

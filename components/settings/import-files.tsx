@@ -86,7 +86,7 @@ export function ImportFiles() {
   }
 
   return (
-    <Panel as="div" testId="import-files" title="Import files">
+    <Panel as="div" heading testId="import-files" title="Import files">
       <p className="muted" style={{ marginTop: 0 }}>
         UCS workspaces and exports, curator memory events (.json, .jsonl, Markdown with a “## Memory Events” block),
         sessions as JSON/NDJSON of turns.

@@ -32,7 +32,7 @@ export function Members() {
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: () => done() }));
   if (info.data?.auth.mode !== 'users') {
     return (
-      <Panel title="Members" bodyClassName="muted">
+      <Panel heading title="Members" bodyClassName="muted">
         Local single-user mode: no sign-in, loopback only. Start with <code>MNEMOSCOPE_AUTH=users</code> and{' '}
         <code>MNEMOSCOPE_ADMIN_USER</code> / <code>MNEMOSCOPE_ADMIN_PASSWORD</code> to let people sign in with roles.
       </Panel>
@@ -40,7 +40,7 @@ export function Members() {
   }
   if (!isAdmin) return null;
   return (
-    <Panel testId="members" title="Members">
+    <Panel heading testId="members" title="Members">
       <form
         className="toolbar"
         style={{ flexWrap: 'wrap', marginBottom: 10 }}

@@ -12,7 +12,7 @@ export function RecallModel() {
   useRecallStarted();
   const [model, setModel] = useState(() => (typeof window === 'undefined' ? MODELS[0]!.id : chosenModel()));
   return (
-    <Panel title="Recall model" id="recall-model" bodyProps={{ style: { display: 'grid', gap: 10 } }}>
+    <Panel heading title="Recall model" id="recall-model" bodyProps={{ style: { display: 'grid', gap: 10 } }}>
       {MODELS.map((m) => (
         <label key={m.id} style={{ display: 'flex', gap: 8, alignItems: 'baseline' }}>
           <input

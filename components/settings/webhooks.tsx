@@ -55,7 +55,7 @@ export function Webhooks() {
   const error = create.error ?? setEnabled.error ?? remove.error ?? again.error ?? hooks.error ?? deliveries.error;
   if (notAdmin) return <AdminsOnly title="Webhooks" what="add the URLs told of decisions" role={role} />;
   return (
-    <Panel as="div" testId="webhooks" title="Webhooks" body={false}>
+    <Panel as="div" heading testId="webhooks" title="Webhooks" body={false}>
       <div className="panel-body">
         <p className="muted" style={{ marginTop: 0 }}>
           Other systems hear of decisions: each call is a JSON <code>POST</code> signed in{' '}
