@@ -34,7 +34,7 @@ export function TurnEvents({ turn, events, more }: { turn: number; events: TurnE
               cell: (e) => (
                 <>
                   <span className="badge">{e.kind}</span>
-                  <div className="cell-sub mono">{e.suggestedScope}</div>
+                  <div className="cell-sub mono nowrap">{e.suggestedScope}</div>
                 </>
               ),
             },
