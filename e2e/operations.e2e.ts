@@ -30,6 +30,8 @@ const turns = (sid: string, n: number) =>
 
 describe('an instance as an operator runs it', () => {
   let server: NextServer;
+  // A test that fails before its SIGTERM leaves no server behind.
+  afterAll(() => server?.kill('SIGKILL'));
   const env = { MNEMOSCOPE_API_KEY: KEY, MNEMOSCOPE_DATA_DIR: dir, DATABASE_URL: '' };
   const post = (body: string, headers: Record<string, string> = {}) =>
     fetch(`${server.url}/api/v1/ingest`, {

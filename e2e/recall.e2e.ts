@@ -218,6 +218,12 @@ describe('recall', () => {
     await expect.poll(() => new URL(page.url()).hash).toBe('#q=bad+gatewa&mode=keyword&kind=turn');
     await page.goBack();
     await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('keepalive timeout');
+    // A link's address in another form than the page writes (%20, defaults spelled out) is rewritten in place, not
+    // pushed: Back from it leaves the page rather than landing on it again.
+    await open(page, `${srv.url}/recall#mode=hybrid&q=bad%20gateway`);
+    const entries = await page.evaluate(() => history.length);
+    await expect.poll(() => new URL(page.url()).hash).toBe('#q=bad+gateway');
+    expect(await page.evaluate(() => history.length)).toBe(entries);
     // The searches were never sent: not in the reload's address, not in any request (the hits' links hold ids).
     for (const r of requests) {
       const text = `${r.url()} ${r.postData() ?? ''}`;

@@ -177,18 +177,42 @@ export function Inbox() {
   useEffect(() => {
     refreshLatest.current = refresh;
   });
+  // At most one refresh a second however busy the agents are (the last notice of a burst is never lost); a stream the
+  // server refused (a restart behind the proxy answered 503) is opened again after a few seconds.
   useEffect(() => {
-    const es = new EventSource('/api/curation/live');
-    let down = false;
-    es.addEventListener('inbox', () => void refreshLatest.current());
-    es.onerror = () => {
-      down = true;
+    let es: EventSource | null = null;
+    let last = 0;
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    let reopen: ReturnType<typeof setTimeout> | null = null;
+    const soon = () => {
+      if (pending) return;
+      const wait = Math.max(0, last + 1000 - Date.now());
+      pending = setTimeout(() => {
+        pending = null;
+        last = Date.now();
+        void refreshLatest.current();
+      }, wait);
     };
-    es.onopen = () => {
-      if (down) void refreshLatest.current();
-      down = false;
+    const connect = (again: boolean) => {
+      // Opened again: what happened while it was closed was not heard.
+      let down = again;
+      es = new EventSource('/api/curation/live');
+      es.addEventListener('inbox', soon);
+      es.onerror = () => {
+        down = true;
+        if (es?.readyState === EventSource.CLOSED) reopen = setTimeout(() => connect(true), 5000);
+      };
+      es.onopen = () => {
+        if (down) soon();
+        down = false;
+      };
     };
-    return () => es.close();
+    connect(false);
+    return () => {
+      es?.close();
+      if (pending) clearTimeout(pending);
+      if (reopen) clearTimeout(reopen);
+    };
   }, []);
   const decide = useMutation(
     trpc.curation.decide.mutationOptions({

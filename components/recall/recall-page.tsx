@@ -50,6 +50,7 @@ export function RecallPage() {
   // When the address was last written: a burst of typing and clicks is one entry in the history, so that Back returns
   // to the search before it rather than to each letter.
   const wroteAt = useRef(-Infinity);
+  const rewrite = useRef(false);
   useEffect(() => {
     const apply = () => {
       const v = readRecallView(new URLSearchParams(window.location.hash.slice(1)));
@@ -65,8 +66,9 @@ export function RecallPage() {
       // A search from the address replaces "more like this" (typing in the box does too).
       setLike(null);
       setRead(true);
-      // A change made after this one (gone back to, or opened from the palette) is a new entry in the history.
-      wroteAt.current = -Infinity;
+      // The address read is written back in its own form (`%20` as `+`, defaults left out) in place, not as a new
+      // entry: else Back to a link's address would push it again and never leave. A change after that is a new entry.
+      rewrite.current = true;
     };
     apply();
     window.addEventListener('hashchange', apply);
@@ -92,8 +94,14 @@ export function RecallPage() {
     if (!read || !settled) return;
     const hash = writeRecallView({ tab, q: deferred, mode, kinds, agent, session, scope, from, to });
     const wanted = hash ? `#${hash}` : '';
-    if (wanted === window.location.hash) return;
     const url = `${window.location.pathname}${window.location.search}${wanted}`;
+    if (rewrite.current) {
+      rewrite.current = false;
+      wroteAt.current = -Infinity;
+      if (wanted !== window.location.hash) window.history.replaceState(window.history.state, '', url);
+      return;
+    }
+    if (wanted === window.location.hash) return;
     const now = performance.now();
     if (now - wroteAt.current > NEW_ENTRY_AFTER_MS) window.history.pushState(window.history.state, '', url);
     else window.history.replaceState(window.history.state, '', url);

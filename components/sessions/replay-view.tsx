@@ -298,11 +298,11 @@ export function ReplayView({
   // The turn's memory events: shown where any turn near it has some (a session whose agent emits none shows nothing).
   const turnEvents = useMemo(
     () =>
-      eventsQ.data?.items.length && currentTurn !== null
+      eventsQ.data && (eventsQ.data.items.length || eventsQ.data.listedBefore !== null) && currentTurn !== null
         ? {
             turn: currentTurn,
             items: eventsQ.data.items.filter((e) => e.turn === currentTurn),
-            more: eventsQ.data.more,
+            unlisted: eventsQ.data.listedBefore !== null && currentTurn >= eventsQ.data.listedBefore,
           }
         : null,
     [eventsQ.data, currentTurn],

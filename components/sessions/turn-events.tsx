@@ -6,6 +6,7 @@ import { Outcome } from '@/components/curation/events-table';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { fmtInt } from '@/lib/format';
+import { WINDOW_EVENTS } from '@/lib/curation/event';
 
 export type TurnEvent = RouterOutputs['sessions']['events']['items'][number];
 
@@ -13,16 +14,27 @@ export type TurnEvent = RouterOutputs['sessions']['events']['items'][number];
  * The memory events the agent emitted at a turn (they name it: `session_id` and `turn`), each with what the curator or
  * a reviewer made of it: why the agent's durable memory changed, or did not, after this turn.
  */
-export function TurnEvents({ turn, events, more }: { turn: number; events: TurnEvent[]; more: boolean }) {
+export function TurnEvents({ turn, events, unlisted }: { turn: number; events: TurnEvent[]; unlisted: boolean }) {
   return (
     <section aria-labelledby="turn-events" data-testid="turn-events">
       <h3 id="turn-events" className="label-sm" style={{ marginTop: 12 }}>
-        Memory events emitted at turn {turn} ({fmtInt(events.length)})
+        Memory events emitted at turn {fmtInt(turn)}
+        {unlisted ? null : ` (${fmtInt(events.length)})`}
       </h3>
-      {events.length ? (
+      {unlisted ? (
+        <div className="faint">
+          The turns near this one emitted over {fmtInt(WINDOW_EVENTS)} events, too many to list here: this turn&apos;s
+          are in{' '}
+          <Link className="u-link" href="/curation/events">
+            Curation → Events
+          </Link>
+          .
+        </div>
+      ) : events.length ? (
         <DataTable
           compact
           headless
+          caption={`Memory events emitted at turn ${fmtInt(turn)}: kind and scope, content, outcome`}
           testId="turn-events-table"
           rows={events}
           rowKey={(e) => e.eventId}
@@ -67,15 +79,6 @@ export function TurnEvents({ turn, events, more }: { turn: number; events: TurnE
       ) : (
         <div className="faint">None at this turn.</div>
       )}
-      {more ? (
-        <div className="faint" style={{ marginTop: 4 }}>
-          The turns near this one emitted more than can be listed here: all of them are in{' '}
-          <Link className="u-link" href="/curation/events">
-            Curation → Events
-          </Link>
-          .
-        </div>
-      ) : null}
     </section>
   );
 }

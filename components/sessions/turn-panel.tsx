@@ -42,10 +42,10 @@ export function TurnPanel({
   /** A LangGraph turn's super-step: the node(s) that ran, messages in and out, next, interrupts. */
   langgraph?: LangGraphTurn | null;
   /**
-   * The memory events emitted at this turn, and whether more near it were left out; null when none near it named
-   * their turn (the section is left out).
+   * The memory events emitted at this turn, or that they are too many near it to list (`unlisted`); null when none
+   * near it named their turn (the section is left out).
    */
-  events?: { turn: number; items: TurnEvent[]; more: boolean } | null;
+  events?: { turn: number; items: TurnEvent[]; unlisted: boolean } | null;
 }) {
   const all = [...recalled, ...qualified.filter((q) => !recalled.some((r) => refId(r) === refId(q)))];
   // What the reader opened (null: closed); until they choose, the linked artifact is open wherever it shows.
@@ -143,7 +143,7 @@ export function TurnPanel({
           )}
         </div>
       ) : null}
-      {events ? <TurnEvents turn={events.turn} events={events.items} more={events.more} /> : null}
+      {events ? <TurnEvents turn={events.turn} events={events.items} unlisted={events.unlisted} /> : null}
     </Panel>
   );
 }

@@ -119,3 +119,6 @@ export function toCurationEvent(
 
 /** Rows a page of the Events tab (and of the inbox) fetches at a time. */
 export const CURATION_PAGE = 100;
+
+/** At most this many events of one window of the replay's turns are listed (server/services/curation-views.ts). */
+export const WINDOW_EVENTS = 1000;

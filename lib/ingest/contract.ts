@@ -163,14 +163,18 @@ const userId = id.refine(
 );
 
 /**
- * Mnemoscope's extension of both event shapes: the session and turn at which the agent emitted the event, so that the
- * replay shows it there. A turn needs its session (`turnInSession`); a session alone is the session (it also owns
- * session memory of an event without a task: lib/curation/read-as.ts).
+ * Mnemoscope's extension of the Agentlas event shape: the session and turn at which the agent emitted the event, so
+ * that the replay shows it there. A turn needs its session (`turnInSession`); a session alone is the session (it also
+ * owns session memory of an event without a task: lib/curation/read-as.ts). The older shape took any value in these
+ * fields before, and still does (`legacyEventSchema`).
  */
 const emittedAt = {
   session_id: id.optional(),
   turn: z.number().int('must be an integer').nonnegative('must be ≥ 0').max(1_000_000).optional(),
 };
+/** The two fields alone, to read them where they fit from an event of the older shape. */
+export const emittedAtSchema = z.object(emittedAt);
+
 function turnInSession(e: { session_id?: string; turn?: number }, ctx: z.RefinementCtx) {
   if (e.turn !== undefined && e.session_id === undefined)
     ctx.addIssue({
@@ -241,10 +245,12 @@ export const legacyEventSchema = z
     redact_hints: z.array(z.string().max(1000)).max(100).default([]),
     timestamp: isoTimestamp,
     user_id: userId.optional(),
-    ...emittedAt,
+    // Free fields of this loose shape before Mnemoscope read them: any value is taken as it was; only an id and a
+    // turn that fit are read as the turn the event was emitted at (`emittedAtOf` in normalize.ts).
+    session_id: z.unknown().optional(),
+    turn: z.unknown().optional(),
   })
-  .loose()
-  .superRefine(turnInSession);
+  .loose();
 
 // ---------------------------------------------------------------- UCS files
 

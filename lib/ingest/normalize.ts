@@ -13,6 +13,7 @@ import {
   LIMITS,
   TURN_EXTRA_FIELDS,
   agentlasEventSchema,
+  emittedAtSchema,
   annotationRecordSchema,
   artifactRecordSchema,
   envelopeSchema,
@@ -486,6 +487,17 @@ function soleAgent(nodes: Json[]): string | undefined {
   return ids.size === 1 ? [...ids][0] : undefined;
 }
 
+/**
+ * The session and turn an event was emitted at, as stored (redacted, trimmed): read only where they fit (an id, and
+ * a whole turn with its session). The older shape's free fields may hold anything (null, a number): not a turn.
+ */
+function emittedAtOf(raw: Json): { sessionId: string | null; turn: number | null } {
+  const session = emittedAtSchema.shape.session_id.safeParse(raw.session_id ?? undefined);
+  const turn = emittedAtSchema.shape.turn.safeParse(raw.turn ?? undefined);
+  const sessionId = (session.success && session.data) || null;
+  return { sessionId, turn: sessionId !== null && turn.success ? (turn.data ?? null) : null };
+}
+
 function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string) => Normalized): Normalized {
   if (!isObject(data)) return fail([{ path: 'data', message: 'must be a JSON object (a memory event)' }]);
   const eventId = typeof data.event_id === 'string' ? data.event_id : undefined;
@@ -518,8 +530,7 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
         conflictsWith: e.conflicts_with ?? [],
         humanReviewRequired: e.human_review_required ?? false,
         timestamp: e.timestamp,
-        sessionId: e.session_id ?? null,
-        turn: e.turn ?? null,
+        ...emittedAtOf(raw),
         raw,
         redactions,
       },
@@ -561,8 +572,7 @@ function normalizeMemoryEvent(data: unknown, fail: (e: FieldError[], id?: string
         conflictsWith: Array.isArray(data.conflicts_with) ? (data.conflicts_with as string[]) : [],
         humanReviewRequired: data.human_review_required === true,
         timestamp: e.timestamp,
-        sessionId: e.session_id ?? null,
-        turn: e.turn ?? null,
+        ...emittedAtOf(raw),
         raw,
         redactions,
       },

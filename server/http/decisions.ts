@@ -22,8 +22,7 @@ export async function memoryEventGet(req: Request, ctx: { params: Promise<{ id: 
     return jsonError(400, `wait: ${JSON.stringify(raw)} is not a number of seconds from 0 to ${MAX_WAIT_SECONDS}`);
   return withDomainErrors(async () => {
     // A wait ends early, with what is known so far (`final: false`), when the client goes or this instance stops.
-    const ended = AbortSignal.any([req.signal, stoppingSignal()]);
-    const d = await awaitDecision(await ready(), auth.projectId, id, wait * 1000, ended);
+    const d = await awaitDecision(await ready(), auth.projectId, id, wait * 1000, req.signal, stoppingSignal());
     if (!d)
       return jsonError(
         404,

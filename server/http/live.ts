@@ -97,9 +97,13 @@ function noticeStream(
         timer ??= setTimeout(check, SETTLE_MS);
       });
       const beat = setInterval(() => send(':\n\n'), HEARTBEAT_MS);
+      const stopping = stoppingSignal();
       cleanup = () => {
         if (closed) return;
         closed = true;
+        // The instance's signal lives as long as the process: its listener goes with the stream.
+        stopping.removeEventListener('abort', cleanup);
+        req.signal.removeEventListener('abort', cleanup);
         unsubscribe();
         clearInterval(beat);
         if (timer) clearTimeout(timer);
@@ -110,9 +114,9 @@ function noticeStream(
         }
       };
       // Ended when the client goes, or when this instance stops (the page reconnects, through the proxy to another).
-      const ended = AbortSignal.any([req.signal, stoppingSignal()]);
-      ended.addEventListener('abort', () => cleanup());
-      if (gone || ended.aborted) return cleanup();
+      stopping.addEventListener('abort', cleanup, { once: true });
+      req.signal.addEventListener('abort', cleanup, { once: true });
+      if (gone || req.signal.aborted || stopping.aborted) return cleanup();
       // News between the first answer and the subscription is not missed.
       if (o.hello) check();
     },

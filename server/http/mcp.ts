@@ -1,3 +1,4 @@
+import { stoppingSignal } from '@/server/lifecycle';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { randomUUID } from 'node:crypto';
@@ -163,7 +164,7 @@ export function createMcpServer(handle: DbHandle, projectId: string, actor: stri
     ({ event_id, wait_seconds }, extra) =>
       guard(async () => {
         const wait = Math.min(wait_seconds ?? 0, MAX_WAIT_SECONDS) * 1000;
-        const d = await awaitDecision(handle, projectId, event_id, wait, extra.signal);
+        const d = await awaitDecision(handle, projectId, event_id, wait, extra.signal, stoppingSignal());
         return d ? ok({ ...d }) : fail(`memory event ${JSON.stringify(event_id)} not found in this project`);
       }),
   );

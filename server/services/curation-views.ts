@@ -12,7 +12,7 @@ import {
   rejectedEvents,
 } from '@/server/db/schema/curation';
 import { artifacts } from '@/server/db/schema/sessions';
-import { memoryEventFieldsBut, pick } from '@/lib/curation/event';
+import { memoryEventFieldsBut, pick, WINDOW_EVENTS } from '@/lib/curation/event';
 import type { CurationReport } from '@/lib/curation/report';
 import { mergeHealthDays, type HealthDay } from '@/lib/curation/health';
 import { nearestInScope } from './curation-index';
@@ -685,16 +685,21 @@ export async function listEvents(
   };
 }
 
-/** At most this many events of one window of the replay's turns are listed (the rest are counted). */
-export const WINDOW_EVENTS = 1000;
-
 /**
  * The memory events an agent emitted at the turns of one window of a session (by position, as the replay fetches its
- * turns), in turn order, each with what became of it; `more` when some past `WINDOW_EVENTS` were left out.
+ * turns), in turn order, each with what became of it; past `WINDOW_EVENTS`, the turns from `listedBefore` on are
+ * left out whole (a turn is never shown with part of its events).
  */
 export async function eventsInWindow(db: Tx, projectId: string, sessionId: string, offset: number, limit: number) {
-  const window = sql`select turn from turns where project_id = ${projectId} and session_id = ${sessionId}
-    order by turn offset ${offset} limit ${limit}`;
+  // The window's first and last turn, read in one pass, and only for a session whose agent named any turn (most
+  // sessions: none, answered from the index alone).
+  const [range] = rowsOf<{ lo: number | null; hi: number | null }>(
+    await db.execute(sql`select min(turn) as lo, max(turn) as hi from (select turn from turns
+        where project_id = ${projectId} and session_id = ${sessionId} order by turn offset ${offset} limit ${limit}) w
+      where exists (select 1 from memory_events
+        where project_id = ${projectId} and session_id = ${sessionId} and turn is not null)`),
+  );
+  if (range?.lo == null || range.hi == null) return { items: [], listedBefore: null };
   const rows = await db
     .select(eventRow)
     .from(memoryEvents)
@@ -702,8 +707,7 @@ export async function eventsInWindow(db: Tx, projectId: string, sessionId: strin
       and(
         eq(memoryEvents.projectId, projectId),
         eq(memoryEvents.sessionId, sessionId),
-        sql`${memoryEvents.turn} between (select min(turn) from (${window}) w)
-          and (select max(turn) from (${window}) w)`,
+        sql`${memoryEvents.turn} between ${Number(range.lo)} and ${Number(range.hi)}`,
       ),
     )
     // As memory_events_turn_idx orders them, then as sent.
@@ -715,9 +719,13 @@ export async function eventsInWindow(db: Tx, projectId: string, sessionId: strin
     projectId,
     items.map((e) => e.eventId),
   );
+  // Past the cap, the turns before the first event left out are listed whole; that turn and those after it are not.
+  const firstLeft = rows.length > WINDOW_EVENTS ? rows[WINDOW_EVENTS]!.turn : null;
+  const lastShown = items.filter((e) => firstLeft === null || e.turn! < firstLeft);
   return {
-    items: items.map((e) => ({ ...e, outcome: outcome.get(e.eventId) ?? null })),
-    more: rows.length > WINDOW_EVENTS,
+    items: lastShown.map((e) => ({ ...e, outcome: outcome.get(e.eventId) ?? null })),
+    /** The first turn whose events are not all listed (null: every turn's are). */
+    listedBefore: firstLeft,
   };
 }
 

@@ -132,21 +132,25 @@ export async function awaitDecision(
   projectId: string,
   eventId: string,
   waitMs: number,
-  signal?: AbortSignal,
+  ...signals: (AbortSignal | undefined)[]
 ): Promise<MemoryDecision | null> {
   const now = await memoryEventDecision(handle.db, projectId, eventId);
-  if ((now && now.final) || waitMs <= 0 || signal?.aborted) return now;
+  if ((now && now.final) || waitMs <= 0 || signals.some((s) => s?.aborted)) return now;
   return new Promise((resolve) => {
     let done = false;
     let checking = false;
     let again = false;
     let unsubscribe = () => {};
+    // Any signal (the client gone, this instance stopping) ends the wait with what is known. Its listener is removed
+    // when the wait ends: a signal that lives as long as the process must not keep every wait's closure.
+    const aborted = () => finish(now);
     const finish = (d: MemoryDecision | null) => {
       if (done) return;
       done = true;
       clearTimeout(deadline);
       clearInterval(recheck);
       unsubscribe();
+      for (const s of signals) s?.removeEventListener('abort', aborted);
       resolve(d);
     };
     const check = () => {
@@ -171,7 +175,7 @@ export async function awaitDecision(
       waitMs,
     );
     const recheck = setInterval(check, RECHECK_MS);
-    signal?.addEventListener('abort', () => finish(now));
+    for (const s of signals) s?.addEventListener('abort', aborted, { once: true });
     void onNotice(handle, DECISIONS_CHANNEL, projectId, eventId, check).then(
       (off) => {
         if (done) off();

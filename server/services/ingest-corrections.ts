@@ -156,11 +156,15 @@ const SHAPES = {
     table: 'memory_events',
     key: { event_id: 'text' },
     // What was sent, redacted: any change of the event shows here, but its time (a client that fills in the time
-    // when it sends, as MCP callers may, retries with another).
+    // when it sends, as MCP callers may, retries with another) and the turn it names (an OTLP event takes its span's
+    // turn, which a retried export may number otherwise before the stored event is moved: otel-turns.ts).
     columns: { raw: 'jsonb' },
-    stored: { raw: `t.raw - 'timestamp'` },
+    stored: { raw: `t.raw - 'timestamp' - 'session_id' - 'turn'` },
     supersedable: false,
-    values: ({ record: r }) => ({ event_id: r.eventId, raw: { ...r.raw, timestamp: undefined } }),
+    values: ({ record: r }) => ({
+      event_id: r.eventId,
+      raw: { ...r.raw, timestamp: undefined, session_id: undefined, turn: undefined },
+    }),
     id: (p) => p.record.eventId,
   } satisfies Shape<Pending<Rec<'memory_event'>>>,
 } as const;

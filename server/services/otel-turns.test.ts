@@ -5,6 +5,7 @@ import { otlpToEnvelopes } from '@/lib/otel/otlp';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { exportSession } from './sessions';
 import { ingestOtel } from './otel-turns';
+import { ingest } from './ingest';
 
 const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
 /**
@@ -102,6 +103,30 @@ describe.each(DRIVERS)('numbering traced turns on %s', (driver) => {
     );
     expect(events.map((e) => [e.turn, e.content])).toEqual(turns.map(([n, q]) => [n, `The user asked: ${String(q)}.`]));
     expect(events.every((e) => e.session_id === 'conv' && e.raw_turn === e.turn)).toBe(true);
+  });
+
+  it('takes an event sent again at another turn as the one stored, not as a conflict', async () => {
+    const at = (turn: number) => [
+      {
+        ok: true as const,
+        value: {
+          type: 'memory_event',
+          data: {
+            event_id: 'ev-renumbered',
+            source_agent: 'bot',
+            kind: 'fact',
+            content: 'Sent twice, numbered twice.',
+            suggested_scope: 'session',
+            confidence: 'high',
+            timestamp: '2026-11-28T10:00:00Z',
+            session_id: 'conv',
+            turn,
+          },
+        },
+      },
+    ];
+    expect((await ingest(h.db, 'default', at(70), 'test')).results[0]!.status).toBe('accepted');
+    expect((await ingest(h.db, 'default', at(71), 'test')).results[0]!.status).toBe('duplicate');
   });
 
   it('places an event at the number its turn span gives; at no turn when the span says no number', async () => {
