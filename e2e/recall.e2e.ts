@@ -218,6 +218,13 @@ describe('recall', () => {
     await expect.poll(() => new URL(page.url()).hash).toBe('#q=bad+gatewa&mode=keyword&kind=turn');
     await page.goBack();
     await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('keepalive timeout');
+    // An address changed but not heard yet (its hashchange may come after the page's next write) is read, not
+    // written over with the search shown.
+    await page.evaluate(() => history.replaceState(history.state, '', '#q=bad+gateway'));
+    await page.getByRole('button', { name: 'Meaning', exact: true }).click();
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
+    expect(new URL(page.url()).hash).toBe('#q=bad+gateway');
+    expect(await page.getByRole('button', { name: 'Hybrid', exact: true }).getAttribute('aria-pressed')).toBe('true');
     // A link's address in another form than the page writes (%20, defaults spelled out) is rewritten in place, not
     // pushed: Back from it leaves the page rather than landing on it again.
     await open(page, `${srv.url}/recall#mode=hybrid&q=bad%20gateway`);

@@ -51,8 +51,13 @@ export function RecallPage() {
   // to the search before it rather than to each letter.
   const wroteAt = useRef(-Infinity);
   const rewrite = useRef(false);
+  // The fragment as last read or written here. Another differs: the address changed (a link, Back, a `goto`) and its
+  // `hashchange` has not been heard yet, so the search shown is not the address's and must not be written over it.
+  const known = useRef<string | null>(null);
+  const applyAddress = useRef(() => {});
   useEffect(() => {
     const apply = () => {
+      known.current = window.location.hash;
       const v = readRecallView(new URLSearchParams(window.location.hash.slice(1)));
       setTab(v.tab);
       setQuery(v.q);
@@ -70,6 +75,7 @@ export function RecallPage() {
       // entry: else Back to a link's address would push it again and never leave. A change after that is a new entry.
       rewrite.current = true;
     };
+    applyAddress.current = apply;
     apply();
     window.addEventListener('hashchange', apply);
     return () => window.removeEventListener('hashchange', apply);
@@ -92,9 +98,11 @@ export function RecallPage() {
   const settled = deferred === query.trim();
   useEffect(() => {
     if (!read || !settled) return;
+    if (window.location.hash !== known.current) return applyAddress.current();
     const hash = writeRecallView({ tab, q: deferred, mode, kinds, agent, session, scope, from, to });
     const wanted = hash ? `#${hash}` : '';
     const url = `${window.location.pathname}${window.location.search}${wanted}`;
+    known.current = wanted;
     if (rewrite.current) {
       rewrite.current = false;
       wroteAt.current = -Infinity;
