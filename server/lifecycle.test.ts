@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { finishWork, onShutdown, periodic } from './lifecycle';
+import { finishWork, finishWorkWithin, onShutdown, periodic } from './lifecycle';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -24,6 +24,19 @@ describe('periodic work and shutdown', () => {
     await sleep(30);
     expect(runs).toBe(finished);
     expect(most).toBe(1);
+  });
+
+  it('gives up on work or a database close that does not end within the budget, and says so', async () => {
+    const closed: string[] = [];
+    expect(await finishWorkWithin(1_000, async () => void closed.push('db'))).toBe(true);
+    expect(closed).toEqual(['db']);
+    const off = onShutdown(() => new Promise(() => {})); // a sweep waiting on a database that no longer answers
+    const t0 = performance.now();
+    expect(await finishWorkWithin(50, async () => void closed.push('never'))).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    off();
+    expect(await finishWorkWithin(50, () => new Promise(() => {}))).toBe(false); // a close that never ends
+    expect(closed).toEqual(['db']);
   });
 
   it('keeps one job per name: the same key gets the same job, another key replaces it', async () => {

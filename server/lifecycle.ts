@@ -43,6 +43,25 @@ export async function finishWork(): Promise<void> {
   for (let pass = 0; pass < 2; pass++) await Promise.allSettled([...hooks].map((fn) => fn()));
 }
 
+/**
+ * `finishWork`, then `last` (closing the database), within `ms`: false when they have not ended by then (a database
+ * that no longer answers), so that a stopping process exits rather than waits for ever.
+ */
+export async function finishWorkWithin(ms: number, last: () => Promise<void>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
+  const done = (async () => {
+    await finishWork();
+    await last().catch(() => {});
+    return true as const;
+  })();
+  try {
+    return await Promise.race([done, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const periodics = ((
   globalThis as unknown as { __mnemoscopePeriodic?: Map<string, { key: unknown; stop: () => Promise<void> }> }
 ).__mnemoscopePeriodic ??= new Map());

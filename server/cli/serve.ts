@@ -2,16 +2,16 @@
  * The production server: Next's request handler inside a Node HTTP server we own, so that every request gets an
  * id (`x-request-id`, taken from the proxy when it sends a sane one) and one JSON log line, and SIGTERM stops the
  * instance gracefully: readiness turns 503, no new connections are accepted, requests in flight finish (at most
- * MNEMOSCOPE_SHUTDOWN_MS), the database is closed, and the process exits 0. `npm start` bundles it after building
- * (serve-bundle.ts) and runs the bundle with plain `node` (HOST, PORT and the rest from the environment; see
- * server/env.ts).
+ * MNEMOSCOPE_SHUTDOWN_MS), background work ends and the database is closed (within as long again, 5 s at least),
+ * and the process exits 0 (1 when that did not end in time). `npm start` bundles it after building (serve-bundle.ts)
+ * and runs the bundle with plain `node` (HOST, PORT and the rest from the environment; see server/env.ts).
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { env, type Env } from '@/server/env';
 import { log, requestContext, type RequestContext } from '@/server/log';
-import { beginShutdown, finishWork } from '@/server/lifecycle';
+import { beginShutdown, finishWorkWithin } from '@/server/lifecycle';
 
 (process.env as Record<string, string>).NODE_ENV = 'production';
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -109,11 +109,16 @@ async function shutdown(signal: string) {
   }, budget);
   await closed;
   clearTimeout(timer);
-  // A sweep that has taken waiting spans writes them (or puts them back) before the database closes.
-  await finishWork();
-  const db = (globalThis as { __mnemoscopeDb?: Promise<{ close: () => Promise<void> }> }).__mnemoscopeDb;
-  if (db) await (await db.catch(() => null))?.close().catch(() => {});
+  // A sweep that has taken waiting spans writes them (or puts them back) before the database closes; within the budget
+  // again, so that a database that no longer answers (its data directory gone, its server unreachable) cannot hold
+  // the process for ever: what is not written then is what a crash would leave, and the exit code says so.
+  const workBudget = Math.max(budget, 5_000);
+  const done = await finishWorkWithin(workBudget, async () => {
+    const db = (globalThis as { __mnemoscopeDb?: Promise<{ close: () => Promise<void> }> }).__mnemoscopeDb;
+    if (db) await (await db.catch(() => null))?.close();
+  });
+  if (!done) log.error({ event: 'shutdown' }, `background work or the database busy after ${workBudget} ms: exiting`);
   log.info({ event: 'stopped', ms: Math.round(performance.now() - t0) }, 'stopped');
-  process.exit(0);
+  process.exit(done ? 0 : 1);
 }
 for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => void shutdown(sig));

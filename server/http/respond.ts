@@ -4,7 +4,7 @@ import { verifyKey, type ApiKeyRole } from '@/server/services/api-keys';
 import type { Db } from '@/server/db';
 import { env } from '@/server/env';
 import { annotate, currentRequestId, log } from '@/server/log';
-import { takeToken } from '@/server/services/limits';
+import { takeToken, type Take } from '@/server/services/limits';
 import {
   ConflictError,
   DomainError,
@@ -60,19 +60,24 @@ export async function withDomainErrors(f: () => Promise<Response>): Promise<Resp
   try {
     return await f();
   } catch (e) {
-    if (e instanceof DomainError) {
-      const res = jsonError(domainErrorStatus(e), e.message);
-      if (res.status === 503) res.headers.set('Retry-After', '5');
-      return res;
-    }
-    log.error({ err: e }, 'request failed');
-    if (isInfrastructureError(e)) {
-      const res = jsonError(503, 'the database cannot be reached or written now; retry later');
-      res.headers.set('Retry-After', '5');
-      return res;
-    }
-    return jsonError(500, 'internal error: the server log has it under this request id');
+    return errorAnswer(e);
   }
+}
+
+/** The answer to an error a handler threw (see `withDomainErrors`). */
+function errorAnswer(e: unknown): NextResponse {
+  if (e instanceof DomainError) {
+    const res = jsonError(domainErrorStatus(e), e.message);
+    if (res.status === 503) res.headers.set('Retry-After', '5');
+    return res;
+  }
+  log.error({ err: e }, 'request failed');
+  if (isInfrastructureError(e)) {
+    const res = jsonError(503, 'the database cannot be reached or written now; retry later');
+    res.headers.set('Retry-After', '5');
+    return res;
+  }
+  return jsonError(500, 'internal error: the server log has it under this request id');
 }
 
 export type Authed = { db: Db; projectId: string; actor: string; keyId: string; role: ApiKeyRole };
@@ -80,7 +85,12 @@ export type Authed = { db: Db; projectId: string; actor: string; keyId: string; 
 /** Per-key rate limit, counted in the database for all instances: null when the request may pass, else a 429. */
 export async function rateLimit(db: Db, keyId: string): Promise<NextResponse | null> {
   const limit = env().MNEMOSCOPE_RATE_LIMIT;
-  const r = await takeToken(db, `ingest:${keyId}`, limit);
+  let r: Take;
+  try {
+    r = await takeToken(db, `ingest:${keyId}`, limit);
+  } catch (e) {
+    return errorAnswer(e);
+  }
   if (r.ok) return null;
   const res = jsonError(
     429,
@@ -104,8 +114,19 @@ function unauthorized(message: string, error?: 'invalid_token') {
   return res;
 }
 
-/** Checks `Authorization: Bearer <key>` and resolves the key's project. */
+/**
+ * Checks `Authorization: Bearer <key>` and resolves the key's project. A database that cannot be reached to check it is
+ * a JSON 503 like any handler's (routes call this before `withDomainErrors`), never an empty 500.
+ */
 export async function authenticate(req: Request): Promise<Authed | NextResponse> {
+  try {
+    return await checkKey(req);
+  } catch (e) {
+    return errorAnswer(e);
+  }
+}
+
+async function checkKey(req: Request): Promise<Authed | NextResponse> {
   const { db } = await ready();
   const header = req.headers.get('authorization') ?? '';
   const m = /^Bearer\s+(\S+)$/i.exec(header);
