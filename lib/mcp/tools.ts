@@ -90,6 +90,10 @@ export const memoryEventArgs = {
   user_id: A.user_id.describe(
     'Whose user_identity memory this is (a Mnemoscope extension): an opaque user id, not an email.',
   ),
+  session_id: A.session_id.describe(
+    'The session in which you emit it (a Mnemoscope extension): with `turn`, the replay shows the event at that turn.',
+  ),
+  turn: A.turn.describe('The turn of that session at which you emit it (needs `session_id`).'),
   request_context: A.request_context,
   supersedes: A.supersedes,
   conflicts_with: A.conflicts_with,

@@ -8,6 +8,8 @@ import { enterApp, leaveApp } from '@/server/test/in-process';
 import { seedDemo } from '@/server/demo/seed';
 import { MCP_TOOLS } from '@/lib/mcp/tools';
 import { listAnnotations } from '@/server/services/annotations';
+import { eq } from 'drizzle-orm';
+import { memoryEvents } from '@/server/db/schema/curation';
 import { createMcpServer } from './mcp';
 
 type CallResult = {
@@ -92,6 +94,30 @@ describe.each(DRIVERS)('MCP tools on %s (the SDK’s own client)', (driver) => {
       });
     },
   );
+
+  it('takes the session and turn at which the event is emitted, and a turn only with its session', async () => {
+    const at = await call(
+      client,
+      'submit_memory_event',
+      event({
+        event_id: 'memevt_mcp_turn_0001',
+        content: 'The staging database is restored from the nightly snapshot every Monday at 06:00 UTC.',
+        memory_kind: 'fact',
+        session_id: 'mcp-session',
+        turn: 7,
+      }),
+    );
+    expect(at.structuredContent).toMatchObject({ stored: 'accepted' });
+    const [row] = await h.db
+      .select({ sessionId: memoryEvents.sessionId, turn: memoryEvents.turn })
+      .from(memoryEvents)
+      .where(eq(memoryEvents.eventId, 'memevt_mcp_turn_0001'));
+    expect(row).toEqual({ sessionId: 'mcp-session', turn: 7 });
+    expect(errorText(await call(client, 'submit_memory_event', event({ turn: 7 })))).toBe(
+      'memory event rejected: data.session_id: required with turn: the turn at which the event was emitted is named ' +
+        'by both',
+    );
+  });
 
   it('queues team memory for review, refuses secrets and instructions to future agents', async () => {
     const team = await call(
