@@ -131,6 +131,20 @@ describe('recall', () => {
     await expect.poll(async () => (await rows.count()) > 0).toBe(true);
     expect(await page.getByTestId('hit-link').first().textContent()).not.toBe(firstText);
     expect(await page.getByTestId('recall-results').textContent()).toMatch(/cos 0\.\d\d/);
+    // "More like this" is in the address: a reload, or the link sent to a colleague, shows the same similar items.
+    expect(new URL(page.url()).hash).toMatch(/^#q=flaky\+ingestion\+job&kind=dead_end&like=dead_end%3A/);
+    const similar = await page.getByTestId('hit-link').allTextContents();
+    await page.reload();
+    await indexReady(page);
+    await expect.poll(() => page.getByTestId('more-like').textContent()).toMatch(/^More like dead end \S/);
+    await expect.poll(() => page.getByTestId('hit-link').allTextContents()).toEqual(similar);
+    await page.getByText('Back to results').click();
+    await expect.poll(() => page.getByTestId('hit-link').first().textContent()).toBe(firstText);
+    expect(new URL(page.url()).hash).toBe('#q=flaky+ingestion+job&kind=dead_end');
+    // A link to more like an item memory no longer holds says so.
+    await open(page, `${srv.url}/recall#like=dead_end%3Anobody%2Fgone`);
+    await page.getByText("That item is not in this project's memory").waitFor();
+    expect(await page.getByTestId('more-like').textContent()).toBe('More like dead_end:nobody/goneBack to results');
     // Duplicates: the demo's CCS terms repeat across turns and sessions.
     await page.getByRole('button', { name: /^dead end/ }).click();
     await page.getByRole('button', { name: 'Duplicates' }).click();
@@ -205,6 +219,14 @@ describe('recall', () => {
     await page.getByRole('link', { name: /^All results, filters and “more like this” on the Recall page/ }).click();
     await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
     expect(new URL(page.url()).hash).toBe('#q=bad+gateway');
+    // The same search from the palette again is no new entry in the history.
+    const before = await page.evaluate(() => history.length);
+    await page.keyboard.press('Control+k');
+    await page.getByLabel('Search all memory').fill('bad gateway');
+    await page.getByTestId('palette-results').locator('li').first().waitFor();
+    await page.getByRole('link', { name: /^All results, filters and “more like this” on the Recall page/ }).click();
+    await page.getByLabel('Search all memory').waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => history.length)).toBe(before);
     // Back returns to the search before it, its words and filters.
     await page.goBack();
     await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('keepalive timeout');
@@ -219,9 +241,14 @@ describe('recall', () => {
     await page.goBack();
     await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('keepalive timeout');
     // An address changed but not heard yet (its hashchange may come after the page's next write) is read, not
-    // written over with the search shown.
-    await page.evaluate(() => history.replaceState(history.state, '', '#q=bad+gateway'));
-    await page.getByRole('button', { name: 'Meaning', exact: true }).click();
+    // written over with the search shown. Once the page has settled on the search it went back to (else it may read
+    // the new address before the click, and the click then changes it).
+    await expect.poll(kindsShown).toEqual(['turn']);
+    await expect.poll(() => page.getByTestId('recall-results').locator('tbody').getAttribute('aria-busy')).toBeNull();
+    await page.evaluate(() => {
+      history.replaceState(history.state, '', '#q=bad+gateway');
+      [...document.querySelectorAll('button')].find((b) => b.textContent === 'Meaning')!.click();
+    });
     await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
     expect(new URL(page.url()).hash).toBe('#q=bad+gateway');
     expect(await page.getByRole('button', { name: 'Hybrid', exact: true }).getAttribute('aria-pressed')).toBe('true');

@@ -78,8 +78,10 @@ function Palette({ onClose }: { onClose: () => void }) {
     onClose();
     if (href.startsWith('/recall') && window.location.pathname === '/recall') {
       // On the Recall page already, only the fragment changes, which the page hears as a hashchange. A new search:
-      // Back returns to the one before.
-      window.history.pushState(window.history.state, '', href);
+      // Back returns to the one before (the search shown again is no new entry; the page reads it again all the same,
+      // leaving "more like this").
+      const { pathname, search, hash } = window.location;
+      if (`${pathname}${search}${hash}` !== href) window.history.pushState(window.history.state, '', href);
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     } else router.push(href);
   };

@@ -44,7 +44,8 @@ export function RecallPage() {
   const [scope, setScope] = useState(RECALL_VIEW.scope);
   const [from, setFrom] = useState(RECALL_VIEW.from);
   const [to, setTo] = useState(RECALL_VIEW.to);
-  const [like, setLike] = useState<RecallItem | null>(null);
+  // "More like this": the item's id (in the address too); its similar items are shown instead of the results.
+  const [likeId, setLikeId] = useState(RECALL_VIEW.like);
   // The address's search is read once mounted (the server never sees the fragment), and again when it changes.
   const [read, setRead] = useState(false);
   // When the address was last written: a burst of typing and clicks is one entry in the history, so that Back returns
@@ -68,8 +69,7 @@ export function RecallPage() {
       setScope(v.scope);
       setFrom(v.from);
       setTo(v.to);
-      // A search from the address replaces "more like this" (typing in the box does too).
-      setLike(null);
+      setLikeId(v.like);
       setRead(true);
       // The address read is written back in its own form (`%20` as `+`, defaults left out) in place, not as a new
       // entry: else Back to a link's address would push it again and never leave. A change after that is a new entry.
@@ -99,7 +99,7 @@ export function RecallPage() {
   useEffect(() => {
     if (!read || !settled) return;
     if (window.location.hash !== known.current) return applyAddress.current();
-    const hash = writeRecallView({ tab, q: deferred, mode, kinds, agent, session, scope, from, to });
+    const hash = writeRecallView({ tab, q: deferred, mode, kinds, agent, session, scope, from, to, like: likeId });
     const wanted = hash ? `#${hash}` : '';
     const url = `${window.location.pathname}${window.location.search}${wanted}`;
     known.current = wanted;
@@ -114,14 +114,16 @@ export function RecallPage() {
     if (now - wroteAt.current > NEW_ENTRY_AFTER_MS) window.history.pushState(window.history.state, '', url);
     else window.history.replaceState(window.history.state, '', url);
     wroteAt.current = now;
-  }, [read, settled, tab, deferred, mode, kinds, agent, session, scope, from, to]);
-  const search = useRecallSearch(deferred, { mode, filters, limit: 50 }, tab === 'search' && !like);
-  const more = useMoreLikeThis(tab === 'search' ? (like?.id ?? null) : null, { filters, limit: 30 });
+  }, [read, settled, tab, deferred, mode, kinds, agent, session, scope, from, to, likeId]);
+  const search = useRecallSearch(deferred, { mode, filters, limit: 50 }, tab === 'search' && !likeId);
+  const more = useMoreLikeThis(tab === 'search' && likeId ? likeId : null, { filters, limit: 30 });
+  // The item asked about, once the worker has found it (null too when memory does not hold it).
+  const like = likeId ? (more.data?.item ?? null) : null;
   const toggleKind = (k: RecallKind) => setKinds((ks) => (ks.includes(k) ? ks.filter((x) => x !== k) : [...ks, k]));
-  const active = like ? more : search;
+  const active = likeId ? more : search;
   const hits = active.data?.hits ?? [];
   // The answer shown is to words or filters before, while these are searched.
-  const updating = active.isPlaceholderData || (!like && deferred !== query.trim());
+  const updating = active.isPlaceholderData || (!likeId && deferred !== query.trim());
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
   // Memory not loaded yet: an empty answer says nothing of it.
   const loadingMemory = useRecallStatus((st) => st.corpus === 'idle' || (st.corpus === 'loading' && !st.items));
@@ -134,22 +136,27 @@ export function RecallPage() {
         ? 'Meaning search has not reached every item yet (see the bar above): the results refresh once it has.'
         : null,
   );
-  const partialNote = !like && mode !== 'keyword' && partial ? partial : null;
+  const partialNote = !likeId && mode !== 'keyword' && partial ? partial : null;
   // What the results panel shows instead of results, if anything.
   const instead = empty ? (
     <EmptyState title="No memory to search yet">
       Turns, memory events, artifacts and substrate knowledge appear here as agents send them to{' '}
       <code>POST /api/v1/ingest</code> (or import files in Settings).
     </EmptyState>
-  ) : !like && !deferred ? (
+  ) : !likeId && !deferred ? (
     <EmptyState title="Search memory by meaning or by exact words">
       Try “the web server keeps returning bad gateway”, an error code, or a tool name. <kbd>Ctrl</kbd> <kbd>K</kbd>{' '}
       searches from any page.
     </EmptyState>
   ) : loadingMemory ? (
     <EmptyState title="Loading memory…">The words are searched once this project&apos;s memory has loaded.</EmptyState>
+  ) : likeId && more.data && !more.data.item && !more.isPlaceholderData ? (
+    <EmptyState title="That item is not in this project's memory">
+      The link asks for items like <code>{likeId}</code>, which memory does not hold: deleted since, or from another
+      project. Go back to the results, or search.
+    </EmptyState>
   ) : active.data && !hits.length && !active.isPlaceholderData ? (
-    <EmptyState title={like ? 'Nothing similar enough' : `Nothing matches “${deferred}”`}>
+    <EmptyState title={likeId ? 'Nothing similar enough' : `Nothing matches “${deferred}”`}>
       {partialNote ? <span data-testid="recall-partial">{partialNote} </span> : null}
       Loosen the filters, or try other words.
     </EmptyState>
@@ -186,7 +193,7 @@ export function RecallPage() {
               value={query}
               onChange={(e) => {
                 setQuery(e.target.value);
-                setLike(null);
+                setLikeId('');
               }}
               style={{ width: 440 }}
             />
@@ -256,13 +263,20 @@ export function RecallPage() {
         <DuplicatesView filters={filters} />
       ) : (
         <>
-          {like ? (
-            <div className="toolbar" style={{ marginBottom: 8 }}>
+          {likeId ? (
+            <div className="toolbar" style={{ marginBottom: 8 }} data-testid="more-like">
               <span>
-                More like <span className="badge accent">{KIND_LABEL[like.kind]}</span>{' '}
-                <MemoryText className="mono" text={like.text.slice(0, 90)} />
+                More like{' '}
+                {like ? (
+                  <>
+                    <span className="badge accent">{KIND_LABEL[like.kind]}</span>{' '}
+                    <MemoryText className="mono" text={like.text.slice(0, 90)} />
+                  </>
+                ) : (
+                  <code>{likeId}</code>
+                )}
               </span>
-              <button type="button" className="btn" onClick={() => setLike(null)}>
+              <button type="button" className="btn" onClick={() => setLikeId('')}>
                 Back to results
               </button>
             </div>
@@ -274,7 +288,7 @@ export function RecallPage() {
             title={
               instead ? undefined : (
                 <span className={updating ? 'muted' : undefined}>
-                  {like ? plural(hits.length, 'similar item') : plural(hits.length, 'result')}
+                  {likeId ? plural(hits.length, 'similar item') : plural(hits.length, 'result')}
                   {updating ? ' (the answer before)' : ''}
                 </span>
               )
@@ -291,7 +305,7 @@ export function RecallPage() {
             }
           >
             {!instead &&
-            !like &&
+            !likeId &&
             mode === 'hybrid' &&
             !active.isPlaceholderData &&
             hits.length &&
@@ -303,7 +317,7 @@ export function RecallPage() {
                 {partialNote ? ` ${partialNote}` : null}
               </div>
             ) : null}
-            {instead ?? <HitTable hits={hits} onMore={(item) => setLike(item)} updating={updating} />}
+            {instead ?? <HitTable hits={hits} onMore={(item) => setLikeId(item.id)} updating={updating} />}
           </Panel>
         </>
       )}

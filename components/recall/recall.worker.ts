@@ -174,7 +174,8 @@ async function handle(req: RecallRequest): Promise<unknown> {
     }
     case 'more': {
       const t0 = performance.now();
-      return { hits: await engine.moreLikeThis(req.itemId, req.options), ms: performance.now() - t0 };
+      const hits = await engine.moreLikeThis(req.itemId, req.options);
+      return { hits, item: engine.item(req.itemId), ms: performance.now() - t0 };
     }
     case 'duplicates': {
       const t0 = performance.now();

@@ -309,6 +309,12 @@ export class RecallEngine {
   }
 
   /** Items nearest in meaning to one item (its own vector as the query); keyword overlap where there is no model. */
+  /** The item of this id, if the index holds it. */
+  item(id: string): RecallItem | null {
+    const at = this.index.get(id);
+    return at === undefined ? null : this.items[at]!;
+  }
+
   async moreLikeThis(id: string, options: SearchOptions = {}): Promise<RecallHit[]> {
     const at = this.index.get(id);
     if (at === undefined) return [];

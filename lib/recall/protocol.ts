@@ -1,5 +1,5 @@
 import type { DuplicateCluster, RecallHit, SearchOptions } from './engine';
-import type { RecallFilters } from './items';
+import type { RecallFilters, RecallItem } from './items';
 
 /**
  * The recall worker's message protocol: every request carries an id, answered once by a result or an error; status is
@@ -57,7 +57,8 @@ export interface RecallResults {
   start: RecallStatus;
   refresh: RecallStatus;
   search: { hits: RecallHit[]; mode: 'hybrid' | 'keyword' | 'vector'; ms: number };
-  more: { hits: RecallHit[]; ms: number };
+  /** `item` is the one asked about, null when memory does not hold it (a link to an item since deleted). */
+  more: { hits: RecallHit[]; item: RecallItem | null; ms: number };
   duplicates: { clusters: DuplicateCluster[]; ms: number };
   facets: Facets;
 }

@@ -12,10 +12,12 @@ describe('the Recall page in its address', () => {
       kinds: ['turn' as const, 'artifact' as const],
       session: 'itops-nginx-502',
       from: '2026-11-01',
+      like: 'ccs_term:itops-nginx-502/constraints/no_restart(nginx)',
     };
     const hash = writeRecallView(view);
     expect(hash).toBe(
-      'view=duplicates&q=bad+gateway+%26+502&mode=keyword&kind=turn%2Cartifact&session=itops-nginx-502&from=2026-11-01',
+      'view=duplicates&q=bad+gateway+%26+502&mode=keyword&kind=turn%2Cartifact&session=itops-nginx-502' +
+        '&from=2026-11-01&like=ccs_term%3Aitops-nginx-502%2Fconstraints%2Fno_restart%28nginx%29',
     );
     expect(readRecallView(new URLSearchParams(hash))).toEqual({ ...view, q: 'bad gateway & 502' });
   });

@@ -3,9 +3,10 @@ import { redactText } from '@/lib/redact/redact';
 import { RECALL_KINDS, type RecallKind } from './items';
 
 /**
- * The Recall page's search in its address, after the `#` (`/recall#q=…&mode=keyword&kind=turn,artifact`), so that a
- * reload or a shared link shows the same search. The fragment, not the query string: a browser never sends it to a
- * server, so the words searched are not sent anywhere (they are kept in the browser's history, as any address is).
+ * The Recall page's search in its address, after the `#` (`/recall#q=…&mode=keyword&kind=turn,artifact`, with
+ * `like=<item id>` for "more like this"), so that a reload or a shared link shows the same search. The fragment, not
+ * the query string: a browser never sends it to a server, so the words searched are not sent anywhere (they are kept
+ * in the browser's history, as any address is).
  * Only what differs from the defaults is written; a value the page does not know (a typo, an edited link) is left
  * out, so its default stands.
  */
@@ -20,6 +21,8 @@ export interface RecallView {
   /** Dates as the date inputs hold them, YYYY-MM-DD. */
   from: string;
   to: string;
+  /** "More like this" item's id: its similar items are shown instead of the search's results. */
+  like: string;
 }
 
 export const RECALL_VIEW: RecallView = {
@@ -32,6 +35,7 @@ export const RECALL_VIEW: RecallView = {
   scope: '',
   from: '',
   to: '',
+  like: '',
 };
 
 const MODES: readonly SearchMode[] = ['hybrid', 'keyword', 'vector'];
@@ -57,6 +61,7 @@ export function readRecallView(p: URLSearchParams): RecallView {
     scope: p.get('scope') ?? '',
     from: day(p.get('from')),
     to: day(p.get('to')),
+    like: p.get('like') ?? '',
   };
 }
 
@@ -70,6 +75,6 @@ export function writeRecallView(v: RecallView): string {
   if (v.q.trim() && !redactText(v.q).findings.length) p.set('q', v.q.trim());
   if (v.mode !== 'hybrid') p.set('mode', v.mode);
   if (v.kinds.length) p.set('kind', v.kinds.join(','));
-  for (const k of ['agent', 'session', 'scope', 'from', 'to'] as const) if (v[k]) p.set(k, v[k]);
+  for (const k of ['agent', 'session', 'scope', 'from', 'to', 'like'] as const) if (v[k]) p.set(k, v[k]);
   return p.toString();
 }
