@@ -239,6 +239,32 @@ describe.each(servers)('agents put data into the live server on $name', (srv) =>
       await page.keyboard.press('ArrowLeft');
       await expect.poll(() => emitted.locator('h3').textContent()).toBe('Memory events emitted at turn 1 (0)');
       expect(await emitted.textContent()).toContain('None at this turn.');
+      // An event for that turn sent later, in a request of its own: the open page shows it, with no reload.
+      const late = await fetch(`${srv.url}/api/v1/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${srv.key}` },
+        body: JSON.stringify({
+          type: 'memory_event',
+          data: {
+            event_id: `memevt_late_${conv}`,
+            timestamp: new Date().toISOString(),
+            source_agent: 'otel-agent',
+            task_id: conv,
+            memory_kind: 'fact',
+            content: `db-7 pages at 90% disk on the WAL volume (${conv}).`,
+            suggested_scope: 'project',
+            sensitivity: 'internal',
+            confidence: 'high',
+            evidence_refs: ['url:https://grafana.example/d/db-7'],
+            ttl: 'durable',
+            session_id: conv,
+            turn: 1,
+          },
+        }),
+      });
+      expect(late.status).toBe(200);
+      await expect.poll(() => emitted.locator('h3').textContent()).toBe('Memory events emitted at turn 1 (1)');
+      expect(await emitted.getByTestId('turn-events-table').textContent()).toContain('db-7 pages at 90% disk');
       // Curation → Events says where the event was emitted, and leads back there.
       await open(page, `${srv.url}/curation/events?focus=ev-${conv}`);
       const row = page.locator(`[data-focus-id="ev-${conv}"]`);

@@ -228,10 +228,12 @@ export function ReplayView({
   useEffect(() => {
     const es = new EventSource(`/api/sessions/${encodeURIComponent(id)}/live`);
     es.addEventListener('stamp', (e) => setLive({ id, stamp: (e as MessageEvent<string>).data }));
+    // Memory events naming its turns were stored later than their turn, moved or decided: the windows' events again.
+    es.addEventListener('events', () => void qc.invalidateQueries({ queryKey: trpc.sessions.events.pathKey() }));
     // EventSource reconnects by itself (and is sent the stamp again); poll until it has.
     es.onerror = () => setLive(null);
     return () => es.close();
-  }, [id]);
+  }, [id, qc, trpc]);
   const stampQ = useQuery({
     ...trpc.sessions.stamp.queryOptions({ id }),
     refetchInterval: 2500,

@@ -1,7 +1,7 @@
 import { ready } from '@/server/bootstrap';
 import { stoppingSignal } from '@/server/lifecycle';
 import { jsonError, withDomainErrors } from '@/server/http/respond';
-import { onInbox, onSessionTurns } from '@/server/services/live';
+import { onInbox, onSessionTurns, onTurnEvents } from '@/server/services/live';
 import { sessionStamp } from '@/server/services/session-digest';
 import { createContext } from '@/server/trpc/init';
 
@@ -12,9 +12,10 @@ const SETTLE_MS = 200;
 
 /**
  * GET /api/sessions/{id}/live (app/api/sessions/[id]/live/route.ts) — Server-Sent Events for an open replay
- * page: `event: stamp` with the session's stamp
- * (as `sessions.stamp`) at once and whenever it changes, pushed from PostgreSQL LISTEN/NOTIFY (any instance's
- * writes), nothing in between but a heartbeat comment. The page then fetches the digest and the new turns.
+ * page: `event: stamp` with the session's stamp (as `sessions.stamp`) at once and whenever it changes, and
+ * `event: events` whenever memory events naming its turns were stored, moved or decided, pushed from PostgreSQL
+ * LISTEN/NOTIFY (any instance's writes), nothing in between but a heartbeat comment. The page then fetches the digest
+ * and the new turns, or the events of the turns it holds.
  */
 export function sessionLiveGet(req: Request, id: string): Promise<Response> {
   return withDomainErrors(() => live(req, id));
@@ -25,14 +26,34 @@ async function live(req: Request, id: string): Promise<Response> {
   if (ctx.role === 'none') return jsonError(401, 'sign in first');
   let stamp = await sessionStamp(ctx.db, ctx.projectId, id);
   const handle = await ready();
+  // Events changed since the last news (a reconnect of the listener says so too: notices may have been lost).
+  let events = 0;
+  let told = 0;
   return noticeStream(req, {
     hello: `event: stamp\ndata: ${stamp}\n\n`,
-    subscribe: (fn) => onSessionTurns(handle, ctx.projectId, id, fn),
+    subscribe: async (fn) => {
+      const subs = await Promise.allSettled([
+        onSessionTurns(handle, ctx.projectId, id, fn),
+        onTurnEvents(handle, ctx.projectId, id, () => {
+          events++;
+          fn();
+        }),
+      ]);
+      const offs = subs.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+      const off = () => offs.forEach((f) => f());
+      const failed = subs.find((s) => s.status === 'rejected');
+      if (failed) {
+        off();
+        throw failed.reason;
+      }
+      return off;
+    },
     news: async () => {
+      let out = '';
+      if (events !== told) out += `event: events\ndata: ${(told = events)}\n\n`;
       const now = await sessionStamp(ctx.db, ctx.projectId, id);
-      if (now === stamp) return null;
-      stamp = now;
-      return `event: stamp\ndata: ${now}\n\n`;
+      if (now !== stamp) out += `event: stamp\ndata: ${(stamp = now)}\n\n`;
+      return out || null;
     },
   });
 }

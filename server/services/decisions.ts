@@ -8,7 +8,7 @@ import {
   proposals,
 } from '@/server/db/schema/curation';
 import { isFinal, isMalformedOutcome, type DecidedEntry, type MemoryDecision } from '@/lib/curation/decision';
-import { notify, onNotice } from './live';
+import { notify, notifyTurnEventsOf, onNotice } from './live';
 import { appLink } from '@/server/env';
 
 /**
@@ -113,9 +113,13 @@ export async function memoryEventDecision(db: Tx, projectId: string, eventId: st
   };
 }
 
-/** Tells waiting agents (on every instance) that these events were decided; sent when the transaction commits. */
-export function notifyDecisions(tx: Tx, projectId: string, eventIds: Iterable<string>) {
-  return notify(tx, DECISIONS_CHANNEL, projectId, eventIds);
+/**
+ * Tells waiting agents (on every instance) that these events were decided, and open replay pages showing the turns
+ * they name; sent when the transaction commits.
+ */
+export async function notifyDecisions(tx: Tx, projectId: string, eventIds: readonly string[]) {
+  await notify(tx, DECISIONS_CHANNEL, projectId, eventIds);
+  await notifyTurnEventsOf(tx, projectId, eventIds);
 }
 
 /** The longest single wait an HTTP client may ask for: under the 60 s idle timeout of common proxies. */

@@ -9,7 +9,7 @@ import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
 import { addToSessionStats, recountSessionStats, usageSql } from './session-stats';
 import { duringIngest, forgetDigests, refreshDigestsSoon } from './session-digest';
 import { correct, CORRECTABLE, type Correction } from './ingest-corrections';
-import { notifyTurns } from './live';
+import { notifyTurnEvents, notifyTurns } from './live';
 import { memoryEvents } from '@/server/db/schema/curation';
 import { curateBatch, type CurationCounts } from './curation';
 import { isInfrastructureError, UnavailableError } from './errors';
@@ -442,6 +442,11 @@ async function writeMemoryEvents(tx: Tx, projectId: string, recs: Pending<Rec<'m
       (p) => p.record.eventId,
       stored,
     );
+    const added = new Set(rows.map((r) => r.eventId));
+    const sessions = chunk.flatMap(({ record: r }) =>
+      added.has(r.eventId) && r.sessionId !== null && r.turn !== null ? [r.sessionId] : [],
+    );
+    await notifyTurnEvents(tx, projectId, sessions);
   }
 }
 

@@ -1,16 +1,19 @@
 import { sql } from 'drizzle-orm';
-import type { DbHandle, Tx } from '@/server/db';
+import { rowsOf, type DbHandle, type Tx } from '@/server/db';
 
 /**
  * News for whoever waits on this instance, from writes on any instance: a writer NOTIFYs on a channel in its
  * transaction (delivered on commit, to every instance on the database), each process LISTENs once per channel and
  * fans the news out to its subscribers. Nothing here is state only one instance knows. Channels: sessions that
- * gained turns (open replay pages, `/api/sessions/[id]/live`), proposals made or decided (open inboxes), memory events
- * that were decided (agents waiting on `GET /api/v1/memory-events/{id}?wait=`), webhook deliveries to make.
+ * gained turns and the memory events at their turns (open replay pages, `/api/sessions/[id]/live`), proposals made or
+ * decided (open inboxes), memory events that were decided (agents waiting on `GET /api/v1/memory-events/{id}?wait=`),
+ * webhook deliveries to make.
  */
 export const TURNS_CHANNEL = 'mnemoscope_turns';
 /** Proposals made or decided: open inboxes (`/api/curation/live`). One key per project. */
 export const INBOX_CHANNEL = 'mnemoscope_inbox';
+/** Memory events that name a turn of a session were stored, moved or decided: open replay pages. Key: the session. */
+export const TURN_EVENTS_CHANNEL = 'mnemoscope_turn_events';
 
 /** A NOTIFY payload must stay under 8,000 bytes: a longer one says only "something of this project". */
 const MAX_PAYLOAD = 7000;
@@ -41,6 +44,28 @@ export async function notify(tx: Tx, channel: string, projectId: string, keys: I
 /** Tells open replay pages that these sessions gained turns. */
 export function notifyTurns(tx: Tx, projectId: string, sessionIds: Iterable<string>) {
   return notify(tx, TURNS_CHANNEL, projectId, sessionIds);
+}
+
+/** Tells open replay pages that memory events naming turns of these sessions were stored, moved or decided. */
+export function notifyTurnEvents(tx: Tx, projectId: string, sessionIds: Iterable<string>) {
+  return notify(tx, TURN_EVENTS_CHANNEL, projectId, sessionIds);
+}
+
+/**
+ * `notifyTurnEvents` for the sessions of these events that name a turn (the curator and reviewers decide events by id).
+ * The ids go as one parameter, however many.
+ */
+export async function notifyTurnEventsOf(tx: Tx, projectId: string, eventIds: readonly string[]) {
+  if (!eventIds.length) return;
+  const rows = await tx.execute(sql`
+    select distinct session_id from memory_events
+     where project_id = ${projectId} and turn is not null
+       and event_id in (select jsonb_array_elements_text(${JSON.stringify(eventIds)}::jsonb))`);
+  await notifyTurnEvents(
+    tx,
+    projectId,
+    rowsOf<{ session_id: string }>(rows).map((r) => r.session_id),
+  );
 }
 
 /** Tells open inboxes that the project's proposals changed (made or decided). */
@@ -110,6 +135,11 @@ export async function onNotice(
 /** Calls `fn` whenever the session may have gained turns; resolves to the function that unsubscribes. */
 export function onSessionTurns(handle: DbHandle, projectId: string, sessionId: string, fn: Listener) {
   return onNotice(handle, TURNS_CHANNEL, projectId, sessionId, fn);
+}
+
+/** Calls `fn` whenever the events at the session's turns may have changed; resolves to the unsubscriber. */
+export function onTurnEvents(handle: DbHandle, projectId: string, sessionId: string, fn: Listener) {
+  return onNotice(handle, TURN_EVENTS_CHANNEL, projectId, sessionId, fn);
 }
 
 /** Calls `fn` whenever the project's proposals may have changed; resolves to the function that unsubscribes. */

@@ -3,6 +3,7 @@ import type { IngestResult } from '@/lib/ingest/contract';
 import type { OtlpEnvelope } from '@/lib/otel/otlp';
 import { rowsOf, type Db } from '@/server/db';
 import { countResults, ingest, type IngestSummary } from './ingest';
+import { notifyTurnEventsOf } from './live';
 
 /** Numbering rounds: each one stores at least one of the turns that collided, so N writers at once need N at worst. */
 const ROUNDS = 16;
@@ -99,13 +100,17 @@ async function renumberEvents(db: Db, projectId: string, envelopes: OtlpEnvelope
   });
   // The event as sent (`raw`, which an export gives back) says so too.
   for (const [turn, ids] of moved)
-    await db.execute(
-      turn === null
-        ? sql`update memory_events set turn = null, raw = raw - 'turn'
-            where project_id = ${projectId} and event_id in (${list(ids)})`
-        : sql`update memory_events set turn = ${turn}, raw = jsonb_set(raw, '{turn}', to_jsonb(${turn}::int))
-            where project_id = ${projectId} and event_id in (${list(ids)})`,
-    );
+    await db.transaction(async (tx) => {
+      // Before the move: an event moved to no turn is no longer found by the turns' sessions.
+      await notifyTurnEventsOf(tx, projectId, ids);
+      await tx.execute(
+        turn === null
+          ? sql`update memory_events set turn = null, raw = raw - 'turn'
+              where project_id = ${projectId} and event_id in (${list(ids)})`
+          : sql`update memory_events set turn = ${turn}, raw = jsonb_set(raw, '{turn}', to_jsonb(${turn}::int))
+              where project_id = ${projectId} and event_id in (${list(ids)})`,
+      );
+    });
 }
 
 /** Gives each unnumbered turn its stored number (same span) or the next free one in its session. */
