@@ -246,7 +246,7 @@ describe('OTLP/HTTP JSON to envelopes', () => {
     expect([event.data.session_id, event.data.turn]).toEqual([turn.data.session_id, undefined]);
   });
 
-  it("keeps the turn an event names itself, and gives none to an event outside any turn's span", () => {
+  it("keeps the turn an event names itself (of the span's session if it names none); none outside a turn", () => {
     const r = otlpToEnvelopes(
       body([
         {
@@ -259,6 +259,8 @@ describe('OTLP/HTTP JSON to envelopes', () => {
               name: 'mnemoscope.memory_event',
               attributes: [s('event_id', 'memevt_own_0001'), s('session_id', 'elsewhere'), i('turn', 9)],
             },
+            // A turn and no session: the turn named, of the span's session.
+            { name: 'mnemoscope.memory_event', attributes: [s('event_id', 'memevt_own_0002'), i('turn', 4)] },
           ],
         },
         {
@@ -270,8 +272,10 @@ describe('OTLP/HTTP JSON to envelopes', () => {
         },
       ]),
     );
-    const [own, free] = r.envelopes.filter((e) => e.type === 'memory_event');
+    const [own, turnOnly, free] = r.envelopes.filter((e) => e.type === 'memory_event');
     expect([own!.data.session_id, own!.data.turn, own!.turnOf]).toEqual(['elsewhere', 9, undefined]);
+    const session = r.envelopes.find((e) => e.type === 'turn')!.data.session_id;
+    expect([turnOnly!.data.session_id, turnOnly!.data.turn, turnOnly!.turnOf]).toEqual([session, 4, undefined]);
     expect(free!.data).not.toHaveProperty('session_id');
     expect(free!.data).not.toHaveProperty('turn');
     expect(free!.turnOf).toBeUndefined();

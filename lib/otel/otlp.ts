@@ -717,11 +717,12 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
     out.envelopes.push(turn);
   }
   // An event that does not name its turn (session_id and turn) is the turn's it was emitted in: numbered by the span,
-  // or by the server once the turn is stored.
+  // or by the server once the turn is stored. One that names a turn and no session is of the span's session.
   for (const { envelope, root } of emittedIn) {
     const turn = turnEnvelope.get(root);
-    if (!turn || 'session_id' in envelope.data || 'turn' in envelope.data) continue;
+    if (!turn || 'session_id' in envelope.data) continue;
     envelope.data.session_id = turn.data.session_id;
+    if ('turn' in envelope.data) continue;
     if (turn.data.turn !== undefined) envelope.data.turn = turn.data.turn;
     else envelope.turnOf = turn;
   }
