@@ -324,7 +324,10 @@ export function Inbox() {
     lastDecision.current = performance.now();
     setDraft(null);
     const shown = detail.data?.proposal;
-    const content = decision.edits?.content ?? (!many && shown && shown.id === ids[0] ? shown.content : '');
+    // Its detail may not have come yet (a key pressed at once after j): the list's row has its content too.
+    const content =
+      decision.edits?.content ??
+      (many ? '' : shown && shown.id === ids[0] ? shown.content : (items.find((i) => i.id === ids[0])?.content ?? ''));
     setGone((g) => new Set([...g, ...ids]));
     // A refusal of an earlier decision stays until read; a confirmation gives way.
     setBanner((b) => (b?.tone === 'ok' ? null : b));
@@ -492,25 +495,28 @@ export function Inbox() {
           </>
         ) : null}
       </div>
-      {held ? (
-        <div className="banner warn held-banner" data-testid="held-banner">
-          {/* Said once when held; the countdown beside it is not read out every second. */}
-          <span className="held-text" role="status">
-            <MemoryText text={held.value.text} />
-          </span>
-          <span className="nowrap muted" aria-hidden="true">
-            sent in {secondsLeft} s
-          </span>
-          <button type="button" className="btn btn-small" onClick={undoHeld} aria-keyshortcuts="u">
-            Undo <kbd>u</kbd>
-          </button>
-        </div>
-      ) : null}
-      {banner && !(held && banner.tone === 'ok') ? (
-        <div className={`banner ${banner.tone}`} role="status" data-testid="inbox-banner">
-          {banner.text}
-        </div>
-      ) : null}
+      {/* Over the foot of the page, not in its flow: a decision held or answered does not move the list. */}
+      <div className="inbox-toasts">
+        {held ? (
+          <div className="banner warn held-banner" data-testid="held-banner">
+            {/* Said once when held; the countdown beside it is not read out every second. */}
+            <span className="held-text" role="status">
+              <MemoryText text={held.value.text} />
+            </span>
+            <span className="nowrap muted" aria-hidden="true">
+              sent in {secondsLeft} s
+            </span>
+            <button type="button" className="btn btn-small" onClick={undoHeld} aria-keyshortcuts="u">
+              Undo <kbd>u</kbd>
+            </button>
+          </div>
+        ) : null}
+        {banner && !(held && banner.tone === 'ok') ? (
+          <div className={`banner ${banner.tone}`} role="status" data-testid="inbox-banner">
+            {banner.text}
+          </div>
+        ) : null}
+      </div>
       <div className="hint-bar hint-bar-inline" data-testid="hint-bar">
         <span>
           <kbd>j</kbd>/<kbd>k</kbd> move
