@@ -44,19 +44,25 @@ export async function finishWork(): Promise<void> {
 }
 
 /**
- * `finishWork`, then `last` (closing the database), within `ms`: false when they have not ended by then (a database
- * that no longer answers), so that a stopping process exits rather than waits for ever.
+ * `finishWork` within `ms`, then `last` (closing the database) within `ms` of its own, tried even when the work did
+ * not end: false when either has not ended in time (a database that no longer answers), so that a stopping process
+ * exits rather than waits for ever.
  */
 export async function finishWorkWithin(ms: number, last: () => Promise<void>): Promise<boolean> {
+  const worked = await within(finishWork(), ms);
+  const closed = await within(
+    last().catch(() => {}),
+    ms,
+  );
+  return worked && closed;
+}
+
+/** Whether `work` ends within `ms`. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
-  const done = (async () => {
-    await finishWork();
-    await last().catch(() => {});
-    return true as const;
-  })();
   try {
-    return await Promise.race([done, late]);
+    return await Promise.race([work.then(() => true as const), late]);
   } finally {
     clearTimeout(timer);
   }

@@ -6,6 +6,7 @@ const waitText = (s: number) => (s >= 90 ? `${Math.ceil(s / 60)} minutes` : `${s
 const ERRORS: Record<string, (wait: number) => string> = {
   invalid: () => 'That username and password do not match.',
   slow: (wait) => `Too many failed attempts: try again in ${waitText(wait)}.`,
+  unavailable: () => 'The database cannot be reached just now: try again in a moment.',
 };
 
 /** A plain form (works before any script loads) posting to /api/auth/sign-in. */

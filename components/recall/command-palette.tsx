@@ -81,7 +81,7 @@ function Palette({ onClose }: { onClose: () => void }) {
       // Back returns to the one before (the search shown again is no new entry; the page reads it again all the same,
       // leaving "more like this").
       const { pathname, search, hash } = window.location;
-      if (`${pathname}${search}${hash}` !== href) window.history.pushState(window.history.state, '', href);
+      if (`${pathname}${search}${hash}` !== href) window.history.pushState(null, '', href);
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     } else router.push(href);
   };

@@ -49,7 +49,8 @@ export function RecallPage() {
   // The address's search is read once mounted (the server never sees the fragment), and again when it changes.
   const [read, setRead] = useState(false);
   // When the address was last written: a burst of typing and clicks is one entry in the history, so that Back returns
-  // to the search before it rather than to each letter.
+  // to the search before it rather than to each letter. Written with a null state, as Next.js asks (it adds its own
+  // state to the entry and learns the address; given its state, it takes the call for its own and does not).
   const wroteAt = useRef(-Infinity);
   const rewrite = useRef(false);
   // The fragment as last read or written here. Another differs: the address changed (a link, Back, a `goto`) and its
@@ -78,7 +79,17 @@ export function RecallPage() {
     applyAddress.current = apply;
     apply();
     window.addEventListener('hashchange', apply);
-    return () => window.removeEventListener('hashchange', apply);
+    // An address changed by pushState or replaceState (another script's, a link's) fires no hashchange; where the
+    // browser has the Navigation API, it says so (the guard in the write below covers the rest).
+    const nav = (window as unknown as { navigation?: EventTarget }).navigation;
+    const moved = () => {
+      if (window.location.hash !== known.current) apply();
+    };
+    nav?.addEventListener('currententrychange', moved);
+    return () => {
+      window.removeEventListener('hashchange', apply);
+      nav?.removeEventListener('currententrychange', moved);
+    };
   }, []);
   const facets = useFacets();
   const filters: RecallFilters = useMemo(
@@ -106,13 +117,13 @@ export function RecallPage() {
     if (rewrite.current) {
       rewrite.current = false;
       wroteAt.current = -Infinity;
-      if (wanted !== window.location.hash) window.history.replaceState(window.history.state, '', url);
+      if (wanted !== window.location.hash) window.history.replaceState(null, '', url);
       return;
     }
     if (wanted === window.location.hash) return;
     const now = performance.now();
-    if (now - wroteAt.current > NEW_ENTRY_AFTER_MS) window.history.pushState(window.history.state, '', url);
-    else window.history.replaceState(window.history.state, '', url);
+    if (now - wroteAt.current > NEW_ENTRY_AFTER_MS) window.history.pushState(null, '', url);
+    else window.history.replaceState(null, '', url);
     wroteAt.current = now;
   }, [read, settled, tab, deferred, mode, kinds, agent, session, scope, from, to, likeId]);
   const search = useRecallSearch(deferred, { mode, filters, limit: 50 }, tab === 'search' && !likeId);
@@ -125,6 +136,8 @@ export function RecallPage() {
   // The answer shown is to words or filters before, while these are searched.
   const updating = active.isPlaceholderData || (!likeId && deferred !== query.trim());
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
+  // All of memory is in the index (a large project's first load comes in pages): only then is an item known missing.
+  const corpusReady = useRecallStatus((st) => st.corpus === 'ready');
   // Memory not loaded yet: an empty answer says nothing of it.
   const loadingMemory = useRecallStatus((st) => st.corpus === 'idle' || (st.corpus === 'loading' && !st.items));
   // Meaning search over part of memory (the status bar counts how far it has got): an answer can change once the model
@@ -150,7 +163,7 @@ export function RecallPage() {
     </EmptyState>
   ) : loadingMemory ? (
     <EmptyState title="Loading memory…">The words are searched once this project&apos;s memory has loaded.</EmptyState>
-  ) : likeId && more.data && !more.data.item && !more.isPlaceholderData ? (
+  ) : likeId && more.data && !more.data.item && !more.isPlaceholderData && corpusReady ? (
     <EmptyState title="That item is not in this project's memory">
       The link asks for items like <code>{likeId}</code>, which memory does not hold: deleted since, or from another
       project. Go back to the results, or search.

@@ -42,6 +42,9 @@ export function useMoreLikeThis(itemId: string | null, options: SearchOptions) {
     queryFn: () => recall().request('more', { itemId: itemId!, options }),
     enabled: !!itemId,
     ...local,
+    // The same item's answer stays while the index changes under it (new memory every 15 s) or a filter changes: its
+    // heading does not flicker. Another item's is not shown as this one's.
+    placeholderData: (previous, query) => (query?.queryKey[2] === itemId ? previous : undefined),
   });
 }
 

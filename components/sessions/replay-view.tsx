@@ -228,8 +228,9 @@ export function ReplayView({
   useEffect(() => {
     const es = new EventSource(`/api/sessions/${encodeURIComponent(id)}/live`);
     es.addEventListener('stamp', (e) => setLive({ id, stamp: (e as MessageEvent<string>).data }));
-    // Memory events naming its turns were stored later than their turn, moved or decided: the windows' events again.
-    es.addEventListener('events', () => void qc.invalidateQueries({ queryKey: trpc.sessions.events.pathKey() }));
+    // Memory events naming its turns were stored later than their turn, moved or decided (or may have been, while no
+    // stream listened: each connection says so): this session's windows' events again.
+    es.addEventListener('events', () => void qc.invalidateQueries(trpc.sessions.events.queryFilter({ id })));
     // EventSource reconnects by itself (and is sent the stamp again); poll until it has.
     es.onerror = () => setLive(null);
     return () => es.close();

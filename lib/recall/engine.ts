@@ -308,13 +308,13 @@ export class RecallEngine {
     return this.fuse(kw, vec, qv, mode, limit, all, identifierShare(q));
   }
 
-  /** Items nearest in meaning to one item (its own vector as the query); keyword overlap where there is no model. */
   /** The item of this id, if the index holds it. */
   item(id: string): RecallItem | null {
     const at = this.index.get(id);
     return at === undefined ? null : this.items[at]!;
   }
 
+  /** Items nearest in meaning to one item (its own vector as the query); keyword overlap where there is no model. */
   async moreLikeThis(id: string, options: SearchOptions = {}): Promise<RecallHit[]> {
     const at = this.index.get(id);
     if (at === undefined) return [];

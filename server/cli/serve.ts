@@ -2,7 +2,7 @@
  * The production server: Next's request handler inside a Node HTTP server we own, so that every request gets an
  * id (`x-request-id`, taken from the proxy when it sends a sane one) and one JSON log line, and SIGTERM stops the
  * instance gracefully: readiness turns 503, no new connections are accepted, requests in flight finish (at most
- * MNEMOSCOPE_SHUTDOWN_MS), background work ends and the database is closed (within as long again, 5 s at least),
+ * MNEMOSCOPE_SHUTDOWN_MS), background work ends and the database is closed (each within as long again, 5 s at least),
  * and the process exits 0 (1 when that did not end in time). `npm start` bundles it after building (serve-bundle.ts)
  * and runs the bundle with plain `node` (HOST, PORT and the rest from the environment; see server/env.ts).
  */

@@ -1,7 +1,8 @@
 import { ready } from '@/server/bootstrap';
 import { SESSION_COOKIE, signIn, signOut } from '@/server/services/auth';
 import { backoffWait, forgetFailures, recordFailure, takeToken, type Backoff } from '@/server/services/limits';
-import { currentClient } from '@/server/log';
+import { currentClient, log } from '@/server/log';
+import { isInfrastructureError } from '@/server/services/errors';
 
 /**
  * Only same-site paths: a sign-in never redirects elsewhere. Browsers drop tabs and newlines from URLs and read
@@ -42,6 +43,23 @@ export async function signInPost(request: Request) {
           (username ? `&user=${encodeURIComponent(username.slice(0, 64))}` : ''),
       },
     });
+  try {
+    return await attempt(request, username, password, next, back);
+  } catch (e) {
+    // A database that cannot be reached: said on the form, not an empty 500.
+    if (!isInfrastructureError(e)) throw e;
+    log.error({ err: e }, 'sign-in failed');
+    return back('unavailable');
+  }
+}
+
+async function attempt(
+  request: Request,
+  username: string,
+  password: string,
+  next: string,
+  back: (error: string, wait?: number) => Response,
+): Promise<Response> {
   const { db } = await ready();
   // Counted in the database for all instances. A flood limit of thirty attempts a minute from one address; then
   // exponential backoff on failures, per username from one address (guessing a password), per address across

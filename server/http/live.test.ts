@@ -7,6 +7,7 @@ const { ready } = await import('@/server/bootstrap');
 const { ingest } = await import('@/server/services/ingest');
 const liveRoute = await import('@/app/api/sessions/[id]/live/route');
 const { decideProposal } = await import('@/server/services/curation-decisions');
+const { onTurnEvents } = await import('@/server/services/live');
 const saved = enterApp();
 
 const turn = (n: number) => ({
@@ -100,8 +101,12 @@ describe('GET /api/sessions/[id]/live', () => {
   it('says when memory events naming its turns are stored and when they are decided; not for others', async () => {
     const stop = new AbortController();
     const reader = (await get('streamed', stop.signal)).body!.getReader();
-    expect((await events(reader, 1))[0]).toMatchObject({ event: 'stamp' });
+    // Each connection says the events may have changed while no stream listened (the page fetches them again).
+    expect((await events(reader, 2)).map((e) => e.event)).toEqual(['stamp', 'events']);
     const h = await ready();
+    // The store itself tells (not only the curator's decision after it): two notices on the channel.
+    let notices = 0;
+    const off = await onTurnEvents(h, 'default', 'streamed', () => notices++);
     // Another session's turn, or this session with no turn: not this page's news.
     await ingest(h.db, 'default', [memoryEvent(1, { session_id: 'other', turn: 1 })], 'test');
     await ingest(h.db, 'default', [memoryEvent(2, { session_id: 'streamed' })], 'test');
@@ -118,6 +123,8 @@ describe('GET /api/sessions/[id]/live', () => {
     const stored = await events(reader, 2, 1500);
     expect(stored.length).toBeGreaterThan(0);
     expect(stored.every((e) => e.event === 'events')).toBe(true);
+    await expect.poll(() => notices).toBe(2);
+    off();
     // A reviewer decides it: the page hears of it.
     const [proposal] = rowsOf<{ id: string }>(
       await h.db.execute(sql`select id from proposals where event_id = 'memevt_live_0003'`),

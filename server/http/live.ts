@@ -30,7 +30,9 @@ async function live(req: Request, id: string): Promise<Response> {
   let events = 0;
   let told = 0;
   return noticeStream(req, {
-    hello: `event: stamp\ndata: ${stamp}\n\n`,
+    // Events have no stamp to compare: each connection says they may have changed (while no stream listened: the page
+    // opening, a reconnect after an instance stopped, a return to the page), and the page fetches them again.
+    hello: `event: stamp\ndata: ${stamp}\n\nevent: events\ndata: 0\n\n`,
     subscribe: async (fn) => {
       const subs = await Promise.allSettled([
         onSessionTurns(handle, ctx.projectId, id, fn),
@@ -49,9 +51,10 @@ async function live(req: Request, id: string): Promise<Response> {
       return off;
     },
     news: async () => {
+      // The stamp first: should reading it fail, the events' news is not counted as told.
+      const now = await sessionStamp(ctx.db, ctx.projectId, id);
       let out = '';
       if (events !== told) out += `event: events\ndata: ${(told = events)}\n\n`;
-      const now = await sessionStamp(ctx.db, ctx.projectId, id);
       if (now !== stamp) out += `event: stamp\ndata: ${(stamp = now)}\n\n`;
       return out || null;
     },

@@ -14,9 +14,10 @@ vi.mock('@/server/services/api-keys', () => ({ verifyKey: () => Promise.reject(r
 vi.mock('@/server/services/limits', () => ({ takeToken: () => Promise.reject(refused()) }));
 
 const { authenticate, rateLimit } = await import('./respond');
+const { signInPost } = await import('./auth');
 const keyed = new Request('http://x/api/v1/sessions/s/export', { headers: { authorization: 'Bearer k' } });
 
-describe('authenticate and rateLimit, run before a route handler', () => {
+describe('what runs before a route handler, and sign-in', () => {
   it('answer a database that cannot be reached with a JSON 503 and Retry-After, as a handler would', async () => {
     for (const opens of [true, false]) {
       state.opens = opens;
@@ -30,5 +31,18 @@ describe('authenticate and rateLimit, run before a route handler', () => {
     const limited = await rateLimit({} as never, 'key-1');
     expect(limited?.status).toBe(503);
     expect((await limited!.json()).error).toMatch(/cannot be reached/);
+  });
+
+  it('sends a sign-in back to its form saying the database cannot be reached, the username kept', async () => {
+    for (const opens of [true, false]) {
+      state.opens = opens;
+      const form = new FormData();
+      form.set('username', 'alice');
+      form.set('password', 'pw');
+      form.set('next', '/curation');
+      const res = await signInPost(new Request('http://x/api/auth/sign-in', { method: 'POST', body: form }));
+      expect(res.status, `database opens: ${opens}`).toBe(303);
+      expect(res.headers.get('location')).toBe('/sign-in?error=unavailable&next=%2Fcuration&user=alice');
+    }
   });
 });

@@ -103,12 +103,13 @@ async function renumberEvents(db: Db, projectId: string, envelopes: OtlpEnvelope
     await db.transaction(async (tx) => {
       // Before the move: an event moved to no turn is no longer found by the turns' sessions.
       await notifyTurnEventsOf(tx, projectId, ids);
+      // The ids as one parameter, however many.
+      const these = sql`event_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
       await tx.execute(
         turn === null
-          ? sql`update memory_events set turn = null, raw = raw - 'turn'
-              where project_id = ${projectId} and event_id in (${list(ids)})`
+          ? sql`update memory_events set turn = null, raw = raw - 'turn' where project_id = ${projectId} and ${these}`
           : sql`update memory_events set turn = ${turn}, raw = jsonb_set(raw, '{turn}', to_jsonb(${turn}::int))
-              where project_id = ${projectId} and event_id in (${list(ids)})`,
+              where project_id = ${projectId} and ${these}`,
       );
     });
 }
