@@ -49,23 +49,28 @@ export async function finishWork(): Promise<void> {
  * exits rather than waits for ever.
  */
 export async function finishWorkWithin(ms: number, last: () => Promise<void>): Promise<boolean> {
-  const worked = await within(finishWork(), ms);
-  const closed = await within(
+  const ended = (p: Promise<unknown>, what: string) =>
+    within(ms, what, p).then(
+      () => true,
+      () => false,
+    );
+  const worked = await ended(finishWork(), 'background work');
+  const closed = await ended(
     last().catch(() => {}),
-    ms,
+    'closing the database',
   );
   return worked && closed;
 }
 
-/** Whether `work` ends within `ms`. */
-async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+/** `p`, or an error naming `what` when it has not settled within `ms`. */
+export function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
-  try {
-    return await Promise.race([work.then(() => true as const), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 const periodics = ((

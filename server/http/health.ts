@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { ready } from '@/server/bootstrap';
 import { MIGRATIONS_FOLDER, rowsOf } from '@/server/db';
 import { serverEmbedder } from '@/server/services/embeddings';
-import { shuttingDown } from '@/server/lifecycle';
+import { shuttingDown, within } from '@/server/lifecycle';
 import { errorReason } from '@/server/log';
 
 const headers = { 'cache-control': 'no-store' };
@@ -12,16 +12,6 @@ const headers = { 'cache-control': 'no-store' };
 /** GET /api/health: the process is up and serving. Touches nothing else, so it never fails for a slow database. */
 export function healthGet(): Response {
   return Response.json({ status: 'ok' }, { headers });
-}
-
-function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 const expectedMigrations = (() => {
