@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { AppShell } from '@/components/shell/app-shell';
 import { THEME_KEY } from '@/components/shell/theme-store';
 import { NARROW, SHELL_KEY } from '@/components/shell/shell-store';
+import { HOLD_FRAGMENT } from '@/components/shell/held-fragment';
 import { TrpcProvider } from '@/components/trpc/provider';
 import './globals.css';
 
@@ -22,7 +23,9 @@ const themeScript =
   `var h=JSON.parse(localStorage.getItem(${JSON.stringify(SHELL_KEY)})||'{}');` +
   "var b=(h.state&&h.state.sidebar)||'auto';" +
   `if(b==='closed'||(b==='auto'&&matchMedia('(max-width: ${NARROW}px)').matches))` +
-  "document.documentElement.dataset.rail=''}catch(e){}";
+  "document.documentElement.dataset.rail=''}catch(e){}" +
+  // The address's fragment, off the address until Next.js has started (held-fragment.ts says why).
+  `try{${HOLD_FRAGMENT}}catch(e){}`;
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // The per-request CSP nonce from proxy.ts: the one inline script carries it (reading headers also

@@ -266,6 +266,44 @@ describe('recall', () => {
     await context.close();
   });
 
+  it('opened at a search, the sidebar link still starts a new search and the palette shows its own', async () => {
+    // Next.js took the first address, fragment and all, as the route's (vercel/next.js#96714): the sidebar's Recall
+    // link brought the first search back, and the palette's search was joined to it (#q=keepalive+timeout%23q%3Dbad…).
+    const { context, page } = await fresh();
+    await open(page, `${srv.url}/recall#q=keepalive+timeout`);
+    await indexReady(page);
+    expect(await page.getByLabel('Search memory').inputValue()).toBe('keepalive timeout');
+    expect(new URL(page.url()).hash).toBe('#q=keepalive+timeout');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: /^Sessions/ }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/sessions');
+    await page.keyboard.press('Control+k');
+    await page.getByLabel('Search all memory').fill('bad gateway');
+    await page.getByTestId('palette-results').locator('li').first().waitFor();
+    await page.getByRole('link', { name: /^All results, filters and “more like this” on the Recall page/ }).click();
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
+    expect(new URL(page.url()).hash).toBe('#q=bad+gateway');
+    // On the Recall page, its sidebar link is a new search; Back returns to the one before.
+    await nav.getByRole('link', { name: /^Recall/ }).click();
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('');
+    expect(page.url()).toBe(`${srv.url}/recall`);
+    await page.goBack();
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
+    expect(new URL(page.url()).hash).toBe('#q=bad+gateway');
+    // Reloaded at a search, then Back and the sidebar's link: a new search again.
+    await page.reload();
+    await indexReady(page);
+    expect(await page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
+    await nav.getByRole('link', { name: /^Sessions/ }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/sessions');
+    await page.goBack();
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
+    await nav.getByRole('link', { name: /^Recall/ }).click();
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('');
+    expect(page.url()).toBe(`${srv.url}/recall`);
+    await context.close();
+  });
+
   it('the palette shows three hits of a kind from one place at most, the rest on the Recall page', async () => {
     const { context, page } = await fresh();
     await open(page, `${srv.url}/sessions`);

@@ -21,6 +21,7 @@ import { CommandPalette } from '@/components/recall/command-palette';
 import { LeftDecisions } from '@/components/curation/left-decisions';
 import { sendHeldDecisions, useUnsentDecisions } from '@/components/curation/held-decision';
 import { ThemeToggle } from './theme-toggle';
+import { restoreHeldFragment } from './held-fragment';
 import { applyRail, railNow, subscribeRail, toggledChoice, useShellStore } from './shell-store';
 
 // Each item's icon says it in the rail (collapsed, at 1,024 px and below), where two-letter stubs read alike.
@@ -56,10 +57,16 @@ export function AppShell({ children }: { children: ReactNode }) {
   const counts = raw && { ...raw, pending: Math.max(0, raw.pending - unsent) };
   // Marks the page interactive (hydrated): end-to-end tests wait for it before clicking.
   useEffect(() => {
-    document.documentElement.dataset.hydrated = '1';
+    // After Next.js's own effects, which run after this one (a parent's run after its children's): its router then
+    // hears the fragment, and the history entry keeps Next.js's state (without it, Back to it showed another page).
+    const t = setTimeout(() => {
+      restoreHeldFragment();
+      document.documentElement.dataset.hydrated = '1';
+    });
     // Again from the stored choice: a page that ends in notFound() is rendered afresh in the browser, and React then
     // takes <html> without the attribute the inline script gave it (the sidebar showed open at 1,024 px).
     applyRail(useShellStore.getState().sidebar);
+    return () => clearTimeout(t);
   }, []);
   const setSidebar = useShellStore((s) => s.setSidebar);
   // From <html data-rail>, false while hydrating (as the server rendered it), then as it is.
