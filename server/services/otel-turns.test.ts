@@ -6,6 +6,7 @@ import { DRIVERS, freshDb } from '@/server/test/db';
 import { exportSession } from './sessions';
 import { ingestOtel } from './otel-turns';
 import { ingest } from './ingest';
+import { notifyTurnEvents, onTurnEvents } from './live';
 
 const s = (key: string, v: string) => ({ key, value: { stringValue: v } });
 /**
@@ -127,6 +128,53 @@ describe.each(DRIVERS)('numbering traced turns on %s', (driver) => {
     ];
     expect((await ingest(h.db, 'default', at(70), 'test')).results[0]!.status).toBe('accepted');
     expect((await ingest(h.db, 'default', at(71), 'test')).results[0]!.status).toBe('duplicate');
+  });
+
+  it('moves an event off a turn that was refused, and tells an open replay of that session', async () => {
+    // Two invocations in one conversation of their own: the second's turn is refused (a hallucination rate of 7).
+    const inConversation = (trace: string, at: number, hallucination: string) => {
+      const body = invocation(trace, at, trace);
+      const root = body.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+      root.attributes = root.attributes.map((a) => (a.key === 'gen_ai.conversation.id' ? s(a.key, 'moved') : a));
+      root.attributes.push(s('mnemoscope.hallucination', hallucination));
+      return body;
+    };
+    let notices = 0;
+    let marks = 0;
+    const off = await onTurnEvents(h, 'default', 'moved', () => notices++);
+    const offMarks = await onTurnEvents(h, 'default', 'marker', () => marks++);
+    // The notices so far, all heard: a marker sent after them comes after them (one LISTEN, in commit order).
+    const heard = async () => {
+      const m = marks;
+      await h.db.transaction((tx) => notifyTurnEvents(tx, 'default', ['marker']));
+      await expect.poll(() => marks).toBe(m + 1);
+      return notices;
+    };
+    try {
+      const kept = await send(h, inConversation('m1', 500, '0.1'));
+      expect(kept.results.map((r) => r.status)).toEqual(['accepted', 'accepted']);
+      // What storing an event at its turn tells (the store, the curator's decision): the refused turn's event tells
+      // as much, and once more for its move off the turn.
+      const told = await heard();
+      expect(told).toBeGreaterThan(0);
+      const refused = await send(h, inConversation('m2', 510, '7'));
+      expect(refused.results.map((r) => [r.type, r.status])).toEqual([
+        ['turn', 'rejected'],
+        ['memory_event', 'accepted'],
+      ]);
+      expect(await heard()).toBe(2 * told + 1);
+      const at = rowsOf<{ event_id: string; session_id: string; turn: number | null; raw_turn: number | null }>(
+        await h.db.execute(sql`select event_id, session_id, turn, (raw->>'turn')::int as raw_turn from memory_events
+          where project_id = 'default' and event_id in ('ev-m1', 'ev-m2') order by event_id`),
+      );
+      expect(at).toEqual([
+        { event_id: 'ev-m1', session_id: 'moved', turn: 1, raw_turn: 1 },
+        { event_id: 'ev-m2', session_id: 'moved', turn: null, raw_turn: null },
+      ]);
+    } finally {
+      off();
+      offMarks();
+    }
   });
 
   it('places an event at the number its turn span gives; at no turn when the span says no number', async () => {
