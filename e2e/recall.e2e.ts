@@ -28,6 +28,14 @@ async function indexReady(page: Page) {
     .waitFor({ timeout: 60_000 });
 }
 
+/** Searches from the palette (Ctrl-K) and opens all its results on the Recall page (its footer link). */
+async function paletteToRecall(page: Page, q: string) {
+  await page.keyboard.press('Control+k');
+  await page.getByLabel('Search all memory').fill(q);
+  await page.getByTestId('palette-results').locator('li').first().waitFor();
+  await page.getByRole('link', { name: /^All results, filters and “more like this” on the Recall page/ }).click();
+}
+
 describe('recall', () => {
   it('Ctrl-K finds the nginx 502 turns by meaning with the network cut off, and sends the query nowhere', async () => {
     const { context, page, requests } = await fresh();
@@ -213,18 +221,12 @@ describe('recall', () => {
     await expect.poll(kindsShown).toEqual(['turn']);
     expect(await page.getByTestId('hit-link').first().textContent()).toMatch(/keepalive/i);
     // From the palette, on this page: its search replaces the page's (and the filters go back to their defaults).
-    await page.keyboard.press('Control+k');
-    await page.getByLabel('Search all memory').fill('bad gateway');
-    await page.getByTestId('palette-results').locator('li').first().waitFor();
-    await page.getByRole('link', { name: /^All results, filters and “more like this” on the Recall page/ }).click();
+    await paletteToRecall(page, 'bad gateway');
     await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
     expect(new URL(page.url()).hash).toBe('#q=bad+gateway');
     // The same search from the palette again is no new entry in the history.
     const before = await page.evaluate(() => history.length);
-    await page.keyboard.press('Control+k');
-    await page.getByLabel('Search all memory').fill('bad gateway');
-    await page.getByTestId('palette-results').locator('li').first().waitFor();
-    await page.getByRole('link', { name: /^All results, filters and “more like this” on the Recall page/ }).click();
+    await paletteToRecall(page, 'bad gateway');
     await page.getByLabel('Search all memory').waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => history.length)).toBe(before);
     // Back returns to the search before it, its words and filters.
@@ -277,10 +279,7 @@ describe('recall', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: /^Sessions/ }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/sessions');
-    await page.keyboard.press('Control+k');
-    await page.getByLabel('Search all memory').fill('bad gateway');
-    await page.getByTestId('palette-results').locator('li').first().waitFor();
-    await page.getByRole('link', { name: /^All results, filters and “more like this” on the Recall page/ }).click();
+    await paletteToRecall(page, 'bad gateway');
     await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
     expect(new URL(page.url()).hash).toBe('#q=bad+gateway');
     // On the Recall page, its sidebar link is a new search; Back returns to the one before.
