@@ -268,6 +268,27 @@ describe('recall', () => {
     await context.close();
   });
 
+  it('without the Navigation API, an address changed with no hashchange is read, not written over', async () => {
+    // Where the browser cannot say that the address changed (no `navigation`), the page finds out when it next
+    // writes: the address wins over the search shown. Without that check, the old search was written over it.
+    const { context, page } = await fresh();
+    await context.addInitScript(() => Object.defineProperty(window, 'navigation', { value: undefined }));
+    await open(page, `${srv.url}/recall`);
+    await indexReady(page);
+    expect(await page.evaluate(() => 'navigation' in window && window.navigation)).toBeFalsy();
+    await page.getByLabel('Search memory').fill('keepalive timeout');
+    await page.getByRole('button', { name: 'Keyword', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#q=keepalive+timeout&mode=keyword');
+    await expect.poll(() => page.getByTestId('recall-results').locator('tbody').getAttribute('aria-busy')).toBeNull();
+    await page.evaluate(() => {
+      history.replaceState(history.state, '', '#q=bad+gateway');
+      [...document.querySelectorAll('button')].find((b) => b.textContent === 'Meaning')!.click();
+    });
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
+    expect(new URL(page.url()).hash).toBe('#q=bad+gateway');
+    await context.close();
+  });
+
   it('opened at a search, the sidebar link still starts a new search and the palette shows its own', async () => {
     // Next.js took the first address, fragment and all, as the route's (vercel/next.js#96714): the sidebar's Recall
     // link brought the first search back, and the palette's search was joined to it (#q=keepalive+timeout%23q%3Dbad…).
