@@ -60,6 +60,27 @@ async function memoryEntry(words: string) {
 }
 
 describe('curation inbox, by keyboard', () => {
+  it('filtered to nothing, says no proposal matches, not that nothing waits; clearing brings them back', async () => {
+    await inbox();
+    const pane = page.getByTestId('inbox-list');
+    const rows = await pane.getByRole('listitem').count();
+    expect(rows).toBeGreaterThan(0);
+    // A kind no pending proposal has (the select lists every kind, with a count for those that have some).
+    const kinds = await page
+      .getByLabel('Filter by kind')
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? '' })));
+    const none = kinds.find((k) => k.value && !/\(\d+\)/.test(k.text))!.value;
+    await page.getByLabel('Filter by kind').selectOption(none);
+    await expect.poll(() => pane.textContent()).toContain('No pending proposal matches these filters');
+    expect(await pane.textContent()).not.toContain('Nothing waits for review');
+    expect(await pane.textContent()).toMatch(/\d+ pending in all/);
+    await page.getByRole('button', { name: 'Clear the filters' }).click();
+    await expect.poll(() => pane.getByRole('listitem').count()).toBe(rows);
+    expect(await page.getByLabel('Filter by kind').inputValue()).toBe('');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it('approves with a, and the entry appears in the memory browser with its history', async () => {
     await inbox();
     const before = await page.getByTestId('inbox-list').locator('.inbox-row').count();

@@ -63,6 +63,9 @@ const APPROVED: Record<Operation, string> = {
   discard: 'nothing was written.',
 };
 
+/** The inbox's filters when none is set. */
+const NO_FILTERS = { scope: '', kind: '', agent: '', confidence: '' };
+
 /**
  * The review inbox: proposals the curator may not write itself, one at a time with everything
  * needed to decide. Keyboard first: j/k move, a approve, b keep both (a merge), r reject, e edit, x select,
@@ -74,7 +77,8 @@ export function Inbox() {
   const router = useRouter();
   const params = useSearchParams();
   const [status, setStatus] = useState<Status>('pending');
-  const [filters, setFilters] = useState({ scope: '', kind: '', agent: '', confidence: '' });
+  const [filters, setFilters] = useState(NO_FILTERS);
+  const filtered = Object.values(filters).some(Boolean);
   // Paged by the server, 100 at a time, each page after the last row of the one before (so proposals decided or
   // added meanwhile neither repeat nor go missing), with how many match: a long queue never stops silently.
   const list = useInfiniteQuery({
@@ -578,6 +582,14 @@ export function Inbox() {
             // Not "nothing waits": nobody knows what waits (the error above says why).
             <EmptyState title="The proposals could not be loaded">
               Nothing is shown until they are; the counts say — meanwhile.
+            </EmptyState>
+          ) : !items.length && filtered && countOf(status, first?.totals?.[status] ?? 0) > 0 ? (
+            // Filtered to nothing: say so, not that nothing waits, while the status has proposals.
+            <EmptyState title={`No ${status} proposal matches these filters`}>
+              {fmtInt(countOf(status, first?.totals?.[status] ?? 0))} {status} in all.{' '}
+              <button type="button" className="btn" onClick={() => (setFilters(NO_FILTERS), restart(0))}>
+                Clear the filters
+              </button>
             </EmptyState>
           ) : !items.length ? (
             <EmptyState title={status === 'pending' ? 'Nothing waits for review' : `No ${status} proposals`}>
