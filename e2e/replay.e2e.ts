@@ -115,6 +115,24 @@ describe('session replay', () => {
     expect(await page.locator('[data-testid=timeline] g[data-same]').count()).toBeGreaterThanOrEqual(5);
   });
 
+  it('says what the agent asked its memory event to be, and where the curator put it instead', async () => {
+    // The demo's decision for the project at turn 32 was written as a session hypothesis (it cites no evidence).
+    await open(page, '/sessions/itops-nginx-502?turn=32');
+    const row = page.getByTestId('turn-events-table').locator('tbody tr');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.locator('td').first().textContent()).toBe('decisionasked for project');
+    expect(await row.getByTestId('placed-as').textContent()).toBe('stored as hypothesis in session, not as asked');
+    // An event stored as asked says nothing more (turn 9: a fact for the project).
+    await open(page, '/sessions/itops-nginx-502?turn=9');
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.getByTestId('event-outcome').getAttribute('data-disposition')).toBe('written');
+    expect(await row.getByTestId('placed-as').count()).toBe(0);
+    // Curation → Events says the same of it.
+    await open(page, '/curation/events?focus=memevt_demo_0003');
+    const focused = page.locator('[data-focus-id="memevt_demo_0003"]');
+    expect(await focused.getByTestId('placed-as').textContent()).toBe('stored as hypothesis in session, not as asked');
+  });
+
   it('a one-turn session: its figures in the charts’ legends, no one-point plot', async () => {
     const one = {
       session_id: 'replay-one-turn',

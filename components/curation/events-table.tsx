@@ -18,6 +18,8 @@ import { fmtDateTime, fmtInt } from '@/lib/format';
 const CONF: Record<string, string> = { high: 'ok', medium: 'warn', low: 'danger' };
 // Rejected by the curator or a reviewer in red; discarded (the agent asked) and duplicate (said already) are neither.
 const DISPOSITION: Record<string, string> = { written: 'ok', approved: 'ok', proposed: 'warn', rejected: 'danger' };
+// The outcomes that put the event somewhere (or propose to): they carry the scope and kind it went to.
+const PLACED = new Set(['written', 'approved', 'proposed']);
 
 type EventRow = RouterOutputs['curation']['events']['items'][number];
 
@@ -138,7 +140,7 @@ export function EventsTable() {
               id: 'outcome',
               header: 'Outcome',
               cellProps: () => ({ style: { minWidth: 150, maxWidth: 240 } }),
-              cell: (e) => <Outcome eventId={e.eventId} outcome={e.outcome} />,
+              cell: (e) => <Outcome eventId={e.eventId} outcome={e.outcome} asked={e} />,
             },
           ]}
         />
@@ -162,9 +164,20 @@ export function EventsTable() {
 }
 
 /** What became of an event: the curator's (or a reviewer's) latest outcome, its reason, and where it led. */
-export function Outcome({ eventId, outcome: o }: { eventId: string; outcome: EventRow['outcome'] }) {
+export function Outcome({
+  eventId,
+  outcome: o,
+  asked,
+}: {
+  eventId: string;
+  outcome: EventRow['outcome'];
+  /** What the agent asked for: where the curator put it elsewhere, or as another kind, the outcome says so. */
+  asked: { kind: string; suggestedScope: string };
+}) {
   if (!o) return <span className="muted">not curated yet</span>;
   const entry = o.disposition === 'duplicate' ? 'the entry it repeats' : 'entry';
+  const placed = PLACED.has(o.disposition) && o.scope && o.kind;
+  const moved = placed && (o.scope !== asked.suggestedScope || o.kind !== asked.kind);
   return (
     <div data-testid="event-outcome" data-disposition={o.disposition}>
       <span className={`badge ${DISPOSITION[o.disposition] ?? ''}`}>{o.disposition}</span>{' '}
@@ -180,6 +193,12 @@ export function Outcome({ eventId, outcome: o }: { eventId: string; outcome: Eve
         >
           {entry}
         </Link>
+      ) : null}
+      {moved ? (
+        <div className="cell-sub" data-testid="placed-as">
+          {o.disposition === 'proposed' ? 'proposed' : 'stored'} as <b>{o.kind}</b> in{' '}
+          <span className="mono">{o.scope}</span>, not as asked
+        </div>
       ) : null}
       {o.reason ? (
         <div className="cell-sub">

@@ -34,7 +34,7 @@ export function TurnEvents({ turn, events, unlisted }: { turn: number; events: T
         <DataTable
           compact
           headless
-          caption={`Memory events emitted at turn ${fmtInt(turn)}: kind and scope, content, outcome`}
+          caption={`Memory events emitted at turn ${fmtInt(turn)}: kind and scope asked, content, outcome`}
           testId="turn-events-table"
           rows={events}
           rowKey={(e) => e.eventId}
@@ -46,7 +46,9 @@ export function TurnEvents({ turn, events, unlisted }: { turn: number; events: T
               cell: (e) => (
                 <>
                   <span className="badge">{e.kind}</span>
-                  <div className="cell-sub mono nowrap">{e.suggestedScope}</div>
+                  <div className="cell-sub nowrap">
+                    asked for <span className="mono">{e.suggestedScope}</span>
+                  </div>
                 </>
               ),
             },
@@ -72,7 +74,7 @@ export function TurnEvents({ turn, events, unlisted }: { turn: number; events: T
               id: 'outcome',
               header: 'Outcome',
               cellProps: () => ({ style: { minWidth: 130, maxWidth: 220 } }),
-              cell: (e) => <Outcome eventId={e.eventId} outcome={e.outcome} />,
+              cell: (e) => <Outcome eventId={e.eventId} outcome={e.outcome} asked={e} />,
             },
           ]}
         />

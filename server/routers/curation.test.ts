@@ -719,7 +719,13 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const outcomeOf = async (id: string) =>
       (await viewer.curation.events({ limit: 2, focus: id })).focused?.outcome ?? 'none';
     const w = await outcomeOf(written.event_id);
-    expect(w).toMatchObject({ disposition: 'written', proposalId: null, entryId: expect.any(String) });
+    expect(w).toMatchObject({
+      disposition: 'written',
+      scope: 'project',
+      kind: 'fact',
+      proposalId: null,
+      entryId: expect.any(String),
+    });
     const before = await outcomeOf(asked.event_id);
     expect(before).toMatchObject({ disposition: 'proposed', proposalStatus: 'pending', entryId: null });
     await alice.curation.decide({ id: (before as { proposalId: string }).proposalId, decision: { action: 'approve' } });

@@ -733,6 +733,9 @@ export async function eventsInWindow(db: Tx, projectId: string, sessionId: strin
 export interface EventOutcome {
   disposition: string;
   reason: string | null;
+  /** Where and as what the curator put it (it may differ from what the agent asked); null where it put nothing. */
+  scope: string | null;
+  kind: string | null;
   /** The entry it wrote, or for a duplicate the entry that says it already. */
   entryId: string | null;
   proposalId: string | null;
@@ -751,6 +754,8 @@ async function outcomesOf(db: Tx, projectId: string, ids: string[]): Promise<Map
         eventId: curationOutcomes.eventId,
         disposition: curationOutcomes.disposition,
         reason: curationOutcomes.reason,
+        scope: curationOutcomes.scope,
+        kind: curationOutcomes.kind,
         entryId: curationOutcomes.entryId,
         // A duplicate's entry is the one that says it already.
         duplicateOf: sql<string | null>`${curationOutcomes.rationale}->>'targetEntryId'`,
@@ -777,6 +782,8 @@ async function outcomesOf(db: Tx, projectId: string, ids: string[]): Promise<Map
       {
         disposition: o.disposition,
         reason: o.reason,
+        scope: o.scope,
+        kind: o.kind,
         entryId: o.entryId ?? (o.disposition === 'duplicate' ? o.duplicateOf : null),
         proposalId: proposal.get(o.eventId!)?.id ?? null,
         proposalStatus: proposal.get(o.eventId!)?.status ?? null,
