@@ -417,6 +417,10 @@ describe('dead ends', () => {
   it('finds a dead end by its reopen condition, with the matched words marked', async () => {
     await open(page, `${srv.url}/substrate/aegis-demo/dead-ends`);
     expect(await page.locator('[data-testid=dead-ends] tbody tr').count()).toBe(9);
+    // One is recorded twice: the list shows it once, the bridge's consult (its verdict below) counts both records.
+    expect(await page.getByTestId('dead-end-count').textContent()).toBe(
+      '9 recorded, 1 of them more than once: 10 records, each of which the bridge’s consult counts',
+    );
     await page.getByLabel('Would this reopen?').fill('foundry_get_insights output changed after the upgrade');
     await expect
       .poll(() => page.getByTestId('reopen-summary').textContent())

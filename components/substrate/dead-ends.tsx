@@ -47,6 +47,9 @@ export function DeadEnds({ agent }: { agent: string }) {
   const sit = useDeferredValue(situation);
   const all = useMemo(() => q.data ?? [], [q.data]);
   const found = useMemo(() => wouldReopen(sit, all), [sit, all]);
+  // The index lists a dead end recorded again once more; the list shows it once, the reference verdict each time.
+  const records = all.reduce((n, d) => n + Math.max(1, d.occurrences), 0);
+  const repeated = all.filter((d) => d.occurrences > 1).length;
   // Its place in wouldReopen's order: reopen first (by coverage), then related.
   const matches = useMemo(() => new Map(found.map((m, k) => [m.deadEnd.id, { ...m, rank: k }])), [found]);
   const reopening = found.filter((m) => m.kind === 'reopen').length;
@@ -72,8 +75,14 @@ export function DeadEnds({ agent }: { agent: string }) {
         <div>
           <h1>Dead ends</h1>
           <div className="sub">
-            What {agent} learned not to do, why, and what would make it worth trying again · {fmtInt(all.length)}{' '}
-            recorded
+            What {agent} learned not to do, why, and what would make it worth trying again ·{' '}
+            <span data-testid="dead-end-count">
+              {fmtInt(all.length)} recorded
+              {records > all.length
+                ? `, ${fmtInt(repeated)} of them more than once: ${fmtInt(records)} records, each of which the ` +
+                  'bridge’s consult counts'
+                : null}
+            </span>
           </div>
         </div>
         <input
