@@ -61,7 +61,7 @@ describe('memory hygiene lab', () => {
     );
     // Chains that differ only in their last wrong turn are shown as one, with both turns.
     expect(await page.getByTestId('chain').count()).toBe(1);
-    expect(await chain.textContent()).toMatch(/rec_day-1_35.*ehr-agent-day-2 #3.*ehr-agent-day-2 #10/);
+    expect(await chain.textContent()).toMatch(/rec_day-1_35→ ehr-agent-day-2 #3 · u 0\.00and ehr-agent-day-2 #10/);
     // No arrow ends a line alone: each sits on the line of what it points at.
     const lonely = await chain.evaluate(
       (el) =>

@@ -62,7 +62,8 @@ export function FlaggedPanel({
                   </span>
                   {l.turns.map((t, k) => (
                     <span key={`${t.session}/${t.turn}`} className="nowrap">
-                      {k ? null : <span className="chain-arrow">→ </span>}
+                      {/* Recalled into more than one wrong turn (chains that differ only there are one): "and". */}
+                      <span className="chain-arrow">{k ? 'and ' : '→ '}</span>
                       <Link
                         className="chip chip-bad"
                         href={turnHref(t.session, t.turn)}
