@@ -268,6 +268,8 @@ describe('a new user on the embedded database', () => {
     await page
       .locator('[data-testid=ccs-state] [data-term="received(conflicting_requirements wipe_now vs preserve_evidence)"]')
       .waitFor();
+    // The box empties once the turn is shown: it does not keep saying 14 while the player moves on.
+    expect(await page.getByLabel('Go to turn').inputValue()).toBe('');
     expect(
       await page.locator('[data-testid=ccs-state] [data-field=constraints] [data-term="preserve(evidence)"]').count(),
     ).toBe(1);

@@ -92,6 +92,7 @@ function TurnForm({
   errorId,
   onTurn,
   errorAtEnd = false,
+  clear = false,
   input,
   children,
 }: {
@@ -102,6 +103,8 @@ function TurnForm({
   onTurn: (turn: number | null) => void;
   /** The refusal hangs from the box's right edge (a box near the page's right edge), else from its left. */
   errorAtEnd?: boolean;
+  /** The box empties once its turn is shown (a go-to box), instead of keeping a turn the player has left since. */
+  clear?: boolean;
   input: Pick<ComponentProps<'input'>, 'ref' | 'style' | 'placeholder' | 'disabled' | 'defaultValue'>;
   children?: ReactNode;
 }) {
@@ -116,6 +119,7 @@ function TurnForm({
         if (raw !== '' && !hasTurn(runs, Number(raw))) return setError(noTurnMessage(runs, raw));
         setError(null);
         onTurn(raw === '' ? null : Number(raw));
+        if (clear) box.value = '';
         box.blur();
       }}
     >
@@ -757,6 +761,7 @@ export function ReplayView({
                 runs={runs}
                 label="Go to turn"
                 errorId="goto-error"
+                clear
                 onTurn={(turn) => turn !== null && jumpToTurn(turn)}
                 input={{ ref: gotoRef, style: { width: 90 }, placeholder: 'go to (g)', disabled: !n }}
               />
@@ -917,7 +922,10 @@ export function ReplayView({
               title={
                 <>
                   Constraint retention{' '}
-                  <span className="faint">each bar: the turns a constraint was in the CCS; click to jump</span>
+                  <span className="faint">
+                    each bar: the turns a constraint was in the CCS; click to jump · the % counts the turns since it
+                    first appeared
+                  </span>
                 </>
               }
             >
