@@ -122,7 +122,18 @@ describe('recall', () => {
       );
     await page.getByLabel('Search memory').fill('keepalive');
     await expect.poll(() => page.getByTestId('meaning-only').count()).toBe(0);
-    expect(await page.getByTestId('hit-link').count()).toBeGreaterThan(0);
+    // Meaning ranks every item: the best 50 are listed, and said to be the top of more, not all there is.
+    await expect
+      .poll(() => page.getByTestId('recall-count').textContent())
+      .toBe('The top 50 results · more match: add words or filters to narrow');
+    expect(await page.getByTestId('hit-link').count()).toBe(50);
+    // By keywords alone fewer match: all of them, counted.
+    await page.getByRole('button', { name: 'Keyword', exact: true }).click();
+    await expect.poll(() => page.getByTestId('recall-count').textContent()).toMatch(/^([2-9]|[1-4]\d) results$/);
+    const n = Number((await page.getByTestId('recall-count').textContent())!.split(' ')[0]);
+    expect(await page.getByTestId('hit-link').count()).toBe(n);
+    await page.getByRole('button', { name: 'Hybrid', exact: true }).click();
+    await expect.poll(() => page.getByTestId('more-match').count()).toBe(1);
     // The rows of the answer before stay on screen, dimmed and aria-busy, until the words and the kind are searched.
     const body = page.getByTestId('recall-results').locator('tbody');
     await page.getByLabel('Search memory').fill('flaky ingestion job');
@@ -313,7 +324,8 @@ describe('recall', () => {
     // Reloaded at a search, then Back and the sidebar's link: a new search again.
     await page.reload();
     await indexReady(page);
-    expect(await page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
+    // The fragment is put back once Next.js has started (held-fragment.ts), and then read by the page.
+    await expect.poll(() => page.getByLabel('Search memory').inputValue()).toBe('bad gateway');
     await nav.getByRole('link', { name: /^Sessions/ }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/sessions');
     await page.goBack();

@@ -29,6 +29,9 @@ const MODES: { id: SearchMode; label: string; title: string }[] = [
   { id: 'vector', label: 'Meaning', title: 'Cosine similarity of embeddings only' },
 ];
 
+/** How many results a search lists, and similar items "more like this". */
+const SHOWN = { search: 50, like: 30 };
+
 /** A change of the search this long after the last is a new entry in the history; sooner, it rewrites that one. */
 const NEW_ENTRY_AFTER_MS = 1000;
 
@@ -126,13 +129,17 @@ export function RecallPage() {
     else window.history.replaceState(null, '', url);
     wroteAt.current = now;
   }, [read, settled, tab, deferred, mode, kinds, agent, session, scope, from, to, likeId]);
-  const search = useRecallSearch(deferred, { mode, filters, limit: 50 }, tab === 'search' && !likeId);
-  const more = useMoreLikeThis(tab === 'search' && likeId ? likeId : null, { filters, limit: 30 });
+  // One more than is shown is asked for: the page then knows that more match, and says it shows the best only.
+  const search = useRecallSearch(deferred, { mode, filters, limit: SHOWN.search + 1 }, tab === 'search' && !likeId);
+  const more = useMoreLikeThis(tab === 'search' && likeId ? likeId : null, { filters, limit: SHOWN.like + 1 });
   // The item asked about, once the worker has found it (null too when memory does not hold it).
   const like = likeId ? (more.data?.item ?? null) : null;
   const toggleKind = (k: RecallKind) => setKinds((ks) => (ks.includes(k) ? ks.filter((x) => x !== k) : [...ks, k]));
   const active = likeId ? more : search;
-  const hits = active.data?.hits ?? [];
+  const shown = likeId ? SHOWN.like : SHOWN.search;
+  const found = active.data?.hits ?? [];
+  const hits = found.length > shown ? found.slice(0, shown) : found;
+  const moreMatch = found.length > shown;
   // The answer shown is to words or filters before, while these are searched.
   const updating = active.isPlaceholderData || (!likeId && deferred !== query.trim());
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
@@ -300,8 +307,20 @@ export function RecallPage() {
             body={false}
             title={
               instead ? undefined : (
-                <span className={updating ? 'muted' : undefined}>
-                  {likeId ? plural(hits.length, 'similar item') : plural(hits.length, 'result')}
+                <span className={updating ? 'muted' : undefined} data-testid="recall-count">
+                  {moreMatch
+                    ? likeId
+                      ? `The ${shown} most similar items`
+                      : `The top ${shown} results`
+                    : likeId
+                      ? plural(hits.length, 'similar item')
+                      : plural(hits.length, 'result')}
+                  {moreMatch ? (
+                    <span className="faint" style={{ fontWeight: 400 }} data-testid="more-match">
+                      {' '}
+                      · more match: add words or filters to narrow
+                    </span>
+                  ) : null}
                   {updating ? ' (the answer before)' : ''}
                 </span>
               )
