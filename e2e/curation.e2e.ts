@@ -65,6 +65,13 @@ describe('curation inbox, by keyboard', () => {
     const pane = page.getByTestId('inbox-list');
     const rows = await pane.getByRole('listitem').count();
     expect(rows).toBeGreaterThan(0);
+    // The agents to filter by, in alphabetical order (the server groups them in no particular one).
+    const agents = await page
+      .getByLabel('Filter by agent')
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter(Boolean));
+    expect(agents.length).toBeGreaterThan(2);
+    expect(agents).toEqual([...agents].sort((a, b) => a.localeCompare(b)));
     // A kind no pending proposal has (the select lists every kind, with a count for those that have some).
     const kinds = await page
       .getByLabel('Filter by kind')
@@ -79,6 +86,38 @@ describe('curation inbox, by keyboard', () => {
     await expect.poll(() => pane.getByRole('listitem').count()).toBe(rows);
     expect(await page.getByLabel('Filter by kind').inputValue()).toBe('');
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('keeps its status and filters in the address: a reload shows them, the sidebar link the default', async () => {
+    await inbox();
+    const param = (name: string) => new URL(page.url()).searchParams.get(name);
+    const agentFilter = page.getByLabel('Filter by agent');
+    // An agent with pending proposals (its count shown beside it).
+    const agent = await agentFilter
+      .locator('option')
+      .evaluateAll((os) => os.find((o) => /\(\d+\)/.test(o.textContent ?? ''))!.getAttribute('value')!);
+    await agentFilter.selectOption(agent);
+    await expect.poll(() => param('agent')).toBe(agent);
+    // Moving through the list keeps the view in the address beside the proposal shown.
+    await page.getByTestId('inbox-list').locator('.inbox-row .row-pick').first().click();
+    await expect.poll(() => param('proposal')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(param('agent')).toBe(agent);
+    await page.getByRole('button', { name: /^approved/ }).click();
+    await expect.poll(() => param('status')).toBe('approved');
+    expect(param('agent')).toBe(agent);
+    expect(param('proposal')).toBeNull();
+    await page.reload();
+    await page.locator('html[data-inbox-keys]').waitFor({ state: 'attached' });
+    expect(await agentFilter.inputValue()).toBe(agent);
+    expect(await page.getByRole('button', { name: /^approved/ }).getAttribute('aria-pressed')).toBe('true');
+    // The sidebar's link is the inbox as it opens: pending, no filter.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Curation/ })
+      .click();
+    await expect.poll(() => page.getByRole('button', { name: /^pending/ }).getAttribute('aria-pressed')).toBe('true');
+    expect(await agentFilter.inputValue()).toBe('');
+    expect(new URL(page.url()).search).toBe('');
   });
 
   it('approves with a, and the entry appears in the memory browser with its history', async () => {
@@ -709,9 +748,9 @@ describe('long curation lists', () => {
     await expect.poll(() => selected().textContent()).toContain('Paging check 100:');
     expect(await count.textContent()).toBe('Showing 105 of 105 pending proposals');
     // Another status starts the list again at its first row, and the detail follows it: the pending proposal left
-    // selected is neither shown nor kept in the URL.
+    // selected is neither shown nor kept in the URL (which keeps the status and the filter).
     await page.getByRole('button', { name: /^approved/ }).click();
-    await expect.poll(() => page.url()).toMatch(/\/curation$/);
+    await expect.poll(() => page.url()).toMatch(/\/curation\?status=approved&agent=pager-e2e$/);
     await expect.poll(() => page.getByTestId('proposal-detail').textContent()).toContain('Select a proposal');
     await page.getByRole('button', { name: /^pending/ }).click();
     await expect.poll(() => selected().textContent()).toContain('Paging check 0:');

@@ -13,6 +13,15 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { KINDS, SCOPES, type Operation } from '@/lib/curation/pipeline';
 import { fmtInt } from '@/lib/format';
 import { CURATION_PAGE } from '@/lib/curation/event';
+import {
+  INBOX_FILTERS,
+  inboxHref,
+  inboxViewKey,
+  NO_FILTERS,
+  readInboxView,
+  type InboxStatus,
+  type InboxView,
+} from '@/lib/curation/inbox-view';
 import { keepaliveClient, useTRPC } from '@/components/trpc/provider';
 import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
@@ -39,7 +48,7 @@ import {
 } from './held-decision';
 import { useRole } from '@/components/ui/use-role';
 
-type Status = 'pending' | 'approved' | 'rejected';
+type Status = InboxStatus;
 type Decision = RouterInputs['curation']['decide']['decision'];
 /** A decision made here, held for the undo window before it is sent (held-decision.ts). */
 type HeldDecision = { ids: string[]; many: boolean; decision: Decision; text: string };
@@ -63,9 +72,6 @@ const APPROVED: Record<Operation, string> = {
   discard: 'nothing was written.',
 };
 
-/** The inbox's filters when none is set. */
-const NO_FILTERS = { scope: '', kind: '', agent: '', confidence: '' };
-
 /**
  * The review inbox: proposals the curator may not write itself, one at a time with everything
  * needed to decide. Keyboard first: j/k move, a approve, b keep both (a merge), r reject, e edit, x select,
@@ -76,8 +82,21 @@ export function Inbox() {
   const qc = useQueryClient();
   const router = useRouter();
   const params = useSearchParams();
-  const [status, setStatus] = useState<Status>('pending');
-  const [filters, setFilters] = useState(NO_FILTERS);
+  // The status and filters are in the address (lib/curation/inbox-view.ts), read here and written with each change.
+  const [status, setStatus] = useState<Status>(() => readInboxView(params).status);
+  const [filters, setFilters] = useState(() => readInboxView(params).filters);
+  // The views this page has written to the address and the address has not reached yet, in order. The address
+  // reaching one of them is this page's own doing; reaching another view (the sidebar's link, a link from elsewhere)
+  // is applied.
+  const writing = useRef<string[]>([]);
+  const viewKey = inboxViewKey(params);
+  /** Writes the address: the proposal shown in a view (by default the one on screen). */
+  const goTo = (proposal: string | null, view: InboxView = { status, filters }) => {
+    const href = inboxHref(view, proposal);
+    const key = inboxHref(view);
+    if (key !== (writing.current.at(-1) ?? viewKey)) writing.current.push(key);
+    router.replace(href, { scroll: false });
+  };
   const filtered = Object.values(filters).some(Boolean);
   // Paged by the server, 100 at a time, each page after the last row of the one before (so proposals decided or
   // added meanwhile neither repeat nor go missing), with how many match: a long queue never stops silently.
@@ -110,6 +129,8 @@ export function Inbox() {
   }, [list.data, gone, status]);
   const countOf = (s: Status, n: number) =>
     s === 'pending' && status === 'pending' ? Math.max(0, n - unconfirmed) : n;
+  // How many proposals the status holds, whatever the filters.
+  const inStatus = countOf(status, first?.totals?.[status] ?? 0);
   // The previous status's or filter's rows while the new ones load: shown, but nothing acts on them.
   const stale = list.isPlaceholderData;
   const param = params.get('proposal');
@@ -127,6 +148,21 @@ export function Inbox() {
   /** The row shown, if it is one of the rows listed (a link may show one that is not). */
   const rowShown = wanted && found < 0 ? -1 : at;
   const [checked, setChecked] = useState<Set<string>>(new Set());
+  // The address changed to a view this page did not write: it is shown, from its first row.
+  useEffect(() => {
+    const k = writing.current.indexOf(viewKey);
+    if (k >= 0) {
+      writing.current = writing.current.slice(k + 1);
+      return;
+    }
+    writing.current = [];
+    const v = readInboxView(params);
+    setStatus(v.status);
+    setFilters((f) => (INBOX_FILTERS.every((name) => f[name] === v.filters[name]) ? f : v.filters));
+    setCursor(0);
+    setChecked(new Set());
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on a change of the view in the address only
+  }, [viewKey]);
   const [mode, setMode] = useState<DetailMode>('view');
   const { viewer } = useRole();
   // `local`: said by this page about the proposal shown (not the server's answer): it goes when the reviewer moves on.
@@ -147,15 +183,18 @@ export function Inbox() {
     const id = items[i]?.id;
     if (!id) return;
     setPicked((p) => ({ id, trail: new Set([...(p?.trail ?? [param ?? '']), id]) }));
-    router.replace(`/curation?proposal=${id}`, { scroll: false });
+    goTo(id);
   };
-  /** Forget the row shown (the URL's too), and put the cursor on row `row`: the list changed under it. */
-  const restart = (row: number) => {
+  /**
+   * Forget the row shown (the URL's too), and put the cursor on row `row`: the list changed under it (or the view
+   * did: `view` is the one now asked for).
+   */
+  const restart = (row: number, view?: InboxView) => {
     setCursor(row);
     setMode('view');
     setDraft(null);
     setPicked((p) => ({ id: '', trail: new Set([...(p?.trail ?? []), param ?? '']) }));
-    router.replace('/curation', { scroll: false });
+    goTo(null, view);
   };
   // The lists, the proposals' details, and the sidebar's pending count (system.info), fetched again now (a fetch under
   // way started before the decision, so it is cancelled and made again) — but the inbox's: its fetch under way may be
@@ -314,7 +353,7 @@ export function Inbox() {
     if (!id) return restart(0);
     setMode('view');
     setPicked((p) => ({ id, trail: new Set([...(p?.trail ?? []), param ?? '', id]) }));
-    router.replace(`/curation?proposal=${id}`, { scroll: false });
+    goTo(id);
   };
   // When the last decision was made: a double click on Approve must not decide the proposal that takes its place.
   const lastDecision = useRef(-Infinity);
@@ -454,10 +493,22 @@ export function Inbox() {
       className="select"
       aria-label={`Filter by ${name}`}
       value={filters[name]}
-      onChange={(e) => (setFilters((f) => ({ ...f, [name]: e.target.value })), restart(0))}
+      onChange={(e) => {
+        const next = { ...filters, [name]: e.target.value };
+        setFilters(next);
+        restart(0, { status, filters: next });
+      }}
     >
       <option value="">all {name === 'agent' ? 'agents' : name === 'confidence' ? 'confidence' : `${name}s`}</option>
-      {[...new Set([...all, ...Object.keys(facets?.[name] ?? {})])].map((v) => (
+      {/* The value chosen is listed while no proposal has it (in another status, or before the counts come). */}
+      {[
+        ...new Set([
+          ...all,
+          ...[...Object.keys(facets?.[name] ?? {}), ...(filters[name] ? [filters[name]] : [])].sort((a, b) =>
+            a.localeCompare(b),
+          ),
+        ]),
+      ].map((v) => (
         <option key={v} value={v}>
           {v} {facets?.[name][v] ? `(${facets[name][v]})` : ''}
         </option>
@@ -473,7 +524,7 @@ export function Inbox() {
               key={s}
               type="button"
               aria-pressed={status === s}
-              onClick={() => (setStatus(s), restart(0), setChecked(new Set()))}
+              onClick={() => (setStatus(s), restart(0, { status: s, filters }), setChecked(new Set()))}
             >
               {s} <span className="muted">{first ? fmtInt(countOf(s, first.totals?.[s] ?? 0)) : '—'}</span>
             </button>
@@ -583,11 +634,15 @@ export function Inbox() {
             <EmptyState title="The proposals could not be loaded">
               Nothing is shown until they are; the counts say — meanwhile.
             </EmptyState>
-          ) : !items.length && filtered && countOf(status, first?.totals?.[status] ?? 0) > 0 ? (
+          ) : !items.length && filtered && inStatus > 0 ? (
             // Filtered to nothing: say so, not that nothing waits, while the status has proposals.
             <EmptyState title={`No ${status} proposal matches these filters`}>
-              {fmtInt(countOf(status, first?.totals?.[status] ?? 0))} {status} in all.{' '}
-              <button type="button" className="btn" onClick={() => (setFilters(NO_FILTERS), restart(0))}>
+              {fmtInt(inStatus)} {status} in all.{' '}
+              <button
+                type="button"
+                className="btn"
+                onClick={() => (setFilters(NO_FILTERS), restart(0, { status, filters: NO_FILTERS }))}
+              >
                 Clear the filters
               </button>
             </EmptyState>
