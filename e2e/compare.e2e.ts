@@ -141,10 +141,22 @@ describe('compare runs', () => {
       .toEqual(['plan[1].done changed', 'plan[2] added', 'notes added']);
     expect(await page.getByTestId('compare-state-summary').textContent()).toBe('1 changed · 0 only in A · 2 only in B');
     expect(await page.getByTestId('compare-ccs').count()).toBe(0);
+    // Runs in which nothing went wrong say so; one agent's runs are not said to be of different agents.
+    const flagged = page.getByTestId('compare-runs').locator('tbody tr');
+    expect(await flagged.evaluateAll((trs) => trs.map((tr) => tr.children[4]!.textContent))).toEqual([
+      'nothing flagged',
+      'nothing flagged',
+    ]);
+    expect(await page.getByTestId('different-agents').count()).toBe(0);
     // Beside a run with figures, one that reports none is named in each chart's legend, not just left out.
     await open(page, `/compare?a=${A}&b=graph-a`);
     const h = page.getByTestId('chart-Hallucination H_t');
     await expect.poll(() => h.getByTestId('not-reported').textContent()).toBe('B H_t: not reported');
+    // Two agents' sessions: likely two tasks, which the page says.
+    expect(await page.getByTestId('different-agents').textContent()).toBe(
+      'A and B come from different agents (acc-itops, graph-agent): if they are not runs of the same task, few ' +
+        'terms will meet turn by turn.',
+    );
   });
 
   it('opens from a replay with run A and its turn filled in', async () => {

@@ -375,6 +375,8 @@ function Comparison({
       sayMissing
     />
   );
+  const agentA = runA.session.data?.agentId;
+  const agentB = runB.session.data?.agentId;
   return (
     <>
       {badTurn !== null ? (
@@ -399,6 +401,14 @@ function Comparison({
               </button>
             </>
           )}
+        </div>
+      ) : null}
+      {!fork && agentA && agentB && agentA !== agentB ? (
+        // Two runs of one task come from one agent, mostly: two agents' sessions are likely two tasks.
+        <div className="banner" role="status" data-testid="different-agents">
+          A and B come from different agents (<span className="mono">{agentA}</span>,{' '}
+          <span className="mono">{agentB}</span>): if they are not runs of the same task, few terms will meet turn by
+          turn.
         </div>
       ) : null}
       {align.mode === 'shift' && !pairedCount(nA, nB, align) ? (
@@ -438,12 +448,18 @@ function Comparison({
             {
               id: 'alerts',
               header: 'What went wrong',
-              cell: ([, , , d]) =>
-                ALERT_KINDS.filter((k) => d.alertCounts?.[k]).map((k) => (
-                  <span key={k} className="badge warn" style={{ marginRight: 4 }}>
-                    {alertCount(k, d.alertCounts[k]!)}
-                  </span>
-                )),
+              cell: ([, , , d]) => {
+                const flagged = ALERT_KINDS.filter((k) => d.alertCounts?.[k]);
+                return flagged.length ? (
+                  flagged.map((k) => (
+                    <span key={k} className="badge warn" style={{ marginRight: 4 }}>
+                      {alertCount(k, d.alertCounts[k]!)}
+                    </span>
+                  ))
+                ) : d.alertCounts ? (
+                  <span className="faint">nothing flagged</span>
+                ) : null;
+              },
             },
             {
               id: 'at',
