@@ -64,6 +64,11 @@ describe(`retrieval F1 (M6) from labelled searches, on ${uiDb()}`, () => {
     const results = found.structuredContent.results.map((r) => r.content);
     expect(results.slice(0, 3).sort()).toEqual([...FOUND].sort());
     expect(results).not.toContain(MISSED);
+    // Before any label or decision, Health says what each figure waits for, not a blank day.
+    await open(page, `${srv.url}/curation/health`);
+    await expect.poll(() => page.getByTestId('latest-f1').textContent()).toBe('no search labelled yet');
+    expect(await page.getByTestId('latest-approval').textContent()).toBe('no proposal reviewed yet');
+    expect(await page.getByTestId('latest-p95').textContent()).toMatch(/^latest day \d{4}-\d\d-\d\d$/);
 
     await open(page, `${srv.url}/curation/retrievals`);
     await page.locator('html[data-retrieval-keys]').waitFor({ state: 'attached' });
@@ -117,6 +122,7 @@ describe(`retrieval F1 (M6) from labelled searches, on ${uiDb()}`, () => {
     expect(await m6.locator('[data-metric=precision]').textContent()).toBe('33.3%');
     expect(await m6.locator('[data-metric=recall]').textContent()).toBe('50.0%');
     expect(await m6.locator('[data-metric=labelled]').textContent()).toBe('1 search labelled');
+    expect(await m6.getByTestId('latest-f1').textContent()).toMatch(/^latest day \d{4}-\d\d-\d\d$/);
     // Labelled on one day: a single point is no trend, and the panel says so instead of drawing a dot.
     expect(await m6.getByTestId('trend-none').textContent()).toBe('one day: no trend yet');
     expect(await m6.locator('svg').count()).toBe(0);

@@ -11,21 +11,27 @@ import { EmptyState, ErrorBox } from '@/components/ui/states';
 
 type Rate = keyof Omit<HealthRates, 'day' | 'labelled' | 'precision' | 'recall'>;
 
-const METRICS: { key: Rate; label: string; what: string; ms?: boolean }[] = [
+/** Reviewers' decisions are the labels of these: until one is made, each says so instead of a blank day. */
+const REVIEWED = 'no proposal reviewed yet';
+
+const METRICS: { key: Rate; label: string; what: string; ms?: boolean; none?: string }[] = [
   {
     key: 'approval',
     label: 'Reviewer approval rate',
     what: 'reviewed proposals approved (the rest rejected by a reviewer)',
+    none: REVIEWED,
   },
   {
     key: 'routing',
     label: 'Routing accuracy (M1)',
     what: 'the curator’s decided proposals approved in its scope (reviewers’ decisions as labels)',
+    none: REVIEWED,
   },
   {
     key: 'leakage',
     label: 'Scope corrected by a reviewer (M2)',
     what: 'the curator’s decided proposals approved only after a reviewer moved them to fewer readers: leaks caught',
+    none: REVIEWED,
   },
   {
     key: 'rejection',
@@ -49,9 +55,17 @@ export function Health() {
   const trpc = useTRPC();
   const q = useQuery(trpc.curation.health.queryOptions());
   if (q.error) return <ErrorBox error={q.error} />;
-  if (q.data && !q.data.length)
-    return <EmptyState title="No curation yet">Metrics appear once memory events arrive.</EmptyState>;
-  const days = q.data ?? [];
+  if (!q.data)
+    // Loading: the cards' places, not figures of no day.
+    return (
+      <div className="grid-2" aria-busy="true" data-testid="health-loading">
+        {[...METRICS, null].map((m) => (
+          <Panel as="div" padded key={m?.key ?? 'm6'} className="skeleton" style={{ height: 110 }} />
+        ))}
+      </div>
+    );
+  if (!q.data.length) return <EmptyState title="No curation yet">Metrics appear once memory events arrive.</EmptyState>;
+  const days = q.data;
   const rates = healthRates(days);
   // Each metric on the latest day it has a value: a day with retrieval labels only blanks no curation metric.
   const latest = (has: (r: HealthRates) => boolean) => rates.findLast(has);
@@ -89,7 +103,10 @@ export function Health() {
                 <Trend label={`${m.label} by day`} k={m.key} values={rates.map((r) => r[m.key])} />
               </div>
               <div className="cell-sub">
-                {m.what} · <span className="nowrap">latest day {day?.day ?? '—'}</span>
+                {m.what} ·{' '}
+                <span className="nowrap" data-testid={`latest-${m.key}`}>
+                  {day ? `latest day ${day.day}` : (m.none ?? 'no day has it yet')}
+                </span>
               </div>
             </Panel>
           );
@@ -108,7 +125,10 @@ export function Health() {
             <span data-metric="labelled">
               {fmtInt(m6?.labelled ?? 0)} search{m6?.labelled === 1 ? '' : 'es'} labelled
             </span>{' '}
-            · <span className="nowrap">latest day {m6?.day ?? '—'}</span>
+            ·{' '}
+            <span className="nowrap" data-testid="latest-f1">
+              {m6 ? `latest day ${m6.day}` : 'no search labelled yet'}
+            </span>
           </div>
           <p className="cell-sub" style={{ margin: 0 }}>
             From reviewers&apos; labels on agents&apos; <code>search_memory</code> results (

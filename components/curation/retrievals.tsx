@@ -188,7 +188,11 @@ export function Retrievals() {
             </table>
           ) : !rows.length ? (
             <EmptyState title={unlabelled ? 'Every search is labelled' : 'No searches logged yet'}>
-              Agents search durable memory with the MCP tool <code>search_memory</code>; each call appears here.
+              Agents search durable memory with the MCP tool <code>search_memory</code>; each call appears here.{' '}
+              <Link className="u-link" href="/connect">
+                Connect
+              </Link>{' '}
+              shows how to give an agent the tool.
             </EmptyState>
           ) : (
             <div role="list" aria-label="Logged searches" {...updatingProps(stale)}>
