@@ -177,6 +177,48 @@ describe.each(DRIVERS)('numbering traced turns on %s', (driver) => {
     }
   });
 
+  it('moves an event a stopped request left at another turn when its export is retried', async () => {
+    const inConversation = (trace: string, at: number) => {
+      const body = invocation(trace, at, trace);
+      const root = body.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+      root.attributes = root.attributes.map((a) => (a.key === 'gen_ai.conversation.id' ? s(a.key, 'stopped') : a));
+      return body;
+    };
+    await send(h, inConversation('k1', 600));
+    // The request before stored k2's event at the number its turn first took (1, k1's: the turn collided) and
+    // stopped before numbering the turn again and moving the event.
+    const k2 = inConversation('k2', 610);
+    const event = otlpToEnvelopes(k2).envelopes.find((e) => e.type === 'memory_event')!;
+    const early = await ingest(
+      h.db,
+      'default',
+      [{ ok: true, value: { type: 'memory_event', data: { ...event.data, turn: 1 }, source: 'otlp:test' } }],
+      'api_key:test',
+    );
+    expect(early.results[0]!.status).toBe('accepted');
+    const retried = await send(h, k2);
+    expect(retried.results.map((r) => [r.type, r.status])).toEqual([
+      ['turn', 'accepted'],
+      ['memory_event', 'duplicate'],
+    ]);
+    const at = rowsOf<{ event_id: string; turn: number | null; raw_turn: number | null }>(
+      await h.db.execute(sql`select event_id, turn, (raw->>'turn')::int as raw_turn from memory_events
+        where project_id = 'default' and event_id in ('ev-k1', 'ev-k2') order by event_id`),
+    );
+    expect(at).toEqual([
+      { event_id: 'ev-k1', turn: 1, raw_turn: 1 },
+      { event_id: 'ev-k2', turn: 2, raw_turn: 2 },
+    ]);
+    // Sent once more, nothing moves (the event is where its turn is).
+    const third = await send(h, k2);
+    expect(third.results.map((r) => r.status)).toEqual(['duplicate', 'duplicate']);
+    expect(
+      rowsOf<{ turn: number }>(
+        await h.db.execute(sql`select turn from memory_events where project_id = 'default' and event_id = 'ev-k2'`),
+      ),
+    ).toEqual([{ turn: 2 }]);
+  });
+
   it('places an event at the number its turn span gives; at no turn when the span says no number', async () => {
     const numberedAs = (trace: string, turn: { intValue: number } | { stringValue: string }) => {
       const body = invocation(trace, 300, trace);

@@ -84,27 +84,43 @@ export async function ingestOtel(
   return { results, ...countResults(results), ...(curation ? { curation } : {}) };
 }
 
+/** `event_id in (…)` with the ids as one parameter, however many. */
+const eventIn = (ids: string[]) => sql`event_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
+
 /**
  * Memory events stored at a turn that was then numbered again (another writer took its number), or refused: moved to
- * the turn's final number, or to no turn (still of the session).
+ * the turn's final number, or to no turn (still of the session). An event already stored (a retried export) is moved
+ * too where it is not at its turn: the request before may have stopped between storing it and moving it.
  */
 async function renumberEvents(db: Db, projectId: string, envelopes: OtlpEnvelope[], results: IngestResult[]) {
   const at = new Map(envelopes.map((e, i) => [e, i]));
   const moved = new Map<number | null, string[]>();
+  const again = new Map<number | null, string[]>();
   envelopes.forEach((e, i) => {
-    if (!e.turnOf || results[i]?.status !== 'accepted') return;
+    const status = results[i]?.status;
+    if (!e.turnOf || (status !== 'accepted' && status !== 'duplicate')) return;
     const stored = results[at.get(e.turnOf)!]?.status !== 'rejected';
     const turn = stored ? ((e.turnOf.data.turn as number | undefined) ?? null) : null;
-    if (turn === e.data.turn) return;
-    moved.set(turn, [...(moved.get(turn) ?? []), String(e.data.event_id)]);
+    if (status === 'accepted' && turn === e.data.turn) return;
+    const into = status === 'accepted' ? moved : again;
+    into.set(turn, [...(into.get(turn) ?? []), String(e.data.event_id)]);
   });
+  // Of the events sent again, those stored elsewhere than their turn (most are where they belong: nothing to do).
+  for (const [turn, ids] of again) {
+    const astray = rowsOf<{ event_id: string }>(
+      await db.execute(
+        sql`select event_id from memory_events where project_id = ${projectId}
+              and ${eventIn(ids)} and turn is distinct from ${turn}::int`,
+      ),
+    ).map((r) => r.event_id);
+    if (astray.length) moved.set(turn, [...(moved.get(turn) ?? []), ...astray]);
+  }
   // The event as sent (`raw`, which an export gives back) says so too.
   for (const [turn, ids] of moved)
     await db.transaction(async (tx) => {
       // Before the move: an event moved to no turn is no longer found by the turns' sessions.
       await notifyTurnEventsOf(tx, projectId, ids);
-      // The ids as one parameter, however many.
-      const these = sql`event_id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
+      const these = eventIn(ids);
       await tx.execute(
         turn === null
           ? sql`update memory_events set turn = null, raw = raw - 'turn' where project_id = ${projectId} and ${these}`
