@@ -131,6 +131,12 @@ describe('session replay', () => {
     await open(page, '/curation/events?focus=memevt_demo_0003');
     const focused = page.locator('[data-focus-id="memevt_demo_0003"]');
     expect(await focused.getByTestId('placed-as').textContent()).toBe('stored as hypothesis in session, not as asked');
+    // Asked for `agent_team` (the older shape's name of team_memory) and proposed for team_memory: as asked.
+    await open(page, '/curation/events?focus=evt-legacy-0002');
+    const legacy = page.locator('[data-focus-id="evt-legacy-0002"]');
+    expect(await legacy.getByTestId('event-outcome').count()).toBe(1);
+    expect(await legacy.textContent()).toContain('agent_team');
+    expect(await legacy.getByTestId('placed-as').count()).toBe(0);
   });
 
   it('a one-turn session: its figures in the charts’ legends, no one-point plot', async () => {

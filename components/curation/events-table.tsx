@@ -14,6 +14,7 @@ import { useFocus } from '@/components/ui/use-focus';
 import { EmptyState, ErrorBox } from '@/components/ui/states';
 import { CURATION_PAGE } from '@/lib/curation/event';
 import { fmtDateTime, fmtInt } from '@/lib/format';
+import { readScopeOf } from '@/lib/curation/read-as';
 
 const CONF: Record<string, string> = { high: 'ok', medium: 'warn', low: 'danger' };
 // Rejected by the curator or a reviewer in red; discarded (the agent asked) and duplicate (said already) are neither.
@@ -177,7 +178,9 @@ export function Outcome({
   if (!o) return <span className="muted">not curated yet</span>;
   const entry = o.disposition === 'duplicate' ? 'the entry it repeats' : 'entry';
   const placed = PLACED.has(o.disposition) && o.scope && o.kind;
-  const moved = placed && (o.scope !== asked.suggestedScope || o.kind !== asked.kind);
+  // `agent_team` (the Curator paper's older name) is `team_memory`: put there, the event is where it asked to be.
+  const askedScope = readScopeOf(asked.suggestedScope) ?? asked.suggestedScope;
+  const moved = placed && (o.scope !== askedScope || o.kind !== asked.kind);
   return (
     <div data-testid="event-outcome" data-disposition={o.disposition}>
       <span className={`badge ${DISPOSITION[o.disposition] ?? ''}`}>{o.disposition}</span>{' '}
