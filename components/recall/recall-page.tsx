@@ -138,8 +138,8 @@ export function RecallPage() {
   const active = likeId ? more : search;
   const shown = likeId ? SHOWN.like : SHOWN.search;
   const found = active.data?.hits ?? [];
-  const hits = found.length > shown ? found.slice(0, shown) : found;
   const moreMatch = found.length > shown;
+  const hits = moreMatch ? found.slice(0, shown) : found;
   // The answer shown is to words or filters before, while these are searched.
   const updating = active.isPlaceholderData || (!likeId && deferred !== query.trim());
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);

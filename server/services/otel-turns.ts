@@ -105,15 +105,21 @@ async function renumberEvents(db: Db, projectId: string, envelopes: OtlpEnvelope
     const into = status === 'accepted' ? moved : again;
     into.set(turn, [...(into.get(turn) ?? []), String(e.data.event_id)]);
   });
-  // Of the events sent again, those stored elsewhere than their turn (most are where they belong: nothing to do).
-  for (const [turn, ids] of again) {
-    const astray = rowsOf<{ event_id: string }>(
-      await db.execute(
-        sql`select event_id from memory_events where project_id = ${projectId}
-              and ${eventIn(ids)} and turn is distinct from ${turn}::int`,
-      ),
-    ).map((r) => r.event_id);
-    if (astray.length) moved.set(turn, [...(moved.get(turn) ?? []), ...astray]);
+  // Of the events sent again, those stored elsewhere than their turn (most are where they belong: nothing to do),
+  // read in one query however many turns the export holds.
+  const sentAgain = [...again.values()].flat();
+  if (sentAgain.length) {
+    const storedAt = new Map(
+      rowsOf<{ event_id: string; turn: number | null }>(
+        await db.execute(
+          sql`select event_id, turn from memory_events where project_id = ${projectId} and ${eventIn(sentAgain)}`,
+        ),
+      ).map((r) => [r.event_id, r.turn === null ? null : Number(r.turn)]),
+    );
+    for (const [turn, ids] of again) {
+      const astray = ids.filter((id) => storedAt.has(id) && storedAt.get(id) !== turn);
+      if (astray.length) moved.set(turn, [...(moved.get(turn) ?? []), ...astray]);
+    }
   }
   // The event as sent (`raw`, which an export gives back) says so too.
   for (const [turn, ids] of moved)
