@@ -49,8 +49,6 @@ export function RecallPage() {
   const [to, setTo] = useState(RECALL_VIEW.to);
   // "More like this": the item's id (in the address too); its similar items are shown instead of the results.
   const [likeId, setLikeId] = useState(RECALL_VIEW.like);
-  // The address's search is read once mounted (the server never sees the fragment), and again when it changes.
-  const [read, setRead] = useState(false);
   // When the address was last written: a burst of typing and clicks is one entry in the history, so that Back returns
   // to the search before it rather than to each letter. Written with a null state, as Next.js asks (it adds its own
   // state to the entry and learns the address; given its state, it takes the call for its own and does not).
@@ -59,10 +57,17 @@ export function RecallPage() {
   // The fragment as last read or written here. Another differs: the address changed (a link, Back, a `goto`) and its
   // `hashchange` has not been heard yet, so the search shown is not the address's and must not be written over it.
   const known = useRef<string | null>(null);
+  // The address's search is read once mounted (the server never sees the fragment), and again when it changes: how
+  // many times it was read, and the count the state rendered was read at (0: not yet). A render begun before the
+  // latest read holds the search before it: its write must wait for the render that holds the read (under load, the
+  // render of a sidebar link's empty search committed after Back was read, and wrote '/recall' over Back's search).
+  const reads = useRef(0);
+  const [readAt, setReadAt] = useState(0);
   const applyAddress = useRef(() => {});
   useEffect(() => {
     const apply = () => {
       known.current = window.location.hash;
+      setReadAt(++reads.current);
       const v = readRecallView(new URLSearchParams(window.location.hash.slice(1)));
       setTab(v.tab);
       setQuery(v.q);
@@ -74,7 +79,6 @@ export function RecallPage() {
       setFrom(v.from);
       setTo(v.to);
       setLikeId(v.like);
-      setRead(true);
       // The address read is written back in its own form (`%20` as `+`, defaults left out) in place, not as a new
       // entry: else Back to a link's address would push it again and never leave. A change after that is a new entry.
       rewrite.current = true;
@@ -111,7 +115,7 @@ export function RecallPage() {
   // the words are searched (not with the filters of one search and the words of the one before).
   const settled = deferred === query.trim();
   useEffect(() => {
-    if (!read || !settled) return;
+    if (!readAt || !settled || readAt !== reads.current) return;
     if (window.location.hash !== known.current) return applyAddress.current();
     const hash = writeRecallView({ tab, q: deferred, mode, kinds, agent, session, scope, from, to, like: likeId });
     const wanted = hash ? `#${hash}` : '';
@@ -128,7 +132,7 @@ export function RecallPage() {
     if (now - wroteAt.current > NEW_ENTRY_AFTER_MS) window.history.pushState(null, '', url);
     else window.history.replaceState(null, '', url);
     wroteAt.current = now;
-  }, [read, settled, tab, deferred, mode, kinds, agent, session, scope, from, to, likeId]);
+  }, [readAt, settled, tab, deferred, mode, kinds, agent, session, scope, from, to, likeId]);
   // One more than is shown is asked for: the page then knows that more match, and says it shows the best only.
   const search = useRecallSearch(deferred, { mode, filters, limit: SHOWN.search + 1 }, tab === 'search' && !likeId);
   const more = useMoreLikeThis(tab === 'search' && likeId ? likeId : null, { filters, limit: SHOWN.like + 1 });
