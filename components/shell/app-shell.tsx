@@ -131,7 +131,11 @@ export function AppShell({ children }: { children: ReactNode }) {
           className="nav-item palette-hint"
           title="Search memory (Ctrl K)"
           aria-keyshortcuts="Control+K"
-          onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}
+          // Ctrl-K pressed on the button: the pages' key handlers read the element a key was pressed on (sent to the
+          // window, it had none, and the inbox's threw "t.closest is not a function").
+          onClick={(e) =>
+            e.currentTarget.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true, bubbles: true }))
+          }
         >
           <Search className="nav-icon" size={16} strokeWidth={1.75} aria-hidden />
           <span className="nav-label">Search</span>
