@@ -644,6 +644,24 @@ describe('a new user on the embedded database', () => {
     await expect.poll(() => page.locator('[data-testid=recall-results] tr').count()).toBeGreaterThan(3);
   });
 
+  it("opens the palette from the sidebar's Search button, by click and by Enter, on pages with keys", async () => {
+    const before = errors.length;
+    for (const at of ['/curation', '/curation/retrievals', '/sessions']) {
+      await open(page, at);
+      const button = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Search/ });
+      await button.click();
+      await page.getByLabel('Search all memory').waitFor();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByLabel('Search all memory').count()).toBe(0);
+      await button.focus();
+      await page.keyboard.press('Enter');
+      await page.getByLabel('Search all memory').waitFor();
+      await page.keyboard.press('Escape');
+    }
+    // The inbox's and the retrievals' key handlers threw "t.closest is not a function" on the button's Ctrl-K.
+    expect(errors.slice(before)).toEqual([]);
+  });
+
   it('switches to the dark theme and keeps it after a reload', async () => {
     await open(page, '/sessions');
     const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
@@ -731,6 +749,10 @@ describe(`the Connect page on ${srv.name}`, () => {
       const text = await panel.textContent();
       expect(text).toContain(points);
       expect(text).not.toContain('127.0.0.1:3000');
+      // The protocol is offered where the example picks its exporter by it (genai-agent.ts sends protobuf only).
+      expect(text!.includes('# or http/json')).toBe(id === 'openinference' || id === 'openllmetry');
+      // The SDK's default address is not rewritten into this server's (the file run from disk does not have it).
+      if (id === 'langgraph') expect(text).toContain("MNEMOSCOPE_URL (the SDK's default: port 3000 on this machine)");
       await page.keyboard.press('ArrowRight');
     }
   });

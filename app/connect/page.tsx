@@ -20,17 +20,20 @@ const example = (name: string, origin: string) =>
     origin,
   );
 
-/** The environment every OTLP exporter reads (the OpenTelemetry specification's variables). */
-const otlpEnv = (origin: string, protocol?: string) =>
+/**
+ * The environment every OTLP exporter reads (the OpenTelemetry specification's variables); the protocol for an example
+ * that picks its exporter by it (one that imports a single exporter sends that exporter's encoding whatever it says).
+ */
+const otlpEnv = (origin: string, protocol = false) =>
   [
     `export OTEL_EXPORTER_OTLP_ENDPOINT=${origin}/api/v1/otel`,
     'export OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer $MNEMOSCOPE_API_KEY"',
-    ...(protocol ? [`export OTEL_EXPORTER_OTLP_PROTOCOL=${protocol}   # or http/json`] : []),
+    ...(protocol ? ['export OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf   # or http/json'] : []),
   ].join('\n');
 
 /** The ways in for agents that are traced already, each with the example file the tests run. */
 function tracedTabs(origin: string): ExampleTab[] {
-  const run = (file: string, extra = '') => `${otlpEnv(origin, 'http/protobuf')}${extra}\nnpx tsx ${file}`;
+  const run = (file: string, extra = '', protocol = true) => `${otlpEnv(origin, protocol)}${extra}\nnpx tsx ${file}`;
   const openai = '\nexport OPENAI_API_KEY=…   # or OPENAI_BASE_URL=… of any OpenAI-compatible server';
   return [
     {
@@ -43,7 +46,7 @@ function tracedTabs(origin: string): ExampleTab[] {
         </>
       ),
       blocks: [
-        { label: 'shell', code: run('sdk/examples/otel/genai-agent.ts') },
+        { label: 'shell', code: run('sdk/examples/otel/genai-agent.ts', '', false) },
         { label: 'sdk/examples/otel/genai-agent.ts', code: example('examples/otel/genai-agent.ts', origin) },
       ],
     },
@@ -52,8 +55,9 @@ function tracedTabs(origin: string): ExampleTab[] {
       label: 'Python (protobuf)',
       intro: (
         <>
-          Python&apos;s OTLP/HTTP exporter sends protobuf only, which is what this server expects by default. (Not run
-          by the tests: this machine cannot reach PyPI; the same protobuf requests come from the JS exporter.)
+          Python&apos;s OTLP/HTTP exporter sends protobuf (this server takes protobuf and JSON alike). The one example
+          here the tests do not run (they cannot install Python packages): the requests it makes are the protobuf ones
+          of the OpenTelemetry JS example, which they do run.
         </>
       ),
       blocks: [
@@ -234,8 +238,8 @@ MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --ur
             Send the traces you already have to <code>{origin}/api/v1/otel</code> (OTLP/HTTP, protobuf or JSON, gzip or
             not): each agent invocation becomes a turn with its input, output, LLM and tool calls, tokens, cost and
             latency; the session is the conventions&apos; conversation or session id. Nothing Mnemoscope-specific in the
-            agent. The answer is OTLP&apos;s, with <code>partialSuccess</code> naming each refused span and why. Each
-            example below is run by the tests against a live server.
+            agent. The answer is OTLP&apos;s, with <code>partialSuccess</code> naming each refused span and why. The
+            tests run each example below against a live server, but for Python&apos;s.
           </p>
           <ExampleTabs label="Ways in" tabs={tracedTabs(origin)} />
         </Panel>

@@ -1,7 +1,7 @@
 // A LangGraph agent recorded with @mnemoscope/sdk: an on-call graph (an agent node calling a chat model, a tools node,
 // an approval node that interrupts the run) runs offline with a scripted chat model, and recordLangGraph sends its
 // thread's checkpoints as a session — every super-step a turn, the graph state as the turn's state.
-// MNEMOSCOPE_URL (default http://127.0.0.1:3000) and MNEMOSCOPE_API_KEY come from the environment.
+// MNEMOSCOPE_URL (the SDK's default: port 3000 on this machine) and MNEMOSCOPE_API_KEY come from the environment.
 //
 //   npx tsx sdk/typescript/examples/langgraph.ts [thread-id]
 //
