@@ -358,6 +358,8 @@ describe('what would the substrate do?', () => {
   });
 
   it('for a stored context: the reference’s routing, penalties and dead ends, beside the stored advisory', async () => {
+    // At 1,280 px, where the comparison's title was squeezed.
+    await page.setViewportSize({ width: 1280, height: 1000 });
     await open(page, `${srv.url}/substrate/aegis-demo`);
     const want = routing.cases.find((c) => c.input.context === 'research the 502 errors in nginx logs')!.printed;
     const sample = page.locator('option', { hasText: '#300 research the 502 errors in nginx logs' });
@@ -390,6 +392,15 @@ describe('what would the substrate do?', () => {
     // The stored sample #300 was given from another cursor: the two advisories side by side, the difference said.
     const compare = page.getByTestId('stored-advisory');
     expect(await compare.textContent()).toContain('Beside the stored advisory #300');
+    // Its title on one or two lines, not squeezed to a narrow column by the badge beside it (it took seven).
+    expect((await compare.locator('.consult-compare-head .label-sm').boundingBox())!.height).toBeLessThan(40);
+    // A decayed dead end's score is its base times the decay as printed (the decay had two decimals: 9.00 × 0.93 is
+    // not 8.33; the dead ends tab gives it three).
+    const decayed = (await hits.allTextContents()).map((t) => t.match(/([\d.]+) = ([\d.]+) × ([\d.]+)/)).find(Boolean);
+    const [, score, base, decay] = decayed!.map(Number);
+    expect(decayed![3]).toMatch(/^\d\.\d{3}$/);
+    expect(Math.abs(base! * decay! - score!)).toBeLessThan(0.006);
+    await page.setViewportSize({ width: 1440, height: 1000 });
     expect(await page.getByTestId('advice-match').textContent()).toBe(
       'differs: it was given from edit, the cursor is now sessions_spawn',
     );

@@ -227,7 +227,7 @@ function ContextFindings({ route, context }: { route: RouteResult; context: stri
                 ) : null}
                 <span className="mono nowrap">
                   {f2(m.score)}
-                  {m.decay !== 1 ? ` = ${f2(m.baseScore)} × ${f2(m.decay)}` : ''}
+                  {m.decay !== 1 ? ` = ${f2(m.baseScore)} × ${m.decay.toFixed(3)}` : ''}
                 </span>{' '}
                 {m.reopenTriggered ? (
                   <span className="badge warn" title="Words of the context found in its reopen conditions">
