@@ -73,10 +73,7 @@ export function Health() {
   const received = days.reduce((n, d) => n + d.received, 0);
   const raised = days.reduce((n, d) => n + d.raised, 0);
   // What the curator decided besides the memory events the Events tab lists.
-  const besides = [
-    total - received - raised ? `${fmtInt(total - received - raised)} malformed` : null,
-    raised ? `${fmtInt(raised)} raised in the hygiene lab` : null,
-  ].filter(Boolean);
+  const malformed = total - received;
   const curatedDays = days.filter((d) => d.curated).length;
   const m6 = latest((r) => r.labelled > 0);
   return (
@@ -84,10 +81,12 @@ export function Health() {
       <p className="muted" style={{ marginTop: 0 }}>
         <span data-testid="health-curated">
           {fmtInt(total)} events curated over {plural(curatedDays, 'day')}
-          {besides.length ? ` (${fmtInt(received)} memory events received, ${besides.join(', ')})` : ''}.
+          {malformed ? ` (${fmtInt(received)} memory events received, ${fmtInt(malformed)} malformed)` : ''}
+          {raised ? `, and ${plural(raised, 'deprecation')} raised in the hygiene lab` : ''}.
         </span>{' '}
-        M1 and M2 take the reviewers&apos; decisions as labels, so they cover the curator&apos;s reviewed proposals only
-        (written events were never labelled; deprecations raised in the hygiene lab are not the curator&apos;s routing).
+        A day is the day the curator decided (an import curates many days&apos; events on one). M1 and M2 take the
+        reviewers&apos; decisions as labels, so they cover the curator&apos;s reviewed proposals only (written events
+        were never labelled; deprecations raised in the hygiene lab are not the curator&apos;s routing).
       </p>
       <div className="grid-2" data-testid="health">
         {METRICS.map((m) => {

@@ -4,10 +4,11 @@
  */
 export interface HealthDay {
   day: string;
-  /** Events the curator decided: memory events received, malformed ones, and deprecations raised in the lab. */
+  /** Events the curator decided: memory events received and malformed ones. */
   curated: number;
-  /** Of them, memory events stored (the Events tab's), and proposals raised in the hygiene lab. */
+  /** Of them, memory events stored (the Events tab's). */
   received: number;
+  /** Deprecations raised in the hygiene lab (proposals no curator routed: not among the curated). */
   raised: number;
   written: number;
   proposed: number;

@@ -465,8 +465,8 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     const today = health.at(-1)!;
     expect(today.curated).toBeGreaterThan(10);
     expect(today.p95).toBeGreaterThan(0);
-    // What the curator decided splits into the memory events stored (the Events tab's count), the malformed ones
-    // kept apart, and the deprecations raised in the hygiene lab (none in this file).
+    // What the curator decided splits into the memory events stored (the Events tab's count) and the malformed ones
+    // kept apart; deprecations raised in the hygiene lab are counted apart (none in this file).
     const stored = (await viewer.curation.events({})).total!;
     const malformed = (await viewer.curation.rejected({})).matching;
     expect([today.received, today.raised]).toEqual([stored, 0]);

@@ -568,11 +568,15 @@ export async function curationHealth(db: Tx, projectId: string): Promise<HealthD
         and q.event_id = c.event_id and q.decided_by = 'curator' and q.disposition = 'proposed'
         order by q.decided_at limit 1) p on true
       where c.project_id = ${projectId}
+      -- A deprecation raised in the hygiene lab: a proposal no curator routed (no outcome), on the day raised.
+      union all
+      select date_trunc('day', r.created_at), 'raised', 'hygiene lab', null, null, true, false, false, false
+      from proposals r where r.project_id = ${projectId} and r.event_id like ${'hygiene\\_%'}
     )
     select to_char(day, 'YYYY-MM-DD') as day,
       count(*) filter (where decided_by = 'curator')::int as curated,
       count(*) filter (where decided_by = 'curator' and received)::int as received,
-      count(*) filter (where decided_by = 'curator' and lab)::int as raised,
+      count(*) filter (where disposition = 'raised')::int as raised,
       count(*) filter (where disposition = 'written')::int as written,
       count(*) filter (where disposition = 'proposed')::int as proposed,
       count(*) filter (where disposition = 'rejected' and decided_by = 'curator')::int as rejected,
