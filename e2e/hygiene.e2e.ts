@@ -91,7 +91,9 @@ describe('memory hygiene lab', () => {
     expect(await page.getByTestId('size-chart').locator('path').count()).toBe(6);
     // The legend's figures (memory after the last step) and the cards' (one pass over today's items) are told apart.
     const today = (await history.textContent())!.match(/removes \d+ of (\d+) today/)![1];
-    expect(await page.getByTestId('size-note').textContent()).toContain(`to the ${today} items in memory today`);
+    expect(await page.getByTestId('size-note').textContent()).toContain(
+      `to the ${today} items in the agent's store today`,
+    );
     // β below the item's mean utility: history-based deletion keeps it.
     await page.getByLabel('β (mean utility ≤)').fill('0.3');
     await expect.poll(() => history.textContent()).toMatch(/removes 0 of/);
@@ -184,6 +186,9 @@ describe('memory hygiene lab', () => {
       /^Before any consolidation, all \d+ atoms: fact recall \d+% \(\d+\/71\)/,
     );
     expect(await compare.locator('tr[data-policy="recency"]').textContent()).toContain('metadata only');
+    // Facts lost: the first four atoms and how many more (the list stopped at four without saying so).
+    expect(await text('lost-recency')).toMatch(/^[\w-]+ \(\d+\), .* and \d+ more$/);
+    expect(await page.getByTestId('budget-holds-all').count()).toBe(0);
     await page.getByLabel('Sleep-replay clusters k').fill('4');
     await expect.poll(() => page.getByTestId('keep-sleep').locator('tbody tr').count()).toBe(4);
     await page.getByLabel('Budget B (atoms kept)').fill('8');
@@ -192,6 +197,13 @@ describe('memory hygiene lab', () => {
       'rec_hr_monitor',
     );
     expect(await page.getByTestId('overlap').locator('tbody tr').count()).toBe(4);
+    // A budget that holds every atom removes none: it says so, and no policy lost a fact (the column listed the
+    // facts retrieval misses with nothing removed as lost by each).
+    await page.getByLabel('Budget B (atoms kept)').fill('500');
+    await expect
+      .poll(() => text('budget-holds-all'))
+      .toMatch(/^The budget holds all (\d+) atoms \(B ≥ \1\): no policy/);
+    for (const p of ['recency', 'frequency', 'surprise']) expect(await text(`lost-${p}`)).toBe('none');
 
     await open(page, `${srv.url}/hygiene?tab=addition`);
     await expect.poll(() => text('addition-stats'), { timeout: 20_000 }).toMatch(/Executions \(add-all\)96/);
@@ -201,10 +213,20 @@ describe('memory hygiene lab', () => {
     await open(page, `${srv.url}/hygiene?tab=deletion`);
     const button = page.getByTestId('propose-history-rec_hr_monitor');
     await button.waitFor({ timeout: 20_000 });
-    await button.click();
+    const waiting = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Curation/ });
+    await expect.poll(() => waiting.locator('.count').count()).toBe(1);
+    const before = await waiting.locator('.count').textContent();
+    // By keyboard: the focus stays in the row, on the link that replaces the button (it fell to the page's body).
+    await button.focus();
+    await page.keyboard.press('Enter');
     await expect.poll(() => text('raised')).toContain('Deprecation of rec_hr_monitor proposed');
     // Where it was raised, and in every other list that holds the item: in review, a link to it, not "Propose" again.
     await expect.poll(() => page.getByTestId('proposed-history-rec_hr_monitor').count()).toBe(1);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('proposed-history-rec_hr_monitor');
+    // The sidebar's count of proposals waiting has it (it stayed at the old count until a reload).
+    await expect.poll(() => waiting.locator('.count').textContent()).not.toBe(before);
     expect(await button.count()).toBe(0);
     expect(await page.getByTestId('proposed-history-rec_hr_monitor').getAttribute('aria-label')).toBe(
       'Deprecation of rec_hr_monitor waits for review: open it in the inbox',

@@ -30,7 +30,9 @@ export function AdditionTab({ lab }: { lab: Lab }) {
           <div className="value">{fmtInt(t.executions)}</div>
         </div>
         <div className="stat">
-          <div className="label">Added by the evaluator</div>
+          <div className="label" title="stored: by add-all where no evaluator ran, else as the evaluator chose">
+            Added
+          </div>
           <div className="value">{fmtInt(t.added)}</div>
         </div>
         <div className="stat">

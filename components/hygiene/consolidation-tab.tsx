@@ -54,9 +54,10 @@ export function ConsolidationTab({
           onChange={(v) => setSleepK(Math.max(1, Math.round(v)))}
         />
         <span className="muted">
-          of {fmtInt(c.atoms)} memory items ({fmtInt(c.tokens)} tokens). Sleep-replay is the paper&apos;s{' '}
-          <span className="mono">sleep_replay(atoms, summarizer, k=8)</span>, merging each cluster into one atom that
-          holds its members&apos; statements. Surprise-weighted s(e) = 0.55·σ + 0.25·recency + 0.20·usage;{' '}
+          of {fmtInt(c.atoms)} items in the agent&apos;s store ({fmtInt(c.tokens)} tokens; curated entries are left to
+          review). Sleep-replay is the paper&apos;s <span className="mono">sleep_replay(atoms, summarizer, k=8)</span>,
+          merging each cluster into one atom that holds its members&apos; statements. Surprise-weighted s(e) = 0.55·σ +
+          0.25·recency + 0.20·usage;{' '}
           {c.sigma === 'supplied' ? (
             <b>σ is the agent&apos;s own −log p(e | context).</b>
           ) : (
@@ -85,14 +86,9 @@ export function ConsolidationTab({
             Before any consolidation, all {plural(c.atoms, 'atom')}: fact recall{' '}
             <b>{c.baseline.recall.share === null ? '—' : pct(c.baseline.recall.share)}</b> (
             {fmtInt(c.baseline.recall.recalled)}/{fmtInt(c.baseline.recall.probes)}): what a top-{c.topK} retrieval
-            finds with nothing removed, so a fact a policy below loses that this misses too was never retrievable
-            {c.baseline.recall.lost.length
-              ? ` (missed here: ${c.baseline.recall.lost
-                  .slice(0, 4)
-                  .map((l) => `${l.item} (${l.probes})`)
-                  .join(', ')})`
-              : ''}
-            . A smaller memory raises recall by itself: the top {c.topK} then cover more of it.
+            finds with nothing removed: a fact it misses was never retrievable, and no policy below is said to lose it
+            {c.baseline.recall.lost.length ? ` (missed here: ${lostList(c.baseline.recall)})` : ''}. A smaller memory
+            raises recall by itself: the top {c.topK} then cover more of it.
           </p>
         ) : (
           <p className="panel-body muted" style={{ margin: 0 }}>
@@ -145,19 +141,23 @@ export function ConsolidationTab({
             {
               id: 'lost',
               header: 'Facts lost',
+              headerTitle:
+                'probes the memory before consolidation answered that this pool no longer does, by atom (probes)',
               className: 'cell-sub',
-              cell: (r) =>
-                r.recall.lost.length
-                  ? r.recall.lost
-                      .slice(0, 4)
-                      .map((l) => `${l.item} (${l.probes})`)
-                      .join(', ')
-                  : 'none',
+              cellProps: (r) => ({ 'data-testid': `lost-${r.policy}` }),
+              cell: (r) => (r.recall.lostProbes ? lostList(r.recall) : 'none'),
             },
           ]}
         />
+        {/* Of the result shown (the server keeps B at most the atoms; the B typed may be ahead of it). */}
+        {c.budget >= c.atoms ? (
+          <p className="panel-body muted" style={{ margin: 0, fontSize: 12 }} data-testid="budget-holds-all">
+            The budget holds all {plural(c.atoms, 'atom')} (B ≥ {fmtInt(c.atoms)}): no policy removes or merges any, so
+            they cannot differ here. Lower B to compare them.
+          </p>
+        ) : null}
         {c.results
-          .filter((r) => r.pool > 0 && r.pool <= 2 * c.topK)
+          .filter((r) => c.budget < c.atoms && r.pool > 0 && r.pool <= 2 * c.topK)
           .map((r) => (
             <p key={r.policy} className="panel-body muted" style={{ margin: 0, fontSize: 12 }}>
               {CONSOLIDATION_LABEL[r.policy]} leaves {r.pool} atoms, so a top-{c.topK} retrieval returns{' '}
@@ -291,4 +291,10 @@ export function ConsolidationTab({
       </div>
     </>
   );
+}
+
+/** The atoms whose facts were lost, most first with their probes: the first four, and how many more. */
+function lostList(r: { lost: { item: string; probes: number }[]; lostAtoms: number }) {
+  const shown = r.lost.slice(0, 4).map((l) => `${l.item} (${l.probes})`);
+  return `${shown.join(', ')}${r.lostAtoms > shown.length ? ` and ${fmtInt(r.lostAtoms - shown.length)} more` : ''}`;
 }

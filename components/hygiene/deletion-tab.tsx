@@ -111,8 +111,8 @@ export function DeletionTab({
         />
         <p className="muted" style={{ margin: '6px 0 0', fontSize: 12 }} data-testid="size-note">
           Each figure in the legend is the memory that policy would hold after the last step, had it run over the whole
-          history; the cards below apply each rule once, to the {fmtInt(lab.deletion.activeItems)} items in memory
-          today.
+          history; the cards below apply each rule once, to the {fmtInt(lab.deletion.activeItems)} items in the
+          agent&apos;s store today (curated entries are left to review).
         </p>
       </Panel>
       <div className="lab-columns" style={{ marginTop: 14 }} data-testid="deletion-now">

@@ -91,8 +91,12 @@ export function HygieneLab() {
   const propose = useMutation(
     trpc.hygiene.propose.mutationOptions({
       onSuccess: (r, v) => setRaised({ item: v.item, proposalId: r.proposalId }),
-      // Raised, or found already waiting: every list's button for the item says so.
-      onSettled: () => qc.invalidateQueries({ queryKey: trpc.hygiene.pending.queryKey() }),
+      // Raised, or found already waiting: every list's button for the item says so, and the sidebar's count.
+      onSettled: () =>
+        Promise.all([
+          qc.invalidateQueries({ queryKey: trpc.hygiene.pending.queryKey() }),
+          qc.invalidateQueries({ queryKey: trpc.system.info.queryKey() }),
+        ]),
     }),
   );
   const raise = (item: string, policy: ProposalPolicy) => {

@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useRef } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import type { ProposalPolicy } from '@/lib/hygiene/contract';
 import type { Raise } from './types';
@@ -25,11 +26,19 @@ export function ProposeButton({
 }) {
   const trpc = useTRPC();
   const pending = useQuery({ ...trpc.hygiene.pending.queryOptions(), enabled: !!raise });
+  // Pressed here: the link that replaces the button takes the focus (else it falls to the page's body).
+  const pressed = useRef(false);
   if (!raise) return null;
   const waiting = pending.data?.[item];
   if (waiting)
     return (
       <Link
+        ref={(el) => {
+          if (el && pressed.current) {
+            pressed.current = false;
+            el.focus();
+          }
+        }}
         className="btn btn-small nowrap"
         href={`/curation?proposal=${waiting}`}
         aria-label={`Deprecation of ${item} waits for review: open it in the inbox`}
@@ -43,7 +52,10 @@ export function ProposeButton({
       type="button"
       className="btn btn-small"
       disabled={busy}
-      onClick={() => raise(item, policy)}
+      onClick={() => {
+        pressed.current = true;
+        raise(item, policy);
+      }}
       aria-label={`${label}: ${item}`}
       data-testid={`propose-${policy}-${item}`}
     >

@@ -216,6 +216,8 @@ export interface FactRecall {
   share: number | null;
   /** Atoms whose facts a probe no longer retrieves, most-missed first. */
   lost: { item: string; probes: number }[];
+  /** The probes missed (indices into the probes), for `lostBeyond`. */
+  missed: number[];
 }
 
 /** The paper's fact recall (§2): the share of probes whose fact a top-k retrieval over the pool still returns. */
@@ -225,23 +227,47 @@ export async function factRecall(
   k: number = RECALL_TOP_K,
   nearest: Nearest = jsNearest,
 ): Promise<FactRecall> {
+  // In one order whatever the policy (by id): atoms alike to the digit (a copied statement) tie, and a tie is broken
+  // by the order, so a pool that keeps every atom must answer as the memory before it does.
+  pool = [...pool].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   if (!probes.length || !pool.length)
-    return { probes: probes.length, recalled: 0, share: probes.length ? 0 : null, lost: lostOf(probes) };
+    return {
+      probes: probes.length,
+      recalled: 0,
+      share: probes.length ? 0 : null,
+      lost: lostOf(probes),
+      missed: probes.map((_, i) => i),
+    };
   const nn = await nearest(
     probes.map((p) => p.vector),
     pool.map((a) => a.vector),
     Math.min(k, pool.length),
   );
-  const missed: Probe[] = [];
+  const missed: number[] = [];
   probes.forEach((p, i) => {
-    if (!nn.rows[i]!.some((row) => pool[row]!.holds.includes(p.item))) missed.push(p);
+    if (!nn.rows[i]!.some((row) => pool[row]!.holds.includes(p.item))) missed.push(i);
   });
   return {
     probes: probes.length,
     recalled: probes.length - missed.length,
     share: (probes.length - missed.length) / probes.length,
-    lost: lostOf(missed),
+    lost: lostOf(missed.map((i) => probes[i]!)),
+    missed,
   };
+}
+
+/**
+ * The facts a consolidated pool lost that the memory before it still gave: its missed probes that `before` (the same
+ * probes over every atom) recalled, by atom, most-missed first. A probe retrieval missed with nothing removed was
+ * never findable, and no policy lost it.
+ */
+export function lostBeyond(
+  after: FactRecall,
+  before: FactRecall,
+  probes: readonly Probe[],
+): { item: string; probes: number }[] {
+  const missedBefore = new Set(before.missed);
+  return lostOf(after.missed.filter((i) => !missedBefore.has(i)).map((i) => probes[i]!));
 }
 
 function lostOf(probes: readonly Probe[]): { item: string; probes: number }[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { additionReport } from './addition';
-import { compareKept, consolidate, factRecall, mergeAtoms, novelty, type Atom } from './consolidation';
+import { compareKept, consolidate, factRecall, lostBeyond, mergeAtoms, novelty, type Atom } from './consolidation';
 import { historyFires, periodicFires, removeNow, simulateSizes, type DeletionParams } from './deletion';
 import { errorChains, itemHealth, utilityOf, type LabTurn, type MemoryItem } from './items';
 
@@ -168,7 +168,17 @@ describe('consolidation under a budget B', () => {
       { item: 'db1', probes: 1 },
       { item: 'db3', probes: 1 },
     ]);
-    expect(await factRecall(rec.pool, [], 1)).toEqual({ probes: 0, recalled: 0, share: null, lost: [] });
+    expect(await factRecall(rec.pool, [], 1)).toEqual({ probes: 0, recalled: 0, share: null, lost: [], missed: [] });
+    // Lost by the policy: what every atom, unconsolidated, still gave. The db1 probe asked like a network question
+    // is missed with nothing removed too: retrieval never found it, no policy lost it.
+    const before = await factRecall(
+      grouped.map((a) => ({ id: a.id, holds: [a.id], vector: a.vector, tokens: a.tokens })),
+      probes,
+      1,
+    );
+    expect(before.lost).toEqual([{ item: 'db1', probes: 1 }]);
+    expect(lostBeyond(await factRecall(rec.pool, probes, 1), before, probes)).toEqual([{ item: 'db3', probes: 1 }]);
+    expect(lostBeyond(before, before, probes)).toEqual([]);
     const cmp = compareKept([rec, await consolidate(grouped, 2, 'frequency')]);
     expect(cmp.overlap).toEqual([
       [2, 1],

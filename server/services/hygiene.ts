@@ -8,9 +8,11 @@ import {
   consolidate,
   factRecall,
   jsNearest,
+  lostBeyond,
   CONSOLIDATIONS,
   RECALL_TOP_K,
   type Atom,
+  type FactRecall,
   type Nearest,
   type Probe,
 } from '@/lib/hygiene/consolidation';
@@ -265,6 +267,14 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
 
 const clip = (s: string, n = 600) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
+/** A fact recall as the page shows it: facts lost (the first 12, and how many atoms in all), no probe indices. */
+const shownRecall = ({ missed: _, ...r }: FactRecall, lost: FactRecall['lost']) => ({
+  ...r,
+  lost: lost.slice(0, 12),
+  lostAtoms: lost.length,
+  lostProbes: lost.reduce((n, l) => n + l.probes, 0),
+});
+
 export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
   const { turns: tl, items } = await load(db, projectId, p.agent);
   let vectors: Map<string, Float32Array> | null = null;
@@ -435,7 +445,7 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
       sleepK,
       topK: RECALL_TOP_K,
       tokens: atomTokens,
-      baseline: { recall: { ...unconsolidated, lost: unconsolidated.lost.slice(0, 12) } },
+      baseline: { recall: shownRecall(unconsolidated, unconsolidated.lost) },
       results: results.map((r, i) => {
         const held = new Set(r.pool.flatMap((a) => a.holds));
         const poolTokens = r.pool.reduce((n, a) => n + a.tokens, 0);
@@ -447,7 +457,8 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
           compression: r.pool.length ? atoms.length / r.pool.length : null,
           tokenCompression: poolTokens ? atomTokens / poolTokens : null,
           replayTokens: r.replayTokens,
-          recall: { ...recalls[i]!, lost: recalls[i]!.lost.slice(0, 12) },
+          // Lost: what the memory before consolidation found and this pool no longer does.
+          recall: shownRecall(recalls[i]!, lostBeyond(recalls[i]!, unconsolidated, probes)),
           dropped: atoms
             .filter((a) => !held.has(a.id))
             .sort((a, b) => b.usage - a.usage)
