@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUILD_LOCK, buildOnce } from './build-once';
+import { BUILD_LOCK, buildIsStale, buildOnce, dateBuild } from './build-once';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -69,5 +69,30 @@ describe('building on start', () => {
     expect(await buildOnce(dir, stale, build)).toBe('fresh');
     expect(built).toBe(1);
     expect(existsSync(lock)).toBe(false);
+  });
+});
+
+describe('a build and its sources', () => {
+  it('is stale when a source was saved while it was building, once dated by its start', () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'mnemo-stale-'));
+    mkdirSync(path.join(dir, 'app', 'page'), { recursive: true });
+    mkdirSync(path.join(dir, '.next'));
+    const source = path.join(dir, 'app', 'page', 'view.tsx');
+    const buildId = path.join(dir, '.next', 'BUILD_ID');
+    writeFileSync(source, 'x');
+    writeFileSync(buildId, 'id');
+    const at = (file: string, s: number) => utimesSync(file, s, s);
+    const t0 = 1_800_000_000; // the build starts
+    for (const d of [dir, path.join(dir, 'app'), path.join(dir, 'app', 'page')]) at(d, t0 - 60);
+    at(source, t0 + 5); // saved while it builds
+    at(buildId, t0 + 10); // the build ends
+    expect(buildIsStale(dir, ['app'], buildId)).toBe(false); // what `npm start` saw: the edit never served
+    dateBuild(buildId, t0 * 1000);
+    expect(buildIsStale(dir, ['app'], buildId)).toBe(true);
+    // Saved before it started: in the build, which stays fresh.
+    at(source, t0 - 5);
+    expect(buildIsStale(dir, ['app', 'missing'], buildId)).toBe(false);
+    rmSync(buildId);
+    expect(buildIsStale(dir, ['app'], buildId)).toBe(true);
   });
 });

@@ -6,28 +6,17 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { env } from '@/server/env';
 import { isLoopback } from '@/lib/net/loopback';
 import { getDbHandle } from '@/server/db';
 import { userCount } from '@/server/services/auth';
-import { buildOnce } from './build-once';
+import { buildIsStale, buildOnce, dateBuild } from './build-once';
 import { bundleServe } from './serve-bundle';
 
 const root = process.cwd();
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const childEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
-
-function newest(p: string): number {
-  if (!existsSync(p)) return 0;
-  const st = statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  return readdirSync(p).reduce(
-    (m, n) => (n === 'node_modules' || n === 'demo' ? m : Math.max(m, newest(path.join(p, n)))),
-    st.mtimeMs,
-  );
-}
 
 const buildId = path.join(root, '.next', 'BUILD_ID');
 const sources = [
@@ -41,8 +30,7 @@ const sources = [
   'package-lock.json',
   'instrumentation.ts',
 ];
-const stale = () =>
-  !existsSync(buildId) || Math.max(...sources.map((s) => newest(path.join(root, s)))) > statSync(buildId).mtimeMs;
+const stale = () => buildIsStale(root, sources, buildId);
 
 let config;
 try {
@@ -81,9 +69,11 @@ await buildOnce(
   stale,
   async () => {
     console.log('[mnemoscope] building the app (first start or sources changed)…');
+    const started = Date.now();
     const child = spawn(process.execPath, [nextBin, 'build'], { stdio: 'inherit', env: childEnv });
     const [code] = (await once(child, 'exit')) as [number | null];
     if (code !== 0) process.exit(code ?? 1);
+    dateBuild(buildId, started);
   },
   () => console.log('[mnemoscope] another process is building the app; waiting for it…'),
 );
