@@ -77,6 +77,10 @@ describe('recall', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => `${u.pathname}${u.search}` === top);
     await page.locator('html[data-replay-keys]').waitFor({ state: 'attached' });
+    // The focus is in the page opened (it fell to the body with the palette's old page), and Tab goes on from there.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('#main'))).toBe(true);
     await context.close();
   });
 

@@ -7,6 +7,7 @@ import { groupHits, type GroupedRow } from '@/lib/recall/group';
 import { itemPlace, KIND_LABEL, type RecallKind } from '@/lib/recall/items';
 import { RECALL_VIEW, writeRecallView } from '@/lib/recall/url';
 import { MemoryText } from '@/components/ui/memory-text';
+import { focusMainAt } from '@/components/ui/refocus';
 import { useReturnFocus } from '@/components/ui/return-focus';
 import { recallFresh } from './client';
 import { RecallStatusBar } from './status-bar';
@@ -17,7 +18,8 @@ import { useRecallSearch } from './use-recall';
  * moves into the search box, stays in the palette, and goes back where it was when it closes.
  */
 export function CommandPalette() {
-  const focus = useReturnFocus();
+  const leavingRef = useRef(false);
+  const focus = useReturnFocus(leavingRef);
   const [open, setOpen] = useState(false);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -37,7 +39,7 @@ export function CommandPalette() {
         <Dialog.Overlay className="palette-backdrop">
           <Dialog.Content className="palette" aria-describedby={undefined} {...focus}>
             <Dialog.Title className="sr-only">Search memory</Dialog.Title>
-            <Palette onClose={() => setOpen(false)} />
+            <Palette onClose={() => setOpen(false)} onLeave={() => (leavingRef.current = true)} />
           </Dialog.Content>
         </Dialog.Overlay>
       </Dialog.Portal>
@@ -48,7 +50,7 @@ export function CommandPalette() {
 /** Hits fetched for the palette's twelve rows (`groupHits`). */
 const FETCHED = 48;
 
-function Palette({ onClose }: { onClose: () => void }) {
+function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => void }) {
   const router = useRouter();
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState(0);
@@ -75,15 +77,20 @@ function Palette({ onClose }: { onClose: () => void }) {
           session: row.session ?? '',
         })}`;
   const go = (href: string) => {
+    const samePage = href.startsWith('/recall') && window.location.pathname === '/recall';
+    if (!samePage) onLeave();
     onClose();
-    if (href.startsWith('/recall') && window.location.pathname === '/recall') {
+    if (samePage) {
       // On the Recall page already, only the fragment changes, which the page hears as a hashchange. A new search:
       // Back returns to the one before (the search shown again is no new entry; the page reads it again all the same,
       // leaving "more like this").
       const { pathname, search, hash } = window.location;
       if (`${pathname}${search}${hash}` !== href) window.history.pushState(null, '', href);
       window.dispatchEvent(new HashChangeEvent('hashchange'));
-    } else router.push(href);
+    } else {
+      router.push(href);
+      focusMainAt(href);
+    }
   };
   return (
     <>

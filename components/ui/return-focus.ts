@@ -1,12 +1,12 @@
 'use client';
 
-import { useRef } from 'react';
+import { useRef, type RefObject } from 'react';
 
 /**
  * For a Radix dialog opened without a Dialog.Trigger (by a key, or a button elsewhere): focus goes back to what had it
  * when the dialog opened. Radix would focus the (absent) trigger instead.
  */
-export function useReturnFocus() {
+export function useReturnFocus(leavingRef?: RefObject<boolean>) {
   const back = useRef<HTMLElement | null>(null);
   return {
     onOpenAutoFocus: () => {
@@ -14,7 +14,9 @@ export function useReturnFocus() {
     },
     onCloseAutoFocus: (e: Event) => {
       e.preventDefault();
-      back.current?.focus();
+      // Closed to go to another page (`leavingRef` set): the page it was on is going, and the focus with it.
+      if (leavingRef?.current) leavingRef.current = false;
+      else back.current?.focus();
     },
   };
 }
