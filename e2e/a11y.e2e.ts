@@ -84,6 +84,20 @@ describe('layout at 1024×768', () => {
       if (w > 1024) wide[path] = w;
     }
     expect(wide).toEqual({});
+    // A chip whose term wraps keeps its turn number on one line (it split into "3" over "1", read as two numbers).
+    await open(page, `${srv.url}/sessions/itops-nginx-502?turn=50`);
+    const badges = page.getByTestId('ccs-panel').locator('.chip-badge');
+    await badges.first().waitFor();
+    const split = await badges.evaluateAll((els) =>
+      els
+        .filter((el) => {
+          const text = document.createRange();
+          text.selectNodeContents(el);
+          return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+        })
+        .map((el) => el.textContent),
+    );
+    expect(split).toEqual([]);
     // Narrow: the sidebar is a rail of 56 px; its links keep their names.
     const sidebar = page.getByRole('navigation', { name: 'Main' });
     expect(Math.round((await sidebar.boundingBox())!.width)).toBe(56);
@@ -155,6 +169,52 @@ describe('keyboard', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('.palette').count()).toBe(0);
     expect(await second.getAttribute('aria-current')).toBe('true');
+    await page.close();
+  });
+
+  it('lists pick by Enter and arrows, the constraint timeline and the file pickers are reached by Tab', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    const focused = (sel: string) => page.locator(sel).evaluate((el) => el === document.activeElement);
+    // Hygiene: each item is a button; Enter picks it, ↓ the next row's (the rows were mouse-only).
+    await open(page, `${srv.url}/hygiene`);
+    const picks = page.getByTestId('items-table').locator('.link-btn');
+    await picks.first().waitFor();
+    const [first, second] = [await picks.nth(0).textContent(), await picks.nth(1).textContent()];
+    await picks.nth(0).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.searchParams.get('item') === first);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForURL((u) => u.searchParams.get('item') === second);
+    expect(await picks.nth(1).evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await picks.nth(1).getAttribute('aria-current')).toBe('true');
+    // Entries: ↓ / ↑ move through the list as in the inbox, each row opened as it is reached.
+    await open(page, `${srv.url}/curation/entries`);
+    const rows = page.locator('[data-entry]');
+    await rows.first().waitFor();
+    await rows.nth(0).locator('.row-pick').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => rows.nth(0).getAttribute('aria-current')).toBe('true');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => rows.nth(1).getAttribute('aria-current')).toBe('true');
+    expect(await focused('[data-entry] >> nth=1 >> .row-pick')).toBe(true);
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => rows.nth(0).getAttribute('aria-current')).toBe('true');
+    // Replay: a constraint's name is a button that goes to the next turn where it appears or is dropped.
+    await open(page, `${srv.url}/sessions/itops-nginx-502?turn=10`);
+    await replayKeysReady(page);
+    const name = page.getByTestId('constraint-timeline').getByRole('button').first();
+    await name.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.searchParams.get('turn') !== '10');
+    expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Settings: the file pickers are inputs in the tab order (they were hidden, so only a mouse could open them).
+    await open(page, `${srv.url}/settings`);
+    const pickers = page.getByTestId('import-files').locator('input[type=file]');
+    expect(await pickers.count()).toBe(2);
+    for (const input of await pickers.all()) {
+      await input.focus();
+      expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
+    }
     await page.close();
   });
 });

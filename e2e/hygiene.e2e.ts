@@ -213,6 +213,11 @@ describe('memory hygiene lab', () => {
     await open(page, `${srv.url}/hygiene?tab=deletion`);
     const button = page.getByTestId('propose-history-rec_hr_monitor');
     await button.waitFor({ timeout: 20_000 });
+    // An item removed by several policies has a button in each panel, each named by its policy (all were "Propose").
+    const names = await page.locator('[data-testid^=propose-]').evaluateAll((els) => els.map((el) => el.ariaLabel));
+    expect(names.length).toBeGreaterThan(1);
+    expect(new Set(names).size).toBe(names.length);
+    expect(await button.getAttribute('aria-label')).toBe('Propose deprecation (history-based): rec_hr_monitor');
     const waiting = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Curation/ });
     await expect.poll(() => waiting.locator('.count').count()).toBe(1);
     const before = await waiting.locator('.count').textContent();

@@ -426,6 +426,10 @@ describe('what would the substrate do?', () => {
 
 describe('dead ends', () => {
   it('finds a dead end by its reopen condition, with the matched words marked', async () => {
+    // Reached from the agents' card by a link that says what it counts (its name was only "9").
+    await open(page, `${srv.url}/substrate`);
+    await page.getByRole('link', { name: '9 dead ends of aegis-demo' }).click();
+    await page.waitForURL(`${srv.url}/substrate/aegis-demo/dead-ends`);
     await open(page, `${srv.url}/substrate/aegis-demo/dead-ends`);
     expect(await page.locator('[data-testid=dead-ends] tbody tr').count()).toBe(9);
     // One is recorded twice: the list shows it once, the bridge's consult (its verdict below) counts both records.

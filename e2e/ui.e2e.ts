@@ -446,6 +446,25 @@ describe('a new user on the embedded database', () => {
     expect(await page.getByTestId('error').count()).toBe(0);
   });
 
+  it('a page whose query failed says why and asks again by its button, not only on the next reload', async () => {
+    for (const [url, query, shown] of [
+      ['/curation/health', 'curation.health', '[data-metric]'],
+      ['/sessions/itops-nginx-502', 'sessions.digest', '[data-testid=ccs-panel]'],
+    ] as const) {
+      const refused = new RegExp(`/api/trpc/[^?]*${query.replace('.', '\\.')}`);
+      await page.route(refused, (route) => route.abort('connectionrefused'));
+      // Not open(): a replay without its digest never says it is complete.
+      await page.goto(url);
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      const error = page.getByTestId('error');
+      await expect.poll(() => error.textContent(), { timeout: 15_000 }).toMatch(/^Could not load this: .*Try again$/);
+      await page.unroute(refused);
+      await error.getByRole('button', { name: 'Try again' }).click();
+      await page.locator(shown).first().waitFor();
+      expect(await page.getByTestId('error').count()).toBe(0);
+    }
+  });
+
   it('imports files picked in the browser through the ingest path', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mnemoscope-ui-import-'));
     const file = path.join(dir, 'turns.jsonl');
@@ -630,6 +649,40 @@ describe('a new user on the embedded database', () => {
     const html = await page.content();
     for (const secret of ['Gr4f4na!Edge2026', 'jlee.personal@example.com', 'eyJhbGciOiJSUzI1NiJ9'])
       expect(html).not.toContain(secret);
+  });
+
+  it("shows a secret redacted from a title masked, in the list and the replay, and the turn's own fields", async () => {
+    const secret = 'sk-Zq8vW2nR5tY7uI9oP1aS3dF6gH';
+    const title = `Rotate ${secret} for billing`;
+    const res = await ingest([
+      { type: 'session', data: { id: 'e2e-secret-title', agent: 'e2e-agent', title } },
+      {
+        type: 'turn',
+        data: {
+          session_id: 'e2e-secret-title',
+          agent: 'e2e-agent',
+          turn: 1,
+          input: 'rotate',
+          output: 'rotated',
+          ccs: 'goal_orientation: g(x)',
+          // Fields a turn does not define: kept as the agent's own and shown with the turn (they were shown nowhere).
+          debug_note: `used ${secret}`,
+          retry: { count: 2 },
+        },
+      },
+    ]);
+    expect(((await res.json()) as { accepted: number }).accepted).toBe(2);
+    await open(page, '/sessions');
+    const row = page.locator('tr', { hasText: 'e2e-secret-title' });
+    await row.waitFor();
+    expect(await row.locator('.cell-title').textContent()).toBe('Rotate ••• api key for billing');
+    await open(page, '/sessions/e2e-secret-title');
+    expect(await page.locator('h1').textContent()).toBe('Rotate ••• api key for billing');
+    expect(await page.locator('h1 .redacted').count()).toBe(1);
+    const own = page.getByTestId('own-fields').locator('tr');
+    await own.first().waitFor();
+    expect(await own.allTextContents()).toEqual(['debug_noteused ••• api key', 'retry{"count":2}']);
+    expect(await page.content()).not.toContain(secret);
   });
 
   it('shows the UCS workspace and searches memory by keyword', async () => {

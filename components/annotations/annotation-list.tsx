@@ -7,7 +7,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
-import { ErrorBox } from '@/components/ui/states';
+import { QueryError } from '@/components/ui/states';
 import { formatScore, targetLabel, type AnnotationFilter } from '@/lib/annotations/contract';
 import { fmtAgo } from '@/lib/format';
 import { useRemoveAnnotation } from './use-annotations';
@@ -62,7 +62,7 @@ export function AnnotationList({
   // Only the author or an admin may remove one (the server refuses others): offer it to them only.
   const who = useQuery(trpc.system.info.queryOptions()).data?.auth;
   const mayRemove = (a: Annotation) => who?.role === 'admin' || (!!who?.username && who.username === a.author);
-  if (list.error) return <ErrorBox error={list.error} />;
+  if (list.error) return <QueryError query={list} />;
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   const matching = list.data?.pages[0]?.matching ?? 0;
   if (list.isPending) return <div className="skeleton" aria-busy="true" />;

@@ -9,7 +9,7 @@ import { DataTable } from '@/components/ui/data-table';
 import { JsonDialog } from '@/components/ui/json-dialog';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, QueryError } from '@/components/ui/states';
 import { Actor, useActorLabel } from '@/components/ui/actor';
 
 /** Where a subject of the log is shown, by its type (a proposal in the inbox, an event or an entry in its tab). */
@@ -85,7 +85,7 @@ export function AuditLog() {
           </button>
         ) : null}
       </div>
-      {q.error ? <ErrorBox error={q.error} /> : null}
+      <QueryError query={q} />
       <Panel as="div" body={false} className="scroll-x">
         {q.data && !q.data.rows.length ? (
           <EmptyState title="No audit records match" />

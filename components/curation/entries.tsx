@@ -12,7 +12,8 @@ import { EditEntryForm, LinkEntryForm, NewEntryButton } from './entry-edit';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox, SkeletonRows, updatingProps } from '@/components/ui/states';
+import { pickByArrows } from '@/components/ui/list-keys';
+import { EmptyState, ErrorBox, QueryError, SkeletonRows, updatingProps } from '@/components/ui/states';
 import { ListFoot } from '@/components/ui/list-foot';
 import { TextDiff } from './text-diff';
 
@@ -69,7 +70,7 @@ export function EntriesBrowser() {
         <span className="grow" />
         <NewEntryButton />
       </div>
-      {list.error ? <ErrorBox error={list.error} /> : null}
+      <QueryError query={list} />
       <div className="inbox">
         <Panel as="div" className="inbox-list" testId="entries" body={false}>
           {list.isPending || (list.isPlaceholderData && !items.length) ? (
@@ -82,7 +83,12 @@ export function EntriesBrowser() {
               Entries appear when the curator writes, or a reviewer approves, a memory event.
             </EmptyState>
           ) : (
-            <div role="list" aria-label="Memory entries" {...updatingProps(list.isPlaceholderData)}>
+            <div
+              role="list"
+              aria-label="Memory entries"
+              {...updatingProps(list.isPlaceholderData)}
+              onKeyDown={(e) => pickByArrows(e)}
+            >
               {items.map((e) => (
                 <div
                   key={e.id}
@@ -150,7 +156,7 @@ function EntryDetail({ id }: { id: string }) {
       },
     }),
   );
-  if (q.error) return <ErrorBox error={q.error} />;
+  if (q.error) return <QueryError query={q} />;
   if (!q.data) return <div className="panel-body muted">Loading…</div>;
   const { entry, versions, links, decisions } = q.data;
   return (

@@ -11,7 +11,7 @@ import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { useFocus } from '@/components/ui/use-focus';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, QueryError } from '@/components/ui/states';
 import { CURATION_PAGE } from '@/lib/curation/event';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 import { readScopeOf } from '@/lib/curation/read-as';
@@ -66,7 +66,7 @@ export function EventsTable() {
           ))}
         </select>
       </div>
-      {q.error ? <ErrorBox error={q.error} /> : null}
+      <QueryError query={q} />
       <Panel as="div" body={false}>
         <DataTable
           testId="events-table"

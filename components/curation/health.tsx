@@ -7,7 +7,7 @@ import { fmtInt, plural } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { Sparkline } from '@/components/ui/sparkline';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, QueryError } from '@/components/ui/states';
 
 type Rate = keyof Omit<HealthRates, 'day' | 'labelled' | 'precision' | 'recall'>;
 
@@ -54,7 +54,7 @@ const pct = (v: number | null | undefined) => (v === null || v === undefined ? '
 export function Health() {
   const trpc = useTRPC();
   const q = useQuery(trpc.curation.health.queryOptions());
-  if (q.error) return <ErrorBox error={q.error} />;
+  if (q.error) return <QueryError query={q} />;
   if (!q.data)
     // Loading: the cards' places, not figures of no day.
     return (

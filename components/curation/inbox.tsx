@@ -28,7 +28,7 @@ import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { refocus } from '@/components/ui/refocus';
 import { useKeepInSight } from '@/components/ui/use-focus';
-import { EmptyState, ErrorBox, SkeletonRows, updatingProps } from '@/components/ui/states';
+import { EmptyState, QueryError, SkeletonRows, updatingProps } from '@/components/ui/states';
 import { CONFIDENCE_TONE, ProposalDetail, type DetailMode } from './proposal-detail';
 import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
@@ -621,7 +621,7 @@ export function Inbox() {
           </>
         )}
       </div>
-      {list.error ? <ErrorBox error={list.error} /> : null}
+      <QueryError query={list} />
       <div className="inbox">
         <Panel as="div" className="inbox-list" testId="inbox-list" body={false}>
           {list.isPending || (stale && !items.length) ? (
@@ -734,7 +734,7 @@ export function Inbox() {
               pending={status === 'pending' && !viewer}
             />
           ) : current && detail.error && !['NOT_FOUND', 'BAD_REQUEST'].includes(detail.error.data?.code ?? '') ? (
-            <ErrorBox error={detail.error} />
+            <QueryError query={detail} />
           ) : current && detail.error ? (
             <EmptyState title="This proposal is not here">
               <span data-testid="proposal-missing">

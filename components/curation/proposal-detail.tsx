@@ -348,7 +348,7 @@ export function ProposalDetail({
           <li key={i}>
             <b>{s.step}</b>
             <span>{s.outcome}</span>
-            <span className="muted">{s.detail ?? ''}</span>
+            <MemoryText className="muted" text={s.detail ?? ''} />
           </li>
         ))}
       </ol>

@@ -8,7 +8,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox, SkeletonRows } from '@/components/ui/states';
+import { EmptyState, QueryError, SkeletonRows } from '@/components/ui/states';
 import {
   isAnonymous,
   READ_AS_MAX,
@@ -58,7 +58,7 @@ export function ReadAsView() {
   return (
     <>
       <ReaderForm key={key} reader={reader} query={query} known={data?.known} />
-      {q.error ? <ErrorBox error={q.error} /> : null}
+      <QueryError query={q} />
       {anonymous ? (
         <Panel as="div" body={false}>
           <EmptyState title="Choose a reader">

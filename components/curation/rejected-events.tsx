@@ -7,7 +7,7 @@ import { DataTable } from '@/components/ui/data-table';
 import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
-import { ErrorBox } from '@/components/ui/states';
+import { QueryError } from '@/components/ui/states';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 
 const PAGE = 100;
@@ -21,7 +21,7 @@ export function RejectedEvents() {
   const pages = q.data?.pages ?? [];
   const items = pages.flatMap((p) => p.items);
   const matching = pages[0]?.matching ?? 0;
-  if (q.error) return <ErrorBox error={q.error} />;
+  if (q.error) return <QueryError query={q} />;
   if (!items.length) return null;
   return (
     <Panel

@@ -9,7 +9,7 @@ import { ListFoot } from '@/components/ui/list-foot';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, QueryError } from '@/components/ui/states';
 import { Actor } from '@/components/ui/actor';
 
 const PAGE = 100;
@@ -30,7 +30,7 @@ export function Reports() {
     ...trpc.curation.report.queryOptions({ batchId: selected ?? '00000000-0000-0000-0000-000000000000' }),
     enabled: !!selected,
   });
-  if (batches.error) return <ErrorBox error={batches.error} />;
+  if (batches.error) return <QueryError query={batches} />;
   if (batches.data && !items.length)
     return (
       <EmptyState title="No reports yet">
@@ -81,7 +81,7 @@ export function Reports() {
         {report.data ? (
           <ReportView r={report.data} />
         ) : report.error ? (
-          <ErrorBox error={report.error} />
+          <QueryError query={report} />
         ) : (
           <div className="panel-body muted">Loading…</div>
         )}

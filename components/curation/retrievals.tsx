@@ -17,7 +17,7 @@ import { useRole } from '@/components/ui/use-role';
 import { useKeepInSight } from '@/components/ui/use-focus';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox, SkeletonRows, updatingProps } from '@/components/ui/states';
+import { EmptyState, QueryError, SkeletonRows, updatingProps } from '@/components/ui/states';
 
 type Detail = RouterOutputs['curation']['retrieval'];
 type Item = Detail['items'][number];
@@ -179,7 +179,7 @@ export function Retrievals() {
           {banner.text}
         </div>
       ) : null}
-      {list.error ? <ErrorBox error={list.error} /> : null}
+      <QueryError query={list} />
       <div className="inbox">
         <Panel as="div" className="inbox-list" testId="retrievals-list" body={false}>
           {list.isPending || (stale && !rows.length) ? (
@@ -249,7 +249,7 @@ export function Retrievals() {
         </Panel>
         <Panel as="div" className="detail" testId="retrieval-detail" body={false}>
           {detail.error ? (
-            <ErrorBox error={detail.error} />
+            <QueryError query={detail} />
           ) : currentId && detail.data ? (
             <RetrievalDetail
               data={detail.data}

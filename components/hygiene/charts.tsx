@@ -1,5 +1,6 @@
 'use client';
 
+import { plural } from '@/lib/format';
 import { useWidth } from '@/components/ui/use-width';
 import { prepareRecallStrip, prepareScatter, type ScatterPoint, type Tone } from '@/lib/hygiene/prepare-charts';
 
@@ -34,7 +35,7 @@ export function Scatter({
         width={width}
         height={h}
         role="img"
-        aria-label={`Input similarity against output similarity for ${points.length} retrievals`}
+        aria-label={`Input similarity against output similarity for ${plural(points.length, 'retrieval')}`}
       >
         <rect x={c.zone.x} y={c.zone.y} width={c.zone.width} height={c.zone.height} fill="var(--danger-soft)" />
         <text x={c.zoneLabel.x} y={c.zoneLabel.y} textAnchor="end" className="axis" fill="var(--danger)">

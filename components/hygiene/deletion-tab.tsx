@@ -154,7 +154,17 @@ export function DeletionTab({
                         id: 'propose',
                         header: 'Propose',
                         className: 'right',
-                        cell: (v) => <ProposeButton item={v.id} policy={k} raise={raise} busy={busy} label="Propose" />,
+                        cell: (v) => (
+                          <ProposeButton
+                            item={v.id}
+                            policy={k}
+                            raise={raise}
+                            busy={busy}
+                            label="Propose"
+                            // Named by its policy: an item another policy removes too has a button in each panel.
+                            name={`Propose deprecation (${POLICY_LABEL[k].toLowerCase()})`}
+                          />
+                        ),
                       },
                     ]}
                   />

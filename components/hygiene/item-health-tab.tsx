@@ -1,7 +1,7 @@
 'use client';
 
 import { useMemo } from 'react';
-import { fmtInt } from '@/lib/format';
+import { fmtInt, plural } from '@/lib/format';
 import type { MisalignmentRule } from '@/lib/hygiene/items';
 import { groupChains, itemsInChains } from '@/lib/hygiene/lab-view';
 import { scatterPoints } from '@/lib/hygiene/prepare-charts';
@@ -46,7 +46,7 @@ export function ItemHealthTab({
         <Panel
           title={
             <>
-              Experience following <span className="muted">{fmtInt(points.length)} retrievals</span>
+              Experience following <span className="muted">{plural(points.length, 'retrieval')}</span>
             </>
           }
           actions={

@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { DataTable } from '@/components/ui/data-table';
+import { pickByArrows } from '@/components/ui/list-keys';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { fmtInt } from '@/lib/format';
@@ -56,7 +57,8 @@ export function ItemsTable({
         </span>
       }
     >
-      <div style={{ maxHeight: 480, overflow: 'auto' }} tabIndex={0}>
+      {/* Each row's item is a button (Tab reaches it, Enter picks it; ↓ / ↑ go on to the next or previous row's). */}
+      <div style={{ maxHeight: 480, overflow: 'auto' }} tabIndex={0} onKeyDown={(e) => pickByArrows(e, '.link-btn')}>
         <DataTable
           compact
           testId="items-table"
@@ -72,7 +74,17 @@ export function ItemsTable({
               header: 'Item',
               cell: (r) => (
                 <>
-                  <span className="mono">{r.id}</span>{' '}
+                  <button
+                    type="button"
+                    className="link-btn mono"
+                    aria-current={r.id === selected ? 'true' : undefined}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      onSelect(r.id);
+                    }}
+                  >
+                    {r.id}
+                  </button>{' '}
                   {r.misaligned ? <span className="badge danger">misaligned</span> : null}{' '}
                   {inChains.has(r.id) ? <span className="badge warn">error chain</span> : null}{' '}
                   {r.status !== 'active' ? <span className="badge">{r.status}</span> : null}{' '}

@@ -6,7 +6,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, QueryError } from '@/components/ui/states';
 import { QUERY_ATTEMPTS } from '@/lib/trpc/query-client';
 import { plural } from '@/lib/format';
 import { useRole } from '@/components/ui/use-role';
@@ -104,8 +104,7 @@ export function HygieneLab() {
     propose.mutate({ agent: agent!, deletion: del, budget, sleepK, misalignment: mis, wrongBelow: 0.5, item, policy });
   };
 
-  if (agents.error)
-    return <ErrorBox error={agents.error} retry={() => void agents.refetch()} retrying={agents.isFetching} />;
+  if (agents.error) return <QueryError query={agents} />;
   if (agents.data && !agents.data.length)
     return (
       <EmptyState title="No agent timeline yet">
@@ -191,14 +190,7 @@ export function HygieneLab() {
           <Link href={`/curation?proposal=${raised.proposalId}`}>open it in the inbox</Link>.
         </div>
       ) : null}
-      {lab.error ? (
-        <ErrorBox
-          error={lab.error}
-          doing={d ? 'recompute with these settings (the last result is shown)' : undefined}
-          retry={() => void lab.refetch()}
-          retrying={lab.isFetching}
-        />
-      ) : null}
+      <QueryError query={lab} doing={d ? 'recompute with these settings (the last result is shown)' : undefined} />
       {unknown ? (
         <EmptyState title={`No turns from agent “${agent}” in this project`}>
           Choose one of the agents above.

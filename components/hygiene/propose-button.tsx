@@ -17,12 +17,15 @@ export function ProposeButton({
   raise,
   busy,
   label = 'Propose deprecation',
+  name = label,
 }: {
   item: string;
   policy: ProposalPolicy;
   raise: Raise;
   busy: boolean;
   label?: string;
+  /** What it is called for a screen reader, before the item (its label, when that says enough). */
+  name?: string;
 }) {
   const trpc = useTRPC();
   const pending = useQuery({ ...trpc.hygiene.pending.queryOptions(), enabled: !!raise });
@@ -56,7 +59,7 @@ export function ProposeButton({
         pressed.current = true;
         raise(item, policy);
       }}
-      aria-label={`${label}: ${item}`}
+      aria-label={`${name}: ${item}`}
       data-testid={`propose-${policy}-${item}`}
     >
       {label}

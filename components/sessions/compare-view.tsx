@@ -439,7 +439,7 @@ function Comparison({
                   <Link href={`/sessions/${encodeURIComponent(id)}${t === null ? '' : `?turn=${t}`}`} className="mono">
                     {id}
                   </Link>{' '}
-                  <span className="muted">{run.session.data?.title ?? ''}</span>
+                  <MemoryText className="muted" text={run.session.data?.title ?? ''} />
                 </>
               ),
             },

@@ -1,7 +1,7 @@
 'use client';
 
-import { memo, useMemo } from 'react';
-import type { SessionDigest } from '@/lib/ccs/digest';
+import { memo, useEffect, useMemo, useRef, type RefObject } from 'react';
+import { nextChange, type SessionDigest } from '@/lib/ccs/digest';
 import { TermChip } from './term-chip';
 import { useWidth } from '@/components/ui/use-width';
 
@@ -10,7 +10,8 @@ const LABEL = 240;
 const GAP = 8;
 
 /**
- * When each constraint was present, dropped and back: retention at a glance. Click a bar to jump. The rows are drawn
+ * When each constraint was present, dropped and back: retention at a glance. Click a bar to jump; a constraint's name
+ * (a button, by keyboard too) goes to the next turn where it appears or is dropped. The rows are drawn
  * once per data and width, their runs joined where less than a pixel apart; a step moves one cursor line, in a
  * layer of its own above them.
  */
@@ -24,13 +25,18 @@ export function ConstraintTimeline({
   onJump: (index: number) => void;
 }) {
   const [ref, width] = useWidth<HTMLDivElement>();
+  // Read by the names' buttons when pressed: the rows are not drawn again on every step.
+  const at = useRef(index);
+  useEffect(() => {
+    at.current = index;
+  }, [index]);
   const n = digest.n;
   const plot = Math.max(100, width - LABEL - 48 - 2 * GAP);
   const step = plot / Math.max(1, n);
   if (!digest.constraints.length) return <div className="faint">No constraints in this session.</div>;
   return (
     <div ref={ref} className="ct" data-testid="constraint-timeline">
-      <Rows digest={digest} plot={plot} step={step} onJump={onJump} />
+      <Rows digest={digest} plot={plot} step={step} at={at} onJump={onJump} />
       <div
         className="ct-cursor"
         aria-hidden="true"
@@ -44,11 +50,13 @@ const Rows = memo(function Rows({
   digest,
   plot,
   step,
+  at,
   onJump,
 }: {
   digest: SessionDigest;
   plot: number;
   step: number;
+  at: RefObject<number>;
   onJump: (index: number) => void;
 }) {
   const n = digest.n;
@@ -64,7 +72,7 @@ const Rows = memo(function Rows({
         }
         // Retention counts the turns since the constraint first appeared: before it, it was not yet there to keep.
         const since = n - (c.segs[0]?.[0] ?? 0);
-        return { term: c.term, kept: c.kept, since, bars };
+        return { term: c.term, kept: c.kept, since, bars, segs: c.segs };
       }),
     [digest, step, n],
   );
@@ -74,7 +82,11 @@ const Rows = memo(function Rows({
         className="ct-label"
         title={`present in ${r.kept} of the ${r.since} turns since it first appeared (of ${n} in the session)`}
       >
-        <TermChip term={r.term} />
+        <TermChip
+          term={r.term}
+          title="Go to the next turn where it appears or is dropped"
+          onClick={() => onJump(nextChange(r.segs, at.current, n))}
+        />
       </div>
       <svg
         width={plot}

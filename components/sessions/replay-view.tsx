@@ -15,7 +15,8 @@ import {
 import { useTRPC } from '@/components/trpc/provider';
 import { Crumbs } from '@/components/ui/crumbs';
 import { Panel } from '@/components/ui/panel';
-import { ErrorBox, EmptyState } from '@/components/ui/states';
+import { MemoryText } from '@/components/ui/memory-text';
+import { EmptyState, QueryError } from '@/components/ui/states';
 import type { CcsTerms } from '@/lib/ccs/contract';
 import {
   BLAME_COUNT_CAP,
@@ -524,8 +525,8 @@ export function ReplayView({
     [blameData, currentTurn],
   );
 
-  if (session.error) return <ErrorBox error={session.error} />;
-  if (digestQ.error) return <ErrorBox error={digestQ.error} />;
+  if (session.error) return <QueryError query={session} />;
+  if (digestQ.error) return <QueryError query={digestQ} />;
   const s = session.data;
   const origin = forkOrigin(s?.metadata);
   const base = compareIndex !== null ? compareIndex : i > 0 ? i - 1 : null;
@@ -580,7 +581,9 @@ export function ReplayView({
       <Crumbs parents={[{ href: '/sessions', label: 'Sessions' }]} current={{ label: id, mono: true }} />
       <div className="page-head">
         <div>
-          <h1>{s?.title ?? id}</h1>
+          <h1>
+            <MemoryText text={s?.title ?? id} />
+          </h1>
           <div className="sub">
             <span className="mono">{s?.agentId ?? '…'}</span>
             {s?.domain ? <> · {s.domain.replace(/_/g, ' ')}</> : null}
@@ -873,6 +876,7 @@ export function ReplayView({
                   usage={detail.usage}
                   langgraph={langgraph}
                   events={turnEvents}
+                  others={detail.others}
                 />
               ) : (
                 <Panel as="div" testId="turn-panel-loading" title="The turn">
@@ -923,8 +927,8 @@ export function ReplayView({
                 <>
                   Constraint retention{' '}
                   <span className="faint">
-                    each bar: the turns a constraint was in the CCS; click to jump · the % counts the turns since it
-                    first appeared
+                    each bar: the turns a constraint was in the CCS; click to jump, or a name for its next change · the
+                    % counts the turns since it first appeared
                   </span>
                 </>
               }

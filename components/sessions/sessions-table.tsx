@@ -8,7 +8,8 @@ import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { Sparkline } from '@/components/ui/sparkline';
 import { ListFoot } from '@/components/ui/list-foot';
-import { EmptyState, ErrorBox, SkeletonRows, updatingProps } from '@/components/ui/states';
+import { MemoryText } from '@/components/ui/memory-text';
+import { EmptyState, QueryError, SkeletonRows, updatingProps } from '@/components/ui/states';
 import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/list';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 
@@ -100,7 +101,7 @@ export function SessionsTable({
           </select>
         </div>
       </div>
-      {q.error ? <ErrorBox error={q.error} /> : null}
+      <QueryError query={q} />
       <Panel as="div" body={false}>
         <table className="data" data-testid="sessions-table">
           <thead>
@@ -166,7 +167,7 @@ export function SessionsTable({
                         className="cell-title"
                         onClick={(e) => e.stopPropagation()}
                       >
-                        {s.title ?? s.id}
+                        <MemoryText text={s.title ?? s.id} />
                       </Link>
                       <div className="cell-sub mono">{s.id}</div>
                     </td>

@@ -28,6 +28,7 @@ export function TurnPanel({
   usage = null,
   langgraph = null,
   events = null,
+  others = null,
 }: {
   input: string;
   output: string;
@@ -46,6 +47,8 @@ export function TurnPanel({
    * near it named their turn (the section is left out).
    */
   events?: { turn: number; items: TurnEvent[]; unlisted: boolean } | null;
+  /** The fields the agent sent that a turn does not define (`extra`), but those drawn elsewhere; null when none. */
+  others?: Record<string, unknown> | null;
 }) {
   const all = [...recalled, ...qualified.filter((q) => !recalled.some((r) => refId(r) === refId(q)))];
   // What the reader opened (null: closed); until they choose, the linked artifact is open wherever it shows.
@@ -72,6 +75,7 @@ export function TurnPanel({
         </div>
       ) : null}
       {langgraph ? <LangGraphStep lg={langgraph} /> : null}
+      {others && Object.keys(others).length ? <OwnFields fields={others} /> : null}
       <div className="label-sm" style={{ marginTop: 12 }}>
         Recalled A_t ({recalled.length}) → let in A_t+ ({qualified.length})
       </div>
@@ -145,5 +149,44 @@ export function TurnPanel({
       ) : null}
       {events ? <TurnEvents turn={events.turn} events={events.items} unlisted={events.unlisted} /> : null}
     </Panel>
+  );
+}
+
+/** A value longer than this shows its start (the export has it whole). */
+const OWN_CLIP = 600;
+
+/** The agent's own fields of the turn, each as stored: a string as text, anything else as its JSON. Never HTML. */
+function OwnFields({ fields }: { fields: Record<string, unknown> }) {
+  // By name (as stored, jsonb orders them by length).
+  const rows = Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return (
+    <>
+      <div className="label-sm" style={{ marginTop: 12 }}>
+        The agent&apos;s own fields ({rows.length})
+      </div>
+      <DataTable
+        compact
+        headless
+        testId="own-fields"
+        rows={rows}
+        rowKey={([k]) => k}
+        columns={[
+          { id: 'name', header: 'Field', className: 'mono', width: 1, cell: ([k]) => k },
+          {
+            id: 'value',
+            header: 'Value',
+            cell: ([, v]) => {
+              const text = typeof v === 'string' ? v : JSON.stringify(v);
+              return (
+                <MemoryText
+                  className={typeof v === 'string' ? 'pre' : 'pre mono'}
+                  text={text.length > OWN_CLIP ? `${text.slice(0, OWN_CLIP)}…` : text}
+                />
+              );
+            },
+          },
+        ]}
+      />
+    </>
   );
 }

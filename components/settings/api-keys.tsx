@@ -6,7 +6,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
 import { refocus, sameSpot } from '@/components/ui/refocus';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, ErrorBox, QueryError } from '@/components/ui/states';
 import { fmtAgo, fmtDateTime } from '@/lib/format';
 import { AdminsOnly } from './admins-only';
 import { useRole } from '@/components/ui/use-role';
@@ -116,7 +116,7 @@ export function ApiKeys() {
           </div>
         ) : null}
       </div>
-      {keys.error ? <ErrorBox error={keys.error} /> : null}
+      <QueryError query={keys} />
       <DataTable
         rows={keys.data ?? []}
         rowKey={(k) => k.id}

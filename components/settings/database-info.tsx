@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
-import { ErrorBox } from '@/components/ui/states';
+import { QueryError } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
 
 const DRIVER_LABEL = { pglite: 'Embedded PGlite', postgres: 'PostgreSQL server' } as const;
@@ -46,14 +46,7 @@ export function DatabaseInfo() {
               <div className="value">{count('audit')}</div>
             </div>
           </div>
-          {storage.error ? (
-            <ErrorBox
-              error={storage.error}
-              doing="count what the project stores"
-              retry={() => void storage.refetch()}
-              retrying={storage.isFetching}
-            />
-          ) : null}
+          <QueryError query={storage} doing="count what the project stores" />
           <p className="muted">
             Set <code>DATABASE_URL=postgres://…</code> to use a PostgreSQL server;
             <code> MNEMOSCOPE_DATA_DIR</code> moves the embedded database.

@@ -97,7 +97,7 @@ export function ImportFiles() {
           <input
             type="file"
             multiple
-            hidden
+            className="sr-only"
             accept=".json,.jsonl,.ndjson,.md"
             onChange={(e) => {
               void onFiles([...(e.target.files ?? [])]);
@@ -111,7 +111,7 @@ export function ImportFiles() {
           Choose a folder…
           <input
             type="file"
-            hidden
+            className="sr-only"
             {...{ webkitdirectory: '' }}
             onChange={(e) => {
               void onFiles([...(e.target.files ?? [])]);

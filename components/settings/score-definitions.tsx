@@ -5,7 +5,7 @@ import { useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, ErrorBox, QueryError } from '@/components/ui/states';
 import { SCORE_KINDS, type ScoreKind } from '@/lib/annotations/contract';
 import { fmtInt } from '@/lib/format';
 
@@ -123,7 +123,7 @@ export function ScoreDefinitions() {
       {define.error ? <ErrorBox error={define.error} doing="define the score" /> : null}
       {remove.error ? <ErrorBox error={remove.error} doing="remove the score" /> : null}
       {defs.error ? (
-        <ErrorBox error={defs.error} />
+        <QueryError query={defs} />
       ) : defs.data && !defs.data.length ? (
         <EmptyState title="No scores defined">
           Comments need none; define a score to rate turns, terms, artifacts, proposals and entries.

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, QueryError } from '@/components/ui/states';
 import { fmtInt } from '@/lib/format';
 
 export function AgentsGrid() {
@@ -21,7 +21,7 @@ export function AgentsGrid() {
           </div>
         </div>
       </div>
-      {q.error ? <ErrorBox error={q.error} /> : null}
+      <QueryError query={q} />
       {q.isPending ? (
         <Panel as="div" padded>
           <div className="skeleton" />
@@ -78,7 +78,12 @@ export function AgentsGrid() {
             <div className="stat">
               <div className="label">Dead ends</div>
               <div className="value">
-                <Link href={`/substrate/${encodeURIComponent(a.agentId)}/dead-ends`}>{fmtInt(a.deadEnds)}</Link>
+                <Link
+                  href={`/substrate/${encodeURIComponent(a.agentId)}/dead-ends`}
+                  aria-label={`${fmtInt(a.deadEnds)} dead ends of ${a.agentId}`}
+                >
+                  {fmtInt(a.deadEnds)}
+                </Link>
               </div>
             </div>
             <div className="stat">

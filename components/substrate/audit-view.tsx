@@ -6,7 +6,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, QueryError } from '@/components/ui/states';
 import { fmtDateTime, fmtInt, plural } from '@/lib/format';
 import { AUDIT_RULES, type DisagreementKind } from '@/lib/ucs/audit';
 import { SubstrateCrumbs, SubstrateTabs } from './tabs';
@@ -58,7 +58,7 @@ export function AuditView({ agent }: { agent: string }) {
         </div>
       </div>
       <SubstrateTabs agent={agent} />
-      {q.error ? <ErrorBox error={q.error} /> : null}
+      <QueryError query={q} />
       {q.isPending ? (
         <Panel as="div" padded busy>
           <div className="skeleton" style={{ height: 22, width: '45%' }} />

@@ -10,7 +10,7 @@ import { ClockReading } from '@/components/ui/clock-reading';
 import { Panel } from '@/components/ui/panel';
 import { Breakable } from '@/components/ui/breakable';
 import { useFocus } from '@/components/ui/use-focus';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, QueryError } from '@/components/ui/states';
 import { highlight, referenceReopen, wouldReopen } from '@/lib/ucs/reopen';
 import { REFERENCE_RULES } from '@/lib/ucs/reference';
 import { ROUTING_DEFAULTS } from '@/lib/ucs/routing';
@@ -121,8 +121,8 @@ export function DeadEnds({ agent }: { agent: string }) {
         ) : null}
       </Panel>
       {sit.trim() ? <ReferenceVerdict situation={sit} index={index.data} /> : null}
-      {q.error ? <ErrorBox error={q.error} /> : null}
-      {index.error ? <ErrorBox error={index.error} /> : null}
+      <QueryError query={q} />
+      <QueryError query={index} />
       <Panel
         as="div"
         heading

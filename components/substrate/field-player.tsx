@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, ErrorBox, QueryError } from '@/components/ui/states';
 import { useWidth } from '@/components/ui/use-width';
 import { fieldDiff, fieldExtent, nodePositions } from '@/lib/ucs/field';
 import { FIELD_DEFAULTS } from '@/lib/ucs/dynamics';
@@ -166,7 +166,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
     setSim({ t: frame.t, run: { state: more.state, ticks: [...(run?.ticks ?? []), ...more.ticks] } });
   };
 
-  if (meta.error) return <ErrorBox error={meta.error} />;
+  if (meta.error) return <QueryError query={meta} />;
   return (
     <>
       <SubstrateCrumbs agent={agent} />
@@ -336,7 +336,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
         )}
       </Panel>
       <Panel as="div" padded ref={ref}>
-        {series.error ? <ErrorBox error={series.error} /> : null}
+        <QueryError query={series} />
         {state.error ? <ErrorBox error={state.error} /> : null}
         {frame && !shown ? (
           <EmptyState

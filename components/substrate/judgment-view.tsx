@@ -8,7 +8,7 @@ import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { useFocus } from '@/components/ui/use-focus';
-import { EmptyState, ErrorBox } from '@/components/ui/states';
+import { EmptyState, QueryError } from '@/components/ui/states';
 import { perPoint } from '@/lib/charts/prepare-series';
 import { fmtInt } from '@/lib/format';
 import { SubstrateCrumbs, SubstrateTabs } from './tabs';
@@ -71,7 +71,7 @@ export function JudgmentView({ agent }: { agent: string }) {
     [actions],
   );
 
-  if (q.error) return <ErrorBox error={q.error} />;
+  if (q.error) return <QueryError query={q} />;
   return (
     <>
       <SubstrateCrumbs agent={agent} page="Judgment" />

@@ -7,7 +7,7 @@ import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { ClockReading } from '@/components/ui/clock-reading';
 import { Panel } from '@/components/ui/panel';
-import { ErrorBox } from '@/components/ui/states';
+import { QueryError } from '@/components/ui/states';
 import { fmtRate } from '@/lib/format';
 import { REFERENCE_RULES } from '@/lib/ucs/reference';
 import { penaltyPath, type ReferenceDeadEnd, type ReferenceReopenMatch } from '@/lib/ucs/reopen';
@@ -188,7 +188,7 @@ export function RoutingPanel({
           ) : null}
         </div>
       </div>
-      {samplesQ.error ? <ErrorBox error={samplesQ.error} /> : null}
+      <QueryError query={samplesQ} />
     </Panel>
   );
 }

@@ -43,6 +43,22 @@ export function ErrorBox({
   );
 }
 
+/**
+ * A query's error, with "Try again" (the query asked again; while it is, the button says so); nothing without one. The
+ * whole page or panel may be this box, and a failed query is not asked again by itself until the window is refocused.
+ */
+export function QueryError({
+  query,
+  doing,
+}: {
+  query: { error: { message: string } | null; refetch: () => unknown; isFetching: boolean };
+  doing?: string;
+}) {
+  return query.error ? (
+    <ErrorBox error={query.error} doing={doing} retry={() => void query.refetch()} retrying={query.isFetching} />
+  ) : null;
+}
+
 /** Placeholder rows while a table loads; `cellClass` gives a column's cells its class (one hidden at some widths). */
 export function SkeletonRows({
   rows = 6,

@@ -5,6 +5,7 @@ import {
   digestView,
   hasTurn,
   indexOfTurnInRuns,
+  nextChange,
   turnAt,
   type DigestRow,
   usageFigures,
@@ -251,5 +252,25 @@ describe('session digest', () => {
     const view = digestView(b.digest).constraints[0]!;
     expect(view.segs).toEqual([[1, 4999]]);
     expect(view.kept).toBe(2500);
+  });
+});
+
+describe("a constraint's next change", () => {
+  // In a session of 20 turns: in the CCS at 2–5 and 9–19 (dropped at 6, back at 9, there to the end).
+  const segs: [number, number][] = [
+    [2, 5],
+    [9, 19],
+  ];
+  it('goes to where it appears or is dropped after the current turn, then back to its first appearance', () => {
+    expect(nextChange(segs, 0, 20)).toBe(2);
+    expect(nextChange(segs, 2, 20)).toBe(6);
+    expect(nextChange(segs, 6, 20)).toBe(9);
+    // Kept to the last turn: no drop after it, so the path starts again.
+    expect(nextChange(segs, 9, 20)).toBe(2);
+    expect(nextChange(segs, 19, 20)).toBe(2);
+  });
+  it('counts a drop at the last turn, and has nowhere to go without runs', () => {
+    expect(nextChange([[0, 3]], 0, 10)).toBe(4);
+    expect(nextChange([], 5, 10)).toBe(0);
   });
 });

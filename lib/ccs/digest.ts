@@ -318,6 +318,20 @@ export function digestView(d: SessionDigest): SessionDigest {
   };
 }
 
+/**
+ * Where a constraint next changes after index `at`: the first index past it where the constraint appears or is
+ * dropped (runs `segs` inclusive, as in `SessionDigest.constraints`, in a session of `n` turns); past the last change,
+ * its first appearance again. The constraint timeline's keyboard path through a constraint's history.
+ */
+export function nextChange(segs: readonly [number, number][], at: number, n: number): number {
+  const changes: number[] = [];
+  for (const [a, b] of segs) {
+    changes.push(a);
+    if (b + 1 < n) changes.push(b + 1);
+  }
+  return changes.find((c) => c > at) ?? changes[0] ?? 0;
+}
+
 /** The turn number at index i (runs as in `SessionDigest.runs`). */
 export function turnAt(runs: readonly [number, number][], i: number): number {
   let k = i;

@@ -108,6 +108,15 @@ describe('sameness: untrusted text of any shape', () => {
     expect(sameness(rather, `${rather} y`).verdict).toBe('near');
   });
 
+  it('names a secret redacted from one statement by its mark, which the page shows masked, not as a bare token', () => {
+    const s = sameness(
+      'When pg_wal fills the disk, lower wal_keep_size; the ops token is [REDACTED:api_key]',
+      'When pg_wal fills the disk, lower wal_keep_size',
+    );
+    expect(s).toMatchObject({ verdict: 'distinct', onlyA: ['[REDACTED:api_key]'], onlyB: [] });
+    expect(s.because).toBe('the identifiers differ ([REDACTED:api_key] / —)');
+  });
+
   it('sends statements too long for the word rules to a person (the diff grew as a square: 10k words, 14 s)', () => {
     const words = Array.from({ length: 10_000 }, (_, i) => ['alpha', 'beta', 'gamma', 'delta', 'omega'][(i * 3) % 5]);
     const s = sameness(words.join(' '), [...words].reverse().join(' '));

@@ -598,7 +598,9 @@ function tokenizeUncached(text: string): Token[] {
       const bare = /^v\d/i.test(piece) ? piece.slice(1) : piece;
       // (A token over 200 characters is an identifier by length: the pattern is not run on it.)
       if ((bare.length > 200 || ID.test(bare)) && !/^[A-Za-z]+'[a-z]+$/.test(bare)) {
-        out.push({ raw: piece, lower: bare.toLowerCase(), kind: 'id', key: bare.toLowerCase().replace(/[.:]+$/, '') });
+        // A redacted secret is shown as its mark ("[REDACTED:api_key]"), which the pages draw masked.
+        const raw = /^REDACTED:[a-z_]+$/.test(piece) ? `[${piece}]` : piece;
+        out.push({ raw, lower: bare.toLowerCase(), kind: 'id', key: bare.toLowerCase().replace(/[.:]+$/, '') });
         return;
       }
       out.push(word(piece, initial && i === 0));

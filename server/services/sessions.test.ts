@@ -34,6 +34,8 @@ describe.each(DRIVERS)('a LangGraph thread’s turns on %s', (driver) => {
     expect(state.plan.map((p) => p.done)).toEqual([true, false, false]);
     expect(state.notes).toContain('DB_PASSWORD=[REDACTED:password] please');
     expect(JSON.stringify(w)).not.toContain('Sup3rS3cretPass');
+    // What the replay draws apart (the state, the step, the count of changes) is not listed again with the turn.
+    expect(w.map((t) => t.others)).toEqual([null, null, null]);
 
     // The timeline's tick heights: the paths each turn's state changed, as the converter counted them.
     const { digest } = await refreshDigest(h.db, 'default', `lg-${driver}`);
@@ -43,5 +45,32 @@ describe.each(DRIVERS)('a LangGraph thread’s turns on %s', (driver) => {
     expect(digest.change.every((n) => n > 0)).toBe(true);
 
     expect(await ingest(h.db, 'default', items, 'test')).toMatchObject({ accepted: 0, duplicates: 9, conflicts: 0 });
+  });
+
+  it('list the fields an agent sent that a turn does not define, redacted, beside those drawn apart', async () => {
+    const turn = (n: number, extra: Record<string, unknown>) => ({
+      ok: true as const,
+      value: {
+        type: 'turn',
+        data: {
+          session_id: `own-${driver}`,
+          agent: 'a',
+          turn: n,
+          input: 'i',
+          output: 'o',
+          ccs: 'goal_orientation: g(x)',
+          ...extra,
+        },
+      },
+    });
+    const items = [
+      turn(1, { debug_note: 'used sk-Zq8vW2nR5tY7uI9oP1aS3dF6gH', retry: { count: 2 }, stress: 'high' }),
+      turn(2, { usage: { tokens: 12 } }),
+    ];
+    expect(await ingest(h.db, 'default', items, 'test')).toMatchObject({ accepted: 2, rejected: 0 });
+    const [first, second] = await listTurns(h.db, 'default', `own-${driver}`);
+    expect(first!.others).toEqual({ debug_note: 'used [REDACTED:api_key]', retry: { count: 2 } });
+    expect(first!.stress).toBe('high');
+    expect(second!.others).toBeNull();
   });
 });

@@ -205,6 +205,9 @@ export async function getSession(db: Tx, projectId: string, id: string) {
   return row;
 }
 
+/** The extra fields of a turn that the replay draws in places of their own (the rest are listed as they are). */
+const SHOWN_APART = ['stress', 'calls', 'usage', 'state', 'langgraph', 'state_changes'];
+
 /** The turns of a session, in order, with everything the replay shows; a window of them with offset and limit. */
 export async function listTurns(
   db: Tx,
@@ -235,6 +238,11 @@ export async function listTurns(
       // A LangGraph turn (lib/import/langgraph.ts): its graph state, shown where the turn has no CCS, and its step.
       state: sql<unknown>`${turns.extra}->'state'`,
       langgraph: sql<unknown>`${turns.extra}->'langgraph'`,
+      // Every other field the agent sent that a turn does not define, shown with the turn as it was stored.
+      others: sql<Record<string, unknown> | null>`nullif(${turns.extra} - array[${sql.join(
+        SHOWN_APART.map((k) => sql`${k}`),
+        sql`, `,
+      )}]::text[], '{}'::jsonb)`,
     })
     .from(turns)
     .where(and(eq(turns.projectId, projectId), eq(turns.sessionId, sessionId)))
