@@ -175,6 +175,12 @@ describe('keyboard', () => {
   it('lists pick by Enter and arrows, the constraint timeline and the file pickers are reached by Tab', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     const focused = (sel: string) => page.locator(sel).evaluate((el) => el === document.activeElement);
+    // A session opened from the list by Enter: the focus is in the replay's page, not on the body.
+    await open(page, `${srv.url}/sessions`);
+    await page.locator('a.cell-title').first().focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/sessions\/[^/?]+/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
     // Hygiene: each item is a button; Enter picks it, ↓ the next row's (the rows were mouse-only).
     await open(page, `${srv.url}/hygiene`);
     const picks = page.getByTestId('items-table').locator('.link-btn');

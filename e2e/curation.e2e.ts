@@ -172,6 +172,36 @@ describe('curation inbox, by keyboard', () => {
     await page.keyboard.press('x');
   });
 
+  it('keeps its place after a bulk decision: the next proposal left after the one shown, as after one', async () => {
+    await inbox();
+    const rows = page.getByTestId('inbox-list').locator('.inbox-row');
+    const ids = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-proposal')));
+    expect(ids.length).toBeGreaterThan(4);
+    // Held long enough to be undone below: nothing is sent.
+    const undoWindow = page.getByLabel('Undo window: how long a decision is held before it is sent');
+    const undoBefore = await undoWindow.inputValue();
+    await undoWindow.selectOption('30');
+    await undoWindow.blur();
+    // The third and fourth marked, the fourth shown; A approves both.
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    await expect.poll(() => selected().getAttribute('data-proposal')).toBe(ids[3]);
+    await page.keyboard.press('Shift+A');
+    await page.getByTestId('held-banner').waitFor();
+    // The fifth takes the place of the fourth (it went back to the first).
+    await expect.poll(() => selected().getAttribute('data-proposal')).toBe(ids[4]);
+    expect(await rows.count()).toBe(ids.length - 2);
+    // Undone, they come back marked, the first of them shown.
+    await page.keyboard.press('u');
+    await expect.poll(() => rows.count()).toBe(ids.length);
+    await expect.poll(() => selected().getAttribute('data-proposal')).toBe(ids[2]);
+    expect(await rows.nth(3).getByRole('checkbox').isChecked()).toBe(true);
+    await undoWindow.selectOption(undoBefore);
+  });
+
   it('says a linked proposal is not there, keeps the row j moves to in sight, refocuses after a click', async () => {
     // A link to a proposal that is not there says so: no row is marked as shown, and a decides nothing.
     const nowhere = '00000000-0000-4000-8000-000000000001';

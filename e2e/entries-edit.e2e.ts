@@ -70,4 +70,26 @@ describe('a reviewer edits memory directly', () => {
       'Failover drills run on the first Tuesday of each month.',
     );
   });
+
+  it('by keyboard: Edit… puts the focus in its form, Escape closes a form and gives it back to Edit…', async () => {
+    await open(page, '/curation/entries');
+    await newEntry('team_memory', 'Rotate the deploy key every 90 days.');
+    const active = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent);
+    const editButton = detail().getByTestId('edit-entry-open');
+    await editButton.focus();
+    await page.keyboard.press('Enter');
+    // The button went with the form's opening: the focus is in the form (it fell to the body).
+    await expect.poll(active).toBe('Entry content');
+    await page.keyboard.press('Escape');
+    await detail().getByTestId('edit-entry').waitFor({ state: 'detached' });
+    await expect.poll(active).toBe('Edit…');
+    await detail().getByRole('button', { name: 'Deprecate…' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(active).toBe('Why deprecate');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => detail().getByLabel('Why deprecate').count()).toBe(0);
+    await expect.poll(active).toBe('Edit…');
+    expect(await detail().textContent()).toContain('active');
+  });
 });

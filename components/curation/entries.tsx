@@ -8,11 +8,12 @@ import { SCOPES } from '@/lib/curation/pipeline';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
-import { EditEntryForm, LinkEntryForm, NewEntryButton } from './entry-edit';
+import { EditEntryForm, escapeCloses, LinkEntryForm, NewEntryButton } from './entry-edit';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { pickByArrows } from '@/components/ui/list-keys';
+import { refocus } from '@/components/ui/refocus';
 import { EmptyState, ErrorBox, QueryError, SkeletonRows, updatingProps } from '@/components/ui/states';
 import { ListFoot } from '@/components/ui/list-foot';
 import { TextDiff } from './text-diff';
@@ -159,6 +160,12 @@ function EntryDetail({ id }: { id: string }) {
   if (q.error) return <QueryError query={q} />;
   if (!q.data) return <div className="panel-body muted">Loading…</div>;
   const { entry, versions, links, decisions } = q.data;
+  // A form closed (saved, cancelled, Escape) goes with the focus: it comes back to the entry's Edit… button.
+  const backToButtons = () => refocus(() => document.querySelector<HTMLElement>('[data-testid=edit-entry-open]'));
+  const closeForm = () => {
+    setEditing(null);
+    backToButtons();
+  };
   return (
     <div className="panel-body" data-testid="entry-detail">
       <div className="toolbar" style={{ justifyContent: 'space-between' }}>
@@ -181,6 +188,12 @@ function EntryDetail({ id }: { id: string }) {
           asking ? (
             <form
               className="toolbar"
+              onKeyDown={(e) =>
+                escapeCloses(e, () => {
+                  setAsking(false);
+                  backToButtons();
+                })
+              }
               onSubmit={(e) => {
                 e.preventDefault();
                 deprecate.mutate({ id, reason });
@@ -207,13 +220,13 @@ function EntryDetail({ id }: { id: string }) {
       </div>
       {deprecate.error ? <ErrorBox error={deprecate.error} doing="deprecate it" /> : null}
       {editing === 'edit' ? (
-        <EditEntryForm key={`${entry.id}:${entry.version}`} entry={entry} onDone={() => setEditing(null)} />
+        <EditEntryForm key={`${entry.id}:${entry.version}`} entry={entry} onDone={closeForm} />
       ) : (
         <p style={{ fontSize: 15, lineHeight: 1.5 }}>
           <MemoryText text={entry.content} />
         </p>
       )}
-      {editing === 'link' ? <LinkEntryForm id={entry.id} onDone={() => setEditing(null)} /> : null}
+      {editing === 'link' ? <LinkEntryForm id={entry.id} onDone={closeForm} /> : null}
       <h3>Version history</h3>
       <ol className="steps" data-testid="versions">
         {versions.map((v, i) => (

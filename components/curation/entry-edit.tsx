@@ -3,7 +3,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { KINDS, SCOPES, type Kind, type Scope } from '@/lib/curation/pipeline';
 
@@ -155,6 +155,7 @@ export function EditEntryForm({
     <form
       className="form-col"
       data-testid="edit-entry"
+      onKeyDown={(e) => escapeCloses(e, onDone)}
       onSubmit={(e) => {
         e.preventDefault();
         edit.mutate({ id: entry.id, content, scope, kind, reason, version: entry.version });
@@ -168,6 +169,8 @@ export function EditEntryForm({
         value={content}
         onChange={(e) => setContent(e.target.value)}
         aria-label="Entry content"
+        // Opened by Edit…, which goes with it: the focus comes here (it fell to the page's body).
+        autoFocus
       />
       <input
         className="input"
@@ -194,6 +197,13 @@ export function EditEntryForm({
 }
 
 /** Links the entry to another, found by words in its content. */
+/** Escape in an entry's form closes it, as Cancel would (the inbox's reject field does the same). */
+export function escapeCloses(e: KeyboardEvent, close: () => void) {
+  if (e.key !== 'Escape') return;
+  e.preventDefault();
+  close();
+}
+
 export function LinkEntryForm({ id, onDone }: { id: string; onDone: () => void }) {
   const trpc = useTRPC();
   const refresh = useRefreshCuration();
@@ -217,6 +227,7 @@ export function LinkEntryForm({ id, onDone }: { id: string; onDone: () => void }
     <form
       className="form-col"
       data-testid="link-entry"
+      onKeyDown={(e) => escapeCloses(e, onDone)}
       onSubmit={(e) => {
         e.preventDefault();
         if (other) link.mutate({ id, otherId: other, relation });
@@ -226,6 +237,7 @@ export function LinkEntryForm({ id, onDone }: { id: string; onDone: () => void }
         <select
           className="select"
           aria-label="Relation"
+          autoFocus
           value={relation}
           onChange={(e) => setRelation(e.target.value as (typeof RELATIONS)[number])}
         >

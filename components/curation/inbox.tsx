@@ -376,7 +376,14 @@ export function Inbox() {
     setBanner((b) => (b?.tone === 'ok' ? null : b));
     if (many) {
       setChecked(new Set());
-      restart(0);
+      // The place is kept: the proposal shown stays shown, or, decided with the others, the first one left after it
+      // (else before it) takes its place, as after a single decision. (It went back to the list's first row.)
+      const left = (i: { id: string }) => !ids.includes(i.id);
+      if (current && rowShown >= 0)
+        follow(
+          left(current) ? current.id : (items.slice(at + 1).find(left)?.id ?? items.slice(0, at).findLast(left)?.id),
+        );
+      else restart(0);
     } else {
       setChecked((c) => new Set([...c].filter((id) => !ids.includes(id))));
       if (current?.id === ids[0]) follow(items[at + 1]?.id ?? items[at - 1]?.id);

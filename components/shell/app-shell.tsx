@@ -14,7 +14,7 @@ import {
 } from 'lucide-react';
 import { usePathname } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtCount, fmtInt } from '@/lib/format';
 import { CommandPalette } from '@/components/recall/command-palette';
@@ -68,6 +68,21 @@ export function AppShell({ children }: { children: ReactNode }) {
     applyRail(useShellStore.getState().sidebar);
     return () => clearTimeout(t);
   }, []);
+  // A page opened from another (a link, a row, a tab) leaves the focus on the body, the control that had it gone with
+  // the old page, and the next Tab started at the top of the document: it goes to the new page's main region instead,
+  // unless the page put it somewhere. Not on the first page, whose first Tab reaches the skip link.
+  const navigated = useRef(false);
+  useEffect(() => {
+    if (!navigated.current) {
+      navigated.current = true;
+      return;
+    }
+    const frame = requestAnimationFrame(() => {
+      const at = document.activeElement;
+      if (!at || at === document.body) document.getElementById('main')?.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [pathname]);
   const setSidebar = useShellStore((s) => s.setSidebar);
   // From <html data-rail>, false while hydrating (as the server rendered it), then as it is.
   const collapsed = useSyncExternalStore(subscribeRail, railNow, () => false);

@@ -55,16 +55,24 @@ describe('per-turn chart paths', () => {
     expect(ys(p.paths[0]!.d)).toEqual(ys(d3Path).map((v) => Number(v.toFixed(1))));
   });
 
-  it('draw a value with no neighbour as a short dash (a one-point line draws nothing)', () => {
+  it('draw a value with no neighbour as a small ring around it (a one-point line draws nothing)', () => {
     // Usage reported on odd turns only: every value stands alone.
     const values = [1200, null, 900, null, 1500];
     const p = prepareSeries([{ key: 'a', label: 'a', m4: m4Of(values, 1) }], values.length, 1, 400, 96);
     const d = p.paths[0]!.d;
     expect(d.match(/M/g)).toHaveLength(3);
-    expect(d.match(/h3/g)).toHaveLength(3);
-    // Joined values stay a line; the one after a gap alone is a dash.
+    expect(d.match(/a2\.5,2\.5 0 1 0 5,0a2\.5,2\.5 0 1 0 -5,0/g)).toHaveLength(3);
+    // Centred on its value: the ring starts 2.5 px to its left, at its height.
+    const [x0, y0] = d
+      .slice(1)
+      .split(/[a-zA-Z]/)[0]!
+      .split(',')
+      .map(Number);
+    expect(x0! + 2.5).toBeCloseTo(p.x(0), 1);
+    expect(y0).toBeCloseTo(p.y(1200), 1);
+    // Joined values stay a line; the one after a gap alone is a ring.
     const q = prepareSeries([{ key: 'a', label: 'a', m4: m4Of([1, 2, null, 4], 1) }], 4, 1, 400, 96).paths[0]!.d;
-    expect(q).toMatch(/^M[\d.]+,[\d.]+L[\d.]+,[\d.]+M[\d.]+,[\d.]+h3$/);
+    expect(q).toMatch(/^M[\d.]+,[\d.]+L[\d.]+,[\d.]+M[\d.]+,[\d.]+a2\.5,2\.5 0 1 0 5,0a2\.5,2\.5 0 1 0 -5,0$/);
   });
 
   it('draw 100,000 turns from their buckets, at most four points a pixel column, keeping every spike', () => {

@@ -60,6 +60,9 @@ function* samples(m: M4, n: number, size: number): Generator<[number, number | n
   }
 }
 
+/** A circle of radius 2.5 from its leftmost point, in two arcs. */
+const RING = 'a2.5,2.5 0 1 0 5,0a2.5,2.5 0 1 0 -5,0';
+
 /**
  * One series' path, at most four points per pixel column (first, min, max, last of the samples the column holds,
  * the M4 reduction): a line drawn from it is pixel-for-pixel the line of every turn, so a 100,000-turn session
@@ -69,10 +72,10 @@ function pathOf(m: M4, n: number, size: number, x: (i: number) => number, y: (v:
   const out: string[] = [];
   let pen = false;
   // A value with no neighbour (a turn that reported it between turns that did not) would be a line of one point,
-  // which draws nothing: it becomes a short dash centred on it.
+  // which draws nothing: it becomes a small ring around it (a 3 px dash read as a stray mark on the axis).
   let alone: [number, number] | null = null;
   const lift = () => {
-    if (alone) out[out.length - 1] = `M${(alone[0] - 1.5).toFixed(1)},${alone[1].toFixed(1)}h3`;
+    if (alone) out[out.length - 1] = `M${(alone[0] - 2.5).toFixed(1)},${alone[1].toFixed(1)}${RING}`;
     alone = null;
     pen = false;
   };
