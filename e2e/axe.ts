@@ -7,6 +7,9 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.mi
 
 /** Serious and critical violations of the page as it is now: rule, how many elements, the first two. */
 export async function axeViolations(page: Page): Promise<string[]> {
+  // After a change of the address (a row picked), Next.js streams the page's metadata again, and its <title> may be
+  // missing for a moment: read once it is back (a page that never has one still fails, with document-title).
+  await page.waitForFunction(() => document.title !== '', null, { timeout: 5000 }).catch(() => {});
   await page.addScriptTag({ content: AXE });
   return page.evaluate(async () => {
     type Result = { id: string; impact: string; nodes: { target: string[] }[] };
