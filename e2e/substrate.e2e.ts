@@ -430,6 +430,13 @@ describe('dead ends', () => {
     await open(page, `${srv.url}/substrate`);
     await page.getByRole('link', { name: '9 dead ends of aegis-demo' }).click();
     await page.waitForURL(`${srv.url}/substrate/aegis-demo/dead-ends`);
+    // The tabs stay in one place from tab to tab (here the search box in the head pushed them down 65 px).
+    const tabsAt = async (tab: string) => {
+      await open(page, `${srv.url}/substrate/aegis-demo${tab}`);
+      return (await page.getByRole('navigation', { name: 'Substrate of aegis-demo' }).boundingBox())!.y;
+    };
+    const ys = [await tabsAt(''), await tabsAt('/judgment'), await tabsAt('/dead-ends'), await tabsAt('/audit')];
+    expect(new Set(ys).size, ys.join(' / ')).toBe(1);
     await open(page, `${srv.url}/substrate/aegis-demo/dead-ends`);
     expect(await page.locator('[data-testid=dead-ends] tbody tr').count()).toBe(9);
     // One is recorded twice: the list shows it once, the bridge's consult (its verdict below) counts both records.

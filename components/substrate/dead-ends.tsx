@@ -85,15 +85,6 @@ export function DeadEnds({ agent }: { agent: string }) {
             </span>
           </div>
         </div>
-        <input
-          className="input"
-          type="search"
-          placeholder="Search topic, reason, capability"
-          aria-label="Search dead ends"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          style={{ width: 280 }}
-        />
       </div>
       <SubstrateTabs agent={agent} />
       <Panel as="div" padded style={{ marginBottom: 14 }}>
@@ -131,6 +122,19 @@ export function DeadEnds({ agent }: { agent: string }) {
           <span>
             Mnemoscope’s ranked relevance <span className="faint">(not the bridge’s)</span>
           </span>
+        }
+        // The list's own search, over it: in the page's head it wrapped under a long subtitle and moved the tabs
+        // down on this tab only.
+        actions={
+          <input
+            className="input"
+            type="search"
+            placeholder="Search topic, reason, capability"
+            aria-label="Search dead ends"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            style={{ width: 280 }}
+          />
         }
       >
         <DataTable
