@@ -181,6 +181,8 @@ describe('keyboard', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/sessions\/[^/?]+/);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+    // Without a ring around the whole page ([tabindex]:focus-visible drew one).
+    expect(await page.locator('#main').evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('none');
     // Hygiene: each item is a button; Enter picks it, ↓ the next row's (the rows were mouse-only).
     await open(page, `${srv.url}/hygiene`);
     const picks = page.getByTestId('items-table').locator('.link-btn');

@@ -70,7 +70,9 @@ describe(`retrieval F1 (M6) from labelled searches, on ${uiDb()}`, () => {
     await expect.poll(() => page.getByTestId('latest-f1').textContent()).toBe('no search labelled yet');
     expect(await page.getByTestId('latest-p95').textContent()).toMatch(/^latest day \d{4}-\d\d-\d\d$/);
 
-    await open(page, `${srv.url}/curation/retrievals`);
+    // Opened by the M6 card's link, which goes with the page: the focus is then put on the main region.
+    await page.locator('main p').getByRole('link', { name: 'Retrievals', exact: true }).click();
+    await page.waitForURL(`${srv.url}/curation/retrievals`);
     await page.locator('html[data-retrieval-keys]').waitFor({ state: 'attached' });
     const query = page.getByTestId('retrieval-query');
     await expect.poll(() => query.textContent()).toContain('quokka ledger');
@@ -83,6 +85,13 @@ describe(`retrieval F1 (M6) from labelled searches, on ${uiDb()}`, () => {
     expect(await page.locator('main').textContent()).not.toContain('api_key:');
     await expect.poll(() => page.getByTestId('retrieval-item').count()).toBe(results.length);
     expect(await axeViolations(page)).toEqual([]);
+    // The arrows are the results list's with the focus on the main region, where the navigation left it (they
+    // scrolled the page instead: only the body counted).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => item(1).getAttribute('aria-current')).toBe('true');
+    await page.keyboard.press('Home');
+    await expect.poll(() => item(0).getAttribute('aria-current')).toBe('true');
 
     // y on the first result, n on the next two: the cursor moves on after each label.
     await page.keyboard.press('y');

@@ -196,7 +196,6 @@ export function EditEntryForm({
   );
 }
 
-/** Links the entry to another, found by words in its content. */
 /** Escape in an entry's form closes it, as Cancel would (the inbox's reject field does the same). */
 export function escapeCloses(e: KeyboardEvent, close: () => void) {
   if (e.key !== 'Escape') return;
@@ -204,6 +203,7 @@ export function escapeCloses(e: KeyboardEvent, close: () => void) {
   close();
 }
 
+/** Links the entry to another, found by words in its content. */
 export function LinkEntryForm({ id, onDone }: { id: string; onDone: () => void }) {
   const trpc = useTRPC();
   const refresh = useRefreshCuration();

@@ -118,8 +118,9 @@ export function Retrievals() {
       if (t.closest('input, textarea, select, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
       if (document.querySelector('[role=dialog]')) return;
       const next = gone ? lastAt : at + 1;
-      // Arrows, Home and End are the results list's, and the page's (scrolling) wherever else the focus is.
-      const inList = t === document.body || !!t.closest('.judge-list');
+      // Arrows, Home and End are the results list's, and the page's (scrolling) wherever else the focus is. With the
+      // focus on no control (the body, or the main region a navigation put it in), they are the list's.
+      const inList = t === document.body || t.id === 'main' || !!t.closest('.judge-list');
       if (e.key === 'j' && rows.length && !stale) {
         if (next >= rows.length && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
         pick(Math.min(next, rows.length - 1));

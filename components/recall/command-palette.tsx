@@ -78,7 +78,9 @@ function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => voi
         })}`;
   const go = (href: string) => {
     const samePage = href.startsWith('/recall') && window.location.pathname === '/recall';
-    if (!samePage) onLeave();
+    // To another page: what had the focus goes with the one it was on (another turn or entry of this one keeps it).
+    const leaves = new URL(href, window.location.href).pathname !== window.location.pathname;
+    if (leaves) onLeave();
     onClose();
     if (samePage) {
       // On the Recall page already, only the fragment changes, which the page hears as a hashchange. A new search:
@@ -89,7 +91,7 @@ function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => voi
       window.dispatchEvent(new HashChangeEvent('hashchange'));
     } else {
       router.push(href);
-      focusMainAt(href);
+      if (leaves) focusMainAt(href);
     }
   };
   return (

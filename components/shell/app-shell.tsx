@@ -71,12 +71,12 @@ export function AppShell({ children }: { children: ReactNode }) {
   // A page opened from another (a link, a row, a tab) leaves the focus on the body, the control that had it gone with
   // the old page, and the next Tab started at the top of the document: it goes to the new page's main region instead,
   // unless the page put it somewhere. Not on the first page, whose first Tab reaches the skip link.
-  const navigated = useRef(false);
+  // (The path last seen, not a flag: React's strict mode runs a mount's effects twice, and would take the second run
+  // for a navigation.)
+  const seenPath = useRef(pathname);
   useEffect(() => {
-    if (!navigated.current) {
-      navigated.current = true;
-      return;
-    }
+    if (seenPath.current === pathname) return;
+    seenPath.current = pathname;
     const frame = requestAnimationFrame(() => {
       const at = document.activeElement;
       if (!at || at === document.body) document.getElementById('main')?.focus({ preventScroll: true });

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, QueryError } from '@/components/ui/states';
-import { fmtInt } from '@/lib/format';
+import { fmtInt, plural } from '@/lib/format';
 
 export function AgentsGrid() {
   const trpc = useTRPC();
@@ -80,7 +80,7 @@ export function AgentsGrid() {
               <div className="value">
                 <Link
                   href={`/substrate/${encodeURIComponent(a.agentId)}/dead-ends`}
-                  aria-label={`${fmtInt(a.deadEnds)} dead ends of ${a.agentId}`}
+                  aria-label={`${plural(a.deadEnds, 'dead end')} of ${a.agentId}`}
                 >
                   {fmtInt(a.deadEnds)}
                 </Link>

@@ -45,7 +45,8 @@ export function ErrorBox({
 
 /**
  * A query's error, with "Try again" (the query asked again; while it is, the button says so); nothing without one. The
- * whole page or panel may be this box, and a failed query is not asked again by itself until the window is refocused.
+ * whole page or panel may be this box, and a failed query is not asked again by itself (no refetch on window focus:
+ * lib/trpc/query-client.ts), unless it polls.
  */
 export function QueryError({
   query,

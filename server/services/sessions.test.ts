@@ -64,7 +64,8 @@ describe.each(DRIVERS)('a LangGraph thread’s turns on %s', (driver) => {
       },
     });
     const items = [
-      turn(1, { debug_note: 'used sk-Zq8vW2nR5tY7uI9oP1aS3dF6gH', retry: { count: 2 }, stress: 'high' }),
+      // `utility` is a turn field kept in `extra` (the hygiene lab's): not the agent's own.
+      turn(1, { debug_note: 'used sk-Zq8vW2nR5tY7uI9oP1aS3dF6gH', retry: { count: 2 }, stress: 'high', utility: 0.8 }),
       turn(2, { usage: { tokens: 12 } }),
     ];
     expect(await ingest(h.db, 'default', items, 'test')).toMatchObject({ accepted: 2, rejected: 0 });

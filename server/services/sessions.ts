@@ -3,7 +3,7 @@ import type { SessionState } from '@/lib/api/contract';
 import { rowsOf, type Tx } from '@/server/db';
 import { annotations } from '@/server/db/schema/annotations';
 import { artifacts, sessionStats, sessions, turns } from '@/server/db/schema/sessions';
-import type { Envelope } from '@/lib/ingest/contract';
+import { TURN_EXTRA_FIELDS, type Envelope } from '@/lib/ingest/contract';
 import { bucketsMean, sparkline } from '@/lib/sessions/stats';
 import type { SessionListItem, SessionSort } from '@/lib/sessions/list';
 import { NotFoundError } from './errors';
@@ -205,8 +205,11 @@ export async function getSession(db: Tx, projectId: string, id: string) {
   return row;
 }
 
-/** The extra fields of a turn that the replay draws in places of their own (the rest are listed as they are). */
-const SHOWN_APART = ['stress', 'calls', 'usage', 'state', 'langgraph', 'state_changes'];
+/**
+ * The extra fields of a turn that are not the agent's own: those the replay draws in places of their own, the turn
+ * fields kept in `extra` (the hygiene lab's), and what the OTLP and LangGraph converters add. The rest are listed.
+ */
+const SHOWN_APART = ['stress', 'calls', 'usage', 'state', 'langgraph', 'state_changes', 'otel', ...TURN_EXTRA_FIELDS];
 
 /** The turns of a session, in order, with everything the replay shows; a window of them with offset and limit. */
 export async function listTurns(
