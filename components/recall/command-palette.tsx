@@ -7,7 +7,6 @@ import { groupHits, type GroupedRow } from '@/lib/recall/group';
 import { itemPlace, KIND_LABEL, type RecallKind } from '@/lib/recall/items';
 import { RECALL_VIEW, writeRecallView } from '@/lib/recall/url';
 import { MemoryText } from '@/components/ui/memory-text';
-import { focusMainAt } from '@/components/ui/refocus';
 import { useReturnFocus } from '@/components/ui/return-focus';
 import { recallFresh } from './client';
 import { RecallStatusBar } from './status-bar';
@@ -78,7 +77,8 @@ function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => voi
         })}`;
   const go = (href: string) => {
     const samePage = href.startsWith('/recall') && window.location.pathname === '/recall';
-    // To another page: what had the focus goes with the one it was on (another turn or entry of this one keeps it).
+    // To another page: what had the focus goes with the one it was on (another turn or entry of this one keeps it),
+    // and the app shell puts it in the new page once it is drawn.
     const leaves = new URL(href, window.location.href).pathname !== window.location.pathname;
     if (leaves) onLeave();
     onClose();
@@ -89,10 +89,7 @@ function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => voi
       const { pathname, search, hash } = window.location;
       if (`${pathname}${search}${hash}` !== href) window.history.pushState(null, '', href);
       window.dispatchEvent(new HashChangeEvent('hashchange'));
-    } else {
-      router.push(href);
-      if (leaves) focusMainAt(href);
-    }
+    } else router.push(href);
   };
   return (
     <>

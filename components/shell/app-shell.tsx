@@ -18,6 +18,7 @@ import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtCount, fmtInt } from '@/lib/format';
 import { CommandPalette } from '@/components/recall/command-palette';
+import { focusMainIfLost } from '@/components/ui/refocus';
 import { LeftDecisions } from '@/components/curation/left-decisions';
 import { sendHeldDecisions, useUnsentDecisions } from '@/components/curation/held-decision';
 import { ThemeToggle } from './theme-toggle';
@@ -77,10 +78,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (seenPath.current === pathname) return;
     seenPath.current = pathname;
-    const frame = requestAnimationFrame(() => {
-      const at = document.activeElement;
-      if (!at || at === document.body) document.getElementById('main')?.focus({ preventScroll: true });
-    });
+    const frame = requestAnimationFrame(focusMainIfLost);
     return () => cancelAnimationFrame(frame);
   }, [pathname]);
   const setSidebar = useShellStore((s) => s.setSidebar);

@@ -43,22 +43,10 @@ export function sameSpot(
 }
 
 /**
- * After a navigation begun outside the page (a pick in the command palette): once the address is `href` and the new
- * page is drawn, the focus goes to its main region, so that the next Tab starts in the page that was asked for instead
- * of at the top of the document (the control that had the focus went with the old page). Left alone if the person has
- * put the focus somewhere meanwhile, or if the navigation has not happened within `timeoutMs`.
+ * The focus on the page's main region if it is on nothing (the body: the control that had it went with the old page
+ * of a navigation), so that the next Tab starts in the page instead of at the top of the document.
  */
-export function focusMainAt(href: string, timeoutMs = 10_000): void {
-  const want = new URL(href, window.location.href);
-  const until = performance.now() + timeoutMs;
-  const step = () =>
-    requestAnimationFrame(() => {
-      if (window.location.pathname !== want.pathname || window.location.search !== want.search) {
-        if (performance.now() < until) step();
-        return;
-      }
-      const at = document.activeElement;
-      if (!at || at === document.body) document.getElementById('main')?.focus({ preventScroll: true });
-    });
-  step();
+export function focusMainIfLost(): void {
+  const at = document.activeElement;
+  if (!at || at === document.body) document.getElementById('main')?.focus({ preventScroll: true });
 }

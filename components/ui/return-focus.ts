@@ -14,7 +14,8 @@ export function useReturnFocus(leavingRef?: RefObject<boolean>) {
     },
     onCloseAutoFocus: (e: Event) => {
       e.preventDefault();
-      // Closed to go to another page (`leavingRef` set): the page it was on is going, and the focus with it.
+      // Closed to go to another page (`leavingRef` set): the page it was on is going, and the focus with it (the app
+      // shell puts it in the new page).
       if (leavingRef?.current) leavingRef.current = false;
       else back.current?.focus();
     },
