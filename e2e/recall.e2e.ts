@@ -340,6 +340,36 @@ describe('recall', () => {
     await context.close();
   });
 
+  it('the palette goes to a page by its name and finds a session by its title', async () => {
+    const { context, page, requests } = await fresh();
+    await open(page, `${srv.url}/sessions`);
+    await page.keyboard.press('Control+k');
+    // Before a word is typed, every page is offered.
+    const rows = page.getByTestId('palette-results').locator('li');
+    await expect
+      .poll(() => rows.evaluateAll((lis) => lis.map((li) => li.getAttribute('data-page'))))
+      .toContain('/curation/health');
+    // A few letters name the page (first, above any memory); Enter goes there.
+    const box = page.getByLabel('Search all memory');
+    await box.fill('heal');
+    await expect.poll(() => rows.first().getAttribute('data-page')).toBe('/curation/health');
+    expect(await rows.first().textContent()).toContain('Curator health');
+    await box.press('Enter');
+    await page.waitForURL(`${srv.url}/curation/health`);
+    // A session by words of its title, which leave the browser no more than any other query's.
+    await page.keyboard.press('Control+k');
+    await indexReady(page);
+    await box.fill('intermittent http/2');
+    const session = rows.and(page.locator('li[data-kind=session]'));
+    await session.first().waitFor();
+    expect(await session.first().getAttribute('data-href')).toBe('/sessions/itops-nginx-502');
+    expect(await session.first().textContent()).toContain('Intermittent 502s in Nginx after enabling HTTP/2');
+    for (const r of requests) expect(`${r.url()} ${r.postData() ?? ''}`).not.toMatch(/intermittent/i);
+    await session.first().click();
+    await page.waitForURL(`${srv.url}/sessions/itops-nginx-502`);
+    await context.close();
+  });
+
   it('the palette shows three hits of a kind from one place at most, the rest on the Recall page', async () => {
     const { context, page } = await fresh();
     await open(page, `${srv.url}/sessions`);

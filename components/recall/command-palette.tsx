@@ -3,6 +3,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRouter } from 'next/navigation';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { matchPages, type AppPage } from '@/lib/pages';
 import { groupHits, type GroupedRow } from '@/lib/recall/group';
 import { itemPlace, KIND_LABEL, type RecallKind } from '@/lib/recall/items';
 import { RECALL_VIEW, writeRecallView } from '@/lib/recall/url';
@@ -13,8 +14,9 @@ import { RecallStatusBar } from './status-bar';
 import { useRecallSearch } from './use-recall';
 
 /**
- * Ctrl/Cmd-K from any page: search all memory and jump to the exact turn, entry or dead end. A Radix dialog: focus
- * moves into the search box, stays in the palette, and goes back where it was when it closes.
+ * Ctrl/Cmd-K from any page: search all memory and jump to the exact turn, entry, session or dead end, or go to a page
+ * by its name. A Radix dialog: focus moves into the search box, stays in the palette, and goes back where it was when
+ * it closes.
  */
 export function CommandPalette() {
   const leavingRef = useRef(false);
@@ -48,6 +50,10 @@ export function CommandPalette() {
 
 /** Hits fetched for the palette's twelve rows (`groupHits`). */
 const FETCHED = 48;
+/** Pages offered above the memory a query finds (with no query, every page). */
+const PAGES_SHOWN = 3;
+
+type Row = GroupedRow | { type: 'page'; page: AppPage };
 
 function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => void }) {
   const router = useRouter();
@@ -58,23 +64,32 @@ function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => voi
   const search = useRecallSearch(deferred, { limit: FETCHED });
   // The answer may stop before a source's last hit: its count is then at least that.
   const cut = (search.data?.hits.length ?? 0) >= FETCHED;
-  const rows = useMemo(() => (deferred ? groupHits(search.data?.hits ?? []) : []), [deferred, search.data]);
+  const rows = useMemo<Row[]>(
+    () => [
+      ...matchPages(deferred, deferred ? PAGES_SHOWN : undefined).map((page) => ({ type: 'page' as const, page })),
+      ...(deferred ? groupHits(search.data?.hits ?? []) : []),
+    ],
+    [deferred, search.data],
+  );
+  const hits = rows.filter((r) => r.type !== 'page').length;
   const listRef = useRef<HTMLUListElement>(null);
   useEffect(() => {
     listRef.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
   // The Recall page with this search in its address.
   const onRecallPage = deferred ? `/recall#${writeRecallView({ ...RECALL_VIEW, q: deferred })}` : '/recall';
-  const hrefOf = (row: GroupedRow) =>
-    row.type === 'hit'
-      ? row.hit.item.href
-      : `/recall#${writeRecallView({
-          ...RECALL_VIEW,
-          q: deferred,
-          kinds: [row.kind],
-          agent: row.agent ?? '',
-          session: row.session ?? '',
-        })}`;
+  const hrefOf = (row: Row) =>
+    row.type === 'page'
+      ? row.page.href
+      : row.type === 'hit'
+        ? row.hit.item.href
+        : `/recall#${writeRecallView({
+            ...RECALL_VIEW,
+            q: deferred,
+            kinds: [row.kind],
+            agent: row.agent ?? '',
+            session: row.session ?? '',
+          })}`;
   const go = (href: string) => {
     const samePage = href.startsWith('/recall') && window.location.pathname === '/recall';
     // To another page: what had the focus goes with the one it was on (another turn or entry of this one keeps it),
@@ -100,7 +115,7 @@ function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => voi
         aria-autocomplete="list"
         aria-activedescendant={rows[selected] ? `palette-hit-${selected}` : undefined}
         aria-label="Search all memory"
-        placeholder="Search all memory by meaning or exact words…"
+        placeholder="Search all memory by meaning or exact words, or go to a page…"
         value={query}
         onChange={(e) => {
           setQuery(e.target.value);
@@ -127,6 +142,17 @@ function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => voi
               onClick: () => go(hrefOf(row)),
               'data-href': hrefOf(row),
             } as const;
+            if (row.type === 'page')
+              return (
+                <li key={`page:${row.page.href}`} {...common} data-page={row.page.href}>
+                  <span className="badge">page</span>
+                  <div className="palette-hit">
+                    <div className="clip">{row.page.label}</div>
+                    <div className="cell-sub clip">{row.page.about}</div>
+                  </div>
+                  <span />
+                </li>
+              );
             if (row.type === 'more')
               return (
                 <li key={`more:${row.kind}:${row.agent}:${row.session}`} {...common} data-more={row.count}>
@@ -167,9 +193,10 @@ function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => voi
             );
           })}
         </ul>
-      ) : deferred && search.data ? (
+      ) : null}
+      {deferred && search.data && !hits ? (
         <div className="muted" style={{ padding: '14px 16px' }}>
-          Nothing matches “{deferred}”.
+          {rows.length ? 'No memory' : 'Nothing'} matches “{deferred}”.
         </div>
       ) : null}
       <RecallStatusBar compact />

@@ -1,5 +1,6 @@
 /** What recall searches: every piece of memory text a project holds, one item each. */
 export const RECALL_KINDS = [
+  'session',
   'turn',
   'ccs_term',
   'memory_event',
@@ -13,6 +14,7 @@ export const RECALL_KINDS = [
 export type RecallKind = (typeof RECALL_KINDS)[number];
 
 export const KIND_LABEL: Record<RecallKind, string> = {
+  session: 'session',
   turn: 'turn',
   ccs_term: 'CCS term',
   memory_event: 'memory event',

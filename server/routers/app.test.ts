@@ -195,6 +195,7 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
       expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
       const kinds = new Set(items.map((i) => i.kind));
       for (const k of [
+        'session',
         'turn',
         'ccs_term',
         'memory_event',
@@ -205,6 +206,16 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
         'judgment',
       ])
         expect(kinds).toContain(k);
+      // A session is found by its title, and its id is searchable; it opens at its start.
+      expect(items.find((i) => i.id === 'session:itops-nginx-502')).toMatchObject({
+        kind: 'session',
+        text: 'Intermittent 502s in Nginx after enabling HTTP/2',
+        label: 'itops-nginx-502',
+        agent: 'acc-itops',
+        session: 'itops-nginx-502',
+        href: '/sessions/itops-nginx-502',
+        ts: '2026-11-18T09:06:57.455Z', // its first turn's
+      });
       // A CCS term opens the turn where it first appeared; a turn its own.
       const turn = items.find((i) => i.id === 'turn:itops-nginx-502/7')!;
       expect(turn.href).toBe('/sessions/itops-nginx-502?turn=7');
@@ -227,6 +238,11 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
         .values({ projectId: 'default', agentId: 'aegis-demo', id: 'recall-test', topic: 'a new dead end', data: {} });
       expect(await caller.recall.version()).not.toBe(before);
       await h.db.delete(ucsDeadEnds).where(sql`id = 'recall-test'`);
+      // And when a session that turns created is named by its record (no count moves but the declared ones).
+      const named = await caller.recall.version();
+      await h.db.execute(sql`update sessions set declared = not declared where id = 'itops-nginx-502'`);
+      expect(await caller.recall.version()).not.toBe(named);
+      await h.db.execute(sql`update sessions set declared = not declared where id = 'itops-nginx-502'`);
     },
   );
 

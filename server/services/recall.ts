@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '@/server/db';
-import { artifacts, turns } from '@/server/db/schema/sessions';
+import { artifacts, sessions, sessionStats, turns } from '@/server/db/schema/sessions';
 import { memoryEntries, memoryEvents } from '@/server/db/schema/curation';
 import { ucsAnnotations, ucsDeadEnds, ucsJudgments, ucsMethodology } from '@/server/db/schema/substrate';
 import type { RecallItem } from '@/lib/recall/items';
@@ -29,6 +29,37 @@ export type Fetcher = (
   after: string[] | null,
   limit: number,
 ) => Promise<{ items: RecallItem[]; last: string[] | null }>;
+
+/**
+ * Sessions by their titles (and ids: the label is searched too), so that a session is found by its name; its time is
+ * its first turn's (the record's arrival without turns).
+ */
+const sessionsPage: Fetcher = async (db, projectId, after, limit) => {
+  const rows = await db
+    .select({ id: sessions.id, agent: sessions.agentId, title: sessions.title, first: sessionStats.firstAt })
+    .from(sessions)
+    .leftJoin(
+      sessionStats,
+      and(eq(sessionStats.projectId, sessions.projectId), eq(sessionStats.sessionId, sessions.id)),
+    )
+    .where(and(eq(sessions.projectId, projectId), after ? gt(sessions.id, after[0]!) : undefined))
+    .orderBy(asc(sessions.id))
+    .limit(limit);
+  return {
+    items: rows.map((r) => ({
+      id: `session:${r.id}`,
+      kind: 'session',
+      text: r.title?.trim() || r.id,
+      label: r.title?.trim() ? r.id : null,
+      agent: r.agent,
+      session: r.id,
+      scope: null,
+      ts: isoOrNull(r.first),
+      href: `/sessions/${enc(r.id)}`,
+    })),
+    last: rows.length ? [rows.at(-1)!.id] : null,
+  };
+};
 
 /** Turns and their CCS terms, whole sessions a page (a term's item opens the turn where it first appeared). */
 const turnsAndTerms: Fetcher = async (db, projectId, after, limit) => {
@@ -326,6 +357,7 @@ const judgmentsPage = ucsPage(
 );
 
 const FETCHERS: Fetcher[] = [
+  sessionsPage,
   turnsAndTerms,
   memoryEventsPage,
   memoryEntriesPage,
@@ -365,6 +397,8 @@ export async function corpusPage(
 export async function corpusVersion(db: Tx, projectId: string): Promise<string> {
   const r = await db.execute(sql`
     select concat_ws('/',
+      -- A session named after its turns came (a session record filling in one that turns created) is counted again.
+      (select count(*) || ':' || count(*) filter (where declared) from sessions where project_id = ${projectId}),
       (select count(*) || ':' || coalesce(max(ingested_at)::text, '') from turns where project_id = ${projectId}),
       (select count(*) || ':' || coalesce(max(received_at)::text, '') from memory_events
         where project_id = ${projectId}),

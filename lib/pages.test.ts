@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { APP_PAGES, matchPages } from './pages';
+
+const hrefs = (q: string, max?: number) => matchPages(q, max).map((p) => p.href);
+
+describe('matchPages', () => {
+  it('finds a page by the start of words of its name, line or other words, any case', () => {
+    expect(hrefs('HEAL')).toEqual(['/curation/health']);
+    expect(hrefs('m6')).toEqual(['/curation/retrievals', '/curation/health']);
+    expect(hrefs('traces')).toEqual(['/sessions']);
+    expect(hrefs('api keys')).toEqual(['/settings']);
+  });
+
+  it('puts pages whose name holds every word first', () => {
+    // "Memory entries" and "Memory events" by name, then those with it in their line, in the list's order.
+    expect(hrefs('memory')).toEqual([
+      '/curation/entries',
+      '/curation/events',
+      '/curation',
+      '/curation/read-as',
+      '/recall',
+    ]);
+    expect(hrefs('curation')[0]).toBe('/curation');
+  });
+
+  it('needs every word, inside no word, and gives every page for no words', () => {
+    expect(hrefs('health sessions')).toEqual([]);
+    expect(hrefs('ealth')).toEqual([]);
+    expect(hrefs('  ')).toEqual(APP_PAGES.map((p) => p.href));
+    expect(hrefs('', 3)).toHaveLength(3);
+  });
+});
