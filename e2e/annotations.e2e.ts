@@ -161,5 +161,17 @@ describe('annotations', () => {
     await expect.poll(() => list.locator('[data-annotation]').count()).toBeGreaterThanOrEqual(1);
     expect(await list.textContent()).toContain(`MNEMOSCOPE_API_KEY (environment) (key ${srv.key.slice(0, 4)}…)`);
     expect(await list.textContent()).not.toContain('api_key:');
+    // Removing one says which, asks first (nothing brings it back), and keeps it when told no.
+    const row = list.locator('[data-annotation="e2e-judge-3"]');
+    const key = `MNEMOSCOPE_API_KEY (environment) (key ${srv.key.slice(0, 4)}…)`;
+    const remove = row.getByRole('button', { name: `Remove e2e_faithful 0.7 on itops-nginx-502 · turn 32 by ${key}` });
+    const asked: string[] = [];
+    page.once('dialog', (d) => (asked.push(d.message()), void d.dismiss()));
+    await remove.click();
+    expect(asked).toEqual([expect.stringMatching(/^Remove e2e_faithful 0\.7 on .*It cannot be undone\.$/)]);
+    expect(await row.count()).toBe(1);
+    page.once('dialog', (d) => void d.accept());
+    await remove.click();
+    await expect.poll(() => row.count()).toBe(0);
   });
 });

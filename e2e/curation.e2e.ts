@@ -483,6 +483,24 @@ describe('curation inbox, by keyboard', () => {
     await expect.poll(() => report.textContent()).toContain('rejected by local-user');
     expect(await report.textContent()).toContain('approved by local-user');
     expect(await report.textContent()).toContain('not durable team knowledge');
+    // Each row's event opens it on the Events page, a written one's entry its entry; a count of none is uncoloured
+    // and a batch is told apart from another of the same minute by its id.
+    const written = report.locator('h3', { hasText: 'Accepted writes' }).locator('xpath=following-sibling::*[1]');
+    const first = written.locator('tbody tr').first();
+    expect(await first.locator('td').first().getByRole('link').getAttribute('href')).toMatch(
+      /^\/curation\/events\?focus=(memevt_|evt-)/,
+    );
+    expect(await first.locator('td').last().getByRole('link').getAttribute('href')).toMatch(
+      /^\/curation\/entries\?entry=/,
+    );
+    const rows = page.getByTestId('batches').locator('.inbox-row');
+    for (const r of await rows.all())
+      for (const badge of await r.locator('.badge').all()) {
+        const [text, cls] = [(await badge.textContent())!, (await badge.getAttribute('class'))!];
+        if (text.startsWith('0 ')) expect(cls, text).toBe('badge');
+        else expect(cls, text).toMatch(/^badge (ok|accent|danger)$/);
+      }
+    expect(await rows.first().locator('.mono').textContent()).toMatch(/^[0-9a-f]{8}$/);
     // The report downloads as Markdown in the template's layout.
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -389,6 +389,19 @@ describe('what would the substrate do?', () => {
     expect(await page.locator('tr[data-to=web_fetch] [data-cell=why]').innerText()).toBe(
       'in context dead ends #1, #2, #3\nkeyword research',
     );
+    // Beside those badges the terms' bars keep a readable width (they were squeezed to ~35 px), and the table fits.
+    const bars = await page
+      .locator('[data-testid=routing] .terms-bar')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+    expect(Math.min(...bars)).toBeGreaterThanOrEqual(90);
+    for (const table of ['routing', 'stored-advisory'])
+      expect(
+        await page.getByTestId(table).evaluate((t) => {
+          const right = (e: Element) => e.getBoundingClientRect().right;
+          return right(t.querySelector('table') ?? t) - right(t.closest('.panel-body') ?? t.closest('.panel')!);
+        }),
+        table,
+      ).toBeLessThanOrEqual(0);
     // The stored sample #300 was given from another cursor: the two advisories side by side, the difference said.
     const compare = page.getByTestId('stored-advisory');
     expect(await compare.textContent()).toContain('Beside the stored advisory #300');
@@ -608,6 +621,12 @@ describe('judgment', () => {
     expect(await page.locator('[data-testid=actions] tr[data-t="202"]').textContent()).toContain(
       'foundry_metrics → foundry_overseer',
     );
+    // The filter reads what a row shows: "jumped (no edge)" for an action along no edge.
+    await page.getByLabel('Filter actions').fill('jumped');
+    await expect.poll(() => foot.textContent()).toMatch(/of ([\d,]+) matching “jumped” actions/);
+    const jumped = await rows.allTextContents();
+    expect(jumped.length).toBeGreaterThan(10);
+    expect(jumped.every((row) => row.includes('jumped (no edge)'))).toBe(true);
     // At 1,024 px the action log fits its panel: long action and edge names wrap at their joints.
     await page.setViewportSize({ width: 1024, height: 768 });
     const fit = await page.getByTestId('actions').evaluate((t) => [t.scrollWidth, t.closest('.panel')!.clientWidth]);

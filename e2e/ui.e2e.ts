@@ -685,6 +685,47 @@ describe('a new user on the embedded database', () => {
     expect(await page.content()).not.toContain(secret);
   });
 
+  it('shows a bidirectional override by its name instead of applying it: a title, a comment, a key name', async () => {
+    // "invoice_\u202Efdp.exe" is drawn "invoice_exe.pdf"; an audit line or a comment could be made to read anything.
+    const rlo = 'invoice_\u202Efdp.exe';
+    const res = await ingest([
+      { type: 'session', data: { id: 'e2e-bidi', agent: 'e2e-agent', title: rlo } },
+      {
+        type: 'turn',
+        data: { session_id: 'e2e-bidi', agent: 'e2e-agent', turn: 1, input: 'i', output: 'o', ccs: 'goal: g(x)' },
+      },
+      {
+        type: 'annotation',
+        data: { id: 'e2e-bidi-1', target: 'turn', session_id: 'e2e-bidi', turn: 1, comment: `see ${rlo}` },
+      },
+    ]);
+    expect(((await res.json()) as { accepted: number }).accepted).toBe(3);
+    const shown = async (where: string) => {
+      const el = page.locator(where).filter({ hasText: 'invoice_' }).first();
+      await el.waitFor();
+      return el.evaluate((e) => ({
+        text: e.textContent,
+        chip: e.querySelector('.control-char')?.getAttribute('title'),
+      }));
+    };
+    const expected = {
+      text: expect.stringContaining('invoice_RLOfdp.exe'),
+      chip: 'A right-to-left override character (U+202E), shown, not applied',
+    };
+    await open(page, '/sessions/e2e-bidi');
+    expect(await shown('h1')).toEqual(expected);
+    await open(page, '/annotations');
+    expect(await shown('.annotation-comment')).toEqual(expected);
+    await open(page, '/settings');
+    await page.getByLabel('Key name').fill(rlo);
+    await page.getByLabel('Key name').press('Enter');
+    await page.getByTestId('new-key').waitFor();
+    expect(await shown('[data-testid=api-keys] td')).toEqual(expected);
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: `Revoke ${rlo} (key`, exact: false }).click();
+    await page.locator('tr', { hasText: 'invoice_' }).getByText('revoked').waitFor();
+  });
+
   it('shows the UCS workspace and searches memory by keyword', async () => {
     await open(page, '/substrate');
     // Other files' agents may be here too (the integration tests send a UCS bridge's data).

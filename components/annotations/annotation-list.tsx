@@ -1,7 +1,7 @@
 'use client';
 
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Actor } from '@/components/ui/actor';
+import { Actor, useActorLabel } from '@/components/ui/actor';
 import Link from 'next/link';
 import { useTRPC } from '@/components/trpc/provider';
 import type { RouterOutputs } from '@/components/trpc/outputs';
@@ -62,6 +62,11 @@ export function AnnotationList({
   // Only the author or an admin may remove one (the server refuses others): offer it to them only.
   const who = useQuery(trpc.system.info.queryOptions()).data?.auth;
   const mayRemove = (a: Annotation) => who?.role === 'admin' || (!!who?.username && who.username === a.author);
+  const actorLabel = useActorLabel();
+  // Which one, in words: "faithfulness 0.8 on turn 3 by gpt-judge" (every row's button was named by its author only).
+  const described = (a: Annotation) =>
+    `${a.name ? `${a.name} ${a.value === null ? '—' : formatScore(a.value)}` : 'the comment'} on ` +
+    `${a.sessionId && links ? `${a.sessionId} · ` : ''}${targetLabel(a)} by ${actorLabel(a.author)}`;
   if (list.error) return <QueryError query={list} />;
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   const matching = list.data?.pages[0]?.matching ?? 0;
@@ -102,8 +107,11 @@ export function AnnotationList({
                   <button
                     type="button"
                     className="link-btn"
-                    aria-label={`Remove the annotation by ${a.author}`}
-                    onClick={() => remove.mutate({ id: a.id })}
+                    aria-label={`Remove ${described(a)}`}
+                    onClick={() => {
+                      // Nothing brings it back (a judge's score is not sent again): asked first, as revoking a key is.
+                      if (confirm(`Remove ${described(a)}? It cannot be undone.`)) remove.mutate({ id: a.id });
+                    }}
                     disabled={remove.isPending}
                   >
                     remove

@@ -1,6 +1,7 @@
 'use client';
 
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { pct, reportMarkdown, type CurationReport } from '@/lib/curation/report';
 import { fmtDateTime, plural } from '@/lib/format';
@@ -54,13 +55,19 @@ export function Reports() {
                 className="row-pick"
                 onClick={() => router.replace(`/curation/reports?batch=${b.id}`, { scroll: false })}
               >
-                <b>{fmtDateTime(b.receivedAt)}</b>
+                <span>
+                  <b>{fmtDateTime(b.receivedAt)}</b> <span className="mono faint">{b.id.slice(0, 8)}</span>
+                </span>
                 <span className="meta">
                   <Actor actor={b.actor} />
                   <span>{plural(b.events, 'event')}</span>
-                  <span className="badge ok">{b.written} written</span>
-                  <span className="badge accent">{b.proposed} proposed</span>
-                  <span className="badge danger" title="not written: refused, duplicates and discarded">
+                  {/* A count of none is no news: plain, not coloured. */}
+                  <span className={b.written ? 'badge ok' : 'badge'}>{b.written} written</span>
+                  <span className={b.proposed ? 'badge accent' : 'badge'}>{b.proposed} proposed</span>
+                  <span
+                    className={b.rejected ? 'badge danger' : 'badge'}
+                    title="not written: refused, duplicates and discarded"
+                  >
                     {b.rejected} rejected
                   </span>
                 </span>
@@ -99,7 +106,23 @@ function download(r: CurationReport) {
   URL.revokeObjectURL(a.href);
 }
 
-function Section({ title, head, rows }: { title: string; head: string[]; rows: string[][] }) {
+const eventHref = (id: string) => `/curation/events?focus=${encodeURIComponent(id)}`;
+/** An entry's id opens it; a target that is a note ("(not stored here: …)") is no link. */
+const entryHref = (id: string) =>
+  id && !id.startsWith('(') ? `/curation/entries?entry=${encodeURIComponent(id)}` : null;
+
+/** A table of the report; the first column is the event's id, which opens it, and `links` say which others open. */
+function Section({
+  title,
+  head,
+  rows,
+  links = {},
+}: {
+  title: string;
+  head: string[];
+  rows: string[][];
+  links?: Record<number, (v: string) => string | null>;
+}) {
   return (
     <>
       <h3>
@@ -114,7 +137,16 @@ function Section({ title, head, rows }: { title: string; head: string[]; rows: s
             id: String(j),
             header: h,
             className: j === 0 ? 'mono nowrap' : undefined,
-            cell: (r: string[]) => <MemoryText text={r[j] ?? ''} />,
+            cell: (r: string[]) => {
+              const href = (j === 0 ? eventHref : links[j])?.(r[j] ?? '');
+              return href ? (
+                <Link href={href}>
+                  <MemoryText text={r[j] ?? ''} />
+                </Link>
+              ) : (
+                <MemoryText text={r[j] ?? ''} />
+              );
+            },
           }))}
         />
       ) : (
@@ -160,6 +192,7 @@ function ReportView({ r }: { r: CurationReport }) {
         title="Accepted writes"
         head={['Event ID', 'Scope', 'Kind', 'Action', 'Target']}
         rows={r.written.map((w) => [w.eventId, w.scope, w.kind, w.action, w.target])}
+        links={{ 4: entryHref }}
       />
       <Section
         title="Proposed writes"
@@ -188,6 +221,7 @@ function ReportView({ r }: { r: CurationReport }) {
         title="Deprecations"
         head={['Event ID', 'Target']}
         rows={r.deprecations.map((d) => [d.eventId, d.target])}
+        links={{ 1: entryHref }}
       />
       <h3>Audit notes</h3>
       <ul style={{ margin: 0, paddingLeft: 16, fontSize: 12 }}>

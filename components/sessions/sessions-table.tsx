@@ -14,6 +14,12 @@ import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/l
 import type { RouterOutputs } from '@/components/trpc/outputs';
 
 type Traced = RouterOutputs['sessions']['page']['total']['traced'];
+/** Why a traced agent's sort sorts nothing yet: no turn sent that figure (a traced turn may send only some). */
+const NOT_SENT: Record<keyof Traced, string> = {
+  tokens: 'no turn sent tokens',
+  cost: 'no turn sent a cost',
+  latency: 'no turn sent its latency',
+};
 import { fmtCost, fmtDateTime, fmtInt, fmtLatency, fmtRate, fmtSpan, fmtTokens } from '@/lib/format';
 
 export function SessionsTable({
@@ -94,7 +100,7 @@ export function SessionsTable({
               const untraced = first && k in first.total.traced && !first.total.traced[k as keyof Traced];
               return (
                 <option key={k} value={k} disabled={!!untraced && k !== sort}>
-                  {untraced ? `${label} (no traced turns)` : label}
+                  {untraced ? `${label} (${NOT_SENT[k as keyof Traced]})` : label}
                 </option>
               );
             })}

@@ -6,6 +6,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
 import { refocus, sameSpot } from '@/components/ui/refocus';
+import { MemoryText } from '@/components/ui/memory-text';
 import { EmptyState, ErrorBox, QueryError } from '@/components/ui/states';
 import { fmtAgo, fmtDateTime } from '@/lib/format';
 import { AdminsOnly } from './admins-only';
@@ -88,7 +89,7 @@ export function ApiKeys() {
         {shown ? (
           <div style={{ marginTop: 10 }}>
             <div className="muted" style={{ marginBottom: 4 }}>
-              Key “{shown.name}” — copy it now, it will not be shown again:
+              Key “<MemoryText text={shown.name} />” — copy it now, it will not be shown again:
             </div>
             <div className="toolbar">
               <code className="secret-once" data-testid="new-key">
@@ -121,7 +122,9 @@ export function ApiKeys() {
         rows={keys.data ?? []}
         rowKey={(k) => k.id}
         columns={[
-          { id: 'name', header: 'Name', cell: (k) => k.name },
+          // A name is whatever was typed: it wraps (one long word included) and a bidirectional control in it is
+          // shown, not applied.
+          { id: 'name', header: 'Name', cell: (k) => <MemoryText className="cell-title" text={k.name} /> },
           { id: 'key', header: 'Key', className: 'mono', cell: (k) => `${k.prefix}…` },
           {
             id: 'role',

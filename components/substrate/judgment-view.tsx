@@ -50,7 +50,10 @@ export function JudgmentView({ agent }: { agent: string }) {
   // Newest first, a page at a time, with how many of how many: the log never stops silently.
   const [limit, setLimit] = useState(ACTIONS_PAGE);
   const matching = actions.filter(
-    (a) => !filter || `${a.action} ${a.outcome} ${a.edge}`.toLowerCase().includes(filter.toLowerCase()),
+    // What the row shows: an action that moved along no edge reads "jumped (no edge)".
+    (a) =>
+      !filter ||
+      `${a.action} ${a.outcome} ${a.routed ? a.edge : 'jumped (no edge)'}`.toLowerCase().includes(filter.toLowerCase()),
   );
   const shown = matching.slice(-limit).reverse();
   // A click on the reward chart picks that action in the log: the filter cleared, as many pages as reach it shown.

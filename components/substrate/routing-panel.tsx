@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { Breakable } from '@/components/ui/breakable';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { ClockReading } from '@/components/ui/clock-reading';
@@ -403,10 +404,11 @@ function StoredComparison({ route, stored, others }: { route: RouteResult; store
             return (
               <tr key={k}>
                 <td className="num faint">{k + 1}</td>
-                <td className="mono">{a?.to ?? ''}</td>
+                {/* A long name breaks at its joints ("foundry_apply_/improvement"): the bars keep their width. */}
+                <td className="mono">{a ? <Breakable text={a.to} /> : null}</td>
                 <td className="num mono">{a ? a.printed.score.toFixed(4) : ''}</td>
                 <td style={{ width: '18%' }}>{a ? <TermsBar parts={a.parts} domain={domain} /> : null}</td>
-                <td className="mono">{b?.to ?? ''}</td>
+                <td className="mono">{b ? <Breakable text={b.to} /> : null}</td>
                 <td className="num mono">{b ? b.score.toFixed(4) : ''}</td>
                 <td style={{ width: '18%' }}>{b ? <TermsBar parts={storedParts[k]!} domain={domain} /> : null}</td>
               </tr>

@@ -68,6 +68,13 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect(pasted.redactions).toEqual([{ path: 'input', type: 'password', count: 1 }]);
   });
 
+  it('webhooks.create names the url and the reason when it is too long', async () => {
+    const url = `https://hooks.example.com/${'a'.repeat(2000)}`;
+    await expect(caller.webhooks.create({ url, events: ['proposal.decided'] })).rejects.toThrow(
+      /url is longer than 2,000 characters/,
+    );
+  });
+
   it('session.byId says NOT_FOUND for an unknown session', async () => {
     await expect(caller.sessions.byId({ id: 'nope' })).rejects.toMatchObject({
       code: 'NOT_FOUND',

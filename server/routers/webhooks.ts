@@ -19,7 +19,10 @@ export const webhooksRouter = router({
     .query(({ ctx, input }) => webhookSecret(ctx.db, ctx.projectId, input.id)),
   create: adminProcedure
     .input(
-      z.object({ url: z.string().trim().min(1, 'url is required').max(2000), events: z.array(z.enum(WEBHOOK_EVENTS)) }),
+      z.object({
+        url: z.string().trim().min(1, 'url is required').max(2000, 'url is longer than 2,000 characters'),
+        events: z.array(z.enum(WEBHOOK_EVENTS)),
+      }),
     )
     .mutation(({ ctx, input }) => createWebhook(ctx.db, ctx.projectId, input, ctx.actor)),
   setEnabled: adminProcedure
