@@ -174,4 +174,18 @@ describe('annotations', () => {
     await remove.click();
     await expect.poll(() => row.count()).toBe(0);
   });
+
+  it('says a target the address names that is none is not filtered by, not offering it as a choice', async () => {
+    await open(page, '/annotations?target=bogus');
+    await expect
+      .poll(() => page.getByTestId('unknown-target').textContent())
+      .toBe('target “bogus” is none of turn, term, artifact, proposal, entry: not filtered by it.');
+    const select = page.getByLabel('Filter by target');
+    expect(await select.inputValue()).toBe('');
+    expect(await select.locator('option').allTextContents()).not.toContain('bogus (0)');
+    // A known target with no annotation now is still a choice, with its count.
+    await open(page, '/annotations?target=entry');
+    await expect.poll(() => select.inputValue()).toBe('entry');
+    expect(await page.getByTestId('unknown-target').count()).toBe(0);
+  });
 });

@@ -189,4 +189,12 @@ describe('Curation → Read as', () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe('/curation/entries');
     await expect.poll(() => page.getByTestId('entry-detail').textContent()).toContain('Likes long written');
   });
+
+  it('says which value of the address it left out, and why (a 600-character user was dropped in silence)', async () => {
+    await open(page, `/curation/read-as?user=${'u'.repeat(600)}&team=sre`);
+    await expect
+      .poll(() => page.getByTestId('reader-problem').allTextContents())
+      .toEqual([expect.stringMatching(/^user: must be at most \d+ characters, left out$/)]);
+    expect(await page.getByLabel('Team', { exact: true }).inputValue()).toBe('sre');
+  });
 });

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useActorLabel } from '@/components/ui/actor';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useTRPC } from '@/components/trpc/provider';
+import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { ANNOTATION_TARGETS } from '@/lib/ingest/contract';
 import type { AnnotationFilter } from '@/lib/annotations/contract';
@@ -23,11 +24,11 @@ export function AnnotationsPage() {
   const params = useSearchParams();
   const get = (k: (typeof PARAMS)[number]) => params.get(k) ?? '';
   const target = get('target');
+  // A target the address names that is none (an edited or old link) is ignored, and said to be.
+  const knownTarget = (ANNOTATION_TARGETS as readonly string[]).includes(target);
   const filter: AnnotationFilter = {
     ...(get('name') ? { name: get('name') } : {}),
-    ...((ANNOTATION_TARGETS as readonly string[]).includes(target)
-      ? { target: target as AnnotationFilter['target'] }
-      : {}),
+    ...(knownTarget ? { target: target as AnnotationFilter['target'] } : {}),
     ...(get('author') ? { author: get('author') } : {}),
     ...(get('session') ? { sessionId: get('session') } : {}),
     ...(get('commented') ? { commented: get('commented') === 'yes' } : {}),
@@ -46,7 +47,7 @@ export function AnnotationsPage() {
     <select
       className="select"
       aria-label={`Filter by ${label}`}
-      value={get(k)}
+      value={k === 'target' && !knownTarget ? '' : get(k)}
       onChange={(e) => setParam(k, e.target.value)}
     >
       <option value="">all {label}s</option>
@@ -57,7 +58,10 @@ export function AnnotationsPage() {
             {k === 'author' ? actorLabel(v) : v} ({fmtInt(n)})
           </option>
         ))}
-      {get(k) && !choices?.[get(k)] ? <option value={get(k)}>{get(k)} (0)</option> : null}
+      {/* One the link names that none has now (all removed since): kept chosen, with its count. */}
+      {get(k) && !choices?.[get(k)] && (k !== 'target' || knownTarget) ? (
+        <option value={get(k)}>{get(k)} (0)</option>
+      ) : null}
     </select>
   );
   return (
@@ -106,6 +110,11 @@ export function AnnotationsPage() {
           </button>
         ) : null}
       </div>
+      {target && !knownTarget ? (
+        <p className="banner warn" role="status" data-testid="unknown-target">
+          target “<MemoryText text={target} />” is none of {ANNOTATION_TARGETS.join(', ')}: not filtered by it.
+        </p>
+      ) : null}
       <Panel as="div">
         <AnnotationList
           filter={filter}

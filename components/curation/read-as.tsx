@@ -14,6 +14,7 @@ import {
   READ_AS_MAX,
   READER_KEYS,
   readerFromParams,
+  readerProblems,
   readerToParams,
   SCOPE_READER_KEY,
   type ReadScope,
@@ -58,6 +59,11 @@ export function ReadAsView() {
   return (
     <>
       <ReaderForm key={key} reader={reader} query={query} known={data?.known} />
+      {readerProblems(params).map((p) => (
+        <p key={p} className="banner warn" role="status" data-testid="reader-problem">
+          {p}
+        </p>
+      ))}
       <QueryError query={q} />
       {anonymous ? (
         <Panel as="div" body={false}>

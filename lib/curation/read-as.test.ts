@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '@/lib/ingest/contract';
 import {
   readerWords,
   isAnonymous,
   ownerKey,
   readAsInputSchema,
   readerFromParams,
+  readerProblems,
   readerToParams,
   readScopeOf,
   sees,
@@ -111,6 +113,12 @@ describe('the reader as input and in the URL', () => {
     expect(params.toString()).toBe('user=u-mara&repo=itops-agent&task=inc+42&q=nginx');
     expect(readerFromParams(params)).toEqual({ user: 'u-mara', agentRepo: 'itops-agent', task: 'inc 42' });
     expect(readerFromParams(new URLSearchParams('user=%01&team=sre&project='))).toEqual({ team: 'sre' });
+    // What was left out is said, naming the parameter (a 600-character user was dropped in silence).
+    expect(readerProblems(new URLSearchParams(`user=%01&team=sre&task=${'x'.repeat(600)}`))).toEqual([
+      'user: must not contain control characters, left out',
+      `task: must be at most ${LIMITS.idChars} characters, left out`,
+    ]);
+    expect(readerProblems(params)).toEqual([]);
     expect(isAnonymous(readerFromParams(new URLSearchParams('q=x')))).toBe(true);
     expect(isAnonymous({ project: 'p' })).toBe(false);
   });

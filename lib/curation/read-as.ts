@@ -154,6 +154,14 @@ export function readerFromParams(params: { get(name: string): string | null }): 
   return out;
 }
 
+/** What `readerFromParams` left out, in words naming the parameter ("user: must be at most 200 characters"). */
+export function readerProblems(params: { get(name: string): string | null }): string[] {
+  return READER_KEYS.flatMap((k) => {
+    const one = readerValue.safeParse(params.get(READER_PARAMS[k]));
+    return one.success ? [] : [`${READER_PARAMS[k]}: ${one.error.issues[0]!.message}, left out`];
+  });
+}
+
 /** The query string of a reader and its words, in a stable order (empty values left out). */
 export function readerToParams(reader: Reader, query = ''): URLSearchParams {
   const out = new URLSearchParams();
