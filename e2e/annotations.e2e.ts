@@ -161,7 +161,9 @@ describe('annotations', () => {
     await expect.poll(() => list.locator('[data-annotation]').count()).toBeGreaterThanOrEqual(1);
     expect(await list.textContent()).toContain(`MNEMOSCOPE_API_KEY (environment) (key ${srv.key.slice(0, 4)}…)`);
     expect(await list.textContent()).not.toContain('api_key:');
-    // Removing one says which, asks first (nothing brings it back), and keeps it when told no.
+    // Removing one says which, asks first (nothing brings it back), and keeps it when told no. Narrowed to this
+    // score: other files' annotations by the same key would push it off the first page when the list refetches.
+    await open(page, '/annotations?name=e2e_faithful');
     const row = list.locator('[data-annotation="e2e-judge-3"]');
     const key = `MNEMOSCOPE_API_KEY (environment) (key ${srv.key.slice(0, 4)}…)`;
     const remove = row.getByRole('button', { name: `Remove e2e_faithful 0.7 on itops-nginx-502 · turn 32 by ${key}` });
@@ -170,6 +172,14 @@ describe('annotations', () => {
     await remove.click();
     expect(asked).toEqual([expect.stringMatching(/^Remove e2e_faithful 0\.7 on .*It cannot be undone\.$/)]);
     expect(await row.count()).toBe(1);
+    // Nor was it removed on the server (a delete sent in spite of the "no" would be there by the time of this read).
+    await page.waitForLoadState('networkidle');
+    const kept = await fetch(`${srv.url}/api/v1/annotations?session_id=itops-nginx-502&name=e2e_faithful`, {
+      headers: { authorization: `Bearer ${srv.key}` },
+    });
+    expect(((await kept.json()) as { annotations: { id: string }[] }).annotations.map((a) => a.id)).toContain(
+      'e2e-judge-3',
+    );
     page.once('dialog', (d) => void d.accept());
     await remove.click();
     await expect.poll(() => row.count()).toBe(0);

@@ -500,7 +500,7 @@ describe('curation inbox, by keyboard', () => {
         if (text.startsWith('0 ')) expect(cls, text).toBe('badge');
         else expect(cls, text).toMatch(/^badge (ok|accent|danger)$/);
       }
-    expect(await rows.first().locator('.mono').textContent()).toMatch(/^[0-9a-f]{8}$/);
+    expect(await rows.first().getByTestId('batch-id').textContent()).toMatch(/^[0-9a-f]{8}$/);
     // The report downloads as Markdown in the template's layout.
     const [download] = await Promise.all([
       page.waitForEvent('download'),

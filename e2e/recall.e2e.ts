@@ -32,7 +32,8 @@ async function indexReady(page: Page) {
 async function paletteToRecall(page: Page, q: string) {
   await page.keyboard.press('Control+k');
   await page.getByLabel('Search all memory').fill(q);
-  await page.getByTestId('palette-results').locator('li').first().waitFor();
+  // A hit of memory, not a page (every page is listed before a word is typed).
+  await page.getByTestId('palette-results').locator('li[data-kind]').first().waitFor();
   await page.getByRole('link', { name: /^All results, filters and “more like this” on the Recall page/ }).click();
 }
 

@@ -123,7 +123,7 @@ describe(`a traced agent's session at 1,024 px on ${srv.name}`, () => {
       const fit = await table.evaluate((t) => [t.scrollWidth, t.parentElement!.clientWidth]);
       expect(fit[0], `table ${fit[0]} px in a panel of ${fit[1]} px at ${width} px`).toBeLessThanOrEqual(fit[1]!);
       expect(await row.getByTestId('session-work').textContent()).toContain('8.22k tok');
-      // A traced turn in the project: its figures sort the list (offered as disabled, "no traced turns", without).
+      // A traced turn in the project: its figures sort the list (offered as disabled, "no turn sent …", without).
       const bySort = (v: string) => page.locator(`select[aria-label="Sort sessions"] option[value=${v}]`);
       for (const [v, label] of [
         ['tokens', 'Most tokens'],
@@ -721,8 +721,11 @@ describe('a new user on the embedded database', () => {
     await page.getByLabel('Key name').press('Enter');
     await page.getByTestId('new-key').waitFor();
     expect(await shown('[data-testid=api-keys] td')).toEqual(expected);
-    page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: `Revoke ${rlo} (key`, exact: false }).click();
+    // Plain text (a native dialog, a button's name) writes the control by its name.
+    const asked: string[] = [];
+    page.once('dialog', (d) => (asked.push(d.message()), void d.accept()));
+    await page.getByRole('button', { name: 'Revoke invoice_⟨RLO⟩fdp.exe (key', exact: false }).click();
+    expect(asked[0]).toMatch(/^Revoke “invoice_⟨RLO⟩fdp\.exe” \(key msk_/);
     await page.locator('tr', { hasText: 'invoice_' }).getByText('revoked').waitFor();
   });
 

@@ -7,7 +7,7 @@ export interface AppPage {
   href: string;
   label: string;
   about: string;
-  /** Other words that find it, besides those of the label and the line. */
+  /** Other words that find it, besides those of the label (the line is shown, not searched). */
   words: string;
 }
 
@@ -24,7 +24,7 @@ export const APP_PAGES: readonly AppPage[] = [
     href: '/curation/entries',
     label: 'Memory entries',
     about: 'durable memory, edited and deprecated',
-    words: 'curation facts edit',
+    words: 'curation facts edit memory',
   },
   {
     href: '/curation/read-as',
@@ -68,26 +68,31 @@ export const APP_PAGES: readonly AppPage[] = [
     href: '/substrate',
     label: 'Substrate',
     about: 'UCS agents: the field, routing, judgments, dead ends',
-    words: 'ucs torus capabilities',
+    words: 'ucs torus field routing capabilities',
   },
   {
     href: '/hygiene',
     label: 'Hygiene lab',
     about: 'addition, deletion and consolidation policies replayed',
-    words: 'experience-following',
+    words: 'addition deletion consolidation experience-following',
   },
-  { href: '/recall', label: 'Recall', about: 'search all memory, with filters and duplicates', words: 'find' },
+  {
+    href: '/recall',
+    label: 'Recall',
+    about: 'search all memory, with filters and duplicates',
+    words: 'find duplicates',
+  },
   {
     href: '/connect',
     label: 'Connect an agent',
     about: 'HTTP, OpenTelemetry, LangGraph and the SDKs',
-    words: 'ingest api sdk otel setup',
+    words: 'ingest api sdk otel opentelemetry langgraph setup',
   },
   {
     href: '/settings',
     label: 'Settings',
     about: 'API keys, members, webhooks, imports, scores, the recall model',
-    words: 'config',
+    words: 'api keys members webhooks imports scores model config',
   },
 ];
 
@@ -96,18 +101,16 @@ const wordsOf = (s: string) =>
     .toLowerCase()
     .split(/[^\p{L}\p{N}_]+/u)
     .filter(Boolean);
-const INDEX = APP_PAGES.map((p) => ({
-  page: p,
-  label: wordsOf(p.label),
-  all: wordsOf(`${p.label} ${p.about} ${p.words}`),
-}));
+const INDEX = APP_PAGES.map((p) => ({ page: p, label: wordsOf(p.label), all: wordsOf(`${p.label} ${p.words}`) }));
 
 /**
- * The pages a query names: every word of it begins a word of the page's name, line or other words. Pages whose
- * name holds every word come first, then in the list's order; an empty query gives every page.
+ * The pages a query names: every word of it begins a word of the page's name or other words (not of its line: "the",
+ * "turn" or "dead end" would name pages that a memory search did not mean). Pages whose name holds every word come
+ * first, then in the list's order; no query gives every page, a single letter none.
  */
 export function matchPages(query: string, max = APP_PAGES.length): AppPage[] {
   const q = wordsOf(query);
+  if (q.join('').length === 1) return [];
   const hits = INDEX.filter(({ all }) => q.every((w) => all.some((x) => x.startsWith(w))));
   const named = (h: (typeof INDEX)[number]) => q.every((w) => h.label.some((x) => x.startsWith(w)));
   return [...hits.filter(named), ...hits.filter((h) => !named(h))].slice(0, max).map((h) => h.page);

@@ -9,6 +9,7 @@ import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
 import { QueryError } from '@/components/ui/states';
 import { formatScore, targetLabel, type AnnotationFilter } from '@/lib/annotations/contract';
+import { showBidiControls } from '@/lib/bidi';
 import { fmtAgo } from '@/lib/format';
 import { useRemoveAnnotation } from './use-annotations';
 
@@ -65,8 +66,10 @@ export function AnnotationList({
   const actorLabel = useActorLabel();
   // Which one, in words: "faithfulness 0.8 on turn 3 by gpt-judge" (every row's button was named by its author only).
   const described = (a: Annotation) =>
-    `${a.name ? `${a.name} ${a.value === null ? '—' : formatScore(a.value)}` : 'the comment'} on ` +
-    `${a.sessionId && links ? `${a.sessionId} · ` : ''}${targetLabel(a)} by ${actorLabel(a.author)}`;
+    showBidiControls(
+      `${a.name ? `${a.name} ${a.value === null ? '—' : formatScore(a.value)}` : 'the comment'} on ` +
+        `${a.sessionId && links ? `${a.sessionId} · ` : ''}${targetLabel(a)} by ${actorLabel(a.author)}`,
+    );
   if (list.error) return <QueryError query={list} />;
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   const matching = list.data?.pages[0]?.matching ?? 0;

@@ -56,7 +56,10 @@ export function Reports() {
                 onClick={() => router.replace(`/curation/reports?batch=${b.id}`, { scroll: false })}
               >
                 <span>
-                  <b>{fmtDateTime(b.receivedAt)}</b> <span className="mono faint">{b.id.slice(0, 8)}</span>
+                  <b>{fmtDateTime(b.receivedAt)}</b>{' '}
+                  <span className="mono faint" data-testid="batch-id">
+                    {b.id.slice(0, 8)}
+                  </span>
                 </span>
                 <span className="meta">
                   <Actor actor={b.actor} />

@@ -39,7 +39,7 @@ export function CommandPalette() {
       <Dialog.Portal>
         <Dialog.Overlay className="palette-backdrop">
           <Dialog.Content className="palette" aria-describedby={undefined} {...focus}>
-            <Dialog.Title className="sr-only">Search memory</Dialog.Title>
+            <Dialog.Title className="sr-only">Search memory or go to a page</Dialog.Title>
             <Palette onClose={() => setOpen(false)} onLeave={() => (leavingRef.current = true)} />
           </Dialog.Content>
         </Dialog.Overlay>
@@ -114,7 +114,7 @@ function Palette({ onClose, onLeave }: { onClose: () => void; onLeave: () => voi
         aria-controls="palette-results"
         aria-autocomplete="list"
         aria-activedescendant={rows[selected] ? `palette-hit-${selected}` : undefined}
-        aria-label="Search all memory"
+        aria-label="Search all memory or go to a page"
         placeholder="Search all memory by meaning or exact words, or go to a page…"
         value={query}
         onChange={(e) => {

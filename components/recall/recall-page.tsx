@@ -387,7 +387,11 @@ function HitTable({
           cell: (h) => (
             <>
               <span className="badge accent">{KIND_LABEL[h.item.kind]}</span>
-              {h.item.label ? <div className="cell-sub">{h.item.label.slice(0, 28)}</div> : null}
+              {h.item.label ? (
+                <div className="cell-sub">
+                  <MemoryText text={h.item.label.slice(0, 28)} />
+                </div>
+              ) : null}
             </>
           ),
         },

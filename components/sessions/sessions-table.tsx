@@ -13,6 +13,8 @@ import { EmptyState, QueryError, SkeletonRows, updatingProps } from '@/component
 import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/list';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 
+import { fmtCost, fmtDateTime, fmtInt, fmtLatency, fmtRate, fmtSpan, fmtTokens } from '@/lib/format';
+
 type Traced = RouterOutputs['sessions']['page']['total']['traced'];
 /** Why a traced agent's sort sorts nothing yet: no turn sent that figure (a traced turn may send only some). */
 const NOT_SENT: Record<keyof Traced, string> = {
@@ -20,7 +22,6 @@ const NOT_SENT: Record<keyof Traced, string> = {
   cost: 'no turn sent a cost',
   latency: 'no turn sent its latency',
 };
-import { fmtCost, fmtDateTime, fmtInt, fmtLatency, fmtRate, fmtSpan, fmtTokens } from '@/lib/format';
 
 export function SessionsTable({
   initialSearch = '',

@@ -7,6 +7,7 @@ import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
 import { refocus, sameSpot } from '@/components/ui/refocus';
 import { MemoryText } from '@/components/ui/memory-text';
+import { showBidiControls } from '@/lib/bidi';
 import { EmptyState, ErrorBox, QueryError } from '@/components/ui/states';
 import { fmtAgo, fmtDateTime } from '@/lib/format';
 import { AdminsOnly } from './admins-only';
@@ -150,10 +151,11 @@ export function ApiKeys() {
                   className="btn btn-danger"
                   type="button"
                   disabled={revoke.isPending}
-                  aria-label={`Revoke ${k.name} (key ${k.prefix}…)`}
+                  aria-label={`Revoke ${showBidiControls(k.name)} (key ${k.prefix}…)`}
                   data-revoke
                   onClick={(e) => {
-                    if (!confirm(`Revoke “${k.name}” (key ${k.prefix}…)? Agents using it will get 401.`)) return;
+                    const named = `“${showBidiControls(k.name)}” (key ${k.prefix}…)`;
+                    if (!confirm(`Revoke ${named}? Agents using it will get 401.`)) return;
                     // The button goes with the key: the focus goes on to the next key's.
                     const next = sameSpot(e.currentTarget, '[data-revoke]', document, () => nameField.current);
                     revoke.mutate({ id: k.id }, { onSuccess: () => refocus(next) });

@@ -23,7 +23,7 @@ function Marked({ text, marks }: { text: string; marks: string[] }) {
       {highlight(text, marks).map((p, i) =>
         p.hit ? (
           <mark key={i} className="hit">
-            {p.text}
+            <MemoryText text={p.text} />
           </mark>
         ) : (
           <MemoryText key={i} text={p.text} />
@@ -156,7 +156,9 @@ export function DeadEnds({ agent }: { agent: string }) {
                 const m = matches.get(d.id);
                 return (
                   <>
-                    <div className="cell-title">{d.topic}</div>
+                    <div className="cell-title">
+                      <MemoryText text={d.topic} />
+                    </div>
                     {d.occurrences > 1 ? <span className="badge">recorded {d.occurrences}×</span> : null}
                     {m?.kind === 'reopen' ? (
                       <span

@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/components/trpc/provider';
+import { MemoryText } from './memory-text';
 
 /** The project's API keys by the actor the logs keep for them (`api_key:<id>`): one query for the whole page. */
 function useKeyNames(enabled = true) {
@@ -25,10 +26,10 @@ export function useActorLabel(): (actor: string) => string {
 export function Actor({ actor }: { actor: string }) {
   const names = useKeyNames(actor.startsWith('api_key:'));
   const key = names.data?.[actor];
-  if (!key) return <span>{actor}</span>;
+  if (!key) return <MemoryText text={actor} />;
   return (
     <span title={actor} data-actor={actor}>
-      {key.name} <span className="faint mono">(key {key.prefix}…)</span>
+      <MemoryText text={key.name} /> <span className="faint mono">(key {key.prefix}…)</span>
     </span>
   );
 }

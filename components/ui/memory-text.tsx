@@ -1,19 +1,8 @@
 import { Fragment } from 'react';
+import { BIDI_CONTROL, BIDI_NAMES } from '@/lib/bidi';
 
-/** A redaction mark, or a bidirectional control (embedding, override, isolate: U+202A–E, U+2066–9). */
-const MARK = /\[REDACTED:([a-z_]+)\]|([\u202A-\u202E\u2066-\u2069])/g;
-
-const BIDI: Record<string, [string, string]> = {
-  '\u202A': ['LRE', 'left-to-right embedding'],
-  '\u202B': ['RLE', 'right-to-left embedding'],
-  '\u202C': ['PDF', 'pop directional formatting'],
-  '\u202D': ['LRO', 'left-to-right override'],
-  '\u202E': ['RLO', 'right-to-left override'],
-  '\u2066': ['LRI', 'left-to-right isolate'],
-  '\u2067': ['RLI', 'right-to-left isolate'],
-  '\u2068': ['FSI', 'first strong isolate'],
-  '\u2069': ['PDI', 'pop directional isolate'],
-};
+/** A redaction mark, or a bidirectional control (lib/bidi.ts). */
+const MARK = new RegExp(`\\[REDACTED:([a-z_]+)\\]|(${BIDI_CONTROL.source})`, 'g');
 
 /**
  * Memory text as plain text: never HTML. Redaction marks are shown as masked chips so a person sees
@@ -40,7 +29,7 @@ export function MemoryText({ text, className }: { text: string; className?: stri
             </span>
           );
         if (p.control) {
-          const [abbr, name] = BIDI[p.control]!;
+          const [abbr, name] = BIDI_NAMES[p.control]!;
           const code = p.control.codePointAt(0)!.toString(16).toUpperCase();
           return (
             <span key={i} className="control-char" title={`A ${name} character (U+${code}), shown, not applied`}>

@@ -166,6 +166,14 @@ describe('recall engine', () => {
       ['e1', 'e5'],
       ['e3', 'e6'],
     ]);
+    // Sessions' titles alike (a fork's) are no duplicate memory.
+    e.sync([
+      ...ITEMS,
+      item('s1', 'nginx proxy gateway', { kind: 'session' }),
+      item('s2', 'nginx proxy gateway', { kind: 'session' }),
+    ]);
+    await e.embedPending();
+    expect(e.duplicates(0.95).flatMap((c) => c.items.map((i) => i.id))).not.toContain('s1');
   });
 
   it('without a model, searches by keyword only', async () => {

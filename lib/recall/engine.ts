@@ -366,7 +366,8 @@ export class RecallEngine {
   duplicates(threshold = 0.9, filters?: RecallFilters, seed = 1): DuplicateCluster[] {
     const keep = this.live(filters);
     const rows: number[] = [];
-    for (const i of this.index.values()) if (keep(i)) rows.push(i);
+    // A session is its title: a fork ("X · fork at turn 12") is not a copy of memory.
+    for (const i of this.index.values()) if (keep(i) && this.items[i]!.kind !== 'session') rows.push(i);
     const parent = new Map<number, number>(rows.map((i) => [i, i]));
     const find = (x: number): number => {
       let r = x;

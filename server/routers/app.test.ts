@@ -213,6 +213,13 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
         'judgment',
       ])
         expect(kinds).toContain(k);
+      // The cursor names its kind: an unknown one is refused in words (an old numeric one is refused by its type).
+      await expect(caller.recall.corpus({ cursor: { kind: 'nope', after: null } })).rejects.toThrow(
+        'cursor.kind: no kind "nope"',
+      );
+      expect(
+        (await caller.recall.corpus({ cursor: { kind: 'judgment', after: null }, limit: 100 })).items[0]?.kind,
+      ).toBe('judgment');
       // A session is found by its title, and its id is searchable; it opens at its start.
       expect(items.find((i) => i.id === 'session:itops-nginx-502')).toMatchObject({
         kind: 'session',

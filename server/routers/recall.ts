@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { procedure, router } from '@/server/trpc/init';
 import { corpusPage, corpusVersion } from '@/server/services/recall';
 
-const cursor = z.object({ kind: z.number().int().min(0), after: z.array(z.string()).nullable() }).nullable();
+const cursor = z.object({ kind: z.string().max(40), after: z.array(z.string()).nullable() }).nullable();
 
 export const recallRouter = router({
   /** One page of the project's memory text for the browser's recall index. */

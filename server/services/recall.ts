@@ -4,6 +4,7 @@ import { artifacts, sessions, sessionStats, turns } from '@/server/db/schema/ses
 import { memoryEntries, memoryEvents } from '@/server/db/schema/curation';
 import { ucsAnnotations, ucsDeadEnds, ucsJudgments, ucsMethodology } from '@/server/db/schema/substrate';
 import type { RecallItem } from '@/lib/recall/items';
+import { InvalidInputError } from './errors';
 
 /**
  * The recall corpus: every piece of memory text of a project as `RecallItem`s, in pages, for the
@@ -11,7 +12,8 @@ import type { RecallItem } from '@/lib/recall/items';
  * machine). A page holds one kind; the cursor says which kind and where in it to go on.
  */
 export interface CorpusCursor {
-  kind: number;
+  /** The fetcher's name, not its place in the list: a cursor held across a deploy that adds one still means it. */
+  kind: string;
   after: string[] | null;
 }
 
@@ -36,7 +38,12 @@ export type Fetcher = (
  */
 const sessionsPage: Fetcher = async (db, projectId, after, limit) => {
   const rows = await db
-    .select({ id: sessions.id, agent: sessions.agentId, title: sessions.title, first: sessionStats.firstAt })
+    .select({
+      id: sessions.id,
+      agent: sessions.agentId,
+      title: sessions.title,
+      ts: sql<string>`coalesce(${sessionStats.firstAt}, ${sessions.createdAt})`,
+    })
     .from(sessions)
     .leftJoin(
       sessionStats,
@@ -54,7 +61,7 @@ const sessionsPage: Fetcher = async (db, projectId, after, limit) => {
       agent: r.agent,
       session: r.id,
       scope: null,
-      ts: isoOrNull(r.first),
+      ts: isoOrNull(r.ts),
       href: `/sessions/${enc(r.id)}`,
     })),
     last: rows.length ? [rows.at(-1)!.id] : null,
@@ -356,16 +363,16 @@ const judgmentsPage = ucsPage(
   }),
 );
 
-const FETCHERS: Fetcher[] = [
-  sessionsPage,
-  turnsAndTerms,
-  memoryEventsPage,
-  memoryEntriesPage,
-  artifactsPage,
-  deadEndsPage,
-  methodologyPage,
-  reflectionsPage,
-  judgmentsPage,
+const FETCHERS: [string, Fetcher][] = [
+  ['session', sessionsPage],
+  ['turn', turnsAndTerms],
+  ['memory_event', memoryEventsPage],
+  ['memory_entry', memoryEntriesPage],
+  ['artifact', artifactsPage],
+  ['dead_end', deadEndsPage],
+  ['methodology', methodologyPage],
+  ['reflection', reflectionsPage],
+  ['judgment', judgmentsPage],
 ];
 
 function isoOrNull(s: string | null): string | null {
@@ -381,11 +388,12 @@ export async function corpusPage(
   cursor: CorpusCursor | null,
   limit = 5000,
 ): Promise<CorpusPage> {
-  let c: CorpusCursor = cursor ?? { kind: 0, after: null };
-  while (c.kind < FETCHERS.length) {
-    const { items, last } = await FETCHERS[c.kind]!(db, projectId, c.after, limit);
-    if (items.length) return { items, next: { kind: c.kind, after: last } };
-    c = { kind: c.kind + 1, after: null };
+  const start = cursor ? FETCHERS.findIndex(([name]) => name === cursor.kind) : 0;
+  if (start < 0) throw new InvalidInputError(`cursor.kind: no kind "${cursor!.kind}"`);
+  for (let k = start, after = cursor?.after ?? null; k < FETCHERS.length; k++, after = null) {
+    const [kind, fetch] = FETCHERS[k]!;
+    const { items, last } = await fetch(db, projectId, after, limit);
+    if (items.length) return { items, next: { kind, after: last } };
   }
   return { items: [], next: null };
 }
