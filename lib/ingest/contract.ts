@@ -420,7 +420,10 @@ export interface FieldError {
   message: string;
 }
 
-/** A record taken with its `warnings`: fields kept as the agent's own that look like slips for known ones. */
+/**
+ * A record taken with its `warnings`: fields kept as the agent's own that look like slips for known ones; an
+ * annotation's target that is not stored.
+ */
 type Taken = { index: number; type: RecordType; id: string; warnings?: FieldError[] };
 
 export type IngestResult =

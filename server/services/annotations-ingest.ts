@@ -1,8 +1,11 @@
 import { inArray, and, eq, sql } from 'drizzle-orm';
-import type { IngestResult } from '@/lib/ingest/contract';
+import type { FieldError, IngestResult } from '@/lib/ingest/contract';
 import { scoreProblem, type ScoreDefinition } from '@/lib/annotations/contract';
 import type { Tx } from '@/server/db';
 import { annotations, definitionColumns, scoreDefinitions } from '@/server/db/schema/annotations';
+import { memoryEntries, proposals } from '@/server/db/schema/curation';
+import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
+import { rowsOf } from '@/server/db';
 import { chunks, firstOf, markStored, type Pending, type Rec } from './ingest-batch';
 
 /**
@@ -97,4 +100,82 @@ export async function writeAnnotations(
       stored,
     );
   }
+}
+
+const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const KEPT = 'the annotation is kept';
+
+/**
+ * Warns of each annotation of the batch whose target is not stored: it is kept (a judge may score a turn before the
+ * agent's export lands), and the answer's `warnings` tell the sender its link leads nowhere for now. Run after the
+ * batch's own records are written, so a target sent with it counts.
+ */
+export async function warnMissingTargets(tx: Tx, projectId: string, recs: Pending<Rec<'annotation'>>[]) {
+  if (!recs.length) return;
+  const keys = recs.map(({ index, record: r }) => ({
+    i: index,
+    target: r.target,
+    sid: r.sessionId,
+    turn: r.turn,
+    field: r.field,
+    term: r.term,
+    ref: r.artifactId ?? r.proposalId ?? r.entryId,
+  }));
+  const turnOf = sql`${turns.projectId} = ${projectId} and ${turns.sessionId} = k.sid and ${turns.turn} = k.turn`;
+  const uuid = (col: unknown) => sql`${col} = case when k.ref ~ ${UUID} then k.ref::uuid end`;
+  const found = rowsOf<{ i: number; session: boolean; turn: boolean; found: boolean }>(
+    await tx.execute(sql`
+      select k.i,
+        k.sid is not null and exists (
+          select 1 from ${sessions} where ${sessions.projectId} = ${projectId} and ${sessions.id} = k.sid
+        ) as session,
+        k.turn is not null and exists (select 1 from ${turns} where ${turnOf}) as turn,
+        case k.target
+          when 'term' then exists (
+            select 1 from ${turns} where ${turnOf} and ${turns.ccs} -> k.field @> jsonb_build_array(k.term)
+          )
+          when 'artifact' then exists (
+            select 1 from ${artifacts} where ${artifacts.projectId} = ${projectId} and ${artifacts.id} = k.ref
+          )
+          when 'proposal' then exists (
+            select 1 from ${proposals} where ${proposals.projectId} = ${projectId} and ${uuid(proposals.id)}
+          )
+          when 'entry' then exists (
+            select 1 from ${memoryEntries} where ${memoryEntries.projectId} = ${projectId} and ${uuid(memoryEntries.id)}
+          )
+          else true
+        end as found
+      from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb)
+        as k(i int, target text, sid text, turn int, field text, term text, ref text)`),
+  );
+  const byIndex = new Map(found.map((f) => [f.i, f]));
+  for (const p of recs) {
+    const f = byIndex.get(p.index);
+    const warning = f && missingTarget(p.record, f);
+    // Once: a batch the database refused is written again record by record.
+    if (warning && !p.warnings?.some((w) => w.message === warning.message))
+      p.warnings = [...(p.warnings ?? []), warning];
+  }
+}
+
+/** What an annotation's target lacks, by the first of its fields that names nothing stored; none when it is there. */
+function missingTarget(
+  r: Rec<'annotation'>,
+  f: { session: boolean; turn: boolean; found: boolean },
+): FieldError | undefined {
+  if (r.target === 'turn' || r.target === 'term') {
+    if (!f.session) return { path: 'data.session_id', message: `no session "${r.sessionId}" is stored yet: ${KEPT}` };
+    if (!f.turn) return { path: 'data.turn', message: `session "${r.sessionId}" has no turn ${r.turn} yet: ${KEPT}` };
+    if (!f.found)
+      return {
+        path: 'data.term',
+        message: `turn ${r.turn}'s ${r.field} holds no term "${r.term}": ${KEPT}, but the turn will not show it`,
+      };
+    return undefined;
+  }
+  if (f.found) return undefined;
+  if (r.target === 'artifact')
+    return { path: 'data.artifact_id', message: `no artifact "${r.artifactId}" is stored yet: ${KEPT}` };
+  const [path, id] = r.target === 'proposal' ? ['data.proposal_id', r.proposalId] : ['data.entry_id', r.entryId];
+  return { path, message: `no ${r.target} "${id}" in this project (its ids are the curator's): ${KEPT}` };
 }

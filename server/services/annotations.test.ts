@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DbHandle } from '@/server/db';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type DbHandle } from '@/server/db';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { ingest } from './ingest';
 import { exportSession } from './sessions';
@@ -81,6 +82,76 @@ describe.each(DRIVERS)('annotations on %s', (driver) => {
       ['j6', 0.3, 'api_key:judge'],
       ['j1', 4.5, 'api_key:judge'],
     ]);
+  });
+
+  it('keeps an annotation whose target is not stored, warning of it by field; one sent with it counts', async () => {
+    const event = {
+      ok: true as const,
+      value: {
+        type: 'memory_event',
+        data: {
+          event_id: 'memevt_warnings1',
+          content: 'The payments team owns the ledger reconciliation job.',
+          memory_kind: 'fact',
+          suggested_scope: 'team_memory',
+          source_agent: 'ops-bot',
+          task_id: 'T-1',
+          confidence: 'high',
+          sensitivity: 'internal',
+          ttl: 'durable',
+          evidence_refs: ['commit:abc1234'],
+          timestamp: '2026-11-25T10:00:00Z',
+        },
+      },
+    };
+    expect((await ingest(h.db, 'default', [event], 'test')).curation).toMatchObject({ proposed: 1 });
+    const nil = '00000000-0000-4000-8000-000000000000';
+    const [proposal] = rowsOf<{ id: string }>(await h.db.execute(sql`select id from proposals limit 1`));
+    const sent = [
+      rec({ id: 'w1', target: 'turn', session_id: 's1', turn: 2, comment: 'here' }),
+      rec({ id: 'w2', target: 'turn', session_id: 's9', turn: 1, comment: 'early' }),
+      rec({ id: 'w3', target: 'turn', session_id: 's1', turn: 99, comment: 'early' }),
+      rec({
+        id: 'w4',
+        target: 'term',
+        session_id: 's1',
+        turn: 1,
+        field: 'constraints',
+        term: 'keep(db)',
+        comment: 'x',
+      }),
+      rec({ id: 'w5', target: 'term', session_id: 's1', turn: 1, field: 'constraints', term: 'nope', comment: 'x' }),
+      rec({ id: 'w6', target: 'artifact', artifact_id: 'art-x', comment: 'x' }),
+      rec({ id: 'w7', target: 'proposal', proposal_id: proposal!.id, comment: 'x' }),
+      rec({ id: 'w8', target: 'proposal', proposal_id: 'p0', comment: 'x' }),
+      rec({ id: 'w9', target: 'entry', entry_id: nil, comment: 'x' }),
+      { ...turn(1), value: { ...turn(1).value, data: { ...turn(1).value.data, session_id: 's7' } } },
+      rec({ id: 'w10', target: 'turn', session_id: 's7', turn: 1, comment: 'sent with its turn' }),
+    ];
+    const s = await ingest(h.db, 'default', sent, 'api_key:judge');
+    const warned = (r: (typeof s.results)[number]) =>
+      r.status === 'rejected' ? r.status : (r.warnings ?? []).map((w) => `${w.path}: ${w.message}`);
+    expect(s.results.map((r) => r.status)).toEqual(Array(sent.length).fill('accepted'));
+    const kept = 'the annotation is kept';
+    expect(s.results.map(warned)).toEqual([
+      [],
+      [`data.session_id: no session "s9" is stored yet: ${kept}`],
+      [`data.turn: session "s1" has no turn 99 yet: ${kept}`],
+      [],
+      [`data.term: turn 1's constraints holds no term "nope": ${kept}, but the turn will not show it`],
+      [`data.artifact_id: no artifact "art-x" is stored yet: ${kept}`],
+      [],
+      [`data.proposal_id: no proposal "p0" in this project (its ids are the curator's): ${kept}`],
+      [`data.entry_id: no entry "${nil}" in this project (its ids are the curator's): ${kept}`],
+      [],
+      [],
+    ]);
+    // A retry is a duplicate that says so again; the annotations are stored either way.
+    const again = await ingest(h.db, 'default', [sent[1]!], 'api_key:judge');
+    expect(again.results[0]).toMatchObject({ status: 'duplicate', warnings: [{ path: 'data.session_id' }] });
+    const { items } = await listAnnotations(h.db, 'default', { author: 'api_key:judge' });
+    expect(items.filter((a) => a.id.startsWith('w')).length).toBe(10);
+    await h.db.execute(sql`delete from annotations where id like 'w%'`);
   });
 
   it('a person annotates through the same checks; the comment is redacted; marks count per turn', async () => {

@@ -16,7 +16,7 @@ import { isInfrastructureError, UnavailableError } from './errors';
 import { chunks, firstOf, markStored, ofType, recordType, type Pending, type Rec } from './ingest-batch';
 import { prepareItems, turnRow, type Prepared } from './ingest-prepare';
 import { writeSubstrate } from './substrate-ingest';
-import { rejectMisfitScores, writeAnnotations } from './annotations-ingest';
+import { rejectMisfitScores, warnMissingTargets, writeAnnotations } from './annotations-ingest';
 
 /** A stored turn's tokens, cost and latency (whole OTLP traces), as its RETURNING clause reads them. */
 const USAGE = usageSql('');
@@ -272,6 +272,7 @@ async function writeBatch(
   await writeMemoryEvents(tx, projectId, ofType(pending, 'memory_event'), stored);
   await writeSubstrate(tx, projectId, pending, stored);
   await writeAnnotations(tx, projectId, ofType(pending, 'annotation'), stored, actor);
+  await warnMissingTargets(tx, projectId, ofType(pending, 'annotation'));
   const corrections = new Map<number, Correction>();
   for (const type of CORRECTABLE) {
     const taken = pending.filter((p) => p.record.type === type && !stored.has(p.index));
