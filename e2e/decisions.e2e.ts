@@ -41,7 +41,17 @@ describe(`decisions flow back to the agent on ${uiDb()}`, () => {
     await open(page, `${srv.url}/settings`);
     const panel = page.getByTestId('webhooks');
     await panel.getByLabel('Webhook URL').fill(hookUrl);
-    await panel.getByRole('button', { name: 'Add webhook' }).click();
+    // With no event ticked, the button is off and says why.
+    const add = panel.getByRole('button', { name: 'Add webhook' });
+    const decided = panel.getByRole('checkbox', { name: 'proposal.decided' });
+    await decided.uncheck();
+    expect(await add.isDisabled()).toBe(true);
+    const why = (await add.getAttribute('aria-describedby'))!;
+    expect(await page.locator(`[id="${why}"]`).textContent()).toBe('Tick at least one event to add a webhook');
+    expect(await page.locator(`[id="${why}"]`).isVisible()).toBe(true);
+    await decided.check();
+    expect(await add.getAttribute('aria-describedby')).toBeNull();
+    await add.click();
     const secret = (await panel.getByTestId('webhook-secret').textContent())!;
     expect(secret).toMatch(/^whsec_/);
     // It can be hidden again, and shown again by its webhook's name.

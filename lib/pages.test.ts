@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_PAGES, matchPages } from './pages';
+import { APP_PAGES, entryHref, eventHref, matchPages } from './pages';
 
 const hrefs = (q: string, max?: number) => matchPages(q, max).map((p) => p.href);
 
@@ -24,5 +24,13 @@ describe('matchPages', () => {
     for (const q of ['the', 'turn', 'dead end', 's']) expect(hrefs(q), q).toEqual([]);
     expect(hrefs('  ')).toEqual(APP_PAGES.map((p) => p.href));
     expect(hrefs('', 3)).toHaveLength(3);
+  });
+});
+
+describe('links to one event or entry', () => {
+  it('carry the id whole, whatever it holds', () => {
+    expect(eventHref('memevt_a&focus=b#c')).toBe('/curation/events?focus=memevt_a%26focus%3Db%23c');
+    const back = new URL(entryHref('e 1/?x'), 'http://h').searchParams.get('entry');
+    expect(back).toBe('e 1/?x');
   });
 });

@@ -115,3 +115,9 @@ export function matchPages(query: string, max = APP_PAGES.length): AppPage[] {
   const named = (h: (typeof INDEX)[number]) => q.every((w) => h.label.some((x) => x.startsWith(w)));
   return [...hits.filter(named), ...hits.filter((h) => !named(h))].slice(0, max).map((h) => h.page);
 }
+
+/** Where one memory event is shown: Curation → Events, focused on it. */
+export const eventHref = (id: string) => `/curation/events?focus=${encodeURIComponent(id)}`;
+
+/** Where one memory entry is shown: Curation → Entries, opened. */
+export const entryHref = (id: string) => `/curation/entries?entry=${encodeURIComponent(id)}`;

@@ -1,5 +1,6 @@
 'use client';
 
+import { entryHref } from '@/lib/pages';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Actor, useActorLabel } from '@/components/ui/actor';
 import Link from 'next/link';
@@ -23,7 +24,7 @@ export function targetHref(a: Annotation): string | null {
   if (a.target === 'artifact' && a.sessionId)
     return `/sessions/${encodeURIComponent(a.sessionId)}?artifact=${encodeURIComponent(a.artifactId ?? '')}`;
   if (a.target === 'proposal' && a.proposalId) return `/curation?proposal=${encodeURIComponent(a.proposalId)}`;
-  if (a.target === 'entry' && a.entryId) return `/curation/entries?entry=${encodeURIComponent(a.entryId)}`;
+  if (a.target === 'entry' && a.entryId) return entryHref(a.entryId);
   return null;
 }
 

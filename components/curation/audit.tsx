@@ -1,5 +1,6 @@
 'use client';
 
+import { entryHref, eventHref } from '@/lib/pages';
 import Link from 'next/link';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -15,8 +16,8 @@ import { Actor, useActorLabel } from '@/components/ui/actor';
 /** Where a subject of the log is shown, by its type (a proposal in the inbox, an event or an entry in its tab). */
 const SUBJECT_HREF: Record<string, (id: string) => string> = {
   proposal: (id) => `/curation?proposal=${id}`,
-  memory_event: (id) => `/curation/events?focus=${id}`,
-  memory_entry: (id) => `/curation/entries?entry=${id}`,
+  memory_event: eventHref,
+  memory_entry: entryHref,
 };
 
 /** The append-only audit log, newest first, filterable by action, actor and subject. */

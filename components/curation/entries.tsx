@@ -1,5 +1,6 @@
 'use client';
 
+import { entryHref, eventHref } from '@/lib/pages';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
@@ -102,7 +103,7 @@ export function EntriesBrowser() {
                   <button
                     type="button"
                     className="row-pick"
-                    onClick={() => router.replace(`/curation/entries?entry=${e.id}`, { scroll: false })}
+                    onClick={() => router.replace(entryHref(e.id), { scroll: false })}
                   >
                     <MemoryText className="clip" text={e.content} />
                     <span className="meta">
@@ -264,7 +265,7 @@ function EntryDetail({ id }: { id: string }) {
                 <span className={`badge ${/conflict|contradict/.test(l.relation) ? 'danger' : 'accent'}`}>
                   {l.relation.replace('_', ' ')}
                 </span>{' '}
-                <Link href={`/curation/entries?entry=${l.otherId}`}>
+                <Link href={entryHref(l.otherId)}>
                   <MemoryText text={l.content} />
                 </Link>
               </li>
@@ -275,15 +276,7 @@ function EntryDetail({ id }: { id: string }) {
       <h3>Provenance</h3>
       <dl className="kv">
         <dt>source event</dt>
-        <dd>
-          {entry.sourceEventId ? (
-            <Link href={`/curation/events?focus=${encodeURIComponent(entry.sourceEventId)}`}>
-              {entry.sourceEventId}
-            </Link>
-          ) : (
-            '—'
-          )}
-        </dd>
+        <dd>{entry.sourceEventId ? <Link href={eventHref(entry.sourceEventId)}>{entry.sourceEventId}</Link> : '—'}</dd>
         {decisions.map((d, i) => (
           <FragmentDecision key={i} d={d} />
         ))}

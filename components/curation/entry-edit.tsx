@@ -1,5 +1,6 @@
 'use client';
 
+import { entryHref } from '@/lib/pages';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
@@ -68,7 +69,7 @@ export function NewEntryButton() {
         setOpen(false);
         setContent('');
         setNote('');
-        router.replace(`/curation/entries?entry=${r.id}`, { scroll: false });
+        router.replace(entryHref(r.id), { scroll: false });
       },
     }),
   );

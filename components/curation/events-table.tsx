@@ -1,5 +1,6 @@
 'use client';
 
+import { entryHref } from '@/lib/pages';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
@@ -189,11 +190,7 @@ export function Outcome({
           review
         </Link>
       ) : o.entryId ? (
-        <Link
-          className="u-link"
-          href={`/curation/entries?entry=${encodeURIComponent(o.entryId)}`}
-          aria-label={`${entry} of ${eventId}`}
-        >
+        <Link className="u-link" href={entryHref(o.entryId)} aria-label={`${entry} of ${eventId}`}>
           {entry}
         </Link>
       ) : null}

@@ -1,5 +1,6 @@
 'use client';
 
+import { entryHref, eventHref } from '@/lib/pages';
 import Link from 'next/link';
 import { useState } from 'react';
 import { KINDS, SCOPES, type Kind, type Scope } from '@/lib/curation/pipeline';
@@ -73,7 +74,7 @@ export function ProposalDetail({
             <span className={`badge ${CONFIDENCE_TONE[p.confidence] ?? ''}`}>{p.confidence} confidence</span>
           ) : null}
         </span>
-        <Link className="mono muted" href={`/curation/events?focus=${encodeURIComponent(p.eventId)}`}>
+        <Link className="mono muted" href={eventHref(p.eventId)}>
           {p.eventId}
         </Link>
       </div>
@@ -152,7 +153,7 @@ export function ProposalDetail({
       {twin && p.status === 'pending' ? (
         <div className="banner warn" data-testid="same-as">
           <b>An entry says this already</b>, written since it was proposed:{' '}
-          <Link className="u-link" href={`/curation/entries?entry=${twin.entryId}`}>
+          <Link className="u-link" href={entryHref(twin.entryId)}>
             “<MemoryText text={twin.content.length > 160 ? `${twin.content.slice(0, 160)}…` : twin.content} />”
           </Link>{' '}
           (cosine {twin.cosine.toFixed(3)}: {twin.because}). Approving would write the same fact twice.
@@ -166,7 +167,7 @@ export function ProposalDetail({
             <span key={id} data-testid="written-entry">
               {' '}
               · wrote{' '}
-              <Link className="u-link" href={`/curation/entries?entry=${encodeURIComponent(id)}`}>
+              <Link className="u-link" href={entryHref(id)}>
                 the entry
               </Link>
             </span>
@@ -309,7 +310,7 @@ export function ProposalDetail({
               id: 'content',
               header: 'Content',
               cell: (n) => (
-                <Link href={`/curation/entries?entry=${n.id}`}>
+                <Link href={entryHref(n.id)}>
                   {n.cosine >= 0.8 ? (
                     <TextDiff before={n.content} after={p.content} />
                   ) : (

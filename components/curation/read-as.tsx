@@ -1,5 +1,6 @@
 'use client';
 
+import { entryHref } from '@/lib/pages';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
@@ -283,11 +284,7 @@ function ScopeSection({ n, s, onMore }: { n: number; s: Section; onMore: (scope:
                   ) : null}
                 </td>
                 <td style={{ overflowWrap: 'anywhere' }}>
-                  <Link
-                    href={`/curation/entries?entry=${encodeURIComponent(e.id)}`}
-                    className="hit-link"
-                    title={e.content}
-                  >
+                  <Link href={entryHref(e.id)} className="hit-link" title={e.content}>
                     <MemoryText className="clip" text={e.content} />
                   </Link>
                 </td>

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { pct, reportMarkdown, type CurationReport } from '@/lib/curation/report';
 import { fmtDateTime, plural } from '@/lib/format';
+import { entryHref, eventHref } from '@/lib/pages';
 import { useTRPC } from '@/components/trpc/provider';
 import { ListFoot } from '@/components/ui/list-foot';
 import { DataTable } from '@/components/ui/data-table';
@@ -109,10 +110,8 @@ function download(r: CurationReport) {
   URL.revokeObjectURL(a.href);
 }
 
-const eventHref = (id: string) => `/curation/events?focus=${encodeURIComponent(id)}`;
 /** An entry's id opens it; a target that is a note ("(not stored here: …)") is no link. */
-const entryHref = (id: string) =>
-  id && !id.startsWith('(') ? `/curation/entries?entry=${encodeURIComponent(id)}` : null;
+const storedEntryHref = (id: string) => (id && !id.startsWith('(') ? entryHref(id) : null);
 
 /** A table of the report; the first column is the event's id, which opens it, and `links` say which others open. */
 function Section({
@@ -195,7 +194,7 @@ function ReportView({ r }: { r: CurationReport }) {
         title="Accepted writes"
         head={['Event ID', 'Scope', 'Kind', 'Action', 'Target']}
         rows={r.written.map((w) => [w.eventId, w.scope, w.kind, w.action, w.target])}
-        links={{ 4: entryHref }}
+        links={{ 4: storedEntryHref }}
       />
       <Section
         title="Proposed writes"
@@ -224,7 +223,7 @@ function ReportView({ r }: { r: CurationReport }) {
         title="Deprecations"
         head={['Event ID', 'Target']}
         rows={r.deprecations.map((d) => [d.eventId, d.target])}
-        links={{ 1: entryHref }}
+        links={{ 1: storedEntryHref }}
       />
       <h3>Audit notes</h3>
       <ul style={{ margin: 0, paddingLeft: 16, fontSize: 12 }}>

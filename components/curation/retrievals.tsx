@@ -1,5 +1,6 @@
 'use client';
 
+import { entryHref } from '@/lib/pages';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
@@ -358,7 +359,7 @@ function RetrievalDetail({
                   <span className="badge warn">{item.status.replace('_', ' ')}</span>
                 ) : null}{' '}
                 {item.source === 'memory_entry' ? (
-                  <Link href={`/curation/entries?entry=${item.id}`}>open</Link>
+                  <Link href={entryHref(item.id)}>open</Link>
                 ) : (
                   <span className="mono">{item.id}</span>
                 )}

@@ -1,5 +1,6 @@
 'use client';
 
+import { eventHref } from '@/lib/pages';
 import Link from 'next/link';
 import type { RouterOutputs } from '@/components/trpc/outputs';
 import { Outcome } from '@/components/curation/events-table';
@@ -61,7 +62,7 @@ export function TurnEvents({ turn, events, unlisted }: { turn: number; events: T
                   <div className="cell-sub">
                     <Link
                       className="u-link mono"
-                      href={`/curation/events?focus=${encodeURIComponent(e.eventId)}`}
+                      href={eventHref(e.eventId)}
                       aria-label={`event ${e.eventId} in Curation → Events`}
                     >
                       {e.eventId}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
@@ -40,6 +40,12 @@ export function Webhooks() {
   );
   const invalidate = () => qc.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
   const urlField = useRef<HTMLInputElement>(null);
+  const offId = useId();
+  const off = !events.length
+    ? 'Tick at least one event to add a webhook'
+    : !url.trim()
+      ? 'Enter the URL to call to add a webhook'
+      : null;
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
       onSuccess: (w) => {
@@ -100,10 +106,17 @@ export function Webhooks() {
           <button
             type="submit"
             className="btn btn-primary"
-            disabled={!url.trim() || !events.length || create.isPending}
+            disabled={!!off || create.isPending}
+            aria-describedby={off ? offId : undefined}
           >
             Add webhook
           </button>
+          {/* Why it is off: the missing URL is plain to see, so said to screen readers only. */}
+          {off ? (
+            <span id={offId} className={events.length ? 'sr-only' : 'muted'}>
+              {off}
+            </span>
+          ) : null}
         </form>
         {error ? (
           <div style={{ marginTop: 8 }}>
