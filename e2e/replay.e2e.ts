@@ -176,6 +176,29 @@ describe('session replay', () => {
     await chip.click();
     await expect.poll(readout).toBe('Turn 9 (9 of 50)');
     await expect.poll(() => page.url()).toMatch(/\?turn=9$/);
+    // The CCS's linked terms are one Tab stop: ↑ ↓ move among them, Tab leaves the CCS, Shift+Tab comes back to
+    // the one last focused.
+    await open(page, '/sessions/itops-nginx-502?turn=40');
+    await keysReady();
+    const links = page.locator('[data-testid=ccs-state] .chip-link');
+    expect(await links.count()).toBeGreaterThan(5);
+    expect(await page.locator('[data-testid=ccs-state] .chip-link[tabindex="0"]').count()).toBe(1);
+    const focusedTerm = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.term ?? null);
+    await links.first().focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const third = (await links.nth(2).getAttribute('data-term'))!;
+    await expect.poll(focusedTerm).toBe(third);
+    await page.keyboard.press('ArrowUp');
+    const second = (await links.nth(1).getAttribute('data-term'))!;
+    await expect.poll(focusedTerm).toBe(second);
+    expect(await readout()).toBe('Turn 40 (40 of 50)');
+    await page.keyboard.press('Tab');
+    await expect
+      .poll(() => page.evaluate(() => !!document.activeElement?.closest('[data-testid=ccs-state]')))
+      .toBe(false);
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(focusedTerm).toBe(second);
     // By keyboard: Enter on a focused chip follows it too.
     await open(page, '/sessions/itops-nginx-502?turn=20');
     await keysReady();
@@ -187,9 +210,7 @@ describe('session replay', () => {
     await page.keyboard.press('Enter');
     await expect.poll(readout).toBe('Turn 9 (9 of 50)');
     // Focus stays on the term, now at the turn that introduced it (the link it was is gone there).
-    await expect
-      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.term ?? null))
-      .toBe('retry_only(idempotent_requests)');
+    await expect.poll(focusedTerm).toBe('retry_only(idempotent_requests)');
     // After ticking Follow live (focus on the checkbox), j and k still step; Space ticks the box, not the player.
     const follow = page.getByLabel('Follow live');
     await follow.click();

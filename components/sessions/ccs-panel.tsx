@@ -121,12 +121,17 @@ export function CcsPanel(p: CcsPanelProps) {
   );
 }
 
+const chipKey = (field: string, term: string) => `${field}\u0000${term}`;
+
 /** The term whose chip was followed to the turn that introduced it (kept across the panel's remount meanwhile). */
 let following: { field: string; term: string; turn: number } | null = null;
 
 function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
   // The history of the term under the pointer or the keyboard, in words on the page (not only in a tooltip).
   const [shown, setShown] = useState<string | null>(null);
+  // The chips that link to an earlier turn are one Tab stop (the last one focused, else the first); ↑ ↓ move among
+  // them, as ← → are the player's. Keyed by field and term.
+  const [current, setCurrent] = useState<string | null>(null);
   // A chip followed to the turn that introduced its term: focus stays on that term there (the chip followed is gone).
   const grid = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -138,6 +143,12 @@ function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
   });
   const byField = new Map(diff.fields.map((f) => [f.field, f]));
   const fields = ordered(Object.keys(ccs).filter((f) => ccs[f]?.length || byField.get(f)?.removed.length));
+  const linkOf = (f: string, t: string) => {
+    const intro = blame(f, t)?.introduced ?? null;
+    return intro !== null && intro !== turn ? intro : null;
+  };
+  const links = fields.flatMap((f) => (ccs[f] ?? []).filter((t) => linkOf(f, t) !== null).map((t) => chipKey(f, t)));
+  const stop = current !== null && links.includes(current) ? current : links[0];
   if (!fields.length)
     return (
       <div className="faint" data-testid="ccs-none">
@@ -147,7 +158,24 @@ function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
     );
   return (
     <>
-      <div className="ccs-grid" data-testid="ccs-state" ref={grid}>
+      <div
+        className="ccs-grid"
+        data-testid="ccs-state"
+        ref={grid}
+        onFocus={(e) => {
+          const el = e.target as HTMLElement;
+          const f = el.closest<HTMLElement>('[data-field]')?.dataset.field;
+          if (el.classList.contains('chip-link') && f && el.dataset.term) setCurrent(chipKey(f, el.dataset.term));
+        }}
+        onKeyDown={(e) => {
+          if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+          const chips = [...(grid.current?.querySelectorAll<HTMLElement>('.chip-link') ?? [])];
+          const at = chips.indexOf(e.target as HTMLElement);
+          if (at < 0) return;
+          e.preventDefault();
+          chips[Math.max(0, Math.min(chips.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))]?.focus();
+        }}
+      >
         {fields.map((f) => {
           const d = byField.get(f);
           const added = new Set(d?.added);
@@ -158,7 +186,7 @@ function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
               <div data-field={f}>
                 {(ccs[f] ?? []).map((t) => {
                   const b = blame(f, t);
-                  const intro = b?.introduced ?? null;
+                  const intro = linkOf(f, t);
                   const mark = added.has(t) ? 'added' : changed.has(t) ? 'changed' : null;
                   const history = [mark === 'changed' ? `was ${changed.get(t)}` : null, b?.history]
                     .filter(Boolean)
@@ -169,11 +197,12 @@ function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
                       term={t}
                       typed={TYPED.has(f)}
                       mark={mark}
-                      badge={intro !== null && intro !== turn ? String(intro) : undefined}
+                      badge={intro !== null ? String(intro) : undefined}
                       title={history}
                       onShow={() => setShown(history ? `${t}: ${history}` : null)}
+                      tabbable={chipKey(f, t) === stop}
                       onClick={
-                        intro !== null && intro !== turn
+                        intro !== null
                           ? () => {
                               following = { field: f, term: t, turn: intro };
                               onJump(intro);
@@ -192,7 +221,11 @@ function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
         })}
       </div>
       <div className="term-history faint" data-testid="term-history" aria-live="polite">
-        {shown ? <MemoryText text={shown} /> : 'Point at a term, or Tab to one with a turn number, for its history.'}
+        {shown ? (
+          <MemoryText text={shown} />
+        ) : (
+          'Point at a term, or Tab to one with a turn number (↑ ↓ for the next), for its history.'
+        )}
       </div>
     </>
   );

@@ -11,6 +11,7 @@ export const SHORTCUTS: [string, string][] = [
   ['Home / End', 'first / last turn'],
   ['g', 'go to a turn number'],
   ['d', 'state / diff / raw'],
+  ['↑ ↓', 'on a CCS term with a turn number: the previous / next one (the CCS is one Tab stop)'],
   ['↑ ↓ → ← Enter', 'in a graph state’s tree: move, open and close, show a long text whole'],
   ['n', 'annotate the turn (or the focused term or artifact)'],
   ['?', 'show these shortcuts'],

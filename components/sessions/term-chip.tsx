@@ -33,6 +33,7 @@ export function TermChip({
   onClick,
   onShow,
   badge,
+  tabbable = true,
 }: {
   term: string;
   typed?: boolean;
@@ -42,6 +43,8 @@ export function TermChip({
   /** The pointer or the keyboard is on it (the panel shows its history). */
   onShow?: () => void;
   badge?: string;
+  /** A link chip that is not its list's one Tab stop (the list moves among its links by arrow keys). */
+  tabbable?: boolean;
 }) {
   const parsed = parseTerm(term);
   const slot = typed && parsed.ok && typeof parsed.node !== 'string' ? typeSlot(parsed.node.name) : null;
@@ -64,7 +67,7 @@ export function TermChip({
       onFocus={onShow}
       role={onClick ? 'button' : undefined}
       // A chip that is no link takes focus only when the page gives it (after following a link to its turn).
-      tabIndex={onClick ? 0 : -1}
+      tabIndex={onClick && tabbable ? 0 : -1}
       // A button by keyboard too: Enter or Space follows it (and Space does not also start the player).
       onKeyDown={
         onClick
