@@ -132,6 +132,43 @@ describe('Mnemoscope client', () => {
     expect(urls).toEqual(['http://mnemo.test/api/v1/ingest', 'http://mnemo.test/api/v1/ingest?supersede=true']);
   });
 
+  it('sends each record as it was when recorded, though the agent changes its objects after', async () => {
+    const srv = fakeServer((r) => srv.ok(r));
+    const sent: unknown[] = [];
+    const c = client((async (url: string, init: RequestInit) => {
+      for (const l of String(init.body).split('\n')) {
+        const r = JSON.parse(l) as { type: string; data: { ccs: unknown } };
+        if (r.type === 'turn') sent.push(r.data.ccs);
+      }
+      return srv.fetchImpl(url, init);
+    }) as typeof fetch);
+    const s = c.acc({ id: 's-mut', agent: 'bot' });
+    const ccs: Record<string, string[]> = { goal_orientation: ['triage(queue)'] };
+    s.turn({ input: 'q1', output: 'a1', ccs });
+    ccs.goal_orientation = ['verify(throughput)'];
+    ccs.constraints = ['no_restart(db)'];
+    s.turn({ input: 'q2', output: 'a2', ccs });
+    const cyclic: Record<string, unknown> = { goal_orientation: ['x'] };
+    cyclic.self = cyclic;
+    const refused: RejectedRecord[] = [];
+    const strict = client(srv.fetchImpl, { onRejected: (r) => refused.push(r) });
+    expect(
+      strict.record({
+        type: 'turn',
+        data: { session_id: 's', agent: 'a', turn: 1, input: 'i', output: 'o', ccs: cyclic as never },
+      }),
+    ).toBe(false);
+    expect(refused[0]!.errors[0]).toMatchObject({
+      path: 'data',
+      message: expect.stringMatching(/^cannot be sent as JSON/),
+    });
+    await c.flush();
+    expect(sent).toEqual([
+      { goal_orientation: ['triage(queue)'] },
+      { goal_orientation: ['verify(throughput)'], constraints: ['no_restart(db)'] },
+    ]);
+  });
+
   it('sends records in background batches of batchSize, in order', async () => {
     const srv = fakeServer((r) => srv.ok(r));
     const c = client(srv.fetchImpl, { batchSize: 100 });

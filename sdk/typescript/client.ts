@@ -207,21 +207,30 @@ export class Mnemoscope {
       this.counters.dropped++;
       return false;
     }
-    if (this.o.validate) {
-      let errors: FieldError[] | null;
+    let errors: FieldError[] | null = null;
+    let copy: Envelope<T> = envelope;
+    try {
+      // A copy as it is now, as it will be sent: the agent may change its objects (a CCS it keeps updating) before
+      // the batch goes.
+      copy = JSON.parse(JSON.stringify(envelope)) as Envelope<T>;
+    } catch (e) {
+      errors = [{ path: 'data', message: `cannot be sent as JSON: ${(e as Error).message}` }];
+    }
+    if (!errors && this.o.validate) {
       try {
-        const n = normalizeEnvelope(envelope);
+        const n = normalizeEnvelope(copy);
         errors = n.ok ? null : n.errors;
       } catch (e) {
         errors = [{ path: '', message: `could not be validated: ${(e as Error).message}` }];
       }
-      if (errors) {
-        this.counters.invalid++;
-        this.safe(() => this.onRejected({ envelope, errors, by: 'local' }));
-        return false;
-      }
     }
-    this.queue.push(envelope as Envelope);
+    if (errors) {
+      this.counters.invalid++;
+      const refused = errors;
+      this.safe(() => this.onRejected({ envelope: copy, errors: refused, by: 'local' }));
+      return false;
+    }
+    this.queue.push(copy as Envelope);
     if (this.queue.length + this.inFlight > this.o.maxBuffer) {
       this.queue.shift();
       this.counters.dropped++;

@@ -84,6 +84,28 @@ class SendingTest(unittest.TestCase):
         self.assertEqual((stats.accepted, stats.dropped, stats.buffered), (5, 0, 0))
         fake.close()
 
+    def test_sends_each_record_as_it_was_when_recorded(self):
+        # An agent keeps one CCS and changes it after each turn: each turn is sent as it was then.
+        fake = Fake()
+        m = self.client(fake, batch_size=10)
+        ccs = {"goal_orientation": ["triage(queue)"]}
+        m.record("turn", {**turn(1), "ccs": ccs})
+        ccs["goal_orientation"] = ["verify(throughput)"]
+        ccs["constraints"] = ["no_restart(db)"]
+        m.record("turn", {**turn(2), "ccs": ccs})
+        cyclic = {"a": 1}
+        cyclic["self"] = cyclic
+        self.assertFalse(m.record("turn", {**turn(3), "ccs": cyclic}))
+        m.shutdown(5)
+        self.assertEqual(
+            [r["data"]["ccs"] for r in fake.records()],
+            [
+                {"goal_orientation": ["triage(queue)"]},
+                {"goal_orientation": ["verify(throughput)"], "constraints": ["no_restart(db)"]},
+            ],
+        )
+        fake.close()
+
     def test_retries_a_503_after_its_retry_after(self):
         fake = Fake(script=[(503, {"Retry-After": "1"}, {"error": "restarting"})])
         m = self.client(fake, backoff=(0.01, 5), on_error=lambda e: None)

@@ -216,6 +216,13 @@ class Mnemoscope:
                 self._stats.dropped += 1
                 return False
         errors = _shape_errors(envelope)
+        if not errors:
+            try:
+                # A copy as it is now, as it will be sent: the agent may change its objects (a CCS it keeps
+                # updating) before the batch goes.
+                envelope = json.loads(json.dumps(envelope, default=str, ensure_ascii=False))
+            except (TypeError, ValueError) as e:
+                errors = [FieldError("data", "cannot be sent as JSON: %s" % e)]
         if errors:
             with self._lock:
                 self._stats.invalid += 1
@@ -522,11 +529,6 @@ def _shape_errors(envelope: Envelope) -> List[FieldError]:
         errors.append(FieldError("type", "must be one of %s" % ", ".join(RECORD_TYPES)))
     if not isinstance(envelope["data"], Mapping):
         errors.append(FieldError("data", "must be an object"))
-    else:
-        try:
-            json.dumps(envelope["data"], default=str)
-        except (TypeError, ValueError) as e:
-            errors.append(FieldError("data", "cannot be sent as JSON: %s" % e))
     return errors
 
 
