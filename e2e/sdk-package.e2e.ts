@@ -39,7 +39,8 @@ beforeAll(async () => {
   mkdirSync(project);
   writeFileSync(
     path.join(project, 'package.json'),
-    JSON.stringify({ name: 'an-agent', private: true, type: 'module' }, null, 2),
+    // As `npm init -y` writes it: CommonJS. The quickstart is saved as .mts, as the Connect page says.
+    JSON.stringify({ name: 'an-agent', private: true, type: 'commonjs' }, null, 2),
   );
   writeFileSync(
     path.join(project, 'tsconfig.json'),
@@ -54,11 +55,11 @@ beforeAll(async () => {
         types: ['node'],
         lib: ['es2022', 'dom'],
       },
-      include: ['quickstart.ts', 'misuse.ts'],
+      include: ['quickstart.mts', 'misuse.mts'],
     }),
   );
-  writeFileSync(path.join(project, 'quickstart.ts'), quickstart);
-  writeFileSync(path.join(project, 'misuse.ts'), misuse);
+  writeFileSync(path.join(project, 'quickstart.mts'), quickstart);
+  writeFileSync(path.join(project, 'misuse.mts'), misuse);
 }, 240_000);
 
 describe('the TypeScript SDK package', () => {
@@ -85,12 +86,17 @@ describe('the TypeScript SDK package', () => {
     const tsc = await run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'], project);
     expect(tsc.out).toBe('');
     expect(tsc.code).toBe(0);
-    const ran = await run(process.execPath, ['out/quickstart.js'], project, {
-      MNEMOSCOPE_URL: srv.url,
-      MNEMOSCOPE_API_KEY: srv.key,
-    });
+    const env = { MNEMOSCOPE_URL: srv.url, MNEMOSCOPE_API_KEY: srv.key };
+    const ran = await run(process.execPath, ['out/quickstart.mjs'], project, env);
     // Session, two turns and the event stored; the event waits for a reviewer.
-    expect(ran.out).toBe('memory event proposed (final: false)\naccepted 4, rejected 0, dropped 0\n');
+    expect(ran.out).toBe('memory event proposed (final: false)\naccepted 4, already stored 0, rejected 0, dropped 0\n');
+    // Run again as the Connect page says (tsx, the version this repository pins): the same records, duplicates now,
+    // and another event.
+    const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
+    const again = await run(process.execPath, [tsx, 'quickstart.mts'], project, env);
+    expect(again.out).toBe(
+      'memory event proposed (final: false)\naccepted 1, already stored 3, rejected 0, dropped 0\n',
+    );
     // The README shows the quickstart as it is.
     expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toContain(quickstart);
   });

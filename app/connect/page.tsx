@@ -192,10 +192,11 @@ MNEMOSCOPE_API_KEY=$NEW_KEY npx mnemoscope import-project project.ndjson.gz --ur
             code={[
               '# in a checkout of Mnemoscope: build and pack @mnemoscope/sdk',
               'npm run sdk:build && (cd sdk/typescript && npm pack)',
-              "# in the agent's project",
+              "# in the agent's project: the SDK, and tsx to run TypeScript",
               'npm install /path/to/mnemoscope/sdk/typescript/mnemoscope-sdk-0.1.0.tgz',
-              '# the quickstart below, sent to this server',
-              `MNEMOSCOPE_URL=${origin} MNEMOSCOPE_API_KEY=… npx tsx quickstart.ts`,
+              'npm install --save-dev tsx',
+              '# the quickstart below saved as quickstart.mts (an ES module: it awaits at its top level)',
+              `MNEMOSCOPE_URL=${origin} MNEMOSCOPE_API_KEY=… npx tsx quickstart.mts`,
             ].join('\n')}
           />
           <CodeBlock

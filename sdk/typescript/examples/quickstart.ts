@@ -25,4 +25,5 @@ const eventId = mnemo.curator({ sourceAgent: 'disk-bot', taskId: 'DISK-1' }).emi
 const decision = await mnemo.decision(eventId);
 console.log(`memory event ${decision?.disposition} (final: ${decision?.final})`);
 const stats = await mnemo.shutdown();
-console.log(`accepted ${stats.accepted}, rejected ${stats.rejected}, dropped ${stats.dropped}`);
+const { accepted, duplicates, rejected, dropped } = stats;
+console.log(`accepted ${accepted}, already stored ${duplicates}, rejected ${rejected}, dropped ${dropped}`);
