@@ -92,4 +92,44 @@ describe('a reviewer edits memory directly', () => {
     await expect.poll(active).toBe('Edit…');
     expect(await detail().textContent()).toContain('active');
   });
+
+  it('says how long a pasted entry is against the limit; a long one is two lines in the list', async () => {
+    await open(page, '/curation/entries');
+    await page.getByTestId('new-entry').click();
+    const d = page.getByTestId('new-entry-dialog');
+    const sentence = 'The nginx keepalive timeout and its upstream value are set together. ';
+    const long = sentence.repeat(60); // 4,140 characters: a maxLength would have cut it without a word
+    await d.getByLabel('Entry content').fill(long);
+    expect(await d.getByTestId('length-note').textContent()).toBe('4,140 characters: 140 over the limit of 4,000');
+    expect(await d.getByRole('button', { name: 'Write entry' }).isDisabled()).toBe(true);
+    expect(await d.getByLabel('Entry content').getAttribute('aria-invalid')).toBe('true');
+    await d.getByLabel('Entry content').fill(long.slice(0, 4000));
+    expect(await d.getByTestId('length-note').textContent()).toBe('4,000 of 4,000 characters');
+    await d.getByLabel('Entry scope').selectOption('project');
+    await d.getByRole('button', { name: 'Write entry' }).click();
+    await d.waitFor({ state: 'detached' });
+    const row = page.getByTestId('entries').locator('.inbox-row[aria-current="true"] .clip');
+    const { height, lineHeight } = await row.evaluate((el) => ({
+      height: el.getBoundingClientRect().height,
+      lineHeight: parseFloat(getComputedStyle(el).lineHeight),
+    }));
+    expect(height).toBeLessThanOrEqual(2 * lineHeight + 1);
+
+    // The filters live in the address: a reload shows the same list; a search that finds nothing says so.
+    await page
+      .getByRole('group', { name: 'Scope' })
+      .getByRole('button', { name: /^project/ })
+      .click();
+    await page.getByLabel('Status').selectOption('deprecated');
+    await expect.poll(() => new URL(page.url()).searchParams.get('status')).toBe('deprecated');
+    expect(new URL(page.url()).searchParams.get('scope')).toBe('project');
+    await page.reload();
+    await page.waitForSelector('html[data-hydrated]');
+    expect(await page.getByLabel('Status').inputValue()).toBe('deprecated');
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Search entries').fill('nothingmatcheshere');
+    await expect
+      .poll(() => page.getByTestId('entries').textContent())
+      .toContain('No entry in project matches “nothingmatcheshere”');
+  });
 });

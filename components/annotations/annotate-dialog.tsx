@@ -3,9 +3,11 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useId, useState } from 'react';
 import { submitOnCtrlEnter } from '@/components/ui/forms';
+import { LengthNote, lengthProps } from '@/components/ui/length-note';
 import { useReturnFocus } from '@/components/ui/return-focus';
 import { scoreProblem, type ScoreDefinition, type ScoreValue } from '@/lib/annotations/contract';
 import { useAnnotate } from './store';
+import { COMMENT_MAX } from '@/lib/ingest/contract';
 import { useCreateAnnotation, useScoreDefinitions } from './use-annotations';
 
 /** The value a person entered, as the score's kind reads it (null: nothing entered yet). */
@@ -86,7 +88,12 @@ function AnnotateForm({
         : scoreProblem(def, value!)
       : null;
   const option = options.find((o) => o.key === chosen);
-  const canSave = !!option && !problem && (def ? value !== null : comment.trim() !== '') && !create.isPending;
+  const canSave =
+    !!option &&
+    !problem &&
+    (def ? value !== null : comment.trim() !== '') &&
+    comment.length <= COMMENT_MAX &&
+    !create.isPending;
   const save = () => {
     if (!canSave) return;
     create.mutate({
@@ -149,12 +156,13 @@ function AnnotateForm({
         <textarea
           className="input"
           rows={3}
-          maxLength={4000}
           value={comment}
           onChange={(e) => setComment(e.target.value)}
           placeholder="What is right or wrong here, and why"
           data-testid="annotate-comment"
+          {...lengthProps(`${ids}-length`, comment, COMMENT_MAX)}
         />
+        <LengthNote id={`${ids}-length`} value={comment} max={COMMENT_MAX} />
       </label>
       {create.error ? (
         <div className="banner danger" role="alert">

@@ -4,7 +4,7 @@ import { entryHref, eventHref } from '@/lib/pages';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { useDeferredValue, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { SCOPES } from '@/lib/curation/pipeline';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
@@ -21,17 +21,32 @@ import { TextDiff } from './text-diff';
 
 const PAGE = 100;
 
+const STATUSES = ['active', 'in_conflict', 'deprecated'] as const;
 const STATUS_TONE: Record<string, string> = { active: 'ok', deprecated: '', in_conflict: 'danger' };
+/** A value from the address that is one of `allowed`; '' (all) for anything else. */
+const known = (v: string | null, allowed: readonly string[]) => (v && allowed.includes(v) ? v : '');
 
 /** Durable memory by scope: entries with kind, status and provenance; each with its version history. */
 export function EntriesBrowser() {
   const trpc = useTRPC();
   const router = useRouter();
   const params = useSearchParams();
-  const [scope, setScope] = useState('');
-  const [status, setStatus] = useState('');
-  const [query, setQuery] = useState('');
+  // The scope, status and words live in the address beside the entry open (`?scope=…&status=…&q=…&entry=…`): a
+  // reload or a link opens the same list.
+  const [scope, setScope] = useState(() => known(params.get('scope'), SCOPES));
+  const [status, setStatus] = useState(() => known(params.get('status'), STATUSES));
+  const [query, setQuery] = useState(() => params.get('q') ?? '');
   const deferred = useDeferredValue(query.trim());
+  const selected = params.get('entry');
+  useEffect(() => {
+    const next = new URLSearchParams(window.location.search);
+    for (const [k, v] of Object.entries({ scope, status, q: deferred })) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    const wanted = next.size ? `?${next}` : '';
+    if (wanted !== window.location.search) window.history.replaceState(null, '', wanted || window.location.pathname);
+  }, [scope, status, deferred, selected]);
   // Paged by the server, 100 at a time, with how many match: a long memory never stops silently.
   const list = useInfiniteQuery({
     ...trpc.curation.entries.infiniteQueryOptions(
@@ -43,7 +58,6 @@ export function EntriesBrowser() {
   const pages = list.data?.pages ?? [];
   const items = pages.flatMap((p) => p.items);
   const first = pages[0];
-  const selected = params.get('entry');
   const count = (s: string) => (first?.counts ?? []).filter((c) => !s || c.scope === s).reduce((n, c) => n + c.n, 0);
   return (
     <>
@@ -57,9 +71,11 @@ export function EntriesBrowser() {
         </div>
         <select className="select" aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value)}>
           <option value="">any status</option>
-          <option value="active">active</option>
-          <option value="in_conflict">in conflict</option>
-          <option value="deprecated">deprecated</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.replace('_', ' ')}
+            </option>
+          ))}
         </select>
         <input
           className="input"
@@ -81,9 +97,19 @@ export function EntriesBrowser() {
               <SkeletonRows cols={2} />
             </table>
           ) : first && !items.length ? (
-            <EmptyState title="No entries here">
-              Entries appear when the curator writes, or a reviewer approves, a memory event.
-            </EmptyState>
+            scope || status || deferred ? (
+              <EmptyState
+                title={`No ${status ? `${status.replace('_', ' ')} ` : ''}entry${scope ? ` in ${scope}` : ''}${
+                  deferred ? ` matches “${deferred}”` : ''
+                }`}
+              >
+                {count('') ? `${fmtInt(count(''))} in all: change the filters above to see them.` : null}
+              </EmptyState>
+            ) : (
+              <EmptyState title="No entries here">
+                Entries appear when the curator writes, or a reviewer approves, a memory event.
+              </EmptyState>
+            )
           ) : (
             <div
               role="list"

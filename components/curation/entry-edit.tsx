@@ -4,9 +4,10 @@ import { entryHref } from '@/lib/pages';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useState, type KeyboardEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
+import { LengthNote, lengthProps } from '@/components/ui/length-note';
 import { useTRPC } from '@/components/trpc/provider';
-import { KINDS, SCOPES, type Kind, type Scope } from '@/lib/curation/pipeline';
+import { ENTRY_CONTENT_MAX, KINDS, SCOPES, type Kind, type Scope } from '@/lib/curation/pipeline';
 
 const RELATIONS = ['related_to', 'supports', 'contradicts', 'supersedes'] as const;
 
@@ -62,6 +63,7 @@ export function NewEntryButton() {
   const [kind, setKind] = useState<Kind>('fact');
   const [content, setContent] = useState('');
   const [note, setNote] = useState('');
+  const lengthId = useId();
   const create = useMutation(
     trpc.curation.createEntry.mutationOptions({
       onSuccess: (r) => {
@@ -99,11 +101,12 @@ export function NewEntryButton() {
                 <textarea
                   className="input"
                   rows={4}
-                  maxLength={4000}
                   value={content}
                   onChange={(e) => setContent(e.target.value)}
                   aria-label="Entry content"
+                  {...lengthProps(lengthId, content, ENTRY_CONTENT_MAX)}
                 />
+                <LengthNote id={lengthId} value={content} max={ENTRY_CONTENT_MAX} />
               </label>
               <label className="field-col">
                 <span className="label-sm">Why (optional, in the audit log)</span>
@@ -118,7 +121,11 @@ export function NewEntryButton() {
                 <Dialog.Close className="btn" type="button">
                   Cancel
                 </Dialog.Close>
-                <button type="submit" className="btn btn-primary" disabled={!content.trim() || create.isPending}>
+                <button
+                  type="submit"
+                  className="btn btn-primary"
+                  disabled={!content.trim() || content.length > ENTRY_CONTENT_MAX || create.isPending}
+                >
                   Write entry
                 </button>
               </div>
@@ -141,6 +148,7 @@ export function EditEntryForm({
   const trpc = useTRPC();
   const refresh = useRefreshCuration();
   const [content, setContent] = useState(entry.content);
+  const lengthId = useId();
   const [scope, setScope] = useState(entry.scope as Scope);
   const [kind, setKind] = useState(entry.kind as Kind);
   const [reason, setReason] = useState('');
@@ -166,13 +174,14 @@ export function EditEntryForm({
       <textarea
         className="input"
         rows={4}
-        maxLength={4000}
         value={content}
         onChange={(e) => setContent(e.target.value)}
         aria-label="Entry content"
+        {...lengthProps(lengthId, content, ENTRY_CONTENT_MAX)}
         // Opened by Edit…, which goes with it: the focus comes here (it fell to the page's body).
         autoFocus
       />
+      <LengthNote id={lengthId} value={content} max={ENTRY_CONTENT_MAX} />
       <input
         className="input"
         placeholder="why it changes (kept in the version history)"
@@ -186,7 +195,11 @@ export function EditEntryForm({
         </div>
       ) : null}
       <div className="toolbar">
-        <button type="submit" className="btn btn-primary" disabled={!reason.trim() || edit.isPending}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={!reason.trim() || content.length > ENTRY_CONTENT_MAX || edit.isPending}
+        >
           Save version {entry.version + 1}
         </button>
         <button type="button" className="btn" onClick={onDone}>

@@ -1,7 +1,8 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { LengthNote, lengthProps } from '@/components/ui/length-note';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { Panel } from '@/components/ui/panel';
@@ -11,6 +12,7 @@ import { showBidiControls } from '@/lib/bidi';
 import { EmptyState, ErrorBox, QueryError } from '@/components/ui/states';
 import { fmtAgo, fmtDateTime } from '@/lib/format';
 import { AdminsOnly } from './admins-only';
+import { KEY_NAME_MAX } from '@/lib/api/contract';
 import { useRole } from '@/components/ui/use-role';
 
 export function ApiKeys() {
@@ -19,6 +21,7 @@ export function ApiKeys() {
   const { notAdmin, role: myRole } = useRole();
   const keys = useQuery({ ...trpc.apiKeys.list.queryOptions(), enabled: !notAdmin });
   const [name, setName] = useState('');
+  const lengthId = useId();
   const [role, setRole] = useState<'agent' | 'admin'>('agent');
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
   const nameField = useRef<HTMLInputElement>(null);
@@ -58,11 +61,12 @@ export function ApiKeys() {
             placeholder="Key name, e.g. itops-agent"
             aria-label="Key name"
             ref={nameField}
-            maxLength={100}
             value={name}
             onChange={(e) => setName(e.target.value)}
             style={{ width: 260 }}
+            {...lengthProps(lengthId, name, KEY_NAME_MAX)}
           />
+          <LengthNote id={lengthId} value={name} max={KEY_NAME_MAX} />
           <select
             className="input"
             aria-label="Key role"
@@ -72,7 +76,11 @@ export function ApiKeys() {
             <option value="agent">agent</option>
             <option value="admin">admin (whole-project export and import)</option>
           </select>
-          <button className="btn btn-primary" type="submit" disabled={!name.trim() || create.isPending}>
+          <button
+            className="btn btn-primary"
+            type="submit"
+            disabled={!name.trim() || name.length > KEY_NAME_MAX || create.isPending}
+          >
             Create key
           </button>
         </form>

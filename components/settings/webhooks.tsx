@@ -113,7 +113,7 @@ export function Webhooks() {
           </button>
           {/* Why it is off: the missing URL is plain to see, so said to screen readers only. */}
           {off ? (
-            <span id={offId} className={events.length ? 'sr-only' : 'muted'}>
+            <span id={offId} className={events.length ? 'sr-only' : 'field-error'}>
               {off}
             </span>
           ) : null}

@@ -6,6 +6,9 @@ import { annotationRecordSchema, DATA_SCHEMAS, envelopeSchema, RECORD_TYPES } fr
  * from the request contracts in `lib/ingest/contract.ts`, and the tests check the live server's answers against it.
  */
 
+/** The longest API key name, in characters. */
+export const KEY_NAME_MAX = 100;
+
 export const fieldErrorSchema = z
   .object({
     path: z.string().meta({ description: 'the offending field, e.g. data.turn ("" for the record as a whole)' }),

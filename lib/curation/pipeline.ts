@@ -39,6 +39,9 @@ export const DEDUP_JUDGED = 3;
  *   written.
  */
 
+/** The longest memory entry a person writes or edits, in characters. */
+export const ENTRY_CONTENT_MAX = 4000;
+
 export const SCOPES = ['user_identity', 'team_memory', 'agent_repo', 'project', 'session'] as const;
 export type Scope = (typeof SCOPES)[number];
 export const KINDS = [

@@ -347,6 +347,8 @@ export const ANNOTATION_TARGET_FIELDS = {
   proposal: ['proposal_id'],
   entry: ['entry_id'],
 } as const satisfies Record<AnnotationTarget, readonly string[]>;
+/** The longest comment of an annotation, in characters. */
+export const COMMENT_MAX = 4000;
 export const SCORE_NAME = /^[A-Za-z0-9][\w.:-]{0,63}$/;
 
 /**
@@ -374,7 +376,11 @@ export const annotationRecordSchema = z
         message: 'must be a number, a boolean or a category (a string)',
       })
       .optional(),
-    comment: z.string().min(1, 'must not be empty').max(4000, 'must be at most 4000 characters').optional(),
+    comment: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(COMMENT_MAX, `must be at most ${COMMENT_MAX} characters`)
+      .optional(),
     author: z.string().min(1).max(256).optional(),
     created_at: isoTimestamp.optional(),
   })

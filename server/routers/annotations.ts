@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { adminProcedure, procedure, reviewerProcedure, router } from '@/server/trpc/init';
 import { annotationFilterSchema, scoreDefinitionSchema } from '@/lib/annotations/contract';
-import { ANNOTATION_TARGETS } from '@/lib/ingest/contract';
+import { ANNOTATION_TARGETS, COMMENT_MAX } from '@/lib/ingest/contract';
 import {
   annotate,
   annotatedTurns,
@@ -37,7 +37,7 @@ const annotationInput = z.object({
   entry_id: ref.optional(),
   name: z.string().max(64).optional(),
   value: z.union([z.number(), z.boolean(), z.string()]).optional(),
-  comment: z.string().max(4000).optional(),
+  comment: z.string().max(COMMENT_MAX).optional(),
 });
 
 export const annotationsRouter = router({

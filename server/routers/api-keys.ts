@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { adminProcedure, procedure, router } from '@/server/trpc/init';
+import { KEY_NAME_MAX } from '@/lib/api/contract';
 import { createKey, keyNames, listKeys, revokeKey } from '@/server/services/api-keys';
 
 export const apiKeysRouter = router({
@@ -9,7 +10,7 @@ export const apiKeysRouter = router({
   create: adminProcedure
     .input(
       z.object({
-        name: z.string().trim().min(1, 'name is required').max(100),
+        name: z.string().trim().min(1, 'name is required').max(KEY_NAME_MAX),
         role: z.enum(['agent', 'admin']).default('agent'),
       }),
     )

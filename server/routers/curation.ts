@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createEntry, editEntry, linkEntries, LINK_RELATIONS } from '@/server/services/curation-edits';
 import { readAs } from '@/server/services/curation-read-as';
 import { adminProcedure, procedure, reviewerProcedure, router } from '@/server/trpc/init';
-import { KINDS, SCOPES } from '@/lib/curation/pipeline';
+import { ENTRY_CONTENT_MAX, KINDS, SCOPES } from '@/lib/curation/pipeline';
 import { readAsInputSchema } from '@/lib/curation/read-as';
 import { curationPolicy, setCurationPolicy } from '@/server/services/curation';
 import { decideProposal, deprecateEntry } from '@/server/services/curation-decisions';
@@ -33,7 +33,7 @@ const decision = z.object({
   despiteDuplicate: z.boolean().optional(),
   reason: z.string().max(2000).optional(),
   edits: z
-    .object({ content: z.string().max(4000).optional(), scope: scope.optional(), kind: kind.optional() })
+    .object({ content: z.string().max(ENTRY_CONTENT_MAX).optional(), scope: scope.optional(), kind: kind.optional() })
     .optional(),
 });
 
@@ -121,13 +121,13 @@ export const curationRouter = router({
     .query(({ ctx, input }) => entryDetail(ctx.db, ctx.projectId, input.id)),
   /** A reviewer's own entry (append), edit (a new version with the reason) and link: see curation-edits.ts. */
   createEntry: reviewerProcedure
-    .input(z.object({ scope, kind, content: z.string().max(4000), note: z.string().max(2000).optional() }))
+    .input(z.object({ scope, kind, content: z.string().max(ENTRY_CONTENT_MAX), note: z.string().max(2000).optional() }))
     .mutation(({ ctx, input }) => createEntry(ctx.db, ctx.projectId, input, ctx.actor)),
   editEntry: reviewerProcedure
     .input(
       z.object({
         id: z.uuid(),
-        content: z.string().max(4000).optional(),
+        content: z.string().max(ENTRY_CONTENT_MAX).optional(),
         scope: scope.optional(),
         kind: kind.optional(),
         reason: z.string().max(2000),
