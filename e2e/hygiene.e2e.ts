@@ -197,12 +197,18 @@ describe('memory hygiene lab', () => {
       'rec_hr_monitor',
     );
     expect(await page.getByTestId('overlap').locator('tbody tr').count()).toBe(4);
+    // Sleep-replay keeps to the budget too (it kept k = 4 atoms under B = 2), and says why it merged into fewer.
+    await page.getByLabel('Budget B (atoms kept)').fill('2');
+    await expect.poll(() => page.getByTestId('keep-sleep').locator('tbody tr').count()).toBe(2);
+    expect(await text('sleep-k-capped')).toBe(
+      'Sleep-replay merges into 2 clusters, not k = 4: no policy may keep more than B = 2 atoms.',
+    );
     // A budget that holds every atom removes none: it says so, and no policy lost a fact (the column listed the
     // facts retrieval misses with nothing removed as lost by each).
     await page.getByLabel('Budget B (atoms kept)').fill('500');
     await expect
       .poll(() => text('budget-holds-all'))
-      .toMatch(/^The budget holds all (\d+) atoms \(B ≥ \1\): no policy/);
+      .toMatch(/^The budget holds all (\d+) atoms \(B ≥ \1\): recency, frequency and surprise-weighted keep every/);
     for (const p of ['recency', 'frequency', 'surprise']) expect(await text(`lost-${p}`)).toBe('none');
 
     await open(page, `${srv.url}/hygiene?tab=addition`);

@@ -152,17 +152,24 @@ export function ConsolidationTab({
         {/* Of the result shown (the server keeps B at most the atoms; the B typed may be ahead of it). */}
         {c.budget >= c.atoms ? (
           <p className="panel-body muted" style={{ margin: 0, fontSize: 12 }} data-testid="budget-holds-all">
-            The budget holds all {plural(c.atoms, 'atom')} (B ≥ {fmtInt(c.atoms)}): no policy removes or merges any, so
-            they cannot differ here. Lower B to compare them.
+            The budget holds all {plural(c.atoms, 'atom')} (B ≥ {fmtInt(c.atoms)}): recency, frequency and
+            surprise-weighted keep every one, so they cannot differ here; sleep-replay still merges them into its{' '}
+            {plural(c.sleepK, 'cluster')} (it runs in idle time, whatever the budget). Lower B to compare them.
+          </p>
+        ) : null}
+        {sleepK > c.sleepK && c.sleepK === c.budget ? (
+          <p className="panel-body muted" style={{ margin: 0, fontSize: 12 }} data-testid="sleep-k-capped">
+            Sleep-replay merges into {plural(c.sleepK, 'cluster')}, not k = {fmtInt(sleepK)}: no policy may keep more
+            than B = {fmtInt(c.budget)} atoms.
           </p>
         ) : null}
         {c.results
-          .filter((r) => c.budget < c.atoms && r.pool > 0 && r.pool <= 2 * c.topK)
+          .filter((r) => r.pool > 0 && r.pool < c.atoms && r.pool <= 2 * c.topK)
           .map((r) => (
             <p key={r.policy} className="panel-body muted" style={{ margin: 0, fontSize: 12 }}>
-              {CONSOLIDATION_LABEL[r.policy]} leaves {r.pool} atoms, so a top-{c.topK} retrieval returns{' '}
-              {Math.round((Math.min(c.topK, r.pool) / r.pool) * 100)}% of memory: its fact recall is high by
-              construction — read its token compression and replay cost beside it.
+              {CONSOLIDATION_LABEL[r.policy]} leaves {plural(r.pool, 'atom')}, so a top-{c.topK} retrieval returns{' '}
+              {Math.round((Math.min(c.topK, r.pool) / r.pool) * 100)}% of its memory: its fact recall says which facts
+              it kept, hardly whether they can be found — read its token compression and replay cost beside it.
             </p>
           ))}
       </Panel>
@@ -211,8 +218,10 @@ export function ConsolidationTab({
                 <b>Loses</b>{' '}
                 {r.policy === 'sleep' ? (
                   <span className="muted">
-                    no statement: all {fmtInt(c.atoms)} are merged into {fmtInt(r.pool)} atoms (below), but{' '}
-                    {fmtInt(r.recall.probes - r.recall.recalled)} probes no longer find theirs.
+                    no statement: all {fmtInt(c.atoms)} are merged into {plural(r.pool, 'atom')} (below);{' '}
+                    {r.recall.probes === r.recall.recalled
+                      ? 'every probe still finds its own.'
+                      : `${plural(r.recall.probes - r.recall.recalled, 'probe')} no longer find theirs.`}
                   </span>
                 ) : (
                   <span className="muted">
@@ -273,7 +282,7 @@ export function ConsolidationTab({
         <Panel
           title={
             <>
-              Sleep-replay merges <span className="muted">{c.clusters.length} clusters of 2 or more</span>
+              Sleep-replay merges <span className="muted">{plural(c.clusters.length, 'cluster')} of 2 or more</span>
             </>
           }
           bodyProps={{ style: { maxHeight: 300, overflow: 'auto' }, tabIndex: 0, 'data-testid': 'clusters' }}

@@ -337,7 +337,8 @@ export async function hygieneLab(db: Tx, projectId: string, p: LabParams) {
       })
     : [];
   const budget = Math.max(1, Math.min(p.budget, Math.max(1, atoms.length)));
-  const sleepK = Math.max(1, Math.min(p.sleepK, Math.max(1, atoms.length)));
+  // Sleep-replay's clusters within the budget too: the paper compares the four policies at one budget (§5.1).
+  const sleepK = Math.max(1, Math.min(p.sleepK, budget));
   const results = atoms.length
     ? await Promise.all(CONSOLIDATIONS.map((c) => consolidate(atoms, budget, c, nativeNearest, 7, sleepK)))
     : [];
