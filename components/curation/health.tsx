@@ -44,7 +44,13 @@ const METRICS: { key: Rate; label: string; what: string; ms?: boolean; none?: st
     what: 'events whose evidence sufficed without demotion, of those that reached the check (not refused before it)',
   },
   { key: 'redundancy', label: 'Redundancy (M4)', what: 'events duplicating an existing entry' },
-  { key: 'conflicts', label: 'Conflicts (M5)', what: 'events flagged as conflicting with memory' },
+  {
+    key: 'conflicts',
+    label: 'Conflicts flagged (M5)',
+    what:
+      'events flagged as conflicting with memory; the paper’s M5 is these flags’ precision and recall, which needs ' +
+      'labels of what truly conflicts (no review decision says so)',
+  },
   { key: 'p95', label: 'Latency p95 (M7)', what: 'curator time per event, embedding included', ms: true },
 ];
 

@@ -317,8 +317,8 @@ function Figure3({ settings }: { settings: SimSettings }) {
         <span>
           <b>Figure 3: P_365 against filter accuracy η</b>{' '}
           <span className="muted">
-            η 0…1 at α {FIGURE3.alphas.join(', ')}; {FIGURE3.seeds} seeds a point, λ {at.lambda}, h_e {at.hallucination}
-            , r0 {at.r0}
+            from 0 to 1, at α {FIGURE3.alphas.join(', ')}; {FIGURE3.seeds} seeds a point, λ {at.lambda}, h_e{' '}
+            {at.hallucination}, r0 {at.r0}
           </span>
         </span>
         <button type="button" className="btn" disabled={running} onClick={() => void run()}>
