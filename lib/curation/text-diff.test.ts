@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textDiff } from './text-diff';
+import { gapBefore, textDiff } from './text-diff';
 
 describe('textDiff', () => {
   it('marks the words a proposal changes', () => {
@@ -25,5 +25,13 @@ describe('textDiff', () => {
       { text: after, op: 'add' },
     ]);
     expect(textDiff('', after)).toEqual([{ text: after, op: 'add' }]);
+  });
+
+  it('puts a gap between a struck word and the word that replaces it, never inside a text', () => {
+    const parts = textDiff('Run the job daily.', 'Run the task daily.');
+    const shown = parts.map((p, i) => (gapBefore(parts[i - 1], p) ? ' ' : '') + p.text).join('');
+    expect(shown).toBe('Run the job task daily.');
+    expect(gapBefore({ text: 'a ', op: 'del' }, { text: 'b', op: 'add' })).toBe(false);
+    expect(gapBefore({ text: 'a', op: 'same' }, { text: 'b', op: 'add' })).toBe(false);
   });
 });

@@ -23,3 +23,18 @@ export function textDiff(before: string, after: string): DiffPart[] {
   }
   return parts.map((p) => ({ text: p.value, op: p.added ? 'add' : p.removed ? 'del' : 'same' }));
 }
+
+/**
+ * Whether a space must be shown before `part`: a replaced word's old and new forms stand next to each other with
+ * nothing between ("and" struck, "now" marked read "andnow"), so the reader is given a gap that is in neither text.
+ */
+export function gapBefore(prev: DiffPart | undefined, part: DiffPart): boolean {
+  return (
+    !!prev &&
+    prev.op !== 'same' &&
+    part.op !== 'same' &&
+    prev.op !== part.op &&
+    !/\s$/.test(prev.text) &&
+    !/^\s/.test(part.text)
+  );
+}
