@@ -53,7 +53,9 @@ describe('fork from a turn', () => {
     await page.getByTestId('fork-origin').getByRole('link', { name: 'Compare with it' }).click();
     const aligned = page.getByTestId('fork-align');
     await expect.poll(() => aligned.textContent()).toContain('B is a fork of A at turn 20');
-    await expect.poll(() => aligned.textContent()).toContain('aligned there, turn number beside turn number');
+    await expect
+      .poll(() => aligned.textContent())
+      .toContain('aligned there, each turn beside the turn of the same number (B shifted by');
     await expect.poll(() => page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B turn 20');
     await expect.poll(() => page.url()).toContain('shift=-19');
     // Put back by position (a shift the reviewer names in the form), it stays so, and offers the fork point again.

@@ -182,7 +182,7 @@ function CompareForm({
       <datalist id="compare-sessions">
         {options.data?.items.map((s) => (
           <option key={s.id} value={s.id}>
-            {s.title ?? ''} · {fmtInt(s.turnCount)} turns
+            {s.title ?? ''} · {plural(s.turnCount, 'turn')}
           </option>
         ))}
       </datalist>
@@ -388,7 +388,10 @@ function Comparison({
         <div className="banner" data-testid="fork-align">
           {fork.session === a ? 'B' : 'A'} is a fork of {fork.session === a ? 'A' : 'B'} at turn {fork.turn}
           {align.mode === 'shift' && align.shift === forkShift ? (
-            <>: aligned there, turn number beside turn number (shift {fmtSigned(forkShift)}).</>
+            <>
+              : aligned there, each turn beside the turn of the same number (B shifted by {fmtSigned(forkShift)}{' '}
+              positions).
+            </>
           ) : (
             <>
               : by position their turns do not meet there.{' '}
@@ -547,11 +550,19 @@ function Comparison({
             {detail ? (
               <>
                 <div className="label-sm">Input x_t</div>
-                <MemoryText className="pre" text={detail.input} />
+                {detail.input ? (
+                  <MemoryText className="pre" text={detail.input} />
+                ) : (
+                  <span className="faint">none (the turn was sent with an empty input)</span>
+                )}
                 <div className="label-sm" style={{ marginTop: 10 }}>
                   Output
                 </div>
-                <MemoryText className="pre" text={detail.output} />
+                {detail.output ? (
+                  <MemoryText className="pre" text={detail.output} />
+                ) : (
+                  <span className="faint">none (the turn was sent with an empty output)</span>
+                )}
               </>
             ) : t === null ? (
               <span className="faint">This run has no turn beside A&apos;s turn {tA}.</span>
