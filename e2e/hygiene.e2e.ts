@@ -29,8 +29,28 @@ describe('memory hygiene lab', () => {
     await mis.getByRole('button', { name: 'rec_hr_monitor', exact: true }).click();
     await expect.poll(() => text('item-detail')).toContain('vitals_api.fetch');
     expect(await page.getByTestId('item-detail').locator('tbody tr').count()).toBe(22);
+    // D_t is undefined at a session's first turn (ACC §5.3): no figure there, as D̄ leaves it out.
+    const firstRow = page
+      .getByTestId('item-detail')
+      .locator('tbody tr')
+      .filter({ has: page.getByRole('link', { name: 'ehr-agent-day-1 #1', exact: true }) });
+    expect(await firstRow.locator('td').last().textContent()).toBe('—');
     await expect.poll(() => page.url()).toContain('item=rec_hr_monitor');
     expect(page.url()).not.toContain('record=');
+    // Picked far above it (at 1,280 × 720 the detail opens below the fold), the detail comes into sight with the
+    // focus on its name; Escape closes it.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('item-detail').count()).toBe(0);
+    await expect.poll(() => page.url()).not.toContain('item=');
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await mis.getByRole('button', { name: 'rec_hr_monitor', exact: true }).click();
+    await expect.poll(() => page.getByTestId('item-detail').count()).toBe(1);
+    const top = await page.getByTestId('item-detail').evaluate((el) => el.getBoundingClientRect().top);
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(720);
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid=item-detail]'))).toBe(true);
+    await page.setViewportSize({ width: 1440, height: 1000 });
     // The scatter has one dot per retrieval.
     expect(await page.getByTestId('scatter').locator('circle').count()).toBe(96);
     // A threshold typed out of range is said, and the one in use stays (the tab once gave way to an error and lost its
@@ -47,6 +67,13 @@ describe('memory hygiene lab', () => {
     await expect.poll(() => mis.count()).toBe(0);
     expect(await page.getByTestId('number-problem').count()).toBe(0);
     await inputMin.fill(before);
+    await expect.poll(() => mis.count()).toBe(1);
+    // How many misaligned retrievals make an item misaligned is set here too (rec_hr_monitor has 22), in the URL.
+    const hits = page.getByLabel('Misaligned retrievals at least');
+    await hits.fill('30');
+    await expect.poll(() => mis.count()).toBe(0);
+    await expect.poll(() => new URL(page.url()).searchParams.get('min_hits')).toBe('30');
+    await hits.fill('2');
     await expect.poll(() => mis.count()).toBe(1);
     // The paper's cumulative curves run in time order and double back: where each starts and ends is marked.
     for (const curve of ['cumulative-output', 'cumulative-performance']) {
@@ -213,6 +240,16 @@ describe('memory hygiene lab', () => {
 
     await open(page, `${srv.url}/hygiene?tab=addition`);
     await expect.poll(() => text('addition-stats'), { timeout: 20_000 }).toMatch(/Executions \(add-all\)96/);
+  });
+
+  it('says what a link names that it cannot use, instead of showing defaults in silence', async () => {
+    await open(page, `${srv.url}/hygiene?period=abc&budget=-3&item=does-not-exist`);
+    await expect
+      .poll(() => text('link-problems'), { timeout: 20_000 })
+      .toBe(
+        'Not used from the link: period: “abc” is not a whole number from 1 to 1000000; budget: “-3” is not a ' +
+          'whole number from 1 to 100000; item: “does-not-exist” is not an item of ehr-sql-agent’s memory.',
+      );
   });
 
   it('raises a deprecation proposal from the lab, which a reviewer approves in the inbox', async () => {

@@ -1,5 +1,6 @@
 'use client';
 
+import { useEffect, useRef } from 'react';
 import Link from 'next/link';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
@@ -25,16 +26,29 @@ export function ItemDetail({
   raise: Raise;
   busy: boolean;
 }) {
+  // Picked from the flagged list or the scatter, far above: brought into sight with the focus on its name (nothing
+  // on screen changed but the scatter's dimming). Escape closes it.
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const el = panel.current;
+    if (!el) return;
+    el.scrollIntoView({ block: 'nearest' });
+    el.querySelector<HTMLElement>('[data-item-name]')?.focus({ preventScroll: true });
+  }, [r.id]);
   const removedBy = (Object.keys(lab.deletion.now) as (keyof Lab['deletion']['now'])[]).filter((p) =>
     lab.deletion.now[p].some((v) => v.id === r.id),
   );
   return (
     <Panel
       testId="item-detail"
+      ref={panel}
       bodyClassName="detail"
+      bodyProps={{ onKeyDown: (e) => e.key === 'Escape' && onClose() }}
       title={
         <>
-          <span className="mono">{r.id}</span>
+          <span className="mono" tabIndex={-1} data-item-name onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+            {r.id}
+          </span>
           <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
             ×
           </button>

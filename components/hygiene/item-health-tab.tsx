@@ -88,7 +88,17 @@ export function ItemHealthTab({
               value={mis.outputMax}
               onChange={(v) => setMis({ ...mis, outputMax: v })}
             />
-            <span className="muted">in ≥ {mis.minHits} retrievals and half of them.</span>
+            <span className="muted">in at least</span>
+            <NumberField
+              label="Misaligned retrievals at least"
+              showLabel={false}
+              width={64}
+              min={1}
+              max={1000}
+              value={mis.minHits}
+              onChange={(v) => setMis({ ...mis, minHits: Math.max(1, Math.round(v)) })}
+            />
+            <span className="muted">retrievals, and half of its retrievals.</span>
           </div>
         </Panel>
         <FlaggedPanel misaligned={misaligned} chains={chains} onSelect={onSelect} />

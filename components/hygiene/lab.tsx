@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { MemoryText } from '@/components/ui/memory-text';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,7 +13,7 @@ import { plural } from '@/lib/format';
 import { useRole } from '@/components/ui/use-role';
 import type { ProposalPolicy } from '@/lib/hygiene/contract';
 import { PAPER_DEFAULTS, type DeletionParams } from '@/lib/hygiene/deletion';
-import { readLabSettings, writeLabSettings, type LabSettings } from '@/lib/hygiene/lab-url';
+import { labSettingsProblems, readLabSettings, writeLabSettings, type LabSettings } from '@/lib/hygiene/lab-url';
 import { describeUtilitySources } from '@/lib/hygiene/lab-view';
 import { AdditionTab } from './addition-tab';
 import { ConsolidationTab } from './consolidation-tab';
@@ -117,6 +118,13 @@ export function HygieneLab() {
   const entries = d ? d.items.filter((i) => i.source === 'entry' && i.status === 'active').length : 0;
   // An agent named in the URL (a bookmark, a typo) that has no turns here.
   const unknown = !!agents.data && !!agent && !agents.data.some((a) => a.agent === agent);
+  // What the link names that the lab cannot use (an edited or old link): said, not silently replaced by defaults.
+  const linkProblems = [
+    ...labSettingsProblems(params),
+    ...(d && selected && !d.items.some((i) => i.id === selected)
+      ? [`item: “${selected}” is not an item of ${agent}’s memory`]
+      : []),
+  ];
   return (
     <>
       <div className="toolbar" style={{ marginBottom: 10, flexWrap: 'wrap' }}>
@@ -188,6 +196,11 @@ export function HygieneLab() {
         <div className="banner ok" role="status" data-testid="raised">
           Deprecation of <code>{raised.item}</code> proposed. It waits for a reviewer:{' '}
           <Link href={`/curation?proposal=${raised.proposalId}`}>open it in the inbox</Link>.
+        </div>
+      ) : null}
+      {linkProblems.length ? (
+        <div className="banner warn" role="status" data-testid="link-problems">
+          Not used from the link: <MemoryText text={linkProblems.join('; ')} />.
         </div>
       ) : null}
       <QueryError query={lab} doing={d ? 'recompute with these settings (the last result is shown)' : undefined} />

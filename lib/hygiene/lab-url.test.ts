@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SLEEP_K } from './consolidation';
 import { DEFAULT_BUDGET } from './contract';
 import { DEFAULT_MISALIGNMENT } from './items';
-import { readLabSettings, writeLabSettings } from './lab-url';
+import { labSettingsProblems, readLabSettings, writeLabSettings } from './lab-url';
 
 describe('the hygiene lab settings in the URL', () => {
   it('reads nothing changed as the defaults, the deletion parameters left to the agent history', () => {
@@ -36,5 +36,16 @@ describe('the hygiene lab settings in the URL', () => {
     expect(s.budget).toBe(DEFAULT_BUDGET);
     expect(s.sleepK).toBe(4);
     expect(s.misalignment).toEqual({ ...DEFAULT_MISALIGNMENT, minHits: 3 });
+    // And says which, with what each takes (an empty one is no choice: nothing to say).
+    expect(
+      labSettingsProblems(new URLSearchParams('period=0&beta=1.5&n=2.5&alpha=x&capacity=&budget=1e9&k=4')),
+    ).toEqual([
+      'period: “0” is not a whole number from 1 to 1000000',
+      'alpha: “x” is not a whole number from 0 to 1000',
+      'n: “2.5” is not a whole number from 0 to 1000',
+      'beta: “1.5” is not a number from 0 to 1',
+      'budget: “1e9” is not a whole number from 1 to 100000',
+    ]);
+    expect(labSettingsProblems(new URLSearchParams('k=4&min_hits=3'))).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { SLEEP_K } from './consolidation';
 import { DEFAULT_BUDGET, deletionInput, labInput, misalignmentInput } from './contract';
 import type { DeletionParams } from './deletion';
@@ -30,26 +30,47 @@ const MISALIGNMENT_KEYS: Record<keyof MisalignmentRule, string> = {
   minHits: 'min_hits',
 };
 
-function read(params: URLSearchParams, key: string, schema: z.ZodType<number>): number | undefined {
+function read(
+  params: URLSearchParams,
+  key: string,
+  schema: z.ZodType<number>,
+  problems: string[] = [],
+): number | undefined {
   const raw = params.get(key);
   if (raw === null || raw.trim() === '') return undefined;
   const r = schema.safeParse(Number(raw));
-  return r.success ? r.data : undefined;
+  if (r.success) return r.data;
+  problems.push(`${key}: “${raw}” is not ${allowed(schema)}`);
+  return undefined;
 }
 
-export function readLabSettings(params: URLSearchParams): LabSettings {
+/** What a setting takes, in words ("a whole number from 1 to 1000000"). */
+function allowed(schema: z.ZodType<number>): string {
+  const n = schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType<number>) : schema;
+  if (!(n instanceof z.ZodNumber)) return 'a value the lab takes';
+  return `${n.isInt ? 'a whole number' : 'a number'} from ${n.minValue} to ${n.maxValue}`;
+}
+
+/** The settings the URL names that the lab cannot take, each with what it takes (their defaults stand). */
+export function labSettingsProblems(params: URLSearchParams): string[] {
+  const problems: string[] = [];
+  readLabSettings(params, problems);
+  return problems;
+}
+
+export function readLabSettings(params: URLSearchParams, problems: string[] = []): LabSettings {
   const deletion: Partial<DeletionParams> = {};
   for (const [field, key] of Object.entries(DELETION_KEYS) as [keyof DeletionParams, string][]) {
-    const v = read(params, key, deletionInput.shape[field]);
+    const v = read(params, key, deletionInput.shape[field], problems);
     if (v !== undefined) deletion[field] = v;
   }
   const misalignment = { ...DEFAULT_MISALIGNMENT };
   for (const [field, key] of Object.entries(MISALIGNMENT_KEYS) as [keyof MisalignmentRule, string][])
-    misalignment[field] = read(params, key, misalignmentInput.shape[field]) ?? misalignment[field];
+    misalignment[field] = read(params, key, misalignmentInput.shape[field], problems) ?? misalignment[field];
   return {
     deletion: Object.keys(deletion).length ? deletion : null,
-    budget: read(params, 'budget', labInput.shape.budget) ?? DEFAULT_BUDGET,
-    sleepK: read(params, 'k', labInput.shape.sleepK) ?? SLEEP_K,
+    budget: read(params, 'budget', labInput.shape.budget, problems) ?? DEFAULT_BUDGET,
+    sleepK: read(params, 'k', labInput.shape.sleepK, problems) ?? SLEEP_K,
     misalignment,
   };
 }

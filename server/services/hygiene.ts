@@ -147,6 +147,9 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
     .where(and(eq(turns.projectId, projectId), eq(turns.agentId, agent)))
     .orderBy(sql`coalesce(${turns.ts}, ${sessions.createdAt}) asc`, asc(turns.sessionId), asc(turns.turn));
   if (!rows.length) throw new NotFoundError('agent with turns', agent);
+  // D_t is undefined at a session's first turn, which has no prior state to drift from (ACC §5.3): not shown as one.
+  const firstTurn = new Map<string, number>();
+  for (const r of rows) firstTurn.set(r.session, Math.min(firstTurn.get(r.session) ?? r.turn, r.turn));
   const labTurns: LabTurn[] = rows.map((r, i) => {
     const u = utilityOf({ extra: r.extra, judge: r.judge, hallucination: r.hallucination });
     return {
@@ -161,7 +164,7 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
       utility: u?.value ?? null,
       utilitySource: u?.source ?? null,
       hallucination: r.hallucination,
-      drift: r.drift,
+      drift: r.turn === firstTurn.get(r.session) ? null : r.drift,
       addition: additionOf(r.extra?.addition),
     };
   });
