@@ -634,6 +634,10 @@ describe('curation inbox, by keyboard', () => {
     const p365 = async () =>
       Number((await table.locator('tbody tr').first().locator('td').nth(4).textContent())!.split('±')[0]);
     expect(Math.abs((await p365()) - 0.307)).toBeLessThan(2 * 0.076);
+    // The paper's Table A reduction, P_unc / P_cur (3.21× for this setting), beside Theorem 1's other ratio.
+    const reduction = Number((await page.getByTestId('reduction').textContent())!.match(/([\d.]+)×$/)![1]);
+    expect(reduction).toBeGreaterThan(2);
+    expect(reduction).toBeLessThan(6);
     const practical = page.getByRole('button', { name: 'Practical α 0.3 η 0.9' });
     expect(await practical.getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('button', { name: /Uncurated/ }).click();
