@@ -661,6 +661,17 @@ describe('curation inbox, by keyboard', () => {
     )!;
     expect(Number(await page.getByLabel('admission rate α').inputValue())).toBe(Number(said));
     expect(Number(await page.getByLabel('events a day λ').inputValue())).toBe(Number(lambda));
+    // The settings are in the address: a reload shows the same runs; a value out of range is named, not used.
+    await expect.poll(() => new URL(page.url()).searchParams.get('lambda')).toBe(String(Number(lambda)));
+    await page.reload();
+    await page.waitForSelector('html[data-hydrated]');
+    expect(Number(await page.getByLabel('events a day λ').inputValue())).toBe(Number(lambda));
+    expect(Number(await page.getByLabel('admission rate α').inputValue())).toBe(Number(said));
+    await open(page, `${srv.url}/curation/simulator?eta=2&alpha=0.5`);
+    expect(await page.getByTestId('sim-link-problems').textContent()).toBe(
+      'Not used from the link: eta: “2” is not a number from 0 to 1.',
+    );
+    expect(await page.getByLabel('admission rate α').inputValue()).toBe('0.5');
     await page.getByRole('button', { name: 'Uncurated (B1)' }).click();
     await page.getByRole('button', { name: 'Run the sweep' }).click();
     const legend = page.getByTestId('figure3-chart').locator('.legend');

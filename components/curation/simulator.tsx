@@ -1,11 +1,15 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useSearchParams } from 'next/navigation';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { prepareBands } from '@/lib/charts/prepare-band';
 import {
   FIGURE3,
   PAPER_SETTINGS,
+  readSimSettings,
+  SIM_FIELDS,
+  simSettingsParams,
   simulate,
   sweepRow,
   theorem1,
@@ -16,6 +20,7 @@ import figure3Reference from '@/lib/curation/fixtures/figure3-reference.json';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
 import { LineChart } from '@/components/ui/line-chart';
+import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
 import { useWidth } from '@/components/ui/use-width';
 
@@ -28,6 +33,17 @@ const PRESETS = [
 
 const HORIZONS = [30, 90, 180, 365];
 
+const SIM_LABELS: Record<keyof SimSettings, string> = {
+  lambda: 'events a day λ',
+  hallucination: 'hallucinated per event h_e',
+  alpha: 'admission rate α',
+  eta: 'filter accuracy η',
+  r0: 'retrieval size r0 (r = r0·ln N)',
+  days: 'days',
+  seeds: 'seeded runs',
+  seed: 'seed',
+};
+
 /**
  * The Memory Curator paper's Monte Carlo model of hallucination compounding, live: P_t (chance a retrieval surfaces
  * at least one hallucinated entry) over a year, mean ± 1σ over seeded runs, against the uncurated
@@ -37,8 +53,16 @@ export function Simulator() {
   const trpc = useTRPC();
   const health = useQuery(trpc.curation.health.queryOptions());
   const sent = useQuery(trpc.curation.eventDays.queryOptions());
-  const [s, setS] = useState<SimSettings>({ ...PAPER_SETTINGS, alpha: 0.3, eta: 0.9, seed: 1 });
+  // The settings live in the address (what differs from the start): a reload or a shared link shows the same runs.
+  const params = useSearchParams();
+  const [fromLink] = useState(() => readSimSettings(new URLSearchParams(params.toString())));
+  const [s, setS] = useState<SimSettings>(fromLink.settings);
   const deferred = useDeferredValue(s);
+  useEffect(() => {
+    const next = simSettingsParams(deferred);
+    const wanted = next.size ? `?${next}` : '';
+    if (wanted !== window.location.search) window.history.replaceState(null, '', wanted || window.location.pathname);
+  }, [deferred]);
   const result = useMemo(() => simulate(deferred), [deferred]);
   const baseline = useMemo(
     () => simulate({ ...deferred, alpha: 1, eta: 0, seeds: Math.min(deferred.seeds, 50) }),
@@ -82,7 +106,7 @@ export function Simulator() {
   }, [health.data, sent.data]);
   const set = (k: keyof SimSettings, v: number) => setS((x) => ({ ...x, [k]: v }));
   const slider = (k: keyof SimSettings, label: string, min: number, max: number, step: number) => (
-    <label className="sim-slider">
+    <label className="sim-slider" key={k}>
       <span>
         {label} <b>{Number(s[k]).toFixed(step < 0.1 ? 2 : step < 1 ? 1 : 0)}</b>
       </span>
@@ -100,14 +124,12 @@ export function Simulator() {
   return (
     <div className="grid-2" style={{ gridTemplateColumns: '320px minmax(0, 1fr)', alignItems: 'start' }}>
       <Panel as="div" padded className="sim-panel" style={{ display: 'grid', gap: 10 }}>
-        {slider('lambda', 'events a day λ', 1, 50, 0.1)}
-        {slider('hallucination', 'hallucinated per event h_e', 0, 0.5, 0.01)}
-        {slider('alpha', 'admission rate α', 0.05, 1, 0.01)}
-        {slider('eta', 'filter accuracy η', 0, 1, 0.01)}
-        {slider('r0', 'retrieval size r0 (r = r0·ln N)', 1, 10, 0.5)}
-        {slider('days', 'days', 30, 730, 5)}
-        {slider('seeds', 'seeded runs', 10, 400, 10)}
-        {slider('seed', 'seed', 1, 100, 1)}
+        {fromLink.problems.length ? (
+          <div className="banner warn" role="status" data-testid="sim-link-problems">
+            Not used from the link: <MemoryText text={fromLink.problems.join('; ')} />.
+          </div>
+        ) : null}
+        {SIM_FIELDS.map((f) => slider(f.key, SIM_LABELS[f.key], f.min, f.max, f.step))}
         <div className="toolbar" style={{ flexWrap: 'wrap' }}>
           {PRESETS.map((p) => (
             <button

@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIGURE3, PAPER_SETTINGS, retrievalProbability, simulate, sweepRow, theorem1 } from './simulate';
+import {
+  FIGURE3,
+  PAPER_SETTINGS,
+  readSimSettings,
+  retrievalProbability,
+  SIM_START,
+  simSettingsParams,
+  simulate,
+  sweepRow,
+  theorem1,
+} from './simulate';
 
 const table = JSON.parse(
   readFileSync(path.resolve(import.meta.dirname, '../../server/demo/curator/mc_results.json'), 'utf8'),
@@ -83,5 +93,21 @@ describe('Theorem 1 (closed form) and the Figure 3 sweep', () => {
     const at = (alpha: number, eta: number) => seen.find((x) => x.alpha === alpha && Math.abs(x.eta - eta) < 1e-9)!.p;
     expect(at(0.5, 0.7) / at(0.5, 0.9)).toBeGreaterThan(2);
     expect(Math.abs(at(0.7, 0.9) - at(0.1, 0.9)) / at(0.1, 0.9)).toBeLessThan(0.4);
+  });
+});
+
+describe("the simulator's settings in its address", () => {
+  it("writes what differs from the start and reads it back; names a value out of range and keeps the start's", () => {
+    const moderate = { ...SIM_START, alpha: 0.5, eta: 0.7, lambda: 3.2 };
+    const params = simSettingsParams(moderate);
+    expect(params.toString()).toBe('lambda=3.2&alpha=0.5&eta=0.7');
+    expect(readSimSettings(params)).toEqual({ settings: moderate, problems: [] });
+    expect(simSettingsParams(SIM_START).toString()).toBe('');
+    const bad = readSimSettings(new URLSearchParams('eta=2&days=abc&h=&seed=7'));
+    expect(bad.settings).toEqual({ ...SIM_START, seed: 7 });
+    expect(bad.problems).toEqual([
+      'eta: “2” is not a number from 0 to 1',
+      'days: “abc” is not a number from 30 to 730',
+    ]);
   });
 });

@@ -135,3 +135,43 @@ export function sweepRow(
     return { alpha, eta, p: r.mean[days - 1]!, std: r.std[days - 1]! };
   });
 }
+
+/** The simulator's settings at first: the paper's, at its practical curator (α 0.3, η 0.9). */
+export const SIM_START: Required<SimSettings> = { ...PAPER_SETTINGS, alpha: 0.3, eta: 0.9, seed: 1 };
+
+/** Each setting of the simulator: its key in the page's address, and the range its slider offers. */
+export const SIM_FIELDS: { key: keyof SimSettings; url: string; min: number; max: number; step: number }[] = [
+  { key: 'lambda', url: 'lambda', min: 1, max: 50, step: 0.1 },
+  { key: 'hallucination', url: 'h', min: 0, max: 0.5, step: 0.01 },
+  { key: 'alpha', url: 'alpha', min: 0.05, max: 1, step: 0.01 },
+  { key: 'eta', url: 'eta', min: 0, max: 1, step: 0.01 },
+  { key: 'r0', url: 'r0', min: 1, max: 10, step: 0.5 },
+  { key: 'days', url: 'days', min: 30, max: 730, step: 5 },
+  { key: 'seeds', url: 'seeds', min: 10, max: 400, step: 10 },
+  { key: 'seed', url: 'seed', min: 1, max: 100, step: 1 },
+];
+
+/**
+ * The settings a link names (`?alpha=0.5&eta=0.7`), the start's for the rest; each value out of its slider's range,
+ * or no number, is named in `problems` and not used.
+ */
+export function readSimSettings(params: URLSearchParams): { settings: Required<SimSettings>; problems: string[] } {
+  const settings = { ...SIM_START };
+  const problems: string[] = [];
+  for (const f of SIM_FIELDS) {
+    const raw = params.get(f.url);
+    if (raw === null || raw.trim() === '') continue;
+    const v = Number(raw);
+    if (Number.isFinite(v) && v >= f.min && v <= f.max) settings[f.key] = v;
+    else problems.push(`${f.url}: “${raw}” is not a number from ${f.min} to ${f.max}`);
+  }
+  return { settings, problems };
+}
+
+/** The address's parameters for `s`: only what differs from the start. */
+export function simSettingsParams(s: SimSettings): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const f of SIM_FIELDS)
+    if (s[f.key] !== undefined && s[f.key] !== SIM_START[f.key]) params.set(f.url, String(s[f.key]));
+  return params;
+}
