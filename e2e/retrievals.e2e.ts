@@ -69,6 +69,10 @@ describe(`retrieval F1 (M6) from labelled searches, on ${uiDb()}`, () => {
     await open(page, `${srv.url}/curation/health`);
     await expect.poll(() => page.getByTestId('latest-f1').textContent()).toBe('no search labelled yet');
     expect(await page.getByTestId('latest-p95').textContent()).toMatch(/^latest day \d{4}-\d\d-\d\d$/);
+    // Each share with the counts behind it (a bare 6.3% left the reader to work out 1 of 16).
+    const conflicts = (await page.locator('[data-metric=conflicts]').textContent())!;
+    const [, share, n, of] = conflicts.match(/^([\d.]+)% ([\d,]+)\/([\d,]+)$/)!;
+    expect(Number(share)).toBeCloseTo((Number(n!.replace(/,/g, '')) / Number(of!.replace(/,/g, ''))) * 100, 1);
 
     // Opened by the M6 card's link, which goes with the page: the focus is then put on the main region.
     await page.locator('main p').getByRole('link', { name: 'Retrievals', exact: true }).click();

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { healthRates, type HealthRates } from '@/lib/curation/health';
+import { healthCounts, healthRates, type HealthRates } from '@/lib/curation/health';
 import { fmtInt, plural } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
@@ -10,6 +10,7 @@ import { Sparkline } from '@/components/ui/sparkline';
 import { EmptyState, QueryError } from '@/components/ui/states';
 
 type Rate = keyof Omit<HealthRates, 'day' | 'labelled' | 'precision' | 'recall'>;
+type Counted = keyof ReturnType<typeof healthCounts>;
 
 /** Reviewers' decisions are the labels of these: until one is made, each says so instead of a blank day. */
 const REVIEWED = 'no proposal reviewed yet';
@@ -98,12 +99,19 @@ export function Health() {
         {METRICS.map((m) => {
           const day = latest((r) => r[m.key] !== null);
           const v = day?.[m.key] ?? null;
+          const of = day && !m.ms ? healthCounts(days.find((d) => d.day === day.day)!)[m.key as Counted] : null;
           return (
             <Panel as="div" padded key={m.key}>
               <div className="cell-sub">{m.label}</div>
               <div className="toolbar" style={{ justifyContent: 'space-between' }}>
                 <b style={{ fontSize: 22 }} data-metric={m.key}>
                   {v === null ? '—' : m.ms ? `${v.toFixed(2)} ms` : pct(v)}
+                  {of ? (
+                    <span className="muted" style={{ fontSize: 13, fontWeight: 400 }} data-testid={`of-${m.key}`}>
+                      {' '}
+                      {fmtInt(of[0])}/{fmtInt(of[1])}
+                    </span>
+                  ) : null}
                 </b>
                 <Trend label={`${m.label} by day`} k={m.key} values={rates.map((r) => r[m.key])} />
               </div>

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { healthRates, mergeHealthDays, retrievalRates, type HealthDay, type RetrievalDay } from './health';
+import {
+  healthCounts,
+  healthRates,
+  mergeHealthDays,
+  retrievalRates,
+  type HealthDay,
+  type RetrievalDay,
+} from './health';
 
 const labels = (judged: number, hits: number, missed: number) => ({
   judged_returned: judged,
@@ -97,5 +104,31 @@ describe('curation and retrieval days', () => {
       [],
     );
     expect(healthRates([d!])[0]!.evidence).toBe(0.75);
+  });
+
+  it('gives the counts behind each share, the same fractions as the rates', () => {
+    const [d] = mergeHealthDays(
+      [
+        {
+          ...curated('2026-03-02', 16),
+          rejected: 2,
+          approved: 12,
+          declined: 2,
+          reviewed: 14,
+          scope_kept: 12,
+          scope_moved: 1,
+          duplicates: 3,
+          conflicts: 1,
+          evidence_checked: 14,
+          demoted: 1,
+        },
+      ],
+      [],
+    );
+    const counts = healthCounts(d!);
+    expect(counts.conflicts).toEqual([1, 16]);
+    expect(counts.evidence).toEqual([13, 14]);
+    const rates = healthRates([d!])[0]!;
+    for (const [k, [n, of]] of Object.entries(counts)) expect(rates[k as keyof typeof counts], k).toBeCloseTo(n / of);
   });
 });

@@ -108,6 +108,24 @@ export function healthRates(days: readonly HealthDay[]): HealthRates[] {
   }));
 }
 
+/** Of each share `healthRates` gives for a day, how many of how many (the figure behind the percentage). */
+export function healthCounts(
+  d: HealthDay,
+): Record<
+  'approval' | 'routing' | 'leakage' | 'rejection' | 'evidence' | 'redundancy' | 'conflicts',
+  [number, number]
+> {
+  return {
+    approval: [d.approved, d.approved + d.declined],
+    routing: [d.scope_kept, d.reviewed],
+    leakage: [d.scope_moved, d.reviewed],
+    rejection: [d.rejected, d.curated],
+    evidence: [d.evidence_checked - d.demoted - d.insufficient, d.evidence_checked],
+    redundancy: [d.duplicates, d.curated],
+    conflicts: [d.conflicts, d.curated],
+  };
+}
+
 /**
  * M6, retrieval F1 on downstream tasks, from reviewers' labels: the items of a day's labelled searches pooled
  * (micro-averaged, so a search with many results weighs more than one with few). Items returned but not judged count
