@@ -30,7 +30,8 @@ export function DeletionTab({
   busy: boolean;
 }) {
   const s = lab.deletion.sizes;
-  const series = (['none', 'periodic', 'history', 'combined', 'product', 'capacity'] as const).map((k) => ({
+  // "No deletion" last, drawn over the others: a policy that removes nothing lies under its dashes, not over them.
+  const series = (['periodic', 'history', 'combined', 'product', 'capacity', 'none'] as const).map((k) => ({
     key: k,
     label: k === 'none' ? 'no deletion' : POLICY_LABEL[k],
     color: POLICY_COLOR[k],

@@ -14,7 +14,7 @@ export const POLICY_COLOR = {
   history: 'var(--series-2)',
   combined: 'var(--series-3)',
   product: 'var(--series-4)',
-  capacity: 'var(--danger)',
+  capacity: 'var(--series-5)',
 } as const;
 
 export const CONSOLIDATION_LABEL = {
