@@ -31,7 +31,8 @@ export function ItemDetail({
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
     const el = panel.current;
-    if (!el) return;
+    // Picked in the items table beside it (↓ / ↑ go on there): the focus stays in the table.
+    if (!el || document.activeElement?.closest('[data-testid=items-table]')) return;
     el.scrollIntoView({ block: 'nearest' });
     el.querySelector<HTMLElement>('[data-item-name]')?.focus({ preventScroll: true });
   }, [r.id]);
