@@ -98,6 +98,11 @@ describe('compare runs', () => {
       .toContain('turn: "x" is not a whole number');
     await expect.poll(() => page.getByTestId('compare-error').textContent()).toContain('B: ');
     expect(await page.getByTestId('compare-error').textContent()).toContain('no-such-run');
+    // A turn run A does not hold: said with the turns it holds.
+    await open(page, `/compare?a=${A}&b=${B}&turn=999`);
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'Run A has no turn 999' }).textContent())
+      .toBe('Run A has no turn 999 (turns 1–50); showing its first turn.');
   });
 
   it('compares two runs that carry a graph state instead of a CCS (LangGraph) path by path', async () => {

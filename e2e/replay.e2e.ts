@@ -279,10 +279,13 @@ describe('session replay', () => {
     expect(await page.getByTestId('link-misses').count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Go to turn');
     // A turn that is no number is said too, not read as the first.
-    await open(page, '/sessions/secops-oauth-consent?turn=abc');
+    await open(page, '/sessions/secops-oauth-consent?turn=abc&compare=xyz');
     await expect
       .poll(() => page.getByTestId('link-misses').textContent())
       .toContain('“abc” is not a turn number, so it opened at turn 1');
+    expect(await page.getByTestId('link-misses').textContent()).toContain(
+      '“xyz” is not a turn number to compare with, so each turn is compared with the one before',
+    );
   });
 
   it('lists what went wrong and opens each at its turn with the diff, by mouse or keyboard', async () => {

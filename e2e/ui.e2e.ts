@@ -227,6 +227,13 @@ describe(`a long sessions list on ${srv.name}`, () => {
     expect(await rows.first().textContent()).toContain('bulk-000');
     await page.getByLabel('Search sessions').fill('bulk-agent nothing-like-this');
     await expect.poll(() => page.getByText('No session matches').count()).toBe(1);
+    // A sort the link names that is none is said (it fell back to the most recent in silence), until one is chosen.
+    await open(page, '/sessions?sort=bogus');
+    expect(await page.getByTestId('sort-problem').textContent()).toMatch(
+      /^Not used from the link: sort “bogus” is none of recent, oldest, .*: most recent first\.$/,
+    );
+    await page.getByLabel('Sort sessions').selectOption('oldest');
+    await expect.poll(() => page.getByTestId('sort-problem').count()).toBe(0);
     expect(errors).toEqual([]);
   });
 

@@ -23,7 +23,7 @@ export default async function SessionsPage({
   );
   return (
     <HydrationBoundary state={dehydrate(qc)}>
-      <SessionsTable initialSearch={initial.search} initialSort={initial.sort} />
+      <SessionsTable initialSearch={initial.search} initialSort={initial.sort} sortProblem={initial.sortProblem} />
     </HydrationBoundary>
   );
 }

@@ -15,6 +15,7 @@ import { CCS_FIELDS, type CcsTerms } from '@/lib/ccs/contract';
 import { forkOrigin } from '@/lib/ccs/fork';
 import {
   hasTurn,
+  heldTurns,
   indexOfTurnInRuns,
   turnAt as turnAtRuns,
   TURN_WINDOW as WINDOW,
@@ -381,7 +382,7 @@ function Comparison({
     <>
       {badTurn !== null ? (
         <div className="banner warn" role="alert">
-          Run A has no turn {badTurn}; showing its first turn.
+          Run A has no turn {badTurn} ({heldTurns(dA!.runs)}); showing its first turn.
         </div>
       ) : null}
       {fork && forkShift !== null ? (

@@ -21,6 +21,7 @@ import type { CcsTerms } from '@/lib/ccs/contract';
 import {
   BLAME_COUNT_CAP,
   hasTurn,
+  heldTurns,
   indexOfTurnInRuns,
   turnAt as turnAtRuns,
   TURN_WINDOW as WINDOW,
@@ -74,12 +75,6 @@ const NO_STRESS: [number, string][] = [];
 
 const fmtScore1 = (v: number | null) => (v === null ? '—' : v.toFixed(1));
 const isEmptyCcs = (c: CcsTerms) => Object.values(c).every((terms) => !terms?.length);
-
-/** The turns a session holds, in words: "turns 1–50", "turns 1–2, 10" (the first runs and the last, with gaps). */
-function heldTurns(runs: [number, number][]): string {
-  const spans = runs.map(([first, count]) => (count === 1 ? `${first}` : `${first}–${first + count - 1}`));
-  return `turns ${spans.length <= 3 ? spans.join(', ') : `${spans.slice(0, 2).join(', ')}, … ${spans.at(-1)}`}`;
-}
 
 /** Why a typed turn number cannot be shown, in words, with the turns the session holds. */
 function noTurnMessage(runs: [number, number][], raw: string): string {
@@ -195,6 +190,7 @@ export function ReplayView({
   initialIndex,
   askedTurn = null,
   notATurn = null,
+  notACompare = null,
   initialCompare = null,
   focusArtifact = null,
 }: {
@@ -205,6 +201,8 @@ export function ReplayView({
   askedTurn?: number | null;
   /** What the link gave as its turn when it is no number (?turn=abc), to say so. */
   notATurn?: string | null;
+  /** A ?compare= that is no number, to be said rather than ignored. */
+  notACompare?: string | null;
   /** The turn to diff against (?compare=3), when the link has one. */
   initialCompare?: number | null;
   /** The artifact a link points at (?artifact=…): marked and opened in the turn panel. */
@@ -347,9 +345,12 @@ export function ReplayView({
     initialCompare !== null && n && !hasTurn(runs, initialCompare)
       ? `no turn ${initialCompare} to compare with, so each turn is compared with the one before`
       : null,
+    notACompare !== null && n
+      ? `“${notACompare}” is not a turn number to compare with, so each turn is compared with the one before`
+      : null,
   ].filter((m): m is string => !!m);
   // Dismissed for this link: another link to the same page (a new ?turn=) is said again.
-  const missKey = `${askedTurn}|${notATurn}|${initialCompare}`;
+  const missKey = `${askedTurn}|${notATurn}|${initialCompare}|${notACompare}`;
   const [dismissed, setDismissed] = useState<string | null>(null);
 
   // The current turn (and the one it is compared with) live in the URL, so a link opens exactly this moment.

@@ -26,9 +26,12 @@ const NOT_SENT: Record<keyof Traced, string> = {
 export function SessionsTable({
   initialSearch = '',
   initialSort = 'recent',
+  sortProblem,
 }: {
   initialSearch?: string;
   initialSort?: SessionSort;
+  /** A sort the address named that is none, said until another is chosen. */
+  sortProblem?: string;
 }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -108,6 +111,11 @@ export function SessionsTable({
           </select>
         </div>
       </div>
+      {sortProblem && sort === initialSort ? (
+        <div className="banner warn" role="status" data-testid="sort-problem">
+          Not used from the link: <MemoryText text={sortProblem} />.
+        </div>
+      ) : null}
       <QueryError query={q} />
       <Panel as="div" body={false}>
         <table className="data" data-testid="sessions-table">

@@ -4,6 +4,7 @@ import {
   DigestBuilder,
   digestView,
   hasTurn,
+  heldTurns,
   indexOfTurnInRuns,
   nextChange,
   turnAt,
@@ -272,5 +273,25 @@ describe("a constraint's next change", () => {
   it('counts a drop at the last turn, and has nowhere to go without runs', () => {
     expect(nextChange([[0, 3]], 0, 10)).toBe(4);
     expect(nextChange([], 5, 10)).toBe(0);
+  });
+});
+
+describe('the turns a session holds, in words', () => {
+  it('gives runs of numbers, and the first two and the last when there are many', () => {
+    expect(heldTurns([[1, 50]])).toBe('turns 1–50');
+    expect(
+      heldTurns([
+        [1, 2],
+        [10, 1],
+      ]),
+    ).toBe('turns 1–2, 10');
+    expect(
+      heldTurns([
+        [1, 2],
+        [5, 1],
+        [8, 3],
+        [20, 1],
+      ]),
+    ).toBe('turns 1–2, 5, … 20');
   });
 });

@@ -361,3 +361,9 @@ export function indexOfTurnInRuns(runs: readonly [number, number][], turn: numbe
   }
   return Math.max(0, base - 1);
 }
+
+/** The turns a session holds, in words: "turns 1–50", "turns 1–2, 10" (the first runs and the last, with gaps). */
+export function heldTurns(runs: readonly [number, number][]): string {
+  const spans = runs.map(([first, count]) => (count === 1 ? `${first}` : `${first}–${first + count - 1}`));
+  return `turns ${spans.length <= 3 ? spans.join(', ') : `${spans.slice(0, 2).join(', ')}, … ${spans.at(-1)}`}`;
+}

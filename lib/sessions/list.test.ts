@@ -48,7 +48,13 @@ describe('sessions list', () => {
 describe('sessionsListParams', () => {
   it("reads the list's search and sort from its address, anything else as the default", () => {
     expect(sessionsListParams(' oauth ', 'oldest')).toEqual({ search: 'oauth', sort: 'oldest' });
-    expect(sessionsListParams(undefined, 'toString')).toEqual({ search: '', sort: 'recent' });
+    expect(sessionsListParams(undefined, 'toString')).toEqual({
+      search: '',
+      sort: 'recent',
+      sortProblem:
+        'sort “toString” is none of recent, oldest, turns, title, hallucination, drift, tokens, cost, latency: ' +
+        'most recent first',
+    });
     expect(sessionsListParams(['a', 'b'], ['oldest'])).toEqual({ search: '', sort: 'recent' });
     expect(sessionsListParams('x'.repeat(300), undefined).search).toHaveLength(200);
   });

@@ -38,10 +38,18 @@ export const SESSION_SORTS = {
 export type SessionSort = keyof typeof SESSION_SORTS;
 
 /** The list's search and sort as its address says them (`?q=…&sort=…`); anything else is the default. */
-export function sessionsListParams(q: unknown, sort: unknown): { search: string; sort: SessionSort } {
+export function sessionsListParams(
+  q: unknown,
+  sort: unknown,
+): { search: string; sort: SessionSort; sortProblem?: string } {
+  const known = typeof sort === 'string' && Object.hasOwn(SESSION_SORTS, sort);
   return {
     search: typeof q === 'string' ? q.trim().slice(0, 200) : '',
-    sort: typeof sort === 'string' && Object.hasOwn(SESSION_SORTS, sort) ? (sort as SessionSort) : 'recent',
+    sort: known ? (sort as SessionSort) : 'recent',
+    // A sort the link names that is none: said, not silently replaced.
+    ...(typeof sort === 'string' && sort && !known
+      ? { sortProblem: `sort “${sort}” is none of ${Object.keys(SESSION_SORTS).join(', ')}: most recent first` }
+      : {}),
   };
 }
 

@@ -58,6 +58,9 @@ export default async function SessionPage({
         askedTurn={query.turn && Number.isFinite(turnParam) ? turnParam : null}
         notATurn={typeof query.turn === 'string' && query.turn && !Number.isFinite(turnParam) ? query.turn : null}
         initialCompare={query.compare && Number.isFinite(compareParam) ? compareParam : null}
+        notACompare={
+          typeof query.compare === 'string' && query.compare && !Number.isFinite(compareParam) ? query.compare : null
+        }
         focusArtifact={artifact}
       />
     </HydrationBoundary>
