@@ -127,6 +127,10 @@ describe('a reviewer edits memory directly', () => {
     await page.waitForSelector('html[data-hydrated]');
     expect(await page.getByLabel('Status').inputValue()).toBe('deprecated');
     await page.getByLabel('Status').selectOption('');
+    // Opening an entry keeps the list's filters in the address (the row's link dropped them).
+    await page.getByTestId('entries').locator('.row-pick').first().click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('entry')).not.toBeNull();
+    expect(new URL(page.url()).searchParams.get('scope')).toBe('project');
     await page.getByLabel('Search entries').fill('nothingmatcheshere');
     await expect
       .poll(() => page.getByTestId('entries').textContent())

@@ -4,12 +4,13 @@ import { entryHref, eventHref } from '@/lib/pages';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { useDeferredValue, useEffect, useState } from 'react';
+import { useDeferredValue, useState } from 'react';
+import { useAddressSync } from '@/components/ui/use-address-sync';
 import { SCOPES } from '@/lib/curation/pipeline';
 import { fmtDateTime, fmtInt } from '@/lib/format';
 import { useTRPC } from '@/components/trpc/provider';
 import { AnnotateDialog } from '@/components/annotations/annotate-dialog';
-import { EditEntryForm, escapeCloses, LinkEntryForm, NewEntryButton } from './entry-edit';
+import { EditEntryForm, escapeCloses, inEntries, LinkEntryForm, NewEntryButton } from './entry-edit';
 import { AnnotationsSection } from '@/components/annotations/annotations-section';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
@@ -32,21 +33,14 @@ export function EntriesBrowser() {
   const router = useRouter();
   const params = useSearchParams();
   // The scope, status and words live in the address beside the entry open (`?scope=…&status=…&q=…&entry=…`): a
-  // reload or a link opens the same list.
-  const [scope, setScope] = useState(() => known(params.get('scope'), SCOPES));
-  const [status, setStatus] = useState(() => known(params.get('status'), STATUSES));
+  // reload or a link opens the same list. The scope and status are read from it; the words, typed, are written to it.
+  const scope = known(params.get('scope'), SCOPES);
+  const status = known(params.get('status'), STATUSES);
+  const go = (changes: Record<string, string>) => router.replace(inEntries(changes), { scroll: false });
   const [query, setQuery] = useState(() => params.get('q') ?? '');
   const deferred = useDeferredValue(query.trim());
   const selected = params.get('entry');
-  useEffect(() => {
-    const next = new URLSearchParams(window.location.search);
-    for (const [k, v] of Object.entries({ scope, status, q: deferred })) {
-      if (v) next.set(k, v);
-      else next.delete(k);
-    }
-    const wanted = next.size ? `?${next}` : '';
-    if (wanted !== window.location.search) window.history.replaceState(null, '', wanted || window.location.pathname);
-  }, [scope, status, deferred, selected]);
+  useAddressSync({ q: deferred || null }, params.toString());
   // Paged by the server, 100 at a time, with how many match: a long memory never stops silently.
   const list = useInfiniteQuery({
     ...trpc.curation.entries.infiniteQueryOptions(
@@ -64,12 +58,12 @@ export function EntriesBrowser() {
       <div className="toolbar" style={{ flexWrap: 'wrap', marginBottom: 10 }}>
         <div className="seg" role="group" aria-label="Scope">
           {['', ...SCOPES].map((s) => (
-            <button key={s || 'all'} type="button" aria-pressed={scope === s} onClick={() => setScope(s)}>
+            <button key={s || 'all'} type="button" aria-pressed={scope === s} onClick={() => go({ scope: s })}>
               {s || 'all scopes'} <span className="muted">{fmtInt(count(s))}</span>
             </button>
           ))}
         </div>
-        <select className="select" aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value)}>
+        <select className="select" aria-label="Status" value={status} onChange={(e) => go({ status: e.target.value })}>
           <option value="">any status</option>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -126,11 +120,7 @@ export function EntriesBrowser() {
                   aria-current={e.id === selected ? 'true' : undefined}
                   data-entry={e.id}
                 >
-                  <button
-                    type="button"
-                    className="row-pick"
-                    onClick={() => router.replace(entryHref(e.id), { scroll: false })}
-                  >
+                  <button type="button" className="row-pick" onClick={() => go({ entry: e.id })}>
                     <MemoryText className="clip" text={e.content} />
                     <span className="meta">
                       <span className="badge">{e.scope}</span>

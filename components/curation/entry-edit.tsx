@@ -1,6 +1,5 @@
 'use client';
 
-import { entryHref } from '@/lib/pages';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
@@ -71,7 +70,7 @@ export function NewEntryButton() {
         setOpen(false);
         setContent('');
         setNote('');
-        router.replace(entryHref(r.id), { scroll: false });
+        router.replace(inEntries({ entry: r.id }), { scroll: false });
       },
     }),
   );
@@ -106,8 +105,8 @@ export function NewEntryButton() {
                   aria-label="Entry content"
                   {...lengthProps(lengthId, content, ENTRY_CONTENT_MAX)}
                 />
-                <LengthNote id={lengthId} value={content} max={ENTRY_CONTENT_MAX} />
               </label>
+              <LengthNote id={lengthId} value={content} max={ENTRY_CONTENT_MAX} />
               <label className="field-col">
                 <span className="label-sm">Why (optional, in the audit log)</span>
                 <input className="input" value={note} onChange={(e) => setNote(e.target.value)} aria-label="Why" />
@@ -135,6 +134,19 @@ export function NewEntryButton() {
       </Dialog.Portal>
     </Dialog.Root>
   );
+}
+
+/**
+ * The Entries page as it is (its scope, status and words) with `changes` made: a value set, or removed when empty.
+ * An entry opened keeps the list's filters (`entryHref` is the entry alone, for links from elsewhere).
+ */
+export function inEntries(changes: Record<string, string>): string {
+  const next = new URLSearchParams(window.location.search);
+  for (const [k, v] of Object.entries(changes)) {
+    if (v) next.set(k, v);
+    else next.delete(k);
+  }
+  return `/curation/entries${next.size ? `?${next}` : ''}`;
 }
 
 /** Edits an entry: a new version with the reason as its note; refused if someone else's edit landed meanwhile. */

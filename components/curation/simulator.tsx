@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { prepareBands } from '@/lib/charts/prepare-band';
 import {
   FIGURE3,
@@ -20,7 +20,8 @@ import figure3Reference from '@/lib/curation/fixtures/figure3-reference.json';
 import { useTRPC } from '@/components/trpc/provider';
 import { fmtInt } from '@/lib/format';
 import { LineChart } from '@/components/ui/line-chart';
-import { MemoryText } from '@/components/ui/memory-text';
+import { LinkProblems } from '@/components/ui/link-problems';
+import { useAddressSync } from '@/components/ui/use-address-sync';
 import { Panel } from '@/components/ui/panel';
 import { useWidth } from '@/components/ui/use-width';
 
@@ -58,11 +59,8 @@ export function Simulator() {
   const [fromLink] = useState(() => readSimSettings(new URLSearchParams(params.toString())));
   const [s, setS] = useState<SimSettings>(fromLink.settings);
   const deferred = useDeferredValue(s);
-  useEffect(() => {
-    const next = simSettingsParams(deferred);
-    const wanted = next.size ? `?${next}` : '';
-    if (wanted !== window.location.search) window.history.replaceState(null, '', wanted || window.location.pathname);
-  }, [deferred]);
+  const inAddress = simSettingsParams(deferred);
+  useAddressSync(Object.fromEntries(SIM_FIELDS.map((f) => [f.url, inAddress.get(f.url)])), params.toString(), 250);
   const result = useMemo(() => simulate(deferred), [deferred]);
   const baseline = useMemo(
     () => simulate({ ...deferred, alpha: 1, eta: 0, seeds: Math.min(deferred.seeds, 50) }),
@@ -124,11 +122,7 @@ export function Simulator() {
   return (
     <div className="grid-2" style={{ gridTemplateColumns: '320px minmax(0, 1fr)', alignItems: 'start' }}>
       <Panel as="div" padded className="sim-panel" style={{ display: 'grid', gap: 10 }}>
-        {fromLink.problems.length ? (
-          <div className="banner warn" role="status" data-testid="sim-link-problems">
-            Not used from the link: <MemoryText text={fromLink.problems.join('; ')} />.
-          </div>
-        ) : null}
+        <LinkProblems testId="sim-link-problems" problems={fromLink.problems} />
         {SIM_FIELDS.map((f) => slider(f.key, SIM_LABELS[f.key], f.min, f.max, f.step))}
         <div className="toolbar" style={{ flexWrap: 'wrap' }}>
           {PRESETS.map((p) => (
@@ -273,7 +267,11 @@ export function Simulator() {
         <p className="muted" style={{ fontSize: 12 }} data-testid="reduction">
           Reduction P<sup>unc</sup> / P<sup>cur</sup> at day {fmtInt(deferred.days)}, as the paper&apos;s Table A gives
           it (3.21× for the practical setting), from the runs above:{' '}
-          <b>{(baseline.mean[deferred.days - 1]! / result.mean[deferred.days - 1]!).toFixed(2)}×</b>
+          <b>
+            {result.mean[deferred.days - 1]! > 0
+              ? `${(baseline.mean[deferred.days - 1]! / result.mean[deferred.days - 1]!).toFixed(2)}×`
+              : '— (no curated retrieval surfaced a hallucinated entry)'}
+          </b>
         </p>
         <p className="muted" style={{ fontSize: 12 }} data-testid="theorem1-ratio">
           Theorem 1&apos;s ratio (1 − P<sup>cur</sup>) / (1 − P<sup>unc</sup>) at day {fmtInt(deferred.days)}:{' '}

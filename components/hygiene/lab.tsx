@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { MemoryText } from '@/components/ui/memory-text';
+import { LinkProblems } from '@/components/ui/link-problems';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -198,11 +198,7 @@ export function HygieneLab() {
           <Link href={`/curation?proposal=${raised.proposalId}`}>open it in the inbox</Link>.
         </div>
       ) : null}
-      {linkProblems.length ? (
-        <div className="banner warn" role="status" data-testid="link-problems">
-          Not used from the link: <MemoryText text={linkProblems.join('; ')} />.
-        </div>
-      ) : null}
+      <LinkProblems testId="link-problems" problems={linkProblems} />
       <QueryError query={lab} doing={d ? 'recompute with these settings (the last result is shown)' : undefined} />
       {unknown ? (
         <EmptyState title={`No turns from agent “${agent}” in this project`}>

@@ -3,12 +3,14 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import Link from 'next/link';
-import { useDeferredValue, useEffect, useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { Sparkline } from '@/components/ui/sparkline';
 import { ListFoot } from '@/components/ui/list-foot';
 import { MemoryText } from '@/components/ui/memory-text';
+import { LinkProblems } from '@/components/ui/link-problems';
+import { useAddressSync } from '@/components/ui/use-address-sync';
 import { EmptyState, QueryError, SkeletonRows, updatingProps } from '@/components/ui/states';
 import { SESSION_SORTS, SESSIONS_PAGE, type SessionSort } from '@/lib/sessions/list';
 import type { RouterOutputs } from '@/components/trpc/outputs';
@@ -56,13 +58,7 @@ export function SessionsTable({
   };
   const first = pages[0];
   // The search and sort live in the address (`?q=…&sort=…`): a link opens the same list, Back returns to it.
-  useEffect(() => {
-    const params = new URLSearchParams();
-    if (query) params.set('q', query);
-    if (sort !== 'recent') params.set('sort', sort);
-    const wanted = params.size ? `?${params}` : '';
-    if (wanted !== window.location.search) window.history.replaceState(null, '', wanted || window.location.pathname);
-  }, [query, sort]);
+  useAddressSync({ q: query || null, sort: sort !== 'recent' ? sort : null }, '');
   // A new search or sort while the rows of the last one stay on screen: they are dimmed and the wait is said.
   const updating = q.isPlaceholderData || search.trim() !== query;
 
@@ -111,11 +107,7 @@ export function SessionsTable({
           </select>
         </div>
       </div>
-      {sortProblem && sort === initialSort ? (
-        <div className="banner warn" role="status" data-testid="sort-problem">
-          Not used from the link: <MemoryText text={sortProblem} />.
-        </div>
-      ) : null}
+      <LinkProblems testId="sort-problem" problems={sortProblem && sort === initialSort ? [sortProblem] : []} />
       <QueryError query={q} />
       <Panel as="div" body={false}>
         <table className="data" data-testid="sessions-table">

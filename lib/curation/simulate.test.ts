@@ -103,11 +103,16 @@ describe("the simulator's settings in its address", () => {
     expect(params.toString()).toBe('lambda=3.2&alpha=0.5&eta=0.7');
     expect(readSimSettings(params)).toEqual({ settings: moderate, problems: [] });
     expect(simSettingsParams(SIM_START).toString()).toBe('');
-    const bad = readSimSettings(new URLSearchParams('eta=2&days=abc&h=&seed=7'));
-    expect(bad.settings).toEqual({ ...SIM_START, seed: 7 });
+    const bad = readSimSettings(new URLSearchParams('eta=2&days=abc&h=&seed=7&days=100.5&seeds=10.5&r0=2.5'));
+    expect(bad.settings).toEqual({ ...SIM_START, seed: 7, r0: 2.5 });
     expect(bad.problems).toEqual([
       'eta: “2” is not a number from 0 to 1',
-      'days: “abc” is not a number from 30 to 730',
+      'days: “abc” is not a whole number from 30 to 730',
+      'seeds: “10.5” is not a whole number from 10 to 400',
+    ]);
+    // A fraction where the model counts (days=100.5 made arrays of 100 read at 99.5: the page threw).
+    expect(readSimSettings(new URLSearchParams('days=100.5')).problems).toEqual([
+      'days: “100.5” is not a whole number from 30 to 730',
     ]);
   });
 });

@@ -7,6 +7,7 @@
  * Seeded: the same settings and seed give the same runs.
  */
 import { rng } from '@/lib/random';
+import { readUrlNumber } from '@/lib/url-number';
 
 export interface SimSettings {
   /** Events per day. */
@@ -159,11 +160,9 @@ export function readSimSettings(params: URLSearchParams): { settings: Required<S
   const settings = { ...SIM_START };
   const problems: string[] = [];
   for (const f of SIM_FIELDS) {
-    const raw = params.get(f.url);
-    if (raw === null || raw.trim() === '') continue;
-    const v = Number(raw);
-    if (Number.isFinite(v) && v >= f.min && v <= f.max) settings[f.key] = v;
-    else problems.push(`${f.url}: “${raw}” is not a number from ${f.min} to ${f.max}`);
+    // A slider's step of 1 or more takes whole numbers (days=100.5 made arrays of 100 read at 99.5).
+    const v = readUrlNumber(params, f.url, { min: f.min, max: f.max, integer: f.step >= 1 }, problems);
+    if (v !== undefined) settings[f.key] = v;
   }
   return { settings, problems };
 }

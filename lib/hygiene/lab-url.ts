@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readUrlNumber, type NumberRange } from '@/lib/url-number';
 import { SLEEP_K } from './consolidation';
 import { DEFAULT_BUDGET, deletionInput, labInput, misalignmentInput } from './contract';
 import type { DeletionParams } from './deletion';
@@ -30,25 +31,15 @@ const MISALIGNMENT_KEYS: Record<keyof MisalignmentRule, string> = {
   minHits: 'min_hits',
 };
 
-function read(
-  params: URLSearchParams,
-  key: string,
-  schema: z.ZodType<number>,
-  problems: string[] = [],
-): number | undefined {
-  const raw = params.get(key);
-  if (raw === null || raw.trim() === '') return undefined;
-  const r = schema.safeParse(Number(raw));
-  if (r.success) return r.data;
-  problems.push(`${key}: “${raw}” is not ${allowed(schema)}`);
-  return undefined;
+function read(params: URLSearchParams, key: string, schema: z.ZodType<number>, problems: string[] = []) {
+  return readUrlNumber(params, key, rangeOf(schema), problems);
 }
 
-/** What a setting takes, in words ("a whole number from 1 to 1000000"). */
-function allowed(schema: z.ZodType<number>): string {
-  const n = schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType<number>) : schema;
-  if (!(n instanceof z.ZodNumber)) return 'a value the lab takes';
-  return `${n.isInt ? 'a whole number' : 'a number'} from ${n.minValue} to ${n.maxValue}`;
+/** What the server's schema of a setting takes: its bounds, and whether only whole numbers. */
+function rangeOf(schema: z.ZodType<number>): NumberRange {
+  const n = schema instanceof z.ZodDefault ? schema.unwrap() : schema;
+  if (!(n instanceof z.ZodNumber)) throw new Error('a lab setting is a number');
+  return { min: n.minValue ?? -Infinity, max: n.maxValue ?? Infinity, integer: !!n.isInt };
 }
 
 /** The settings the URL names that the lab cannot take, each with what it takes (their defaults stand). */
