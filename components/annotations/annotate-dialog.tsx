@@ -162,8 +162,8 @@ function AnnotateForm({
           data-testid="annotate-comment"
           {...lengthProps(`${ids}-length`, comment, COMMENT_MAX)}
         />
-        <LengthNote id={`${ids}-length`} value={comment} max={COMMENT_MAX} />
       </label>
+      <LengthNote id={`${ids}-length`} value={comment} max={COMMENT_MAX} />
       {create.error ? (
         <div className="banner danger" role="alert">
           {create.error.message}

@@ -64,9 +64,10 @@ export function ApiKeys() {
             value={name}
             onChange={(e) => setName(e.target.value)}
             style={{ width: 260 }}
-            {...lengthProps(lengthId, name, KEY_NAME_MAX)}
+            // The server trims the name before it measures it.
+            {...lengthProps(lengthId, name.trim(), KEY_NAME_MAX)}
           />
-          <LengthNote id={lengthId} value={name} max={KEY_NAME_MAX} />
+          <LengthNote id={lengthId} value={name.trim()} max={KEY_NAME_MAX} />
           <select
             className="input"
             aria-label="Key role"
@@ -79,7 +80,7 @@ export function ApiKeys() {
           <button
             className="btn btn-primary"
             type="submit"
-            disabled={!name.trim() || name.length > KEY_NAME_MAX || create.isPending}
+            disabled={!name.trim() || name.trim().length > KEY_NAME_MAX || create.isPending}
           >
             Create key
           </button>
