@@ -152,8 +152,10 @@ describe('Mnemoscope client', () => {
     cyclic.self = cyclic;
     const refused: RejectedRecord[] = [];
     const strict = client(srv.fetchImpl, { onRejected: (r) => refused.push(r) });
+    // Not validated here, a record that cannot be JSON is still refused, naming data.
+    const loose = client(srv.fetchImpl, { validate: false, onRejected: (r) => refused.push(r) });
     expect(
-      strict.record({
+      loose.record({
         type: 'turn',
         data: { session_id: 's', agent: 'a', turn: 1, input: 'i', output: 'o', ccs: cyclic as never },
       }),
@@ -162,6 +164,14 @@ describe('Mnemoscope client', () => {
       path: 'data',
       message: expect.stringMatching(/^cannot be sent as JSON/),
     });
+    // A number that is none is refused by name, as before the copy (JSON would have made NaN a null).
+    expect(
+      strict.record({
+        type: 'turn',
+        data: { session_id: 's', agent: 'a', turn: 2, input: 'i', output: 'o', ccs: {}, hallucination: NaN },
+      }),
+    ).toBe(false);
+    expect(refused[1]!.errors[0]!.path).toBe('data.hallucination');
     await c.flush();
     expect(sent).toEqual([
       { goal_orientation: ['triage(queue)'] },

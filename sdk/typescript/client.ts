@@ -209,21 +209,23 @@ export class Mnemoscope {
     }
     let errors: FieldError[] | null = null;
     let copy: Envelope<T> = envelope;
-    try {
-      // A copy as it is now, as it will be sent: the agent may change its objects (a CCS it keeps updating) before
-      // the batch goes.
-      copy = JSON.parse(JSON.stringify(envelope)) as Envelope<T>;
-    } catch (e) {
-      errors = [{ path: 'data', message: `cannot be sent as JSON: ${(e as Error).message}` }];
-    }
-    if (!errors && this.o.validate) {
+    // Checked as the agent gave it (a JSON copy would turn NaN into null, which a nullable field takes), then copied
+    // as it is now, as it will be sent: the agent may change its objects (a CCS it keeps updating) before the batch
+    // goes.
+    if (this.o.validate) {
       try {
-        const n = normalizeEnvelope(copy);
+        const n = normalizeEnvelope(envelope);
         errors = n.ok ? null : n.errors;
       } catch (e) {
         errors = [{ path: '', message: `could not be validated: ${(e as Error).message}` }];
       }
     }
+    if (!errors)
+      try {
+        copy = JSON.parse(JSON.stringify(envelope)) as Envelope<T>;
+      } catch (e) {
+        errors = [{ path: 'data', message: `cannot be sent as JSON: ${(e as Error).message}` }];
+      }
     if (errors) {
       this.counters.invalid++;
       const refused = errors;
