@@ -102,7 +102,8 @@ export async function writeAnnotations(
   }
 }
 
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+// Lower case only: the annotation lists match the id as text, so one in capitals would never show with its target.
+const UUID = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 const KEPT = 'the annotation is kept';
 
 /**
@@ -123,13 +124,16 @@ export async function warnMissingTargets(tx: Tx, projectId: string, recs: Pendin
   }));
   const turnOf = sql`${turns.projectId} = ${projectId} and ${turns.sessionId} = k.sid and ${turns.turn} = k.turn`;
   const uuid = (col: unknown) => sql`${col} = case when k.ref ~ ${UUID} then k.ref::uuid end`;
-  const found = rowsOf<{ i: number; session: boolean; turn: boolean; found: boolean }>(
+  const found = rowsOf<{ i: number; session: boolean; turn: boolean; field: boolean; found: boolean }>(
     await tx.execute(sql`
       select k.i,
         k.sid is not null and exists (
           select 1 from ${sessions} where ${sessions.projectId} = ${projectId} and ${sessions.id} = k.sid
         ) as session,
         k.turn is not null and exists (select 1 from ${turns} where ${turnOf}) as turn,
+        k.field is not null and exists (
+          select 1 from ${turns} where ${turnOf} and ${turns.ccs} -> k.field is not null
+        ) as field,
         case k.target
           when 'term' then exists (
             select 1 from ${turns} where ${turnOf} and ${turns.ccs} -> k.field @> jsonb_build_array(k.term)
@@ -161,11 +165,13 @@ export async function warnMissingTargets(tx: Tx, projectId: string, recs: Pendin
 /** What an annotation's target lacks, by the first of its fields that names nothing stored; none when it is there. */
 function missingTarget(
   r: Rec<'annotation'>,
-  f: { session: boolean; turn: boolean; found: boolean },
+  f: { session: boolean; turn: boolean; field: boolean; found: boolean },
 ): FieldError | undefined {
   if (r.target === 'turn' || r.target === 'term') {
     if (!f.session) return { path: 'data.session_id', message: `no session "${r.sessionId}" is stored yet: ${KEPT}` };
     if (!f.turn) return { path: 'data.turn', message: `session "${r.sessionId}" has no turn ${r.turn} yet: ${KEPT}` };
+    if (r.target === 'term' && !f.field)
+      return { path: 'data.field', message: `turn ${r.turn}'s CCS has no field "${r.field}": ${KEPT}` };
     if (!f.found)
       return {
         path: 'data.term',

@@ -107,6 +107,7 @@ describe.each(DRIVERS)('annotations on %s', (driver) => {
     expect((await ingest(h.db, 'default', [event], 'test')).curation).toMatchObject({ proposed: 1 });
     const nil = '00000000-0000-4000-8000-000000000000';
     const [proposal] = rowsOf<{ id: string }>(await h.db.execute(sql`select id from proposals limit 1`));
+    const upper = proposal!.id.toUpperCase();
     const sent = [
       rec({ id: 'w1', target: 'turn', session_id: 's1', turn: 2, comment: 'here' }),
       rec({ id: 'w2', target: 'turn', session_id: 's9', turn: 1, comment: 'early' }),
@@ -122,6 +123,16 @@ describe.each(DRIVERS)('annotations on %s', (driver) => {
       }),
       rec({ id: 'w5', target: 'term', session_id: 's1', turn: 1, field: 'constraints', term: 'nope', comment: 'x' }),
       rec({ id: 'w6', target: 'artifact', artifact_id: 'art-x', comment: 'x' }),
+      rec({
+        id: 'w11',
+        target: 'term',
+        session_id: 's1',
+        turn: 1,
+        field: 'constraint',
+        term: 'keep(db)',
+        comment: 'x',
+      }),
+      rec({ id: 'w12', target: 'proposal', proposal_id: upper, comment: 'x' }),
       rec({ id: 'w7', target: 'proposal', proposal_id: proposal!.id, comment: 'x' }),
       rec({ id: 'w8', target: 'proposal', proposal_id: 'p0', comment: 'x' }),
       rec({ id: 'w9', target: 'entry', entry_id: nil, comment: 'x' }),
@@ -140,6 +151,8 @@ describe.each(DRIVERS)('annotations on %s', (driver) => {
       [],
       [`data.term: turn 1's constraints holds no term "nope": ${kept}, but the turn will not show it`],
       [`data.artifact_id: no artifact "art-x" is stored yet: ${kept}`],
+      [`data.field: turn 1's CCS has no field "constraint": ${kept}`],
+      [`data.proposal_id: no proposal "${upper}" in this project (its ids are the curator's): ${kept}`],
       [],
       [`data.proposal_id: no proposal "p0" in this project (its ids are the curator's): ${kept}`],
       [`data.entry_id: no entry "${nil}" in this project (its ids are the curator's): ${kept}`],
@@ -150,7 +163,7 @@ describe.each(DRIVERS)('annotations on %s', (driver) => {
     const again = await ingest(h.db, 'default', [sent[1]!], 'api_key:judge');
     expect(again.results[0]).toMatchObject({ status: 'duplicate', warnings: [{ path: 'data.session_id' }] });
     const { items } = await listAnnotations(h.db, 'default', { author: 'api_key:judge' });
-    expect(items.filter((a) => a.id.startsWith('w')).length).toBe(10);
+    expect(items.filter((a) => a.id.startsWith('w')).length).toBe(12);
     await h.db.execute(sql`delete from annotations where id like 'w%'`);
   });
 
