@@ -153,14 +153,18 @@ export function ConsolidationTab({
         {c.budget >= c.atoms ? (
           <p className="panel-body muted" style={{ margin: 0, fontSize: 12 }} data-testid="budget-holds-all">
             The budget holds all {plural(c.atoms, 'atom')} (B ≥ {fmtInt(c.atoms)}): recency, frequency and
-            surprise-weighted keep every one, so they cannot differ here; sleep-replay still merges them into its{' '}
-            {plural(c.sleepK, 'cluster')} (it runs in idle time, whatever the budget). Lower B to compare them.
+            surprise-weighted keep every one, so they cannot differ here
+            {c.sleepK < c.atoms
+              ? `; sleep-replay still merges them into its ${plural(c.sleepK, 'cluster')} (it runs in idle time, ` +
+                'whatever the budget)'
+              : ', nor sleep-replay, with a cluster for each'}
+            . Lower B to compare them.
           </p>
         ) : null}
         {sleepK > c.sleepK && c.sleepK === c.budget ? (
           <p className="panel-body muted" style={{ margin: 0, fontSize: 12 }} data-testid="sleep-k-capped">
             Sleep-replay merges into {plural(c.sleepK, 'cluster')}, not k = {fmtInt(sleepK)}: no policy may keep more
-            than B = {fmtInt(c.budget)} atoms.
+            than B = {fmtInt(c.budget)} atoms{c.budget === c.atoms ? ' (the whole store)' : ''}.
           </p>
         ) : null}
         {c.results

@@ -92,20 +92,23 @@ export interface HealthRates extends RetrievalRates {
 const rate = (n: number, of: number) => (of ? n / of : null);
 
 export function healthRates(days: readonly HealthDay[]): HealthRates[] {
-  return days.map((d) => ({
-    day: d.day,
-    approval: rate(d.approved, d.approved + d.declined),
-    routing: rate(d.scope_kept, d.reviewed),
-    leakage: rate(d.scope_moved, d.reviewed),
-    rejection: rate(d.rejected, d.curated),
-    evidence: d.evidence_checked ? 1 - (d.demoted + d.insufficient) / d.evidence_checked : null,
-    redundancy: rate(d.duplicates, d.curated),
-    conflicts: rate(d.conflicts, d.curated),
-    p50: d.p50,
-    p95: d.p95,
-    ...retrievalRates(d),
-    labelled: d.retrievals_labelled,
-  }));
+  return days.map((d) => {
+    const c = healthCounts(d);
+    return {
+      day: d.day,
+      approval: rate(...c.approval),
+      routing: rate(...c.routing),
+      leakage: rate(...c.leakage),
+      rejection: rate(...c.rejection),
+      evidence: rate(...c.evidence),
+      redundancy: rate(...c.redundancy),
+      conflicts: rate(...c.conflicts),
+      p50: d.p50,
+      p95: d.p95,
+      ...retrievalRates(d),
+      labelled: d.retrievals_labelled,
+    };
+  });
 }
 
 /** Of each share `healthRates` gives for a day, how many of how many (the figure behind the percentage). */

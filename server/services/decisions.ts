@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { entryHref } from '@/lib/pages';
 import type { DbHandle, Tx } from '@/server/db';
 import {
   curationOutcomes,
@@ -42,7 +43,7 @@ async function entryNow(db: Tx, projectId: string, id: string | null): Promise<D
     ...e,
     changed_by: v?.by ?? 'curator',
     note: v?.note ?? null,
-    url: appLink(`/curation/entries?entry=${encodeURIComponent(id)}`),
+    url: appLink(entryHref(id)),
   };
 }
 

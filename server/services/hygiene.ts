@@ -23,7 +23,7 @@ import type { LabInput, ProposalPolicy } from '@/lib/hygiene/contract';
 import { MODEL_ID } from '@/lib/recall/model';
 import type { Db, Tx } from '@/server/db';
 import { memoryEntries, memoryEvents, proposals } from '@/server/db/schema/curation';
-import { artifacts, sessions, turns } from '@/server/db/schema/sessions';
+import { artifacts, sessions, sessionStats, turns } from '@/server/db/schema/sessions';
 import { serverEmbedder } from './embeddings';
 import { knn } from './knn';
 import { NotFoundError } from './errors';
@@ -141,15 +141,23 @@ async function load(db: Tx, projectId: string, agent: string): Promise<Loaded> {
       drift: turns.drift,
       extra: turns.extra,
       sessionCreated: sessions.createdAt,
+      // The session's first turn, of any agent (the figures D̄ is made from, kept as turns arrive).
+      sessionFirst: sessionStats.firstTurn,
     })
     .from(turns)
     .innerJoin(sessions, and(eq(sessions.projectId, turns.projectId), eq(sessions.id, turns.sessionId)))
+    .leftJoin(
+      sessionStats,
+      and(eq(sessionStats.projectId, turns.projectId), eq(sessionStats.sessionId, turns.sessionId)),
+    )
     .where(and(eq(turns.projectId, projectId), eq(turns.agentId, agent)))
     .orderBy(sql`coalesce(${turns.ts}, ${sessions.createdAt}) asc`, asc(turns.sessionId), asc(turns.turn));
   if (!rows.length) throw new NotFoundError('agent with turns', agent);
   // D_t is undefined at a session's first turn, which has no prior state to drift from (ACC §5.3): not shown as one.
+  // The session's, not this agent's first in it (else its own lowest turn if the figures are not there).
   const firstTurn = new Map<string, number>();
-  for (const r of rows) firstTurn.set(r.session, Math.min(firstTurn.get(r.session) ?? r.turn, r.turn));
+  for (const r of rows)
+    firstTurn.set(r.session, r.sessionFirst ?? Math.min(firstTurn.get(r.session) ?? r.turn, r.turn));
   const labTurns: LabTurn[] = rows.map((r, i) => {
     const u = utilityOf({ extra: r.extra, judge: r.judge, hallucination: r.hallucination });
     return {

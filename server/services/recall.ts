@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { entryHref, eventHref } from '@/lib/pages';
 import { rowsOf, type Tx } from '@/server/db';
 import { artifacts, sessions, sessionStats, turns } from '@/server/db/schema/sessions';
 import { memoryEntries, memoryEvents } from '@/server/db/schema/curation';
@@ -159,7 +160,7 @@ const memoryEventsPage: Fetcher = async (db, projectId, after, limit) => {
       session: null,
       scope: r.scope,
       ts: isoOrNull(r.ts),
-      href: `/curation/events?focus=${enc(r.id)}`,
+      href: eventHref(r.id),
     })),
     last: rows.length ? [rows.at(-1)!.id] : null,
   };
@@ -189,7 +190,7 @@ export const memoryEntriesPage: Fetcher = async (db, projectId, after, limit) =>
       session: null,
       scope: r.scope,
       ts: r.ts.toISOString(),
-      href: `/curation/entries?entry=${enc(r.id)}`,
+      href: entryHref(r.id),
     })),
     last: rows.length ? [rows.at(-1)!.id] : null,
   };
