@@ -43,7 +43,7 @@ afterAll(async () => browser?.close());
 describe('the Python SDK, installed with pip', () => {
   it('passes its own tests (batches, retries, 413 split, rejections, buffer, exit flush, webhooks)', async () => {
     const r = await run(python, ['-m', 'unittest', 'discover', '-s', path.join(pkg, 'tests')]);
-    expect(r.out).toMatch(/Ran 12 tests[\s\S]*\nOK\n?$/);
+    expect(r.out).toMatch(/Ran 13 tests[\s\S]*\nOK\n?$/);
     expect(r.code).toBe(0);
     // The installed copy is the one tested, not the source tree.
     const where = await run(python, ['-c', 'import mnemoscope; print(mnemoscope.__file__)']);
