@@ -71,6 +71,20 @@ describe('compare runs', () => {
     await page.keyboard.press('k');
     await expect.poll(readout).toBe('A turn 24 · B turn 24');
     await expect.poll(() => new URL(page.url()).searchParams.get('turn')).toBe('24');
+    // ? lists these keys, as in the replay; Escape closes the list and the keys step again.
+    await page.keyboard.press('?');
+    const keys = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await keys.waitFor();
+    expect(await keys.textContent()).toContain('→ / jnext turn of run A');
+    await page.keyboard.press('Escape');
+    await keys.waitFor({ state: 'detached' });
+    await page.keyboard.press('j');
+    await expect.poll(readout).toBe('A turn 25 · B turn 25');
+    await page.keyboard.press('k');
+    await expect.poll(readout).toBe('A turn 24 · B turn 24');
+    // The turn goes to the address once stepping pauses (250 ms): let it land before the form is used.
+    await page.waitForTimeout(400);
+    await expect.poll(() => new URL(page.url()).searchParams.get('turn')).toBe('24');
     await page.getByLabel('Shift B by turns').fill('30');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('shift')).toBe('30');

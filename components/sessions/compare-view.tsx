@@ -13,6 +13,7 @@ import { EmptyState } from '@/components/ui/states';
 import { ALERT_KINDS, alertCount } from '@/lib/ccs/alerts';
 import { CCS_FIELDS, type CcsTerms } from '@/lib/ccs/contract';
 import { forkOrigin } from '@/lib/ccs/fork';
+import { COMPARE_SHORTCUTS, ShortcutsDialog } from './shortcuts';
 import {
   hasTurn,
   heldTurns,
@@ -255,6 +256,7 @@ function Comparison({
   alignChosen?: boolean;
 }) {
   const [index, setIndex] = useState<number | null>(null);
+  const [showKeys, setShowKeys] = useState(false);
   const runA = useRun(a, index);
   const dA = runA.digest;
   const nA = dA?.n ?? 0;
@@ -298,6 +300,11 @@ function Comparison({
       const el = e.target as HTMLElement | null;
       if (el?.closest('input, select, textarea, [contenteditable]') || e.ctrlKey || e.metaKey || e.altKey) return;
       if (document.querySelector('[role=dialog]')) return;
+      if (e.key === '?') {
+        e.preventDefault();
+        setShowKeys(true);
+        return;
+      }
       const step = e.key === 'j' || e.key === 'ArrowRight' ? 1 : e.key === 'k' || e.key === 'ArrowLeft' ? -1 : 0;
       const to = e.key === 'Home' ? 0 : e.key === 'End' ? nA - 1 : step ? i + step : null;
       if (to === null) return;
@@ -483,6 +490,9 @@ function Comparison({
           <button type="button" className="btn" onClick={() => move(i + 1)} title="Next turn (j or →)">
             Next →
           </button>
+          <button type="button" className="btn" onClick={() => setShowKeys(true)} title="Keyboard shortcuts (?)">
+            ?
+          </button>
           <span className="turn-readout" data-testid="compare-readout">
             A turn <b>{tA}</b> · B{' '}
             {tB === null ? (
@@ -573,6 +583,7 @@ function Comparison({
           </Panel>
         ))}
       </div>
+      <ShortcutsDialog shortcuts={COMPARE_SHORTCUTS} open={showKeys} onOpenChange={setShowKeys} />
     </>
   );
 }

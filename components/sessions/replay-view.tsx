@@ -38,7 +38,7 @@ import { StatePanel } from './state-panel';
 import { ConstraintTimeline } from './constraint-timeline';
 import { AlertsPanel } from './alerts-panel';
 import { SeriesChart } from './series-chart';
-import { ShortcutsDialog } from './shortcuts';
+import { SHORTCUTS, ShortcutsDialog } from './shortcuts';
 import { SPEEDS, useReplay } from './store';
 import { Timeline } from './timeline';
 import { TurnPanel } from './turn-panel';
@@ -939,7 +939,11 @@ export function ReplayView({
           ) : null}
         </>
       )}
-      <ShortcutsDialog />
+      <ShortcutsDialog
+        shortcuts={SHORTCUTS}
+        open={player.showShortcuts}
+        onOpenChange={(open) => set({ showShortcuts: open })}
+      />
       <AnnotateDialog />
     </div>
   );

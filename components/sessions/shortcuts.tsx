@@ -2,7 +2,6 @@
 
 import * as Dialog from '@radix-ui/react-dialog';
 import { useReturnFocus } from '@/components/ui/return-focus';
-import { useReplay } from './store';
 
 export const SHORTCUTS: [string, string][] = [
   ['← / k', 'previous turn'],
@@ -18,19 +17,35 @@ export const SHORTCUTS: [string, string][] = [
   ['Esc', 'close'],
 ];
 
-/** The `?` dialog (Radix Dialog: focus moves in, stays in, and goes back where it was on close). */
-export function ShortcutsDialog() {
-  const { showShortcuts, set } = useReplay();
+/** Compare's keys: the player's steps over run A (B follows by the alignment). */
+export const COMPARE_SHORTCUTS: [string, string][] = [
+  ['← / k', 'previous turn of run A'],
+  ['→ / j', 'next turn of run A'],
+  ['Home / End', 'first / last turn'],
+  ['?', 'show these shortcuts'],
+  ['Esc', 'close'],
+];
+
+/** A page's `?` dialog (Radix Dialog: focus moves in, stays in, and goes back where it was on close). */
+export function ShortcutsDialog({
+  shortcuts,
+  open,
+  onOpenChange,
+}: {
+  shortcuts: [string, string][];
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const focus = useReturnFocus();
   return (
-    <Dialog.Root open={showShortcuts} onOpenChange={(open) => set({ showShortcuts: open })}>
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="overlay">
           <Dialog.Content className="dialog panel" aria-describedby={undefined} {...focus}>
             <Dialog.Title className="panel-head">Keyboard shortcuts</Dialog.Title>
             <table className="data compact">
               <tbody>
-                {SHORTCUTS.map(([k, v]) => (
+                {shortcuts.map(([k, v]) => (
                   <tr key={k}>
                     <td className="nowrap">
                       <kbd>{k}</kbd>
