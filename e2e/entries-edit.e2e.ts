@@ -100,11 +100,13 @@ describe('a reviewer edits memory directly', () => {
     const sentence = 'The nginx keepalive timeout and its upstream value are set together. ';
     const long = sentence.repeat(60); // 4,140 characters: a maxLength would have cut it without a word
     await d.getByLabel('Entry content').fill(long);
-    expect(await d.getByTestId('length-note').textContent()).toBe('4,140 characters: 140 over the limit of 4,000');
+    // The note's live region is in the page from the start, empty: wait for its words.
+    const note = () => d.getByTestId('length-note').textContent();
+    await expect.poll(note).toBe('4,140 characters: 140 over the limit of 4,000');
     expect(await d.getByRole('button', { name: 'Write entry' }).isDisabled()).toBe(true);
     expect(await d.getByLabel('Entry content').getAttribute('aria-invalid')).toBe('true');
     await d.getByLabel('Entry content').fill(long.slice(0, 4000));
-    expect(await d.getByTestId('length-note').textContent()).toBe('4,000 of 4,000 characters');
+    await expect.poll(note).toBe('4,000 of 4,000 characters');
     await d.getByLabel('Entry scope').selectOption('project');
     await d.getByRole('button', { name: 'Write entry' }).click();
     await d.waitFor({ state: 'detached' });

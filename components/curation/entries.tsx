@@ -33,14 +33,14 @@ export function EntriesBrowser() {
   const router = useRouter();
   const params = useSearchParams();
   // The scope, status and words live in the address beside the entry open (`?scope=…&status=…&q=…&entry=…`): a
-  // reload or a link opens the same list. The scope and status are read from it; the words, typed, are written to it.
-  const scope = known(params.get('scope'), SCOPES);
-  const status = known(params.get('status'), STATUSES);
-  const go = (changes: Record<string, string>) => router.replace(inEntries(changes), { scroll: false });
+  // reload or a link opens the same list. Written at once as they change (a navigation per click raced the next
+  // click, which then built its address from the one before), and again should a link drop them.
+  const [scope, setScope] = useState(() => known(params.get('scope'), SCOPES));
+  const [status, setStatus] = useState(() => known(params.get('status'), STATUSES));
   const [query, setQuery] = useState(() => params.get('q') ?? '');
   const deferred = useDeferredValue(query.trim());
   const selected = params.get('entry');
-  useAddressSync({ q: deferred || null }, params.toString());
+  useAddressSync({ scope: scope || null, status: status || null, q: deferred || null }, params.toString());
   // Paged by the server, 100 at a time, with how many match: a long memory never stops silently.
   const list = useInfiniteQuery({
     ...trpc.curation.entries.infiniteQueryOptions(
@@ -58,12 +58,12 @@ export function EntriesBrowser() {
       <div className="toolbar" style={{ flexWrap: 'wrap', marginBottom: 10 }}>
         <div className="seg" role="group" aria-label="Scope">
           {['', ...SCOPES].map((s) => (
-            <button key={s || 'all'} type="button" aria-pressed={scope === s} onClick={() => go({ scope: s })}>
+            <button key={s || 'all'} type="button" aria-pressed={scope === s} onClick={() => setScope(s)}>
               {s || 'all scopes'} <span className="muted">{fmtInt(count(s))}</span>
             </button>
           ))}
         </div>
-        <select className="select" aria-label="Status" value={status} onChange={(e) => go({ status: e.target.value })}>
+        <select className="select" aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value)}>
           <option value="">any status</option>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -120,7 +120,11 @@ export function EntriesBrowser() {
                   aria-current={e.id === selected ? 'true' : undefined}
                   data-entry={e.id}
                 >
-                  <button type="button" className="row-pick" onClick={() => go({ entry: e.id })}>
+                  <button
+                    type="button"
+                    className="row-pick"
+                    onClick={() => router.replace(inEntries({ entry: e.id }), { scroll: false })}
+                  >
                     <MemoryText className="clip" text={e.content} />
                     <span className="meta">
                       <span className="badge">{e.scope}</span>
