@@ -1,6 +1,7 @@
 import type { CurationEvent } from './event';
 import { describeMarkup, findMarkup } from './markup';
 import { INSTRUCTION_TO_MEMORY } from './injection';
+import { relation, type RelationVerdict } from './conflict';
 import { sameness, type SamenessOptions } from './sameness';
 
 /** Close neighbours (cosine ≥ the threshold) whose words are compared with the event's, nearest first. */
@@ -32,8 +33,10 @@ export const DEDUP_JUDGED = 3;
  *   duplicate, nothing is written. A close entry that differs only in wording a person should judge ("one says
  *   more") makes the event a proposed `merge` into it, the differing words marked.
  *   Measured on 363 labelled pairs (lib/curation/fixtures): see `server/services/curation-dedup.test.ts`.
- * - conflict: explicit `conflicts_with`, or a close neighbour (cosine ≥ 0.7) that disagrees (one
- *   negates what the other states, or each gives a number the other lacks).
+ * - conflict: explicit `conflicts_with`, or a close neighbour (cosine ≥ 0.7) that the paper's predicate κ calls
+ *   conflicting (`relation`: about one subject, a value changes, the polarity flips or a word is swapped for its
+ *   opposite; a template sibling about another subject is unrelated). Measured on labelled pairs:
+ *   `server/services/curation-conflict.test.ts`.
  * - write or propose: scopes listed in the project's policy, `human_review_required`, and every
  *   operation that changes existing memory (update, deprecate, conflict) are proposed; the rest is
  *   written.
@@ -114,8 +117,8 @@ export interface Classifier {
   kind(e: CurationEvent, scope: Scope): { kind: Kind; because: string };
 }
 
-/** Whether two close entries disagree; the default compares negation and numbers. */
-export type ConflictJudge = (a: string, b: string) => boolean;
+/** The paper's κ(e, m): whether an event and a close entry are compatible, conflicting or unrelated, and why. */
+export type ConflictJudge = (event: string, entry: string, words: SamenessOptions) => RelationVerdict;
 
 const CONFIDENCE_RANK: Record<string, number> = { low: 0, medium: 1, high: 2 };
 /** A case-insensitive regular expression matching any of the alternatives, each a whole-word pattern. */
@@ -148,8 +151,6 @@ const HEDGES = anyOf([
   'suspect(ed)?',
   'could be',
 ]);
-const NEGATION =
-  /\b(not|never|no longer|don'?t|doesn'?t|isn'?t|aren'?t|won'?t|cannot|can'?t|without|disabled?|stop(ped)?)\b/i;
 const MASK = /•••[^•]*•••|\[REDACTED[^\]]*\]/g;
 
 export const DEFAULT_CLASSIFIER: Classifier = {
@@ -179,15 +180,7 @@ export const DEFAULT_CLASSIFIER: Classifier = {
   },
 };
 
-const numbers = (s: string) => new Set(s.match(/\b\d+(\.\d+)?\b/g) ?? []);
-
-export const DEFAULT_CONFLICT_JUDGE: ConflictJudge = (a, b) => {
-  if (NEGATION.test(a) !== NEGATION.test(b)) return true;
-  const na = numbers(a);
-  const nb = numbers(b);
-  // Each gives a number the other lacks: "after 5 s" against "after 65 s".
-  return [...na].some((n) => !nb.has(n)) && [...nb].some((n) => !na.has(n));
-};
+export const DEFAULT_CONFLICT_JUDGE: ConflictJudge = (event, entry, words) => relation(entry, event, words);
 
 function evidenceMissing(e: CurationEvent, kind: Kind): string | null {
   const refs = e.evidenceRefs.length;
@@ -408,16 +401,20 @@ export function curate(
   }
 
   // 7. Conflicts: explicit, then likely (close and disagreeing).
-  const likely = inScope.filter(
-    (n) =>
-      n.cosine >= policy.conflictThreshold && !explicit.includes(n) && n !== superseded && judge(e.content, n.content),
-  );
-  const conflicts = [...explicit, ...likely].map((n) => n.entryId);
+  const likely = inScope.flatMap((n) => {
+    if (n.cosine < policy.conflictThreshold || explicit.includes(n) || n === superseded) return [];
+    const k = judge(e.content, n.content, words);
+    return k.relation === 'conflicting' ? [{ n, because: k.because }] : [];
+  });
+  const conflicts = [...explicit, ...likely.map((l) => l.n)].map((n) => n.entryId);
   steps.push({
     step: 'conflict',
     outcome: conflicts.length ? `${conflicts.length} conflict(s)` : 'none',
     detail: conflicts.length
-      ? `${explicit.length} named by the event, ${likely.length} close and disagreeing`
+      ? [
+          ...(explicit.length ? [`${explicit.length} named by the event`] : []),
+          ...likely.map((l) => `entry ${l.n.entryId} (cosine ${l.n.cosine.toFixed(3)}): ${l.because}`),
+        ].join('; ')
       : undefined,
   });
 

@@ -306,7 +306,7 @@ const listedSynonyms = (a: string, b: string) => {
   return !!ga && !!gb && [...ga].some((g) => gb.has(g));
 };
 
-interface Token {
+export interface Token {
   raw: string;
   lower: string;
   kind: 'number' | 'id' | 'name' | 'word';
@@ -532,7 +532,7 @@ function word(raw: string, initial: boolean): Token {
 /** Tokens of recently compared statements: an entry is compared with many events (cleared past 5,000). */
 const TOKENS = new Map<string, Token[]>();
 
-function tokenize(text: string): Token[] {
+export function tokenize(text: string): Token[] {
   const hit = TOKENS.get(text);
   if (hit) return hit;
   if (TOKENS.size >= 5000) TOKENS.clear();
@@ -660,7 +660,7 @@ const CUE_WORDS = new Set([
   'lacks',
   'absent',
 ]);
-const isCue = (t: Token) => CUE_WORDS.has(t.lower) || t.lower.endsWith("n't");
+export const isCue = (t: Token) => CUE_WORDS.has(t.lower) || t.lower.endsWith("n't");
 const notCue = (t: Token) => !isCue(t);
 const polarity = (ts: readonly Token[]) => ts.filter(isCue).length % 2;
 
@@ -692,7 +692,9 @@ function namedIn(t: Token, others: readonly Token[], lowers: Set<string>, stems:
   );
 }
 
-const isContent = (t: Token) => (t.kind === 'word' || t.kind === 'name') && !STOP.has(t.lower) && !isCue(t);
+export const isContent = (t: Token) => (t.kind === 'word' || t.kind === 'name') && !STOP.has(t.lower) && !isCue(t);
+/** A word that carries a fact: a content word, a number or an identifier. */
+const bearsFact = (t: Token) => isContent(t) || t.kind === 'number' || t.kind === 'id';
 
 /**
  * Opposites with nothing between them, so that "not" one is the other ("is not closed" = "is open", "not allowed" =
@@ -718,7 +720,7 @@ const complementary = (x: string, y: string) =>
   ['un', 'non', 'in', 'im', 'ir', 'il'].some((p) => y === p + x || x === p + y);
 
 /** In a hunk: a negation cue, then (past small words) a word complementary to one the other side says instead. */
-function negatedComplement(plain: readonly Token[], negated: readonly Token[]): [Token, Token] | null {
+export function negatedComplement(plain: readonly Token[], negated: readonly Token[]): [Token, Token] | null {
   for (let i = 0; i < negated.length; i++) {
     if (!isCue(negated[i]!)) continue;
     let j = i + 1;
@@ -789,8 +791,69 @@ const BOUND = new RegExp(
   'i',
 );
 
+const base = (t: Token) => IRREGULAR[t.lower] ?? t.lower;
+/** Two words of one meaning: listed synonyms, or the lexicon's. */
+export const synonymous = (t: Token, o: Token, lex?: Lexicon) =>
+  listedSynonyms(t.key, o.key) || !!lex?.synonyms(base(t), base(o));
+/** A word of `del` and one of `add` that are opposites (listed, by a negating prefix, or the lexicon's). */
+export function opposedIn(del: readonly Token[], add: readonly Token[], lex?: Lexicon): [Token, Token] | null {
+  for (const x of del) for (const y of add) if (antonymous(x.key, y.key)) return [x, y];
+  if (lex) for (const x of del) for (const y of add) if (lex.antonyms(base(x), base(y))) return [x, y];
+  return null;
+}
+
 /** Share of the words two statements keep in the same order (longest common subsequence, articles left out). */
 export const FRAME_FROM = 0.6;
+
+/** A stretch where two statements of one frame differ: the words only the first says there, then the second's. */
+export interface Hunk {
+  del: Token[];
+  add: Token[];
+  /** Fact-bearing words (content words, numbers, identifiers) of the first statement before the stretch. */
+  lead: number;
+}
+
+/**
+ * Two statements' shared frame (the share of their words kept in order, articles left out) and the stretches where
+ * they differ. A word moved within the sentence is not a change: it is dropped from both sides.
+ */
+export function frameHunks(ta: readonly Token[], tb: readonly Token[]): { frame: number; hunks: Hunk[] } {
+  const seqA = ta.filter((t) => !ARTICLES.has(t.lower));
+  const seqB = tb.filter((t) => !ARTICLES.has(t.lower));
+  const parts = diffArrays(seqA, seqB, { comparator: (x, y) => x.key === y.key });
+  const common = parts.filter((p) => !p.added && !p.removed).reduce((n, p) => n + p.value.length, 0);
+  const frame = common / Math.max(1, seqA.length, seqB.length);
+  const hunks: Hunk[] = [];
+  let cur: Hunk | null = null;
+  let lead = 0;
+  for (const p of parts) {
+    if (!p.added && !p.removed) {
+      cur = null;
+      lead += p.value.filter(bearsFact).length;
+      continue;
+    }
+    if (!cur) hunks.push((cur = { del: [], add: [], lead }));
+    (p.removed ? cur.del : cur.add).push(...p.value);
+    if (p.removed) lead += p.value.filter(bearsFact).length;
+  }
+  const moved = differ(
+    hunks.flatMap((h) => h.del.map((t) => t.key)),
+    hunks.flatMap((h) => h.add.map((t) => t.key)),
+  );
+  const keep = (ts: Token[], left: string[]) =>
+    ts.filter((t) => {
+      const i = left.indexOf(t.key);
+      if (i < 0) return false;
+      left.splice(i, 1);
+      return true;
+    });
+  const [leftDel, leftAdd] = [[...moved[0]], [...moved[1]]];
+  for (const h of hunks) {
+    h.del = keep(h.del, leftDel);
+    h.add = keep(h.add, leftAdd);
+  }
+  return { frame, hunks };
+}
 
 /** Words of a statement past which the word rules do not compare it (the labelled pairs have at most 18). */
 const MAX_TOKENS = 300;
@@ -801,13 +864,8 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   const sameFrom = opts.sameFrom ?? SAMENESS_DEFAULTS.sameFrom;
   const sim = opts.wordSimilarity ?? ((x: string, y: string) => (x === y ? 1 : 0));
   const lex = opts.lexicon;
-  const base = (t: Token) => IRREGULAR[t.lower] ?? t.lower;
-  const synonyms = (t: Token, o: Token) => listedSynonyms(t.key, o.key) || !!lex?.synonyms(base(t), base(o));
-  const opposite = (del: readonly Token[], add: readonly Token[]): [Token, Token] | null => {
-    for (const x of del) for (const y of add) if (antonymous(x.key, y.key)) return [x, y];
-    if (lex) for (const x of del) for (const y of add) if (lex.antonyms(base(x), base(y))) return [x, y];
-    return null;
-  };
+  const synonyms = (t: Token, o: Token) => synonymous(t, o, lex);
+  const opposite = (del: readonly Token[], add: readonly Token[]) => opposedIn(del, add, lex);
   // "60s" is a count ("503s" are errors) unless the other statement says that many seconds ("60 seconds").
   const asSeconds = (ts: Token[], other: Token[]) => {
     const keys = new Set(other.map((o) => o.key));
@@ -903,43 +961,12 @@ export function sameness(a: string, b: string, opts: SamenessOptions = {}): Same
   }
 
   // The same frame ("The billing service retries …" / "The search service retries …"): what changed in it decides.
-  const seqA = ta.filter((t) => !ARTICLES.has(t.lower));
-  const seqB = tb.filter((t) => !ARTICLES.has(t.lower));
-  const parts = diffArrays(seqA, seqB, { comparator: (x, y) => x.key === y.key });
-  const common = parts.filter((p) => !p.added && !p.removed).reduce((n, p) => n + p.value.length, 0);
-  const frame = common / Math.max(1, seqA.length, seqB.length);
+  const { frame, hunks } = frameHunks(ta, tb);
   const synonym = (t: Token, others: readonly Token[]) =>
     others.some((o) => synonyms(t, o) || sim(t.lower, o.lower) >= sameFrom);
   const ca0 = ta.filter(isContent);
   const cb0 = tb.filter(isContent);
   if (frame >= FRAME_FROM) {
-    const hunks: { del: Token[]; add: Token[] }[] = [];
-    let cur: { del: Token[]; add: Token[] } | null = null;
-    for (const p of parts) {
-      if (!p.added && !p.removed) {
-        cur = null;
-        continue;
-      }
-      if (!cur) hunks.push((cur = { del: [], add: [] }));
-      (p.removed ? cur.del : cur.add).push(...p.value);
-    }
-    // A word moved within the sentence is not a change: drop it from both sides.
-    const moved = differ(
-      hunks.flatMap((h) => h.del.map((t) => t.key)),
-      hunks.flatMap((h) => h.add.map((t) => t.key)),
-    );
-    const keep = (ts: Token[], left: string[]) =>
-      ts.filter((t) => {
-        const i = left.indexOf(t.key);
-        if (i < 0) return false;
-        left.splice(i, 1);
-        return true;
-      });
-    const [leftDel, leftAdd] = [[...moved[0]], [...moved[1]]];
-    for (const h of hunks) {
-      h.del = keep(h.del, leftDel);
-      h.add = keep(h.add, leftAdd);
-    }
     // A word added on one side that the other says in another form ("allergic" / "allergy") or a listed synonym
     // adds nothing. (Not an embedding neighbour: any two words of a static model may be 0.6 apart.)
     const said = (t: Token, other: readonly Token[]) =>

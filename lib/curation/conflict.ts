@@ -1,0 +1,140 @@
+import {
+  FRAME_FROM,
+  frameHunks,
+  isContent,
+  isCue,
+  negatedComplement,
+  opposedIn,
+  sameness,
+  synonymous,
+  tokenize,
+  type Hunk,
+  type Lexicon,
+  type SamenessOptions,
+  type Token,
+} from './sameness';
+
+/**
+ * Whether a new statement contradicts a close entry: the curator paper's conflict predicate κ(e, m) (§6, Algorithm 1
+ * step 7), which answers compatible | conflicting | unrelated. The paper asks an LLM; these are word rules on the two
+ * statements, aligned as the equivalence judgment (`sameness`) aligns them, by what changed where:
+ *
+ * - `conflicting` when one thing changes in one frame: a value ("after 5 s" / "after 65 s"), a choice ("routed to
+ *   PagerDuty" / "routed to Opsgenie", "Okta is the identity provider" / "Azure AD is …"), the polarity ("is enabled" /
+ *   "is no longer enabled") or a word for its opposite ("before" / "after");
+ * - `unrelated` when several things change, one of them among the first words (what the statement is about) or three
+ *   at once: a template sibling about another subject ("shard 3 runs on port 8003" / "shard 0 runs on port 8000", "the
+ *   iOS build takes 18 minutes" / "the Android build takes 11 minutes"), which an embedding puts side by side;
+ * - `compatible` otherwise: the same statement, one that says more, a number of another thing ("1,200 seats" / "3
+ *   open tickets"), or a rewording that neither negates nor opposes.
+ *
+ * Measured on hand-labelled pairs (lib/curation/fixtures/conflict-pairs*.json) by
+ * `server/services/curation-conflict.test.ts`.
+ */
+export type Relation = 'compatible' | 'conflicting' | 'unrelated';
+
+export interface RelationVerdict {
+  relation: Relation;
+  /** Why, in a reviewer's words. */
+  because: string;
+}
+
+/** Fact-bearing words that name what a statement is about: a change among them, with another, is another subject. */
+const SUBJECT_WORDS = 3;
+/** Below this share of words kept in order, two statements are rewordings: only an opposite or a value opposes. */
+const ALIGNED_FROM = 0.4;
+/** An added clause with more words than these around its negation negates something new, not the other statement. */
+const NEGATED_WORDS = 2;
+
+type ChangeKind = 'negation' | 'opposite' | 'value' | 'measure' | 'swap' | 'addition';
+interface Change {
+  kind: ChangeKind;
+  lead: number;
+  del: Token[];
+  add: Token[];
+}
+
+const isValue = (t: Token) => t.kind === 'number' || t.kind === 'id';
+const bearsFact = (t: Token) => isContent(t) || isValue(t);
+/** What a number measures: its quantity ("duration:…"), currency, an ordinal, a clock time, an identifier, a count. */
+const measureOf = (t: Token) =>
+  t.kind === 'id'
+    ? 'id'
+    : (/^([a-z]+):/.exec(t.key)?.[1] ??
+      (/^[$€£]/.test(t.key) ? t.key[0]! : t.key.startsWith('#') ? '#' : t.key.startsWith('at ') ? 'at' : 'count'));
+const shown = (ts: readonly Token[]) => [...new Set(ts.map((t) => t.raw))].join(' ') || '—';
+
+function classify(h: Hunk, lex: Lexicon | undefined): Change | null {
+  let [del, add] = [h.del, h.add];
+  const change = (kind: ChangeKind): Change => ({ kind, lead: h.lead, del, add });
+  if (del.filter(isCue).length % 2 !== add.filter(isCue).length % 2) {
+    // "is closed" / "doesn't open": a complementary word negated in place says the same.
+    const pair = negatedComplement(del, add) ?? negatedComplement(add, del);
+    if (!pair) {
+      // "…, and staff do not need to use vacation days": a clause of its own, negating what the other does not say.
+      const own = [...del, ...add].filter(isContent).length;
+      return change(own <= NEGATED_WORDS || (del.length && add.length) ? 'negation' : 'addition');
+    }
+    const gone = new Set<Token>(pair);
+    [del, add] = [del.filter((t) => !gone.has(t) && !isCue(t)), add.filter((t) => !gone.has(t) && !isCue(t))];
+  }
+  if (opposedIn(del, add, lex)) return change('opposite');
+  const [vd, va] = [del.filter(isValue), add.filter(isValue)];
+  const [cd, ca] = [del.filter(isContent), add.filter(isContent)];
+  const swapped = (xs: Token[], ys: Token[]) =>
+    xs.length && ys.length && !xs.every((t) => ys.some((o) => synonymous(t, o, lex)));
+  if (vd.length && va.length) {
+    const measures = new Set(vd.map(measureOf));
+    // "1,200 licensed seats" / "3 open support tickets": numbers of other things.
+    return change(va.some((t) => measures.has(measureOf(t))) && !swapped(cd, ca) ? 'value' : 'measure');
+  }
+  // A word for another ("PagerDuty" / "Opsgenie", "iOS" / "Android"), whether a name, an identifier or a word.
+  if (swapped(del.filter(bearsFact), add.filter(bearsFact))) return change('swap');
+  return del.some(bearsFact) || add.some(bearsFact) ? change('addition') : null;
+}
+
+export function relation(a: string, b: string, opts: SamenessOptions = {}): RelationVerdict {
+  const same = sameness(a, b, opts);
+  if (same.verdict === 'same') return { relation: 'compatible', because: `the same statement (${same.because})` };
+  const [ta, tb] = [tokenize(a), tokenize(b)];
+  const { frame, hunks } = frameHunks(ta, tb);
+  if (frame < ALIGNED_FROM) return reworded(ta, tb, opts.lexicon);
+  const changes = hunks.flatMap((h) => classify(h, opts.lexicon) ?? []);
+  const facts = changes.filter((c) => c.kind !== 'addition' && c.kind !== 'measure');
+  const said = (c: Change) => `${shown(c.del)} / ${shown(c.add)}`;
+  const first = facts[0];
+  if (!first) {
+    const more = changes.filter((c) => c.kind === 'addition');
+    return {
+      relation: 'compatible',
+      because: more.length ? `one says more (${more.map(said).join('; ')})` : 'numbers of other things',
+    };
+  }
+  if (facts.length >= 3 || (facts.length === 2 && first.lead < SUBJECT_WORDS))
+    return { relation: 'unrelated', because: `about another subject (${facts.map(said).join('; ')})` };
+  const why: Record<ChangeKind, string> = {
+    negation: 'one negates the other',
+    opposite: 'opposite words',
+    value: 'another value',
+    swap: 'another choice',
+    measure: '',
+    addition: '',
+  };
+  // Reworded (fewer than 60% of the words in order): another word is how it was put; only polarity opposes.
+  if (frame < FRAME_FROM && first.kind !== 'negation' && first.kind !== 'opposite')
+    return { relation: 'compatible', because: `reworded, nothing opposed (${said(first)})` };
+  return { relation: 'conflicting', because: `${why[first.kind]} (${said(first)})` };
+}
+
+/** Two statements in other words: opposed when a word is another's opposite, or one measure has other values. */
+function reworded(ta: Token[], tb: Token[], lex: Lexicon | undefined): RelationVerdict {
+  const [sa, sb] = [new Set(ta.map((t) => t.key)), new Set(tb.map((t) => t.key))];
+  const [onlyA, onlyB] = [ta.filter((t) => !sb.has(t.key)), tb.filter((t) => !sa.has(t.key))];
+  const flip = opposedIn(onlyA, onlyB, lex);
+  if (flip) return { relation: 'conflicting', because: `opposite words (${flip[0].raw} / ${flip[1].raw})` };
+  const [va, vb] = [onlyA.filter(isValue), onlyB.filter(isValue)];
+  const of = (ts: Token[], others: Token[]) => ts.filter((t) => others.some((o) => measureOf(o) === measureOf(t)));
+  if (of(va, vb).length && of(vb, va).length)
+    return { relation: 'conflicting', because: `another value (${shown(of(va, vb))} / ${shown(of(vb, va))})` };
+  return { relation: 'compatible', because: 'reworded, nothing opposed' };
+}
