@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import type { DbHandle } from '@/server/db';
 import { log } from '@/server/log';
 import { NotFoundError } from '@/server/services/errors';
@@ -22,6 +23,10 @@ describe('a procedure that fails', () => {
             values ('no-such-project', ${'the patient in bed 4 is allergic to penicillin'}, 'h', '\\x00')`,
       );
       return 'stored';
+    }),
+    echo: procedure.input(z.object({ filter: z.object({ q: z.string() }) })).query(async ({ ctx, input }) => {
+      await ctx.db.execute(sql`select ${input.filter.q}::text`);
+      return input.filter.q;
     }),
     missing: procedure.query(() => {
       throw new NotFoundError('session', 'nope');
@@ -63,6 +68,14 @@ describe('a procedure that fails', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('refuses a NUL character in any string of an input by its field, before a query fails on it', async () => {
+    const input = (q: string) => `echo?input=${encodeURIComponent(JSON.stringify({ json: { filter: { q } } }))}`;
+    expect(await call(input('keep-alive'))).toMatchObject({ status: 200 });
+    const { status, body } = await call(input('a\u0000b'));
+    expect(status).toBe(400);
+    expect(body.error.json.message).toBe('filter.q: must not contain a NUL character');
   });
 
   it('answers a foreseen failure as it is, and logs nothing', async () => {

@@ -120,6 +120,28 @@ export function logUnforeseen({ error, path }: { error: TRPCError; path?: string
     log.error({ procedure: path ?? null, err: error.cause ?? error }, 'procedure failed');
 }
 
+/** Where in an input a string holds a NUL, as a field path ("q", "filters.0.text"), if anywhere. */
+function nulAt(value: unknown, at: string[] = [], depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? at.join('.') || 'input' : null;
+  if (depth > 32 || value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    const found = nulAt(v, [...at, k], depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL text cannot hold a NUL character: an input with one (a `%00` in an address) is refused by its field
+ * here, before any procedure's query fails on it.
+ */
+const refuseNul = t.middleware(async ({ getRawInput, next }) => {
+  const field = nulAt(await getRawInput());
+  if (field !== null)
+    throw new TRPCError({ code: 'BAD_REQUEST', message: `${field}: must not contain a NUL character` });
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
@@ -136,8 +158,8 @@ function requireRole(min: Role) {
 }
 
 /** Reads: any member of the project. */
-export const procedure = t.procedure.use(mapErrors).use(requireRole('viewer'));
+export const procedure = t.procedure.use(mapErrors).use(requireRole('viewer')).use(refuseNul);
 /** Decisions on memory and imports. */
-export const reviewerProcedure = t.procedure.use(mapErrors).use(requireRole('reviewer'));
+export const reviewerProcedure = t.procedure.use(mapErrors).use(requireRole('reviewer')).use(refuseNul);
 /** Keys, members and policy. */
-export const adminProcedure = t.procedure.use(mapErrors).use(requireRole('admin'));
+export const adminProcedure = t.procedure.use(mapErrors).use(requireRole('admin')).use(refuseNul);
