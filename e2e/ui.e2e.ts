@@ -348,6 +348,13 @@ describe('a new user on the embedded database', () => {
       expect(await r.text()).toMatch(/malformed percent-encoding/);
     }
     expect((await fetch(`${srv.url}/sessions/50%25`)).status).toBe(404);
+    // An id no record could be stored under (over 256 characters, a NUL) is not found, never a 500.
+    for (const p of [`/sessions/${'x'.repeat(300)}`, `/substrate/${'x'.repeat(300)}`, '/sessions/a%00b'])
+      expect((await fetch(`${srv.url}${p}`)).status, p).toBe(404);
+    // A page an agent does not have is said to be the page, not the agent.
+    expect((await open(page, '/substrate/no-such-agent/bogus'))?.status()).toBe(404);
+    expect(await page.getByTestId('not-found').textContent()).toContain("An agent's substrate has no page “bogus”");
+    await expect.poll(() => page.title()).toBe('No such page · Mnemoscope');
   });
 
   it('renders hostile memory text as text, never as HTML', async () => {

@@ -6,9 +6,12 @@ import { useEffect } from 'react';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState } from '@/components/ui/states';
 
+/** An agent's substrate pages past its field (app/substrate/[agent]/…). */
+const SUBSTRATE_TABS = ['audit', 'dead-ends', 'judgment'];
+
 /** What was looked for, by the path: a session or an agent by its id, else a page. */
 function missing(path: string): { title: string; text: string } {
-  const [, section, id] = path.split('/').map((p) => {
+  const [, section, id, tab] = path.split('/').map((p) => {
     try {
       return decodeURIComponent(p);
     } catch {
@@ -16,6 +19,14 @@ function missing(path: string): { title: string; text: string } {
     }
   });
   const stored = 'It may belong to another project, or it has not been ingested yet.';
+  // An address past an agent's or a session's own pages ("/substrate/aegis/bogus"): the page is what is missing.
+  if (tab && section === 'substrate' && !SUBSTRATE_TABS.includes(tab))
+    return {
+      title: 'No such page',
+      text: `An agent's substrate has no page “${tab}”: its pages are the field, audit, dead-ends and judgment.`,
+    };
+  if (tab && section === 'sessions')
+    return { title: 'No such page', text: `A session has no page “${tab}”: its replay is at /sessions/<id>.` };
   if (section === 'sessions' && id)
     return { title: 'No such session', text: `This project holds no session “${id}”. ${stored}` };
   if (section === 'substrate' && id)

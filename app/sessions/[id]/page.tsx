@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
 import { ReplayView } from '@/components/sessions/replay-view';
-import { decodeSegment } from '@/lib/net/path';
+import { decodeSegment, storableId } from '@/lib/net/path';
 import { TURN_WINDOW as WINDOW } from '@/lib/ccs/digest';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 
@@ -20,6 +20,7 @@ export default async function SessionPage({
   searchParams: Promise<{ turn?: string; compare?: string; artifact?: string }>;
 }) {
   const id = decodeSegment((await params).id);
+  if (!storableId(id)) notFound();
   const query = await searchParams;
   const qc = getQueryClient();
   const artifact = typeof query.artifact === 'string' && query.artifact ? query.artifact : null;

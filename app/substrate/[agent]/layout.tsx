@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
-import { decodeSegment } from '@/lib/net/path';
+import { decodeSegment, storableId } from '@/lib/net/path';
 
 /** Every tab of an agent's substrate is "not found" alike when nothing of it is stored. */
 export default async function AgentSubstrateLayout({
@@ -12,6 +12,7 @@ export default async function AgentSubstrateLayout({
   params: Promise<{ agent: string }>;
 }) {
   const agent = decodeSegment((await params).agent);
-  if (!(await getQueryClient().fetchQuery(trpc.substrate.known.queryOptions({ agent })))) notFound();
+  if (!storableId(agent) || !(await getQueryClient().fetchQuery(trpc.substrate.known.queryOptions({ agent }))))
+    notFound();
   return children;
 }
