@@ -611,6 +611,14 @@ describe('curation inbox, by keyboard', () => {
     await page.getByLabel('Action').selectOption('proposal.rejected');
     await expect.poll(() => page.getByTestId('audit').locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('audit').textContent()).toContain('not durable team knowledge');
+    // The filter is in the address (a reload or a shared link shows the same records), with how many match.
+    await page.waitForURL((u) => u.searchParams.get('action') === 'proposal.rejected');
+    const matched = await page.getByTestId('audit').locator('tbody tr').count();
+    await expect.poll(() => page.getByTestId('audit-count').textContent()).toBe(`1–${matched} of ${matched}`);
+    await page.reload();
+    await page.locator('html[data-hydrated]').waitFor();
+    expect(await page.getByLabel('Action').inputValue()).toBe('proposal.rejected');
+    await expect.poll(() => page.getByTestId('audit-count').textContent()).toBe(`1–${matched} of ${matched}`);
     // An entry's detail is cut to two lines in the table; whole, in a dialog.
     await page
       .getByTestId('audit')
@@ -865,8 +873,13 @@ describe('long curation lists', () => {
     const audit = page.getByTestId('audit').locator('tbody tr');
     await expect.poll(() => audit.count()).toBe(100);
     const newest = await audit.first().textContent();
+    const logged = Number(
+      /of ([\d,]+)$/.exec((await page.getByTestId('audit-count').textContent())!)![1]!.replace(/,/g, ''),
+    );
+    expect(logged).toBeGreaterThan(100);
     await page.getByRole('button', { name: 'Older' }).click();
     await expect.poll(() => audit.first().textContent()).not.toBe(newest);
+    expect(await page.getByTestId('audit-count').textContent()).toMatch(/^101–\d+ of /);
     await page.getByRole('button', { name: 'Newer' }).click();
     await expect.poll(() => audit.first().textContent()).toBe(newest);
   });

@@ -2,9 +2,11 @@
 
 import { entryHref, eventHref } from '@/lib/pages';
 import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { fmtDateTime } from '@/lib/format';
+import { fmtDateTime, fmtInt } from '@/lib/format';
+import { useAddressSync } from '@/components/ui/use-address-sync';
 import { useTRPC } from '@/components/trpc/provider';
 import { DataTable } from '@/components/ui/data-table';
 import { JsonDialog } from '@/components/ui/json-dialog';
@@ -20,12 +22,17 @@ const SUBJECT_HREF: Record<string, (id: string) => string> = {
   memory_entry: entryHref,
 };
 
-/** The append-only audit log, newest first, filterable by action, actor and subject. */
+/** Records a page of the log shows. */
+const PAGE = 100;
+
+/** The append-only audit log, newest first, filterable by action, actor and subject (kept in the address). */
 export function AuditLog() {
   const trpc = useTRPC();
-  const [action, setAction] = useState('');
-  const [actor, setActor] = useState('');
-  const [subject, setSubject] = useState('');
+  const params = useSearchParams();
+  const [action, setAction] = useState(() => params.get('action') ?? '');
+  const [actor, setActor] = useState(() => params.get('actor') ?? '');
+  const [subject, setSubject] = useState(() => params.get('subject') ?? '');
+  useAddressSync({ action: action || null, actor: actor || null, subject: subject.trim() || null }, params.toString());
   const [pages, setPages] = useState<(number | null)[]>([null]);
   const before = pages.at(-1) ?? null;
   const q = useQuery({
@@ -34,10 +41,11 @@ export function AuditLog() {
       actor: actor || null,
       subject: subject.trim() || null,
       before,
-      limit: 100,
+      limit: PAGE,
     }),
     placeholderData: keepPreviousData,
   });
+  const first = (pages.length - 1) * PAGE;
   const reset = () => setPages([null]);
   // API keys by name in the actor filter, as in the rows.
   const actorLabel = useActorLabel();
@@ -75,6 +83,11 @@ export function AuditLog() {
           value={subject}
           onChange={(e) => (setSubject(e.target.value), reset())}
         />
+        {q.data?.rows.length ? (
+          <span className="muted" data-testid="audit-count" aria-live="polite">
+            {fmtInt(first + 1)}–{fmtInt(first + q.data.rows.length)} of {fmtInt(q.data.matching)}
+          </span>
+        ) : null}
         {pages.length > 1 ? (
           <button type="button" className="btn" onClick={() => setPages((p) => p.slice(0, -1))}>
             Newer

@@ -482,6 +482,12 @@ describe.each(DRIVERS)('curation on %s', (driver) => {
     expect(rates.leakage).toBeCloseTo(today.scope_moved / today.reviewed, 12);
     const audit = await viewer.curation.audit({ action: 'proposal.', limit: 5 });
     expect(audit.rows.every((a) => a.action.startsWith('proposal.'))).toBe(true);
+    // How many match, on every page: the count of the whole filtered log.
+    const all = await viewer.curation.audit({ action: 'proposal.', limit: 500 });
+    expect(audit.matching).toBe(all.rows.length);
+    expect((await viewer.curation.audit({ action: 'proposal.', limit: 5, before: audit.next })).matching).toBe(
+      all.rows.length,
+    );
   });
 
   it('reports a deprecation of nothing stored as such, and a proposal as the reviewer approved it', async () => {

@@ -334,7 +334,12 @@ const paged = <T>(items: T[], matching: number, offset: number): Paged<T> => {
 };
 
 type Counted =
-  typeof ingestBatches | typeof rejectedEvents | typeof memoryEntries | typeof proposals | typeof memoryEvents;
+  | typeof ingestBatches
+  | typeof rejectedEvents
+  | typeof memoryEntries
+  | typeof proposals
+  | typeof memoryEvents
+  | typeof auditLog;
 const count = async (db: Tx, table: Counted, where?: SQL) =>
   Number(
     (
@@ -495,27 +500,29 @@ export interface AuditFilters {
 }
 
 export async function auditPage(db: Tx, projectId: string, f: AuditFilters) {
-  const conds: (SQL | undefined)[] = [
+  const matches = and(
     eq(auditLog.projectId, projectId),
     f.action ? ilike(auditLog.action, `${f.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
     f.actor ? eq(auditLog.actor, f.actor) : undefined,
     f.subject ? eq(auditLog.subjectId, f.subject) : undefined,
-    f.before ? lt(auditLog.id, f.before) : undefined,
-  ];
+  );
   const limit = f.limit ?? 100;
   const rows = await db
     .select()
     .from(auditLog)
-    .where(and(...conds))
+    .where(and(matches, f.before ? lt(auditLog.id, f.before) : undefined))
     .orderBy(desc(auditLog.id))
     .limit(limit + 1);
-  const [actions, actors] = await Promise.all([
+  const [matching, actions, actors] = await Promise.all([
+    count(db, auditLog, matches),
     db.selectDistinct({ v: auditLog.action }).from(auditLog).where(eq(auditLog.projectId, projectId)),
     db.selectDistinct({ v: auditLog.actor }).from(auditLog).where(eq(auditLog.projectId, projectId)),
   ]);
   return {
     rows: rows.slice(0, limit),
     next: rows.length > limit ? rows[limit - 1]!.id : null,
+    /** Records that match the filters, on every page. */
+    matching,
     actions: actions.map((a) => a.v).sort(),
     actors: actors.map((a) => a.v).sort(),
   };
