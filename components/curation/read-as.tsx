@@ -198,7 +198,7 @@ function Results({
         Reads {entries(read)}
         {words}
         {shared ? ` (${fmtInt(shared)} shared)` : ''} · does not read {entries(hidden)}
-        {words} that belong to other owners.
+        {words} that {hidden === 1 ? 'belongs' : 'belong'} to other owners.
       </p>
       <p className="faint" style={{ margin: '0 0 10px', fontSize: 12 }}>
         An entry belongs to whom its source event names in its scope&apos;s field: <code>user_id</code>,{' '}

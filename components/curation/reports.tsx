@@ -187,8 +187,9 @@ function ReportView({ r }: { r: CurationReport }) {
         {stat('accepted writes', r.written.length)}
         {stat('proposed', r.proposed.length)}
         {stat('rejected', r.rejected.length)}
-        {stat('redacted', new Set(r.redactions.map((x) => x.eventId)).size)}
+        {stat('events redacted', new Set(r.redactions.map((x) => x.eventId)).size)}
         {stat('conflicts', r.conflicts.length)}
+        {stat('deprecations', r.deprecations.length)}
       </div>
       <Section
         title="Accepted writes"

@@ -51,7 +51,7 @@ export function reportMarkdown(r: CurationReport): string {
     `- Accepted writes: ${count(r.written.length)}`,
     `- Proposed writes: ${count(r.proposed.length)}`,
     `- Rejected: ${count(r.rejected.length)}`,
-    `- Redacted: ${count(new Set(r.redactions.map((x) => x.eventId)).size)}`,
+    `- Events redacted: ${count(new Set(r.redactions.map((x) => x.eventId)).size)}`,
     `- Conflicts: ${count(r.conflicts.length)}`,
     `- Deprecations: ${count(r.deprecations.length)}`,
     '',
