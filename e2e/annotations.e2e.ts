@@ -159,13 +159,13 @@ describe('annotations', () => {
     await byKey.waitFor({ state: 'attached' });
     await page.getByLabel('Filter by author').selectOption((await byKey.getAttribute('value'))!);
     await expect.poll(() => list.locator('[data-annotation]').count()).toBeGreaterThanOrEqual(1);
-    expect(await list.textContent()).toContain(`MNEMOSCOPE_API_KEY (environment) (key ${srv.key.slice(0, 4)}…)`);
+    expect(await list.textContent()).toContain(`MNEMOSCOPE_API_KEY (environment) · key ${srv.key.slice(0, 4)}…`);
     expect(await list.textContent()).not.toContain('api_key:');
     // Removing one says which, asks first (nothing brings it back), and keeps it when told no. Narrowed to this
     // score: other files' annotations by the same key would push it off the first page when the list refetches.
     await open(page, '/annotations?name=e2e_faithful');
     const row = list.locator('[data-annotation="e2e-judge-3"]');
-    const key = `MNEMOSCOPE_API_KEY (environment) (key ${srv.key.slice(0, 4)}…)`;
+    const key = `MNEMOSCOPE_API_KEY (environment) · key ${srv.key.slice(0, 4)}…`;
     const remove = row.getByRole('button', { name: `Remove e2e_faithful 0.7 on itops-nginx-502 · turn 32 by ${key}` });
     const asked: string[] = [];
     page.once('dialog', (d) => (asked.push(d.message()), void d.dismiss()));

@@ -85,7 +85,7 @@ describe(`retrieval F1 (M6) from labelled searches, on ${uiDb()}`, () => {
     // Who searched: the agent's key by the name Settings shows, in the list and above the query.
     await expect
       .poll(() => page.locator('main').textContent())
-      .toContain(`MNEMOSCOPE_API_KEY (environment) (key ${srv.key.slice(0, 4)}…)`);
+      .toContain(`MNEMOSCOPE_API_KEY (environment) · key ${srv.key.slice(0, 4)}…`);
     expect(await page.locator('main').textContent()).not.toContain('api_key:');
     await expect.poll(() => page.getByTestId('retrieval-item').count()).toBe(results.length);
     expect(await axeViolations(page)).toEqual([]);

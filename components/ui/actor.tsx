@@ -10,12 +10,16 @@ function useKeyNames(enabled = true) {
   return useQuery({ ...trpc.apiKeys.names.queryOptions(), enabled });
 }
 
-/** An actor as plain text (a filter's options): an API key as "name (key prefix…)", anyone else by their name. */
+/** A key the log names that this instance does not hold (deleted, or in a project imported from another instance). */
+const elsewhere = (actor: string) => `API key ${actor.slice('api_key:'.length, 'api_key:'.length + 8)}… (not here)`;
+
+/** An actor as plain text (a filter's options): an API key as "name · key prefix…", anyone else by their name. */
 export function useActorLabel(): (actor: string) => string {
   const names = useKeyNames();
   return (actor) => {
     const key = names.data?.[actor];
-    return key ? `${key.name} (key ${key.prefix}…)` : actor;
+    if (key) return `${key.name} · key ${key.prefix}…`;
+    return names.data && actor.startsWith('api_key:') ? elsewhere(actor) : actor;
   };
 }
 
@@ -26,10 +30,17 @@ export function useActorLabel(): (actor: string) => string {
 export function Actor({ actor }: { actor: string }) {
   const names = useKeyNames(actor.startsWith('api_key:'));
   const key = names.data?.[actor];
-  if (!key) return <MemoryText text={actor} />;
+  if (!key)
+    return names.data && actor.startsWith('api_key:') ? (
+      <span title={`${actor}: no key of this instance`} data-actor={actor} className="faint">
+        {elsewhere(actor)}
+      </span>
+    ) : (
+      <MemoryText text={actor} />
+    );
   return (
     <span title={actor} data-actor={actor}>
-      <MemoryText text={key.name} /> <span className="faint mono">(key {key.prefix}…)</span>
+      <MemoryText text={key.name} /> <span className="faint mono">· key {key.prefix}…</span>
     </span>
   );
 }
