@@ -218,6 +218,9 @@ describe('artifacts and the capability graph', () => {
     await expect.poll(() => page.getByTestId('artifacts-counts').textContent()).toBe('9 · 8 unannotated · 1 stale');
     const stale = page.locator('[data-testid=artifacts] tr[data-artifact="628c630d9f0e77c6"]');
     expect(await stale.getByTestId('stale').textContent()).toBe('stale · 525 steps');
+    // The reference's saved state keeps no later detection (its meta is {}): the row does not call creation one.
+    expect(await stale.textContent()).toContain('no later detection stored');
+    expect(await stale.textContent()).not.toContain('last detected');
     expect(await page.getByTestId('stale').count()).toBe(1);
     // An annotation's condition that names itself is not labelled twice.
     const panel = (await page.getByTestId('artifacts').textContent())!;

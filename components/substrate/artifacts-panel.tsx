@@ -149,19 +149,25 @@ export function ArtifactsPanel({
 
 const STALE_MEANS = "the bridge's status counts it stale, a candidate for pruning";
 
-/** When it was last detected, and "stale" as the bridge's status counts it. */
+/**
+ * When it was last detected, and "stale" as the bridge's status counts it. Without a stored later detection the
+ * bridge counts from creation (its saved state keeps none, even for an artifact it detected again): said so.
+ */
 function staleLine(s: ReturnType<typeof artifactStaleness>) {
   if (!s) return null;
   return (
     <>
-      {` · last detected t ${s.lastDetectedT}`}
+      {s.recorded ? ` · last detected t ${s.lastDetectedT}` : ' · no later detection stored'}
       {s.stale ? (
         <>
           {' '}
           <span
             className="badge warn"
             data-testid="stale"
-            title={`Not detected for ${s.age} steps (over ${REFERENCE_RULES.staleAfterSteps}): ${STALE_MEANS}`}
+            title={
+              `${s.recorded ? 'Not detected' : 'No detection stored since creation'} for ${s.age} steps ` +
+              `(over ${REFERENCE_RULES.staleAfterSteps}): ${STALE_MEANS}`
+            }
           >
             stale · {s.age} steps
           </span>

@@ -139,10 +139,15 @@ describe('a substrate state from stored parts', () => {
     // The last detection wins over creation; one step inside the window is not stale.
     expect(artifactStaleness({ createdT: 10, meta: { last_detected_t: 100 } }, 600)).toEqual({
       lastDetectedT: 100,
+      recorded: true,
       age: 500,
       stale: false,
     });
-    expect(artifactStaleness({ createdT: 10, meta: {} }, 600)).toMatchObject({ age: 590, stale: true });
+    expect(artifactStaleness({ createdT: 10, meta: {} }, 600)).toMatchObject({
+      recorded: false,
+      age: 590,
+      stale: true,
+    });
     expect(artifactStaleness({ createdT: null, meta: null }, 600)).toBeNull();
   });
 });

@@ -56,15 +56,22 @@ export const REFERENCE_RULES = {
  * `ArtifactStore.get_stale(t)` decides (src/torusfield_kernel.py, KyleMillion/unified-cognitive-substrate): the last
  * detection is `meta.last_detected_t`, else the step it was created at; stale when it is before t − 500. The
  * bridge's status counts these (`stale_artifact_count`) and its synthesis prompt lists them; nothing prunes them
- * unless the agent asks.
+ * unless the agent asks. `recorded` says whether a detection after creation was stored: the reference's saved state
+ * keeps `meta: {}` for artifacts it detected again since, so without it the age runs from creation.
  */
 export function artifactStaleness(
   a: { createdT: number | null; meta?: unknown },
   t: number,
-): { lastDetectedT: number; age: number; stale: boolean } | null {
-  const detected = isObj(a.meta) && typeof a.meta.last_detected_t === 'number' ? a.meta.last_detected_t : a.createdT;
+): { lastDetectedT: number; recorded: boolean; age: number; stale: boolean } | null {
+  const recorded = isObj(a.meta) && typeof a.meta.last_detected_t === 'number';
+  const detected = recorded ? (a.meta as { last_detected_t: number }).last_detected_t : a.createdT;
   if (detected === null) return null;
-  return { lastDetectedT: detected, age: t - detected, stale: detected < t - REFERENCE_RULES.staleAfterSteps };
+  return {
+    lastDetectedT: detected,
+    recorded,
+    age: t - detected,
+    stale: detected < t - REFERENCE_RULES.staleAfterSteps,
+  };
 }
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
