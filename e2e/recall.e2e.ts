@@ -284,6 +284,21 @@ describe('recall', () => {
     await context.close();
   });
 
+  it('shows an agent or scope a link names that nothing has as the filter it is, which can be undone', async () => {
+    const { context, page } = await fresh();
+    await open(page, `${srv.url}/recall#q=bad+gateway&agent=nobody&scope=nowhere`);
+    await indexReady(page);
+    const agent = page.getByLabel('Agent');
+    await expect.poll(() => agent.locator('option:checked').textContent()).toBe('nobody (nothing stored)');
+    expect(await page.getByLabel('Scope').locator('option:checked').textContent()).toBe('nowhere (nothing stored)');
+    await expect.poll(() => page.getByTestId('recall-results').count()).toBe(0);
+    await agent.selectOption('');
+    await page.getByLabel('Scope').selectOption('');
+    await expect.poll(() => page.getByTestId('recall-results').locator('tbody tr').count()).toBeGreaterThan(0);
+    await expect.poll(() => new URL(page.url()).hash).toBe('#q=bad+gateway');
+    await context.close();
+  });
+
   it('without the Navigation API, an address changed with no hashchange is read, not written over', async () => {
     // Where the browser cannot say that the address changed (no `navigation`), the page finds out when it next
     // writes: the address wins over the search shown. Without that check, the old search was written over it.

@@ -241,6 +241,7 @@ export function RecallPage() {
           {facets.data?.agents.map((a) => (
             <option key={a}>{a}</option>
           ))}
+          <Unknown value={agent} known={facets.data?.agents} />
         </select>
         <SessionFilter sessions={facets.data?.sessions ?? []} value={session} onChange={setSession} />
         <select className="select" aria-label="Scope" value={scope} onChange={(e) => setScope(e.target.value)}>
@@ -248,6 +249,7 @@ export function RecallPage() {
           {facets.data?.scopes.map((a) => (
             <option key={a}>{a}</option>
           ))}
+          <Unknown value={scope} known={facets.data?.scopes} />
         </select>
         <label className="muted" style={{ fontSize: 12 }}>
           from{' '}
@@ -518,7 +520,7 @@ function DuplicatesView({ filters }: { filters: RecallFilters }) {
         {clusters.slice(0, SHOWN_CLUSTERS).map((c, ci) => (
           <div className="cluster" key={c.items[0]!.id}>
             <div className="cell-sub">
-              {c.items.length} items · linked pairwise at ≥ {threshold.toFixed(2)} · farthest from the first: cos{' '}
+              {c.items.length} items · each at cos ≥ {threshold.toFixed(2)} to the first · the farthest: cos{' '}
               {c.minCosine.toFixed(3)}
             </div>
             {c.items.slice(0, SHOWN_ITEMS).map((it, i) => (
@@ -589,4 +591,13 @@ function SessionFilter({
       inputStyle={{ width: 200 }}
     />
   );
+}
+
+/**
+ * A filter a link names that nothing stored has ("agent=nobody"): shown as the select's value, so that the empty
+ * answer it gives can be seen and undone, not a filter hidden behind "all agents".
+ */
+function Unknown({ value, known }: { value: string; known: readonly string[] | undefined }) {
+  if (!value || !known || known.includes(value)) return null;
+  return <option value={value}>{`${value} (nothing stored)`}</option>;
 }

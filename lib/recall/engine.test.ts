@@ -176,6 +176,20 @@ describe('recall engine', () => {
     expect(e.duplicates(0.95).flatMap((c) => c.items.map((i) => i.id))).not.toContain('s1');
   });
 
+  it('does not chain unlike items into one cluster through the items between them', async () => {
+    const e = new RecallEngine(toy());
+    // a ~ b and b ~ c at cosine 0.857, a ~ c at 0.471: linked pairwise, all three would be one cluster.
+    e.sync([
+      item('a', 'nginx nginx nginx nginx postgres'),
+      item('b', 'nginx postgres'),
+      item('c', 'postgres postgres postgres postgres nginx'),
+    ]);
+    await e.embedPending();
+    const clusters = e.duplicates(0.85);
+    expect(clusters.map((c) => c.items.map((i) => i.id))).toEqual([['a', 'b']]);
+    expect(clusters[0]!.minCosine).toBeGreaterThanOrEqual(0.85);
+  });
+
   it('without a model, searches by keyword only', async () => {
     const e = new RecallEngine(null);
     e.sync(ITEMS);

@@ -361,7 +361,8 @@ export class RecallEngine {
    * Clusters of near-identical items (cosine ≥ threshold), largest first. Candidate pairs come from
    * random-hyperplane LSH (16 tables of 10 bits: a pair at cosine 0.9 shares a bucket in at least one
    * table with probability > 0.97), then every candidate is checked exactly; identical texts always
-   * cluster.
+   * cluster. Pairs link into groups, and each group is cut into clusters around a first item that every other member
+   * is that close to: links alone chain unlike items together (at 0.82, 135 items with the farthest at 0.19).
    */
   duplicates(threshold = 0.9, filters?: RecallFilters, seed = 1): DuplicateCluster[] {
     const keep = this.live(filters);
@@ -433,8 +434,20 @@ export class RecallEngine {
       if (g) g.push(i);
       else groups.set(r, [i]);
     }
-    return [...groups.values()]
-      .filter((g) => g.length > 1)
+    const near = (a: number, b: number) =>
+      this.hashes[a] === this.hashes[b] ||
+      (!!matrix && !!this.embedded[a] && !!this.embedded[b] && dot(matrix.row(a), matrix.row(b)) >= threshold);
+    const clusters: number[][] = [];
+    for (let left of groups.values()) {
+      while (left.length > 1) {
+        const [first, ...rest] = left;
+        const members = [first!];
+        left = [];
+        for (const i of rest) (near(first!, i) ? members : left).push(i);
+        if (members.length > 1) clusters.push(members);
+      }
+    }
+    return clusters
       .map((g) => {
         const first = g[0]!;
         let minCosine = 1;
