@@ -404,8 +404,13 @@ describe('normalizeEnvelope: values that cannot be stored as sent', () => {
     );
     expect(big).toMatchObject({
       ok: false,
+      // The answer names the record, as every other refusal does.
+      id: 's/1',
       errors: [{ path: 'data.extra.x[0]', message: expect.stringMatching(/too large/) }],
     });
+    expect(
+      normalizeEnvelope(JSON.parse('{"type":"annotation","data":{"id":"w-a9","name":"faithfulness","value":1e400}}')),
+    ).toMatchObject({ ok: false, id: 'w-a9', errors: [{ path: 'data.value' }] });
     const nul = normalizeEnvelope({ ...turn(), agent: 'a\u0000b' });
     expect(nul).toMatchObject({
       ok: false,

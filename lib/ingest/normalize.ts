@@ -252,6 +252,17 @@ const CCS_REQUIRED =
   "such as a LangGraph agent's, goes under data.state)";
 
 /** Validates one envelope and turns it into a record ready to store, or errors naming field and reason. */
+/** The id a record was sent under, read before it is checked (so that an answer refusing it can name it). */
+function sentId(type: string, data: unknown): string | undefined {
+  if (!isObject(data)) return undefined;
+  if (type === 'turn')
+    return typeof data.session_id === 'string' && typeof data.turn === 'number'
+      ? `${data.session_id}/${data.turn}`
+      : undefined;
+  const id = type === 'memory_event' ? data.event_id : data.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 export function normalizeEnvelope(raw: unknown): Normalized {
   const env = envelopeSchema.safeParse(raw);
   if (!env.success) {
@@ -262,7 +273,7 @@ export function normalizeEnvelope(raw: unknown): Normalized {
   if (sent === undefined || sent === null) return { ok: false, type, errors: [{ path: 'data', message: 'required' }] };
   // Too deep, a number JSON cannot hold, a string PostgreSQL cannot: refused before anything reads it.
   const shape = shapeProblem(sent, LIMITS.depth, 'data', true);
-  if (shape) return { ok: false, type, errors: [shape] };
+  if (shape) return { ok: false, type, id: sentId(type, sent), errors: [shape] };
   // UCS documents and the action log are shown in pages and exports like any memory text: redacted whole.
   const data = type.startsWith('ucs_') ? redactDeep(sent, '') : sent;
   const fail = (errors: FieldError[], id?: string): Normalized => ({ ok: false, type, id, errors });
