@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useId, useState } from 'react';
 import { submitOnCtrlEnter } from '@/components/ui/forms';
@@ -170,7 +171,10 @@ function AnnotateForm({
         </div>
       ) : null}
       {!defs.isPending && !defs.data?.length ? (
-        <div className="faint">No scores are defined in this project yet: an admin defines them in Settings.</div>
+        <div className="faint">
+          No scores are defined in this project yet: an admin defines them in{' '}
+          <Link href="/settings#scores">Settings → Scores</Link>.
+        </div>
       ) : null}
       <div className="toolbar" style={{ justifyContent: 'flex-end' }}>
         <span id={`${ids}-hint`} className="faint grow">

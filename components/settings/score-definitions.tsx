@@ -39,7 +39,7 @@ export function ScoreDefinitions() {
   );
   const remove = useMutation(trpc.annotations.removeScore.mutationOptions({ onSuccess: () => void invalidate() }));
   return (
-    <Panel as="div" heading testId="score-definitions" title="Scores">
+    <Panel as="div" heading testId="score-definitions" title="Scores" id="scores">
       <p className="muted" style={{ marginTop: 0 }}>
         What reviewers (key <kbd>n</kbd> in the replay and the inbox) and automated judges (
         <code>POST /api/v1/annotations</code>) may score. A value sent under a defined name must fit it; a name without

@@ -233,6 +233,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
               setIndex(Number(e.target.value));
             }}
             aria-label="Snapshot"
+            aria-valuetext={frame ? `step ${frame.t}, ${i + 1} of ${n}` : undefined}
             style={{ flex: 1 }}
           />
           <span className="turn-readout" data-testid="snapshot-readout">

@@ -276,7 +276,7 @@ describe.each(DRIVERS)('annotations on %s', (driver) => {
     await expect(
       defineScore(h.db, 'default', { name: 'tone', kind: 'categorical', categories: ['warm', 'neutral'] }, 'admin'),
     ).rejects.toThrow(
-      'score tone cannot be defined so: 2 annotation(s) already under it hold values it would not allow: ' +
+      'score tone cannot be defined so: 2 annotations already under it hold values it would not allow: ' +
         '"cold" (1), 0.5 (1). Define it to allow them, or give it another name',
     );
     expect((await listScoreDefinitions(h.db, 'default')).some((d) => d.name === 'tone')).toBe(false);

@@ -15,6 +15,8 @@ import { lockScoreNames } from './annotations-ingest';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from './errors';
 import { ingest } from './ingest';
 
+const annotationCount = (n: number) => `${n} ${n === 1 ? 'annotation' : 'annotations'}`;
+
 /** The list's place: the last row shown (its time to the microsecond, and its id). */
 export interface AnnotationCursor {
   at: string;
@@ -237,7 +239,7 @@ export async function defineScore(db: Db, projectId: string, input: ScoreDefinit
         .map((u) => `${JSON.stringify(u.value)} (${u.n})`)
         .join(', ');
       throw new ConflictError(
-        `score ${input.name} cannot be defined so: ${n} annotation(s) already under it hold values it would not ` +
+        `score ${input.name} cannot be defined so: ${annotationCount(n)} already under it hold values it would not ` +
           `allow: ${shown}${misfits.length > 8 ? ', …' : ''}. Define it to allow them, or give it another name`,
       );
     }
@@ -269,7 +271,9 @@ export async function removeScoreDefinition(db: Db, projectId: string, name: str
       ),
     );
     if (uses && Number(uses.n) > 0)
-      throw new ConflictError(`score ${name} is used by ${uses.n} annotation(s); it can no longer be removed`);
+      throw new ConflictError(
+        `score ${name} is used by ${annotationCount(Number(uses.n))}; it can no longer be removed`,
+      );
     const gone = await tx
       .delete(scoreDefinitions)
       .where(and(eq(scoreDefinitions.projectId, projectId), eq(scoreDefinitions.name, name)))
