@@ -1,5 +1,6 @@
 import { NextResponse } from 'next/server';
 import type { Db } from '@/server/db';
+import { log } from '@/server/log';
 import { exportProject, importProject } from '@/server/services/archive';
 import { DomainError, InvalidInputError } from '@/server/services/errors';
 import { domainErrorStatus, jsonError } from './respond';
@@ -85,6 +86,8 @@ export async function archiveUpload(db: Db, projectId: string, req: Request): Pr
   if (!req.body) return jsonError(400, 'body is empty: send the export file (.ndjson or .ndjson.gz)');
   try {
     const r = await importProject(db, bodyLines(req.body), { as: projectId });
+    // Not an audit record (export → import → export gives the same file): the log says it happened.
+    log.info({ projectId, imported: r }, 'project imported');
     return NextResponse.json(r);
   } catch (e) {
     if (e instanceof DomainError) return jsonError(domainErrorStatus(e), e.message);
