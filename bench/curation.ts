@@ -144,6 +144,15 @@ async function main() {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
   );
+  // Every event is a new template fact or a restatement: none contradicts an entry, so each conflict is a false one.
+  const [conflicts] = rowsOf<{ n: number }>(
+    await h.db.execute(
+      sql`select count(*)::int as n from curation_outcomes where rationale->>'operation' = 'conflict'`,
+    ),
+  );
+  console.log(
+    `conflicts proposed: ${conflicts!.n} (none is one: template siblings differ in a subject, object or qualifier)`,
+  );
   // Dedup against labels: event i restates entry i when i % 10 === 0 (same words), else it is a new memory.
   const dup = rowsOf<{ id: string }>(
     await h.db.execute(sql`select event_id as id from curation_outcomes where disposition = 'duplicate'`),

@@ -12,9 +12,10 @@ describe('relation: the curator paper’s κ(e, m) by word rules', () => {
       relation: 'conflicting',
       because: 'another choice (PagerDuty / Opsgenie)',
     });
-    expect(
-      k('Okta is the identity provider for single sign-on.', 'Azure AD is the identity provider for single sign-on.'),
-    ).toMatchObject({ relation: 'conflicting' });
+    expect(k('Invoices are stored in PostgreSQL.', 'Invoices are stored in MongoDB.')).toEqual({
+      relation: 'conflicting',
+      because: 'another value (PostgreSQL / MongoDB)',
+    });
     expect(k('Docker images are signed before release.', 'Docker images are not signed before release.')).toEqual({
       relation: 'conflicting',
       because: 'one negates the other (— / not)',
@@ -26,6 +27,15 @@ describe('relation: the curator paper’s κ(e, m) by word rules', () => {
   });
 
   it('calls template siblings about another subject unrelated, as a walk’s 120 shard facts were not', () => {
+    // One word swapped at the start is another subject; common words swapped later, other things both can hold.
+    expect(relation('The billing API retries three times.', 'The billing worker retries three times.')).toEqual({
+      relation: 'unrelated',
+      because: 'about another subject (API / worker)',
+    });
+    expect(relation('The payments team owns the checkout API.', 'The payments team owns the refunds API.')).toEqual({
+      relation: 'compatible',
+      because: 'about other things, which both can hold (checkout / refunds)',
+    });
     const shard = (n: number) => `shard ${n} runs on port ${8000 + n} in us-east-${(n % 3) + 1} behind lb-${n % 4}`;
     for (let n = 1; n < 120; n++) expect(relation(shard(0), shard(n)).relation, shard(n)).toBe('unrelated');
     expect(

@@ -19,14 +19,20 @@ import {
  * step 7), which answers compatible | conflicting | unrelated. The paper asks an LLM; these are word rules on the two
  * statements, aligned as the equivalence judgment (`sameness`) aligns them, by what changed where:
  *
- * - `conflicting` when one thing changes in one frame: a value ("after 5 s" / "after 65 s"), a choice ("routed to
- *   PagerDuty" / "routed to Opsgenie", "Okta is the identity provider" / "Azure AD is …"), the polarity ("is enabled" /
- *   "is no longer enabled") or a word for its opposite ("before" / "after");
- * - `unrelated` when several things change, one of them among the first words (what the statement is about) or three
- *   at once: a template sibling about another subject ("shard 3 runs on port 8003" / "shard 0 runs on port 8000", "the
- *   iOS build takes 18 minutes" / "the Android build takes 11 minutes"), which an embedding puts side by side;
+ * - `conflicting` when one thing changes in one frame: a value ("after 5 s" / "after 65 s"), a named choice
+ *   ("routed to PagerDuty" / "routed to Opsgenie", "is Aisha" / "is Tomasz"), the polarity ("is enabled" / "is no
+ *   longer enabled") or a word for its opposite ("before" / "after");
+ * - `unrelated` when what the statement is about changes: one word swapped among its first two ("the billing API" /
+ *   "the billing worker" retries three times), or several things changed, one among the first three words, or three
+ *   at once ("shard 3 runs on port 8003" / "shard 0 runs on port 8000"): template siblings, which an embedding puts
+ *   side by side;
  * - `compatible` otherwise: the same statement, one that says more, a number of another thing ("1,200 seats" / "3
- *   open tickets"), or a rewording that neither negates nor opposes.
+ *   open tickets"), common words for other things both can hold ("owns the checkout API" / "owns the refunds API"),
+ *   or a rewording that neither negates nor opposes.
+ *
+ * What this misses: a common word for a value ("with oat milk" / "with almond milk", "a surplus" / "a deficit" where
+ * the lexicon lists no antonym) and a single name swapped at the start ("Okta is the identity provider" / "Azure AD
+ * is …"): both kept, as before. Which relations admit one value only is knowledge the rules do not have.
  *
  * Measured on hand-labelled pairs (lib/curation/fixtures/conflict-pairs*.json) by
  * `server/services/curation-conflict.test.ts`.
@@ -41,6 +47,8 @@ export interface RelationVerdict {
 
 /** Fact-bearing words that name what a statement is about: a change among them, with another, is another subject. */
 const SUBJECT_WORDS = 3;
+/** A single word swapped among this many first fact-bearing words changes the subject, not a value. */
+const SUBJECT_SWAP = 2;
 /** Below this share of words kept in order, two statements are rewordings: only an opposite or a value opposes. */
 const ALIGNED_FROM = 0.4;
 /** An added clause with more words than these around its negation negates something new, not the other statement. */
@@ -55,6 +63,8 @@ interface Change {
 }
 
 const isValue = (t: Token) => t.kind === 'number' || t.kind === 'id';
+/** A name or an identifier: a product, a person, a place, a vendor, a day (capitalised inside a sentence). */
+const named = (t: Token) => t.kind === 'name' || t.kind === 'id';
 const bearsFact = (t: Token) => isContent(t) || isValue(t);
 /** What a number measures: its quantity ("duration:…"), currency, an ordinal, a clock time, an identifier, a count. */
 const measureOf = (t: Token) =>
@@ -72,11 +82,14 @@ function classify(h: Hunk, lex: Lexicon | undefined): Change | null {
     const pair = negatedComplement(del, add) ?? negatedComplement(add, del);
     if (!pair) {
       // "…, and staff do not need to use vacation days": a clause of its own, negating what the other does not say.
+      // "must not be restarted during business hours" / "uses the shared read replica": another predicate whole.
       const own = [...del, ...add].filter(isContent).length;
-      return change(own <= NEGATED_WORDS || (del.length && add.length) ? 'negation' : 'addition');
+      if (own <= NEGATED_WORDS) return change('negation');
+      if (!del.length || !add.length) return change('addition');
+    } else {
+      const gone = new Set<Token>(pair);
+      [del, add] = [del.filter((t) => !gone.has(t) && !isCue(t)), add.filter((t) => !gone.has(t) && !isCue(t))];
     }
-    const gone = new Set<Token>(pair);
-    [del, add] = [del.filter((t) => !gone.has(t) && !isCue(t)), add.filter((t) => !gone.has(t) && !isCue(t))];
   }
   if (opposedIn(del, add, lex)) return change('opposite');
   const [vd, va] = [del.filter(isValue), add.filter(isValue)];
@@ -112,6 +125,15 @@ export function relation(a: string, b: string, opts: SamenessOptions = {}): Rela
   }
   if (facts.length >= 3 || (facts.length === 2 && first.lead < SUBJECT_WORDS))
     return { relation: 'unrelated', because: `about another subject (${facts.map(said).join('; ')})` };
+  if (facts.length === 1 && first.kind === 'swap') {
+    // One word swapped: at the start, another subject ("the billing API" / "the billing worker" retries 3 times);
+    // elsewhere, a choice among named things ("in PostgreSQL" / "in MongoDB", "is Aisha" / "is Tomasz") is one slot
+    // given two values, while common words name other things both can hold ("owns the checkout API" / "… the
+    // refunds API", "in production" / "for enterprise customers").
+    if (first.lead < SUBJECT_SWAP) return { relation: 'unrelated', because: `about another subject (${said(first)})` };
+    if (!first.del.some(named) || !first.add.some(named))
+      return { relation: 'compatible', because: `about other things, which both can hold (${said(first)})` };
+  }
   const why: Record<ChangeKind, string> = {
     negation: 'one negates the other',
     opposite: 'opposite words',

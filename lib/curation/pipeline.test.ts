@@ -142,19 +142,19 @@ describe('curator pipeline', () => {
       expect(curate(same, [entry({ cosine: 0.91 })], { ...DEFAULT_POLICY, dedupThreshold: 0.95 }).disposition).toBe(
         'written',
       );
-      // A template sibling is another fact, however close: never a duplicate. One word swapped in one frame may be
-      // another choice for the same thing, so a person is asked (a conflict); two changes are another subject.
+      // A template sibling is another fact, however close: written, neither a duplicate nor a conflict.
       const sibling = curate(event({ content: 'Node 20 closes idle keep-alive pipes after 5 s.' }), [
         entry({ cosine: 0.96 }),
       ]);
-      expect([sibling.disposition, sibling.operation]).toEqual(['proposed', 'conflict']);
-      expect(sibling.steps.find((x) => x.step === 'conflict')?.detail).toBe(
-        'entry e1 (cosine 0.960): another choice (sockets / pipes)',
-      );
-      const other = curate(event({ content: 'Node 22 closes idle keep-alive pipes after 5 s.' }), [
-        entry({ cosine: 0.95 }),
+      expect([sibling.disposition, sibling.operation]).toEqual(['written', 'append']);
+      // One named choice for another is a conflict, and the step says which words.
+      const choice = curate(event({ content: 'Node 20 closes idle keep-alive sockets after 5 s on Linux.' }), [
+        entry({ cosine: 0.95, content: 'Node 20 closes idle keep-alive sockets after 5 s on Windows.' }),
       ]);
-      expect([other.disposition, other.operation]).toEqual(['written', 'append']);
+      expect([choice.disposition, choice.operation]).toEqual(['proposed', 'conflict']);
+      expect(choice.steps.find((x) => x.step === 'conflict')?.detail).toBe(
+        'entry e1 (cosine 0.950): another choice (Windows / Linux)',
+      );
       expect(sibling.steps.find((x) => x.step === 'dedup')?.detail).toMatch(/but a different subject or object/);
       // One that says more is a near-duplicate: a proposed merge into the entry, which a person decides.
       const more = curate(event(), [entry({ cosine: 0.97 })]);
