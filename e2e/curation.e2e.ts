@@ -613,11 +613,14 @@ describe('curation inbox, by keyboard', () => {
     expect(await page.getByTestId('audit').textContent()).toContain('not durable team knowledge');
     // The filter is in the address (a reload or a shared link shows the same records), with how many match.
     await page.waitForURL((u) => u.searchParams.get('action') === 'proposal.rejected');
-    const matched = await page.getByTestId('audit').locator('tbody tr').count();
+    // (The rows of all actions stay shown until the filtered ones arrive.)
+    const actions = page.getByTestId('audit').locator('tbody tr td:nth-child(3)');
+    await expect.poll(async () => [...new Set(await actions.allTextContents())]).toEqual(['proposal.rejected']);
+    const matched = await actions.count();
     await expect.poll(() => page.getByTestId('audit-count').textContent()).toBe(`1–${matched} of ${matched}`);
     await page.reload();
     await page.locator('html[data-hydrated]').waitFor();
-    expect(await page.getByLabel('Action').inputValue()).toBe('proposal.rejected');
+    await expect.poll(() => page.getByLabel('Action').inputValue()).toBe('proposal.rejected');
     await expect.poll(() => page.getByTestId('audit-count').textContent()).toBe(`1–${matched} of ${matched}`);
     // An entry's detail is cut to two lines in the table; whole, in a dialog.
     await page

@@ -22,6 +22,10 @@ const SUBJECT_HREF: Record<string, (id: string) => string> = {
   memory_entry: entryHref,
 };
 
+/** A filter's options with the one chosen (from a link, before the options load, or one the log no longer has). */
+const withChosen = (options: readonly string[] | undefined, chosen: string) =>
+  chosen && !options?.includes(chosen) ? [...(options ?? []), chosen] : [...(options ?? [])];
+
 /** Records a page of the log shows. */
 const PAGE = 100;
 
@@ -59,7 +63,7 @@ export function AuditLog() {
           onChange={(e) => (setAction(e.target.value), reset())}
         >
           <option value="">all actions</option>
-          {q.data?.actions.map((a) => (
+          {withChosen(q.data?.actions, action).map((a) => (
             <option key={a}>{a}</option>
           ))}
         </select>
@@ -70,7 +74,7 @@ export function AuditLog() {
           onChange={(e) => (setActor(e.target.value), reset())}
         >
           <option value="">all actors</option>
-          {q.data?.actors.map((a) => (
+          {withChosen(q.data?.actors, actor).map((a) => (
             <option key={a} value={a}>
               {actorLabel(a)}
             </option>
