@@ -290,10 +290,11 @@ describe('recall', () => {
     await indexReady(page);
     const agent = page.getByLabel('Agent');
     await expect.poll(() => agent.locator('option:checked').textContent()).toBe('nobody (nothing stored)');
-    expect(await page.getByLabel('Scope').locator('option:checked').textContent()).toBe('nowhere (nothing stored)');
+    const scope = page.getByLabel('Scope', { exact: true });
+    expect(await scope.locator('option:checked').textContent()).toBe('nowhere (nothing stored)');
     await expect.poll(() => page.getByTestId('recall-results').count()).toBe(0);
     await agent.selectOption('');
-    await page.getByLabel('Scope').selectOption('');
+    await scope.selectOption('');
     await expect.poll(() => page.getByTestId('recall-results').locator('tbody tr').count()).toBeGreaterThan(0);
     await expect.poll(() => new URL(page.url()).hash).toBe('#q=bad+gateway');
     await context.close();
