@@ -188,6 +188,42 @@ describe('substrate field', () => {
       .toContain(`energy(t 260, simulated) − energy(${first})`);
   });
 
+  it('keeps the field, the snapshots, the scale and the consult’s context in the address', async () => {
+    await open(page, `${srv.url}/substrate/aegis-demo`);
+    await page.getByLabel('Field').selectOption('salience');
+    // The demo's salience is 0 in every cell of every snapshot: one colour, said so.
+    await expect.poll(() => page.getByTestId('flat-field').textContent()).toBe('every cell 0 in all 21 snapshots');
+    await page.getByLabel('√ scale').check();
+    await page.getByLabel('Difference from').selectOption({ label: 't 201' });
+    await page.getByLabel('Snapshot').fill('5');
+    await page.getByLabel('Context the agent consults with').fill('research the 502 errors in nginx logs');
+    await page.waitForURL((u) => u.searchParams.get('context') === 'research the 502 errors in nginx logs');
+    const url = new URL(page.url());
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ field: 'salience', diff: '201', scale: 'sqrt' });
+    const t = url.searchParams.get('t');
+    expect(Number(t)).toBeGreaterThan(201);
+    // A reload (or the link, sent on) shows the same.
+    await page.reload();
+    await page.locator('html[data-hydrated]').waitFor();
+    expect(await page.getByLabel('Field').inputValue()).toBe('salience');
+    expect(await page.getByLabel('√ scale').isChecked()).toBe(true);
+    expect(await page.getByLabel('Difference from').locator('option:checked').textContent()).toBe('t 201');
+    await expect.poll(() => page.getByTestId('snapshot-readout').textContent()).toBe(`step ${t} (6 of 21)`);
+    await expect
+      .poll(() => page.getByLabel('Context the agent consults with').inputValue())
+      .toBe('research the 502 errors in nginx logs');
+    // A context holding a secret stays out of the address; steps and fields that are none are said.
+    await page
+      .getByLabel('Context the agent consults with')
+      .fill('rotate ghp_0123456789abcdefghijklmnopqrstuvwxyzAB now');
+    await page.waitForURL((u) => !u.searchParams.has('context'));
+    await open(page, `${srv.url}/substrate/aegis-demo?t=999&field=nope`);
+    const problems = (await page.getByTestId('field-link-problems').textContent())!;
+    expect(problems).toContain('t=999: no snapshot at that step (the steps are 201,');
+    expect(problems).toContain('field=nope: not a field of these snapshots (');
+    await expect.poll(() => page.getByTestId('snapshot-readout').textContent()).toBe('step 600 (21 of 21)');
+  });
+
   it('shows the difference of two snapshots on a diverging scale', async () => {
     await open(page, `${srv.url}/substrate/aegis-demo`);
     await page.getByLabel('Difference from').selectOption({ label: 't 201' });

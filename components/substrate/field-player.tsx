@@ -1,8 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
 import { useTRPC } from '@/components/trpc/provider';
+import { LinkProblems } from '@/components/ui/link-problems';
+import { useAddressSync } from '@/components/ui/use-address-sync';
+import { redactText } from '@/lib/redact/redact';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState, ErrorBox, QueryError } from '@/components/ui/states';
 import { useWidth } from '@/components/ui/use-width';
@@ -59,11 +63,21 @@ export function FieldPlayer({ agent }: { agent: string }) {
   const meta = useQuery(trpc.substrate.snapshots.queryOptions({ agent }));
   const snaps = meta.data?.snapshots ?? [];
   const fields = snaps.at(-1)?.fields ?? [];
-  const [field, setField] = useState('energy');
-  const [index, setIndex] = useState<number | null>(null);
+  // What the page shows is in its address (a reload or a shared link shows the same): the field, the snapshot and
+  // the one subtracted by their step t, the scale, and the consult's context. Read once: the snapshots are in the
+  // server's HTML, so a step is found at once; one no snapshot has is said, and the latest shown.
+  const params = useSearchParams();
+  const [fromLink] = useState(() => readFieldLink(params, snaps, fields));
+  const [field, setField] = useState(fromLink.field);
+  const [index, setIndex] = useState<number | null>(fromLink.index);
   const [playing, setPlaying] = useState(false);
-  const [diffFrom, setDiffFrom] = useState<number | null>(null);
-  const [sqrt, setSqrt] = useState(false);
+  const [diffFrom, setDiffFrom] = useState<number | null>(fromLink.diff);
+  const [sqrt, setSqrt] = useState(fromLink.sqrt);
+  const { consult, setConsult } = useSubstrate();
+  useEffect(() => {
+    if (fromLink.context !== null) setConsult({ agent, context: fromLink.context, sample: fromLink.sample });
+  }, [fromLink, agent, setConsult]);
+  const context = consult.agent === agent ? consult : null;
   // Bridge ticks simulated from the shown snapshot (not shown once another snapshot is), extended click by click.
   const [sim, setSim] = useState<{ t: number; run: SimulatedRun } | null>(null);
   const [ticksAsked, setTicksAsked] = useState(5);
@@ -91,6 +105,18 @@ export function FieldPlayer({ agent }: { agent: string }) {
   }, [playing, n]);
 
   const frame = series.data?.[i];
+  useAddressSync(
+    {
+      field: field === 'energy' ? null : field,
+      t: index === null ? null : String(snaps[i]?.t ?? ''),
+      diff: diffFrom === null ? null : String(snaps[diffFrom]?.t ?? ''),
+      scale: sqrt ? 'sqrt' : null,
+      // A context that holds a secret is not put in an address (history, sync, a link sent on).
+      context: context?.context.trim() && !redactText(context.context).findings.length ? context.context : null,
+      sample: context?.sample === null || context?.sample === undefined ? null : String(context.sample),
+    },
+    params.toString(),
+  );
   // Not fetched frame by frame while playing: the consult and the graph catch up when it stops.
   const state = useSubstrateState(agent, frame?.t, !!frame && !playing);
   const substrate = state.stale ? null : state.substrate;
@@ -170,6 +196,7 @@ export function FieldPlayer({ agent }: { agent: string }) {
   return (
     <>
       <SubstrateCrumbs agent={agent} />
+      <LinkProblems testId="field-link-problems" problems={fromLink.problems} />
       <div className="page-head">
         <div>
           <h1>Torus field of {agent}</h1>
@@ -413,4 +440,33 @@ export function FieldPlayer({ agent }: { agent: string }) {
       <ConsultSamples agent={agent} />
     </>
   );
+}
+
+/** The field page's settings from its address: known values, and what was named but is not there. */
+function readFieldLink(params: URLSearchParams, snaps: readonly { t: number }[], fields: readonly string[]) {
+  const problems: string[] = [];
+  const step = (name: string) => {
+    const v = params.get(name);
+    if (v === null) return null;
+    const k = snaps.findIndex((s) => String(s.t) === v);
+    if (k < 0)
+      problems.push(
+        `${name}=${v}: no snapshot at that step` +
+          (snaps.length ? ` (the steps are ${snaps.map((s) => s.t).join(', ')})` : ''),
+      );
+    return k < 0 ? null : k;
+  };
+  const asked = params.get('field');
+  if (asked !== null && !fields.includes(asked))
+    problems.push(`field=${asked}: not a field of these snapshots (${fields.join(', ') || 'none'})`);
+  const sample = Number(params.get('sample'));
+  return {
+    field: asked !== null && fields.includes(asked) ? asked : 'energy',
+    index: step('t'),
+    diff: step('diff'),
+    sqrt: params.get('scale') === 'sqrt',
+    context: params.get('context'),
+    sample: params.get('sample') !== null && Number.isInteger(sample) ? sample : null,
+    problems,
+  };
 }

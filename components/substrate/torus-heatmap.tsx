@@ -236,6 +236,13 @@ export function TorusHeatmap({
           {scaleOver ? <span data-testid="scale-over">, scale over {scaleOver}</span> : null} · drag (or Shift+arrows)
           to pan around the torus
         </span>
+        {domain[0] === domain[1] ? (
+          // A field with one value everywhere draws one colour: said, so that an empty field is not read as a fault.
+          <span className="badge" data-testid="flat-field">
+            every cell {fmt(domain[0])}
+            {scaleOver ? ` in ${scaleOver}` : ''}
+          </span>
+        ) : null}
         {offset.theta || offset.phi ? (
           <button type="button" className="link-btn" onClick={() => setOffset({ theta: 0, phi: 0 })}>
             recentre
