@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CurationEvent } from '@/lib/curation/event';
 import { relation } from '@/lib/curation/conflict';
 import { curate, DEFAULT_CONFLICT_JUDGE, type ConflictJudge } from '@/lib/curation/pipeline';
 import { FACTS, PARTS, QUALIFIERS, TEAMS } from '@/lib/curation/fixtures/template-facts';
@@ -9,6 +6,7 @@ import { dot } from '@/lib/recall/vectors';
 import type { Embedder } from '@/lib/recall/engine';
 import { serverEmbedder } from './embeddings';
 import { wordnet } from './wordnet';
+import { loadPairs, pairEvent, type LabelledPair } from '@/server/test/labelled-pairs';
 
 /**
  * Conflict detection measured on hand-labelled pairs (lib/curation/fixtures/conflict-pairs*.json): `a` an entry, `b`
@@ -18,35 +16,9 @@ import { wordnet } from './wordnet';
  * paper's M5, conflict precision and recall. Both sets were written on 2026-11-29 by a helper blind to the rules;
  * the development set was read to write them, the held-out set was measured once blind (figures in the README).
  */
-interface Pair {
-  id: string;
-  a: string;
-  b: string;
-  label: 'conflicting' | 'compatible' | 'unrelated';
-  category: string;
-}
-const load = (f: string) =>
-  (
-    JSON.parse(readFileSync(path.join(import.meta.dirname, '../../lib/curation/fixtures', f), 'utf8')) as {
-      pairs: Pair[];
-    }
-  ).pairs;
-
-const event = (content: string): CurationEvent => ({
-  eventId: 'memevt_pair_0001',
-  sourceAgent: 'worker',
-  kind: 'fact',
-  content,
-  suggestedScope: 'session',
-  confidence: 'high',
-  sensitivity: 'internal',
-  ttl: 'durable',
-  evidenceRefs: [{ type: 'file', ref: 'docs/x.md' }],
-  supersedes: [],
-  conflictsWith: [],
-  humanReviewRequired: false,
-  redactedCount: 0,
-});
+type Pair = LabelledPair<'conflicting' | 'compatible' | 'unrelated'>;
+const load = (f: string) => loadPairs<Pair['label']>(f);
+const event = pairEvent;
 
 let embedder: Embedder;
 beforeAll(async () => {

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CurationEvent } from '@/lib/curation/event';
 import { curate } from '@/lib/curation/pipeline';
 import { dot } from '@/lib/recall/vectors';
 import type { Embedder } from '@/lib/recall/engine';
@@ -9,6 +6,7 @@ import { sameness } from '@/lib/curation/sameness';
 import { FACTS, QUALIFIERS } from '@/lib/curation/fixtures/template-facts';
 import { serverEmbedder } from './embeddings';
 import { wordnet } from './wordnet';
+import { loadPairs, pairEvent, type LabelledPair } from '@/server/test/labelled-pairs';
 
 /**
  * Deduplication measured on hand-labelled pairs (lib/curation/fixtures): `a` an entry, `b` an event; a pair is
@@ -23,36 +21,9 @@ import { wordnet } from './wordnet';
  * ("1 May" / "May 1st", "a week" / "7 days", "once a year" / "annually"): 0.548; then "kept" / "retained" for
  * 30 days, and "every six months" / "twice a year": 0.570. Recall is what a fact lost in silence pays for.
  */
-interface Pair {
-  id: string;
-  a: string;
-  b: string;
-  label: 'duplicate' | 'distinct';
-  category: string;
-}
-const load = (f: string) =>
-  (
-    JSON.parse(readFileSync(path.join(import.meta.dirname, '../../lib/curation/fixtures', f), 'utf8')) as {
-      pairs: Pair[];
-    }
-  ).pairs;
-
-const event = (content: string): CurationEvent => ({
-  eventId: 'memevt_pair_0001',
-  sourceAgent: 'worker',
-  kind: 'fact',
-  content,
-  // Session scope: the pairs test dedup alone (no approval, no evidence rule, no scope routing by wording).
-  suggestedScope: 'session',
-  confidence: 'high',
-  sensitivity: 'internal',
-  ttl: 'durable',
-  evidenceRefs: [{ type: 'file', ref: 'docs/x.md' }],
-  supersedes: [],
-  conflictsWith: [],
-  humanReviewRequired: false,
-  redactedCount: 0,
-});
+type Pair = LabelledPair<'duplicate' | 'distinct'>;
+const load = (f: string) => loadPairs<Pair['label']>(f);
+const event = pairEvent;
 
 let embedder: Embedder;
 beforeAll(async () => {
