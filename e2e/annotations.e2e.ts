@@ -125,6 +125,16 @@ describe('annotations', () => {
           value: 4,
           author: 'e2e-judge',
         },
+        // A turn not stored (yet): kept, and listed as such, not linked.
+        {
+          id: 'e2e-judge-4',
+          target: 'turn',
+          session_id: 'itops-nginx-502',
+          turn: 999,
+          name: 'e2e_faithful',
+          value: 0.5,
+          author: 'e2e-judge-early',
+        },
         // No author: the key that sent it.
         {
           id: 'e2e-judge-3',
@@ -148,6 +158,13 @@ describe('annotations', () => {
     await expect.poll(() => list.locator('[data-annotation]').count()).toBe(1);
     await expect.poll(() => page.url()).toContain('author=e2e-judge');
     expect(await list.textContent()).toContain('e2e_faithful: 0.9');
+    await page.getByLabel('Filter by author').selectOption('e2e-judge-early');
+    const early = list.locator('[data-annotation="e2e-judge-4"]');
+    await expect
+      .poll(() => early.getByTestId('target-missing').getAttribute('title'))
+      .toBe('session "itops-nginx-502" has no turn 999 yet: the annotation is kept');
+    expect(await early.getByRole('link').count()).toBe(0);
+    await page.getByLabel('Filter by author').selectOption('e2e-judge');
     await list.getByRole('link', { name: /itops-nginx-502 · turn 30/ }).click();
     await expect.poll(() => page.getByTestId('turn-readout').textContent()).toContain('Turn 30');
     await expect.poll(() => turnNotes().textContent()).toContain('e2e-judge');

@@ -85,7 +85,8 @@ export function AnnotationList({
     <>
       <ul className="annotation-list" data-testid={testId}>
         {items.map((a) => {
-          const href = links ? targetHref(a) : null;
+          // A target not stored (yet) is named, not linked: the link would lead nowhere.
+          const href = links && !a.missing ? targetHref(a) : null;
           const label = targetLabel(a);
           return (
             <li key={a.id} className="note-row" data-annotation={a.id}>
@@ -99,9 +100,14 @@ export function AnnotationList({
                     </Link>
                   ) : (
                     <span className="mono clip">
-                      <MemoryText text={label} />
+                      <MemoryText text={`${a.sessionId && links ? `${a.sessionId} · ` : ''}${label}`} />
                     </span>
                   )
+                ) : null}
+                {a.missing ? (
+                  <span className="badge warn" title={a.missing} data-testid="target-missing">
+                    not stored
+                  </span>
                 ) : null}
                 <span className="grow" />
                 <span className="faint nowrap" title={a.createdAt}>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { missingTargets } from '@/server/services/annotations-ingest';
 import { adminProcedure, procedure, reviewerProcedure, router } from '@/server/trpc/init';
 import { annotationFilterSchema, scoreDefinitionSchema } from '@/lib/annotations/contract';
 import { ANNOTATION_TARGETS, COMMENT_MAX } from '@/lib/ingest/contract';
@@ -43,7 +44,12 @@ const annotationInput = z.object({
 export const annotationsRouter = router({
   list: procedure
     .input(annotationFilterSchema.extend({ cursor, limit: z.number().int().min(1).max(500).default(100) }))
-    .query(({ ctx, input }) => listAnnotations(ctx.db, ctx.projectId, { ...input, after: input.cursor })),
+    .query(async ({ ctx, input }) => {
+      const page = await listAnnotations(ctx.db, ctx.projectId, { ...input, after: input.cursor });
+      // An annotation may name a target not stored (yet): the list says so rather than link to nothing.
+      const missing = await missingTargets(ctx.db, ctx.projectId, page.items);
+      return { ...page, items: page.items.map((a, k) => ({ ...a, missing: missing[k]?.message ?? null })) };
+    }),
   /** Per turn of a session, how many annotations it has: the marks on the replay timeline. */
   turns: procedure
     .input(z.object({ sessionId: ref }))

@@ -112,8 +112,33 @@ const KEPT = 'the annotation is kept';
  * batch's own records are written, so a target sent with it counts.
  */
 export async function warnMissingTargets(tx: Tx, projectId: string, recs: Pending<Rec<'annotation'>>[]) {
-  if (!recs.length) return;
-  const keys = recs.map(({ index, record: r }) => ({
+  const missing = await missingTargets(
+    tx,
+    projectId,
+    recs.map((p) => p.record),
+  );
+  recs.forEach((p, k) => {
+    const warning = missing[k];
+    // Once: a batch the database refused is written again record by record.
+    if (warning && !p.warnings?.some((w) => w.message === warning.message))
+      p.warnings = [...(p.warnings ?? []), warning];
+  });
+}
+
+/** Where an annotation points (as stored, or as sent). */
+export type AnnotationTarget = Pick<
+  Rec<'annotation'>,
+  'sessionId' | 'turn' | 'field' | 'term' | 'artifactId' | 'proposalId' | 'entryId'
+> & { target: string };
+
+/** For each annotation, what its target lacks (the field that names nothing stored), in one query; none if there. */
+export async function missingTargets(
+  tx: Tx,
+  projectId: string,
+  rs: readonly AnnotationTarget[],
+): Promise<(FieldError | undefined)[]> {
+  if (!rs.length) return [];
+  const keys = rs.map((r, index) => ({
     i: index,
     target: r.target,
     sid: r.sessionId,
@@ -153,18 +178,15 @@ export async function warnMissingTargets(tx: Tx, projectId: string, recs: Pendin
         as k(i int, target text, sid text, turn int, field text, term text, ref text)`),
   );
   const byIndex = new Map(found.map((f) => [f.i, f]));
-  for (const p of recs) {
-    const f = byIndex.get(p.index);
-    const warning = f && missingTarget(p.record, f);
-    // Once: a batch the database refused is written again record by record.
-    if (warning && !p.warnings?.some((w) => w.message === warning.message))
-      p.warnings = [...(p.warnings ?? []), warning];
-  }
+  return rs.map((r, k) => {
+    const f = byIndex.get(k);
+    return f && missingTarget(r, f);
+  });
 }
 
 /** What an annotation's target lacks, by the first of its fields that names nothing stored; none when it is there. */
 function missingTarget(
-  r: Rec<'annotation'>,
+  r: AnnotationTarget,
   f: { session: boolean; turn: boolean; field: boolean; found: boolean },
 ): FieldError | undefined {
   if (r.target === 'turn' || r.target === 'term') {

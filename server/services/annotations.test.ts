@@ -5,7 +5,7 @@ import { DRIVERS, freshDb } from '@/server/test/db';
 import { ingest } from './ingest';
 import { exportSession } from './sessions';
 import { exportProject, importProject } from './archive';
-import { lockScoreNames } from './annotations-ingest';
+import { lockScoreNames, missingTargets } from './annotations-ingest';
 import { scoreDefinitions } from '@/server/db/schema/annotations';
 import {
   annotate,
@@ -164,6 +164,23 @@ describe.each(DRIVERS)('annotations on %s', (driver) => {
     expect(again.results[0]).toMatchObject({ status: 'duplicate', warnings: [{ path: 'data.session_id' }] });
     const { items } = await listAnnotations(h.db, 'default', { author: 'api_key:judge' });
     expect(items.filter((a) => a.id.startsWith('w')).length).toBe(12);
+    // Read back, the same targets are missing (the Annotations page marks them "not stored" instead of a link).
+    const mine = items.filter((a) => a.id.startsWith('w'));
+    const missing = await missingTargets(h.db, 'default', mine);
+    expect(Object.fromEntries(mine.map((a, k) => [a.id, missing[k]?.path ?? null]))).toEqual({
+      w1: null,
+      w2: 'data.session_id',
+      w3: 'data.turn',
+      w4: null,
+      w5: 'data.term',
+      w6: 'data.artifact_id',
+      w7: null,
+      w8: 'data.proposal_id',
+      w9: 'data.entry_id',
+      w10: null,
+      w11: 'data.field',
+      w12: 'data.proposal_id',
+    });
     await h.db.execute(sql`delete from annotations where id like 'w%'`);
   });
 
