@@ -251,18 +251,25 @@ const CCS_REQUIRED =
   'semantic_gist, …; each a list of terms or a string) or its text; {} when the agent keeps none (a graph state, ' +
   "such as a LangGraph agent's, goes under data.state)";
 
-/** Validates one envelope and turns it into a record ready to store, or errors naming field and reason. */
-/** The id a record was sent under, read before it is checked (so that an answer refusing it can name it). */
+/**
+ * The id a record was sent under, read before it is checked (so that an answer refusing it can name it): only one
+ * that could be stored (a refused memory event is kept under it, and PostgreSQL cannot hold a NUL).
+ */
 function sentId(type: string, data: unknown): string | undefined {
   if (!isObject(data)) return undefined;
-  if (type === 'turn')
-    return typeof data.session_id === 'string' && typeof data.turn === 'number'
-      ? `${data.session_id}/${data.turn}`
-      : undefined;
-  const id = type === 'memory_event' ? data.event_id : data.id;
-  return typeof id === 'string' ? id : undefined;
+  const id =
+    type === 'turn'
+      ? typeof data.session_id === 'string' && typeof data.turn === 'number'
+        ? `${data.session_id}/${data.turn}`
+        : undefined
+      : type === 'memory_event'
+        ? data.event_id
+        : data.id;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
+  return typeof id === 'string' && id.length <= LIMITS.idChars && !/[\u0000-\u001f\u007f]/.test(id) ? id : undefined;
 }
 
+/** Validates one envelope and turns it into a record ready to store, or errors naming field and reason. */
 export function normalizeEnvelope(raw: unknown): Normalized {
   const env = envelopeSchema.safeParse(raw);
   if (!env.success) {

@@ -208,6 +208,34 @@ describe.each(DRIVERS)('ingest service on %s', (driver) => {
       'tester',
     );
     expect(r.results.map((x) => x.status)).toEqual(['rejected', 'accepted']);
+    // It names its id, so the answer says which record it refuses.
+    expect(r.results[0]).toMatchObject({ id: 'memevt_deep0001' });
+  });
+
+  it('refuses a memory event whose id holds a NUL alone: the rest of the batch is curated', async () => {
+    const good = {
+      type: 'memory_event',
+      data: {
+        event_id: 'memevt_nulbatch_good',
+        source_agent: 'worker',
+        task_id: 'T-1',
+        memory_kind: 'hypothesis',
+        content: 'The cache may be cold after a deploy.',
+        suggested_scope: 'session',
+        confidence: 'medium',
+        sensitivity: 'internal',
+        ttl: 'session',
+        evidence_refs: [],
+        timestamp: '2026-11-25T10:00:00Z',
+      },
+    };
+    const bad = { type: 'memory_event', data: { ...good.data, event_id: 'memevt_nulbatch_\u0000x' } };
+    const r = await ingest(h.db, 'default', items([good, bad]), 'tester');
+    expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected']);
+    // No id to name: the one sent cannot be stored (nor answered as one).
+    expect(r.results[1]!.id).toBeUndefined();
+    // The good event is curated (before, the refused one's id made the batch's curation fail: "stored, not curated").
+    expect(r.curation).toMatchObject({ written: 1 });
   });
 
   it('keeps each malformed memory event sent without its envelope, whole, not one null for all', async () => {
