@@ -301,6 +301,16 @@ describe.each(DRIVERS)('routers on %s with the demo loaded', (driver) => {
     expect((await caller.sessions.events({ id: 'no-such-session', offset: 0, limit: 100 })).items).toEqual([]);
   });
 
+  it('an import batch with a NUL in one record refuses that record by its field and stores the rest', async () => {
+    const turn = (t: number, output: string) => ({
+      type: 'turn',
+      data: { session_id: 'nul-import', agent: 'a', turn: t, input: 'i', output, ccs: {} },
+    });
+    const r = await caller.ingest.batch({ records: [turn(1, 'fine'), turn(2, 'a\u0000b')] });
+    expect(r.results.map((x) => x.status)).toEqual(['accepted', 'rejected']);
+    expect(r.results[1]).toMatchObject({ errors: [{ path: 'data.output' }] });
+  });
+
   it('sessions.digest gives a session in a fixed size, with stress turns from turns or session metadata', async () => {
     const digest = async (id: string) =>
       JSON.parse(await caller.sessions.digest({ id })) as SessionDigest & { stamp: string };

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { LIMITS } from '@/lib/ingest/contract';
-import { reviewerProcedure, router } from '@/server/trpc/init';
+import { recordsProcedure, router } from '@/server/trpc/init';
 import { ingest } from '@/server/services/ingest';
 
 /** The UI's way in: the same ingest service as POST /api/v1/ingest, for files a person drops in the browser. */
 export const ingestRouter = router({
-  batch: reviewerProcedure
+  batch: recordsProcedure
     .input(z.object({ records: z.array(z.unknown()).min(1).max(LIMITS.recordsPerBatch) }))
     .mutation(({ ctx, input }) =>
       ingest(
