@@ -73,4 +73,27 @@ describe('relation: the curator paper’s κ(e, m) by word rules', () => {
       ).relation,
     ).toBe('compatible');
   });
+
+  it('a review’s cases: subjects told by their first words or a verb of being, units, and ceasing', () => {
+    const cases: [string, string, string][] = [
+      ['Patient 1042 is allergic to penicillin.', 'Patient 1074 is allergic to penicillin.', 'unrelated'],
+      ['The east warehouse ships orders same day.', 'The west warehouse ships orders same day.', 'unrelated'],
+      ['The minimum replica count is 2.', 'The maximum replica count is 2.', 'unrelated'],
+      ['The office is in Berlin.', 'The office is in Munich.', 'conflicting'],
+      ['The CEO is Dana.', 'The CEO is Lee.', 'conflicting'],
+      [
+        'Sam likes early meetings with the design team.',
+        'Sam dislikes early meetings with the design team.',
+        'conflicting',
+      ],
+      ['The limit is 10 GB.', 'The limit is 10 MB.', 'conflicting'],
+      ['The nightly job emails the finance team.', 'The nightly job stopped emailing the finance team.', 'conflicting'],
+      [
+        'The password policy requires 12 characters.',
+        'The password policy requires 16 characters and a symbol.',
+        'conflicting',
+      ],
+    ];
+    for (const [a, b, want] of cases) expect(relation(a, b).relation, `${a} / ${b}`).toBe(want);
+  });
 });

@@ -1,6 +1,7 @@
 import {
   FRAME_FROM,
   frameHunks,
+  LINKING,
   isContent,
   isCue,
   negatedComplement,
@@ -19,13 +20,14 @@ import {
  * step 7), which answers compatible | conflicting | unrelated. The paper asks an LLM; these are word rules on the two
  * statements, aligned as the equivalence judgment (`sameness`) aligns them, by what changed where:
  *
- * - `conflicting` when one thing changes in one frame: a value ("after 5 s" / "after 65 s"), a named choice
- *   ("routed to PagerDuty" / "routed to Opsgenie", "is Aisha" / "is Tomasz"), the polarity ("is enabled" / "is no
- *   longer enabled") or a word for its opposite ("before" / "after");
- * - `unrelated` when what the statement is about changes: one word swapped among its first two ("the billing API" /
- *   "the billing worker" retries three times), or several things changed, one among the first three words, or three
- *   at once ("shard 3 runs on port 8003" / "shard 0 runs on port 8000"): template siblings, which an embedding puts
- *   side by side;
+ * - `conflicting` when one thing changes in one frame: a value ("after 5 s" / "after 65 s", "10 GB" / "10 MB"), a
+ *   named choice ("routed to PagerDuty" / "routed to Opsgenie", "the CEO is Dana" / "… is Lee"), the polarity ("is
+ *   enabled" / "is no longer enabled", "emails" / "stopped emailing") or a word for its opposite ("before" / "after");
+ * - `unrelated` when what the statement is about changes: one change among its first two words before any verb of
+ *   being or having ("the billing API" / "the billing worker" retries three times, "patient 1042" / "patient 1074";
+ *   an opposite as the first word, "the east warehouse" / "the west warehouse"), or several changes with one among
+ *   the first three words, or three at once ("shard 3 runs on port 8003" / "shard 0 runs on port 8000"): template
+ *   siblings, which an embedding puts side by side;
  * - `compatible` otherwise: the same statement, one that says more, a number of another thing ("1,200 seats" / "3
  *   open tickets"), common words for other things both can hold ("owns the checkout API" / "owns the refunds API"),
  *   or a rewording that neither negates nor opposes.
@@ -58,6 +60,7 @@ type ChangeKind = 'negation' | 'opposite' | 'value' | 'measure' | 'swap' | 'addi
 interface Change {
   kind: ChangeKind;
   lead: number;
+  afterVerb: boolean;
   del: Token[];
   add: Token[];
 }
@@ -74,9 +77,14 @@ const measureOf = (t: Token) =>
       (/^[$€£]/.test(t.key) ? t.key[0]! : t.key.startsWith('#') ? '#' : t.key.startsWith('at ') ? 'at' : 'count'));
 const shown = (ts: readonly Token[]) => [...new Set(ts.map((t) => t.raw))].join(' ') || '—';
 
+/** Verbs that end what the other statement says is done ("emails" / "stopped emailing"), as a "not" would. */
+const CEASING = new Set(['stop', 'stops', 'stopped', 'ceased', 'discontinued']);
+
 function classify(h: Hunk, lex: Lexicon | undefined): Change | null {
   let [del, add] = [h.del, h.add];
-  const change = (kind: ChangeKind): Change => ({ kind, lead: h.lead, del, add });
+  const change = (kind: ChangeKind): Change => ({ kind, lead: h.lead, afterVerb: h.afterVerb, del, add });
+  if (!del.length !== !add.length && [...del, ...add].length === 1 && CEASING.has([...del, ...add][0]!.lower))
+    return change('negation');
   if (del.filter(isCue).length % 2 !== add.filter(isCue).length % 2) {
     // "is closed" / "doesn't open": a complementary word negated in place says the same.
     const pair = negatedComplement(del, add) ?? negatedComplement(add, del);
@@ -101,6 +109,8 @@ function classify(h: Hunk, lex: Lexicon | undefined): Change | null {
     // "1,200 licensed seats" / "3 open support tickets": numbers of other things.
     return change(va.some((t) => measures.has(measureOf(t))) && !swapped(cd, ca) ? 'value' : 'measure');
   }
+  // Another unit of the same number ("10 GB" / "10 MB", "per minute" / "per second" after one): another value.
+  if (h.prev?.kind === 'number' && del.length === 1 && add.length === 1 && swapped(cd, ca)) return change('value');
   // A word for another ("PagerDuty" / "Opsgenie", "iOS" / "Android"), whether a name, an identifier or a word.
   if (swapped(del.filter(bearsFact), add.filter(bearsFact))) return change('swap');
   return del.some(bearsFact) || add.some(bearsFact) ? change('addition') : null;
@@ -123,14 +133,23 @@ export function relation(a: string, b: string, opts: SamenessOptions = {}): Rela
       because: more.length ? `one says more (${more.map(said).join('; ')})` : 'numbers of other things',
     };
   }
-  if (facts.length >= 3 || (facts.length === 2 && first.lead < SUBJECT_WORDS))
+  // The subject: its first words, up to a verb of being or having ("the office is in Berlin": Berlin is said of it).
+  // An opposite names the subject only as its first word ("the east warehouse"; "Sam likes" / "Sam dislikes" is
+  // what Sam does); a stretch holding a verb of being or a negation is the predicate ("is happy to" / "does not").
+  const inSubject = (c: Change, words: number) =>
+    c.lead < (c.kind === 'opposite' ? 1 : words) &&
+    !c.afterVerb &&
+    ![...c.del, ...c.add].some((t) => LINKING.has(t.lower) || isCue(t));
+  if (facts.length >= 3 || (facts.length === 2 && inSubject(first, SUBJECT_WORDS)))
     return { relation: 'unrelated', because: `about another subject (${facts.map(said).join('; ')})` };
+  // One change in the subject is another subject: "the billing API" / "the billing worker" retries 3 times, "patient
+  // 1042" / "patient 1074" is allergic, "the minimum" / "the maximum" replica count is 2.
+  if (facts.length === 1 && first.kind !== 'negation' && inSubject(first, SUBJECT_SWAP))
+    return { relation: 'unrelated', because: `about another subject (${said(first)})` };
   if (facts.length === 1 && first.kind === 'swap') {
-    // One word swapped: at the start, another subject ("the billing API" / "the billing worker" retries 3 times);
-    // elsewhere, a choice among named things ("in PostgreSQL" / "in MongoDB", "is Aisha" / "is Tomasz") is one slot
-    // given two values, while common words name other things both can hold ("owns the checkout API" / "… the
-    // refunds API", "in production" / "for enterprise customers").
-    if (first.lead < SUBJECT_SWAP) return { relation: 'unrelated', because: `about another subject (${said(first)})` };
+    // One word swapped elsewhere: a choice among named things ("in PostgreSQL" / "in MongoDB", "is Aisha" / "is
+    // Tomasz") is one slot given two values, while common words name other things both can hold ("owns the checkout
+    // API" / "… the refunds API", "in production" / "for enterprise customers").
     if (!first.del.some(named) || !first.add.some(named))
       return { relation: 'compatible', because: `about other things, which both can hold (${said(first)})` };
   }
@@ -142,8 +161,9 @@ export function relation(a: string, b: string, opts: SamenessOptions = {}): Rela
     measure: '',
     addition: '',
   };
-  // Reworded (fewer than 60% of the words in order): another word is how it was put; only polarity opposes.
-  if (frame < FRAME_FROM && first.kind !== 'negation' && first.kind !== 'opposite')
+  // Reworded (fewer than 60% of the words in order): another word is how it was put; a value, polarity or opposite
+  // still opposes (as below 40%, `reworded`).
+  if (frame < FRAME_FROM && first.kind === 'swap')
     return { relation: 'compatible', because: `reworded, nothing opposed (${said(first)})` };
   return { relation: 'conflicting', because: `${why[first.kind]} (${said(first)})` };
 }

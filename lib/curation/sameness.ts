@@ -805,12 +805,23 @@ export function opposedIn(del: readonly Token[], add: readonly Token[], lex?: Le
 /** Share of the words two statements keep in the same order (longest common subsequence, articles left out). */
 export const FRAME_FROM = 0.6;
 
+/** Verbs of being and having, and modals: what follows them is said of the subject, not the subject. */
+export const LINKING = new Set(
+  'is are was were be been being am has have had does do did will would shall should can could may might must'.split(
+    ' ',
+  ),
+);
+
 /** A stretch where two statements of one frame differ: the words only the first says there, then the second's. */
 export interface Hunk {
   del: Token[];
   add: Token[];
   /** Fact-bearing words (content words, numbers, identifiers) of the first statement before the stretch. */
   lead: number;
+  /** Whether both say a verb of being or having, or a modal, before it ("is", "has", "must"): past the subject. */
+  afterVerb: boolean;
+  /** The word both say right before it ("10" in "10 GB" / "10 MB"). */
+  prev: Token | null;
 }
 
 /**
@@ -826,13 +837,17 @@ export function frameHunks(ta: readonly Token[], tb: readonly Token[]): { frame:
   const hunks: Hunk[] = [];
   let cur: Hunk | null = null;
   let lead = 0;
+  let afterVerb = false;
+  let prev: Token | null = null;
   for (const p of parts) {
     if (!p.added && !p.removed) {
       cur = null;
       lead += p.value.filter(bearsFact).length;
+      afterVerb ||= p.value.some((t) => LINKING.has(t.lower));
+      prev = p.value.at(-1) ?? null;
       continue;
     }
-    if (!cur) hunks.push((cur = { del: [], add: [], lead }));
+    if (!cur) hunks.push((cur = { del: [], add: [], lead, afterVerb, prev }));
     (p.removed ? cur.del : cur.add).push(...p.value);
     if (p.removed) lead += p.value.filter(bearsFact).length;
   }
