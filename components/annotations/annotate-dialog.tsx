@@ -171,10 +171,10 @@ function AnnotateForm({
         </div>
       ) : null}
       {!defs.isPending && !defs.data?.length ? (
-        <div className="faint">
+        <p className="faint" style={{ margin: 0 }}>
           No scores are defined in this project yet: an admin defines them in{' '}
           <Link href="/settings#scores">Settings → Scores</Link>.
-        </div>
+        </p>
       ) : null}
       <div className="toolbar" style={{ justifyContent: 'flex-end' }}>
         <span id={`${ids}-hint`} className="faint grow">

@@ -87,11 +87,12 @@ export function AuditLog() {
           value={subject}
           onChange={(e) => (setSubject(e.target.value), reset())}
         />
-        {q.data?.rows.length ? (
-          <span className="muted" data-testid="audit-count" aria-live="polite">
-            {fmtInt(first + 1)}–{fmtInt(first + q.data.rows.length)} of {fmtInt(q.data.matching)}
-          </span>
-        ) : null}
+        {/* Mounted always, so that its first count is announced; empty while the page asked for is on its way. */}
+        <span className="muted" data-testid="audit-count" aria-live="polite">
+          {q.data?.rows.length && !q.isPlaceholderData
+            ? `${fmtInt(first + 1)}–${fmtInt(first + q.data.rows.length)} of ${fmtInt(q.data.matching)}`
+            : ''}
+        </span>
         {pages.length > 1 ? (
           <button type="button" className="btn" onClick={() => setPages((p) => p.slice(0, -1))}>
             Newer

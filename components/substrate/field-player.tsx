@@ -116,6 +116,8 @@ export function FieldPlayer({ agent }: { agent: string }) {
       sample: context?.sample === null || context?.sample === undefined ? null : String(context.sample),
     },
     params.toString(),
+    // While playing the snapshot moves 4 times a second, and a context is typed a key at a time: written once still.
+    250,
   );
   // Not fetched frame by frame while playing: the consult and the graph catch up when it stops.
   const state = useSubstrateState(agent, frame?.t, !!frame && !playing);

@@ -11,7 +11,7 @@ const SUBSTRATE_TABS = ['audit', 'dead-ends', 'judgment'];
 
 /** What was looked for, by the path: a session or an agent by its id, else a page. */
 function missing(path: string): { title: string; text: string } {
-  const [, section, id, tab] = path.split('/').map((p) => {
+  const [, section, id, tab, past] = path.split('/').map((p) => {
     try {
       return decodeURIComponent(p);
     } catch {
@@ -20,10 +20,12 @@ function missing(path: string): { title: string; text: string } {
   });
   const stored = 'It may belong to another project, or it has not been ingested yet.';
   // An address past an agent's or a session's own pages ("/substrate/aegis/bogus"): the page is what is missing.
-  if (tab && section === 'substrate' && !SUBSTRATE_TABS.includes(tab))
+  if (tab && section === 'substrate' && (!SUBSTRATE_TABS.includes(tab) || past !== undefined))
     return {
       title: 'No such page',
-      text: `An agent's substrate has no page “${tab}”: its pages are the field, audit, dead-ends and judgment.`,
+      text:
+        `An agent's substrate has no page “${path.split('/').slice(3).join('/')}”: its pages are the field, audit, ` +
+        'dead-ends and judgment.',
     };
   if (tab && section === 'sessions')
     return { title: 'No such page', text: `A session has no page “${tab}”: its replay is at /sessions/<id>.` };

@@ -239,8 +239,9 @@ export async function defineScore(db: Db, projectId: string, input: ScoreDefinit
         .map((u) => `${JSON.stringify(u.value)} (${u.n})`)
         .join(', ');
       throw new ConflictError(
-        `score ${input.name} cannot be defined so: ${annotationCount(n)} already under it hold values it would not ` +
-          `allow: ${shown}${misfits.length > 8 ? ', …' : ''}. Define it to allow them, or give it another name`,
+        `score ${input.name} cannot be defined so: ${annotationCount(n)} already under it ` +
+          `${n === 1 ? 'holds' : 'hold'} values it would not allow: ${shown}${misfits.length > 8 ? ', …' : ''}. ` +
+          'Define it to allow them, or give it another name',
       );
     }
     const rows = await tx
