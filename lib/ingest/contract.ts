@@ -15,13 +15,21 @@ export const LIMITS = {
   depth: 64,
 } as const;
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 const id = z
   .string()
   .trim()
   .min(1, 'must not be empty')
   .max(LIMITS.idChars, `must be at most ${LIMITS.idChars} characters`)
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
-  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+  .regex(NO_CONTROL, 'must not contain control characters');
+
+/**
+ * Whether a record could be stored under this id (the contract's: 1–256 characters, no control characters): an id
+ * from an address that could not is not found without asking the database; one sent with a refused record is not
+ * named in the answer (a refused memory event is kept under it).
+ */
+export const storableId = (s: string) => s.trim().length > 0 && s.length <= LIMITS.idChars && NO_CONTROL.test(s);
 const text = z.string().max(LIMITS.textChars, `must be at most ${LIMITS.textChars} characters`);
 const isoTimestamp = z.iso.datetime({ offset: true, local: true, message: 'must be an ISO-8601 date-time' });
 const jsonObject = z.record(z.string(), z.unknown());

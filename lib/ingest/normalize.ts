@@ -26,6 +26,7 @@ import {
   ucsKnowledgeSchema,
   ucsPpHistorySchema,
   ucsStateSchema,
+  storableId,
   type AnnotationTarget,
   type ArtifactRef,
   type EvidenceRef,
@@ -265,8 +266,7 @@ function sentId(type: string, data: unknown): string | undefined {
       : type === 'memory_event'
         ? data.event_id
         : data.id;
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what an id may not hold
-  return typeof id === 'string' && id.length <= LIMITS.idChars && !/[\u0000-\u001f\u007f]/.test(id) ? id : undefined;
+  return typeof id === 'string' && storableId(id) ? id : undefined;
 }
 
 /** Validates one envelope and turns it into a record ready to store, or errors naming field and reason. */

@@ -1,7 +1,8 @@
 import { dehydrate, HydrationBoundary } from '@tanstack/react-query';
 import { notFound } from 'next/navigation';
 import { ReplayView } from '@/components/sessions/replay-view';
-import { decodeSegment, storableId } from '@/lib/net/path';
+import { storableId } from '@/lib/ingest/contract';
+import { decodeSegment } from '@/lib/net/path';
 import { TURN_WINDOW as WINDOW } from '@/lib/ccs/digest';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
 

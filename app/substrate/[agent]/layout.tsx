@@ -1,7 +1,8 @@
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { getQueryClient, trpc } from '@/server/trpc/rsc';
-import { decodeSegment, storableId } from '@/lib/net/path';
+import { storableId } from '@/lib/ingest/contract';
+import { decodeSegment } from '@/lib/net/path';
 
 /** Every tab of an agent's substrate is "not found" alike when nothing of it is stored. */
 export default async function AgentSubstrateLayout({
