@@ -130,8 +130,27 @@ describe('recall', () => {
     // Meaning ranks every item: the best 50 are listed, and said to be the top of more, not all there is.
     await expect
       .poll(() => page.getByTestId('recall-count').textContent())
-      .toBe('The top 50 results · more match: add words or filters to narrow');
+      .toBe('The top 50 results · more match: show more below, or add words or filters to narrow');
     expect(await page.getByTestId('hit-link').count()).toBe(50);
+    // The next 50 by keyboard: listed under the first, and the focus goes on to the first of them.
+    const fifty = await page.getByTestId('hit-link').allTextContents();
+    await page.getByTestId('recall-show-more').focus();
+    await page.keyboard.press('Enter');
+    // Meaning ranks items down to a floor of cosine: the demo has 53 above it, now all listed and counted.
+    await expect.poll(() => page.getByTestId('hit-link').count()).toBe(53);
+    expect((await page.getByTestId('hit-link').allTextContents()).slice(0, 50)).toEqual(fifty);
+    await expect.poll(() => page.getByTestId('recall-count').textContent()).toBe('53 results');
+    expect(await page.getByTestId('recall-show-more').count()).toBe(0);
+    await expect
+      .poll(() =>
+        page.evaluate(() => [...document.querySelectorAll('[data-testid=hit-link]')].indexOf(document.activeElement!)),
+      )
+      .toBe(50);
+    // Other words start again from the best 50.
+    await page.getByLabel('Search memory').fill('keepalive timeout');
+    await expect.poll(() => page.getByTestId('hit-link').count()).toBe(50);
+    await page.getByLabel('Search memory').fill('keepalive');
+    await expect.poll(() => page.getByTestId('hit-link').count()).toBe(50);
     // By keywords alone fewer match: all of them, counted.
     await page.getByRole('button', { name: 'Keyword', exact: true }).click();
     await expect.poll(() => page.getByTestId('recall-count').textContent()).toMatch(/^([2-9]|[1-4]\d) results$/);

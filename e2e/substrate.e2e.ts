@@ -269,12 +269,16 @@ describe('artifacts and the capability graph', () => {
     expect(await page.getByTestId('edge-detail').textContent()).toContain('wormhole');
     expect(await page.locator('[data-testid=graph] line[data-edge="120"]').getAttribute('stroke-opacity')).toBe('1');
     expect(await page.getByTestId('heatmap-highlight').count()).toBe(2);
-    // By keyboard: the row takes focus, Enter lets it go and takes it again.
-    await row.focus();
+    // By keyboard: the artifact is a toggle button (pressed while shown); Enter lets it go, Space takes it again.
+    const button = row.locator('button[aria-pressed]');
+    expect(await button.getAttribute('aria-pressed')).toBe('true');
+    await button.focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('heatmap-highlight').count()).toBe(0);
+    expect(await button.getAttribute('aria-pressed')).toBe('false');
     await page.keyboard.press(' ');
     await expect.poll(() => page.getByTestId('heatmap-highlight').count()).toBe(2);
+    expect(await button.getAttribute('aria-pressed')).toBe('true');
   });
 
   it('works by keyboard: a node takes focus, Enter selects it, its edges are buttons; no labels overlap', async () => {

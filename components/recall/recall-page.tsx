@@ -133,19 +133,39 @@ export function RecallPage() {
     else window.history.replaceState(null, '', url);
     wroteAt.current = now;
   }, [readAt, settled, tab, deferred, mode, kinds, agent, session, scope, from, to, likeId]);
+  // Results come 50 at a time (similar items 30): "Show more" lists the next ones, until other words, filters or item.
+  const asked = JSON.stringify([deferred, mode, filters, likeId]);
+  const [pages, setPages] = useState({ asked, n: 1 });
+  // Another search starts at its first page (and a search come back to later too).
+  if (pages.asked !== asked) setPages({ asked, n: 1 });
+  const page = pages.asked === asked ? pages.n : 1;
   // One more than is shown is asked for: the page then knows that more match, and says it shows the best only.
-  const search = useRecallSearch(deferred, { mode, filters, limit: SHOWN.search + 1 }, tab === 'search' && !likeId);
-  const more = useMoreLikeThis(tab === 'search' && likeId ? likeId : null, { filters, limit: SHOWN.like + 1 });
+  const search = useRecallSearch(
+    deferred,
+    { mode, filters, limit: SHOWN.search * page + 1 },
+    tab === 'search' && !likeId,
+  );
+  const more = useMoreLikeThis(tab === 'search' && likeId ? likeId : null, {
+    filters,
+    limit: SHOWN.like * page + 1,
+  });
   // The item asked about, once the worker has found it (null too when memory does not hold it).
   const like = likeId ? (more.data?.item ?? null) : null;
   const toggleKind = (k: RecallKind) => setKinds((ks) => (ks.includes(k) ? ks.filter((x) => x !== k) : [...ks, k]));
   const active = likeId ? more : search;
-  const shown = likeId ? SHOWN.like : SHOWN.search;
+  const shown = (likeId ? SHOWN.like : SHOWN.search) * page;
   const found = active.data?.hits ?? [];
   const moreMatch = found.length > shown;
   const hits = moreMatch ? found.slice(0, shown) : found;
   // The answer shown is to words or filters before, while these are searched.
   const updating = active.isPlaceholderData || (!likeId && deferred !== query.trim());
+  const nextFocus = useRef<number | null>(null);
+  useEffect(() => {
+    const k = nextFocus.current;
+    if (k === null || updating || hits.length <= k) return;
+    nextFocus.current = null;
+    document.querySelectorAll<HTMLElement>('[data-testid=recall-results] [data-testid=hit-link]')[k]?.focus();
+  }, [hits, updating]);
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
   // All of memory is in the index (a large project's first load comes in pages): only then is an item known missing.
   const corpusReady = useRecallStatus((st) => st.corpus === 'ready');
@@ -324,7 +344,7 @@ export function RecallPage() {
                   {moreMatch ? (
                     <span className="faint" style={{ fontWeight: 400 }} data-testid="more-match">
                       {' '}
-                      · more match: add words or filters to narrow
+                      · more match: show more below, or add words or filters to narrow
                     </span>
                   ) : null}
                   {updating ? ' (the answer before)' : ''}
@@ -356,6 +376,24 @@ export function RecallPage() {
               </div>
             ) : null}
             {instead ?? <HitTable hits={hits} onMore={(item) => setLikeId(item.id)} updating={updating} />}
+            {!instead && moreMatch ? (
+              <div className="table-foot">
+                <span className="muted">Showing the best {fmtInt(hits.length)}</span>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={updating}
+                  onClick={(e) => {
+                    // Pressed by keyboard or clicked: focus goes on to the first new result once it is listed.
+                    if (e.currentTarget === document.activeElement) nextFocus.current = hits.length;
+                    setPages({ asked, n: page + 1 });
+                  }}
+                  data-testid="recall-show-more"
+                >
+                  {updating ? 'Searching…' : `Show ${likeId ? SHOWN.like : SHOWN.search} more`}
+                </button>
+              </div>
+            ) : null}
           </Panel>
         </>
       )}

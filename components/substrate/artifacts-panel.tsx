@@ -1,7 +1,7 @@
 'use client';
 
 import type { EdgeParams } from '@/lib/ucs/routing';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
@@ -44,14 +44,20 @@ export function ArtifactsPanel({
   latestT: number | null;
 }) {
   const { artifactId, select } = useSubstrate();
+  const show = useCallback(
+    (a: ArtifactRow) => {
+      const t = artifactTarget(a, edges);
+      select({ artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null });
+    },
+    [edges, select],
+  );
+  const toggle = (a: ArtifactRow) => (artifactId === a.id ? select({}) : show(a));
   // A link to one artifact (recall's reflections) selects it, as a click would.
   const focus = useFocus(artifacts.length > 0);
   useEffect(() => {
     const a = focus ? artifacts.find((x) => x.id === focus) : undefined;
-    if (!a) return;
-    const t = artifactTarget(a, edges);
-    select({ artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null });
-  }, [focus, artifacts, edges, select]);
+    if (a) show(a);
+  }, [focus, artifacts, show]);
   const unannotated = artifacts.filter((a) => !a.annotation).length;
   const staleness = (a: ArtifactRow) => (latestT === null ? null : artifactStaleness(a, latestT));
   const stale = artifacts.filter((a) => staleness(a)?.stale).length;
@@ -72,25 +78,13 @@ export function ArtifactsPanel({
         headless
         rows={artifacts}
         rowKey={(a) => a.id}
-        rowProps={(a) => {
-          const on = artifactId === a.id;
-          const t = artifactTarget(a, edges);
-          const toggle = () =>
-            select(on ? {} : { artifactId: a.id, edgeIndex: t.edgeIndex ?? null, node: t.node ?? null });
-          return {
-            className: `clickable ${on ? 'row-on' : ''}`,
-            onClick: toggle,
-            // By keyboard too: Tab reaches each row, Enter or Space shows it on the graph and the field.
-            tabIndex: 0,
-            onKeyDown: (e) => {
-              if (e.key !== 'Enter' && e.key !== ' ') return;
-              e.preventDefault();
-              toggle();
-            },
-            'data-artifact': a.id,
-            'data-focus-id': a.id,
-          };
-        }}
+        rowProps={(a) => ({
+          // A click anywhere on the row; by keyboard (and to a screen reader) its artifact is a toggle button.
+          className: `clickable ${artifactId === a.id ? 'row-on' : ''}`,
+          onClick: () => toggle(a),
+          'data-artifact': a.id,
+          'data-focus-id': a.id,
+        })}
         columns={[
           {
             id: 'kind',
@@ -110,7 +104,19 @@ export function ArtifactsPanel({
             header: 'Artifact',
             cell: (a) => (
               <>
-                <div className="mono">{artifactTarget(a, edges).label}</div>
+                <button
+                  type="button"
+                  className="link-btn mono"
+                  aria-pressed={artifactId === a.id}
+                  title="Show it on the graph and the field"
+                  onClick={(e) => {
+                    // The row's click would toggle it back.
+                    e.stopPropagation();
+                    toggle(a);
+                  }}
+                >
+                  {artifactTarget(a, edges).label}
+                </button>
                 <div className="cell-sub">
                   {a.id} · score {a.score?.toFixed(3) ?? '—'} · since t {a.createdT ?? '—'}
                   {staleLine(staleness(a))}

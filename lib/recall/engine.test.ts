@@ -198,6 +198,15 @@ describe('recall engine', () => {
     expect(await e.search('proxy gateway trouble')).toEqual([]);
   });
 
+  it('answers as deep as asked: a page past the first hundred is not cut at the lists depth', async () => {
+    const e = new RecallEngine(toy());
+    e.sync(Array.from({ length: 180 }, (_, i) => item(`n${i}`, `nginx worker ${i} returned 502`)));
+    await e.embedPending();
+    expect((await e.search('nginx 502')).length).toBe(50);
+    expect((await e.search('nginx 502', { limit: 151 })).length).toBe(151);
+    expect((await e.search('nginx 502', { limit: 151, mode: 'keyword' })).length).toBe(151);
+  });
+
   it('recognises identifier-like queries', () => {
     expect(identifierShare('E4012')).toBe(1);
     expect(identifierShare('--force-sync flag')).toBe(0.5);

@@ -301,10 +301,12 @@ export class RecallEngine {
     const limit = options.limit ?? 50;
     // Items holding every query word are a third list: an exact match outranks one that is merely
     // near in both lists. Identifier-like queries (codes, flags, paths) lean on the words.
+    // Each list as deep as the answer asked for (a page further on asks for more).
+    const depth = Math.max(DEPTH, limit);
     const { any: kw, all } =
-      mode === 'vector' ? { any: [], all: [] } : this.keywordLists(q, options.filters, DEPTH, options.only);
+      mode === 'vector' ? { any: [], all: [] } : this.keywordLists(q, options.filters, depth, options.only);
     const qv = mode === 'keyword' ? null : await this.embedQuery(q);
-    const vec = qv ? this.vectorRanks(qv, options.filters, DEPTH, undefined, options.only) : [];
+    const vec = qv ? this.vectorRanks(qv, options.filters, depth, undefined, options.only) : [];
     return this.fuse(kw, vec, qv, mode, limit, all, identifierShare(q));
   }
 
