@@ -154,6 +154,34 @@ describe('OTLP/HTTP JSON to envelopes', () => {
     });
   });
 
+  it('refuses a turn the server would number when its span has no id, as each retry would be another turn', () => {
+    const chat = [s('gen_ai.operation.name', 'chat')];
+    const r = otlpToEnvelopes(
+      body([
+        { traceId: 'zz', spanId: '', name: 'invoke_agent x', attributes: chat },
+        { traceId: 'zz', spanId: '0000000000000000', name: 'chat', attributes: chat },
+        { traceId: 'zz', name: 'turn', attributes: [i('mnemoscope.turn', 4)] },
+        { traceId: 'zz', spanId: 'eee19b7ec3c1b174', name: 'chat', attributes: chat },
+      ]),
+    );
+    expect(r.errors).toEqual([
+      {
+        source: 'resourceSpans[0].scopeSpans[0].spans[0].spanId',
+        message: "a turn's span needs its id (none sent): a retried export is known by it, else set mnemoscope.turn",
+      },
+      {
+        source: 'resourceSpans[0].scopeSpans[0].spans[1].spanId',
+        message:
+          "a turn's span needs its id (all zeros is no id): a retried export is known by it, else set mnemoscope.turn",
+      },
+    ]);
+    // A numbered turn is known by its number; a span with its id is known by it.
+    expect(r.envelopes.map((e) => [e.data.turn, (e.data.otel as { span_id: string | null }).span_id])).toEqual([
+      [4, null],
+      [undefined, 'eee19b7ec3c1b174'],
+    ]);
+  });
+
   it('takes a memory event as JSON in "event" or as attributes, and names what was wrong as it was sent', () => {
     const r = otlpToEnvelopes(
       body([
@@ -217,6 +245,50 @@ describe('OTLP/HTTP JSON to envelopes', () => {
     // An error inside an attribute's value names the attribute, then the place in it.
     expect(spanPath(turn!, 'data.ccs.goal_orientation[0]')).toBe('attribute mnemoscope.ccs: goal_orientation[0]');
     expect(spanPath(turn!, 'data.ccs')).toBe('attribute mnemoscope.ccs');
+  });
+
+  it('says which mnemoscope attributes it does not read: a slip of a name, a turn figure below the turn', () => {
+    const r = otlpToEnvelopes(
+      body([
+        {
+          traceId: 't12',
+          spanId: 'root',
+          name: 'invoke_agent triage',
+          attributes: [
+            s('gen_ai.operation.name', 'invoke_agent'),
+            s('mnemoscope.sesion_id', 'conv-1'),
+            s('mnemoscope.mood', 'calm'),
+          ],
+        },
+        {
+          traceId: 't12',
+          spanId: 'c1',
+          parentSpanId: 'root',
+          name: 'chat gpt',
+          attributes: [
+            s('gen_ai.operation.name', 'chat'),
+            i('mnemoscope.hallucination', 1),
+            s('mnemoscope.input', 'q'),
+          ],
+        },
+        {
+          traceId: 't12',
+          spanId: 'c2',
+          parentSpanId: 'root',
+          name: 'chat gpt',
+          attributes: [s('gen_ai.operation.name', 'chat'), i('mnemoscope.hallucination', 1)],
+        },
+      ]),
+    );
+    expect(r.errors).toEqual([]);
+    const [turn] = r.envelopes;
+    expect(turn!.data).toMatchObject({ session_id: 't12', input: 'q' });
+    expect(turn!.data).not.toHaveProperty('hallucination');
+    expect(turn!.warnings).toEqual([
+      'attribute mnemoscope.sesion_id is not one Mnemoscope reads: did you mean mnemoscope.session_id?',
+      'attribute mnemoscope.mood is not one Mnemoscope reads',
+      'attribute mnemoscope.hallucination is read on the turn\'s span only, not on span "chat gpt" below it',
+    ]);
   });
 
   it('credits a memory event on a tool call to the agent span above it', () => {

@@ -22,6 +22,7 @@
 
 import { messagesTurnText, spanMessages, type ChatMessage } from './messages';
 import { evidenceRef } from '@/lib/ingest/normalize';
+import { nearField } from '@/lib/ingest/near-field';
 
 export interface OtlpEnvelope {
   type: 'session' | 'turn' | 'memory_event' | 'artifact';
@@ -117,6 +118,24 @@ function attributes(list: unknown): Record<string, unknown> {
 }
 
 const str = (v: unknown) => (typeof v === 'string' && v.length ? v : null);
+
+/** The span attributes Mnemoscope reads (`mnemoscope.<name>`), and those it reads on a turn's own span only. */
+const OWN_ATTRIBUTES = [
+  'turn',
+  'session_id',
+  'agent',
+  'title',
+  'ccs',
+  'recalled',
+  'qualified',
+  'utility',
+  'hallucination',
+  'drift',
+  'success',
+  'input',
+  'output',
+];
+const ON_TURN_SPAN = ['title', 'ccs', 'recalled', 'qualified', 'utility', 'hallucination', 'drift', 'success'];
 const num = (v: unknown) =>
   typeof v === 'number' && Number.isFinite(v)
     ? v
@@ -625,6 +644,17 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
       });
       continue;
     }
+    // A turn the server numbers is known again by its span's id (a retried export is then the same turn): with none,
+    // or OTLP's invalid all-zero one, every retry of the span would be stored as one more turn.
+    if (!explicit && (!sp.spanId || /^0+$/.test(sp.spanId))) {
+      out.errors.push({
+        source: `${source}.spanId`,
+        message:
+          `a turn's span needs its id (${sp.spanId ? 'all zeros is no id' : 'none sent'}): a retried export is known ` +
+          'by it, else set mnemoscope.turn',
+      });
+      continue;
+    }
     // In start order; spans started within the same millisecond (some instrumentations stamp whole milliseconds) by
     // their end.
     const below = (members.get(sp) ?? []).sort((x, y) => {
@@ -709,6 +739,22 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
     if (success !== null) data.success = success;
     else if (a['mnemoscope.success'] !== undefined)
       figure('mnemoscope.success', a['mnemoscope.success'], 'true or false');
+    // Mnemoscope's own attributes, on the turn's span and those below it: a name it does not read is a slip
+    // (`mnemoscope.sesion_id`), and a turn's figure on a span below the turn's is not read there. Both are said, once.
+    const slips = new Set<string>();
+    for (const x of [sp, ...below])
+      for (const key of Object.keys(x.a)) {
+        if (!key.startsWith('mnemoscope.')) continue;
+        const name = key.slice('mnemoscope.'.length);
+        if (!OWN_ATTRIBUTES.includes(name)) {
+          const meant = nearField(name, OWN_ATTRIBUTES);
+          slips.add(
+            `attribute ${key} is not one Mnemoscope reads${meant ? `: did you mean mnemoscope.${meant}?` : ''}`,
+          );
+        } else if (x !== sp && ON_TURN_SPAN.includes(name))
+          slips.add(`attribute ${key} is read on the turn's span only, not on span ${quote(x.name ?? '')} below it`);
+      }
+    warnings.push(...slips);
     const from: Record<string, string> = {};
     for (const k of ['ccs', 'hallucination', 'drift', 'utility', 'success', 'recalled', 'qualified', 'turn'])
       if (a[`mnemoscope.${k}`] !== undefined) from[k] = `mnemoscope.${k}`;
