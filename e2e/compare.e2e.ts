@@ -68,6 +68,10 @@ describe('compare runs', () => {
     await open(page, `/compare?a=${A}&b=${B}&turn=25`);
     await page.locator('html[data-compare-keys]').waitFor({ state: 'attached' });
     await expect.poll(readout).toBe('A turn 25 · B turn 25');
+    // The fields in the order the replay shows them: goal and constraints first.
+    const fields = () =>
+      page.locator('.compare-ccs tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-field')));
+    await expect.poll(async () => (await fields()).slice(0, 2)).toEqual(['goal_orientation', 'constraints']);
     await page.keyboard.press('k');
     await expect.poll(readout).toBe('A turn 24 · B turn 24');
     await expect.poll(() => new URL(page.url()).searchParams.get('turn')).toBe('24');
@@ -85,19 +89,19 @@ describe('compare runs', () => {
     // The turn goes to the address once stepping pauses (250 ms): let it land before the form is used.
     await page.waitForTimeout(400);
     await expect.poll(() => new URL(page.url()).searchParams.get('turn')).toBe('24');
-    await page.getByLabel('Shift B by turns').fill('30');
+    await page.getByLabel('B shifted by positions').fill('30');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('shift')).toBe('30');
     await expect.poll(readout).toBe('A turn 24 · B no turn here');
     expect(await page.getByTestId('compare-io-B').textContent()).toContain('no turn beside');
     // Some turns still pair up at +30; none at −100, and the page says so instead of listing every term as removed.
     expect(await page.getByTestId('no-overlap').count()).toBe(0);
-    await page.getByLabel('Shift B by turns').fill('-100');
+    await page.getByLabel('B shifted by positions').fill('-100');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await expect
       .poll(() => page.getByTestId('no-overlap').textContent())
       .toMatch(/^Shifted by −100, no turn of B is beside a turn of A \(A has \d+ turns, B \d+ turns\)/);
-    await page.getByLabel('Shift B by turns').fill('two');
+    await page.getByLabel('B shifted by positions').fill('two');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     expect(await page.getByTestId('compare-form').getByRole('alert').textContent()).toBe(
       'shift: "two" is not a whole number',
@@ -112,6 +116,11 @@ describe('compare runs', () => {
       .toContain('turn: "x" is not a whole number');
     await expect.poll(() => page.getByTestId('compare-error').textContent()).toContain('B: ');
     expect(await page.getByTestId('compare-error').textContent()).toContain('no-such-run');
+    // One run named, and it does not exist: said before the other is picked, whichever side it is on.
+    await open(page, `/compare?a=no-such-run`);
+    await expect.poll(() => page.getByTestId('compare-error').textContent()).toMatch(/^A: .*no-such-run/);
+    await open(page, `/compare?b=no-such-run`);
+    await expect.poll(() => page.getByTestId('compare-error').textContent()).toMatch(/^B: .*no-such-run/);
     // A turn run A does not hold: said with the turns it holds.
     await open(page, `/compare?a=${A}&b=${B}&turn=999`);
     await expect

@@ -23,7 +23,8 @@ describe('fork from a turn', () => {
     await page.getByTestId('fork-open').click();
     const box = dialog().getByTestId('fork-ccs');
     const original = await box.inputValue();
-    expect(original).toMatch(/^goal_orientation:$/m);
+    // Goal and constraints first, as the state shows them: what a correction is most often about.
+    expect(original).toMatch(/^goal_orientation:\n(?: {2}.+\n)*constraints:\n/);
     expect(original).toMatch(/^constraints:\n(?: {2}.+\n)* {2}no_restart\(nginx\)$/m);
     await box.fill(`${original}\nreviewer_note: checked(by_oncall`);
     await expect
@@ -59,9 +60,13 @@ describe('fork from a turn', () => {
     await expect.poll(() => page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B turn 20');
     await expect.poll(() => page.url()).toContain('shift=-19');
     // Put back by position (a shift the reviewer names in the form), it stays so, and offers the fork point again.
-    await page.getByLabel('Shift B by turns').fill('0');
-    await page.getByLabel('Shift B by turns').press('Enter');
+    await page.getByLabel('B shifted by positions').fill('0');
+    await page.getByLabel('B shifted by positions').press('Enter');
     await expect.poll(() => page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B no turn here');
+    // The field Enter was pressed in keeps the focus (the form is drawn anew for the address it wrote).
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null))
+      .toBe('B shifted by positions');
     await new Promise((r) => setTimeout(r, 500));
     expect(await page.getByTestId('compare-readout').textContent()).toBe('A turn 20 · B no turn here');
     await aligned.getByRole('button', { name: /^Align at the fork point \(shift −19\)/ }).click();

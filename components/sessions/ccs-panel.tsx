@@ -2,7 +2,7 @@
 
 import * as Tabs from '@radix-ui/react-tabs';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { CcsTerms } from '@/lib/ccs/contract';
+import { inReviewOrder, type CcsTerms } from '@/lib/ccs/contract';
 import type { CcsDiff } from '@/lib/ccs/diff';
 import type { TermEvent } from '@/lib/ccs/provenance';
 import { fmtInt } from '@/lib/format';
@@ -10,25 +10,7 @@ import { MemoryText } from '@/components/ui/memory-text';
 import { TermChip } from './term-chip';
 import { useReplay } from './store';
 
-/** Goal and constraints first: they are what a reviewer checks every turn against. */
-export const FIELD_ORDER = [
-  'goal_orientation',
-  'constraints',
-  'semantic_gist',
-  'uncertainty_signal',
-  'episodic_trace',
-  'focal_entities',
-  'relational_map',
-  'predictive_cue',
-  'retrieved_artifacts',
-];
-
 const TYPED = new Set(['focal_entities']);
-
-function ordered(fields: string[]): string[] {
-  const rest = fields.filter((f) => !FIELD_ORDER.includes(f));
-  return [...FIELD_ORDER.filter((f) => fields.includes(f)), ...rest];
-}
 
 /**
  * One event of a term's history, said from the term's side: a change brings it in ("in at turn 9, was level(medium)")
@@ -142,7 +124,7 @@ function StateView({ turn, ccs, diff, blame, onJump }: CcsPanelProps) {
     [...chips].find((c) => c.dataset.term === f.term)?.focus();
   });
   const byField = new Map(diff.fields.map((f) => [f.field, f]));
-  const fields = ordered(Object.keys(ccs).filter((f) => ccs[f]?.length || byField.get(f)?.removed.length));
+  const fields = inReviewOrder(Object.keys(ccs).filter((f) => ccs[f]?.length || byField.get(f)?.removed.length));
   const linkOf = (f: string, t: string) => {
     const intro = blame(f, t)?.introduced ?? null;
     return intro !== null && intro !== turn ? intro : null;
@@ -251,7 +233,7 @@ function DiffView({ diff, baseTurn, ccs }: CcsPanelProps) {
         )}
       </div>
       <div className="ccs-grid">
-        {ordered(changedFields.map((f) => f.field)).map((name) => {
+        {inReviewOrder(changedFields.map((f) => f.field)).map((name) => {
           const f = changedFields.find((x) => x.field === name)!;
           return (
             <div key={name} style={{ display: 'contents' }}>

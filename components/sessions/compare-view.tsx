@@ -11,7 +11,7 @@ import { Crumbs } from '@/components/ui/crumbs';
 import { Panel } from '@/components/ui/panel';
 import { EmptyState } from '@/components/ui/states';
 import { ALERT_KINDS, alertCount } from '@/lib/ccs/alerts';
-import { CCS_FIELDS, type CcsTerms } from '@/lib/ccs/contract';
+import { inReviewOrder, type CcsTerms } from '@/lib/ccs/contract';
 import { forkOrigin } from '@/lib/ccs/fork';
 import { COMPARE_SHORTCUTS, ShortcutsDialog } from './shortcuts';
 import {
@@ -107,6 +107,8 @@ export function CompareView() {
         />
       ) : (
         <Panel as="div" body={false}>
+          {/* The one run a link names is checked too: one that does not exist is said before the other is picked. */}
+          {q.a || q.b ? <UnknownRun id={(q.a ?? q.b)!} side={q.a ? 'A' : 'B'} /> : null}
           <EmptyState title="Pick two sessions">
             Run A and run B: two runs of the same task, or one run against itself shifted by a few turns. From a replay,
             “Compare with another run” fills in A.
@@ -116,6 +118,20 @@ export function CompareView() {
     </div>
   );
 }
+
+/** Says so when the run a link names is no session (or cannot be read); nothing while it is, or is being, found. */
+function UnknownRun({ id, side }: { id: string; side: 'A' | 'B' }) {
+  const trpc = useTRPC();
+  const session = useQuery({ ...trpc.sessions.byId.queryOptions({ id }), retry: false });
+  return session.error ? (
+    <div className="banner danger" role="alert" data-testid="compare-error" style={{ margin: 10 }}>
+      {side}: {session.error.message}
+    </div>
+  ) : null;
+}
+
+/** The field of the form that had the focus when it was sent (see CompareForm). */
+let refocus: string | null = null;
 
 function CompareForm({
   q,
@@ -142,13 +158,23 @@ function CompareForm({
   useEffect(() => {
     if (askB) runB.current?.focus();
   }, [askB]);
+  // The form is drawn anew for what it sent (its fields then hold the address's values): the field Enter was pressed
+  // in keeps the focus, so that a keyboard user goes on from there rather than from the top of the page.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const field = refocus;
+    refocus = null;
+    if (field) form.current?.querySelector<HTMLElement>(`[data-field="${field}"]`)?.focus();
+  }, []);
   return (
     <form
+      ref={form}
       className="toolbar panel panel-body"
       style={{ flexWrap: 'wrap', marginBottom: 10 }}
       data-testid="compare-form"
       onSubmit={(e) => {
         e.preventDefault();
+        refocus = (document.activeElement as HTMLElement | null)?.dataset.field ?? null;
         const s = Number(shift);
         if (!a.trim() || !b.trim()) return setError('name both runs, A and B');
         if (mode === 'shift' && !Number.isInteger(s))
@@ -172,12 +198,14 @@ function CompareForm({
           {label}
           <input
             className="input mono"
+            style={{ width: 260 }}
             list="compare-sessions"
             value={value}
             onChange={(e) => (setValue(e.target.value), setTyped(e.target.value))}
             placeholder="session id"
             aria-label={label}
             ref={label === 'Run B' ? runB : undefined}
+            data-field={label}
           />
         </label>
       ))}
@@ -195,13 +223,14 @@ function CompareForm({
           value={mode}
           onChange={(e) => setMode(e.target.value as 'shift' | 'stretch')}
           aria-label="Align"
+          data-field="align"
         >
           <option value="shift">turn by turn</option>
           <option value="stretch">stretched to the same length</option>
         </select>
       </label>
       {mode === 'shift' ? (
-        <label className="toolbar">
+        <label className="toolbar" title="B's turns are counted by position: a fork's first turn is its position 0">
           B shifted by
           <input
             className="input"
@@ -209,10 +238,11 @@ function CompareForm({
             inputMode="numeric"
             value={shift}
             onChange={(e) => setShift(e.target.value)}
-            aria-label="Shift B by turns"
+            aria-label="B shifted by positions"
             aria-invalid={error?.startsWith('shift') ? true : undefined}
+            data-field="shift"
           />
-          turns
+          positions
         </label>
       ) : null}
       <button type="submit" className="btn btn-primary">
@@ -660,23 +690,19 @@ function CcsSideBySide({ a, b, tA, tB }: { a: CcsTerms | null; b: CcsTerms | nul
         <div className="skeleton" />
       </Panel>
     );
-  const fields = [...new Set([...CCS_FIELDS, ...Object.keys(a), ...Object.keys(b)])].filter(
+  const fields = inReviewOrder([...new Set([...Object.keys(a), ...Object.keys(b)])]).filter(
     (f) => (a[f]?.length ?? 0) + (b[f]?.length ?? 0) > 0,
   );
-  let onlyA = 0;
-  let onlyB = 0;
-  let both = 0;
   const rows = fields.map((f) => {
     const inA = new Set(a[f] ?? []);
     const inB = new Set(b[f] ?? []);
     const shared = [...inA].filter((t) => inB.has(t));
     const left = [...inA].filter((t) => !inB.has(t));
     const right = [...inB].filter((t) => !inA.has(t));
-    onlyA += left.length;
-    onlyB += right.length;
-    both += shared.length;
     return { f, shared, left, right };
   });
+  const count = (side: 'shared' | 'left' | 'right') => rows.reduce((n, r) => n + r[side].length, 0);
+  const [onlyA, onlyB, both] = [count('left'), count('right'), count('shared')];
   return (
     <Panel
       labelledBy="compare-ccs"

@@ -16,6 +16,26 @@ export const CCS_FIELDS = [
 
 export type CcsField = (typeof CCS_FIELDS)[number];
 
+/** The order a person reads them in (the state, a diff, a fork's editor, two runs side by side): goal and constraints
+ * first, as what a reviewer checks every turn against. */
+export const REVIEW_ORDER: readonly CcsField[] = [
+  'goal_orientation',
+  'constraints',
+  'semantic_gist',
+  'uncertainty_signal',
+  'episodic_trace',
+  'focal_entities',
+  'relational_map',
+  'predictive_cue',
+  'retrieved_artifacts',
+];
+
+/** `fields` in review order, those not of the nine (an agent's own) after them as they came. */
+export function inReviewOrder(fields: readonly string[]): string[] {
+  const known = new Set<string>(REVIEW_ORDER);
+  return [...REVIEW_ORDER.filter((f) => fields.includes(f)), ...fields.filter((f) => !known.has(f))];
+}
+
 /** A CCS normalised to predicate terms per field; fields the agent did not send are absent. */
 export type CcsTerms = Partial<Record<CcsField, string[]>> & { [extraField: string]: string[] | undefined };
 

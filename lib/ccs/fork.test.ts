@@ -42,11 +42,11 @@ describe('an edited CCS for a fork', () => {
     const text = editableCcs(ccs);
     expect(text).toBe(
       [
+        'goal_orientation:',
+        '  restore(checkout)',
         'semantic_gist:',
         '  restart the pod after the CA rotation',
         '  check(x)',
-        'goal_orientation:',
-        '  restore(checkout)',
         'notes:',
         '  {"a":1}',
       ].join('\n'),

@@ -1,5 +1,5 @@
 import type { CcsTerms } from './contract';
-import { CCS_FIELDS } from './contract';
+import { inReviewOrder } from './contract';
 import { splitTerms } from './parse';
 import { parseTerm } from './terms';
 
@@ -63,9 +63,7 @@ export function checkEditedCcs(text: string): { ccs: CcsTerms; problems: string[
 
 /** A CCS as the fork editor shows it: the nine fields first, each at the margin, its terms one a line below it. */
 export function editableCcs(ccs: CcsTerms): string {
-  const known = new Set<string>(CCS_FIELDS);
-  const fields = [...CCS_FIELDS.filter((f) => ccs[f]), ...Object.keys(ccs).filter((f) => !known.has(f))];
-  return fields
+  return inReviewOrder(Object.keys(ccs).filter((f) => ccs[f]))
     .map((f) => [`${f}:`, ...(ccs[f] ?? []).map((t) => `  ${t.replace(/\s*\n\s*/g, ' ')}`)].join('\n'))
     .join('\n');
 }
