@@ -22,7 +22,7 @@ const session = mnemo.acc({
   id: SESSION,
   agent: AGENT,
   title: 'Checkout 504s after the payments gateway certificate rotation',
-  domain: 'it-ops',
+  domain: 'it_ops',
 });
 const runbook = session.artifact({
   id: `${SESSION}/runbook-gateway-tls`,

@@ -44,7 +44,7 @@ def send(records, attempts=5):
 
 records = [
     {"type": "session", "data": {"id": SESSION, "agent": "py-agent", "title": "Disk filling up on db-3",
-                                 "domain": "it-ops"}},
+                                 "domain": "it_ops"}},
     {"type": "artifact", "data": {"id": SESSION + "/df", "session_id": SESSION, "kind": "observation",
                                   "content": "df -h on db-3: /var/lib/postgresql 97% used, WAL directory 41 GB"}},
     {"type": "turn", "data": {

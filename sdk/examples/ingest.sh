@@ -7,7 +7,7 @@ SESSION="${1:-curl-example}"
 
 # One record per line (NDJSON); each is assembled from short pieces to stay readable.
 session='{"type":"session","data":{"id":"'"$SESSION"'","agent":"shell-agent",'
-session+='"title":"Certificate expiry check","domain":"it-ops"}}'
+session+='"title":"Certificate expiry check","domain":"it_ops"}}'
 turn='{"type":"turn","data":{"session_id":"'"$SESSION"'","agent":"shell-agent","turn":1,'
 turn+='"input":"Which certificates expire this month?",'
 turn+='"output":"api.example.com expires in 9 days; renewal job failed on DNS challenge.",'

@@ -130,10 +130,20 @@ async function checkKey(req: Request): Promise<Authed | NextResponse> {
   const { db } = await ready();
   const header = req.headers.get('authorization') ?? '';
   const m = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!m)
+  if (!m) {
+    const how = 'send "Authorization: Bearer <key>" (create keys in Settings, or set MNEMOSCOPE_API_KEY)';
+    // A header that holds something is not a missing key: say what is wrong with it (never echoing the key).
+    const scheme = /^(\S+)\s+\S/.exec(header.trim())?.[1];
     return unauthorized(
-      'missing API key: send "Authorization: Bearer <key>" (create keys in Settings, or set MNEMOSCOPE_API_KEY)',
+      !header.trim()
+        ? `missing API key: ${how}`
+        : /^bearer$/i.test(header.trim())
+          ? `no key after "Bearer": ${how}`
+          : scheme && !/^bearer$/i.test(scheme)
+            ? `the Authorization scheme must be Bearer, not ${JSON.stringify(scheme.slice(0, 20))}: ${how}`
+            : `the Authorization header must be "Bearer " then the key: ${how}`,
     );
+  }
   const key = await verifyKey(db, m[1]!);
   if (!key) return unauthorized('unknown or revoked API key', 'invalid_token');
   annotate({ project: key.projectId });

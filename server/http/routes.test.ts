@@ -54,6 +54,21 @@ describe('HTTP routes with API keys of two projects', () => {
 
   it('refuses a request without a key on every keyed route', async () => {
     expect((await ingestRoute.POST(req('/api/v1/ingest', null, '[]'))).status).toBe(401);
+    // A header that holds something is not called missing: what is wrong with it is said, the key never echoed.
+    const said = async (authorization: string) => {
+      const r = await ingestRoute.POST(
+        new Request('http://127.0.0.1/api/v1/ingest', { method: 'POST', headers: { authorization }, body: '[]' }),
+      );
+      expect(r.status).toBe(401);
+      return ((await r.json()) as { error: string }).error;
+    };
+    expect(await said('')).toMatch(/^missing API key: send "Authorization: Bearer <key>"/);
+    expect(await said('msk_secret_0123456789')).toMatch(/^the Authorization header must be "Bearer " then the key: /);
+    expect(await said('Token msk_secret_0123456789')).toMatch(
+      /^the Authorization scheme must be Bearer, not "Token": /,
+    );
+    expect(await said('Bearer')).toMatch(/^no key after "Bearer": /);
+    expect(await said('msk_secret_0123456789')).not.toContain('secret');
     expect(
       (await sessionExport.GET(req('/api/v1/sessions/itops-nginx-502/export', null), params({ id: 'itops-nginx-502' })))
         .status,
