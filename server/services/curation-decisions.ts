@@ -51,6 +51,8 @@ export async function decideProposal(
   if (d.edits?.content !== undefined && !d.edits.content.trim())
     throw new InvalidInputError('edits.content: must not be empty');
   const content = d.edits?.content !== undefined ? redactText(d.edits.content).text : undefined;
+  // The reason is memory text too (the proposal, the audit log, the agent asking and webhooks read it): redacted.
+  if (d.reason?.trim()) d = { ...d, reason: redactText(d.reason.trim()).text };
   try {
     if (d.action === 'approve' && !d.despiteDuplicate) await refuseSecondCopy(db, projectId, proposalId, d, content);
     return await applyDecision(db, projectId, proposalId, d, content, reviewer);
@@ -210,13 +212,15 @@ async function applyDecision(
 }
 
 /** Deprecates an entry from the memory browser (nothing is ever deleted). */
-export async function deprecateEntry(db: Db, projectId: string, entryId: string, reason: string, actor: string) {
-  if (!reason.trim()) throw new InvalidInputError('reason: say why the entry is no longer valid');
+export async function deprecateEntry(db: Db, projectId: string, entryId: string, asked: string, actor: string) {
+  if (!asked.trim()) throw new InvalidInputError('reason: say why the entry is no longer valid');
+  // The history keeps the reason and shows it: redacted like the entry's content.
+  const reason = redactText(asked.trim()).text;
   await db.transaction(async (tx) => {
     await lockCuration(tx, projectId);
     const cur = await lockEntry(tx, projectId, entryId);
     if (cur.status === 'deprecated') throw new ConflictError('the entry is already deprecated');
-    await newVersion(tx, projectId, entryId, 'deprecate', { status: 'deprecated' }, null, actor, reason.trim());
+    await newVersion(tx, projectId, entryId, 'deprecate', { status: 'deprecated' }, null, actor, reason);
     await tx.insert(auditLog).values({
       projectId,
       actor,
@@ -229,7 +233,7 @@ export async function deprecateEntry(db: Db, projectId: string, entryId: string,
       {
         entry: { id: entryId, content: cur.content, scope: cur.scope, kind: cur.kind, status: 'deprecated' },
         by: actor,
-        reason: reason.trim(),
+        reason,
       },
     ]);
   });

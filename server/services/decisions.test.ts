@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '@/server/db';
 import { webhookDeliveries } from '@/server/db/schema/webhooks';
+import { auditLog } from '@/server/db/schema/projects';
 import { DRIVERS, freshDb } from '@/server/test/db';
 import { verifyWebhook } from '@/lib/webhooks/contract';
 import { decideProposal, deprecateEntry } from './curation-decisions';
@@ -99,24 +100,35 @@ describe.each(DRIVERS)('decisions flow back to agents on %s', (driver) => {
     });
     expect(d!.history.map((x) => x.disposition)).toEqual(['proposed', 'approved']);
     // A later deprecation shows on the entry, with its reason.
-    await deprecateEntry(h.db, 'default', d!.entry!.id, 'the team was reorganized', 'bo');
-    expect((await memoryEventDecision(h.db, 'default', 'memevt_decision_1'))!.entry).toMatchObject({
-      status: 'deprecated',
-      changed_by: 'bo',
-      note: 'the team was reorganized',
-    });
+    await deprecateEntry(
+      h.db,
+      'default',
+      d!.entry!.id,
+      ' the team was reorganized (token ghp_abcdefghijklmnopqrstuvwxyz0123456789)',
+      'bo',
+    );
+    const deprecated = (await memoryEventDecision(h.db, 'default', 'memevt_decision_1'))!.entry;
+    expect(deprecated).toMatchObject({ status: 'deprecated', changed_by: 'bo' });
+    // The history keeps the reason, redacted as the entry's content is.
+    expect(deprecated!.note).toMatch(/^the team was reorganized \(token \[REDACTED:github_token]\)$/);
+    expect(JSON.stringify(await h.db.select({ d: auditLog.detail }).from(auditLog))).not.toContain('ghp_abcdefghij');
   });
 
   it('names the rejection reason, the entry a duplicate repeats, and knows no event it never got', async () => {
     await ingest(h.db, 'default', [event('memevt_decision_2', { content: 'The search team owns the indexer.' })], 'k');
     const p = (await memoryEventDecision(h.db, 'default', 'memevt_decision_2'))!;
-    await decideProposal(h.db, 'default', p.proposal_id!, { action: 'reject', reason: 'not true' }, 'ana');
+    // A reason is redacted as memory text is (the agent, the proposal and the audit log read it), and trimmed.
+    const reason = '  not true; the indexer key AKIAIOSFODNN7EXAMPLE is the search team’s ';
+    await decideProposal(h.db, 'default', p.proposal_id!, { action: 'reject', reason }, 'ana');
     expect(await memoryEventDecision(h.db, 'default', 'memevt_decision_2')).toMatchObject({
       disposition: 'rejected',
       final: true,
-      reason: 'not true',
+      reason: expect.stringMatching(/^not true; the indexer key \[REDACTED:aws_access_key] is the search team’s$/),
       entry: null,
     });
+    const said = JSON.stringify(await h.db.select({ d: auditLog.detail }).from(auditLog));
+    expect(said).toContain('not true; the indexer key');
+    expect(said).not.toContain('AKIAIOSFODNN7EXAMPLE');
     const fact = { suggested_scope: 'project', content: 'Rollbacks of checkout take four minutes end to end.' };
     await ingest(h.db, 'default', [event('memevt_decision_3', fact)], 'k');
     await ingest(h.db, 'default', [event('memevt_decision_4', fact)], 'k');
