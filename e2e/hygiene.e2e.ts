@@ -42,6 +42,18 @@ describe('memory hygiene lab', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('item-detail').count()).toBe(0);
     await expect.poll(() => page.url()).not.toContain('item=');
+    // The focus goes back to the item's row in the table, not to the page's start.
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          document.activeElement?.closest('[data-testid=items-table]') ? document.activeElement.textContent : null,
+        ),
+      )
+      .toBe('rec_hr_monitor');
+    // A filter nothing matches says so (the table was headers only).
+    await page.getByLabel('Filter memory items').fill('zzzznomatch');
+    await expect.poll(() => text('items-none')).toBe('No memory item matches “zzzznomatch”.');
+    await page.getByLabel('Filter memory items').fill('');
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await mis.getByRole('button', { name: 'rec_hr_monitor', exact: true }).click();
@@ -113,6 +125,9 @@ describe('memory hygiene lab', () => {
     const combined = Number((await page.getByTestId('remove-combined').textContent())!.match(/removes (\d+)/)![1]);
     expect(periodic).toBeGreaterThan(10);
     expect(combined).toBe(periodic + 1);
+    expect(await page.getByTestId('deletion-params').textContent()).toContain(
+      'How Memory Management Impacts LLM Agents: An Empirical Study of Experience-Following Behavior (§6.2) uses P = ',
+    );
     // The printed product φ_period × φ_history removes only what both rules remove: nothing here.
     expect(await page.getByTestId('remove-product').textContent()).toMatch(/removes 0 of/);
     expect(await page.getByTestId('size-chart').locator('path').count()).toBe(6);
@@ -218,6 +233,10 @@ describe('memory hygiene lab', () => {
     expect(await page.getByTestId('budget-holds-all').count()).toBe(0);
     await page.getByLabel('Sleep-replay clusters k').fill('4');
     await expect.poll(() => page.getByTestId('keep-sleep').locator('tbody tr').count()).toBe(4);
+    // The paper is named by its title, and its k told apart from the one in use.
+    const intro = page.getByTestId('consolidation-intro');
+    expect(await intro.textContent()).toContain('Memory Consolidation Strategies for Long-Running AI Agents (§2, §3)');
+    await expect.poll(() => intro.textContent()).toContain('(the paper sets k = 8, here k = 4)');
     await page.getByLabel('Budget B (atoms kept)').fill('8');
     await expect.poll(() => page.getByTestId('keep-recency').locator('tbody tr').count()).toBe(8);
     expect(await page.getByTestId('keep-frequency').locator('tbody tr').first().textContent()).toContain(

@@ -8,6 +8,7 @@ import { useTRPC } from '@/components/trpc/provider';
 import { Panel } from '@/components/ui/panel';
 import { Sparkline } from '@/components/ui/sparkline';
 import { EmptyState, QueryError } from '@/components/ui/states';
+import { Paper } from '@/components/ui/paper';
 
 type Rate = keyof Omit<HealthRates, 'day' | 'labelled' | 'precision' | 'recall'>;
 type Counted = keyof ReturnType<typeof healthCounts>;
@@ -91,9 +92,10 @@ export function Health() {
           {malformed ? ` (${fmtInt(received)} memory events received, ${fmtInt(malformed)} malformed)` : ''}
           {raised ? `, and ${plural(raised, 'deprecation')} raised in the hygiene lab` : ''}.
         </span>{' '}
-        A day is the day the curator decided (an import curates many days&apos; events on one). M1 and M2 take the
-        reviewers&apos; decisions as labels, so they cover the curator&apos;s reviewed proposals only (written events
-        were never labelled; deprecations raised in the hygiene lab are not the curator&apos;s routing).
+        The metrics are M1–M7 of <Paper id="curator" at="§10" />. A day is the day the curator decided (an import
+        curates many days&apos; events on one). M1 and M2 take the reviewers&apos; decisions as labels, so they cover
+        the curator&apos;s reviewed proposals only (written events were never labelled; deprecations raised in the
+        hygiene lab are not the curator&apos;s routing).
       </p>
       <div className="grid-2" data-testid="health">
         {METRICS.map((m) => {

@@ -24,6 +24,7 @@ import { LinkProblems } from '@/components/ui/link-problems';
 import { useAddressSync } from '@/components/ui/use-address-sync';
 import { Panel } from '@/components/ui/panel';
 import { useWidth } from '@/components/ui/use-width';
+import { Paper } from '@/components/ui/paper';
 
 const PRESETS = [
   { label: 'Uncurated (B1)', alpha: 1, eta: 0, paper: 0.986 },
@@ -278,8 +279,8 @@ export function Simulator() {
           <b>{bound.days[deferred.days - 1]!.ratio.toFixed(2)}×</b>
         </p>
         <p className="muted" style={{ fontSize: 11 }}>
-          The Memory Curator paper&apos;s Table A (P_365): {PRESETS.map((p) => `${p.label} ${p.paper}`).join(' · ')}. A
-          unit test checks this simulator reproduces all four within 2σ. Theorem 1 (§4.4) is first order in h_e; the
+          Table A of <Paper id="curator" at="§4.5" /> (P_365): {PRESETS.map((p) => `${p.label} ${p.paper}`).join(' · ')}
+          . A unit test checks this simulator reproduces all four within 2σ. Theorem 1 (§4.4) is first order in h_e; the
           paper notes the simulated P_t rises faster than it. Its ratio, (1 − P<sup>cur</sup>) / (1 − P<sup>unc</sup>)
           at the last day, is how many times likelier a curated retrieval is to come back free of hallucinated entries.
         </p>

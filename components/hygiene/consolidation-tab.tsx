@@ -8,6 +8,7 @@ import { pct } from '@/lib/hygiene/lab-view';
 import { CONSOLIDATION_LABEL } from './labels';
 import { NumberField } from './number-field';
 import type { Lab } from './types';
+import { Paper } from '@/components/ui/paper';
 
 /**
  * The consolidation policies of "Memory Consolidation Strategies for Long-Running AI Agents" under one
@@ -53,11 +54,12 @@ export function ConsolidationTab({
           max={10_000}
           onChange={(v) => setSleepK(Math.max(1, Math.round(v)))}
         />
-        <span className="muted">
-          of {fmtInt(c.atoms)} items in the agent&apos;s store ({fmtInt(c.tokens)} tokens; curated entries are left to
-          review). Sleep-replay is the paper&apos;s <span className="mono">sleep_replay(atoms, summarizer, k=8)</span>,
-          merging each cluster into one atom that holds its members&apos; statements. Surprise-weighted s(e) = 0.55·σ +
-          0.25·recency + 0.20·usage;{' '}
+        <span className="muted" data-testid="consolidation-intro">
+          The agent&apos;s store holds {fmtInt(c.atoms)} items ({fmtInt(c.tokens)} tokens; curated entries are left to
+          review). The policies are those of <Paper id="consolidation" at="§2, §3" />; sleep-replay is its{' '}
+          <span className="mono">sleep_replay(atoms, summarizer, k)</span> (the paper sets k = 8, here k ={' '}
+          {fmtInt(sleepK)}), merging each cluster into one atom that holds its members&apos; statements.
+          Surprise-weighted s(e) = 0.55·σ + 0.25·recency + 0.20·usage;{' '}
           {c.sigma === 'supplied' ? (
             <b>σ is the agent&apos;s own −log p(e | context).</b>
           ) : (

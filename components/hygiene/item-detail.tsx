@@ -29,13 +29,29 @@ export function ItemDetail({
   // Picked from the flagged list or the scatter, far above: brought into sight with the focus on its name (nothing
   // on screen changed but the scatter's dimming). Escape closes it.
   const panel = useRef<HTMLElement>(null);
+  // What had the focus when the item was picked (the flagged list's link, a scatter point).
+  const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const el = panel.current;
     // Picked in the items table beside it (↓ / ↑ go on there): the focus stays in the table.
     if (!el || document.activeElement?.closest('[data-testid=items-table]')) return;
+    if (document.activeElement instanceof HTMLElement && !el.contains(document.activeElement))
+      opener.current = document.activeElement;
     el.scrollIntoView({ block: 'nearest' });
     el.querySelector<HTMLElement>('[data-item-name]')?.focus({ preventScroll: true });
   }, [r.id]);
+  // Closed, the focus goes back to the item's row in the table (else to what picked it), not to the page's start.
+  const close = () => {
+    const id = r.id;
+    const back = opener.current;
+    onClose();
+    requestAnimationFrame(() => {
+      const row = [...document.querySelectorAll<HTMLElement>('[data-testid=items-table] .link-btn')].find(
+        (b) => b.textContent === id,
+      );
+      (row ?? (back?.isConnected ? back : null))?.focus();
+    });
+  };
   const removedBy = (Object.keys(lab.deletion.now) as (keyof Lab['deletion']['now'])[]).filter((p) =>
     lab.deletion.now[p].some((v) => v.id === r.id),
   );
@@ -44,13 +60,13 @@ export function ItemDetail({
       testId="item-detail"
       ref={panel}
       bodyClassName="detail"
-      bodyProps={{ onKeyDown: (e) => e.key === 'Escape' && onClose() }}
+      bodyProps={{ onKeyDown: (e) => e.key === 'Escape' && close() }}
       title={
         <>
-          <span className="mono" tabIndex={-1} data-item-name onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+          <span className="mono" tabIndex={-1} data-item-name onKeyDown={(e) => e.key === 'Escape' && close()}>
             {r.id}
           </span>
-          <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
+          <button type="button" className="icon-btn" aria-label="Close" onClick={close}>
             ×
           </button>
         </>

@@ -13,6 +13,7 @@ import { ItemDetail } from './item-detail';
 import { ItemsTable } from './items-table';
 import { NumberField } from './number-field';
 import type { Lab, Raise } from './types';
+import { Paper } from '@/components/ui/paper';
 
 /**
  * Memory item health: the experience-following plot with the misalignment rule, the flagged items
@@ -152,8 +153,8 @@ function CumulativeCurves({ lab }: { lab: Lab }) {
         <>
           Cumulative averages over {fmtInt(last.n)} turns{' '}
           <span className="muted">
-            the memory-addition-deletion paper&apos;s Figure 4: a turn&apos;s input similarity is its closest
-            recall&apos;s (Appendix A.2), its output similarity that recall&apos;s
+            Figure 4 of <Paper id="additionDeletion" />: a turn&apos;s input similarity is its closest recall&apos;s
+            (Appendix A.2), its output similarity that recall&apos;s
           </span>
         </>
       }

@@ -63,6 +63,13 @@ export function ItemsTable({
           compact
           testId="items-table"
           rows={rows}
+          empty={
+            <span className="muted" data-testid="items-none">
+              {q.trim()
+                ? `No ${filter === 'all' ? '' : 'such '}memory item matches “${q.trim()}”.`
+                : 'No memory item is of this kind.'}
+            </span>
+          }
           rowKey={(r) => r.id}
           rowProps={(r) => ({
             className: `clickable${r.id === selected ? ' row-on' : ''}`,

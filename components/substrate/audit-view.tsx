@@ -10,6 +10,7 @@ import { EmptyState, QueryError } from '@/components/ui/states';
 import { fmtDateTime, fmtInt, plural } from '@/lib/format';
 import { AUDIT_RULES, type DisagreementKind } from '@/lib/ucs/audit';
 import { SubstrateCrumbs, SubstrateTabs } from './tabs';
+import { Paper } from '@/components/ui/paper';
 
 type Audit = RouterOutputs['substrate']['audit'];
 type Differentiation = NonNullable<Audit['differentiation']>;
@@ -274,7 +275,7 @@ function DifferentiationPanel({ audit: a }: { audit: Audit }) {
         <>
           <h2 className="panel-title">Advisory differentiation</h2>
           <span className="faint head-note">
-            UCS paper §5.3–5.4, Table 2; experiments/option_b_test.py: ≥ 3 distinct top-1 works, 2 partial
+            <Paper id="ucs" at="§5.3–5.4, Table 2" />; experiments/option_b_test.py: ≥ 3 distinct top-1 works, 2 partial
           </span>
         </>
       }

@@ -19,6 +19,7 @@ import { useSubstrate } from './store';
 import { PartsLegend, TermsBar, termsDomain } from './terms-bar';
 import { stateLabel } from './use-substrate';
 import { plural } from '@/lib/format';
+import { Paper } from '@/components/ui/paper';
 
 const f3 = (v: number) => v.toFixed(3);
 /** A term that adds nothing: the same digits as the others, quietly. */
@@ -179,8 +180,8 @@ export function RoutingPanel({
             {ROUTING_DEFAULTS.delta}·E_ctx − {ROUTING_DEFAULTS.epsilon}·penalty; P = softmax(s /{' '}
             {ROUTING_DEFAULTS.temperature}). E_ctx: {REFERENCE_RULES.consultEnergyMagnitude} at each resolved capability
             on a zeroed field, {REFERENCE_RULES.contextDiffusionSteps} diffusions. Penalty: 1 per returned dead end
-            naming the destination, directly or through one of its keywords (the keyword map). The paper’s Eq. 1 plus
-            the reference’s penalty term.
+            naming the destination, directly or through one of its keywords (the keyword map). Eq. 1 of{' '}
+            <Paper id="ucs" at="§4.1" /> plus the reference’s penalty term.
           </p>
           {route && stored ? (
             <StoredComparison route={route} stored={stored} others={same.length - 1} />
