@@ -59,6 +59,10 @@ describe(`sessions with sparse fields on ${srv.name}`, () => {
     const cells = await row.locator('td').allTextContents();
     expect(cells.join(' | ')).not.toMatch(/NaN/);
     expect(cells.slice(-3)).toEqual(['—', '—', '—']);
+    // Its turns carry no time: the row says where its place in "most recent" comes from.
+    expect(await row.getByTestId('stored-at').textContent()).toMatch(
+      /^no turn timesstored \d{1,2} \w{3} \d{4}, \d\d:\d\d$/,
+    );
     expect(await page.locator('body').textContent()).not.toMatch(/NaN/);
     expect(consoleErrors).toEqual([]);
     expect(errors).toEqual([]);

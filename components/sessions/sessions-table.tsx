@@ -201,8 +201,18 @@ export function SessionsTable({
                     <td className="num">{fmtInt(s.turnCount)}</td>
                     <td className="nowrap">
                       {/* UTC is in the column's head. */}
-                      {fmtDateTime(s.firstAt).replace(/ UTC$/, '')}
-                      <div className="cell-sub">{fmtSpan(s.firstAt, s.lastAt, s.turnCount)}</div>
+                      {s.firstAt || !s.createdAt ? (
+                        <>
+                          {fmtDateTime(s.firstAt).replace(/ UTC$/, '')}
+                          <div className="cell-sub">{fmtSpan(s.firstAt, s.lastAt, s.turnCount)}</div>
+                        </>
+                      ) : (
+                        // Its turns carry no time: the list places it by when it was stored, and says so.
+                        <span data-testid="stored-at">
+                          <span className="faint">no turn times</span>
+                          <div className="cell-sub">stored {fmtDateTime(s.createdAt).replace(/ UTC$/, '')}</div>
+                        </span>
+                      )}
                     </td>
                     <td>
                       <Sparkline

@@ -54,6 +54,7 @@ const toSummary = (r: SummaryRow): SessionSummary => ({
   turnCount: Number(r.turnCount),
   firstAt: r.firstAt ?? (Number(r.turnCount) ? null : r.createdAt),
   lastAt: r.lastAt,
+  createdAt: r.createdAt,
   meanHallucination: r.hN ? Number(r.hSum) / r.hN : null,
   meanDrift: r.dN ? Number(r.dSum) / r.dN : null,
   tokens: r.tokensN ? Number(r.tokens) : null,
