@@ -20,6 +20,16 @@ async function newEntry(scope: string, content: string) {
   const d = page.getByTestId('new-entry-dialog');
   await d.getByLabel('Entry scope').selectOption(scope);
   await d.getByLabel('Entry kind').selectOption('procedure');
+  // Deprecations and conflicts are written by Deprecate… and Link…, naming the entries they are about.
+  expect(await d.getByLabel('Entry kind').locator('option').allTextContents()).toEqual([
+    'fact',
+    'decision',
+    'preference',
+    'risk',
+    'procedure',
+    'hypothesis',
+    'evidence',
+  ]);
   await d.getByLabel('Entry content').fill(content);
   await d.getByRole('button', { name: 'Write entry' }).click();
   await d.waitFor({ state: 'detached' });

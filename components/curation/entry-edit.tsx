@@ -21,36 +21,56 @@ function ScopeKind({
   kind,
   onScope,
   onKind,
+  kinds = KINDS,
 }: {
   scope: Scope;
   kind: Kind;
   onScope: (s: Scope) => void;
   onKind: (k: Kind) => void;
+  /** The kinds offered (a new entry: not those another action writes, with the entries they refer to). */
+  kinds?: readonly Kind[];
 }) {
   return (
     <div className="toolbar">
-      <select
-        className="select"
-        aria-label="Entry scope"
-        value={scope}
-        onChange={(e) => onScope(e.target.value as Scope)}
-      >
-        {SCOPES.map((s) => (
-          <option key={s} value={s}>
-            {s}
-          </option>
-        ))}
-      </select>
-      <select className="select" aria-label="Entry kind" value={kind} onChange={(e) => onKind(e.target.value as Kind)}>
-        {KINDS.map((k) => (
-          <option key={k} value={k}>
-            {k}
-          </option>
-        ))}
-      </select>
+      <label className="toolbar">
+        <span className="label-sm">Scope</span>
+        <select
+          className="select"
+          aria-label="Entry scope"
+          value={scope}
+          onChange={(e) => onScope(e.target.value as Scope)}
+        >
+          {SCOPES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="toolbar">
+        <span className="label-sm">Kind</span>
+        <select
+          className="select"
+          aria-label="Entry kind"
+          value={kind}
+          onChange={(e) => onKind(e.target.value as Kind)}
+        >
+          {kinds.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
+        </select>
+      </label>
     </div>
   );
 }
+
+/**
+ * A deprecation is written by Deprecate… and a conflict by Link… (contradicts), each naming the entries it is about:
+ * a new entry is of the other kinds.
+ */
+const NEW_ENTRY_KINDS = KINDS.filter((k) => k !== 'deprecation' && k !== 'conflict');
 
 /** A person writes an entry directly (an append, like the curator's, audited with them as author). */
 export function NewEntryButton() {
@@ -94,7 +114,7 @@ export function NewEntryButton() {
                 create.mutate({ scope, kind, content, ...(note.trim() ? { note } : {}) });
               }}
             >
-              <ScopeKind scope={scope} kind={kind} onScope={setScope} onKind={setKind} />
+              <ScopeKind scope={scope} kind={kind} onScope={setScope} onKind={setKind} kinds={NEW_ENTRY_KINDS} />
               <label className="field-col">
                 <span className="label-sm">Content</span>
                 <textarea
