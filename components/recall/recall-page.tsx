@@ -31,6 +31,8 @@ const MODES: { id: SearchMode; label: string; title: string }[] = [
 
 /** How many results a search lists, and similar items "more like this". */
 const SHOWN = { search: 50, like: 30 };
+/** Each ranked list's depth while the results are paged: one for every page, so that Show more never reorders. */
+const PAGED_DEPTH = 1000;
 
 /** A change of the search this long after the last is a new entry in the history; sooner, it rewrites that one. */
 const NEW_ENTRY_AFTER_MS = 1000;
@@ -142,7 +144,7 @@ export function RecallPage() {
   // One more than is shown is asked for: the page then knows that more match, and says it shows the best only.
   const search = useRecallSearch(
     deferred,
-    { mode, filters, limit: SHOWN.search * page + 1 },
+    { mode, filters, limit: SHOWN.search * page + 1, depth: Math.max(PAGED_DEPTH, SHOWN.search * page + 1) },
     tab === 'search' && !likeId,
   );
   const more = useMoreLikeThis(tab === 'search' && likeId ? likeId : null, {
@@ -153,19 +155,23 @@ export function RecallPage() {
   const like = likeId ? (more.data?.item ?? null) : null;
   const toggleKind = (k: RecallKind) => setKinds((ks) => (ks.includes(k) ? ks.filter((x) => x !== k) : [...ks, k]));
   const active = likeId ? more : search;
-  const shown = (likeId ? SHOWN.like : SHOWN.search) * page;
+  // While the next page is searched, the rows shown are still the page before's (its "more match" and button stay).
+  const shownPage = active.isPlaceholderData && page > 1 && pages.asked === asked ? page - 1 : page;
+  const shown = (likeId ? SHOWN.like : SHOWN.search) * shownPage;
   const found = active.data?.hits ?? [];
   const moreMatch = found.length > shown;
   const hits = moreMatch ? found.slice(0, shown) : found;
   // The answer shown is to words or filters before, while these are searched.
   const updating = active.isPlaceholderData || (!likeId && deferred !== query.trim());
-  const nextFocus = useRef<number | null>(null);
+  // Show more pressed with the focus on it: the first new result of that search takes the focus once listed.
+  const nextFocus = useRef<{ asked: string; row: number } | null>(null);
   useEffect(() => {
-    const k = nextFocus.current;
-    if (k === null || updating || hits.length <= k) return;
+    const next = nextFocus.current;
+    if (!next || updating || (next.asked === asked && hits.length <= next.row)) return;
     nextFocus.current = null;
-    document.querySelectorAll<HTMLElement>('[data-testid=recall-results] [data-testid=hit-link]')[k]?.focus();
-  }, [hits, updating]);
+    if (next.asked !== asked) return;
+    document.querySelectorAll<HTMLElement>('[data-testid=recall-results] [data-testid=hit-link]')[next.row]?.focus();
+  }, [hits, updating, asked]);
   const empty = useRecallStatus((st) => st.corpus === 'ready' && st.items === 0);
   // All of memory is in the index (a large project's first load comes in pages): only then is an item known missing.
   const corpusReady = useRecallStatus((st) => st.corpus === 'ready');
@@ -385,7 +391,7 @@ export function RecallPage() {
                   disabled={updating}
                   onClick={(e) => {
                     // Pressed by keyboard or clicked: focus goes on to the first new result once it is listed.
-                    if (e.currentTarget === document.activeElement) nextFocus.current = hits.length;
+                    if (e.currentTarget === document.activeElement) nextFocus.current = { asked, row: hits.length };
                     setPages({ asked, n: page + 1 });
                   }}
                   data-testid="recall-show-more"

@@ -198,13 +198,19 @@ describe('recall engine', () => {
     expect(await e.search('proxy gateway trouble')).toEqual([]);
   });
 
-  it('answers as deep as asked: a page past the first hundred is not cut at the lists depth', async () => {
+  it('pages past the lists depth at a depth of its own, the rows of earlier pages in the same order', async () => {
     const e = new RecallEngine(toy());
-    e.sync(Array.from({ length: 180 }, (_, i) => item(`n${i}`, `nginx worker ${i} returned 502`)));
+    e.sync(
+      Array.from({ length: 300 }, (_, i) => item(`n${i}`, `nginx worker ${i} returned 502 ${'x '.repeat(i % 7)}`)),
+    );
     await e.embedPending();
     expect((await e.search('nginx 502')).length).toBe(50);
-    expect((await e.search('nginx 502', { limit: 151 })).length).toBe(151);
-    expect((await e.search('nginx 502', { limit: 151, mode: 'keyword' })).length).toBe(151);
+    // At the default depth (100 a list) no more than the two lists hold.
+    expect((await e.search('nginx 502', { limit: 251, mode: 'keyword' })).length).toBe(100);
+    const page = (n: number) => e.search('nginx 502', { limit: 50 * n + 1, depth: 1000 });
+    const [one, three] = [await page(1), await page(3)];
+    expect(three.length).toBe(151);
+    expect(three.slice(0, 50).map((h) => h.item.id)).toEqual(one.slice(0, 50).map((h) => h.item.id));
   });
 
   it('recognises identifier-like queries', () => {

@@ -25,6 +25,12 @@ export interface SearchOptions {
   mode?: SearchMode;
   filters?: RecallFilters;
   limit?: number;
+  /**
+   * How deep each ranked list (keywords, vectors) goes before they are fused (100). A list paged by `limit` keeps one
+   * depth for all its pages: a deeper list adds to the fused score of items far down it, and would reorder the rows
+   * a page before showed.
+   */
+  depth?: number;
   /** Only items this keeps (a reader's own memory on the server), applied before ranking like the filters. */
   only?: (item: RecallItem) => boolean;
 }
@@ -301,8 +307,7 @@ export class RecallEngine {
     const limit = options.limit ?? 50;
     // Items holding every query word are a third list: an exact match outranks one that is merely
     // near in both lists. Identifier-like queries (codes, flags, paths) lean on the words.
-    // Each list as deep as the answer asked for (a page further on asks for more).
-    const depth = Math.max(DEPTH, limit);
+    const depth = options.depth ?? DEPTH;
     const { any: kw, all } =
       mode === 'vector' ? { any: [], all: [] } : this.keywordLists(q, options.filters, depth, options.only);
     const qv = mode === 'keyword' ? null : await this.embedQuery(q);
