@@ -158,7 +158,13 @@ describe('OTLP/HTTP JSON to envelopes', () => {
     const chat = [s('gen_ai.operation.name', 'chat')];
     const r = otlpToEnvelopes(
       body([
-        { traceId: 'zz', spanId: '', name: 'invoke_agent x', attributes: chat },
+        {
+          traceId: 'zz',
+          spanId: '',
+          name: 'invoke_agent x',
+          attributes: chat,
+          events: [{ name: 'mnemoscope.memory_event', attributes: [s('event_id', 'memevt_zz_1'), s('content', 'x')] }],
+        },
         { traceId: 'zz', spanId: '0000000000000000', name: 'chat', attributes: chat },
         { traceId: 'zz', name: 'turn', attributes: [i('mnemoscope.turn', 4)] },
         { traceId: 'zz', spanId: 'eee19b7ec3c1b174', name: 'chat', attributes: chat },
@@ -175,7 +181,9 @@ describe('OTLP/HTTP JSON to envelopes', () => {
           "a turn's span needs its id (all zeros is no id): a retried export is known by it, else set mnemoscope.turn",
       },
     ]);
-    // A numbered turn is known by its number; a span with its id is known by it.
+    // A numbered turn is known by its number; a span with its id is known by it. What the refused span carried (a
+    // memory event) is refused with it, not stored without its turn.
+    expect(r.envelopes.some((e) => e.type === 'memory_event')).toBe(false);
     expect(r.envelopes.map((e) => [e.data.turn, (e.data.otel as { span_id: string | null }).span_id])).toEqual([
       [4, null],
       [undefined, 'eee19b7ec3c1b174'],
@@ -249,39 +257,44 @@ describe('OTLP/HTTP JSON to envelopes', () => {
 
   it('says which mnemoscope attributes it does not read: a slip of a name, a turn figure below the turn', () => {
     const r = otlpToEnvelopes(
-      body([
-        {
-          traceId: 't12',
-          spanId: 'root',
-          name: 'invoke_agent triage',
-          attributes: [
-            s('gen_ai.operation.name', 'invoke_agent'),
-            s('mnemoscope.sesion_id', 'conv-1'),
-            s('mnemoscope.mood', 'calm'),
-          ],
-        },
-        {
-          traceId: 't12',
-          spanId: 'c1',
-          parentSpanId: 'root',
-          name: 'chat gpt',
-          attributes: [
-            s('gen_ai.operation.name', 'chat'),
-            i('mnemoscope.hallucination', 1),
-            s('mnemoscope.input', 'q'),
-          ],
-        },
-        {
-          traceId: 't12',
-          spanId: 'c2',
-          parentSpanId: 'root',
-          name: 'chat gpt',
-          attributes: [s('gen_ai.operation.name', 'chat'), i('mnemoscope.hallucination', 1)],
-        },
-      ]),
+      body(
+        [
+          {
+            traceId: 't12',
+            spanId: 'root',
+            name: 'invoke_agent triage',
+            attributes: [
+              s('gen_ai.operation.name', 'invoke_agent'),
+              s('mnemoscope.sesion_id', 'conv-1'),
+              s('mnemoscope.mood', 'calm'),
+            ],
+          },
+          {
+            traceId: 't12',
+            spanId: 'c1',
+            parentSpanId: 'root',
+            name: 'chat gpt',
+            attributes: [
+              s('gen_ai.operation.name', 'chat'),
+              i('mnemoscope.hallucination', 1),
+              s('mnemoscope.input', 'q'),
+            ],
+          },
+          {
+            traceId: 't12',
+            spanId: 'c2',
+            parentSpanId: 'root',
+            name: 'chat gpt',
+            attributes: [s('gen_ai.operation.name', 'chat'), i('mnemoscope.hallucination', 1)],
+          },
+        ],
+        // A resource's attributes are every span's: read on the turn's span, not said again for each span below.
+        [s('service.name', 'triage-bot'), s('mnemoscope.title', 'Triage')],
+      ),
     );
     expect(r.errors).toEqual([]);
-    const [turn] = r.envelopes;
+    const [session, turn] = r.envelopes;
+    expect(session!.data).toMatchObject({ title: 'Triage' });
     expect(turn!.data).toMatchObject({ session_id: 't12', input: 'q' });
     expect(turn!.data).not.toHaveProperty('hallucination');
     expect(turn!.warnings).toEqual([

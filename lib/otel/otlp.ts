@@ -239,7 +239,9 @@ interface FlatSpan {
   name: string | null;
   start: number | null;
   end: number | null;
+  /** Its attributes over its resource's; `own` its attributes alone. */
   a: Record<string, unknown>;
+  own: Record<string, unknown>;
   error: string | null;
   events: unknown[];
   /** Its parent lives in another process (a distributed trace): it will not come in an export to us. */
@@ -512,6 +514,7 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
           start: nanos(span.startTimeUnixNano),
           end: nanos(span.endTimeUnixNano),
           a: { ...resource, ...attributes(span.attributes) },
+          own: attributes(span.attributes),
           error:
             code === 2 || code === 'STATUS_CODE_ERROR'
               ? (str(span.status?.message) ?? str(attributes(span.attributes)['error.type']) ?? 'error')
@@ -593,6 +596,19 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
       continue;
     }
     const inTurn = findRoot(sp);
+    // A turn the server numbers is known again by its span's id (a retried export is then the same turn): with none,
+    // or OTLP's invalid all-zero one, every retry of the span would be stored as one more turn. It is refused, and
+    // what its spans carry with it (memory events, artifacts), rather than stored without their turn.
+    if (inTurn && !isTurn(inTurn) && !aboveExplicit.has(inTurn) && (!inTurn.spanId || /^0+$/.test(inTurn.spanId))) {
+      if (inTurn === sp)
+        out.errors.push({
+          source: `${source}.spanId`,
+          message:
+            `a turn's span needs its id (${sp.spanId ? 'all zeros is no id' : 'none sent'}): a retried export is ` +
+            'known by it, else set mnemoscope.turn',
+        });
+      continue;
+    }
     // An artifact or memory event on a span belongs to the session of the turn the span is part of.
     const session =
       str(a['mnemoscope.session_id']) ??
@@ -641,17 +657,6 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
       out.errors.push({
         source,
         message: `mnemoscope.turn must be an integer, got ${JSON.stringify(a['mnemoscope.turn'])}`,
-      });
-      continue;
-    }
-    // A turn the server numbers is known again by its span's id (a retried export is then the same turn): with none,
-    // or OTLP's invalid all-zero one, every retry of the span would be stored as one more turn.
-    if (!explicit && (!sp.spanId || /^0+$/.test(sp.spanId))) {
-      out.errors.push({
-        source: `${source}.spanId`,
-        message:
-          `a turn's span needs its id (${sp.spanId ? 'all zeros is no id' : 'none sent'}): a retried export is known ` +
-          'by it, else set mnemoscope.turn',
       });
       continue;
     }
@@ -742,8 +747,9 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
     // Mnemoscope's own attributes, on the turn's span and those below it: a name it does not read is a slip
     // (`mnemoscope.sesion_id`), and a turn's figure on a span below the turn's is not read there. Both are said, once.
     const slips = new Set<string>();
+    // (A span below is judged by its own attributes: the resource's are every span's, and read on the turn's.)
     for (const x of [sp, ...below])
-      for (const key of Object.keys(x.a)) {
+      for (const key of Object.keys(x === sp ? x.a : x.own)) {
         if (!key.startsWith('mnemoscope.')) continue;
         const name = key.slice('mnemoscope.'.length);
         if (!OWN_ATTRIBUTES.includes(name)) {
