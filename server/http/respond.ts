@@ -132,15 +132,17 @@ async function checkKey(req: Request): Promise<Authed | NextResponse> {
   const m = /^Bearer\s+(\S+)$/i.exec(header);
   if (!m) {
     const how = 'send "Authorization: Bearer <key>" (create keys in Settings, or set MNEMOSCOPE_API_KEY)';
-    // A header that holds something is not a missing key: say what is wrong with it (never echoing the key).
-    const scheme = /^(\S+)\s+\S/.exec(header.trim())?.[1];
+    // A header that holds something is not a missing key: say what is wrong with it. Nothing of it is echoed but a
+    // scheme everyone knows (the first word may be the key itself, or part of it).
+    const scheme = /^([\w-]+)\s+\S/.exec(header.trim())?.[1];
+    const known = scheme && /^(basic|digest|token|apikey|api-key|negotiate|ntlm|dpop|hoba|mutual)$/i.test(scheme);
     return unauthorized(
       !header.trim()
         ? `missing API key: ${how}`
         : /^bearer$/i.test(header.trim())
           ? `no key after "Bearer": ${how}`
-          : scheme && !/^bearer$/i.test(scheme)
-            ? `the Authorization scheme must be Bearer, not ${JSON.stringify(scheme.slice(0, 20))}: ${how}`
+          : known
+            ? `the Authorization scheme must be Bearer, not ${scheme}: ${how}`
             : `the Authorization header must be "Bearer " then the key: ${how}`,
     );
   }

@@ -64,9 +64,10 @@ describe('HTTP routes with API keys of two projects', () => {
     };
     expect(await said('')).toMatch(/^missing API key: send "Authorization: Bearer <key>"/);
     expect(await said('msk_secret_0123456789')).toMatch(/^the Authorization header must be "Bearer " then the key: /);
-    expect(await said('Token msk_secret_0123456789')).toMatch(
-      /^the Authorization scheme must be Bearer, not "Token": /,
-    );
+    expect(await said('Token msk_secret_0123456789')).toMatch(/^the Authorization scheme must be Bearer, not Token: /);
+    // A first word that may be the key (or part of it) is never named.
+    expect(await said('msk_AAAABBBBCCCCDDDD ci')).toMatch(/^the Authorization header must be "Bearer " then the key/);
+    expect(await said('Bearer=msk_AAAABBBBCCCCDDDD x')).not.toContain('AAAA');
     expect(await said('Bearer')).toMatch(/^no key after "Bearer": /);
     expect(await said('msk_secret_0123456789')).not.toContain('secret');
     expect(
