@@ -42,11 +42,11 @@ describe('memory hygiene lab', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('item-detail').count()).toBe(0);
     await expect.poll(() => page.url()).not.toContain('item=');
-    // The focus goes back to the item's row in the table, not to the page's start.
+    // The focus goes back to the link that picked it, not to the page's start.
     await expect
       .poll(() =>
         page.evaluate(() =>
-          document.activeElement?.closest('[data-testid=items-table]') ? document.activeElement.textContent : null,
+          document.activeElement?.closest('[data-testid=misaligned-item]') ? document.activeElement.textContent : null,
         ),
       )
       .toBe('rec_hr_monitor');
@@ -126,7 +126,8 @@ describe('memory hygiene lab', () => {
     expect(periodic).toBeGreaterThan(10);
     expect(combined).toBe(periodic + 1);
     expect(await page.getByTestId('deletion-params').textContent()).toContain(
-      'How Memory Management Impacts LLM Agents: An Empirical Study of Experience-Following Behavior (§6.2) uses P = ',
+      'How Memory Management Impacts LLM Agents: An Empirical Study of Experience-Following Behavior ' +
+        '(§5.1, §6.2, Appendix A.2) uses P = ',
     );
     // The printed product φ_period × φ_history removes only what both rules remove: nothing here.
     expect(await page.getByTestId('remove-product').textContent()).toMatch(/removes 0 of/);

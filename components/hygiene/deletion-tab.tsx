@@ -81,12 +81,13 @@ export function DeletionTab({
           </button>
         </div>
         <p className="muted" style={{ marginBottom: 0, fontSize: 12 }} data-testid="deletion-params">
-          <Paper id="additionDeletion" at="§6.2" /> uses P = 200–300 steps, α = 0–1, n = 5, β = 0.3–0.7 and C = 100.
-          Periodic: retrieved ≤ α times in the last P steps (items younger than P are not judged). History-based:
-          retrieved more than n times with mean utility ≤ β. The paper gives combined deletion two readings (§5.1):
-          &ldquo;applied together&rdquo; (either rule removes; the only reading that agrees with its Table 2, where
-          combined keeps the smallest memory) and the formula it prints, φ<sub>period</sub> × φ<sub>history</sub> (both
-          rules must fire, checked every P steps). Capacity: periodic, then the least useful until C fit.
+          <Paper id="additionDeletion" at="§5.1, §6.2, Appendix A.2" /> uses P = 200–300 steps, α = 0–1, n = 5, β =
+          0.3–0.7 and C = 100. Periodic: retrieved ≤ α times in the last P steps (items younger than P are not judged).
+          History-based: retrieved more than n times with mean utility ≤ β. The paper gives combined deletion two
+          readings (§5.1): &ldquo;applied together&rdquo; (either rule removes; the only reading that agrees with its
+          Table 2, where combined keeps the smallest memory) and the formula it prints, φ<sub>period</sub> × φ
+          <sub>history</sub> (both rules must fire, checked every P steps). Capacity: periodic, then the least useful
+          until C fit.
         </p>
         {p.period > lab.timeline.turns ? (
           <p className="banner warn" style={{ margin: '8px 0 0' }} data-testid="period-note">

@@ -29,7 +29,7 @@ export function ItemDetail({
   // Picked from the flagged list or the scatter, far above: brought into sight with the focus on its name (nothing
   // on screen changed but the scatter's dimming). Escape closes it.
   const panel = useRef<HTMLElement>(null);
-  // What had the focus when the item was picked (the flagged list's link, a scatter point).
+  // What had the focus when the item was picked (the flagged list's link).
   const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const el = panel.current;
@@ -40,7 +40,8 @@ export function ItemDetail({
     el.scrollIntoView({ block: 'nearest' });
     el.querySelector<HTMLElement>('[data-item-name]')?.focus({ preventScroll: true });
   }, [r.id]);
-  // Closed, the focus goes back to the item's row in the table (else to what picked it), not to the page's start.
+  // Closed, the focus goes back to what picked it (the flagged list's link), else to the item's row in the table, not
+  // to the page's start.
   const close = () => {
     const id = r.id;
     const back = opener.current;
@@ -49,7 +50,7 @@ export function ItemDetail({
       const row = [...document.querySelectorAll<HTMLElement>('[data-testid=items-table] .link-btn')].find(
         (b) => b.textContent === id,
       );
-      (row ?? (back?.isConnected ? back : null))?.focus();
+      (back?.isConnected ? back : row)?.focus();
     });
   };
   const removedBy = (Object.keys(lab.deletion.now) as (keyof Lab['deletion']['now'])[]).filter((p) =>

@@ -11,6 +11,16 @@ import { RecallStrip } from './charts';
 import type { LabItem } from './types';
 
 /** Every memory item of the lab, filtered and searched; a row selects its item. */
+/** What a filter with no item says: "No memory item …". */
+const NONE: Record<ItemFilter, string> = {
+  all: 'in this store',
+  misaligned: 'is misaligned',
+  chains: 'is in an error chain',
+  recalled: 'was recalled',
+  never: 'went unrecalled',
+  entries: 'is a durable entry',
+};
+
 export function ItemsTable({
   items,
   inChains,
@@ -67,7 +77,7 @@ export function ItemsTable({
             <span className="muted" data-testid="items-none">
               {q.trim()
                 ? `No ${filter === 'all' ? '' : 'such '}memory item matches “${q.trim()}”.`
-                : 'No memory item is of this kind.'}
+                : `No memory item ${NONE[filter]}.`}
             </span>
           }
           rowKey={(r) => r.id}

@@ -174,18 +174,21 @@ function CompareForm({
       data-testid="compare-form"
       onSubmit={(e) => {
         e.preventDefault();
-        refocus = (document.activeElement as HTMLElement | null)?.dataset.field ?? null;
         const s = Number(shift);
         if (!a.trim() || !b.trim()) return setError('name both runs, A and B');
         if (mode === 'shift' && !Number.isInteger(s))
           return setError(`shift: ${JSON.stringify(shift)} is not a whole number`);
         setError(null);
-        onCompare({
+        const next = {
           a: a.trim(),
           b: b.trim(),
           turn: q.turn,
-          align: mode === 'stretch' ? { mode: 'stretch' } : { mode: 'shift', shift: s },
-        });
+          align: mode === 'stretch' ? ({ mode: 'stretch' } as const) : ({ mode: 'shift', shift: s } as const),
+        };
+        // Only a form drawn anew (other runs or alignment: its key) has the focus to give back.
+        if (next.a !== q.a || next.b !== q.b || JSON.stringify(next.align) !== JSON.stringify(q.align))
+          refocus = (document.activeElement as HTMLElement | null)?.dataset.field ?? null;
+        onCompare(next);
       }}
     >
       {(

@@ -55,6 +55,13 @@ describe.each(DRIVERS)('a reviewer’s own memory writes on %s', (driver) => {
     ]);
   });
 
+  it('refuses a new entry of a kind that is about other entries (deprecation, conflict), naming the way', async () => {
+    for (const kind of ['deprecation', 'conflict'] as const)
+      await expect(createEntry(h.db, 'default', { scope: 'project', kind, content: 'x' }, 'ana')).rejects.toThrow(
+        new RegExp(`^kind: a ${kind} is written by `),
+      );
+  });
+
   it('refuses a stale edit, an edit that changes nothing, an edit of a deprecated entry, a double link', async () => {
     const { id } = await createEntry(h.db, 'default', { scope: 'team_memory', kind: 'fact', content: 'A' }, 'ana');
     const { id: other } = await createEntry(

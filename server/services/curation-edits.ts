@@ -33,6 +33,11 @@ export async function createEntry(
   input: { scope: Scope; kind: Kind; content: string; note?: string },
   actor: string,
 ): Promise<{ id: string; redacted: number }> {
+  // Those two kinds are about other entries, which a plain new entry cannot name.
+  if (input.kind === 'deprecation' || input.kind === 'conflict') {
+    const way = input.kind === 'deprecation' ? 'deprecating the entry' : 'linking the two entries (contradicts)';
+    throw new InvalidInputError(`kind: a ${input.kind} is written by ${way}, which names the entries it is about`);
+  }
   const { text, redacted } = clean(input.content);
   return db.transaction(async (tx) => {
     await lockCuration(tx, projectId);
