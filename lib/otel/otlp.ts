@@ -505,6 +505,7 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
         }
         const code = span.status?.code;
         const flags = typeof span.flags === 'number' ? span.flags : 0;
+        const own = attributes(span.attributes);
         flat.push({
           source,
           traceId: str(span.traceId),
@@ -513,11 +514,11 @@ export function otlpToEnvelopes(body: unknown, options: OtlpOptions = {}): OtlpR
           name: str(span.name),
           start: nanos(span.startTimeUnixNano),
           end: nanos(span.endTimeUnixNano),
-          a: { ...resource, ...attributes(span.attributes) },
-          own: attributes(span.attributes),
+          a: { ...resource, ...own },
+          own,
           error:
             code === 2 || code === 'STATUS_CODE_ERROR'
-              ? (str(span.status?.message) ?? str(attributes(span.attributes)['error.type']) ?? 'error')
+              ? (str(span.status?.message) ?? str(own['error.type']) ?? 'error')
               : null,
           events: span.events ?? [],
           remoteParent: (flags & PARENT_REMOTE_KNOWN) !== 0 && (flags & PARENT_REMOTE) !== 0,
