@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { DataTable } from '@/components/ui/data-table';
 import { MemoryText } from '@/components/ui/memory-text';
 import { Panel } from '@/components/ui/panel';
+import { refocus } from '@/components/ui/refocus';
 import { f2, turnHref } from '@/lib/hygiene/lab-view';
 import { POLICY_LABEL } from './labels';
 import { ProposeButton } from './propose-button';
@@ -46,12 +47,13 @@ export function ItemDetail({
     const id = r.id;
     const back = opener.current;
     onClose();
-    requestAnimationFrame(() => {
-      const row = [...document.querySelectorAll<HTMLElement>('[data-testid=items-table] .link-btn')].find(
-        (b) => b.textContent === id,
-      );
-      (back?.isConnected ? back : row)?.focus();
-    });
+    refocus(() =>
+      back?.isConnected
+        ? back
+        : [...document.querySelectorAll<HTMLElement>('[data-testid=items-table] .link-btn')].find(
+            (b) => b.textContent === id,
+          ),
+    );
   };
   const removedBy = (Object.keys(lab.deletion.now) as (keyof Lab['deletion']['now'])[]).filter((p) =>
     lab.deletion.now[p].some((v) => v.id === r.id),
